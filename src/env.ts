@@ -1,0 +1,35 @@
+import type { KeyLedger } from "./ledger/KeyLedger";
+import type { IngestJob } from "./registers/jobs";
+
+/** Bindings, configuration (vars) and secrets of the Worker. Upstream base URLs are configuration. */
+export interface Env {
+  DB: D1Database;
+  LEDGER: DurableObjectNamespace<KeyLedger>;
+  INGEST: Queue<IngestJob>;
+
+  API_VERSION: string;
+  ENVIRONMENT: string;
+  COMPANIES_HOUSE_URL: string;
+  GOVUK_CONTENT_URL: string;
+  HMRC_MLR_PAGE: string;
+  SPONSORS_WORKERS_PAGE: string;
+  SPONSORS_STUDENTS_PAGE: string;
+  SRA_URL: string;
+  CQC_URL: string;
+  CHARITY_EXTRACT_URL: string;
+  EMAIL_PROVIDER: string;
+  SMS_PROVIDER: string;
+
+  // secrets (wrangler secret put ...)
+  COMPANIES_HOUSE_API_KEY?: string;
+  SRA_API_KEY?: string;
+  CQC_API_KEY?: string;
+  EMAIL_API_KEY?: string;
+  SMS_API_KEY?: string;
+
+  /**
+   * Test-only switch: comma-separated host names that the safe fetcher lets through even though
+   * they resolve to no public address (fixture hosts such as `logo.test`). Never set in production.
+   */
+  SAFE_FETCH_TEST_HOSTS?: string;
+}

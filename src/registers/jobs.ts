@@ -1,0 +1,10 @@
+import type { RegisterSource } from "../services/registers/types";
+
+/** A message on the INGEST queue: read one source's current edition, or resume one in chunks. */
+export interface IngestJob {
+  source: RegisterSource;
+  /** Set when resuming a run that was split into chunks. */
+  runId?: number;
+  /** Rows already staged by earlier chunks of this run. */
+  offset?: number;
+}

@@ -1,0 +1,12 @@
+import type { D1Migration } from "cloudflare:test";
+import type { Env as AppEnv } from "../src/env";
+
+declare global {
+  namespace Cloudflare {
+    interface Env extends AppEnv {
+      TEST_MIGRATIONS: D1Migration[];
+      /** "1" when ../shared (real sample files) is present beside the repo; tests reading it skip otherwise. */
+      SHARED_PRESENT: string;
+    }
+  }
+}
