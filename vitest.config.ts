@@ -5,10 +5,22 @@ import { join, resolve } from "node:path";
 
 /**
  * Tests run inside the Workers runtime (miniflare). Outbound fetch never reaches the network:
- * hosts ending in `.test` are served from test/fixtures/hosts/<host>/<path>; everything else gets 599.
+ * - http://files.test/<path> serves test/fixtures/<path> (fixtures written for this repo);
+ * - http://shared.test/<path> serves ../shared/<path> when present (tests check env.SHARED_PRESENT and skip otherwise);
+ * - other hosts ending in `.test` are served from test/fixtures/hosts/<host>/<path>;
+ * - everything else gets 599, so no test can reach the network.
  * Individual tests may also stub fetch with vi.spyOn(globalThis, "fetch").
  */
 const SHARED = resolve(import.meta.dirname, "../shared");
+
+/** Serves a file from disk to the test isolate, or 404. */
+async function serve(file: string): Promise<Response> {
+  try {
+    return new Response(await readFile(file));
+  } catch {
+    return new Response("not found", { status: 404 });
+  }
+}
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
@@ -27,6 +39,9 @@ export default defineConfig(async () => {
           },
           outboundService: async (req: Request) => {
             const u = new URL(req.url);
+            const path = decodeURIComponent(u.pathname);
+            if (u.hostname === "files.test") return serve(join(import.meta.dirname, "test/fixtures", path));
+            if (u.hostname === "shared.test") return serve(join(SHARED, path));
             if (u.hostname.endsWith(".test")) {
               const file = join(import.meta.dirname, "test/fixtures/hosts", u.hostname, u.pathname === "/" ? "index.html" : u.pathname);
               try {
