@@ -17,8 +17,11 @@ export interface Env {
   SRA_URL: string;
   CQC_URL: string;
   CHARITY_EXTRACT_URL: string;
+  /** "log" (codes go to the Worker log) or "http" (POST to EMAIL_ENDPOINT / SMS_ENDPOINT). */
   EMAIL_PROVIDER: string;
   SMS_PROVIDER: string;
+  EMAIL_ENDPOINT?: string;
+  SMS_ENDPOINT?: string;
 
   // secrets (wrangler secret put ...)
   COMPANIES_HOUSE_API_KEY?: string;

@@ -1,10 +1,9 @@
-import { Hono } from "hono";
 import type { Env } from "./env";
+import { buildApp } from "./platform/app";
 
 export { KeyLedger } from "./ledger/KeyLedger";
 
-const app = new Hono<{ Bindings: Env }>();
-app.get("/", (c) => c.json({ ok: true }));
+const app = buildApp();
 
 export default {
   fetch: app.fetch,

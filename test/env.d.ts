@@ -8,5 +8,9 @@ declare global {
       /** "1" when ../shared (real sample files) is present beside the repo; tests reading it skip otherwise. */
       SHARED_PRESENT: string;
     }
+    interface GlobalProps {
+      mainModule: typeof import("../src/index");
+      durableNamespaces: "KeyLedger";
+    }
   }
 }

@@ -1,4 +1,91 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
 
-export class KeyLedger extends DurableObject<Env> {}
+/** What the gateway tells the ledger about the caller's plan on every charge. */
+export interface ChargeRequest {
+  /** Credits this call costs (0 for free keyed calls, which still count toward the burst ceiling). */
+  cost: number;
+  /** Key making the call: the burst ceiling is per key even when credits are pooled. */
+  keyId: string;
+  /** Calendar month the call falls in, `YYYY-MM` (UTC). A new month resets the balance to the allowance. */
+  period: string;
+  /** The plan's monthly allowance. */
+  allowance: number;
+  /** Balance to start this period with instead of the allowance (set by `npm run key -- create --credits N`). */
+  startingBalance?: number | null;
+  burstLimit: number;
+  burstWindowMs: number;
+  now: number;
+}
+
+export type ChargeResult =
+  | { ok: true; remaining: number; charged: number }
+  | { ok: false; reason: "burst"; retryAfterSeconds: number; remaining: number }
+  | { ok: false; reason: "credits"; remaining: number };
+
+/**
+ * KeyLedger: one Durable Object per API key, or per organisation pool where keys share one balance.
+ * It holds the month's balance and each key's recent call times. A Durable Object runs one call at a
+ * time and nothing below awaits between reading and writing, so every charge is atomic: the balance
+ * never goes negative, however many calls arrive at once (SPEC §5.4, §7.4, §8).
+ */
+export class KeyLedger extends DurableObject<Env> {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.storage.sql.exec(
+      `CREATE TABLE IF NOT EXISTS balance (id INTEGER PRIMARY KEY CHECK (id = 1), period TEXT NOT NULL, credits INTEGER NOT NULL);
+       CREATE TABLE IF NOT EXISTS calls (key_id TEXT NOT NULL, at INTEGER NOT NULL);
+       CREATE INDEX IF NOT EXISTS calls_key_at ON calls(key_id, at);`,
+    );
+  }
+
+  /** The balance for `period`, opening the period (monthly reset) when it is new. */
+  private balanceFor(period: string, allowance: number, startingBalance?: number | null): number {
+    const row = this.ctx.storage.sql.exec<{ period: string; credits: number }>(`SELECT period, credits FROM balance WHERE id = 1`).toArray()[0];
+    if (row && row.period === period) return row.credits;
+    const opening = startingBalance ?? allowance;
+    this.ctx.storage.sql.exec(
+      `INSERT INTO balance (id, period, credits) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET period = excluded.period, credits = excluded.credits`,
+      period,
+      opening,
+    );
+    return opening;
+  }
+
+  charge(req: ChargeRequest): ChargeResult {
+    const sql = this.ctx.storage.sql;
+    const since = req.now - req.burstWindowMs;
+    sql.exec(`DELETE FROM calls WHERE at <= ?`, since);
+    const recent = sql.exec<{ n: number; oldest: number | null }>(
+      `SELECT COUNT(*) AS n, MIN(at) AS oldest FROM calls WHERE key_id = ?`,
+      req.keyId,
+    ).one();
+    const credits = this.balanceFor(req.period, req.allowance, req.startingBalance);
+    if (recent.n >= req.burstLimit) {
+      const oldest = recent.oldest ?? req.now;
+      return { ok: false, reason: "burst", retryAfterSeconds: Math.max(1, Math.ceil((oldest + req.burstWindowMs - req.now) / 1000)), remaining: credits };
+    }
+    if (credits < req.cost) return { ok: false, reason: "credits", remaining: credits };
+    sql.exec(`INSERT INTO calls (key_id, at) VALUES (?, ?)`, req.keyId, req.now);
+    const remaining = credits - req.cost;
+    sql.exec(`UPDATE balance SET credits = ? WHERE id = 1`, remaining);
+    return { ok: true, remaining, charged: req.cost };
+  }
+
+  /**
+   * Gives credits back (a 5xx, a time-out, items of a batch that could not be read). A refund for a
+   * month that has already closed is dropped: the new month opened with a full allowance.
+   */
+  refund(amount: number, period: string): { remaining: number; refunded: number } {
+    const row = this.ctx.storage.sql.exec<{ period: string; credits: number }>(`SELECT period, credits FROM balance WHERE id = 1`).toArray()[0];
+    if (!row || row.period !== period || amount <= 0) return { remaining: row?.credits ?? 0, refunded: 0 };
+    const remaining = row.credits + amount;
+    this.ctx.storage.sql.exec(`UPDATE balance SET credits = ? WHERE id = 1`, remaining);
+    return { remaining, refunded: amount };
+  }
+
+  /** Current balance without charging (GET /api/v1/account). */
+  peek(period: string, allowance: number, startingBalance?: number | null): { remaining: number } {
+    return { remaining: this.balanceFor(period, allowance, startingBalance) };
+  }
+}

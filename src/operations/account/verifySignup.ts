@@ -1,0 +1,85 @@
+import { z } from "@hono/zod-openapi";
+import { newApiKey, newId, safeEqual, sha256Hex } from "../../platform/crypto";
+import { ApiError } from "../../platform/errors";
+import { PLANS } from "../../platform/plans";
+import { Reply, defineOperation } from "../../platform/registry";
+import { codeHash } from "./signup";
+
+const MAX_ATTEMPTS = 5;
+
+export const verifySignup = defineOperation({
+  operationId: "verifySignup",
+  method: "post",
+  path: "/api/v1/signup/verify",
+  family: "account",
+  title: "Verify sign-up",
+  summary: "Finish sign-up with both codes; issues your API key and shows it once.",
+  description: `Send the challenge id and the two codes from \`POST /api/v1/signup\`. On success the account's email and mobile are recorded as verified and a new key is issued on the free plan (${PLANS.free.monthlyCredits} credits a month). The key is shown only in this reply: store it. A challenge allows ${MAX_ATTEMPTS} attempts.`,
+  input: z.object({
+    challengeId: z.string().max(64).openapi({ example: "chl_AbCdEf123456" }),
+    emailCode: z.string().regex(/^\d{6}$/, "must be the six-digit code").openapi({ example: "123456" }),
+    mobileCode: z.string().regex(/^\d{6}$/, "must be the six-digit code").openapi({ example: "654321" }),
+  }),
+  output: z
+    .object({
+      apiKey: z.string().describe("Shown once. Send it as x-api-key."),
+      keyId: z.string(),
+      accountId: z.string(),
+      plan: z.string(),
+      monthlyCredits: z.number().int(),
+      verified: z.object({ email: z.boolean(), mobile: z.boolean() }),
+    })
+    .openapi("IssuedKey"),
+  price: 0,
+  auth: "keyless",
+  errors: ["unverified"],
+  readOnly: false,
+  example: { challengeId: "chl_AbCdEf123456", emailCode: "123456", mobileCode: "654321" },
+  async handler(input, ctx) {
+    const db = ctx.env.DB;
+    const now = Math.floor(ctx.now.getTime() / 1000);
+    // Count the attempt first, atomically, so guesses are limited even when sent in parallel.
+    const ch = await db
+      .prepare(
+        `UPDATE signup_challenges SET attempts = attempts + 1
+          WHERE id = ? AND used_at IS NULL AND expires_at > ? AND attempts < ?
+          RETURNING email, mobile, email_code_hash, mobile_code_hash`,
+      )
+      .bind(input.challengeId, now, MAX_ATTEMPTS)
+      .first<{ email: string; mobile: string; email_code_hash: string; mobile_code_hash: string }>();
+    if (!ch) throw new ApiError("unverified", "That challenge is unknown, expired, already used or out of attempts. Start again with POST /api/v1/signup.");
+    const emailOk = safeEqual(await codeHash(input.challengeId, input.emailCode), ch.email_code_hash);
+    const mobileOk = safeEqual(await codeHash(input.challengeId, input.mobileCode), ch.mobile_code_hash);
+    if (!emailOk || !mobileOk)
+      throw new ApiError("unverified", `The ${!emailOk && !mobileOk ? "email and mobile codes do" : !emailOk ? "email code does" : "mobile code does"} not match.`, {
+        field: !emailOk ? "emailCode" : "mobileCode",
+      });
+    const used = await db.prepare(`UPDATE signup_challenges SET used_at = ? WHERE id = ? AND used_at IS NULL`).bind(now, input.challengeId).run();
+    if (!used.meta.changes) throw new ApiError("unverified", "That challenge was already used.");
+
+    const existing = await db.prepare(`SELECT id, plan FROM accounts WHERE email = ?`).bind(ch.email).first<{ id: string; plan: string }>();
+    const accountId = existing?.id ?? newId("acc");
+    const apiKey = newApiKey();
+    const keyId = newId("key");
+    await db.batch([
+      existing
+        ? db.prepare(`UPDATE accounts SET mobile = ?, email_verified_at = ?, mobile_verified_at = ? WHERE id = ?`).bind(ch.mobile, now, now, accountId)
+        : db
+            .prepare(`INSERT INTO accounts (id, email, mobile, email_verified_at, mobile_verified_at, plan) VALUES (?, ?, ?, ?, ?, 'free')`)
+            .bind(accountId, ch.email, ch.mobile, now, now),
+      db.prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES (?, ?, ?, ?)`).bind(keyId, accountId, await sha256Hex(apiKey), apiKey.slice(0, 9)),
+    ]);
+    const plan = existing?.plan ?? "free";
+    return new Reply(
+      {
+        apiKey,
+        keyId,
+        accountId,
+        plan,
+        monthlyCredits: PLANS[plan as keyof typeof PLANS]?.monthlyCredits ?? PLANS.free.monthlyCredits,
+        verified: { email: true, mobile: true },
+      },
+      { status: 201 },
+    );
+  },
+});

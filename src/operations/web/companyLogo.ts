@@ -1,0 +1,107 @@
+import { z } from "@hono/zod-openapi";
+import { d1HttpCache } from "../../db/httpCache";
+import { takeWindow } from "../../db/windowCounter";
+import { ApiError } from "../../platform/errors";
+import { defineOperation } from "../../platform/registry";
+import { extractLogos } from "../../services/logo/extractLogos";
+import { decodeText, safeFetch } from "../../sources/web/safeFetch";
+import { testHostsOf } from "../../sources/web/testHosts";
+
+/** Keyless, so limited per IP: 30 lookups a minute (SPEC §4.7 leaves the number to us). */
+export const LOGO_IP_LIMIT = { limit: 30, windowSeconds: 60 };
+const CACHE_TTL_SECONDS = 24 * 3600;
+
+export const LOGO_NOTICE =
+  "Logos are provided to identify the company only. Trademarks and logos remain the property of their owners; using them does not imply endorsement, and you are responsible for having the right to display them.";
+
+const HOST = /^(?=.{1,200}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
+
+/** Accepts `example.co.uk`, `www.example.co.uk` or a pasted URL, and keeps only the host name. */
+const Domain = z
+  .string()
+  .trim()
+  .min(1, "is required")
+  .max(200, "must be at most 200 characters")
+  .transform((s, ctx) => {
+    const raw = /^[a-z][a-z0-9+.-]*:\/\//i.test(s) ? s : `https://${s}`;
+    let host: string;
+    try {
+      host = new URL(raw).hostname.toLowerCase().replace(/\.$/, "");
+    } catch {
+      host = "";
+    }
+    if (!HOST.test(host)) {
+      ctx.addIssue({ code: "custom", message: "must be a domain name such as example.co.uk" });
+      return z.NEVER;
+    }
+    return host;
+  })
+  .openapi({ description: "The company's website domain, e.g. `example.co.uk` (a full URL is accepted; only its host is used).", example: "monzo.com", type: "string", maxLength: 200 });
+
+const Logo = z.object({
+  url: z.string().describe("Absolute URL of the image."),
+  source: z.enum(["logo-image", "app-icon", "icon", "social-image"]),
+  type: z.string().optional(),
+  sizes: z.string().optional(),
+});
+
+const Output = z
+  .object({
+    domain: z.string(),
+    logo: z.string().describe("The best logo URL (the first of `logos`)."),
+    source: z.enum(["logo-image", "app-icon", "icon", "social-image"]).describe("Where the best logo came from; `social-image` when it is the social share image."),
+    logos: z.array(Logo).describe("Every candidate, best first: the page's own logo image, the app icon, an SVG or PNG icon, then the social share image."),
+    page: z.string().describe("The page read (after redirects)."),
+    fetchedAt: z.string(),
+    notice: z.string(),
+  })
+  .openapi("CompanyLogo");
+
+export const companyLogo = defineOperation({
+  operationId: "companyLogo",
+  method: "get",
+  path: "/api/v1/company-logo",
+  family: "web",
+  title: "Company logo",
+  summary: "Logo URLs for a company's website domain, best first.",
+  description: `Reads the domain's homepage and returns its logo URLs in this order: the page's own logo image, then the app icon, then an SVG or PNG icon, and the social share image last (\`source: "social-image"\`). URLs are absolute. No key needed; browsers may call it from any origin (CORS). Limited to ${LOGO_IP_LIMIT.limit} lookups a minute per IP address (429 \`rate_limited\` with \`Retry-After\`). Results are cached for 24 hours. A homepage with no logo answers 404 with \`query\`.`,
+  input: z.object({ domain: Domain }),
+  output: Output,
+  price: 0,
+  auth: "keyless",
+  errors: ["rate_limited", "not_found", "invalid_url", "blocked_address", "too_many_redirects", "fetch_timeout", "response_too_large", "unreadable_input"],
+  readOnly: true,
+  cors: true,
+  timeoutMs: 15_000,
+  example: { domain: "example.co.uk" },
+  exampleReply: {
+    domain: "example.co.uk",
+    logo: "https://example.co.uk/assets/logo.svg",
+    source: "logo-image",
+    logos: [
+      { url: "https://example.co.uk/assets/logo.svg", source: "logo-image", type: "image/svg+xml" },
+      { url: "https://example.co.uk/apple-touch-icon.png", source: "app-icon", sizes: "180x180" },
+      { url: "https://example.co.uk/og.png", source: "social-image" },
+    ],
+    page: "https://example.co.uk/",
+    fetchedAt: "2026-11-21T09:00:00.000Z",
+    notice: LOGO_NOTICE,
+  },
+  async handler({ domain }, ctx) {
+    const limited = await takeWindow(ctx.env.DB, `ip:company-logo:${ctx.ip}`, LOGO_IP_LIMIT.limit, LOGO_IP_LIMIT.windowSeconds, ctx.now.getTime());
+    if (!limited.ok)
+      throw new ApiError("rate_limited", `At most ${LOGO_IP_LIMIT.limit} logo lookups a minute per IP address; retry later.`, { retryAfter: limited.retryAfterSeconds });
+
+    const cache = d1HttpCache(ctx.env.DB);
+    const key = `logo:${domain}`;
+    const hit = await cache.get(key);
+    if (hit) return JSON.parse(hit.body) as z.infer<typeof Output>;
+
+    const page = await safeFetch(`https://${domain}/`, { accept: "text/html,application/xhtml+xml", testHosts: testHostsOf(ctx.env), timeoutMs: 10_000, maxBytes: 3 * 1024 * 1024 });
+    const logos = extractLogos(decodeText(page), page.url);
+    if (!logos.length) throw new ApiError("not_found", `No logo, app icon or share image was found on ${domain}'s homepage.`, { query: domain });
+    const reply = { domain, logo: logos[0].url, source: logos[0].source, logos, page: page.url, fetchedAt: ctx.now.toISOString(), notice: LOGO_NOTICE };
+    ctx.waitUntil(cache.put(key, { status: 200, body: JSON.stringify(reply), fetchedAt: ctx.now.getTime() }, CACHE_TTL_SECONDS));
+    return reply;
+  },
+});

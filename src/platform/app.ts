@@ -1,0 +1,144 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { Env } from "../env";
+import { operations } from "../operations";
+import { catalogLinkHeader, catalogLinkset, apisJson } from "./catalog";
+import { changelogResponse } from "./changelog";
+import { apiIndexMarkdown, operationMarkdown } from "./docs";
+import { ApiError } from "./errors";
+import { type CallMeta, type Outcome, errorOutcome, execute, newRequestId, requestIdHeader } from "./gateway";
+import { handleMcp } from "./mcp";
+import { openApiDocument, registerOperations, toYaml } from "./openapi";
+import { type AnyOperation, slugOf } from "./registry";
+import { statusResponse } from "./status";
+
+type AppEnv = { Bindings: Env; Variables: { requestId: string } };
+
+const MAX_BODY_BYTES = 256 * 1024;
+
+const clientIp = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") ?? c.req.header("x-real-ip") ?? "0.0.0.0";
+
+const waitUntilOf = (c: Context<AppEnv>) => (p: Promise<unknown>) => {
+  try {
+    c.executionCtx.waitUntil(p);
+  } catch {
+    void p; // no execution context (some tests): let it run
+  }
+};
+
+function send(c: Context<AppEnv>, o: Outcome): Response {
+  const headers = new Headers(o.headers);
+  headers.set("content-type", "application/json; charset=utf-8");
+  headers.set(requestIdHeader, c.get("requestId"));
+  return new Response(JSON.stringify(o.body), { status: o.status, headers });
+}
+
+const CORS_HEADERS = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, OPTIONS",
+  "access-control-allow-headers": "content-type",
+  "access-control-expose-headers": "x-request-id, retry-after",
+  "access-control-max-age": "86400",
+};
+
+/** Reads the raw input of a call: query parameters for GET/DELETE, the JSON body otherwise. */
+async function rawInput(c: Context<AppEnv>, op: AnyOperation): Promise<unknown> {
+  if (op.method === "get" || op.method === "delete") return c.req.query();
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/(.+\+)?json\b/i.test(type)) throw new ApiError("unsupported_media_type", "Send the body as JSON with `content-type: application/json`.", { field: "body" });
+  const text = await c.req.text();
+  if (text.length > MAX_BODY_BYTES) throw new ApiError("payload_too_large", `The body may be at most ${MAX_BODY_BYTES / 1024} KiB.`, { field: "body" });
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError("bad_request", "The body is not valid JSON.", { field: "body" });
+  }
+}
+
+export function buildApp(ops: readonly AnyOperation[] = operations) {
+  const app = new OpenAPIHono<AppEnv>();
+
+  // Every reply carries x-request-id (SPEC §7.2).
+  app.use("*", async (c, next) => {
+    const id = newRequestId();
+    c.set("requestId", id);
+    await next();
+    c.res.headers.set(requestIdHeader, id);
+  });
+
+  app.onError((err, c) => send(c, errorOutcome(err, c.get("requestId") ?? newRequestId())));
+
+  for (const op of ops) {
+    const method = op.method.toUpperCase();
+    app.on(method, op.path, async (c) => {
+      const meta: CallMeta = {
+        requestId: c.get("requestId"),
+        headers: c.req.raw.headers,
+        ip: clientIp(c),
+        apiKey: c.req.header("x-api-key") ?? null,
+        idempotencyKey: c.req.header("idempotency-key") ?? null,
+        waitUntil: waitUntilOf(c),
+      };
+      let input: unknown;
+      try {
+        input = await rawInput(c, op);
+      } catch (e) {
+        return send(c, errorOutcome(e, meta.requestId));
+      }
+      const res = send(c, await execute(c.env, op, input, meta));
+      if (op.cors) for (const [k, v] of Object.entries(CORS_HEADERS)) res.headers.set(k, v);
+      return res;
+    });
+    if (op.cors) app.options(op.path, () => new Response(null, { status: 204, headers: CORS_HEADERS }));
+  }
+
+  registerOperations(app, ops);
+  const baseUrl = (c: Context<AppEnv>) => new URL(c.req.url).origin;
+
+  app.get("/openapi.json", (c) => c.json(openApiDocument(app, baseUrl(c))));
+  app.get("/openapi.yaml", (c) => c.body(toYaml(openApiDocument(app, baseUrl(c))), 200, { "content-type": "application/yaml; charset=utf-8" }));
+  app.get("/apis.md", (c) => c.body(apiIndexMarkdown(ops, baseUrl(c)), 200, { "content-type": "text/markdown; charset=utf-8" }));
+  app.get("/apis/:slug{[a-z0-9-]+\\.md}", (c) => {
+    const slug = c.req.param("slug").replace(/\.md$/, "");
+    const op = ops.filter((o) => slugOf(o) === slug);
+    if (!op.length) return send(c, errorOutcome(new ApiError("not_found", `No API page named ${slug}.`, { query: slug }), c.get("requestId")));
+    return c.body(operationMarkdown(op, baseUrl(c)), 200, { "content-type": "text/markdown; charset=utf-8" });
+  });
+  app.on(["GET", "HEAD"], "/.well-known/api-catalog", (c) => {
+    const headers = { "content-type": "application/linkset+json", link: catalogLinkHeader(baseUrl(c)) };
+    if (c.req.method === "HEAD") return c.body(null, 200, headers);
+    return c.body(JSON.stringify(catalogLinkset(baseUrl(c))), 200, headers);
+  });
+  app.get("/apis.json", (c) => c.json(apisJson(ops, baseUrl(c))));
+  app.get("/changelog", (c) => changelogResponse(c.req.header("accept")));
+  app.get("/api/status", async (c) => c.json(await statusResponse(c.env, (p) => waitUntilOf(c)(p))));
+  app.all("/mcp", (c) => handleMcp(c.req.raw, c.env, ops, { requestId: c.get("requestId"), ip: clientIp(c), waitUntil: waitUntilOf(c) }));
+  app.get("/", (c) =>
+    c.json({
+      name: "UK Business Intelligence API",
+      version: "1.7.0",
+      docs: ["/openapi.yaml", "/openapi.json", "/apis.md", "/.well-known/api-catalog", "/apis.json", "/changelog"],
+      mcp: "/mcp",
+      status: "/api/status",
+    }),
+  );
+
+  // Unknown path under /api/v1 → 404 JSON; a known path with the wrong method → 405 JSON (SPEC §7.6).
+  app.notFound((c) => {
+    const path = new URL(c.req.url).pathname;
+    const methods = ops.filter((o) => matchesPath(o.path, path)).map((o) => o.method.toUpperCase());
+    if (methods.length) {
+      const o = errorOutcome(new ApiError("method_not_allowed", `${c.req.method} is not allowed on ${path}; use ${methods.join(", ")}.`), c.get("requestId"));
+      o.headers.allow = [...new Set(methods)].join(", ");
+      return send(c, o);
+    }
+    return send(c, errorOutcome(new ApiError("not_found", `There is no endpoint at ${path}. See /openapi.yaml for the list.`, { query: path }), c.get("requestId")));
+  });
+
+  return app;
+}
+
+function matchesPath(pattern: string, path: string): boolean {
+  const re = new RegExp(`^${pattern.replace(/:[^/]+/g, "[^/]+")}/?$`);
+  return re.test(path);
+}

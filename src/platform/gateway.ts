@@ -1,0 +1,305 @@
+import type { z } from "@hono/zod-openapi";
+import type { Env } from "../env";
+import type { ChargeResult } from "../ledger/KeyLedger";
+import { newId, sha256Hex } from "./crypto";
+import { ApiError, ERROR_CODES, isApiError } from "./errors";
+import { BURST_WINDOW_MS, PLANS, type PlanId, isPlanId, periodOf } from "./plans";
+import { type AnyOperation, type Caller, type OpContext, Reply, priceOf } from "./registry";
+
+/**
+ * The gateway: one path for every call, over HTTP and over MCP alike.
+ * marketplace check → key → input validation → idempotency → charge (ledger) → handler under a
+ * time limit → refund on 5xx/time-out → reply headers. Bad input is refused before anything is charged.
+ */
+
+export interface Outcome {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+export interface CallMeta {
+  requestId: string;
+  headers: Headers;
+  ip: string;
+  /** POST/PUT only: a repeat with the same key returns the first reply and is charged once. */
+  idempotencyKey?: string | null;
+  /** Key as presented (x-api-key, or Bearer on /mcp). */
+  apiKey: string | null;
+  waitUntil(p: Promise<unknown>): void;
+  now?: number;
+}
+
+export interface Authenticated {
+  caller: Caller;
+  /** Durable Object name of the ledger: the key, or the org pool it shares. */
+  ledgerName: string;
+  pooled: boolean;
+  allowance: number;
+  burstLimit: number;
+  startingBalance: number | null;
+  period: string;
+}
+
+const DEFAULT_TIMEOUT_MS = 25_000;
+const LEDGER_TIMEOUT_MS = 3_000;
+
+export const requestIdHeader = "x-request-id";
+export const newRequestId = () => newId("req");
+
+export function errorBody(e: ApiError, requestId: string): Record<string, unknown> {
+  const body: Record<string, unknown> = { code: e.code, message: e.message, requestId };
+  if (e.options.query !== undefined) body.query = e.options.query;
+  if (e.options.field !== undefined) body.field = e.options.field;
+  if (e.options.details !== undefined) body.details = e.options.details;
+  return body;
+}
+
+export function errorOutcome(e: unknown, requestId: string): Outcome {
+  const err = isApiError(e) ? e : new ApiError("our_failure", "Something went wrong on our side. Credits for this call were given back.");
+  if (!isApiError(e)) console.error(JSON.stringify({ requestId, error: String((e as Error)?.stack ?? e) }));
+  const headers: Record<string, string> = {};
+  if (err.options.retryAfter !== undefined) headers["retry-after"] = String(err.options.retryAfter);
+  return { status: err.status, body: errorBody(err, requestId), headers };
+}
+
+/** Headers by which the former third-party marketplace's proxy identifies itself (SPEC §5.6). */
+const MARKETPLACE_HEADERS = ["x-rapidapi-proxy-secret", "x-rapidapi-user", "x-rapidapi-host", "x-rapidapi-subscription", "x-mashape-proxy-secret", "x-mashape-user"];
+
+export function refuseMarketplace(headers: Headers): void {
+  if (MARKETPLACE_HEADERS.some((h) => headers.has(h)))
+    throw new ApiError(
+      "marketplace_refused",
+      "Calls through the former third-party marketplace listing are no longer accepted. Get a free key directly: POST /api/v1/signup.",
+    );
+}
+
+interface KeyRow {
+  key_id: string;
+  active: number;
+  credits_override: number | null;
+  credits_override_period: string | null;
+  account_id: string;
+  plan: string;
+  email_verified_at: number | null;
+  mobile_verified_at: number | null;
+  org_id: string | null;
+  org_plan: string | null;
+  pooled: number | null;
+}
+
+export async function authenticate(env: Env, apiKey: string | null, now: number): Promise<Authenticated> {
+  if (!apiKey) throw new ApiError("missing_key", "Send your API key in the x-api-key header (on /mcp: Authorization: Bearer <key>).");
+  if (apiKey.length > 200) throw new ApiError("invalid_key", "That API key is not recognised.");
+  const hash = await sha256Hex(apiKey);
+  const row = await env.DB.prepare(
+    `SELECT k.id AS key_id, k.active, k.credits_override, k.credits_override_period,
+            a.id AS account_id, a.plan, a.email_verified_at, a.mobile_verified_at, a.org_id,
+            o.plan AS org_plan, o.pooled
+       FROM api_keys k JOIN accounts a ON a.id = k.account_id LEFT JOIN orgs o ON o.id = a.org_id
+      WHERE k.key_hash = ?`,
+  )
+    .bind(hash)
+    .first<KeyRow>();
+  if (!row) throw new ApiError("invalid_key", "That API key is not recognised.");
+  if (!row.active) throw new ApiError("inactive_key", "That API key has been disabled. Create a new one or contact support.");
+  const pooled = !!(row.org_id && row.pooled);
+  const planId: PlanId = pooled && row.org_plan && isPlanId(row.org_plan) ? row.org_plan : isPlanId(row.plan) ? row.plan : "free";
+  const plan = PLANS[planId];
+  const period = periodOf(now);
+  return {
+    caller: {
+      keyId: row.key_id,
+      accountId: row.account_id,
+      plan: planId,
+      canSeeNames: row.email_verified_at !== null && row.mobile_verified_at !== null,
+      ledger: { name: pooled ? `org:${row.org_id}` : `key:${row.key_id}`, pooled, allowance: plan.monthlyCredits, startingBalance: row.credits_override_period === period ? row.credits_override : null, period },
+    },
+    ledgerName: pooled ? `org:${row.org_id}` : `key:${row.key_id}`,
+    pooled,
+    allowance: plan.monthlyCredits,
+    burstLimit: plan.burstPerMinute,
+    startingBalance: row.credits_override_period === period ? row.credits_override : null,
+    period,
+  };
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(onTimeout()), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+const ledgerStub = (env: Env, name: string) => env.LEDGER.get(env.LEDGER.idFromName(name));
+
+async function charge(env: Env, auth: Authenticated, cost: number, now: number): Promise<ChargeResult> {
+  try {
+    return await withTimeout(
+      ledgerStub(env, auth.ledgerName).charge({
+        cost,
+        keyId: auth.caller.keyId,
+        period: auth.period,
+        allowance: auth.allowance,
+        startingBalance: auth.startingBalance,
+        burstLimit: auth.burstLimit,
+        burstWindowMs: BURST_WINDOW_MS,
+        now,
+      }) as Promise<ChargeResult>,
+      LEDGER_TIMEOUT_MS,
+      () => new Error("ledger time-out"),
+    );
+  } catch (e) {
+    console.error(JSON.stringify({ ledger: auth.ledgerName, error: String(e) }));
+    throw new ApiError("ledger_unavailable", "The credit ledger could not be reached, so the call was not run and nothing was charged. Retry shortly.");
+  }
+}
+
+async function refund(env: Env, auth: Authenticated, amount: number): Promise<{ remaining: number; refunded: number } | null> {
+  try {
+    const p = ledgerStub(env, auth.ledgerName).refund(amount, auth.period) as Promise<{ remaining: number; refunded: number }>;
+    return await withTimeout(p, LEDGER_TIMEOUT_MS, () => new Error("ledger time-out"));
+  } catch (e) {
+    console.error(JSON.stringify({ ledger: auth.ledgerName, refundLost: amount, error: String(e) }));
+    return null;
+  }
+}
+
+/** Turns a zod failure into a 400 naming the field. */
+export function badRequest(error: z.ZodError, where: "query" | "body"): ApiError {
+  const issue = error.issues[0];
+  const field = issue.path.map(String).join(".") || (where === "body" ? "body" : "query");
+  const missing = issue.code === "invalid_type" && /received undefined/.test(issue.message);
+  const message = missing ? `\`${field}\` is required.` : `\`${field}\`: ${issue.message}`;
+  return new ApiError("bad_request", message, { field, details: error.issues.slice(0, 5).map((i) => ({ field: i.path.join("."), message: i.message })) });
+}
+
+export function validate<I extends z.ZodObject>(op: { input: I; method: string }, raw: unknown): z.infer<I> {
+  const where = op.method === "get" || op.method === "delete" ? "query" : "body";
+  if (where === "body" && (typeof raw !== "object" || raw === null || Array.isArray(raw)))
+    throw new ApiError("bad_request", "The request body must be a JSON object.", { field: "body" });
+  const parsed = op.input.safeParse(raw);
+  if (!parsed.success) throw badRequest(parsed.error, where);
+  return parsed.data;
+}
+
+/** Runs one operation for one caller. Never throws: every failure becomes an error Outcome. */
+export async function execute(env: Env, op: AnyOperation, rawInput: unknown, meta: CallMeta): Promise<Outcome> {
+  const now = meta.now ?? Date.now();
+  let auth: Authenticated | null = null;
+  let charged = 0;
+  let idem: { keyId: string; key: string } | null = null;
+  try {
+    refuseMarketplace(meta.headers);
+    if (op.auth === "key") auth = await authenticate(env, meta.apiKey, now);
+    const input = validate(op, rawInput);
+
+    if (auth && meta.idempotencyKey && (op.method === "post" || op.method === "put")) {
+      const replay = await idempotencyBegin(env, auth.caller.keyId, meta.idempotencyKey, op, rawInput);
+      if (replay) return replay;
+      idem = { keyId: auth.caller.keyId, key: meta.idempotencyKey };
+    }
+
+    const headers: Record<string, string> = {};
+    if (auth) {
+      const cost = priceOf(op.price, input, auth.caller.plan);
+      const r = await charge(env, auth, cost, now);
+      if (!r.ok) {
+        if (r.reason === "burst")
+          throw new ApiError("rate_limited", `Burst ceiling reached: at most ${auth.burstLimit} calls a minute per key. No credit was used.`, {
+            retryAfter: r.retryAfterSeconds,
+          });
+        throw auth.pooled
+          ? new ApiError("org_pool_exhausted", `Your organisation's shared pool has ${r.remaining} credits left; this call costs ${cost}.`)
+          : new ApiError("quota_exhausted", `This month's credits are used up (${r.remaining} left; this call costs ${cost}). They reset on the 1st (UTC).`);
+      }
+      charged = r.charged;
+      if (charged > 0) headers["x-credits-remaining"] = String(r.remaining);
+    }
+
+    let partial = 0;
+    const controller = new AbortController();
+    const ctx: OpContext = {
+      env,
+      requestId: meta.requestId,
+      caller: auth?.caller ?? null,
+      ip: meta.ip,
+      now: new Date(now),
+      signal: controller.signal,
+      refund: (n) => {
+        partial = Math.min(charged, partial + Math.max(0, Math.floor(n)));
+      },
+      waitUntil: meta.waitUntil,
+    };
+    const limit = op.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const result = await withTimeout(op.handler(input, ctx), limit, () => {
+      controller.abort();
+      return new ApiError("timeout", `The call ran past its ${Math.round(limit / 1000)} s time limit. Its credits were given back; retry later.`);
+    });
+    const reply = result instanceof Reply ? result : new Reply(result);
+    Object.assign(headers, reply.init.headers ?? {});
+    if (auth && partial > 0) {
+      const back = await refund(env, auth, partial);
+      if (back) {
+        headers["x-credits-refunded"] = String(back.refunded);
+        headers["x-credits-remaining"] = String(back.remaining);
+      }
+    }
+    const outcome: Outcome = { status: reply.init.status ?? 200, body: reply.body, headers };
+    if (idem) await idempotencyFinish(env, idem, outcome);
+    return outcome;
+  } catch (e) {
+    const outcome = errorOutcome(e, meta.requestId);
+    // Errors are never charged: a 5xx or time-out (SPEC §7.4), and also a 4xx found after charging
+    // (not found, unreadable page), give back what the call took.
+    if (auth && charged > 0) {
+      const back = await refund(env, auth, charged);
+      if (back) {
+        outcome.headers["x-credits-refunded"] = String(back.refunded);
+        outcome.headers["x-credits-remaining"] = String(back.remaining);
+      }
+    }
+    if (idem) {
+      if (outcome.status >= 500) await idempotencyForget(env, idem);
+      else await idempotencyFinish(env, idem, outcome);
+    }
+    return outcome;
+  }
+}
+
+// ---- Idempotency-Key (POST/PUT) ----
+
+async function idempotencyBegin(env: Env, keyId: string, key: string, op: AnyOperation, raw: unknown): Promise<Outcome | null> {
+  if (key.length > 200) throw new ApiError("bad_request", "`Idempotency-Key` must be at most 200 characters.", { field: "Idempotency-Key" });
+  const requestHash = await sha256Hex(`${op.method} ${op.path} ${JSON.stringify(raw)}`);
+  const inserted = await env.DB.prepare(
+    `INSERT INTO idempotent_replies (key_id, idempotency_key, request_hash, status) VALUES (?, ?, ?, 0) ON CONFLICT DO NOTHING RETURNING key_id`,
+  )
+    .bind(keyId, key, requestHash)
+    .first();
+  if (inserted) return null;
+  const prior = await env.DB.prepare(`SELECT request_hash, status, body, headers FROM idempotent_replies WHERE key_id = ? AND idempotency_key = ?`)
+    .bind(keyId, key)
+    .first<{ request_hash: string; status: number; body: string | null; headers: string | null }>();
+  if (!prior) return null;
+  if (prior.request_hash !== requestHash)
+    throw new ApiError("conflict", "This Idempotency-Key was already used with a different request.", { field: "Idempotency-Key" });
+  if (prior.status === 0) throw new ApiError("conflict", "The first call with this Idempotency-Key is still running; retry shortly.", { field: "Idempotency-Key" });
+  const headers: Record<string, string> = { ...(JSON.parse(prior.headers ?? "{}") as Record<string, string>), "idempotent-replayed": "true" };
+  return { status: prior.status, body: JSON.parse(prior.body ?? "null"), headers };
+}
+
+async function idempotencyFinish(env: Env, idem: { keyId: string; key: string }, o: Outcome): Promise<void> {
+  await env.DB.prepare(`UPDATE idempotent_replies SET status = ?, body = ?, headers = ? WHERE key_id = ? AND idempotency_key = ?`)
+    .bind(o.status, JSON.stringify(o.body), JSON.stringify(o.headers), idem.keyId, idem.key)
+    .run();
+}
+
+async function idempotencyForget(env: Env, idem: { keyId: string; key: string }): Promise<void> {
+  await env.DB.prepare(`DELETE FROM idempotent_replies WHERE key_id = ? AND idempotency_key = ?`).bind(idem.keyId, idem.key).run();
+}
+
+export const statusOf = (code: keyof typeof ERROR_CODES): number => ERROR_CODES[code].status;

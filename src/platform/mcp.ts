@@ -1,0 +1,62 @@
+import { McpServer, createMcpHandler } from "@modelcontextprotocol/server";
+import type { Env } from "../env";
+import { ApiError } from "./errors";
+import { errorOutcome, execute, refuseMarketplace } from "./gateway";
+import { API_VERSION } from "./openapi";
+import { type AnyOperation, priceText } from "./registry";
+
+interface McpMeta {
+  requestId: string;
+  ip: string;
+  waitUntil(p: Promise<unknown>): void;
+}
+
+/** The key on /mcp: `Authorization: Bearer <key>` (SPEC §5.5); x-api-key is accepted too. */
+export function mcpKey(headers: Headers): string | null {
+  const auth = headers.get("authorization");
+  const bearer = auth?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  return bearer ?? headers.get("x-api-key");
+}
+
+const toolDescription = (op: AnyOperation) =>
+  `${op.summary}\n\n${op.description}\n\nPrice: ${priceText(op.price)}.${op.auth === "keyless" ? " No key needed." : ""} Errors come back as isError with a JSON body { code, message, requestId }.`;
+
+/**
+ * One MCP server per request (stateless streamable HTTP). One tool per operation, named by its
+ * operationId; a tool call runs through the same gateway as HTTP, so credits, the burst ceiling,
+ * errors and the reply JSON are the same (SPEC §1, §5.5).
+ */
+export function buildMcpServer(env: Env, ops: readonly AnyOperation[], headers: Headers, meta: McpMeta) {
+  const server = new McpServer({ name: "uk-business-intelligence-api", version: API_VERSION });
+  const apiKey = mcpKey(headers);
+  for (const op of ops) {
+    server.registerTool(
+      op.operationId,
+      {
+        title: op.title,
+        description: toolDescription(op),
+        inputSchema: op.input,
+        outputSchema: op.output,
+        annotations: { title: op.title, readOnlyHint: op.readOnly, openWorldHint: true, idempotentHint: op.readOnly },
+      },
+      async (args: unknown) => {
+        const outcome = await execute(env, op, args ?? {}, { requestId: meta.requestId, headers, ip: meta.ip, apiKey, waitUntil: meta.waitUntil });
+        const text = JSON.stringify(outcome.body);
+        if (outcome.status >= 400) return { isError: true, content: [{ type: "text" as const, text }] };
+        return { content: [{ type: "text" as const, text }], structuredContent: outcome.body as Record<string, unknown> };
+      },
+    );
+  }
+  return server;
+}
+
+export async function handleMcp(req: Request, env: Env, ops: readonly AnyOperation[], meta: McpMeta): Promise<Response> {
+  try {
+    refuseMarketplace(req.headers);
+  } catch (e) {
+    const o = errorOutcome(e as ApiError, meta.requestId);
+    return Response.json(o.body, { status: o.status });
+  }
+  const handler = createMcpHandler(() => buildMcpServer(env, ops, req.headers, meta));
+  return handler.fetch(req);
+}

@@ -1,0 +1,129 @@
+import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
+import { stringify } from "yaml";
+import { ERROR_CODES, type ErrorCode } from "./errors";
+import { PLANS } from "./plans";
+import { type AnyOperation, priceText } from "./registry";
+
+export const API_TITLE = "UK Business Intelligence API";
+export const API_VERSION = "1.7.0";
+
+export const ErrorEnvelope = z
+  .object({
+    code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]).describe("Machine-readable error code; see the table in the API description."),
+    message: z.string().describe("Plain sentence; names the field when the input was at fault."),
+    requestId: z.string().describe("Also in the x-request-id header; quote it to support."),
+    query: z.unknown().optional().describe("Echo of what was asked for, on errors about a subject (404)."),
+    field: z.string().optional().describe("The input field at fault (400)."),
+    details: z.unknown().optional(),
+  })
+  .openapi("Error");
+
+/** Errors every keyed operation can answer, whatever it does. */
+export const GATEWAY_ERRORS: ErrorCode[] = [
+  "bad_request",
+  "missing_key",
+  "invalid_key",
+  "inactive_key",
+  "marketplace_refused",
+  "quota_exhausted",
+  "org_pool_exhausted",
+  "rate_limited",
+  "our_failure",
+  "ledger_unavailable",
+  "timeout",
+];
+const KEYLESS_ERRORS: ErrorCode[] = ["bad_request", "marketplace_refused", "our_failure", "timeout"];
+
+export function errorsOf(op: AnyOperation): ErrorCode[] {
+  const base = op.auth === "key" ? GATEWAY_ERRORS : KEYLESS_ERRORS;
+  return [...new Set([...base, ...op.errors])];
+}
+
+/** The description of the whole API: conventions, the error table, plans. Generated, never typed twice. */
+export function apiDescription(): string {
+  const rows = Object.entries(ERROR_CODES)
+    .map(([code, v]) => `| \`${code}\` | ${v.status} | ${v.meaning} |`)
+    .join("\n");
+  const plans = Object.entries(PLANS)
+    .map(([id, p]) => `| \`${id}\` | ${p.name} | ${p.monthlyCredits.toLocaleString("en-GB")} | ${p.burstPerMinute} |`)
+    .join("\n");
+  return `HTTP/JSON API over UK public data: registers, filings, documents and change feeds. The same operations are MCP tools at \`/mcp\`.
+
+Results come from public sources and may be inaccurate or out of date; they are not legal, professional or credit advice. Company data contains public sector information licensed under the Open Government Licence v3.0.
+
+**Authentication.** Send \`x-api-key: <key>\` (on \`/mcp\`: \`Authorization: Bearer <key>\`). Keys are free with a verified email and mobile (\`POST /api/v1/signup\`).
+
+**Credits.** One balance per key (or per organisation pool) across every endpoint; each operation states its price (\`x-credits\`). A charged reply carries \`x-credits-remaining\`. Errors are never charged: bad input is refused before charging, and any error after charging (a 5xx, a time-out, a 404) gives the credits back, shown in \`x-credits-refunded\`. POST and PUT accept \`Idempotency-Key\`: a repeat returns the first reply and is charged once.
+
+**Limits.** At most 60 calls a minute per key on every keyed endpoint (429 \`rate_limited\` with \`Retry-After\`, no credit used). Every reply carries \`x-request-id\`.
+
+**Errors.** Every error body is \`{ code, message, requestId }\`, plus \`query\` when it echoes the subject and \`field\` when an input was at fault.
+
+| code | status | meaning |
+|---|---|---|
+${rows}
+
+**Plans** (balances reset on the 1st of each month, UTC):
+
+| plan | name | credits a month | calls a minute |
+|---|---|---|---|
+${plans}
+`;
+}
+
+const statusText = (s: number) => ({ 400: "Bad request", 401: "Unauthorised", 403: "Forbidden", 404: "Not found", 409: "Conflict", 422: "Unprocessable", 429: "Too many requests", 500: "Server error", 503: "Unavailable" })[s] ?? "Error";
+
+/** Registers every operation's path on an OpenAPIHono registry (routes themselves are mounted by app.ts). */
+export function registerOperations(app: OpenAPIHono<any>, ops: readonly AnyOperation[]): void {
+  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "x-api-key" });
+  for (const op of ops) {
+    const byStatus = new Map<number, ErrorCode[]>();
+    for (const code of errorsOf(op)) {
+      const s = ERROR_CODES[code].status;
+      byStatus.set(s, [...(byStatus.get(s) ?? []), code]);
+    }
+    const responses: Record<string, unknown> = {
+      200: { description: "OK", content: { "application/json": { schema: op.output } } },
+    };
+    for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0]))
+      responses[status] = {
+        description: `${statusText(status)}: ${codes.map((c) => `\`${c}\``).join(", ")}`,
+        content: { "application/json": { schema: ErrorEnvelope } },
+      };
+    const openapiPath = op.path.replace(/:(\w+)/g, "{$1}");
+    const route = createRoute({
+      method: op.method,
+      path: openapiPath,
+      operationId: op.operationId,
+      summary: op.summary,
+      description: `${op.description}\n\n**Price:** ${priceText(op.price)}.`,
+      tags: [op.family],
+      request:
+        op.method === "get" || op.method === "delete"
+          ? { query: op.input }
+          : { body: { content: { "application/json": { schema: op.input } }, required: true } },
+      responses: responses as any,
+      security: op.auth === "key" ? [{ ApiKey: [] }] : [],
+    });
+    app.openAPIRegistry.registerPath({
+      ...route,
+      "x-credits": typeof op.price === "number" ? op.price : op.price.rule,
+      "x-auth": op.auth,
+    } as any);
+  }
+}
+
+export function openApiDocument(app: OpenAPIHono<any>, baseUrl: string) {
+  return app.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: {
+      title: API_TITLE,
+      version: API_VERSION,
+      description: apiDescription(),
+      license: { name: "Data: Open Government Licence v3.0 where the source says so" },
+    },
+    servers: [{ url: baseUrl }],
+  });
+}
+
+export const toYaml = (doc: unknown) => stringify(doc, { aliasDuplicateObjects: false });

@@ -1,0 +1,20 @@
+/**
+ * The one table of plans. The free plan's 100 credits a month is SPEC §5.3 / §8; the others are ours.
+ * Balances reset on the 1st of each calendar month (UTC); unused credits do not carry over.
+ */
+export const PLANS = {
+  free: { name: "Free", monthlyCredits: 100, burstPerMinute: 60 },
+  starter: { name: "Starter", monthlyCredits: 2_000, burstPerMinute: 60 },
+  growth: { name: "Growth", monthlyCredits: 10_000, burstPerMinute: 60 },
+  scale: { name: "Scale", monthlyCredits: 50_000, burstPerMinute: 60 },
+  team: { name: "Team (shared organisation pool)", monthlyCredits: 25_000, burstPerMinute: 60 },
+} as const satisfies Record<string, { name: string; monthlyCredits: number; burstPerMinute: number }>;
+
+export type PlanId = keyof typeof PLANS;
+
+export const BURST_WINDOW_MS = 60_000;
+
+export const isPlanId = (p: string): p is PlanId => Object.hasOwn(PLANS, p);
+
+/** `YYYY-MM` of a time, UTC: the ledger's period. */
+export const periodOf = (now: number): string => new Date(now).toISOString().slice(0, 7);

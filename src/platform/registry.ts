@@ -1,0 +1,96 @@
+import type { z } from "@hono/zod-openapi";
+import type { Env } from "../env";
+import type { ErrorCode } from "./errors";
+import type { PlanId } from "./plans";
+
+/** Who is calling, as the gateway established it. Null on keyless operations. */
+export interface Caller {
+  keyId: string;
+  accountId: string;
+  plan: PlanId;
+  /** SPEC §1 rule 7: names of directors and persons with significant control only for verified accounts. */
+  canSeeNames: boolean;
+  /** Where the caller's credits live: its own KeyLedger or its organisation's pool. */
+  ledger: { name: string; pooled: boolean; allowance: number; startingBalance: number | null; period: string };
+}
+
+/** What a handler gets besides its validated input. */
+export interface OpContext {
+  env: Env;
+  requestId: string;
+  caller: Caller | null;
+  /** Client IP as the edge saw it (for keyless IP limits). */
+  ip: string;
+  now: Date;
+  /** Aborted when the call passes its time limit. */
+  signal: AbortSignal;
+  /** Give back part of what was charged (e.g. batch items that could not be read). */
+  refund(credits: number): void;
+  /** Let the Worker finish background work after replying. */
+  waitUntil(p: Promise<unknown>): void;
+}
+
+/** A handler may return `new Reply(body, { headers })` to set extra reply headers (e.g. Cache-Control). */
+export class Reply<T> {
+  constructor(
+    readonly body: T,
+    readonly init: { status?: 200 | 201; headers?: Record<string, string> } = {},
+  ) {}
+}
+
+export type Price<I> = number | { rule: string; credits: (input: I, plan: PlanId) => number };
+
+export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  /** operationId, MCP tool name. SPEC's own where it names one; camelCase otherwise. */
+  operationId: string;
+  method: "get" | "post" | "put" | "delete";
+  /** Hono path, e.g. `/api/v1/late-payment`. */
+  path: string;
+  /** Family folder (registers, companies, money, web, account, ...), also the docs grouping. */
+  family: string;
+  /** Short human title (MCP annotation title, Markdown heading). */
+  title: string;
+  /** One line. */
+  summary: string;
+  /** Markdown. Price and limits are appended from `price` and the schemas by the generators. */
+  description: string;
+  /** Query parameters for GET/DELETE, JSON body for POST/PUT. */
+  input: I;
+  output: O;
+  price: Price<z.infer<I>>;
+  auth: "key" | "keyless";
+  /** Error codes this operation can answer besides the gateway's own. */
+  errors: ErrorCode[];
+  /** Read-only operations get `readOnlyHint` in MCP. */
+  readOnly: boolean;
+  /** Time limit of a call in ms; past it the call answers 503 timeout and its credits come back. */
+  timeoutMs?: number;
+  /** Browsers may call it from any origin (company-logo). */
+  cors?: boolean;
+  /** An example request (query or body) used in the generated docs. */
+  example: Record<string, unknown>;
+  /** The reply to `example`, for the docs (computed from the real code where it is pure). */
+  exampleReply?: unknown;
+  handler: (input: z.infer<I>, ctx: OpContext) => Promise<z.infer<O> | Reply<z.infer<O>>>;
+}
+
+/** Identity function that keeps the input/output types linked for the handler. */
+export const defineOperation = <I extends z.ZodObject, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> => op;
+
+export type AnyOperation = Operation<z.ZodObject, z.ZodType>;
+
+/** The price of one call, for the ledger. */
+export function priceOf<I>(price: Price<I>, input: I, plan: PlanId): number {
+  return typeof price === "number" ? price : price.credits(input, plan);
+}
+
+/** The price as words, for docs, OpenAPI `x-credits` and MCP descriptions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function priceText(price: Price<any>): string {
+  if (typeof price === "number") return price === 0 ? "free" : `${price} credit${price === 1 ? "" : "s"} per call`;
+  return price.rule;
+}
+
+/** The slug of an operation's Markdown page: the path under /api/v1, with `/` as `-`. */
+export const slugOf = (op: { path: string }): string =>
+  op.path.replace(/^\/api\/v1\//, "").replace(/[{}]/g, "").replace(/\//g, "-") || "root";

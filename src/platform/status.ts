@@ -1,0 +1,86 @@
+import type { Env } from "../env";
+import { API_VERSION } from "./openapi";
+
+type State = "ok" | "degraded" | "down" | "not_configured";
+
+export interface SourceStatus {
+  name: string;
+  state: State;
+  checkedAt: string;
+  latencyMs?: number;
+  detail?: string;
+}
+
+const CHECK_TIMEOUT_MS = 2_500;
+const CACHE_MS = 60_000;
+
+/** Reachability results, cached per isolate so a busy status page does not hammer upstreams. */
+let cache: { at: number; sources: SourceStatus[] } | null = null;
+
+export function upstreamsOf(env: Env): { name: string; url: string | undefined }[] {
+  return [
+    { name: "companies-house", url: env.COMPANIES_HOUSE_URL },
+    { name: "gov-uk-content", url: env.GOVUK_CONTENT_URL },
+    { name: "sra", url: env.SRA_URL },
+    { name: "cqc", url: env.CQC_URL },
+    { name: "charity-commission", url: env.CHARITY_EXTRACT_URL },
+  ];
+}
+
+/** A cheap reachability check: any HTTP answer below 500 means the host is up (401/404 included). */
+async function check(name: string, url: string | undefined): Promise<SourceStatus> {
+  const checkedAt = new Date().toISOString();
+  if (!url) return { name, state: "not_configured", checkedAt };
+  const started = Date.now();
+  try {
+    const res = await fetch(url, { method: "HEAD", signal: AbortSignal.timeout(CHECK_TIMEOUT_MS), redirect: "manual" });
+    const latencyMs = Date.now() - started;
+    return res.status < 500
+      ? { name, state: "ok", checkedAt, latencyMs }
+      : { name, state: "down", checkedAt, latencyMs, detail: `HTTP ${res.status}` };
+  } catch (e) {
+    return { name, state: "down", checkedAt, detail: (e as Error).name === "TimeoutError" ? "time-out" : "unreachable" };
+  }
+}
+
+/** The state of each register's daily ingest: its last run and when it last succeeded. */
+async function registerStates(env: Env): Promise<SourceStatus[]> {
+  const rows = await env.DB.prepare(
+    `SELECT r.source, r.outcome, r.reason, r.finished_at,
+            (SELECT MAX(edition_date) FROM register_runs s WHERE s.source = r.source AND s.outcome = 'loaded') AS edition
+       FROM register_runs r
+      WHERE r.id = (SELECT MAX(id) FROM register_runs x WHERE x.source = r.source AND x.outcome != 'running')`,
+  ).all<{ source: string; outcome: string; reason: string | null; finished_at: string | null; edition: string | null }>();
+  return rows.results.map((r) => ({
+    name: `register:${r.source}`,
+    state: r.outcome === "loaded" || r.outcome === "unchanged" ? "ok" : "degraded",
+    checkedAt: r.finished_at ?? new Date().toISOString(),
+    detail: r.outcome === "loaded" || r.outcome === "unchanged" ? `edition ${r.edition ?? "unknown"}` : `last run ${r.outcome}: ${r.reason ?? "no reason recorded"}; serving edition ${r.edition ?? "none"}`,
+  }));
+}
+
+export async function statusResponse(env: Env, waitUntil: (p: Promise<unknown>) => void): Promise<{ status: State; version: string; checkedAt: string; database: SourceStatus; sources: SourceStatus[] }> {
+  const started = Date.now();
+  let database: SourceStatus;
+  let registers: SourceStatus[] = [];
+  try {
+    await env.DB.prepare(`SELECT COUNT(*) AS n FROM api_keys`).first();
+    database = { name: "d1", state: "ok", checkedAt: new Date().toISOString(), latencyMs: Date.now() - started };
+    registers = await registerStates(env).catch(() => []);
+  } catch {
+    database = { name: "d1", state: "down", checkedAt: new Date().toISOString(), detail: "query failed" };
+  }
+  if (!cache || Date.now() - cache.at > CACHE_MS) {
+    const p = Promise.all(upstreamsOf(env).map((u) => check(u.name, u.url))).then((sources) => (cache = { at: Date.now(), sources }));
+    waitUntil(p);
+    await p;
+  }
+  const sources = [...(cache?.sources ?? []), ...registers];
+  const status: State = database.state !== "ok" ? "down" : sources.some((s) => s.state === "down" || s.state === "degraded") ? "degraded" : "ok";
+  return { status, version: API_VERSION, checkedAt: new Date().toISOString(), database, sources };
+}
+
+/** Tests reset the isolate-level cache between cases. */
+export const resetStatusCache = () => {
+  cache = null;
+};

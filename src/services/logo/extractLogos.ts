@@ -1,0 +1,146 @@
+/**
+ * Logo candidates from a homepage's HTML, best first (SPEC §4.7): the page's own logo image, then the app icon,
+ * then an SVG or PNG icon, and the social share image last. Pure: the caller fetches the page.
+ */
+import { parseHTML } from "linkedom";
+
+export interface LogoCandidate {
+  url: string;
+  source: "logo-image" | "app-icon" | "icon" | "social-image";
+  type?: string;
+  sizes?: string;
+}
+
+const MAX_CANDIDATES = 10;
+const TYPES_BY_EXTENSION: Record<string, string> = {
+  svg: "image/svg+xml", png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", webp: "image/webp", gif: "image/gif", ico: "image/x-icon",
+};
+
+/** Lower-cased file extension of a URL's path ("" when none). */
+const extensionOf = (url: string) => /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? "";
+
+/** The largest dimension in a `sizes` attribute ("any" counts as largest, none as 0). */
+function largestSize(sizes: string | undefined): number {
+  if (!sizes) return 0;
+  if (/\bany\b/i.test(sizes)) return Infinity;
+  return Math.max(0, ...[...sizes.matchAll(/(\d+)x(\d+)/gi)].map((m) => Math.max(Number(m[1]), Number(m[2]))));
+}
+
+/** Stable sort, highest key first. */
+const byDesc = <T>(items: T[], key: (t: T) => number) =>
+  items.map((t, i) => ({ t, i, k: key(t) })).sort((a, b) => b.k - a.k || a.i - b.i).map((x) => x.t);
+
+/** Every `logo` of a schema.org JSON-LD node (walking @graph, arrays and nested nodes such as `publisher`), as raw URLs. */
+function jsonLdLogos(data: unknown): string[] {
+  const byId = new Map<string, Record<string, unknown>>();
+  const nodes: Record<string, unknown>[] = [];
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(walk);
+    if (!v || typeof v !== "object") return;
+    const node = v as Record<string, unknown>;
+    nodes.push(node);
+    if (typeof node["@id"] === "string") byId.set(node["@id"], node);
+    Object.values(node).forEach(walk);
+  };
+  walk(data);
+  const isOrganization = (n: Record<string, unknown>) =>
+    [n["@type"]].flat().some((t) => typeof t === "string" && /organi[sz]ation|corporation|business|ngo|brand/i.test(t));
+  const urlOf = (v: unknown): string[] => {
+    if (typeof v === "string") return [v];
+    if (Array.isArray(v)) return v.flatMap(urlOf);
+    if (!v || typeof v !== "object") return [];
+    const o = v as Record<string, unknown>;
+    const ref = typeof o["@id"] === "string" && !o.url && !o.contentUrl ? byId.get(o["@id"]) : undefined; // {"@id": "#logo"}
+    const target = ref ?? o;
+    return [target.url ?? target.contentUrl].filter((x): x is string => typeof x === "string");
+  };
+  return nodes.filter(isOrganization).flatMap((n) => urlOf(n.logo));
+}
+
+/** Extracts logo candidates in SPEC §4.7 order; URLs absolute (against <base href>, then the page URL), deduplicated, at most 10. */
+export function extractLogos(html: string, pageUrl: string): LogoCandidate[] {
+  const { document } = parseHTML(html);
+  let base = pageUrl;
+  try {
+    const href = document.querySelector("base[href]")?.getAttribute("href");
+    if (href) base = new URL(href, pageUrl).href;
+  } catch {
+    /* a broken <base href> is ignored */
+  }
+  /** Absolute http(s) URL, or null (drops data:, javascript: and unparsable values). */
+  const abs = (raw: string | null | undefined): string | null => {
+    if (!raw?.trim()) return null;
+    try {
+      const u = new URL(raw.trim(), base);
+      return u.protocol === "http:" || u.protocol === "https:" ? u.href : null;
+    } catch {
+      return null;
+    }
+  };
+  const relTokens = (el: Element) => (el.getAttribute("rel") ?? "").toLowerCase().split(/\s+/);
+  const withType = (url: string, source: LogoCandidate["source"], type?: string | null, sizes?: string | null): LogoCandidate => {
+    const c: LogoCandidate = { url, source };
+    const t = type || TYPES_BY_EXTENSION[extensionOf(url)];
+    if (t) c.type = t;
+    if (sizes) c.sizes = sizes;
+    return c;
+  };
+
+  // (1) The page's own logo: <img> named "logo" (in header/nav or linking home first), then JSON-LD Organization.logo,
+  // then other "logo" images (often partners' logos further down). Inline <svg> has no URL and is skipped.
+  const homes = new Set([abs("/"), abs(pageUrl)]);
+  const imgs = [...document.querySelectorAll("img")].flatMap((img) => {
+    const named = ["id", "class", "alt", "src"].some((a) => /logo/i.test(img.getAttribute(a) ?? ""));
+    const url = ["src", "data-src", "data-lazy-src"].map((a) => abs(img.getAttribute(a))).find(Boolean);
+    if (!named || !url) return [];
+    const home = homes.has(abs(img.closest("a[href]")?.getAttribute("href")));
+    return [{ url, prominent: !!img.closest("header, nav, [role=banner]") || home }];
+  });
+  const ldLogos = [...document.querySelectorAll('script[type="application/ld+json"]')].flatMap((s) => {
+    try {
+      return jsonLdLogos(JSON.parse(s.textContent ?? ""));
+    } catch {
+      return []; // malformed JSON-LD is common; ignore it
+    }
+  });
+  const logoImages = [
+    ...imgs.filter((i) => i.prominent).map((i) => i.url),
+    ...ldLogos.map(abs).filter((u): u is string => !!u),
+    ...imgs.filter((i) => !i.prominent).map((i) => i.url),
+  ].map((url) => withType(url, "logo-image"));
+
+  const links = [...document.querySelectorAll("link[rel][href]")].flatMap((el) => {
+    const url = abs(el.getAttribute("href"));
+    return url ? [{ el, url, rel: relTokens(el), type: el.getAttribute("type"), sizes: el.getAttribute("sizes") }] : [];
+  });
+
+  // (2) App icons, largest first.
+  const appIcons = byDesc(
+    links.filter((l) => l.rel.includes("apple-touch-icon") || l.rel.includes("apple-touch-icon-precomposed")),
+    (l) => largestSize(l.sizes ?? undefined),
+  ).map((l) => withType(l.url, "app-icon", l.type, l.sizes));
+
+  // (3) SVG or PNG icons (by type, else by extension; .ico skipped): SVG first, then PNG largest first, the monochrome mask-icon last.
+  const icons = byDesc(
+    links.flatMap((l) => {
+      const isMask = l.rel.includes("mask-icon");
+      if (!l.rel.includes("icon") && !isMask) return [];
+      const type = (l.type || TYPES_BY_EXTENSION[extensionOf(l.url)] || "").toLowerCase();
+      return type === "image/svg+xml" || type === "image/png" ? [{ ...l, type, isMask }] : [];
+    }),
+    (l) => (l.isMask ? -1 : l.type === "image/svg+xml" ? Infinity : largestSize(l.sizes ?? undefined)),
+  ).map((l) => withType(l.url, "icon", l.type, l.sizes));
+
+  // (4) Social share images, last.
+  const meta = (names: string[]) =>
+    [...document.querySelectorAll("meta[content]")]
+      .filter((m) => ["property", "name"].some((a) => names.includes((m.getAttribute(a) ?? "").toLowerCase())))
+      .map((m) => abs(m.getAttribute("content")))
+      .filter((u): u is string => !!u);
+  const social = [...meta(["og:image", "og:image:url", "og:image:secure_url"]), ...meta(["twitter:image", "twitter:image:src"])].map((url) =>
+    withType(url, "social-image"),
+  );
+
+  const seen = new Set<string>();
+  return [...logoImages, ...appIcons, ...icons, ...social].filter((c) => !seen.has(c.url) && !!seen.add(c.url)).slice(0, MAX_CANDIDATES);
+}

@@ -1,0 +1,196 @@
+/**
+ * The safe fetcher (issue: safe fetcher): every operation that fetches a URL or domain a caller gave goes through it.
+ * http(s) only, no credentials, public addresses only in every notation, no local names, default or common web ports,
+ * at most `maxRedirects` redirects each checked again, one time limit for the whole fetch, and a size cap while streaming.
+ */
+import { ApiError } from "../../platform/errors";
+import { isLocalName, isPublicAddress, parseIpLiteral } from "../../services/net/address";
+
+export interface SafeFetchOptions {
+  /** Whole fetch including redirects and body; default 8000. */
+  timeoutMs?: number;
+  /** Counted on the decompressed body while streaming; default 5 MiB. */
+  maxBytes?: number;
+  /** Default 5. */
+  maxRedirects?: number;
+  /** Accept header. */
+  accept?: string;
+  /**
+   * TEST-ONLY switch: host names let through the local-name, port and resolution checks (the Worker passes
+   * env.SAFE_FETCH_TEST_HOSTS split on commas; never set in production). IP literals are always checked.
+   */
+  testHosts?: string[];
+  /** Optional DNS resolver; when given, every resolved address must be public. */
+  resolve?: (host: string) => Promise<string[]>;
+  /** Defaults to globalThis.fetch (tests may inject). */
+  fetchImpl?: typeof fetch;
+}
+
+export interface SafeFetchResult {
+  url: string;
+  status: number;
+  headers: Headers;
+  contentType: string;
+  body: Uint8Array;
+  /** Every URL redirected to, in order. */
+  redirects: string[];
+}
+
+const MAX_URL_LENGTH = 500;
+const ALLOWED_PORTS = new Set(["", "80", "443", "8080", "8443"]); // "" is the scheme's default port
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const USER_AGENT = "Mozilla/5.0 (compatible; UKBusinessIntelligenceAPI/1.7)";
+
+const isTestHost = (host: string, testHosts: string[] | undefined) =>
+  !!testHosts?.some((t) => t.trim().toLowerCase() === host.toLowerCase());
+
+/** Parses and checks a caller's URL before any fetch; throws ApiError invalid_url (400) or blocked_address (422). */
+export function checkUrl(raw: string, opts: Pick<SafeFetchOptions, "testHosts"> = {}): URL {
+  const s = raw.trim();
+  if (s.length > MAX_URL_LENGTH) throw new ApiError("invalid_url", `The URL is longer than ${MAX_URL_LENGTH} characters.`);
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    throw new ApiError("invalid_url", "The URL could not be parsed; give an absolute http(s) URL.");
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") throw new ApiError("invalid_url", `Only http and https URLs are fetched, not ${u.protocol}`);
+  if (u.username || u.password) throw new ApiError("invalid_url", "URLs with a user name or password are not fetched.");
+  // new URL() has already normalised decimal, octal, hex and short IPv4 forms to dotted decimal; parseIpLiteral reads both.
+  const ip = parseIpLiteral(u.hostname);
+  if (ip) {
+    if (!isPublicAddress(ip)) throw new ApiError("blocked_address", `The address ${u.hostname} is private, loopback, link-local, multicast or reserved.`);
+  } else if (!isTestHost(u.hostname, opts.testHosts)) {
+    if (isLocalName(u.hostname)) throw new ApiError("blocked_address", `The host ${u.hostname} is a local or reserved name.`);
+  }
+  if (!ALLOWED_PORTS.has(u.port) && !isTestHost(u.hostname, opts.testHosts))
+    throw new ApiError("blocked_address", `Port ${u.port} is not fetched; use 80, 443, 8080 or 8443.`);
+  return u;
+}
+
+const timeoutError = (ms: number) => new ApiError("fetch_timeout", `The page did not answer within ${ms} ms.`);
+
+/** Settles with `p`, or rejects with fetch_timeout as soon as `signal` aborts (for promises that ignore the signal). */
+function raceAbort<T>(p: Promise<T>, signal: AbortSignal, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(timeoutError(ms));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/** Checks that every address the host resolves to is public (only when a resolver is given). */
+async function checkResolved(u: URL, opts: SafeFetchOptions, signal: AbortSignal, ms: number): Promise<void> {
+  if (!opts.resolve || parseIpLiteral(u.hostname) || isTestHost(u.hostname, opts.testHosts)) return;
+  let addresses: string[];
+  try {
+    addresses = await raceAbort(opts.resolve(u.hostname), signal, ms);
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    throw new ApiError("unreadable_input", `The host ${u.hostname} could not be resolved.`);
+  }
+  if (addresses.length === 0) throw new ApiError("unreadable_input", `The host ${u.hostname} has no address.`);
+  const bad = addresses.find((a) => !isPublicAddress(a));
+  if (bad) throw new ApiError("blocked_address", `The host ${u.hostname} resolves to the non-public address ${bad}.`);
+}
+
+/**
+ * Reads the body, refusing it as soon as more than `maxBytes` have arrived (the stream is cancelled, not read to the end).
+ * In workerd, fetch() decompresses gzip/br/deflate transparently, so the bytes counted here are the decompressed size:
+ * a small compressed body that inflates past the cap is refused.
+ */
+async function readCapped(res: Response, maxBytes: number, signal: AbortSignal, ms: number): Promise<Uint8Array> {
+  if (!res.body) return new Uint8Array(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await raceAbort(reader.read(), signal, ms);
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) throw new ApiError("response_too_large", `The page is larger than ${maxBytes} bytes.`);
+      chunks.push(value);
+    }
+  } catch (e) {
+    reader.cancel().catch(() => {});
+    throw e;
+  }
+  const body = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    body.set(c, at);
+    at += c.byteLength;
+  }
+  return body;
+}
+
+/** Fetches a caller's URL with every check of the issue; throws ApiError with a 400/422 code on each refusal. */
+export async function safeFetch(url: string, opts: SafeFetchOptions = {}): Promise<SafeFetchResult> {
+  const { timeoutMs = 8000, maxBytes = 5 * 1024 * 1024, maxRedirects = 5, fetchImpl = globalThis.fetch } = opts;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const signal = controller.signal;
+  const headers: Record<string, string> = { "user-agent": USER_AGENT };
+  if (opts.accept) headers.accept = opts.accept;
+  const redirects: string[] = [];
+  try {
+    let current = checkUrl(url, opts);
+    for (;;) {
+      await checkResolved(current, opts, signal, timeoutMs);
+      let res: Response;
+      try {
+        // Redirects are followed by hand so that each target is checked before it is fetched.
+        res = await raceAbort(fetchImpl(current.href, { method: "GET", headers, redirect: "manual", signal }), signal, timeoutMs);
+      } catch (e) {
+        if (e instanceof ApiError) throw e;
+        if (signal.aborted) throw timeoutError(timeoutMs);
+        throw new ApiError("unreadable_input", `The page could not be fetched (${e instanceof Error ? e.message : "network error"}).`);
+      }
+      const location = res.headers.get("location");
+      if (REDIRECT_STATUSES.has(res.status) && location) {
+        res.body?.cancel().catch(() => {});
+        if (redirects.length >= maxRedirects) throw new ApiError("too_many_redirects", `The page redirected more than ${maxRedirects} times.`);
+        let next: string;
+        try {
+          next = new URL(location, current).href; // a relative Location is resolved against the current URL
+        } catch {
+          throw new ApiError("unreadable_input", "The page redirected to an unparsable address.");
+        }
+        current = checkUrl(next, opts);
+        redirects.push(current.href);
+        continue;
+      }
+      if (res.status < 200 || res.status > 299) {
+        res.body?.cancel().catch(() => {});
+        throw new ApiError("unreadable_input", `The page answered with HTTP status ${res.status}.`);
+      }
+      const length = Number(res.headers.get("content-length"));
+      if (length > maxBytes) {
+        res.body?.cancel().catch(() => {});
+        throw new ApiError("response_too_large", `The page is larger than ${maxBytes} bytes (Content-Length ${length}).`);
+      }
+      const body = await readCapped(res, maxBytes, signal, timeoutMs);
+      return { url: current.href, status: res.status, headers: res.headers, contentType: res.headers.get("content-type") ?? "", body, redirects };
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Decodes the body: BOM, then charset from Content-Type, then `<meta charset>` in the first 1024 bytes, then utf-8. */
+export function decodeText(r: SafeFetchResult): string {
+  const b = r.body;
+  let label: string | undefined;
+  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) label = "utf-8";
+  else if (b[0] === 0xff && b[1] === 0xfe) label = "utf-16le";
+  else if (b[0] === 0xfe && b[1] === 0xff) label = "utf-16be";
+  label ??= /charset\s*=\s*["']?([\w.:-]+)/i.exec(r.contentType)?.[1];
+  label ??= /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i.exec(new TextDecoder("latin1").decode(b.subarray(0, 1024)))?.[1];
+  try {
+    return new TextDecoder(label ?? "utf-8").decode(b);
+  } catch {
+    return new TextDecoder("utf-8").decode(b); // unknown or unsupported label
+  }
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { extractLogos } from "../../src/services/logo/extractLogos";
+
+const PAGE = "https://www.hartleyfinch.test/";
+
+describe("SPEC §4.7 extractLogos", () => {
+  it("SPEC §4.7 orders a realistic homepage: own logo, app icons, SVG/PNG icons, social image last", async () => {
+    const html = await (await fetch("http://logo.test/")).text();
+    expect(extractLogos(html, PAGE)).toEqual([
+      { url: `${PAGE}assets/img/hartley-finch-logo.svg`, source: "logo-image", type: "image/svg+xml" },
+      { url: `${PAGE}wp-content/uploads/hf-logo-512.png`, source: "logo-image", type: "image/png" },
+      { url: `${PAGE}images/partners/trustmark-logo.png`, source: "logo-image", type: "image/png" },
+      { url: `${PAGE}icons/apple-touch-icon.png`, source: "app-icon", type: "image/png", sizes: "180x180" },
+      { url: `${PAGE}icons/apple-touch-icon-120.png`, source: "app-icon", type: "image/png", sizes: "120x120" },
+      { url: `${PAGE}icons/icon.svg`, source: "icon", type: "image/svg+xml" },
+      { url: `${PAGE}icons/android-chrome-192.png`, source: "icon", type: "image/png", sizes: "192x192" },
+      { url: `${PAGE}icons/safari-pinned-tab.svg`, source: "icon", type: "image/svg+xml" },
+      { url: "https://cdn.hartleyfinch.test/share/og-workshop.jpg", source: "social-image", type: "image/jpeg" },
+      { url: `${PAGE}share/twitter-card.jpg`, source: "social-image", type: "image/jpeg" },
+    ]);
+  });
+
+  it("SPEC §4.7 resolves against <base href>, drops data: and javascript:, skips .ico and inline svg", () => {
+    const html = `<html><head><base href="https://static.example.org/site/">
+      <link rel="shortcut icon" href="favicon.ico"><link rel="icon" type="image/x-icon" href="/fav.png?v=2">
+      <link rel="icon" href="data:image/png;base64,iVBORw0KGgo=">
+      <link rel="icon" href="img/fav.PNG?v=3">
+      </head><body><svg class="logo"><path d="M0 0"/></svg>
+      <img class="logo" src="data:image/gif;base64,R0lGODlh" data-src="img/logo@2x.webp">
+      <img id="logo" src="javascript:alert(1)">
+      <meta property="og:image" content="javascript:alert(2)"></body></html>`;
+    expect(extractLogos(html, "https://www.example.org/about/")).toEqual([
+      { url: "https://static.example.org/site/img/logo@2x.webp", source: "logo-image", type: "image/webp" },
+      { url: "https://static.example.org/site/img/fav.PNG?v=3", source: "icon", type: "image/png" },
+    ]);
+  });
+
+  it("SPEC §4.7 prefers a logo in the header or linking home over other logo images, and reads JSON-LD logos", () => {
+    const html = `<body>
+      <section><img src="/partners/acme-logo.png"></section>
+      <script type="application/ld+json">{"@context":"https://schema.org","@type":"Organization","logo":"/brand/org.png"}</script>
+      <script type="application/ld+json">{"@type":["Corporation"],"logo":{"@type":"ImageObject","url":"https://cdn.example.com/corp.png"}}</script>
+      <script type="application/ld+json">{ not json </script>
+      <script type="application/ld+json">{"@type":"Product","logo":"/product.png"}</script>
+      <div><a href="https://www.example.com/"><img alt="Example Ltd logo" src="/brand/header.png"></a></div>
+    </body>`;
+    expect(extractLogos(html, "https://www.example.com/contact").map((c) => c.url)).toEqual([
+      "https://www.example.com/brand/header.png",
+      "https://www.example.com/brand/org.png",
+      "https://cdn.example.com/corp.png",
+      "https://www.example.com/partners/acme-logo.png",
+    ]);
+  });
+
+  it("SPEC §4.7 sorts app icons by size, deduplicates by absolute URL keeping the first, and caps at 10", () => {
+    const html = `<head>
+      <link rel="apple-touch-icon-precomposed" href="/a57.png" sizes="57x57">
+      <link rel="apple-touch-icon" href="/a.png">
+      <link rel="apple-touch-icon" href="/a152.png" sizes="152x152">
+      <meta property="og:image" content="https://example.com/a152.png">
+      </head><body>${Array.from({ length: 12 }, (_, i) => `<img src="/logo-${i}.png">`).join("")}</body>`;
+    const icons = extractLogos(html.replace(/<body>.*<\/body>/s, ""), "https://example.com/");
+    expect(icons).toEqual([
+      { url: "https://example.com/a152.png", source: "app-icon", type: "image/png", sizes: "152x152" },
+      { url: "https://example.com/a57.png", source: "app-icon", type: "image/png", sizes: "57x57" },
+      { url: "https://example.com/a.png", source: "app-icon", type: "image/png" },
+    ]);
+    const all = extractLogos(html, "https://example.com/");
+    expect(all).toHaveLength(10);
+    expect(all.every((c) => c.source === "logo-image")).toBe(true);
+    expect(all[9].url).toBe("https://example.com/logo-9.png");
+  });
+
+  it("SPEC §4.7 returns nothing for a page without any logo", () => {
+    expect(extractLogos("<html><body><p>Hello</p></body></html>", "https://example.com/")).toEqual([]);
+  });
+});
