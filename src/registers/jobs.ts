@@ -1,6 +1,6 @@
 import type { RegisterSource } from "../services/registers/types";
 
-/** A message on the INGEST queue: read one source's current edition, or resume one in chunks. */
+/** A message on the INGEST queue: read one source's current edition, or resume a run in chunks. */
 export interface IngestJob {
   source: RegisterSource;
   /** Set when resuming a run that was split into chunks. */

@@ -1,0 +1,120 @@
+import type { Env } from "../env";
+import { isApiError } from "../platform/errors";
+import type { RegisterSource } from "../services/registers/types";
+import { RegisterFormatError } from "../sources/format-error";
+import type { IngestJob } from "./jobs";
+import { type RunResult, RunRefused, beginRun, completeRun, failRun, stageRecords } from "./pipeline";
+import { type EditionFile, fetchEditions, parseEdition } from "./sources";
+
+/** Rows one queue invocation stages before handing the rest of the file to the next message. */
+export const CHUNK_ROWS = 50_000;
+
+export interface IngestOptions {
+  chunkRows?: number;
+  now?: Date;
+  onProgress?: (message: string) => void;
+}
+
+const describe = (e: unknown) =>
+  e instanceof RegisterFormatError ? `malformed file: ${e.message}` : isApiError(e) ? e.message : `error: ${(e as Error)?.message ?? String(e)}`;
+
+async function recordFailure(env: Env, source: RegisterSource, scope: string, reason: string, meta: Partial<EditionFile> = {}): Promise<RunResult> {
+  const runId = await beginRun(env, { source, scope, editionDate: meta.editionDate ?? null, fileName: meta.fileName, url: meta.url });
+  await failRun(env, runId, reason);
+  return { runId, source, scope, outcome: "failed", editionDate: meta.editionDate ?? null, rowsRead: 0, changes: 0, reason, byKind: {} };
+}
+
+/**
+ * Loads one edition file end to end, in resumable chunks: each chunk parses the file again and skips
+ * what earlier chunks staged, exactly as the queue does across invocations. Used by the CLI
+ * (`npm run ingest`), the sample data, tests and the queue consumer.
+ */
+export async function ingestEdition(env: Env, file: EditionFile, opts: IngestOptions = {}): Promise<RunResult> {
+  const chunk = opts.chunkRows ?? Number.POSITIVE_INFINITY;
+  let parsed;
+  try {
+    parsed = parseEdition(file);
+  } catch (e) {
+    return recordFailure(env, file.source, "", describe(e), file);
+  }
+  const runId = await beginRun(env, {
+    source: file.source,
+    scope: parsed.scope,
+    editionDate: parsed.editionDate,
+    fileName: file.fileName,
+    url: file.url,
+    mode: parsed.mode,
+    now: opts.now,
+  });
+  try {
+    let offset = 0;
+    for (;;) {
+      const records = offset === 0 ? parsed.records : parseEdition(file).records;
+      const r = await stageRecords(env, runId, records, {
+        skip: offset,
+        limit: chunk,
+        onProgress: (n) => opts.onProgress?.(`${file.source}${parsed.scope ? `/${parsed.scope}` : ""}: ${n} rows read`),
+      });
+      offset = r.staged;
+      if (r.done) break;
+    }
+  } catch (e) {
+    await failRun(env, runId, describe(e), e instanceof RegisterFormatError ? "refused" : "failed");
+    return { runId, source: file.source, scope: parsed.scope, outcome: e instanceof RegisterFormatError ? "refused" : "failed", editionDate: parsed.editionDate, rowsRead: 0, changes: 0, reason: describe(e), byKind: {} };
+  }
+  return completeRun(env, runId, { now: opts.now });
+}
+
+/**
+ * The queue consumer's work for one message: fetch the source's current edition(s) and stage the first
+ * chunk; if a file is bigger than one invocation, enqueue the rest; complete the run when it ends.
+ * A failure records the run as failed and keeps the published edition.
+ */
+export async function handleIngestJob(env: Env, job: IngestJob, opts: IngestOptions = {}): Promise<RunResult[]> {
+  const chunk = opts.chunkRows ?? CHUNK_ROWS;
+  let files: EditionFile[];
+  try {
+    files = await fetchEditions(env, job.source, { now: opts.now });
+  } catch (e) {
+    if (job.runId) {
+      await failRun(env, job.runId, describe(e));
+      return [];
+    }
+    return [await recordFailure(env, job.source, "", describe(e))];
+  }
+  const results: RunResult[] = [];
+  for (const file of files) {
+    let parsed;
+    try {
+      parsed = parseEdition(file);
+    } catch (e) {
+      results.push(await recordFailure(env, job.source, "", describe(e), file));
+      continue;
+    }
+    let runId = job.runId;
+    if (runId) {
+      const run = await env.DB.prepare(`SELECT scope FROM register_runs WHERE id = ? AND outcome = 'running'`).bind(runId).first<{ scope: string }>();
+      if (!run || run.scope !== parsed.scope) continue; // resuming another file of this source
+    } else {
+      try {
+        runId = await beginRun(env, { source: job.source, scope: parsed.scope, editionDate: parsed.editionDate, fileName: file.fileName, url: file.url, mode: parsed.mode, now: opts.now });
+      } catch (e) {
+        if (e instanceof RunRefused) continue;
+        throw e;
+      }
+    }
+    try {
+      const r = await stageRecords(env, runId, parsed.records, { skip: job.offset ?? 0, limit: chunk });
+      if (!r.done) {
+        await env.INGEST.send({ source: job.source, runId, offset: r.staged });
+        continue;
+      }
+      results.push(await completeRun(env, runId, { now: opts.now }));
+    } catch (e) {
+      await failRun(env, runId, describe(e), e instanceof RegisterFormatError ? "refused" : "failed");
+      results.push({ runId, source: job.source, scope: parsed.scope, outcome: "failed", editionDate: parsed.editionDate, rowsRead: 0, changes: 0, reason: describe(e), byKind: {} });
+    }
+  }
+  for (const r of results) console.log(JSON.stringify({ ingest: r }));
+  return results;
+}

@@ -1,0 +1,372 @@
+import type { Env } from "../env";
+import { normaliseName, normaliseNameCore, splitTradingName } from "../services/matching/names";
+import { diffEdition } from "../services/registers/diff";
+import type { EntrySnapshot, RegisterChange, RegisterRecord, RegisterSource } from "../services/registers/types";
+
+/**
+ * One ingest pipeline for every register (issue: register checks §1).
+ * beginRun → stageRecords (resumable, chunk by chunk) → completeRun (diff against the published
+ * edition, write new entry versions and changes, publish with one UPDATE) — or failRun, which
+ * keeps the previous edition and records no change.
+ */
+
+export type RunMode = "snapshot" | "partial";
+export type RunOutcome = "running" | "loaded" | "unchanged" | "failed" | "refused";
+
+export interface RunMeta {
+  source: RegisterSource;
+  scope: string;
+  editionDate: string | null;
+  fileName?: string | null;
+  url?: string | null;
+  mode?: RunMode;
+  now?: Date;
+}
+
+export interface RunResult {
+  runId: number;
+  source: RegisterSource;
+  scope: string;
+  outcome: RunOutcome;
+  editionDate: string | null;
+  rowsRead: number;
+  changes: number;
+  reason: string | null;
+  byKind: Record<string, number>;
+}
+
+/** Records per staging row (one JSON array each). */
+const STAGE_BATCH = 500;
+/** A snapshot with fewer rows than this share of the last loaded one looks truncated and is refused. */
+export const TRUNCATION_RATIO = 0.5;
+/** A run still "running" after this long is considered dead and no longer blocks a new run. */
+const STALE_RUN_MS = 2 * 3600_000;
+/** D1 allows 100 bound parameters per statement. */
+const MAX_PARAMS = 100;
+
+const today = (d: Date) => d.toISOString().slice(0, 10);
+
+/** FNV-1a over the record's JSON: a cheap fingerprint to notice any change in an entry. */
+export function fingerprint(r: RegisterRecord): string {
+  const s = JSON.stringify([r.name, r.companyNumber, r.altNames, r.status, r.rating, r.town, r.data]);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(36) + s.length.toString(36);
+}
+
+export class RunRefused extends Error {
+  name = "RunRefused";
+}
+
+export async function beginRun(env: Env, meta: RunMeta): Promise<number> {
+  const now = meta.now ?? new Date();
+  const busy = await env.DB.prepare(`SELECT id, started_at FROM register_runs WHERE source = ? AND scope = ? AND outcome = 'running' ORDER BY id DESC LIMIT 1`)
+    .bind(meta.source, meta.scope)
+    .first<{ id: number; started_at: string }>();
+  if (busy && now.getTime() - Date.parse(busy.started_at) < STALE_RUN_MS)
+    throw new RunRefused(`run ${busy.id} for ${meta.source}${meta.scope ? `/${meta.scope}` : ""} is still in progress`);
+  if (busy) await failRun(env, busy.id, "abandoned: no progress for two hours");
+  const row = await env.DB.prepare(
+    `INSERT INTO register_runs (source, scope, edition_date, file_name, url, mode, started_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+  )
+    .bind(meta.source, meta.scope, meta.editionDate, meta.fileName ?? null, meta.url ?? null, meta.mode ?? "snapshot", now.toISOString())
+    .first<{ id: number }>();
+  return row!.id;
+}
+
+/**
+ * Stages parsed records of a run, skipping the first `skip` (already staged by earlier chunks) and
+ * stopping after `limit`. Returns how many records the run has staged so far and whether the file ended.
+ */
+export async function stageRecords(
+  env: Env,
+  runId: number,
+  records: AsyncIterable<RegisterRecord>,
+  opts: { skip?: number; limit?: number; onProgress?: (rows: number) => void } = {},
+): Promise<{ staged: number; done: boolean }> {
+  const skip = opts.skip ?? 0;
+  const limit = opts.limit ?? Number.POSITIVE_INFINITY;
+  let seen = 0;
+  let taken = 0;
+  let batch: RegisterRecord[] = [];
+  let pending: D1PreparedStatement[] = [];
+  const flushBatch = () => {
+    if (!batch.length) return;
+    const seq = skip + taken - batch.length; // index of the batch's first record: unique and ordered across chunks
+    pending.push(env.DB.prepare(`INSERT OR REPLACE INTO register_staging (run_id, seq, record) VALUES (?, ?, ?)`).bind(runId, seq, JSON.stringify(batch)));
+    batch = [];
+  };
+  const flushWrites = async () => {
+    if (pending.length) await env.DB.batch(pending);
+    pending = [];
+  };
+  let done = true;
+  for await (const r of records) {
+    if (seen++ < skip) continue;
+    if (taken >= limit) {
+      done = false;
+      break;
+    }
+    batch.push(r);
+    taken++;
+    if (batch.length === STAGE_BATCH) {
+      flushBatch();
+      if (pending.length >= 20) {
+        await flushWrites();
+        opts.onProgress?.(skip + taken);
+      }
+    }
+  }
+  flushBatch();
+  await flushWrites();
+  const staged = skip + taken;
+  await env.DB.prepare(`UPDATE register_runs SET rows_read = ? WHERE id = ?`).bind(staged, runId).run();
+  opts.onProgress?.(staged);
+  return { staged, done };
+}
+
+/** Marks a run failed or refused, removing anything it wrote; the published edition stays as it was. */
+export async function failRun(env: Env, runId: number, reason: string, outcome: "failed" | "refused" = "failed"): Promise<void> {
+  const run = await env.DB.prepare(`SELECT source FROM register_runs WHERE id = ?`).bind(runId).first<{ source: string }>();
+  await env.DB.batch([
+    env.DB.prepare(`DELETE FROM register_entries WHERE valid_from_run = ?`).bind(runId),
+    env.DB.prepare(`UPDATE register_entries SET valid_to_run = NULL WHERE valid_to_run = ?`).bind(runId),
+    env.DB.prepare(`DELETE FROM register_names_fts WHERE valid_from_run = ?`).bind(runId),
+    env.DB.prepare(`DELETE FROM register_names WHERE valid_from_run = ?`).bind(runId),
+    env.DB.prepare(`DELETE FROM register_changes WHERE run_id = ?`).bind(runId),
+    env.DB.prepare(`DELETE FROM register_staging WHERE run_id = ?`).bind(runId),
+    env.DB.prepare(`UPDATE register_runs SET outcome = ?, reason = ?, finished_at = ? WHERE id = ?`).bind(outcome, reason.slice(0, 500), new Date().toISOString(), runId),
+  ]);
+  console.log(JSON.stringify({ ingest: run?.source, runId, outcome, reason }));
+}
+
+interface PrevRow {
+  key: string;
+  name: string;
+  status: string;
+  rating: string | null;
+  town: string | null;
+  removed_on: string | null;
+  fp: string;
+  first_seen: string;
+  valid_from_run: number;
+}
+
+async function loadStaged(env: Env, runId: number): Promise<RegisterRecord[]> {
+  const out: RegisterRecord[] = [];
+  for (let after = -1; ; ) {
+    const rows = await env.DB.prepare(`SELECT seq, record FROM register_staging WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT 40`).bind(runId, after).all<{ seq: number; record: string }>();
+    if (!rows.results.length) return out;
+    for (const r of rows.results) for (const rec of JSON.parse(r.record) as RegisterRecord[]) out.push(rec);
+    after = rows.results[rows.results.length - 1].seq;
+  }
+}
+
+async function loadOpen(env: Env, source: string, scope: string): Promise<PrevRow[]> {
+  const out: PrevRow[] = [];
+  for (let after = ""; ; ) {
+    const rows = await env.DB.prepare(
+      `SELECT key, name, status, rating, town, removed_on, fp, first_seen, valid_from_run FROM register_entries
+        WHERE source = ? AND scope = ? AND valid_to_run IS NULL AND key > ? ORDER BY key LIMIT 5000`,
+    )
+      .bind(source, scope, after)
+      .all<PrevRow>();
+    out.push(...rows.results);
+    if (rows.results.length < 5000) return out;
+    after = rows.results[rows.results.length - 1].key;
+  }
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Runs statements in batches (each batch is one D1 transaction). */
+async function runBatches(env: Env, stmts: D1PreparedStatement[], per = 50): Promise<void> {
+  for (let i = 0; i < stmts.length; i += per) await env.DB.batch(stmts.slice(i, i + per));
+}
+
+/** Multi-row INSERTs chunked to D1's 100-parameter limit. */
+function insertRows(env: Env, table: string, columns: string[], rows: unknown[][]): D1PreparedStatement[] {
+  const per = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
+  const stmts: D1PreparedStatement[] = [];
+  const one = `(${columns.map(() => "?").join(", ")})`;
+  for (let i = 0; i < rows.length; i += per) {
+    const chunk = rows.slice(i, i + per);
+    stmts.push(env.DB.prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${chunk.map(() => one).join(", ")}`).bind(...chunk.flat()));
+  }
+  return stmts;
+}
+
+const ENTRY_COLUMNS = [
+  "source", "key", "valid_from_run", "scope", "name", "norm_name", "norm_core", "company_number",
+  "status", "rating", "town", "alt_names", "data", "fp", "first_seen", "removed_on", "last_listed",
+];
+
+/** Every name an entry answers to, normalised, for the FTS index. */
+function namesOf(r: { name: string; altNames: string[] }): string[] {
+  const names = new Set<string>();
+  for (const raw of [r.name, ...r.altNames]) {
+    const split = splitTradingName(raw);
+    for (const n of [raw, split.name, ...split.tradingAs]) {
+      const norm = normaliseName(n);
+      if (norm) names.add(norm);
+    }
+  }
+  return [...names];
+}
+
+/**
+ * Diffs the staged edition against the published one, writes the new entry versions and the changes,
+ * and publishes. Refuses an empty or truncated snapshot. The same edition twice changes nothing.
+ */
+export async function completeRun(env: Env, runId: number, opts: { now?: Date } = {}): Promise<RunResult> {
+  const run = await env.DB.prepare(`SELECT * FROM register_runs WHERE id = ?`).bind(runId).first<{
+    source: RegisterSource;
+    scope: string;
+    edition_date: string | null;
+    mode: RunMode;
+    rows_read: number;
+  }>();
+  if (!run) throw new Error(`no run ${runId}`);
+  const result = (outcome: RunOutcome, changes: number, reason: string | null, byKind: Record<string, number> = {}): RunResult => ({
+    runId,
+    source: run.source,
+    scope: run.scope,
+    outcome,
+    editionDate: run.edition_date,
+    rowsRead: run.rows_read,
+    changes,
+    reason,
+    byKind,
+  });
+  try {
+    const now = opts.now ?? new Date();
+    const editionDate = run.edition_date ?? today(now);
+    const next = await loadStaged(env, runId);
+    if (!next.length) {
+      await failRun(env, runId, "the file held no rows", "refused");
+      return result("refused", 0, "the file held no rows");
+    }
+    const state = await env.DB.prepare(`SELECT published_run, edition_date, history_since FROM register_state WHERE source = ? AND scope = ?`)
+      .bind(run.source, run.scope)
+      .first<{ published_run: number; edition_date: string | null; history_since: string }>();
+    if (run.mode === "snapshot" && state) {
+      const last = await env.DB.prepare(`SELECT rows_read FROM register_runs WHERE id = ?`).bind(state.published_run).first<{ rows_read: number }>();
+      if (last && next.length < last.rows_read * TRUNCATION_RATIO) {
+        const reason = `looks truncated: ${next.length} rows against ${last.rows_read} in the last loaded edition`;
+        await failRun(env, runId, reason, "refused");
+        return result("refused", 0, reason);
+      }
+    }
+    if (state?.edition_date && editionDate < state.edition_date) {
+      const reason = `edition ${editionDate} is older than the published edition ${state.edition_date}`;
+      await failRun(env, runId, reason, "refused");
+      return result("refused", 0, reason);
+    }
+
+    const open = await loadOpen(env, run.source, run.scope);
+    const prevByKey = new Map(open.map((p) => [p.key, p]));
+    const nextKeys = new Set(next.map((r) => r.key));
+    const previous: EntrySnapshot[] = (run.mode === "partial" ? open.filter((p) => nextKeys.has(p.key)) : open).map((p) => ({
+      key: p.key,
+      name: p.name,
+      status: p.status,
+      rating: p.rating,
+      town: p.town,
+      removed: p.removed_on !== null,
+    }));
+    const diff = diffEdition(previous, next, { source: run.source });
+    // On CQC a location missing from a full snapshot of active locations has been deregistered.
+    // The first edition of a source is the baseline: history begins there, so it records no changes.
+    const changes: RegisterChange[] = !state
+      ? []
+      : run.source === "cqc"
+        ? diff.changes.map((c) => (c.kind === "removed" ? { ...c, kind: "deregistered" as const } : c))
+        : diff.changes;
+
+    const newRows: unknown[][] = [];
+    const fts: unknown[][] = [];
+    const closeKeys: string[] = [];
+    const seenNext = new Set<string>();
+    for (const r of next) {
+      if (seenNext.has(r.key)) continue; // a key repeated in one edition: the first row counts (as in the diff)
+      seenNext.add(r.key);
+      const prev = prevByKey.get(r.key);
+      const fp = fingerprint(r);
+      if (prev && prev.removed_on === null && prev.fp === fp) continue;
+      if (prev) closeKeys.push(r.key);
+      newRows.push([
+        run.source, r.key, runId, run.scope, r.name, normaliseName(r.name), normaliseNameCore(r.name), r.companyNumber,
+        r.status, r.rating, r.town, JSON.stringify(r.altNames), JSON.stringify(r.data), fp, prev?.first_seen ?? editionDate, null, null,
+      ]);
+      for (const n of namesOf(r)) fts.push([n, run.source, r.key, runId]);
+    }
+    const removedKeys = run.mode === "snapshot" ? open.filter((p) => p.removed_on === null && !nextKeys.has(p.key)).map((p) => p.key) : [];
+
+    if (!changes.length && !newRows.length && !removedKeys.length) {
+      await env.DB.batch([
+        env.DB.prepare(`DELETE FROM register_staging WHERE run_id = ?`).bind(runId),
+        env.DB.prepare(`UPDATE register_runs SET outcome = 'unchanged', finished_at = ?, changes = 0 WHERE id = ?`).bind(now.toISOString(), runId),
+      ]);
+      return result("unchanged", 0, null);
+    }
+
+    const stmts: D1PreparedStatement[] = [];
+    // Removed entries get a new version that keeps their last reading, marked removed (copied in SQL).
+    const copied = ENTRY_COLUMNS.map((c) => (c === "valid_from_run" ? "?" : c === "removed_on" ? "?" : c === "last_listed" ? "?" : c)).join(", ");
+    for (const keys of chunks(removedKeys, MAX_PARAMS - 5))
+      stmts.push(
+        env.DB.prepare(
+          `INSERT INTO register_entries (${ENTRY_COLUMNS.join(", ")}) SELECT ${copied} FROM register_entries
+            WHERE source = ? AND valid_to_run IS NULL AND valid_from_run < ? AND key IN (${keys.map(() => "?").join(", ")})`,
+        ).bind(runId, editionDate, state?.edition_date ?? null, run.source, runId, ...keys),
+      );
+    // Close the versions that new ones replace.
+    for (const keys of chunks([...closeKeys, ...removedKeys], MAX_PARAMS - 3))
+      stmts.push(
+        env.DB.prepare(
+          `UPDATE register_entries SET valid_to_run = ? WHERE source = ? AND valid_to_run IS NULL AND valid_from_run < ? AND key IN (${keys.map(() => "?").join(", ")})`,
+        ).bind(runId, run.source, runId, ...keys),
+      );
+    stmts.push(...insertRows(env, "register_entries", ENTRY_COLUMNS, newRows));
+    stmts.push(...insertRows(env, "register_names_fts", ["norm", "source", "key", "valid_from_run"], fts));
+    stmts.push(...insertRows(env, "register_names", ["norm", "source", "key", "valid_from_run"], fts));
+    stmts.push(
+      ...insertRows(
+        env,
+        "register_changes",
+        ["source", "scope", "run_id", "change_date", "key", "kind", "name", "before", "after"],
+        changes.map((c) => [run.source, run.scope, runId, editionDate, c.key, c.kind, c.name, c.before ? JSON.stringify(c.before) : null, c.after ? JSON.stringify(c.after) : null]),
+      ),
+    );
+    await runBatches(env, stmts);
+
+    // Publish: readers switch to this run in one statement.
+    await env.DB.batch([
+      env.DB.prepare(
+        `INSERT INTO register_state (source, scope, published_run, edition_date, history_since) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT(source, scope) DO UPDATE SET published_run = excluded.published_run, edition_date = excluded.edition_date`,
+      ).bind(run.source, run.scope, runId, editionDate, editionDate),
+      env.DB.prepare(`UPDATE register_runs SET outcome = 'loaded', finished_at = ?, changes = ?, edition_date = ? WHERE id = ?`).bind(
+        now.toISOString(),
+        changes.length,
+        editionDate,
+        runId,
+      ),
+      env.DB.prepare(`DELETE FROM register_staging WHERE run_id = ?`).bind(runId),
+    ]);
+    const byKind: Record<string, number> = {};
+    for (const c of changes) byKind[c.kind] = (byKind[c.kind] ?? 0) + 1;
+    return result("loaded", changes.length, null, byKind);
+  } catch (e) {
+    const reason = `could not be applied: ${(e as Error).message}`;
+    await failRun(env, runId, reason);
+    return result("failed", 0, reason);
+  }
+}
