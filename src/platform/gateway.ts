@@ -169,10 +169,12 @@ async function refund(env: Env, auth: Authenticated, amount: number): Promise<{ 
 }
 
 /** Turns a zod failure into a 400 naming the field. */
-export function badRequest(error: z.ZodError, where: "query" | "body"): ApiError {
+export function badRequest(error: z.ZodError, where: "query" | "body", raw?: unknown): ApiError {
   const issue = error.issues[0];
   const field = issue.path.map(String).join(".") || (where === "body" ? "body" : "query");
-  const missing = issue.code === "invalid_type" && /received undefined/.test(issue.message);
+  const top = issue.path[0];
+  const absent = typeof raw === "object" && raw !== null && typeof top === "string" && ((raw as Record<string, unknown>)[top] === undefined || (raw as Record<string, unknown>)[top] === "");
+  const missing = absent || (issue.code === "invalid_type" && /received undefined/.test(issue.message));
   const message = missing ? `\`${field}\` is required.` : `\`${field}\`: ${issue.message}`;
   return new ApiError("bad_request", message, { field, details: error.issues.slice(0, 5).map((i) => ({ field: i.path.join("."), message: i.message })) });
 }
@@ -182,7 +184,7 @@ export function validate<I extends z.ZodObject>(op: { input: I; method: string }
   if (where === "body" && (typeof raw !== "object" || raw === null || Array.isArray(raw)))
     throw new ApiError("bad_request", "The request body must be a JSON object.", { field: "body" });
   const parsed = op.input.safeParse(raw);
-  if (!parsed.success) throw badRequest(parsed.error, where);
+  if (!parsed.success) throw badRequest(parsed.error, where, raw);
   return parsed.data;
 }
 

@@ -214,8 +214,8 @@ function namesOf(r: { name: string; altNames: string[] }): string[] {
   for (const raw of [r.name, ...r.altNames]) {
     const split = splitTradingName(raw);
     for (const n of [raw, split.name, ...split.tradingAs]) {
-      const norm = normaliseName(n);
-      if (norm) names.add(norm);
+      // Both the full normalised name and its core (without Ltd/Limited/PLC…), for exact lookups.
+      for (const norm of [normaliseName(n), normaliseNameCore(n)]) if (norm) names.add(norm);
     }
   }
   return [...names];

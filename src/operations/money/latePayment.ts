@@ -11,9 +11,9 @@ const Input = z.object({
     .positive("must be more than 0")
     .max(100_000_000, "must be at most 100,000,000")
     .refine((n) => Number(n.toFixed(2)) === n, "must have at most 2 decimal places (pence)")
-    .openapi({ description: "Invoice amount in pounds (the debt, usually including VAT), up to 2 decimal places.", example: 2400 }),
-  due: isoDate.openapi({ description: "Date payment was due (the agreed date; without one, 30 days after the invoice).", example: "2026-01-15" }),
-  paid: isoDate.optional().openapi({ description: "Date paid. Omit while still unpaid: interest is worked out to today (UTC).", example: "2026-02-05" }),
+    .describe("Invoice amount in pounds (the debt, usually including VAT), up to 2 decimal places.").openapi({ example: 2400 }),
+  due: isoDate.describe("Date payment was due (the agreed date; without one, 30 days after the invoice).").openapi({ example: "2026-01-15" }),
+  paid: isoDate.optional().describe("Date paid. Omit while still unpaid: interest is worked out to today (UTC).").openapi({ example: "2026-02-05" }),
 });
 
 const Output = z

@@ -1,0 +1,129 @@
+import { z } from "@hono/zod-openapi";
+import { changesSince, editionInfo } from "../../db/registers";
+import { ApiError } from "../../platform/errors";
+import { type Operation, defineOperation } from "../../platform/registry";
+import type { ChangeKind, RegisterSource } from "../../services/registers/types";
+import { Provenance } from "./lookup";
+
+/**
+ * The change feeds of the registers (SPEC §4.5, §4.8, §6.3): pull only, oldest first, paged.
+ * One factory; each feed is declared in its own file with its source's kinds and attribution.
+ */
+
+export const FEED_PRICE = 1;
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 500;
+
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), "is not a real date");
+
+const encodeCursor = (id: number) => btoa(`c:${id}`).replace(/=+$/, "");
+function decodeCursor(c: string): number {
+  try {
+    const m = /^c:(\d{1,15})$/.exec(atob(c));
+    if (m) return Number(m[1]);
+  } catch {
+    // fall through
+  }
+  throw new ApiError("bad_request", "`cursor` is not a cursor this feed gave out.", { field: "cursor" });
+}
+
+export interface FeedSpec {
+  source: RegisterSource;
+  operationId: string;
+  path: string;
+  title: string;
+  registerName: string;
+  kinds: readonly ChangeKind[];
+  kindHelp: string;
+  keptSince: string;
+  attribution: string;
+  licence: string | null;
+  /** CQC: filter changes to those whose rating before or after is this value (e.g. Inadequate). */
+  ratingFilter?: boolean;
+}
+
+const ChangeOut = z.object({
+  id: z.number().int(),
+  date: z.string().describe("Edition date in which the change was seen."),
+  kind: z.string(),
+  name: z.string(),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+});
+
+export function changesFeed(spec: FeedSpec): Operation<z.ZodObject, z.ZodType> {
+  const Input = z.object({
+    since: isoDate.describe("Changes seen on or after this date (YYYY-MM-DD).").openapi({ example: "2026-10-07" }),
+    kind: z
+      .string()
+      .max(100)
+      .optional()
+      .describe(`Only these kinds of change, comma-separated: ${spec.kinds.join(", ")}.`)
+      .openapi({ example: spec.kinds.slice(0, 2).join(",") }),
+    ...(spec.ratingFilter ? { rating: z.string().max(40).optional().describe("Only changes where the rating before or after is this value, e.g. Inadequate.").openapi({ example: "Inadequate" }) } : {}),
+    limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT).describe(`Changes per page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`),
+    cursor: z.string().max(40).optional().describe("`nextCursor` from the previous page."),
+  });
+  const Output = z
+    .object({
+      source: z.string(),
+      since: z.string(),
+      kinds: z.array(z.string()),
+      changes: z.array(ChangeOut),
+      more: z.boolean(),
+      nextCursor: z.string().nullable(),
+      historySince: z.string().nullable().describe("The service records changes from this date on."),
+      registerDate: z.string().nullable(),
+      provenance: Provenance,
+    })
+    .openapi(`${spec.operationId[0].toUpperCase()}${spec.operationId.slice(1)}Reply`);
+  return defineOperation({
+    operationId: spec.operationId,
+    method: "get",
+    path: spec.path,
+    family: "registers",
+    title: spec.title,
+    summary: `Changes on the ${spec.registerName} since a date, oldest first.`,
+    description: `Every change the service recorded between editions of the ${spec.registerName} on or after \`since\`, oldest first: ${spec.kindHelp} Filter with \`kind\` (comma-separated). Pages of up to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); pass \`nextCursor\` as \`cursor\` for the next page while \`more\` is true. Kept since ${spec.keptSince} (\`historySince\` gives this installation's first edition). The first edition loaded is the baseline and records no changes. Pull only.`,
+    input: Input,
+    output: Output,
+    price: FEED_PRICE,
+    auth: "key",
+    errors: [],
+    readOnly: true,
+    example: { since: "2026-10-07", kind: spec.kinds.slice(0, 2).join(",") },
+    async handler(input, ctx) {
+      const i = input as z.infer<typeof Input> & { rating?: string };
+      let kinds: string[] | null = null;
+      if (i.kind) {
+        kinds = [...new Set(i.kind.split(",").map((k) => k.trim().toLowerCase()).filter(Boolean))];
+        const bad = kinds.filter((k) => !(spec.kinds as readonly string[]).includes(k));
+        if (bad.length) throw new ApiError("bad_request", `\`kind\`: ${bad.join(", ")} is not a kind of change on this feed; use ${spec.kinds.join(", ")}.`, { field: "kind" });
+      }
+      const afterId = i.cursor ? decodeCursor(i.cursor) : 0;
+      const page = await changesSince(ctx.env.DB, spec.source, {
+        since: i.since,
+        kinds,
+        afterId,
+        limit: i.limit,
+        filter: i.rating ? { field: "rating", value: i.rating } : undefined,
+      });
+      const edition = await editionInfo(ctx.env.DB, spec.source);
+      const last = page.changes[page.changes.length - 1];
+      return {
+        source: spec.source,
+        since: i.since,
+        kinds: kinds ?? [...spec.kinds],
+        changes: page.changes.map((c) => ({ id: c.id, date: c.date, kind: c.kind, name: c.name, before: c.before, after: c.after })),
+        more: page.more,
+        nextCursor: page.more && last ? encodeCursor(last.id) : null,
+        historySince: edition.historySince,
+        registerDate: edition.editionDate,
+        provenance: { source: spec.registerName, registerDate: edition.editionDate, fetchedAt: edition.fetchedAt, attribution: spec.attribution, licence: spec.licence },
+      };
+    },
+  }) as unknown as Operation<z.ZodObject, z.ZodType>;
+}

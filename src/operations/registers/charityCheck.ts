@@ -1,0 +1,122 @@
+import { z } from "@hono/zod-openapi";
+import { defineOperation } from "../../platform/registry";
+import { CompanyQuery, HistoryItem, Match, OGL, Provenance, RegisteredCompany, historyAndEdition, lookup } from "./lookup";
+
+const Money = z.object({ periodStart: z.string().nullable(), periodEnd: z.string().nullable(), income: z.number().nullable(), spend: z.number().nullable() });
+
+const Charity = z.object({
+  charityNumber: z.string(),
+  name: z.string(),
+  type: z.string().nullable(),
+  registrationStatus: z.string().describe("Registered or Removed."),
+  registeredOn: z.string().nullable(),
+  removedOn: z.string().nullable(),
+  removalReason: z.string().nullable(),
+  flags: z.object({ insolvent: z.boolean().nullable(), inAdministration: z.boolean().nullable(), interimManager: z.boolean().nullable() }),
+  reportingStatus: z.string().nullable(),
+  latestAccounts: Money.nullable(),
+  financialHistory: z.array(Money).nullable().describe("Up to six years, newest first."),
+  classification: z.object({ what: z.array(z.string()), how: z.array(z.string()), who: z.array(z.string()) }).nullable(),
+  areasOfOperation: z.array(z.string()).nullable(),
+  trusteeCount: z.number().int().nullable().describe("Trustees are counted, never named."),
+  objects: z.string().nullable(),
+  otherRegulators: z.array(z.string()).nullable(),
+  companyNumber: z.string().nullable(),
+  isCio: z.boolean().nullable(),
+  linkedCharities: z.number().int(),
+  website: z.string().nullable(),
+  match: Match,
+});
+
+const Output = z
+  .object({
+    query: z.string(),
+    company: RegisteredCompany.optional(),
+    matchedBy: z.string(),
+    matchedOn: z.array(z.string()),
+    registered: z.boolean(),
+    summary: z.string(),
+    charities: z.array(Charity),
+    history: z.array(HistoryItem),
+    registerDate: z.string().nullable(),
+    historySince: z.string().nullable(),
+    provenance: Provenance,
+  })
+  .openapi("CharityCheck");
+
+const s = (v: unknown) => (typeof v === "string" ? v : null);
+const b = (v: unknown) => (typeof v === "boolean" ? v : null);
+const arr = <T>(v: unknown) => (Array.isArray(v) ? (v as T[]) : null);
+
+export const charityCheck = defineOperation({
+  operationId: "checkCharity",
+  method: "get",
+  path: "/api/v1/charity-check",
+  family: "registers",
+  title: "Charity register check",
+  summary: "A charity's registration with the Charity Commission for England and Wales, its finances and governance signals.",
+  description:
+    "`company` is a charity number, a company number (a charitable company's) or a name. The reply gives the register status with dates and the removal reason, the charity type, flags (insolvent, in administration, interim manager appointed), reporting status, latest accounts, up to six years of income and spend, classification (what, how, who), areas of operation, the number of trustees (never their names), charitable objects and other regulators. Nothing found answers 404 with `query`.",
+  input: z.object({ company: CompanyQuery }),
+  output: Output,
+  price: 1,
+  auth: "key",
+  errors: ["not_found", "upstream_unavailable"],
+  readOnly: true,
+  example: { company: "1123456" },
+  async handler({ company }, ctx) {
+    const found = await lookup(ctx.env, "charity", company, {
+      hasCompanyNumbers: true,
+      ownNumber: { field: "charityNumber", label: "charity number", pattern: /^\d{6,7}$/, first: true },
+      minScore: 0.7,
+    });
+    const { history, edition } = await historyAndEdition(ctx.env, "charity", found.found.map((f) => f.entry.key));
+    const charities = found.found.map(({ entry, match }) => {
+      const d = entry.data;
+      const flags = (d.flags ?? {}) as Record<string, unknown>;
+      return {
+        charityNumber: String(d.charityNumber ?? ""),
+        name: entry.name,
+        type: s(d.type),
+        registrationStatus: entry.removedOn ? "Removed" : entry.status,
+        registeredOn: s(d.registeredOn),
+        removedOn: s(d.removedOn) ?? entry.removedOn,
+        removalReason: s(d.removalReason),
+        flags: { insolvent: b(flags.insolvent), inAdministration: b(flags.inAdministration), interimManager: b(flags.interimManager) },
+        reportingStatus: s(d.reportingStatus),
+        latestAccounts: (d.latestAccounts as z.infer<typeof Money> | null) ?? null,
+        financialHistory: arr<z.infer<typeof Money>>(d.financialHistory),
+        classification: (d.classification as { what: string[]; how: string[]; who: string[] } | null) ?? null,
+        areasOfOperation: arr<string>(d.areasOfOperation),
+        trusteeCount: typeof d.trusteeCount === "number" ? d.trusteeCount : null,
+        objects: s(d.objects),
+        otherRegulators: arr<string>(d.otherRegulators),
+        companyNumber: entry.companyNumber,
+        isCio: b(d.isCio),
+        linkedCharities: Number(d.linkedCharities ?? 0),
+        website: s(d.website),
+        match,
+      };
+    });
+    const top = charities[0];
+    const registered = charities.some((c) => c.registrationStatus === "Registered");
+    const warnings = [top.flags.insolvent && "insolvent", top.flags.inAdministration && "in administration", top.flags.interimManager && "an interim manager has been appointed"].filter(Boolean);
+    const summary =
+      top.registrationStatus === "Registered"
+        ? `${top.name} (charity ${top.charityNumber}) is registered with the Charity Commission${top.latestAccounts?.income != null ? `; latest income £${top.latestAccounts.income.toLocaleString("en-GB")}` : ""}${warnings.length ? `; flagged: ${warnings.join(", ")}` : ""}.`
+        : `${top.name} (charity ${top.charityNumber}) was removed from the register${top.removedOn ? ` on ${top.removedOn}` : ""}${top.removalReason ? ` (${top.removalReason})` : ""}.`;
+    return {
+      query: found.query,
+      ...(found.company ? { company: found.company } : {}),
+      matchedBy: found.matchedBy,
+      matchedOn: found.matchedOn,
+      registered,
+      summary,
+      charities,
+      history,
+      registerDate: edition.editionDate,
+      historySince: edition.historySince,
+      provenance: { source: "Charity Commission for England and Wales register extract", registerDate: edition.editionDate, fetchedAt: edition.fetchedAt, attribution: "Source: Charity Commission for England and Wales.", licence: OGL },
+    };
+  },
+});

@@ -1,0 +1,157 @@
+import { z } from "@hono/zod-openapi";
+import { type Entry, entriesByDataField, entriesByKeys } from "../../db/registers";
+import { defineOperation } from "../../platform/registry";
+import { CompanyQuery, HistoryItem, Match, Provenance, RegisteredCompany, historyAndEdition, lookup } from "./lookup";
+
+export const CQC_ATTRIBUTION = "Contains CQC data © Care Quality Commission, licensed under the Open Government Licence v3.0. CQC does not endorse this service.";
+const LOCATIONS_SHOWN = 100;
+
+const Rating = z.string().nullable();
+const KeyQuestions = z.object({ safe: Rating, effective: Rating, caring: Rating, responsive: Rating, wellLed: Rating }).nullable();
+
+const Location = z.object({
+  locationId: z.string(),
+  name: z.string(),
+  type: z.string().nullable(),
+  registrationStatus: z.string().describe("Registered or Deregistered."),
+  registrationDate: z.string().nullable(),
+  deregistrationDate: z.string().nullable(),
+  overallRating: Rating,
+  keyQuestions: KeyQuestions,
+  lastInspectionDate: z.string().nullable(),
+  lastReportDate: z.string().nullable(),
+  town: z.string().nullable(),
+  postcode: z.string().nullable(),
+  careHome: z.boolean().nullable(),
+});
+
+const Provider = z.object({
+  providerId: z.string(),
+  name: z.string(),
+  companyNumber: z.string().nullable(),
+  charityNumber: z.string().nullable(),
+  ownershipType: z.string().nullable(),
+  registrationStatus: z.string(),
+  registrationDate: z.string().nullable(),
+  deregistrationDate: z.string().nullable(),
+  overallRating: Rating,
+  keyQuestions: KeyQuestions,
+  lastInspectionDate: z.string().nullable(),
+  match: Match.nullable(),
+});
+
+const Output = z
+  .object({
+    query: z.string(),
+    company: RegisteredCompany.optional(),
+    matchedBy: z.string(),
+    matchedOn: z.array(z.string()),
+    registered: z.boolean().describe("The provider, or at least one of its locations, is registered with CQC now."),
+    summary: z.string(),
+    provider: Provider.nullable(),
+    locations: z.array(Location),
+    locationsTotal: z.number().int(),
+    history: z.array(HistoryItem),
+    registerDate: z.string().nullable(),
+    historySince: z.string().nullable(),
+    provenance: Provenance,
+  })
+  .openapi("CqcCheck");
+
+const s = (v: unknown) => (typeof v === "string" ? v : null);
+const kq = (v: unknown) => (v && typeof v === "object" ? (v as z.infer<typeof KeyQuestions>) : null);
+
+function location(e: Entry): z.infer<typeof Location> {
+  const d = e.data;
+  const a = (d.address ?? {}) as Record<string, unknown>;
+  return {
+    locationId: s(d.locationId) ?? e.key,
+    name: e.name,
+    type: s(d.type),
+    registrationStatus: e.removedOn ? "Deregistered" : e.status,
+    registrationDate: s(d.registrationDate),
+    deregistrationDate: s(d.deregistrationDate) ?? e.removedOn,
+    overallRating: s(d.overallRating),
+    keyQuestions: kq(d.keyQuestions),
+    lastInspectionDate: s(d.lastInspectionDate),
+    lastReportDate: s(d.lastReportDate),
+    town: s(a.town),
+    postcode: s(a.postcode),
+    careHome: typeof d.careHome === "boolean" ? d.careHome : null,
+  };
+}
+
+export const cqcCheck = defineOperation({
+  operationId: "checkCqcProvider",
+  method: "get",
+  path: "/api/v1/cqc-check",
+  family: "registers",
+  title: "CQC care provider check",
+  summary: "A care provider's CQC registration, its locations, ratings and inspection dates.",
+  description: `Finds the care provider (by company number, name or CQC id) and its locations on the Care Quality Commission register: registered or deregistered, overall rating and the five key questions (safe, effective, caring, responsive, well-led), last inspection and report dates, and the changes the service recorded (added, deregistered, re-rated). At most ${LOCATIONS_SHOWN} locations are listed; \`locationsTotal\` counts them all. Providers that are individuals are not loaded. Nothing found answers 404 with \`query\`.`,
+  input: z.object({ company: CompanyQuery }),
+  output: Output,
+  price: 1,
+  auth: "key",
+  errors: ["not_found", "upstream_unavailable"],
+  readOnly: true,
+  example: { company: "Oakwood Care Ltd" },
+  async handler({ company }, ctx) {
+    const found = await lookup(ctx.env, "cqc", company, {
+      hasCompanyNumbers: true,
+      ownNumber: { field: "locationId", label: "CQC id", pattern: /^1-\d{6,}$/, first: true },
+      minScore: 0.7,
+    });
+    let providerEntry = found.found.find((f) => f.entry.data.kind === "provider");
+    const providerId = s(providerEntry?.entry.data.providerId) ?? s(found.found[0].entry.data.providerId);
+    if (!providerEntry && providerId) {
+      const [p] = await entriesByKeys(ctx.env.DB, "cqc", [`provider:${providerId}`]);
+      if (p) providerEntry = { entry: p, match: { score: 0, matchedName: p.name, reasons: ["provider of the matched location"] } };
+    }
+    const locEntries = providerId
+      ? (await entriesByDataField(ctx.env.DB, "cqc", "providerId", providerId, 2000)).filter((e) => e.data.kind === "location")
+      : found.found.filter((f) => f.entry.data.kind === "location").map((f) => f.entry);
+    const locations = locEntries.map(location).sort((a, b) => a.registrationStatus.localeCompare(b.registrationStatus) || a.name.localeCompare(b.name));
+    const pd = providerEntry?.entry.data;
+    const provider = providerEntry
+      ? {
+          providerId: s(pd!.providerId) ?? providerEntry.entry.key,
+          name: providerEntry.entry.name,
+          companyNumber: providerEntry.entry.companyNumber,
+          charityNumber: s(pd!.charityNumber),
+          ownershipType: s(pd!.ownershipType),
+          registrationStatus: providerEntry.entry.removedOn ? "Deregistered" : providerEntry.entry.status,
+          registrationDate: s(pd!.registrationDate),
+          deregistrationDate: s(pd!.deregistrationDate),
+          overallRating: s(pd!.overallRating),
+          keyQuestions: kq(pd!.keyQuestions),
+          lastInspectionDate: s(pd!.lastInspectionDate),
+          match: providerEntry.match.score > 0 ? providerEntry.match : null,
+        }
+      : null;
+    const keys = [...(providerEntry ? [providerEntry.entry.key] : []), ...locEntries.map((e) => e.key)];
+    const { history, edition } = await historyAndEdition(ctx.env, "cqc", keys);
+    const registeredLocations = locations.filter((l) => l.registrationStatus === "Registered");
+    const registered = provider?.registrationStatus === "Registered" || registeredLocations.length > 0;
+    const who = provider?.name ?? locations[0]?.name ?? found.found[0].entry.name;
+    const inadequate = registeredLocations.filter((l) => l.overallRating === "Inadequate").length;
+    const summary = registered
+      ? `${who} is registered with CQC${locations.length ? ` with ${registeredLocations.length} registered location${registeredLocations.length === 1 ? "" : "s"}` : ""}${provider?.overallRating ? `; overall rating ${provider.overallRating}` : ""}${inadequate ? `; ${inadequate} location${inadequate === 1 ? " is" : "s are"} rated Inadequate` : ""}.`
+      : `${who} is not registered with CQC now (deregistered).`;
+    return {
+      query: found.query,
+      ...(found.company ? { company: found.company } : {}),
+      matchedBy: found.matchedBy,
+      matchedOn: found.matchedOn,
+      registered,
+      summary,
+      provider,
+      locations: locations.slice(0, LOCATIONS_SHOWN),
+      locationsTotal: locations.length,
+      history,
+      registerDate: edition.editionDate,
+      historySince: edition.historySince,
+      provenance: { source: "Care Quality Commission register (API and HSCA active locations)", registerDate: edition.editionDate, fetchedAt: edition.fetchedAt, attribution: CQC_ATTRIBUTION, licence: "Open Government Licence v3.0" },
+    };
+  },
+});

@@ -1,0 +1,193 @@
+import { z } from "@hono/zod-openapi";
+import { type ChangeRow, type Entry, editionInfo, entriesByCompanyNumber, entriesByDataField, entriesByKeys, historyOf, keysByNames } from "../../db/registers";
+import { d1HttpCache } from "../../db/httpCache";
+import { d1RequestBudget } from "../../db/upstreamBudget";
+import type { Env } from "../../env";
+import { ApiError } from "../../platform/errors";
+import { looksLikeCompanyNumber, normaliseCompanyNumber } from "../../services/matching/companyNumber";
+import { ftsQueryFor, matchNames } from "../../services/matching/match";
+import { normaliseName, normaliseNameCore } from "../../services/matching/names";
+import type { RegisterSource } from "../../services/registers/types";
+import { type CompanyProfile, createCompaniesHouseClient, registerCompany } from "../../sources/companies-house/client";
+
+/**
+ * What every register check shares (issue: register checks §2–§3): reading `company` as a company
+ * number, the register's own number or a name; matching it explainably; the registered company
+ * (SPEC §2.1) when one is known; history and provenance.
+ */
+
+export const OGL = "Contains public sector information licensed under the Open Government Licence v3.0.";
+
+export const CompanyQuery = z
+  .string()
+  .trim()
+  .min(1, "is required")
+  .max(160, "must be at most 160 characters")
+  .describe("A company number (e.g. 01234567, SC123456), the register's own number, or a business name.")
+  .openapi({ example: "Riverine Solicitors" });
+
+export const RegisteredCompany = z
+  .object({
+    name: z.string(),
+    number: z.string(),
+    status: z.string(),
+    statusDetail: z.string().optional(),
+    filingsOverdue: z.boolean().optional(),
+    registeredOffice: z.string().optional(),
+  })
+  .openapi("RegisteredCompany");
+
+export const HistoryItem = z
+  .object({
+    date: z.string(),
+    kind: z.string(),
+    name: z.string(),
+    before: z.record(z.string(), z.unknown()).nullable(),
+    after: z.record(z.string(), z.unknown()).nullable(),
+  })
+  .openapi("RegisterChange");
+
+export const Provenance = z
+  .object({
+    source: z.string(),
+    registerDate: z.string().nullable().describe("Date of the register edition answered from."),
+    fetchedAt: z.string().nullable().describe("When that edition was loaded."),
+    attribution: z.string(),
+    licence: z.string().nullable(),
+  })
+  .openapi("Provenance");
+
+export const Match = z.object({
+  score: z.number().describe("1 exact; 0.95 same name apart from legal form; below 0.9 a possible match."),
+  matchedName: z.string(),
+  reasons: z.array(z.string()),
+});
+
+export const toHistory = (c: ChangeRow) => ({ date: c.date, kind: c.kind, name: c.name, before: c.before, after: c.after });
+
+export interface Found {
+  entry: Entry;
+  match: { score: number; matchedName: string; reasons: string[] };
+}
+
+export interface LookupResult {
+  query: string;
+  matchedBy: string;
+  matchedOn: string[];
+  found: Found[];
+  company: z.infer<typeof RegisteredCompany> | null;
+  profile: CompanyProfile | null;
+}
+
+export function companiesHouse(env: Env) {
+  return createCompaniesHouseClient({
+    baseUrl: env.COMPANIES_HOUSE_URL,
+    apiKey: env.COMPANIES_HOUSE_API_KEY,
+    cache: d1HttpCache(env.DB),
+    budget: d1RequestBudget(env.DB),
+  });
+}
+
+export interface LookupOptions {
+  /** Whether the register carries company numbers (SRA, CQC, charities). */
+  hasCompanyNumbers: boolean;
+  /** The register's own number: data field, and how a query looks when it is one. */
+  ownNumber?: { field: string; label: string; pattern: RegExp; asNumber?: boolean; first?: boolean };
+  /** Minimum name score for a name query. */
+  minScore?: number;
+}
+
+async function byNames(env: Env, source: RegisterSource, names: string[], minScore: number, exactOnly: boolean): Promise<Found[]> {
+  const norms = [...new Set(names.flatMap((n) => [normaliseName(n), normaliseNameCore(n)]).filter(Boolean))];
+  const fts = exactOnly ? null : ftsQueryFor(names[0]);
+  const keys = await keysByNames(env.DB, source, norms, fts);
+  if (!keys.length) return [];
+  const entries = await entriesByKeys(env.DB, source, keys);
+  const byKey = new Map(entries.map((e) => [e.key, e]));
+  const best = new Map<string, Found>();
+  for (const n of names) {
+    for (const m of matchNames(n, entries.map((e) => ({ id: e.key, name: e.name, altNames: e.altNames })), { minScore: exactOnly ? 0.95 : minScore, limit: 200 })) {
+      const prev = best.get(m.id);
+      if (!prev || prev.match.score < m.score) best.set(m.id, { entry: byKey.get(m.id)!, match: { score: m.score, matchedName: m.matchedName, reasons: m.reasons } });
+    }
+  }
+  return [...best.values()].sort((a, b) => b.match.score - a.match.score || a.entry.name.localeCompare(b.entry.name));
+}
+
+/** Finds a register's entries for `company`, and says how. Throws 404 with `query` when nothing matches. */
+export async function lookup(env: Env, source: RegisterSource, query: string, opts: LookupOptions): Promise<LookupResult> {
+  const q = query.trim();
+  const exact = (entries: Entry[], how: string): Found[] => entries.map((entry) => ({ entry, match: { score: 1, matchedName: entry.name, reasons: [how] } }));
+  const own = opts.ownNumber;
+  const ownValue = own && own.pattern.test(q) ? (own.asNumber ? Number(q.replace(/\D/g, "")) : q.replace(/\s/g, "").toUpperCase()) : null;
+
+  if (own?.first && ownValue !== null) {
+    const hits = await entriesByDataField(env.DB, source, own.field, ownValue);
+    if (hits.length) return withCompany(env, { query: q, matchedBy: own.label, matchedOn: [String(ownValue)], found: exact(hits, own.label), company: null, profile: null });
+  }
+
+  if (looksLikeCompanyNumber(q)) {
+    const number = normaliseCompanyNumber(q)!;
+    if (opts.hasCompanyNumbers) {
+      const hits = await entriesByCompanyNumber(env.DB, source, [number]);
+      if (hits.length)
+        return withCompany(env, { query: q, matchedBy: "company number on the register's own record", matchedOn: [number], found: exact(hits, "company number"), company: null, profile: null });
+    }
+    let profile: CompanyProfile | null = null;
+    let chError: ApiError | null = null;
+    try {
+      profile = await companiesHouse(env).getProfile(number);
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.code !== "upstream_unavailable") throw e;
+      chError = e;
+    }
+    if (profile) {
+      const names = [profile.name, ...profile.previousNames.map((p) => p.name)];
+      const found = await byNames(env, source, names, 0.95, true);
+      if (found.length)
+        return {
+          query: q,
+          matchedBy: "registered and former company names from Companies House",
+          matchedOn: [...new Set(found.map((f) => f.match.matchedName))],
+          found,
+          company: registerCompany(profile),
+          profile,
+        };
+    }
+    if (own && ownValue !== null) {
+      const hits = await entriesByDataField(env.DB, source, own.field, ownValue);
+      if (hits.length) return withCompany(env, { query: q, matchedBy: own.label, matchedOn: [String(ownValue)], found: exact(hits, own.label), company: null, profile: null });
+    }
+    // The register could not be matched against the company's names because Companies House was unreachable: say so.
+    if (chError) throw new ApiError("upstream_unavailable", `Companies House could not be read to find the names of company ${number}; retry shortly.`, { query: q });
+    if (!profile) throw new ApiError("not_found", `No company ${number} on the companies register, and nothing on this register under that number.`, { query: q });
+    throw new ApiError("not_found", `${profile.name} (${number}) is not on this register under its registered or former names.`, { query: q });
+  }
+
+  if (own && ownValue !== null) {
+    const hits = await entriesByDataField(env.DB, source, own.field, ownValue);
+    if (hits.length) return withCompany(env, { query: q, matchedBy: own.label, matchedOn: [String(ownValue)], found: exact(hits, own.label), company: null, profile: null });
+  }
+
+  const found = await byNames(env, source, [q], opts.minScore ?? 0.6, false);
+  if (!found.length) throw new ApiError("not_found", `Nothing on this register matches "${q}".`, { query: q });
+  return withCompany(env, { query: q, matchedBy: found[0].match.score >= 0.95 ? "name" : "name (possible match)", matchedOn: [...new Set(found.map((f) => f.match.matchedName))], found, company: null, profile: null });
+}
+
+/** Adds the registered company when the register's entry carries a company number; tolerates Companies House being down. */
+async function withCompany(env: Env, r: LookupResult): Promise<LookupResult> {
+  const number = r.found.find((f) => f.entry.companyNumber)?.entry.companyNumber;
+  if (!number || r.company) return r;
+  try {
+    const profile = await companiesHouse(env).getProfile(number);
+    if (profile) return { ...r, profile, company: registerCompany(profile) };
+  } catch {
+    // the register answer stands on its own; the company block is optional
+  }
+  return r;
+}
+
+export async function historyAndEdition(env: Env, source: RegisterSource, keys: string[]) {
+  const [history, edition] = await Promise.all([historyOf(env.DB, source, keys), editionInfo(env.DB, source)]);
+  return { history: history.map(toHistory), edition };
+}

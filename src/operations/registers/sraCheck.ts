@@ -1,0 +1,117 @@
+import { z } from "@hono/zod-openapi";
+import { defineOperation } from "../../platform/registry";
+import { CompanyQuery, HistoryItem, Match, Provenance, historyAndEdition, lookup } from "./lookup";
+
+/** workAreas longer than this are cut, with a final element counting the rest (SPEC §2.6). */
+export const WORK_AREAS_SHOWN = 10;
+export const SRA_ATTRIBUTION = "Source: Solicitors Regulation Authority (SRA) register data, supplied under the SRA's firm data terms. The SRA does not endorse this service.";
+const SRA_REGISTER_ENTRY = "https://www.sra.org.uk/consumers/register/organisation/?sraNumber=";
+
+const Firm = z.object({
+  sraNumber: z.number().int(),
+  name: z.string(),
+  companyNumber: z.string().nullable(),
+  authorised: z.boolean(),
+  status: z.string().describe("authorised, authorised with conditions, ceased, revoked or intervened (other values verbatim)."),
+  statusCode: z.string().describe("The register's code; YES for authorised."),
+  authorisedSince: z.string().nullable(),
+  kind: z.string().nullable().describe("recognised body, licensed body or sole practice."),
+  constitution: z.string().nullable(),
+  offices: z.number().int(),
+  headOffice: z
+    .object({ name: z.string().nullable(), town: z.string().nullable(), county: z.string().nullable(), country: z.string().nullable(), website: z.string().nullable(), postcode: z.string().nullable() })
+    .nullable(),
+  workAreas: z.array(z.string()),
+  sraRegisterEntry: z.string(),
+  listed: z.boolean().describe("false when the firm has dropped out of the register's data."),
+  match: Match,
+});
+
+const Output = z
+  .object({
+    query: z.string(),
+    company: z.object({ name: z.string(), number: z.string(), status: z.string(), registeredOffice: z.string() }).optional(),
+    matchedBy: z.string(),
+    authorised: z.boolean(),
+    summary: z.string(),
+    firms: z.array(Firm),
+    history: z.array(HistoryItem),
+    historySince: z.string().nullable(),
+    registerDate: z.string().nullable(),
+    attribution: z.string(),
+    provenance: Provenance,
+  })
+  .openapi("SraCheck");
+
+export function cutWorkAreas(areas: string[]): string[] {
+  if (areas.length <= WORK_AREAS_SHOWN) return areas;
+  const rest = areas.length - (WORK_AREAS_SHOWN - 1);
+  return [...areas.slice(0, WORK_AREAS_SHOWN - 1), `and ${rest} more`];
+}
+
+const s = (v: unknown) => (typeof v === "string" ? v : null);
+
+export const sraCheck = defineOperation({
+  operationId: "checkSraRegister",
+  method: "get",
+  path: "/api/v1/sra-check",
+  family: "registers",
+  title: "Solicitors Regulation Authority register check",
+  summary: "Is a law firm authorised by the Solicitors Regulation Authority?",
+  description: `Finds the firm on the SRA's register of organisations (firms only: no individual solicitor is loaded). \`company\` is matched in this order: a company number (the register's own company number first, then the company's registered and former names from Companies House), a firm name, or an SRA number. Status is authorised, authorised with conditions, ceased, revoked or intervened (the SRA has closed the practice and taken its files and client money); \`statusCode\` is \`YES\` for authorised. \`workAreas\` shows at most ${WORK_AREAS_SHOWN} entries, the last counting the rest. \`history\` holds changes the service recorded between daily copies (since \`historySince\`). Nothing found answers 404 with \`query\`.`,
+  input: z.object({ company: CompanyQuery }),
+  output: Output,
+  price: 1,
+  auth: "key",
+  errors: ["not_found", "upstream_unavailable"],
+  readOnly: true,
+  example: { company: "Riverine Solicitors" },
+  async handler({ company }, ctx) {
+    const found = await lookup(ctx.env, "sra", company, {
+      hasCompanyNumbers: true,
+      ownNumber: { field: "sraNumber", label: "SRA number", pattern: /^\d{5,7}$/, asNumber: true },
+      minScore: 0.7,
+    });
+    const { history, edition } = await historyAndEdition(ctx.env, "sra", found.found.map((f) => f.entry.key));
+    const firms = found.found.map(({ entry, match }) => {
+      const d = entry.data;
+      const ho = d.headOffice as Record<string, unknown> | null;
+      return {
+        sraNumber: Number(d.sraNumber),
+        name: entry.name,
+        companyNumber: entry.companyNumber,
+        authorised: !entry.removedOn && entry.status.startsWith("authorised"),
+        status: entry.status,
+        statusCode: s(d.statusCode) ?? "",
+        authorisedSince: s(d.authorisedSince),
+        kind: s(d.kind),
+        constitution: s(d.constitution),
+        offices: Number(d.offices ?? 0),
+        headOffice: ho ? { name: s(ho.name), town: s(ho.town), county: s(ho.county), country: s(ho.country), website: s(ho.website), postcode: s(ho.postcode) } : null,
+        workAreas: cutWorkAreas((d.workAreas as string[]) ?? []),
+        sraRegisterEntry: `${SRA_REGISTER_ENTRY}${d.sraNumber}`,
+        listed: !entry.removedOn,
+        match,
+      };
+    });
+    const authorised = firms.some((f) => f.authorised);
+    const top = firms[0];
+    const possible = found.found[0].match.score < 0.95 ? " This is a possible match by name; check the SRA number." : "";
+    const summary = authorised
+      ? `${top.name} (SRA ${top.sraNumber}) is ${top.status} by the Solicitors Regulation Authority.${possible}`
+      : `${top.name} (SRA ${top.sraNumber}) is not currently authorised: ${top.listed ? top.status : "it is no longer listed in the register's data"}.${possible}`;
+    return {
+      query: found.query,
+      ...(found.company ? { company: { name: found.company.name, number: found.company.number, status: found.company.status, registeredOffice: found.company.registeredOffice ?? "" } } : {}),
+      matchedBy: found.matchedBy,
+      authorised,
+      summary,
+      firms,
+      history,
+      historySince: edition.historySince,
+      registerDate: edition.editionDate,
+      attribution: SRA_ATTRIBUTION,
+      provenance: { source: "Solicitors Regulation Authority register of organisations", registerDate: edition.editionDate, fetchedAt: edition.fetchedAt, attribution: SRA_ATTRIBUTION, licence: null },
+    };
+  },
+});

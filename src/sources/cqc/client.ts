@@ -1,0 +1,86 @@
+/**
+ * CQC syndication API client: ids changed in a time window, and location/provider detail objects
+ * (raw JSON; parse them with ./parse). Every call carries the free developer-portal key in
+ * `Ocp-Apim-Subscription-Key`.
+ */
+import { ApiError } from "../../platform/errors";
+
+export interface CqcClientConfig {
+  /** e.g. `https://api.service.cqc.org.uk/public/v1` */
+  baseUrl: string;
+  apiKey?: string;
+  fetchImpl?: typeof fetch;
+}
+
+/** A runaway guard for `nextPageUri` loops. */
+const MAX_PAGES = 500;
+
+const fail = (what: string): never => {
+  throw new ApiError("upstream_unavailable", `cqc: ${what}`);
+};
+
+async function getJson(cfg: CqcClientConfig, url: string): Promise<unknown> {
+  if (!cfg.apiKey) throw new ApiError("upstream_unavailable", "CQC API key not configured");
+  const fetchImpl = cfg.fetchImpl ?? fetch;
+  const res = await fetchImpl(url, { headers: { "Ocp-Apim-Subscription-Key": cfg.apiKey, accept: "application/json" } }).catch(
+    (e: unknown) => fail(`GET ${url} failed (${e instanceof Error ? e.message : String(e)})`),
+  );
+  if (!res.ok) fail(`GET ${url} answered ${res.status}`);
+  return res.json().catch(() => fail(`GET ${url} did not answer JSON`));
+}
+
+const base = (cfg: CqcClientConfig) => cfg.baseUrl.replace(/\/+$/, "");
+
+/**
+ * `nextPageUri` is given relative to the API (e.g. `/changes/location?page=2&…`); it may also come
+ * absolute, or with the base path (`/public/v1/…`) already in it.
+ */
+function resolvePage(cfg: CqcClientConfig, uri: string): string {
+  if (/^https?:\/\//i.test(uri)) return uri;
+  const root = new URL(base(cfg));
+  if (uri.startsWith(root.pathname + "/")) return root.origin + uri;
+  return base(cfg) + (uri.startsWith("/") ? uri : "/" + uri);
+}
+
+/**
+ * Ids of the locations or providers changed between two ISO timestamps, following `nextPageUri`.
+ * The changes response is documented only as ids plus the list paging fields (`total`, `page`,
+ * `totalPages`, `nextPageUri`…); the ids are read from `changes`, or from `locations`/`providers`,
+ * each item an id string or an object carrying `locationId`/`providerId`/`id`.
+ */
+export async function fetchCqcChanges(
+  cfg: CqcClientConfig,
+  kind: "location" | "provider",
+  startTimestamp: string,
+  endTimestamp: string,
+): Promise<string[]> {
+  const q = new URLSearchParams({ startTimestamp, endTimestamp });
+  let url: string | null = `${base(cfg)}/changes/${kind}?${q}`;
+  const ids: string[] = [];
+  const seen = new Set<string>();
+  for (let page = 0; url && page < MAX_PAGES && !seen.has(url); page++) {
+    seen.add(url);
+    const body = await getJson(cfg, url);
+    if (typeof body !== "object" || body === null) fail(`changes/${kind} answered an unexpected shape`);
+    const b = body as Record<string, unknown>;
+    const list = b.changes ?? b[`${kind}s`];
+    if (!Array.isArray(list)) fail(`changes/${kind} answered no id list`);
+    for (const item of list as unknown[]) {
+      const id =
+        typeof item === "string" ? item
+        : typeof item === "object" && item !== null ? (item as Record<string, unknown>)[`${kind}Id`] ?? (item as Record<string, unknown>).id
+        : null;
+      if (typeof id === "string" && id) ids.push(id);
+    }
+    const next = b.nextPageUri;
+    const last = typeof b.page === "number" && typeof b.totalPages === "number" && b.page >= b.totalPages;
+    url = !last && typeof next === "string" && next.trim() ? resolvePage(cfg, next.trim()) : null;
+  }
+  return ids;
+}
+
+export const fetchCqcLocation = (cfg: CqcClientConfig, id: string): Promise<unknown> =>
+  getJson(cfg, `${base(cfg)}/locations/${encodeURIComponent(id)}`);
+
+export const fetchCqcProvider = (cfg: CqcClientConfig, id: string): Promise<unknown> =>
+  getJson(cfg, `${base(cfg)}/providers/${encodeURIComponent(id)}`);

@@ -1,0 +1,1 @@
+export class RegisterFormatError extends Error { name = "RegisterFormatError" }

@@ -1,0 +1,185 @@
+import { strToU8, zipSync } from "fflate";
+import { describe, expect, it } from "vitest";
+import type { RegisterRecord } from "../../src/services/registers/types";
+import { fetchCharityTable } from "../../src/sources/charity-commission/client";
+import { type CharityTable, parseCharityExtract } from "../../src/sources/charity-commission/parse";
+import { RegisterFormatError } from "../../src/sources/format-error";
+
+const TABLES: CharityTable[] = [
+  "charity",
+  "charity_annual_return_history",
+  "charity_area_of_operation",
+  "charity_classification",
+  "charity_event_history",
+  "charity_governing_document",
+  "charity_other_names",
+  "charity_other_regulators",
+  "charity_trustee",
+];
+const table = async (t: CharityTable) => new Uint8Array(await (await fetch(`http://files.test/charity/publicextract.${t}.txt`)).arrayBuffer());
+async function allTables(): Promise<Record<CharityTable, Uint8Array>> {
+  const out = {} as Record<CharityTable, Uint8Array>;
+  for (const t of TABLES) out[t] = await table(t);
+  return out;
+}
+async function collect<T>(g: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of g) out.push(x);
+  return out;
+}
+const byKey = (recs: RegisterRecord[]) => new Map(recs.map((r) => [r.key, r]));
+
+describe("SPEC §4.8 charity register extract parser", () => {
+  it("SPEC §4.8 one record per main charity, with every table folded in", async () => {
+    const recs = await collect(parseCharityExtract(await allTables()));
+    expect(recs.map((r) => r.key)).toEqual(["5001001", "5002001", "5003001", "5004001"]);
+    const r = recs[0];
+    expect(r).toMatchObject({
+      source: "charity",
+      name: "RIVERSIDE COMMUNITY TRUST",
+      companyNumber: "04712345",
+      altNames: ["RIVERSIDE CENTRE", "RIVERSIDE COMMUNITY ASSOCIATION"],
+      status: "Registered",
+      rating: null,
+      town: null,
+    });
+    const { objects, financialHistory, ...rest } = r.data as Record<string, unknown> & { objects: string; financialHistory: { periodEnd: string; income: number }[] };
+    expect(rest).toEqual({
+      charityNumber: "1100001",
+      organisationNumber: "5001001",
+      name: "RIVERSIDE COMMUNITY TRUST",
+      type: "Charitable company",
+      registrationStatus: "Registered",
+      registeredOn: "2003-05-12",
+      removedOn: null,
+      removalReason: null,
+      reportingStatus: "Submission Received",
+      flags: { insolvent: false, inAdministration: false, interimManager: null },
+      isCio: false,
+      latestAccounts: { periodStart: "2024-04-01", periodEnd: "2025-03-31", income: 245310, spend: 231004.5 },
+      classification: {
+        what: ["The Prevention Or Relief Of Poverty", "Other Charitable Purposes"],
+        how: ["Provides Buildings/facilities/open Space"],
+        who: ["Elderly/old People", "The General Public/mankind"],
+      },
+      areasOfOperation: ["Riverside City", "Millbrook"],
+      trusteeCount: 3,
+      otherRegulators: ["Care Quality Commission", "Regulator of Social Housing"],
+      website: "https://www.riverside-trust.example",
+      linkedCharities: 2,
+      extractDate: "2026-07-09",
+    });
+    expect(financialHistory.map((f) => f.periodEnd)).toEqual(["2025-03-31", "2024-03-31", "2023-03-31", "2022-03-31", "2021-03-31", "2020-03-31"]);
+    expect(financialHistory[0]).toEqual({ periodStart: "2024-04-01", periodEnd: "2025-03-31", income: 245310, spend: 231004.5 });
+    expect(financialHistory[4]).toMatchObject({ periodEnd: "2021-03-31", income: 120500, spend: 140000 });
+    expect(financialHistory[5]).toEqual({ periodStart: "2019-04-01", periodEnd: "2020-03-31", income: 171000, spend: 170000 });
+    expect(objects.length).toBeLessThanOrEqual(1000);
+    expect(objects.length).toBeGreaterThan(990);
+    expect(objects.startsWith('TO PROMOTE FOR THE BENEFIT OF THE INHABITANTS OF RIVERSIDE AND THE SURROUNDING AREA ("THE AREA OF BENEFIT")')).toBe(true);
+    expect(objects.endsWith("…")).toBe(true);
+  });
+
+  it("SPEC §4.8 CIO, removed charity with reason, flags and interim manager", async () => {
+    const m = byKey(await collect(parseCharityExtract(await allTables())));
+    const cio = m.get("5002001")!;
+    expect(cio.companyNumber).toBeNull();
+    expect(cio.altNames).toEqual(["Hilltop Music"]);
+    expect(cio.data).toMatchObject({
+      type: "CIO",
+      isCio: true,
+      registeredOn: "2013-01-07",
+      reportingStatus: "Submission Overdue",
+      latestAccounts: { periodStart: "2023-09-01", periodEnd: "2024-08-31", income: 18200, spend: null },
+      financialHistory: [
+        { periodStart: "2023-09-01", periodEnd: "2024-08-31", income: 18200, spend: null },
+        { periodStart: "2022-09-01", periodEnd: "2023-08-31", income: null, spend: null },
+      ],
+      areasOfOperation: ["Wales"],
+      classification: { what: ["Arts/culture/heritage/science"], how: [], who: [] },
+      trusteeCount: 1,
+      objects: "TO ADVANCE THE EDUCATION OF YOUNG PEOPLE IN MUSIC.",
+      otherRegulators: [],
+      website: null,
+      linkedCharities: 0,
+    });
+    const removed = m.get("5003001")!;
+    expect(removed.status).toBe("Removed");
+    expect(removed.data).toMatchObject({ registrationStatus: "Removed", removedOn: "2019-08-31", removalReason: "Amalgamated", trusteeCount: 0, latestAccounts: null, financialHistory: [], objects: null });
+    const rescue = m.get("5004001")!;
+    expect(rescue.companyNumber).toBe("SC412345");
+    expect(rescue.data.flags).toEqual({ insolvent: true, inAdministration: true, interimManager: true });
+  });
+
+  it("SPEC §1 rule 7: trustees are counted, never named; contact phone, email and address are not copied", async () => {
+    const json = JSON.stringify(await collect(parseCharityExtract(await allTables())));
+    for (const s of ["Examplewood", "Samplesby", "Placeholder", "RIVERSIDE HOUSING ASSOCIATION", "01632", "office@", "The Boathouse", "RV1 2AB"]) expect(json).not.toContain(s);
+  });
+
+  it("SPEC §4.8 the charity table alone is enough; missing tables leave their fields null", async () => {
+    const recs = await collect(parseCharityExtract({ charity: await table("charity") }));
+    expect(recs).toHaveLength(4);
+    expect(recs[0].altNames).toEqual([]);
+    expect(recs[0].data).toMatchObject({ financialHistory: null, classification: null, areasOfOperation: null, trusteeCount: null, objects: null, otherRegulators: null, removalReason: null, linkedCharities: 2 });
+    expect(recs[3].data.flags).toEqual({ insolvent: true, inAdministration: true, interimManager: null });
+  });
+
+  it("SPEC §4.8 parses by header name: reordered and extra columns, string input, LF or CRLF", async () => {
+    const text = new TextDecoder().decode(await table("charity"));
+    const lines = text.trimEnd().split("\n").map((l) => l.split("\t"));
+    const order = lines[0].map((_, i) => i).reverse();
+    const shuffled = lines.map((cells) => [...order.map((i) => cells[i]), "extra"].join("\t")).join("\r\n");
+    const a = await collect(parseCharityExtract({ charity: text }));
+    const b = await collect(parseCharityExtract({ charity: shuffled }));
+    expect(b).toEqual(a);
+  });
+
+  it("SPEC §4.8 malformed input throws RegisterFormatError", async () => {
+    await expect(collect(parseCharityExtract({}))).rejects.toBeInstanceOf(RegisterFormatError);
+    await expect(collect(parseCharityExtract({ charity: "date_of_extract\tcharity_name\n2026-07-09\tX\n" }))).rejects.toThrow(/organisation_number/);
+    await expect(collect(parseCharityExtract({ charity: await table("charity"), charity_trustee: "name\tid\nx\t1\n" }))).rejects.toThrow(/charity_trustee/);
+    await expect(collect(parseCharityExtract({ charity: new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x08]) }))).rejects.toBeInstanceOf(RegisterFormatError);
+  });
+
+  it("SPEC §4.8 records can be taken in chunks: stop after N, resume by skipping N", async () => {
+    const tables = await allTables();
+    const all = await collect(parseCharityExtract(tables));
+    const head: RegisterRecord[] = [];
+    for await (const r of parseCharityExtract(tables)) {
+      head.push(r);
+      if (head.length === 2) break;
+    }
+    expect([...head, ...(await collect(parseCharityExtract(tables))).slice(2)]).toEqual(all);
+  });
+});
+
+describe("SPEC §4.8 charity extract fetch client", () => {
+  const BASE = "https://charity.test/data/txt";
+  const serve = (body: BodyInit, status = 200) => (async () => new Response(body, { status })) as typeof fetch;
+
+  it("SPEC §4.8 downloads a table zip and returns the unzipped text, dated by date_of_extract", async () => {
+    const txt = await table("charity_classification");
+    const urls: string[] = [];
+    const fetchImpl = (async (input: RequestInfo | URL) => {
+      urls.push(String(input));
+      return new Response(zipSync({ "publicextract.charity_classification.txt": txt, "readme.txt": strToU8("other") }));
+    }) as typeof fetch;
+    const ed = await fetchCharityTable({ baseUrl: `${BASE}/`, fetchImpl }, "charity_classification");
+    expect(urls).toEqual([`${BASE}/publicextract.charity_classification.zip`]);
+    expect([ed.url, ed.fileName, ed.editionDate]).toEqual([`${BASE}/publicextract.charity_classification.zip`, "publicextract.charity_classification.txt", "2026-07-09"]);
+    expect(ed.bytes).toEqual(txt);
+    // The BOM-prefixed charity table is dated too and parses straight from the client's bytes.
+    const charity = await fetchCharityTable({ baseUrl: BASE, fetchImpl: serve(zipSync({ "publicextract.charity.txt": await table("charity") })) }, "charity");
+    expect(charity.editionDate).toBe("2026-07-09");
+    expect(await collect(parseCharityExtract({ charity: charity.bytes }))).toHaveLength(4);
+  });
+
+  it("SPEC §4.8 a zip without the table, or not a zip, is a format error; HTTP failure is upstream_unavailable", async () => {
+    await expect(fetchCharityTable({ baseUrl: BASE, fetchImpl: serve(zipSync({ "publicextract.charity_trustee.txt": strToU8("x") })) }, "charity")).rejects.toBeInstanceOf(RegisterFormatError);
+    await expect(fetchCharityTable({ baseUrl: BASE, fetchImpl: serve("<html>not a zip</html>") }, "charity")).rejects.toBeInstanceOf(RegisterFormatError);
+    await expect(fetchCharityTable({ baseUrl: BASE, fetchImpl: serve("", 500) }, "charity")).rejects.toMatchObject({ code: "upstream_unavailable", status: 503 });
+    const throwing = (async () => {
+      throw new TypeError("dns failure");
+    }) as typeof fetch;
+    await expect(fetchCharityTable({ baseUrl: BASE, fetchImpl: throwing }, "charity_trustee")).rejects.toThrow(/charity: charity_trustee could not be fetched/);
+  });
+});

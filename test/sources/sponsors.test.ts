@@ -1,0 +1,251 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { ApiError } from "../../src/platform/errors";
+import type { RegisterRecord } from "../../src/services/registers/types";
+import { RegisterFormatError } from "../../src/sources/format-error";
+import { fetchSponsorsEdition } from "../../src/sources/sponsors/client";
+import { delimitedRowBatches, parseSponsors, sponsorsEditionDateFromFileName } from "../../src/sources/sponsors/parse";
+import { buildLargeSponsorsCsv } from "../../src/sources/sponsors/synthetic";
+
+const W2021 = "2021-09-30_-_Worker_and_Temporary_Worker.csv";
+const W0626 = "SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-26.csv";
+const W0629 = "SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-29.csv";
+const STUDENTS = "2026-01-02_-_Student_and_Child_Student.csv";
+
+const bytesOf = async (url: string) => new Uint8Array(await (await fetch(url)).arrayBuffer());
+const fixture = (name: string) => bytesOf(`http://files.test/sponsors/${name}`);
+async function collect<T>(g: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of g) out.push(x);
+  return out;
+}
+const byKey = (recs: RegisterRecord[]) => new Map(recs.map((r) => [r.key, r]));
+async function parseFixture(name: string) {
+  const p = parseSponsors(await fixture(name), { fileName: name });
+  return { ...p, recs: await collect(p.records) };
+}
+
+describe("SPEC §4.8 sponsors register parser", () => {
+  it("SPEC §4.8 reads a 2021 fully-quoted CRLF workers file", async () => {
+    const { register, editionDate, recs } = await parseFixture(W2021);
+    expect(register).toBe("workers");
+    expect(editionDate).toBe("2021-09-30");
+    expect(recs).toHaveLength(11);
+    const m = byKey(recs);
+    const k = m.get('workers|"k" line shipping agency (uk) limited|skilled worker')!;
+    expect(k.name).toBe('"K" Line Shipping Agency (UK) Limited');
+    expect(k).toMatchObject({ source: "sponsors", status: "listed", companyNumber: null, town: "London", rating: "Worker (A rating)" });
+    expect(k.data).toEqual({ name: k.name, town: "London", county: null, register: "workers", route: "Skilled Worker", typeAndRating: "Worker (A rating)", rating: "A rating" });
+    const pixel = m.get("workers|10 pixel ltd t/a the pixel group|intra-company routes")!;
+    expect(pixel.name).toBe("10 PIXEL LTD  T/A THE PIXEL GROUP");
+    expect(pixel.altNames).toEqual(["THE PIXEL GROUP"]);
+    expect(pixel.data.rating).toBe("A (Premium)");
+    const acorn = m.get("workers|acorn foods, bakery & deli ltd|skilled worker")!;
+    expect(acorn.data).toMatchObject({ county: null, rating: "A (SME+)" });
+    expect(m.get("workers|abbot care homes limited|skilled worker")!.data).toMatchObject({ county: "West Yorkshire", rating: "B rating" });
+    // Same organisation and route in two towns: the later row gets the town appended.
+    expect(m.get("workers|atlas removals ltd|skilled worker")!.town).toBe("Bristol");
+    expect(m.get("workers|atlas removals ltd|skilled worker|bath")!.town).toBe("Bath");
+  });
+
+  it("SPEC §4.8 reads a 2026 minimally-quoted file: spaces, commas, doubled quotes, T/A, £, placeholders, blank rating", async () => {
+    const { editionDate, recs } = await parseFixture(W0626);
+    expect(editionDate).toBe("2026-06-26");
+    expect(recs).toHaveLength(16);
+    const m = byKey(recs);
+    const asha = m.get("workers|asha spice foods ltd|skilled worker")!;
+    expect([asha.name, asha.town, asha.data.county]).toEqual(["Asha Spice Foods Ltd", "London", null]);
+    const londis = m.get("workers|market row stores, t/a londis|skilled worker")!;
+    expect([londis.name, londis.altNames]).toEqual(["MARKET ROW STORES, T/A LONDIS", ["LONDIS"]]);
+    const northgate = m.get("workers|northgate property solutions ltd|skilled worker")!;
+    expect([northgate.town, northgate.data.county]).toEqual(["Hertfordshire, United Kingdom", null]);
+    const kline = recs.filter((r) => r.name === '"K" Line Energy Shipping (UK) Limited');
+    expect(kline.map((r) => r.data.rating)).toEqual(["A rating", "A (Premium)"]);
+    expect(kline[1].key).toBe('workers|"k" line energy shipping (uk) limited|global business mobility: senior or specialist worker');
+    expect(m.get("workers|£1 bargain stores ltd|skilled worker")!.data).toMatchObject({ county: null, rating: "B rating" });
+    const abbey = m.get("workers|abbeyfield care homes (12345678) limited|skilled worker")!;
+    expect([abbey.name, abbey.companyNumber, abbey.data.county]).toEqual(["Abbeyfield  Care  Homes (12345678) Limited", null, "West Yorkshire"]);
+    const coral = m.get("workers|coral bay restaurants ltd t/as coral kitchen|global business mobility: uk expansion worker")!;
+    expect(coral.altNames).toEqual(["Coral Kitchen"]);
+    expect(coral.rating).toBe("Worker (UK Expansion Worker: Provisional )");
+    expect(coral.data.rating).toBe("UK Expansion Worker: Provisional");
+    const delta = m.get("workers|delta freight ltd|skilled worker")!;
+    expect([delta.rating, delta.data.typeAndRating, delta.data.rating, delta.data.county]).toEqual([null, null, null, "Scotland"]);
+    expect(m.get("workers|evergreen nurseries trading as evergreen garden centre|skilled worker")!.altNames).toEqual(["Evergreen Garden Centre"]);
+    expect(m.get("workers|fenwick logistics ltd|skilled worker|nottingham")!.town).toBe("Nottingham");
+    expect(m.get("workers|harbour view dental practice ltd|skilled worker")!.data.rating).toBe("Probationary Sponsor");
+    expect(m.get("workers|bayside hotel group ltd|seasonal worker")!.data.county).toBeNull();
+  });
+
+  it("SPEC §6.3 two consecutive editions (LF then CRLF) keep keys stable and show every kind of change", async () => {
+    const a = byKey((await parseFixture(W0626)).recs);
+    const b = byKey((await parseFixture(W0629)).recs);
+    expect([...b.keys()].filter((k) => !a.has(k))).toEqual(["workers|ivy lane bakery ltd|skilled worker"]);
+    expect([...a.keys()].filter((k) => !b.has(k))).toEqual(["workers|£1 bargain stores ltd|skilled worker"]);
+    const changed = [...b.values()].filter((r) => {
+      const p = a.get(r.key);
+      return p && (p.rating !== r.rating || p.town !== r.town);
+    });
+    expect(changed.map((r) => [r.name, a.get(r.key)!.rating, r.rating, a.get(r.key)!.town, r.town])).toEqual([
+      ["NORTHGATE PROPERTY SOLUTIONS LTD", "Worker (A rating)", "Worker (A rating)", "Hertfordshire, United Kingdom", "Watford"],
+      ["Abbeyfield  Care  Homes (12345678) Limited", "Worker (A rating)", "Worker (B rating)", "Leeds", "Leeds"],
+      ["Greystone Engineering Ltd", "Worker (A rating)", "Worker (A rating)", "SHEFFIELD", "Sheffield"],
+    ]);
+  });
+
+  it("SPEC §4.8 reads a students file (CRLF, trailing commas)", async () => {
+    const { register, editionDate, recs } = await parseFixture(STUDENTS);
+    expect([register, editionDate, recs.length]).toEqual(["students", "2026-01-02", 6]);
+    const m = byKey(recs);
+    expect(m.get("students|abbotsford college cambridge|child student")!.data).toEqual({
+      name: "Abbotsford College Cambridge",
+      town: "Cambridge",
+      county: null,
+      register: "students",
+      route: "Child Student",
+      sponsorType: "Independent school",
+      status: "Student Sponsor",
+      immigrationCompliance: null,
+      additionalLocations: [],
+      rating: "Student Sponsor",
+    });
+    const beacon = m.get("students|beacon language centre ltd t/a beacon college london|student")!;
+    expect(beacon.altNames).toEqual(["Beacon College London"]);
+    expect(beacon.rating).toBe("Student Sponsor");
+    expect(beacon.data).toMatchObject({ additionalLocations: ["Oxford", "Brighton"], immigrationCompliance: "Subject to Action Plan" });
+    expect(m.get("students|windmere house school t/a (the windmere trust ltd)|child student")!.altNames).toEqual(["The Windmere Trust Ltd"]);
+    expect(m.get("students|riverside tutorial college|students")!.rating).toBe("Probationary Sponsor");
+  });
+
+  it("SPEC §4.8 edition dates come from both file-name schemes", () => {
+    expect(sponsorsEditionDateFromFileName("2024-05-28_-_Worker_and_Temporary_Worker.csv")).toBe("2024-05-28");
+    expect(sponsorsEditionDateFromFileName("SP_-_Student_and_Child_Student_Web_Register_-_2026-07-01.csv")).toBe("2026-07-01");
+    expect(sponsorsEditionDateFromFileName("https://assets.example/media/ab12/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-29.csv?x=1")).toBe("2026-06-29");
+    expect(sponsorsEditionDateFromFileName("Worker_and_Temporary_Worker.csv")).toBeNull();
+    expect(sponsorsEditionDateFromFileName("2026-02-30_-_Worker_and_Temporary_Worker.csv")).toBeNull();
+    expect(parseSponsors("Organisation Name,Town/City,County,Type & Rating,Route\n").editionDate).toBeNull();
+  });
+
+  it("SPEC §4.8 parses by header name: BOM, reordered and extra columns, blank trailing lines", async () => {
+    const text = "\uFEFFRoute,Extra,Type & Rating,Town/City,Organisation Name\r\nSkilled Worker,x,Worker (A rating),Leeds,Abbot Care Homes Limited\r\n\r\n\r\n";
+    const recs = await collect(parseSponsors(text).records);
+    expect(recs).toHaveLength(1);
+    expect(recs[0]).toMatchObject({ key: "workers|abbot care homes limited|skilled worker", name: "Abbot Care Homes Limited", town: "Leeds", rating: "Worker (A rating)" });
+    expect(recs[0].data.county).toBeNull();
+  });
+
+  it("SPEC §4.8 malformed input throws RegisterFormatError", () => {
+    expect(() => parseSponsors("Name,Town\nA,B\n")).toThrow(RegisterFormatError);
+    expect(() => parseSponsors("Organisation Name,Town/City,County,Type & Rating\nA,B,,Worker (A rating)\n")).toThrow(/Route/);
+    expect(() => parseSponsors(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0xff, 0x00, 0x13, 0x88]))).toThrow(RegisterFormatError);
+    expect(() => parseSponsors("")).toThrow(RegisterFormatError);
+  });
+
+  it("SPEC §4.8 row batches are the same whatever the piece size (quotes and newlines across pieces)", async () => {
+    const text = 'a,b\r\n"x ""q"" y","multi\r\nline"\r\n"""",z\r\nlast,row';
+    const whole = (await collect(delimitedRowBatches(text, ","))).flat();
+    expect(whole).toEqual([["a", "b"], ['x "q" y', "multi\r\nline"], ['"', "z"], ["last", "row"]]);
+    for (const size of [1, 2, 3, 5, 7, 11]) expect((await collect(delimitedRowBatches(text, ",", size))).flat()).toEqual(whole);
+    const bytes = await fixture(W0626);
+    const ref = (await collect(delimitedRowBatches(bytes, ","))).flat();
+    expect((await collect(delimitedRowBatches(bytes, ",", 37))).flat()).toEqual(ref);
+    const unclosed = `a,b\n"${"x".repeat((1 << 24) + 10)}`;
+    await expect(collect(delimitedRowBatches(unclosed, ","))).rejects.toBeInstanceOf(RegisterFormatError);
+  });
+
+  it("SPEC §4.8 records can be taken in chunks: stop after N, resume by skipping N", async () => {
+    const bytes = await fixture(W0626);
+    const all = await collect(parseSponsors(bytes).records);
+    const firstChunk: RegisterRecord[] = [];
+    for await (const r of parseSponsors(bytes).records) {
+      firstChunk.push(r);
+      if (firstChunk.length === 5) break;
+    }
+    const rest = (await collect(parseSponsors(bytes).records)).slice(5);
+    expect([...firstChunk, ...rest]).toEqual(all);
+  });
+
+  it("SPEC §4.8 synthetic 120,000-row file parses at 50,000 rows/s or more with unique keys", async () => {
+    const sample = new TextDecoder().decode(await fixture(W0626));
+    const csv = buildLargeSponsorsCsv(sample, 120_000);
+    expect(csv.startsWith("Organisation Name,Town/City,County,Type & Rating,Route\n")).toBe(true);
+    const bytes = new TextEncoder().encode(csv);
+    const t0 = performance.now();
+    const keys = new Set<string>();
+    let n = 0;
+    for await (const r of parseSponsors(bytes).records) {
+      keys.add(r.key);
+      n++;
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    expect(n).toBe(120_000);
+    expect(keys.size).toBe(120_000);
+    expect(keys.has("workers|asha spice foods ltd 7500|skilled worker")).toBe(true);
+    expect(n / Math.max(seconds, 1e-3)).toBeGreaterThan(50_000);
+    // The 2021 (fully quoted, CRLF) style is kept, empty fields left bare.
+    const old = buildLargeSponsorsCsv(new TextDecoder().decode(await fixture(W2021)), 30);
+    expect(old.split("\r\n")[4]).toBe('"@ Bright Dental Care Ltd","West Horndon","Essex","Worker (A rating)","Skilled Worker"');
+    expect(old.split("\r\n")[14]).toBe('"""K"" Line Shipping Agency (UK) Limited 2","London",,"Worker (A rating)","Skilled Worker"');
+  });
+});
+
+describe("SPEC §4.8 sponsors real samples", () => {
+  const cases: [string, "workers" | "students", number][] = [
+    ["workers_2021-09-30_rows-to-A.csv", "workers", 4106],
+    ["workers_2021-11-02_rows-to-A.csv", "workers", 4161],
+    ["students_2026-01-02.csv", "students", 1369],
+    ["workers_2026-06-26_head.csv", "workers", 151],
+  ];
+  for (const [file, register, rows] of cases) {
+    it.skipIf(!env.SHARED_PRESENT)(`SPEC §4.8 parses the real ${file} (${rows} rows)`, async () => {
+      const p = parseSponsors(await bytesOf(`http://shared.test/data/home-office-sponsors/${file}`), { fileName: file });
+      const recs = await collect(p.records);
+      expect(p.register).toBe(register);
+      expect(p.editionDate).toBe(/\d{4}-\d{2}-\d{2}/.exec(file)![0]);
+      expect(recs).toHaveLength(rows);
+      expect(new Set(recs.map((r) => r.key)).size).toBe(rows);
+      for (const r of recs) expect(r.name).toBe(r.name.trim());
+    });
+  }
+});
+
+describe("SPEC §4.8 sponsors fetch client", () => {
+  const PAGE = "/government/publications/register-of-licensed-sponsors-workers";
+  const ASSET = "https://assets.publishing.service.gov.uk/media/6a7f3e21c4b9d05e1a2b3c4d/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-29.csv";
+  function stub(routes: Record<string, () => Promise<Response> | Response>) {
+    const calls: string[] = [];
+    const fetchImpl = (async (input: RequestInfo | URL) => {
+      const url = String(input instanceof Request ? input.url : input);
+      calls.push(url);
+      const route = routes[url];
+      return route ? route() : new Response("nope", { status: 404 });
+    }) as typeof fetch;
+    return { calls, fetchImpl };
+  }
+
+  it("SPEC §4.8 finds the CSV attachment through the content API and downloads it", async () => {
+    const { calls, fetchImpl } = stub({
+      [`https://www.gov.uk/api/content${PAGE}`]: () => fetch("http://files.test/sponsors/govuk-content-workers.json"),
+      [ASSET]: () => fetch(`http://files.test/sponsors/${W0629}`),
+    });
+    const ed = await fetchSponsorsEdition({ contentApiBase: "https://www.gov.uk/api/content/", pagePath: PAGE, fetchImpl });
+    expect(calls).toEqual([`https://www.gov.uk/api/content${PAGE}`, ASSET]);
+    expect([ed.url, ed.fileName, ed.editionDate]).toEqual([ASSET, W0629, "2026-06-29"]);
+    expect(ed.bytes).toEqual(await fixture(W0629));
+    expect(await collect(parseSponsors(ed.bytes, { fileName: ed.fileName! }).records)).toHaveLength(16);
+  });
+
+  it("SPEC §4.8 upstream failures are upstream_unavailable; a page without a CSV is a format error", async () => {
+    const cfg = { contentApiBase: "https://www.gov.uk/api/content", pagePath: PAGE };
+    const down = stub({});
+    await expect(fetchSponsorsEdition({ ...cfg, fetchImpl: down.fetchImpl })).rejects.toMatchObject({ code: "upstream_unavailable", status: 503 });
+    const throwing = (async () => {
+      throw new TypeError("network down");
+    }) as typeof fetch;
+    await expect(fetchSponsorsEdition({ ...cfg, fetchImpl: throwing })).rejects.toBeInstanceOf(ApiError);
+    const noCsv = stub({ [`https://www.gov.uk/api/content${PAGE}`]: () => Response.json({ details: { attachments: [{ url: "https://x.example/a.pdf", content_type: "application/pdf" }] } }) });
+    await expect(fetchSponsorsEdition({ ...cfg, fetchImpl: noCsv.fetchImpl })).rejects.toBeInstanceOf(RegisterFormatError);
+    const assetDown = stub({ [`https://www.gov.uk/api/content${PAGE}`]: () => fetch("http://files.test/sponsors/govuk-content-workers.json") });
+    await expect(fetchSponsorsEdition({ ...cfg, fetchImpl: assetDown.fetchImpl })).rejects.toThrow(/CSV attachment answered HTTP 404/);
+  });
+});
