@@ -36,6 +36,15 @@ export default defineConfig(async () => {
             SHARED_PRESENT: sharedPresent ? "1" : "",
             SAFE_FETCH_TEST_HOSTS: "fixtures.test,logo.test,redirect.test,ch.test,govuk.test,assets.test,sra.test,cqc.test,charity.test",
             ENVIRONMENT: "test",
+            // Upstreams point at fixture hosts (test/fixtures/hosts/<host>/...); keys are dummies.
+            COMPANIES_HOUSE_URL: "https://ch.test",
+            COMPANIES_HOUSE_API_KEY: "test-ch-key",
+            GOVUK_CONTENT_URL: "https://govuk.test/api/content",
+            SRA_URL: "https://sra.test/datashare/api/V1",
+            SRA_API_KEY: "test-sra-key",
+            CQC_URL: "https://cqc.test/public/v1",
+            CQC_API_KEY: "test-cqc-key",
+            CHARITY_EXTRACT_URL: "https://charity.test/data/txt",
           },
           outboundService: async (req: Request) => {
             const u = new URL(req.url);

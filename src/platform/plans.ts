@@ -8,6 +8,8 @@ export const PLANS = {
   growth: { name: "Growth", monthlyCredits: 10_000, burstPerMinute: 60 },
   scale: { name: "Scale", monthlyCredits: 50_000, burstPerMinute: 60 },
   team: { name: "Team (shared organisation pool)", monthlyCredits: 25_000, burstPerMinute: 60 },
+  /** Contracted volume, with a burst ceiling agreed per contract (also used by `npm run bench`). */
+  enterprise: { name: "Enterprise", monthlyCredits: 10_000_000, burstPerMinute: 100_000 },
 } as const satisfies Record<string, { name: string; monthlyCredits: number; burstPerMinute: number }>;
 
 export type PlanId = keyof typeof PLANS;

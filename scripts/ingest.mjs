@@ -1,0 +1,69 @@
+// npm run ingest -- <source> <file-or-url> [--date YYYY-MM-DD]
+// Loads one register edition into the local database that `npm start` serves, through the same
+// pipeline as the Worker's daily job. Sources: aml, sra, sponsors, cqc, charity.
+// charity: give publicextract.charity.txt; the other tables (publicextract.<table>.txt) beside it are read too.
+import { existsSync, readFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { importTs, localEnv, migrateLocal } from "./lib.mjs";
+
+const SOURCES = ["aml", "sra", "sponsors", "cqc", "charity"];
+const CHARITY_TABLES = ["charity_annual_return_history", "charity_area_of_operation", "charity_classification", "charity_event_history", "charity_governing_document", "charity_other_names", "charity_other_regulators", "charity_trustee"];
+
+export async function ingest(source, target, { date = null, persistTo, quiet = false } = {}) {
+  if (!SOURCES.includes(source)) throw new Error(`unknown source ${source}; sources: ${SOURCES.join(", ")}`);
+  if (date !== null && !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error("--date must be YYYY-MM-DD");
+  let bytes;
+  let fileName;
+  let url = null;
+  const extraTables = {};
+  if (/^https?:\/\//.test(target)) {
+    const r = await fetch(target);
+    if (!r.ok) throw new Error(`${target} answered ${r.status}`);
+    bytes = new Uint8Array(await r.arrayBuffer());
+    fileName = basename(new URL(target).pathname);
+    url = target;
+  } else {
+    if (!existsSync(target)) throw new Error(`no file ${target}`);
+    bytes = new Uint8Array(readFileSync(target));
+    fileName = basename(target);
+    if (source === "charity")
+      for (const t of CHARITY_TABLES) {
+        const f = join(dirname(target), `publicextract.${t}.txt`);
+        if (existsSync(f)) extraTables[t] = new Uint8Array(readFileSync(f));
+      }
+  }
+  const cli = await importTs("src/cli/ingest.ts");
+  const proxy = await localEnv(persistTo);
+  try {
+    const result = await cli.ingestFile(proxy.env, source, bytes, {
+      fileName,
+      url,
+      editionDate: date,
+      extraTables,
+      onProgress: quiet ? undefined : (m) => process.stdout.write(`  ${m}\n`),
+    });
+    return result;
+  } finally {
+    await proxy.dispose();
+  }
+}
+
+if (process.argv[1] && import.meta.url.endsWith(basename(process.argv[1]))) {
+  const args = process.argv.slice(2);
+  const i = args.indexOf("--date");
+  const date = i >= 0 ? args[i + 1] : null;
+  const [source, target] = args.filter((_, j) => j !== i && j !== i + 1);
+  if (!source || !target) {
+    console.error("usage: npm run ingest -- <aml|sra|sponsors|cqc|charity> <file-or-url> [--date YYYY-MM-DD]");
+    process.exit(2);
+  }
+  migrateLocal();
+  try {
+    const r = await ingest(source, target, { date });
+    console.log(`${r.source}${r.scope ? `/${r.scope}` : ""}: ${r.outcome}, edition ${r.editionDate ?? "(today)"}, ${r.rowsRead} rows, ${r.changes} changes${Object.keys(r.byKind).length ? ` (${Object.entries(r.byKind).map(([k, n]) => `${k} ${n}`).join(", ")})` : ""}${r.reason ? `: ${r.reason}` : ""}`);
+    if (r.outcome === "failed" || r.outcome === "refused") process.exitCode = 1;
+  } catch (e) {
+    console.error(`ingest failed: ${e.message}`);
+    process.exitCode = 1;
+  }
+}

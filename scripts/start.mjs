@@ -1,0 +1,50 @@
+// npm start: applies the D1 migrations locally, loads the sample data on first run (through the same
+// ingest path as `npm run ingest`), creates a local key on first run, then serves the API with
+// wrangler dev (local D1, Durable Objects and Queues) at http://localhost:${PORT:-8787}.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ingest } from "./ingest.mjs";
+import { ROOT, migrateLocal, run, wranglerEnv } from "./lib.mjs";
+
+const port = process.env.PORT ?? "8787";
+const marker = join(ROOT, ".wrangler", "state", "sample-data-loaded");
+
+/** Our own sample files, in the upstreams' real formats (the same files the tests use). */
+const SAMPLES = [
+  ["sponsors", "test/fixtures/sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-26.csv"],
+  ["sponsors", "test/fixtures/sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-29.csv"],
+  ["sponsors", "test/fixtures/sponsors/2026-01-02_-_Student_and_Child_Student.csv"],
+  ["aml", "test/fixtures/hmrc-mlr/supervised-business-register-2026-09.ods", "2026-10-07"],
+  ["aml", "test/fixtures/hmrc-mlr/supervised-business-register-2026-10.ods", "2026-11-02"],
+  ["sra", "test/fixtures/sra/GetAll.json", "2026-10-08"],
+  ["cqc", "test/fixtures/cqc/hsca-active-locations.ods", "2026-10-02"],
+  ["charity", "test/fixtures/charity/publicextract.charity.txt"],
+];
+
+console.log("Applying D1 migrations to the local database…");
+migrateLocal();
+
+if (!existsSync(marker)) {
+  console.log("First run: loading the sample registers…");
+  for (const [source, file, date] of SAMPLES) {
+    const r = await ingest(source, join(ROOT, file), { date: date ?? null, quiet: true });
+    console.log(`  ${source}${r.scope ? `/${r.scope}` : ""}: ${r.outcome}, ${r.rowsRead} rows, ${r.changes} changes`);
+  }
+  console.log("Creating a local key (free plan, email and mobile verified)…");
+  const out = run(process.execPath, [join(ROOT, "scripts/key.mjs"), "create", "--verified"], { quiet: true });
+  const key = out.trim().split("\n").pop();
+  mkdirSync(join(ROOT, ".wrangler", "state"), { recursive: true });
+  writeFileSync(marker, new Date().toISOString());
+  writeFileSync(join(ROOT, ".wrangler", "state", "local-key.txt"), `${key}\n`);
+  console.log(`\n  Your local API key: ${key}\n  (also saved in .wrangler/state/local-key.txt; more with: npm run key -- create)\n`);
+}
+
+console.log(`Serving the API at http://localhost:${port} (sign-up codes are printed in this log)…`);
+const dev = spawn(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", "--port", port, "--var", "ENVIRONMENT:development"], {
+  cwd: ROOT,
+  env: wranglerEnv({ CI: "" }),
+  stdio: "inherit",
+});
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => dev.kill(sig));
+dev.on("exit", (code) => process.exit(code ?? 0));
