@@ -53,7 +53,8 @@ export async function localEnv(persistTo) {
   const config = join(ROOT, ".wrangler", "cli", "wrangler.d1.toml");
   mkdirSync(dirname(config), { recursive: true });
   writeFileSync(config, `name = "ukbi-cli"\n${date}\n\n${d1}\n`);
-  return getPlatformProxy({ configPath: config, persist: { path: persistTo ?? join(ROOT, ".wrangler", "state", "v3") } });
+  // wrangler dev --persist-to X keeps its files under X/v3; the proxy takes the folder as it is.
+  return getPlatformProxy({ configPath: config, persist: { path: join(persistTo ?? join(ROOT, ".wrangler", "state"), "v3") } });
 }
 
 export function startDev(port, { persistTo, vars = {} } = {}) {

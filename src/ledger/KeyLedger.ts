@@ -32,10 +32,12 @@ export type ChargeResult =
 export class KeyLedger extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    // Burst window per key: a ring of the last `burstLimit` call times. The slot about to be overwritten
+    // holds the oldest of them; if it is less than a window old, the ceiling is reached. O(1) per call.
     ctx.storage.sql.exec(
       `CREATE TABLE IF NOT EXISTS balance (id INTEGER PRIMARY KEY CHECK (id = 1), period TEXT NOT NULL, credits INTEGER NOT NULL);
-       CREATE TABLE IF NOT EXISTS calls (key_id TEXT NOT NULL, at INTEGER NOT NULL);
-       CREATE INDEX IF NOT EXISTS calls_key_at ON calls(key_id, at);`,
+       CREATE TABLE IF NOT EXISTS ring (key_id TEXT NOT NULL, slot INTEGER NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (key_id, slot));
+       CREATE TABLE IF NOT EXISTS ring_head (key_id TEXT PRIMARY KEY, next INTEGER NOT NULL, size INTEGER NOT NULL);`,
     );
   }
 
@@ -54,21 +56,24 @@ export class KeyLedger extends DurableObject<Env> {
 
   charge(req: ChargeRequest): ChargeResult {
     const sql = this.ctx.storage.sql;
-    const since = req.now - req.burstWindowMs;
-    sql.exec(`DELETE FROM calls WHERE at <= ?`, since);
-    const recent = sql.exec<{ n: number; oldest: number | null }>(
-      `SELECT COUNT(*) AS n, MIN(at) AS oldest FROM calls WHERE key_id = ?`,
-      req.keyId,
-    ).one();
+    const head = sql.exec<{ next: number; size: number }>(`SELECT next, size FROM ring_head WHERE key_id = ?`, req.keyId).toArray()[0] ?? { next: 0, size: 0 };
+    const next = head.next % req.burstLimit; // the plan's limit may have changed
     const credits = this.balanceFor(req.period, req.allowance, req.startingBalance);
-    if (recent.n >= req.burstLimit) {
-      const oldest = recent.oldest ?? req.now;
-      return { ok: false, reason: "burst", retryAfterSeconds: Math.max(1, Math.ceil((oldest + req.burstWindowMs - req.now) / 1000)), remaining: credits };
+    if (head.size >= req.burstLimit) {
+      const oldest = sql.exec<{ at: number }>(`SELECT at FROM ring WHERE key_id = ? AND slot = ?`, req.keyId, next).toArray()[0]?.at ?? 0;
+      if (req.now - oldest < req.burstWindowMs)
+        return { ok: false, reason: "burst", retryAfterSeconds: Math.max(1, Math.ceil((oldest + req.burstWindowMs - req.now) / 1000)), remaining: credits };
     }
     if (credits < req.cost) return { ok: false, reason: "credits", remaining: credits };
-    sql.exec(`INSERT INTO calls (key_id, at) VALUES (?, ?)`, req.keyId, req.now);
+    sql.exec(`INSERT INTO ring (key_id, slot, at) VALUES (?, ?, ?) ON CONFLICT(key_id, slot) DO UPDATE SET at = excluded.at`, req.keyId, next, req.now);
+    sql.exec(
+      `INSERT INTO ring_head (key_id, next, size) VALUES (?, ?, ?) ON CONFLICT(key_id) DO UPDATE SET next = excluded.next, size = excluded.size`,
+      req.keyId,
+      (next + 1) % req.burstLimit,
+      Math.min(head.size + 1, req.burstLimit),
+    );
     const remaining = credits - req.cost;
-    sql.exec(`UPDATE balance SET credits = ? WHERE id = 1`, remaining);
+    if (req.cost) sql.exec(`UPDATE balance SET credits = ? WHERE id = 1`, remaining);
     return { ok: true, remaining, charged: req.cost };
   }
 

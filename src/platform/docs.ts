@@ -58,6 +58,7 @@ function exampleRequest(op: AnyOperation, base: string): string {
 
 function section(op: AnyOperation, base: string): string {
   const errors = errorsOf(op)
+    .sort((a, b) => ERROR_CODES[a].status - ERROR_CODES[b].status)
     .map((c) => `| ${ERROR_CODES[c].status} | \`${c}\` | ${ERROR_CODES[c].meaning} |`)
     .join("\n");
   return `## ${op.method.toUpperCase()} ${op.path} (\`${op.operationId}\`)

@@ -107,19 +107,21 @@ export async function authenticate(env: Env, apiKey: string | null, now: number)
   const planId: PlanId = pooled && row.org_plan && isPlanId(row.org_plan) ? row.org_plan : isPlanId(row.plan) ? row.plan : "free";
   const plan = PLANS[planId];
   const period = periodOf(now);
+  // A key's one-month starting balance applies to its own ledger only; a pool opens at the org plan's allowance.
+  const startingBalance = !pooled && row.credits_override_period === period ? row.credits_override : null;
   return {
     caller: {
       keyId: row.key_id,
       accountId: row.account_id,
       plan: planId,
       canSeeNames: row.email_verified_at !== null && row.mobile_verified_at !== null,
-      ledger: { name: pooled ? `org:${row.org_id}` : `key:${row.key_id}`, pooled, allowance: plan.monthlyCredits, startingBalance: row.credits_override_period === period ? row.credits_override : null, period },
+      ledger: { name: pooled ? `org:${row.org_id}` : `key:${row.key_id}`, pooled, allowance: plan.monthlyCredits, startingBalance, period },
     },
     ledgerName: pooled ? `org:${row.org_id}` : `key:${row.key_id}`,
     pooled,
     allowance: plan.monthlyCredits,
     burstLimit: plan.burstPerMinute,
-    startingBalance: row.credits_override_period === period ? row.credits_override : null,
+    startingBalance,
     period,
   };
 }

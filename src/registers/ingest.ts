@@ -18,10 +18,14 @@ export interface IngestOptions {
 const describe = (e: unknown) =>
   e instanceof RegisterFormatError ? `malformed file: ${e.message}` : isApiError(e) ? e.message : `error: ${(e as Error)?.message ?? String(e)}`;
 
-async function recordFailure(env: Env, source: RegisterSource, scope: string, reason: string, meta: Partial<EditionFile> = {}): Promise<RunResult> {
+/** A malformed file is refused; anything else (upstream down, time-out) failed. */
+const outcomeOf = (e: unknown): "failed" | "refused" => (e instanceof RegisterFormatError ? "refused" : "failed");
+
+async function recordFailure(env: Env, source: RegisterSource, scope: string, e: unknown, meta: Partial<EditionFile> = {}): Promise<RunResult> {
   const runId = await beginRun(env, { source, scope, editionDate: meta.editionDate ?? null, fileName: meta.fileName, url: meta.url });
-  await failRun(env, runId, reason);
-  return { runId, source, scope, outcome: "failed", editionDate: meta.editionDate ?? null, rowsRead: 0, changes: 0, reason, byKind: {} };
+  const reason = describe(e);
+  await failRun(env, runId, reason, outcomeOf(e));
+  return { runId, source, scope, outcome: outcomeOf(e), editionDate: meta.editionDate ?? null, rowsRead: 0, changes: 0, reason, byKind: {} };
 }
 
 /**
@@ -35,7 +39,7 @@ export async function ingestEdition(env: Env, file: EditionFile, opts: IngestOpt
   try {
     parsed = parseEdition(file);
   } catch (e) {
-    return recordFailure(env, file.source, "", describe(e), file);
+    return recordFailure(env, file.source, "", e, file);
   }
   const runId = await beginRun(env, {
     source: file.source,
@@ -59,8 +63,8 @@ export async function ingestEdition(env: Env, file: EditionFile, opts: IngestOpt
       if (r.done) break;
     }
   } catch (e) {
-    await failRun(env, runId, describe(e), e instanceof RegisterFormatError ? "refused" : "failed");
-    return { runId, source: file.source, scope: parsed.scope, outcome: e instanceof RegisterFormatError ? "refused" : "failed", editionDate: parsed.editionDate, rowsRead: 0, changes: 0, reason: describe(e), byKind: {} };
+    await failRun(env, runId, describe(e), outcomeOf(e));
+    return { runId, source: file.source, scope: parsed.scope, outcome: outcomeOf(e), editionDate: parsed.editionDate, rowsRead: 0, changes: 0, reason: describe(e), byKind: {} };
   }
   return completeRun(env, runId, { now: opts.now });
 }
@@ -80,7 +84,7 @@ export async function handleIngestJob(env: Env, job: IngestJob, opts: IngestOpti
       await failRun(env, job.runId, describe(e));
       return [];
     }
-    return [await recordFailure(env, job.source, "", describe(e))];
+    return [await recordFailure(env, job.source, "", e)];
   }
   const results: RunResult[] = [];
   for (const file of files) {
@@ -88,7 +92,7 @@ export async function handleIngestJob(env: Env, job: IngestJob, opts: IngestOpti
     try {
       parsed = parseEdition(file);
     } catch (e) {
-      results.push(await recordFailure(env, job.source, "", describe(e), file));
+      results.push(await recordFailure(env, job.source, "", e, file));
       continue;
     }
     let runId = job.runId;
@@ -111,8 +115,8 @@ export async function handleIngestJob(env: Env, job: IngestJob, opts: IngestOpti
       }
       results.push(await completeRun(env, runId, { now: opts.now }));
     } catch (e) {
-      await failRun(env, runId, describe(e), e instanceof RegisterFormatError ? "refused" : "failed");
-      results.push({ runId, source: job.source, scope: parsed.scope, outcome: "failed", editionDate: parsed.editionDate, rowsRead: 0, changes: 0, reason: describe(e), byKind: {} });
+      await failRun(env, runId, describe(e), outcomeOf(e));
+      results.push({ runId, source: job.source, scope: parsed.scope, outcome: outcomeOf(e), editionDate: parsed.editionDate, rowsRead: 0, changes: 0, reason: describe(e), byKind: {} });
     }
   }
   for (const r of results) console.log(JSON.stringify({ ingest: r }));

@@ -1,7 +1,7 @@
 import type { Env } from "../env";
 import { normaliseName, normaliseNameCore, splitTradingName } from "../services/matching/names";
-import { diffEdition } from "../services/registers/diff";
-import type { EntrySnapshot, RegisterChange, RegisterRecord, RegisterSource } from "../services/registers/types";
+import { EditionDiff } from "../services/registers/diff";
+import type { RegisterChange, RegisterRecord, RegisterSource } from "../services/registers/types";
 
 /**
  * One ingest pipeline for every register (issue: register checks §1).
@@ -155,12 +155,12 @@ interface PrevRow {
   valid_from_run: number;
 }
 
-async function loadStaged(env: Env, runId: number): Promise<RegisterRecord[]> {
-  const out: RegisterRecord[] = [];
+/** The staged records of a run, page by page, so a large edition is never held whole. */
+async function* stagedRecords(env: Env, runId: number): AsyncGenerator<RegisterRecord> {
   for (let after = -1; ; ) {
-    const rows = await env.DB.prepare(`SELECT seq, record FROM register_staging WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT 40`).bind(runId, after).all<{ seq: number; record: string }>();
-    if (!rows.results.length) return out;
-    for (const r of rows.results) for (const rec of JSON.parse(r.record) as RegisterRecord[]) out.push(rec);
+    const rows = await env.DB.prepare(`SELECT seq, record FROM register_staging WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT 20`).bind(runId, after).all<{ seq: number; record: string }>();
+    if (!rows.results.length) return;
+    for (const r of rows.results) yield* JSON.parse(r.record) as RegisterRecord[];
     after = rows.results[rows.results.length - 1].seq;
   }
 }
@@ -248,8 +248,8 @@ export async function completeRun(env: Env, runId: number, opts: { now?: Date } 
   try {
     const now = opts.now ?? new Date();
     const editionDate = run.edition_date ?? today(now);
-    const next = await loadStaged(env, runId);
-    if (!next.length) {
+    const staged = run.rows_read;
+    if (!staged) {
       await failRun(env, runId, "the file held no rows", "refused");
       return result("refused", 0, "the file held no rows");
     }
@@ -258,8 +258,8 @@ export async function completeRun(env: Env, runId: number, opts: { now?: Date } 
       .first<{ published_run: number; edition_date: string | null; history_since: string }>();
     if (run.mode === "snapshot" && state) {
       const last = await env.DB.prepare(`SELECT rows_read FROM register_runs WHERE id = ?`).bind(state.published_run).first<{ rows_read: number }>();
-      if (last && next.length < last.rows_read * TRUNCATION_RATIO) {
-        const reason = `looks truncated: ${next.length} rows against ${last.rows_read} in the last loaded edition`;
+      if (last && staged < last.rows_read * TRUNCATION_RATIO) {
+        const reason = `looks truncated: ${staged} rows against ${last.rows_read} in the last loaded edition`;
         await failRun(env, runId, reason, "refused");
         return result("refused", 0, reason);
       }
@@ -272,45 +272,69 @@ export async function completeRun(env: Env, runId: number, opts: { now?: Date } 
 
     const open = await loadOpen(env, run.source, run.scope);
     const prevByKey = new Map(open.map((p) => [p.key, p]));
-    const nextKeys = new Set(next.map((r) => r.key));
-    const previous: EntrySnapshot[] = (run.mode === "partial" ? open.filter((p) => nextKeys.has(p.key)) : open).map((p) => ({
-      key: p.key,
-      name: p.name,
-      status: p.status,
-      rating: p.rating,
-      town: p.town,
-      removed: p.removed_on !== null,
-    }));
-    const diff = diffEdition(previous, next, { source: run.source });
+
+    // One pass over the staged edition: the diff keeps only keys and the previous state, and the new
+    // versions of changed entries are written as we go (invisible to readers until the run is published).
+    const diff = new EditionDiff(
+      open.map((p) => ({ key: p.key, name: p.name, status: p.status, rating: p.rating, town: p.town, removed: p.removed_on !== null })),
+      { source: run.source },
+    );
+    let rows: unknown[][] = [];
+    let names: unknown[][] = [];
+    let closeKeys: string[] = [];
+    let written = 0;
+    const flush = async () => {
+      const stmts: D1PreparedStatement[] = [];
+      for (const keys of chunks(closeKeys, MAX_PARAMS - 3))
+        stmts.push(
+          env.DB.prepare(
+            `UPDATE register_entries SET valid_to_run = ? WHERE source = ? AND valid_to_run IS NULL AND valid_from_run < ? AND key IN (${keys.map(() => "?").join(", ")})`,
+          ).bind(runId, run.source, runId, ...keys),
+        );
+      stmts.push(...insertRows(env, "register_entries", ENTRY_COLUMNS, rows));
+      stmts.push(...insertRows(env, "register_names_fts", ["norm", "source", "key", "valid_from_run"], names));
+      stmts.push(...insertRows(env, "register_names", ["norm", "source", "key", "valid_from_run"], names));
+      await runBatches(env, stmts);
+      written += rows.length;
+      rows = [];
+      names = [];
+      closeKeys = [];
+    };
+    for await (const r of stagedRecords(env, runId)) {
+      if (diff.has(r.key)) continue; // a key repeated in one edition: the first row counts
+      diff.add(r);
+      const prev = prevByKey.get(r.key);
+      const fp = fingerprint(r);
+      if (prev && prev.removed_on === null && prev.fp === fp) continue;
+      if (prev) closeKeys.push(r.key);
+      rows.push([
+        run.source, r.key, runId, run.scope, r.name, normaliseName(r.name), normaliseNameCore(r.name), r.companyNumber,
+        r.status, r.rating, r.town, JSON.stringify(r.altNames), JSON.stringify(r.data), fp, prev?.first_seen ?? editionDate, null, null,
+      ]);
+      for (const n of namesOf(r)) names.push([n, run.source, r.key, runId]);
+      if (rows.length >= 1000) await flush();
+    }
+    await flush();
+
+    const editionDiff = diff.finish({ partial: run.mode === "partial" });
     // On CQC a location missing from a full snapshot of active locations has been deregistered.
     // The first edition of a source is the baseline: history begins there, so it records no changes.
     const changes: RegisterChange[] = !state
       ? []
       : run.source === "cqc"
-        ? diff.changes.map((c) => (c.kind === "removed" ? { ...c, kind: "deregistered" as const } : c))
-        : diff.changes;
+        ? editionDiff.changes.map((c) => (c.kind === "removed" ? { ...c, kind: "deregistered" as const } : c))
+        : editionDiff.changes;
+    const removedKeys = run.mode === "snapshot" ? open.filter((p) => p.removed_on === null && !diff.has(p.key)).map((p) => p.key) : [];
 
-    const newRows: unknown[][] = [];
-    const fts: unknown[][] = [];
-    const closeKeys: string[] = [];
-    const seenNext = new Set<string>();
-    for (const r of next) {
-      if (seenNext.has(r.key)) continue; // a key repeated in one edition: the first row counts (as in the diff)
-      seenNext.add(r.key);
-      const prev = prevByKey.get(r.key);
-      const fp = fingerprint(r);
-      if (prev && prev.removed_on === null && prev.fp === fp) continue;
-      if (prev) closeKeys.push(r.key);
-      newRows.push([
-        run.source, r.key, runId, run.scope, r.name, normaliseName(r.name), normaliseNameCore(r.name), r.companyNumber,
-        r.status, r.rating, r.town, JSON.stringify(r.altNames), JSON.stringify(r.data), fp, prev?.first_seen ?? editionDate, null, null,
-      ]);
-      for (const n of namesOf(r)) fts.push([n, run.source, r.key, runId]);
-    }
-    const removedKeys = run.mode === "snapshot" ? open.filter((p) => p.removed_on === null && !nextKeys.has(p.key)).map((p) => p.key) : [];
-
-    if (!changes.length && !newRows.length && !removedKeys.length) {
+    if (!changes.length && !written && !removedKeys.length) {
+      // Nothing changed, but this edition was read: the register is current as of its date.
       await env.DB.batch([
+        env.DB.prepare(`UPDATE register_state SET edition_date = ? WHERE source = ? AND scope = ? AND (edition_date IS NULL OR edition_date < ?)`).bind(
+          editionDate,
+          run.source,
+          run.scope,
+          editionDate,
+        ),
         env.DB.prepare(`DELETE FROM register_staging WHERE run_id = ?`).bind(runId),
         env.DB.prepare(`UPDATE register_runs SET outcome = 'unchanged', finished_at = ?, changes = 0 WHERE id = ?`).bind(now.toISOString(), runId),
       ]);
@@ -318,25 +342,20 @@ export async function completeRun(env: Env, runId: number, opts: { now?: Date } 
     }
 
     const stmts: D1PreparedStatement[] = [];
-    // Removed entries get a new version that keeps their last reading, marked removed (copied in SQL).
-    const copied = ENTRY_COLUMNS.map((c) => (c === "valid_from_run" ? "?" : c === "removed_on" ? "?" : c === "last_listed" ? "?" : c)).join(", ");
-    for (const keys of chunks(removedKeys, MAX_PARAMS - 5))
+    // Removed entries get a new version that keeps their last reading, marked removed (copied in SQL),
+    // then the old version is closed.
+    const copied = ENTRY_COLUMNS.map((c) => (c === "valid_from_run" || c === "removed_on" || c === "last_listed" ? "?" : c)).join(", ");
+    for (const keys of chunks(removedKeys, MAX_PARAMS - 5)) {
       stmts.push(
         env.DB.prepare(
           `INSERT INTO register_entries (${ENTRY_COLUMNS.join(", ")}) SELECT ${copied} FROM register_entries
             WHERE source = ? AND valid_to_run IS NULL AND valid_from_run < ? AND key IN (${keys.map(() => "?").join(", ")})`,
         ).bind(runId, editionDate, state?.edition_date ?? null, run.source, runId, ...keys),
-      );
-    // Close the versions that new ones replace.
-    for (const keys of chunks([...closeKeys, ...removedKeys], MAX_PARAMS - 3))
-      stmts.push(
         env.DB.prepare(
           `UPDATE register_entries SET valid_to_run = ? WHERE source = ? AND valid_to_run IS NULL AND valid_from_run < ? AND key IN (${keys.map(() => "?").join(", ")})`,
         ).bind(runId, run.source, runId, ...keys),
       );
-    stmts.push(...insertRows(env, "register_entries", ENTRY_COLUMNS, newRows));
-    stmts.push(...insertRows(env, "register_names_fts", ["norm", "source", "key", "valid_from_run"], fts));
-    stmts.push(...insertRows(env, "register_names", ["norm", "source", "key", "valid_from_run"], fts));
+    }
     stmts.push(
       ...insertRows(
         env,

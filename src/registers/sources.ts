@@ -62,6 +62,10 @@ export function parseEdition(f: EditionFile): ParsedEdition {
   }
 }
 
+/** Upstream reads of the daily job give up after this long, so a hung upstream fails the run instead of holding it. */
+export const UPSTREAM_TIMEOUT_MS = 120_000;
+const timedFetch: typeof fetch = (input, init) => fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(UPSTREAM_TIMEOUT_MS) });
+
 /** At most this many CQC detail calls in one daily run (Worker subrequest budget); the rest wait a day. */
 export const CQC_MAX_DETAILS = 400;
 
@@ -83,28 +87,28 @@ export async function fetchEditions(env: Env, source: RegisterSource, opts: { si
     case "sponsors": {
       const out: EditionFile[] = [];
       for (const pagePath of [env.SPONSORS_WORKERS_PAGE, env.SPONSORS_STUDENTS_PAGE]) {
-        const e = await fetchSponsorsEdition({ contentApiBase: env.GOVUK_CONTENT_URL, pagePath });
+        const e = await fetchSponsorsEdition({ contentApiBase: env.GOVUK_CONTENT_URL, pagePath, fetchImpl: timedFetch });
         out.push({ source, bytes: e.bytes, fileName: e.fileName, url: e.url, editionDate: e.editionDate });
       }
       return out;
     }
     case "aml": {
-      const e = await fetchHmrcMlrEdition({ contentApiBase: env.GOVUK_CONTENT_URL, pagePath: env.HMRC_MLR_PAGE });
+      const e = await fetchHmrcMlrEdition({ contentApiBase: env.GOVUK_CONTENT_URL, pagePath: env.HMRC_MLR_PAGE, fetchImpl: timedFetch });
       return [{ source, bytes: e.bytes, fileName: e.fileName, url: e.url, editionDate: e.editionDate }];
     }
     case "sra": {
-      const e = await fetchSraOrganisations({ baseUrl: env.SRA_URL, apiKey: env.SRA_API_KEY });
+      const e = await fetchSraOrganisations({ baseUrl: env.SRA_URL, apiKey: env.SRA_API_KEY, fetchImpl: timedFetch });
       return [{ source, bytes: e.bytes, fileName: e.fileName, url: e.url, editionDate: e.editionDate }];
     }
     case "charity": {
-      const cfg = { baseUrl: env.CHARITY_EXTRACT_URL };
+      const cfg = { baseUrl: env.CHARITY_EXTRACT_URL, fetchImpl: timedFetch };
       const main = await fetchCharityTable(cfg, "charity");
       const extraTables: Partial<Record<CharityTable, Uint8Array>> = {};
       for (const t of CHARITY_EXTRA_TABLES) extraTables[t] = (await fetchCharityTable(cfg, t)).bytes;
       return [{ source, bytes: main.bytes, fileName: main.fileName, url: main.url, editionDate: main.editionDate, extraTables }];
     }
     case "cqc": {
-      const cfg = { baseUrl: env.CQC_URL, apiKey: env.CQC_API_KEY };
+      const cfg = { baseUrl: env.CQC_URL, apiKey: env.CQC_API_KEY, fetchImpl: timedFetch };
       const start = opts.since ?? new Date(now.getTime() - 86_400_000).toISOString();
       const end = now.toISOString();
       const providerIds = await fetchCqcChanges(cfg, "provider", start, end);

@@ -22,8 +22,8 @@ export const signup = defineOperation({
   summary: "Start sign-up: sends a code to the email address and another to the mobile.",
   description: `Keys are free (100 credits a month) and need a verified email and mobile (SPEC §5.3). This call sends a six-digit code to each; send both to \`POST /api/v1/signup/verify\` within ${CODE_TTL_SECONDS / 60} minutes to get your key. Limited to ${SIGNUP_LIMITS.perIp} sign-ups an hour per IP address and ${SIGNUP_LIMITS.perAddress} per email address or mobile number.`,
   input: z.object({
-    email: z.string().max(254).describe("Your email address.").openapi({ example: "dev@example.co.uk" }),
-    mobile: z.string().max(20).describe("Your mobile number, e.g. 07700 900123 or +447700900123.").openapi({ example: "07700900123" }),
+    email: z.string().max(254).openapi({ example: "dev@example.co.uk" }).describe("Your email address."),
+    mobile: z.string().max(20).openapi({ example: "07700900123" }).describe("Your mobile number, e.g. 07700 900123 or +447700900123."),
   }),
   output: z
     .object({

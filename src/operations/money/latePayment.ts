@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
+import { IsoDate } from "../../platform/schemas";
 import { BANK_RATE_KNOWN_THROUGH, BANK_RATE_SOURCE } from "../../services/money/bankRate";
 import { calculateLatePayment } from "../../services/money/latePayment";
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD");
 
 const Input = z.object({
   amount: z.coerce
@@ -11,9 +11,9 @@ const Input = z.object({
     .positive("must be more than 0")
     .max(100_000_000, "must be at most 100,000,000")
     .refine((n) => Number(n.toFixed(2)) === n, "must have at most 2 decimal places (pence)")
-    .describe("Invoice amount in pounds (the debt, usually including VAT), up to 2 decimal places.").openapi({ example: 2400 }),
-  due: isoDate.describe("Date payment was due (the agreed date; without one, 30 days after the invoice).").openapi({ example: "2026-01-15" }),
-  paid: isoDate.optional().describe("Date paid. Omit while still unpaid: interest is worked out to today (UTC).").openapi({ example: "2026-02-05" }),
+    .openapi({ example: 2400 }).describe("Invoice amount in pounds (the debt, usually including VAT), up to 2 decimal places."),
+  due: IsoDate.openapi({ example: "2026-01-15" }).describe("Date payment was due (the agreed date; without one, 30 days after the invoice)."),
+  paid: IsoDate.optional().openapi({ example: "2026-02-05" }).describe("Date paid. Omit while still unpaid: interest is worked out to today (UTC)."),
 });
 
 const Output = z

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { changesSince, editionInfo } from "../../db/registers";
 import { ApiError } from "../../platform/errors";
 import { type Operation, defineOperation } from "../../platform/registry";
+import { IsoDate } from "../../platform/schemas";
 import type { ChangeKind, RegisterSource } from "../../services/registers/types";
 import { Provenance } from "./lookup";
 
@@ -13,11 +14,6 @@ import { Provenance } from "./lookup";
 export const FEED_PRICE = 1;
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 500;
-
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), "is not a real date");
 
 const encodeCursor = (id: number) => btoa(`c:${id}`).replace(/=+$/, "");
 function decodeCursor(c: string): number {
@@ -56,14 +52,14 @@ const ChangeOut = z.object({
 
 export function changesFeed(spec: FeedSpec): Operation<z.ZodObject, z.ZodType> {
   const Input = z.object({
-    since: isoDate.describe("Changes seen on or after this date (YYYY-MM-DD).").openapi({ example: "2026-10-07" }),
+    since: IsoDate.openapi({ example: "2026-10-07" }).describe("Changes seen on or after this date (YYYY-MM-DD)."),
     kind: z
       .string()
       .max(100)
       .optional()
       .describe(`Only these kinds of change, comma-separated: ${spec.kinds.join(", ")}.`)
       .openapi({ example: spec.kinds.slice(0, 2).join(",") }),
-    ...(spec.ratingFilter ? { rating: z.string().max(40).optional().describe("Only changes where the rating before or after is this value, e.g. Inadequate.").openapi({ example: "Inadequate" }) } : {}),
+    ...(spec.ratingFilter ? { rating: z.string().max(40).optional().openapi({ example: "Inadequate" }).describe("Only changes where the rating before or after is this value, e.g. Inadequate.") } : {}),
     limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT).describe(`Changes per page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`),
     cursor: z.string().max(40).optional().describe("`nextCursor` from the previous page."),
   });

@@ -23,8 +23,8 @@ export const CompanyQuery = z
   .trim()
   .min(1, "is required")
   .max(160, "must be at most 160 characters")
-  .describe("A company number (e.g. 01234567, SC123456), the register's own number, or a business name.")
-  .openapi({ example: "Riverine Solicitors" });
+  .openapi({ example: "Riverine Solicitors" })
+  .describe("A company number (e.g. 01234567, SC123456), the register's own number, or a business name.");
 
 export const RegisteredCompany = z
   .object({
@@ -99,8 +99,9 @@ export interface LookupOptions {
 
 async function byNames(env: Env, source: RegisterSource, names: string[], minScore: number, exactOnly: boolean): Promise<Found[]> {
   const norms = [...new Set(names.flatMap((n) => [normaliseName(n), normaliseNameCore(n)]).filter(Boolean))];
-  const fts = exactOnly ? null : ftsQueryFor(names[0]);
-  const keys = await keysByNames(env.DB, source, norms, fts);
+  // Exact (or same-but-legal-form) names first; token candidates only when there are none.
+  let keys = await keysByNames(env.DB, source, norms, null);
+  if (!keys.length && !exactOnly) keys = await keysByNames(env.DB, source, [], ftsQueryFor(names[0]), 100);
   if (!keys.length) return [];
   const entries = await entriesByKeys(env.DB, source, keys);
   const byKey = new Map(entries.map((e) => [e.key, e]));

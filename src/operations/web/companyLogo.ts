@@ -36,7 +36,7 @@ const Domain = z
     }
     return host;
   })
-  .describe("The company's website domain, e.g. `example.co.uk` (a full URL is accepted; only its host is used).").openapi({ example: "monzo.com", type: "string", maxLength: 200 });
+  .openapi({ example: "monzo.com", type: "string", maxLength: 200 }).describe("The company's website domain, e.g. `example.co.uk` (a full URL is accepted; only its host is used).");
 
 const Logo = z.object({
   url: z.string().describe("Absolute URL of the image."),

@@ -32,35 +32,58 @@ const whole = (s: { name: string; status: string; rating: string | null; town: s
   name: s.name, status: s.status, rating: s.rating, town: s.town,
 });
 
-export function diffEdition(previous: Iterable<EntrySnapshot>, next: Iterable<RegisterRecord>, opts: DiffOptions): DiffResult {
-  const { source } = opts;
-  const prev = new Map<string, EntrySnapshot>();
-  for (const p of previous) prev.set(p.key, p);
-  const seenKeys = new Set<string>();
-  const changes: RegisterChange[] = [];
-  let unchanged = 0;
-  const push = (r: { key: string; name: string }, kind: ChangeKind, before: Partial<EntrySnapshot> | null, after: Partial<EntrySnapshot> | null) =>
-    changes.push({ source, key: r.key, kind, name: r.name, before, after });
+/**
+ * A diff fed one record at a time, so an edition never has to be held whole: it keeps the previous
+ * state and the keys seen. `add` each record of the new edition, then `finish`.
+ */
+export class EditionDiff {
+  private readonly prev = new Map<string, EntrySnapshot>();
+  private readonly seenKeys = new Set<string>();
+  private readonly changes: RegisterChange[] = [];
+  private unchanged = 0;
 
-  for (const r of next) {
-    if (seenKeys.has(r.key)) continue; // a register listing the same entry twice: the first row stands
-    seenKeys.add(r.key);
-    const p = prev.get(r.key);
-    if (!p) push(r, "added", null, whole(r));
-    else if (p.removed) push(r, "returned", whole(p), whole(r));
+  constructor(previous: Iterable<EntrySnapshot>, private readonly opts: DiffOptions) {
+    for (const p of previous) this.prev.set(p.key, p);
+  }
+
+  /** Whether `key` has been added already (a register listing the same entry twice: the first row stands). */
+  has(key: string): boolean {
+    return this.seenKeys.has(key);
+  }
+
+  private push(r: { key: string; name: string }, kind: ChangeKind, before: Partial<EntrySnapshot> | null, after: Partial<EntrySnapshot> | null) {
+    this.changes.push({ source: this.opts.source, key: r.key, kind, name: r.name, before, after });
+  }
+
+  add(r: Pick<RegisterRecord, "key" | "name" | "status" | "rating" | "town">): void {
+    const { source } = this.opts;
+    if (this.seenKeys.has(r.key)) return;
+    this.seenKeys.add(r.key);
+    const p = this.prev.get(r.key);
+    if (!p) this.push(r, "added", null, whole(r));
+    else if (p.removed) this.push(r, "returned", whole(p), whole(r));
     else {
-      const before = changes.length;
+      const before = this.changes.length;
       if (canon(p.status) !== canon(r.status)) {
         const kind = source === "cqc" && canon(r.status) === "deregistered" ? "deregistered" : "status";
-        push(r, kind, { status: p.status }, { status: r.status });
+        this.push(r, kind, { status: p.status }, { status: r.status });
       }
-      if (canon(p.rating) !== canon(r.rating)) push(r, "re-rated", { rating: p.rating }, { rating: r.rating });
-      if (REPORTS_MOVES.has(source) && canon(p.town) !== canon(r.town)) push(r, "moved", { town: p.town }, { town: r.town });
-      if (changes.length === before) unchanged++;
+      if (canon(p.rating) !== canon(r.rating)) this.push(r, "re-rated", { rating: p.rating }, { rating: r.rating });
+      if (REPORTS_MOVES.has(source) && canon(p.town) !== canon(r.town)) this.push(r, "moved", { town: p.town }, { town: r.town });
+      if (this.changes.length === before) this.unchanged++;
     }
   }
-  for (const p of prev.values()) if (!p.removed && !seenKeys.has(p.key)) push(p, "removed", whole(p), null);
 
-  changes.sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return { changes, unchanged, seen: seenKeys.size };
+  /** Entries of the previous state not seen in this edition are `removed`; `partial` editions (only changed entries) remove nothing. */
+  finish(opts: { partial?: boolean } = {}): DiffResult {
+    if (!opts.partial) for (const p of this.prev.values()) if (!p.removed && !this.seenKeys.has(p.key)) this.push(p, "removed", whole(p), null);
+    this.changes.sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return { changes: this.changes, unchanged: this.unchanged, seen: this.seenKeys.size };
+  }
+}
+
+export function diffEdition(previous: Iterable<EntrySnapshot>, next: Iterable<RegisterRecord>, opts: DiffOptions): DiffResult {
+  const diff = new EditionDiff(previous, opts);
+  for (const r of next) diff.add(r);
+  return diff.finish();
 }

@@ -1,0 +1,131 @@
+// npm run bench: measures, in one run,
+//  1. a bare route against a keyed, charged operation (late-payment): p50, p99, requests/s at 50 connections;
+//  2. register ingest: parse + diff of a 120,000-row sponsors edition built from real rows: rows/s and peak memory;
+//  3. register lookup latency on that register (sponsor-licence), p50 and p99.
+// Everything runs locally (wrangler dev on 127.0.0.1 with its own state under .bench/).
+// BENCH_SECONDS (default 10) sets each load test's duration.
+import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { ROOT, importTs, localEnv, migrateLocal, startDev, waitFor } from "./lib.mjs";
+import { ingest } from "./ingest.mjs";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const PORT = Number(process.env.BENCH_PORT ?? 8799);
+const STATE = join(ROOT, ".bench", "state");
+const ROWS = 120_000;
+
+function load(url, headers = {}, connections = 50) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections, duration: SECONDS, headers }, (err, r) => (err ? reject(err) : resolve(r)));
+  });
+}
+const fig = (r) => ({ p50: r.latency.p50, p99: r.latency.p99, rps: Math.round(r.requests.average), non2xx: r.non2xx, errors: r.errors });
+
+/** Real rows when the shared samples sit beside the repo, else our own fixture in the same format. */
+function sampleCsv() {
+  const real = join(ROOT, "..", "shared", "data", "home-office-sponsors", "workers_2026-06-26_head.csv");
+  if (existsSync(real)) return { csv: readFileSync(real, "utf8"), from: "real rows (shared sample, 2026-06-26 head)" };
+  return { csv: readFileSync(join(ROOT, "test/fixtures/sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-26.csv"), "utf8"), from: "repo fixture rows" };
+}
+
+/** Edition B: edition A with some rows re-rated, moved and removed, and a few added (a realistic daily diff). */
+function nextEdition(a) {
+  const lines = a.split(/\r?\n/);
+  const out = [lines[0]];
+  for (let i = 1; i < lines.length; i++) {
+    const l = lines[i];
+    if (!l) continue;
+    if (i % 997 === 0) continue; // removed
+    if (i % 499 === 0) out.push(l.replace("(A rating)", "(B rating)"));
+    else out.push(l);
+  }
+  for (let i = 0; i < 50; i++) out.push(`New Sponsor Bench ${i} Ltd,London,,Worker (A rating),Skilled Worker`);
+  return out.join("\n");
+}
+
+const report = { date: new Date().toISOString(), node: process.version, seconds: SECONDS };
+
+// ---- 2. parse + diff (pure, in Node) ----
+const bench = await importTs("src/cli/bench.ts");
+const { csv: sample, from } = sampleCsv();
+const editionA = bench.buildLargeSponsorsCsv(sample, ROWS);
+const editionB = nextEdition(editionA);
+const previous = await bench.publishedState(editionA);
+global.gc?.();
+const timing = await bench.benchParseDiff(previous, editionB);
+global.gc?.();
+const memory = await bench.benchParseDiff(previous, editionB, { measureMemory: true });
+report.ingestParseDiff = {
+  builtFrom: from,
+  rows: timing.rows,
+  ms: timing.ms,
+  rowsPerSecond: timing.rowsPerSecond,
+  changes: timing.byKind,
+  memory: {
+    note: "live heap (GC before each sample); the baseline already holds both 120k-row files as strings and the published state of edition A",
+    baselineHeapMB: memory.baselineHeapMB,
+    peakHeapMB: memory.peakHeapMB,
+    peakRssMB: memory.peakRssMB,
+  },
+};
+console.log("ingest parse+diff:", report.ingestParseDiff);
+
+// ---- state for the server: migrations, a key, the 120k register ----
+// BENCH_REUSE=1 keeps an earlier run's loaded register (the D1 load takes a couple of minutes).
+const reuse = process.env.BENCH_REUSE === "1" && existsSync(join(ROOT, ".bench", "report.json"));
+if (!reuse) rmSync(join(ROOT, ".bench", "state"), { recursive: true, force: true });
+mkdirSync(STATE, { recursive: true });
+migrateLocal(STATE);
+const key = `ukbi_${randomBytes(24).toString("base64url")}`;
+{
+  const proxy = await localEnv(STATE);
+  const db = proxy.env.DB;
+  await db.batch([
+    db.prepare(`INSERT OR IGNORE INTO accounts (id, email, plan) VALUES ('acc_bench', 'bench@local.invalid', 'enterprise')`),
+    db.prepare(`DELETE FROM api_keys WHERE id = 'key_bench'`),
+    db.prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES ('key_bench', 'acc_bench', ?, ?)`).bind(createHash("sha256").update(key).digest("hex"), key.slice(0, 9)),
+  ]);
+  await proxy.dispose();
+}
+const fileA = join(ROOT, ".bench", "SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-11-20.csv");
+writeFileSync(fileA, editionA);
+let loaded;
+if (reuse) {
+  const prior = JSON.parse(readFileSync(join(ROOT, ".bench", "report.json"), "utf8"));
+  report.ingestIntoD1 = prior.ingestIntoD1;
+  loaded = { rowsRead: prior.ingestIntoD1.rows };
+} else {
+  const t = performance.now();
+  loaded = await ingest("sponsors", fileA, { persistTo: STATE, quiet: true });
+  report.ingestIntoD1 = { rows: loaded.rowsRead, outcome: loaded.outcome, seconds: +((performance.now() - t) / 1000).toFixed(1), rowsPerSecond: Math.round(loaded.rowsRead / ((performance.now() - t) / 1000)) };
+}
+console.log("ingest into local D1 (whole pipeline):", report.ingestIntoD1);
+
+// ---- 1 and 3: HTTP under load ----
+const dev = startDev(PORT, { persistTo: STATE });
+let devLog = "";
+dev.stdout.on("data", (d) => (devLog += d));
+dev.stderr.on("data", (d) => (devLog += d));
+try {
+  await waitFor(`http://127.0.0.1:${PORT}/`);
+  const base = `http://127.0.0.1:${PORT}`;
+  await load(`${base}/`); // warm-up
+  const bare = fig(await load(`${base}/`));
+  const keyed = fig(await load(`${base}/api/v1/late-payment?amount=2400&due=2026-01-15&paid=2026-02-05`, { "x-api-key": key }));
+  report.platform = { bare, keyed, p50Ratio: +(keyed.p50 / Math.max(bare.p50, 0.001)).toFixed(2) };
+  console.log("platform:", report.platform);
+  const name = encodeURIComponent(editionA.split(/\r?\n/)[60].split(",")[0].replace(/^"|"$/g, "").trim());
+  const lookup = fig(await load(`${base}/api/v1/sponsor-licence?company=${name}`, { "x-api-key": key }, 10));
+  report.lookup = { query: decodeURIComponent(name), register: `${loaded.rowsRead} rows`, connections: 10, ...lookup };
+  console.log("sponsor-licence lookup:", report.lookup);
+} catch (e) {
+  console.error(devLog.slice(-3000));
+  throw e;
+} finally {
+  dev.kill("SIGTERM");
+}
+writeFileSync(join(ROOT, ".bench", "report.json"), JSON.stringify(report, null, 2));
+console.log(`\nreport written to .bench/report.json`);
+process.exit(0);

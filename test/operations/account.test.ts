@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { SIGNUP_LIMITS } from "../../src/operations/account/signup";
+import { call, createTestKey, json, startSignup, uniqueContact, verifySignup } from "../helpers";
+
+/** A six-digit code that is certainly not `code`. */
+const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
+
+describe("SPEC §5.3 sign-up with a verified email and mobile", () => {
+  it("SPEC §5.3 signup → codes → verify → a key on the free plan with 100 credits that may see names", async () => {
+    const contact = uniqueContact();
+    const s = await startSignup(contact);
+    expect(s.reply.status).toBe(201);
+    expect(await s.reply.json()).toMatchObject({
+      challengeId: expect.stringMatching(/^chl_/),
+      sentTo: { email: `d***@example.co.uk`, mobile: `+44******${contact.mobile.slice(-3)}` },
+    });
+    expect(s.emailCode).toMatch(/^\d{6}$/);
+    expect(s.mobileCode).toMatch(/^\d{6}$/);
+
+    const v = await verifySignup(s);
+    expect(v.status).toBe(201);
+    const issued = await json(v);
+    expect(issued).toMatchObject({ plan: "free", monthlyCredits: 100, verified: { email: true, mobile: true } });
+    expect(issued.apiKey).toMatch(/^ukbi_/);
+
+    const account = await json(await call("/api/v1/account", { key: issued.apiKey }));
+    expect(account).toMatchObject({ keyId: issued.keyId, accountId: issued.accountId, plan: "free", monthlyCredits: 100, creditsRemaining: 100, pooled: false, canSeeNames: true });
+    const paid = await call("/api/v1/late-payment?amount=10&due=2026-01-15&paid=2026-02-01", { key: issued.apiKey });
+    expect([paid.status, paid.headers.get("x-credits-remaining")]).toEqual([200, "99"]);
+
+    // A challenge is used once.
+    expect((await json(await verifySignup(s))).code).toBe("unverified");
+  });
+
+  it("SPEC §5.3 a wrong code → 403 unverified naming the code; after 5 attempts even the right codes are refused", async () => {
+    const s = await startSignup(uniqueContact());
+    const first = await verifySignup({ ...s, emailCode: wrong(s.emailCode) });
+    expect(first.status).toBe(403);
+    expect(await json(first)).toMatchObject({ code: "unverified", field: "emailCode" });
+    expect(await json(await verifySignup({ ...s, mobileCode: wrong(s.mobileCode) }))).toMatchObject({ code: "unverified", field: "mobileCode" });
+    for (let i = 3; i <= 5; i++) expect((await verifySignup({ ...s, emailCode: wrong(s.emailCode) })).status).toBe(403);
+    const sixth = await verifySignup(s);
+    expect(sixth.status).toBe(403);
+    expect((await json(sixth)).message).toMatch(/out of attempts/);
+  });
+
+  it.each([
+    ["email", { email: "not-an-email", mobile: "07700900123" }],
+    ["mobile", { email: "ok@example.co.uk", mobile: "12345" }],
+    ["email", { mobile: "07700900123" }],
+    ["mobile", { email: "ok@example.co.uk" }],
+  ])("SPEC §7.3 bad or missing %s → 400 bad_request naming the field", async (field, body) => {
+    const r = await call("/api/v1/signup", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const err = await json(r);
+    expect([r.status, err.code, err.field]).toEqual([400, "bad_request", field]);
+    expect(err.message).toContain(`\`${field}\``);
+  });
+
+  it.each([
+    ["no content-type", {}, "{}", 415, "unsupported_media_type"],
+    ["broken JSON", { "content-type": "application/json" }, "{", 400, "bad_request"],
+    ["an array", { "content-type": "application/json" }, "[]", 400, "bad_request"],
+  ])("SPEC §7.3 a POST body with %s is refused", async (_name, headers, body, status, code) => {
+    const r = await call("/api/v1/signup", { method: "POST", headers, body });
+    expect([r.status, (await json(r)).code]).toEqual([status, code]);
+  });
+
+  it(`SPEC §5.3 sign-up limit per address: the ${SIGNUP_LIMITS.perAddress + 1}th sign-up for one email in an hour → 429`, async () => {
+    const { email } = uniqueContact();
+    for (let i = 0; i < SIGNUP_LIMITS.perAddress; i++) expect((await startSignup({ ...uniqueContact(), email })).reply.status).toBe(201);
+    const r = (await startSignup({ ...uniqueContact(), email })).reply;
+    expect([r.status, (await json(r)).code]).toEqual([429, "rate_limited"]);
+    expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it(`SPEC §5.3 sign-up limit per mobile number: the ${SIGNUP_LIMITS.perAddress + 1}th for one number in an hour → 429`, async () => {
+    const { mobile } = uniqueContact();
+    for (let i = 0; i < SIGNUP_LIMITS.perAddress; i++) expect((await startSignup({ ...uniqueContact(), mobile })).reply.status).toBe(201);
+    expect((await startSignup({ ...uniqueContact(), mobile })).reply.status).toBe(429);
+  });
+
+  it(`SPEC §5.3 sign-up limit per IP: the ${SIGNUP_LIMITS.perIp + 1}th from one address in an hour → 429`, async () => {
+    const { ip } = uniqueContact();
+    for (let i = 0; i < SIGNUP_LIMITS.perIp; i++) expect((await startSignup({ ...uniqueContact(), ip })).reply.status).toBe(201);
+    expect((await startSignup({ ...uniqueContact(), ip })).reply.status).toBe(429);
+  });
+});
+
+describe("SPEC §1 rule 7 names only for verified accounts", () => {
+  it.each([
+    [false, false],
+    [true, true],
+  ])("SPEC §1 rule 7 a key made with verified: %s → account.canSeeNames %s", async (verified, canSeeNames) => {
+    const { key } = await createTestKey({ verified });
+    const r = await call("/api/v1/account", { key });
+    expect(r.status).toBe(200);
+    expect((await json(r)).canSeeNames).toBe(canSeeNames);
+  });
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { balanceOf, call, createTestKey, json } from "../helpers";
+
+const late = (q: Record<string, string>, key: string) => call(`/api/v1/late-payment?${new URLSearchParams(q)}`, { key });
+
+describe("SPEC §4.8 GET /api/v1/late-payment over HTTP", () => {
+  it("SPEC §4.8 £999.99 due 2026-01-15 paid 2026-10-08: 266 days at 11.75% → 85.63 + £40 = 125.63, 1 credit", async () => {
+    const { key, keyId } = await createTestKey();
+    const r = await late({ amount: "999.99", due: "2026-01-15", paid: "2026-10-08" }, key);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("x-credits-remaining")).toBe("99");
+    expect(await json(r)).toMatchObject({
+      amount: 999.99,
+      due: "2026-01-15",
+      paid: "2026-10-08",
+      stillUnpaid: false,
+      daysLate: 266,
+      interestFrom: "2026-01-16",
+      referenceDate: "2025-12-31",
+      referenceRate: 3.75,
+      rateApplied: 11.75,
+      dailyInterest: 0.32,
+      interest: 85.63,
+      compensation: 40,
+      total: 125.63,
+      currency: "GBP",
+      rateTable: { knownThrough: "2026-02-05" },
+    });
+    expect(await balanceOf(keyId)).toBe(99);
+  });
+
+  it("SPEC §4.8 paid before (or on) the due date → zeros", async () => {
+    const { key } = await createTestKey();
+    for (const paid of ["2026-01-10", "2026-01-15"]) {
+      const body = await json(await late({ amount: "5000", due: "2026-01-15", paid }, key));
+      expect(body).toMatchObject({ daysLate: 0, interestFrom: null, referenceRate: null, rateApplied: null, dailyInterest: 0, interest: 0, compensation: 0, total: 0 });
+    }
+  });
+
+  it("SPEC §7.3 due 2026-07-15 (reference date past the Bank Rate table) → 422 date_out_of_range naming due, not charged", async () => {
+    const { key, keyId } = await createTestKey();
+    const r = await late({ amount: "100", due: "2026-07-15", paid: "2026-08-01" }, key);
+    const body = await json(r);
+    expect(r.status).toBe(422);
+    expect(body).toMatchObject({ code: "date_out_of_range", field: "due" });
+    expect(body.message).toMatch(/^due 2026-07-15/);
+    expect(body.requestId).toBe(r.headers.get("x-request-id"));
+    expect(r.headers.get("x-credits-refunded")).toBe("1");
+    expect(r.headers.get("x-credits-remaining")).toBe("100");
+    expect(await balanceOf(keyId)).toBe(100);
+  });
+
+  it("SPEC §4.8 paid omitted → worked out to today and stillUnpaid true", async () => {
+    const { key } = await createTestKey();
+    const today = new Date().toISOString().slice(0, 10);
+    const body = await json(await late({ amount: "999.99", due: "2026-01-15" }, key));
+    expect(body.stillUnpaid).toBe(true);
+    expect(body.paid).toBe(today);
+    expect(body.daysLate).toBe(Math.max(0, (Date.parse(today) - Date.parse("2026-01-15")) / 86_400_000));
+  });
+
+  it("SPEC §4.8 compensation tiers: £40 under £1,000, £70 from £1,000, £100 from £10,000", async () => {
+    const { key } = await createTestKey();
+    const tiers: [string, number][] = [["999.99", 40], ["1000", 70], ["9999.99", 70], ["10000", 100]];
+    for (const [amount, compensation] of tiers)
+      expect((await json(await late({ amount, due: "2026-01-15", paid: "2026-01-20" }, key))).compensation, amount).toBe(compensation);
+  });
+});

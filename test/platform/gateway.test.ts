@@ -1,0 +1,306 @@
+import { z } from "@hono/zod-openapi";
+import { env } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
+import type { Env } from "../../src/env";
+import { ApiError } from "../../src/platform/errors";
+import { type CallMeta, execute } from "../../src/platform/gateway";
+import { type AnyOperation, defineOperation } from "../../src/platform/registry";
+import { balanceOf, call, createTestKey, json } from "../helpers";
+
+const LATE = "/api/v1/late-payment?amount=100&due=2026-01-15&paid=2026-02-05";
+
+/** Asserts the error envelope of SPEC §7.1 and that its requestId is the x-request-id header. */
+async function expectError(r: Response, status: number, code: string): Promise<Record<string, any>> {
+  const body = await json(r);
+  expect({ status: r.status, code: body.code }).toEqual({ status, code });
+  expect(typeof body.message).toBe("string");
+  expect(body.requestId).toMatch(/^req_/);
+  expect(r.headers.get("x-request-id")).toBe(body.requestId);
+  return body;
+}
+
+const meta = (apiKey: string | null, extra: Partial<CallMeta> = {}): CallMeta => ({
+  requestId: "req_test",
+  headers: new Headers(),
+  ip: "192.0.2.1",
+  apiKey,
+  waitUntil: () => {},
+  ...extra,
+});
+
+/** A test-only keyed operation (no route): the handler decides what goes wrong. */
+const testOp = (price: number, handler: AnyOperation["handler"], extra: Partial<AnyOperation> = {}) =>
+  defineOperation({
+    operationId: "testOnly",
+    method: "get",
+    path: "/api/v1/test-only",
+    family: "test",
+    title: "Test",
+    summary: "Test only.",
+    description: "Test only.",
+    input: z.object({}),
+    output: z.object({ ok: z.boolean() }),
+    price,
+    auth: "key",
+    errors: [],
+    readOnly: true,
+    example: {},
+    handler,
+    ...extra,
+  }) as unknown as AnyOperation;
+
+describe("SPEC §7.2 x-request-id on every reply", () => {
+  it("SPEC §7.2 200, 400, 401, 404, 405, 429 and the docs routes all carry x-request-id", async () => {
+    const { key } = await createTestKey();
+    const { key: empty } = await createTestKey({ credits: 0 });
+    const replies = await Promise.all([
+      call(LATE, { key }),
+      call("/api/v1/late-payment?due=2026-01-15", { key }),
+      call(LATE),
+      call("/api/v1/nope"),
+      call("/api/v1/late-payment", { method: "DELETE" }),
+      call(LATE, { key: empty }),
+      call("/openapi.json"),
+      call("/openapi.yaml"),
+      call("/apis.md"),
+      call("/apis/late-payment.md"),
+      call("/.well-known/api-catalog"),
+      call("/apis.json"),
+      call("/changelog"),
+    ]);
+    expect(replies.slice(0, 6).map((r) => r.status)).toEqual([200, 400, 401, 404, 405, 429]);
+    for (const r of replies) {
+      expect(r.headers.get("x-request-id")).toMatch(/^req_[\w-]+$/);
+      await r.body?.cancel();
+    }
+    // Each reply has its own id.
+    expect(new Set(replies.map((r) => r.headers.get("x-request-id"))).size).toBe(replies.length);
+  });
+});
+
+describe("SPEC §5.2 keys", () => {
+  it("SPEC §5.2 a missing key answers 401 missing_key", async () => {
+    await expectError(await call(LATE), 401, "missing_key");
+  });
+
+  it("SPEC §5.2 an unknown key answers 401 invalid_key", async () => {
+    await expectError(await call(LATE, { key: "ukbi_not-a-real-key" }), 401, "invalid_key");
+  });
+
+  it("SPEC §5.2 a disabled key answers 401 inactive_key", async () => {
+    const { key } = await createTestKey({ active: false });
+    await expectError(await call(LATE, { key }), 401, "inactive_key");
+  });
+});
+
+describe("SPEC §5.6 marketplace calls are refused", () => {
+  const proxies = [["x-rapidapi-proxy-secret", "s3cr3t"], ["x-rapidapi-user", "someone"], ["x-mashape-proxy-secret", "s3cr3t"]];
+
+  it.each(proxies)("SPEC §5.6 %s on a keyed call with a good key → 403 marketplace_refused, not charged", async (h, v) => {
+    const { key, keyId } = await createTestKey();
+    const r = await call(LATE, { key, headers: { [h]: v } });
+    await expectError(r, 403, "marketplace_refused");
+    expect(r.headers.get("x-credits-remaining")).toBeNull();
+    expect(await balanceOf(keyId)).toBe(100);
+  });
+
+  it.each(proxies)("SPEC §5.6 %s on /mcp → 403 marketplace_refused", async (h, v) => {
+    const { key } = await createTestKey();
+    const r = await call("/mcp", {
+      method: "POST",
+      headers: { [h]: v, authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    await expectError(r, 403, "marketplace_refused");
+  });
+
+  it.each(proxies)("SPEC §5.6 %s on keyless company-logo → 403 marketplace_refused", async (h, v) => {
+    await expectError(await call("/api/v1/company-logo?domain=logo.test", { headers: { [h]: v } }), 403, "marketplace_refused");
+  });
+});
+
+describe("SPEC §7.3 bad input → 400 bad_request naming the field, never charged", () => {
+  it.each([
+    ["missing amount", "due=2026-01-15", "amount", /`amount` is required/],
+    ["amount=abc", "amount=abc&due=2026-01-15", "amount", /amount/],
+    ["amount=1.234", "amount=1.234&due=2026-01-15", "amount", /amount.*2 decimal places/],
+    ["missing due", "amount=10", "due", /`due` is required/],
+    ["due=2026-02-30 (not a calendar date)", "amount=10&due=2026-02-30&paid=2026-03-10", "due", /due/],
+  ])("SPEC §7.3 %s", async (_name, qs, field, message) => {
+    const { key, keyId } = await createTestKey();
+    const r = await call(`/api/v1/late-payment?${qs}`, { key });
+    const body = await expectError(r, 400, "bad_request");
+    expect(body.field).toBe(field);
+    expect(body.message).toMatch(message);
+    expect(await balanceOf(keyId)).toBe(100);
+    // The next good call is the first one charged.
+    const ok = await call(LATE, { key });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("x-credits-remaining")).toBe("99");
+  });
+});
+
+describe("SPEC §7.6 unknown addresses and methods", () => {
+  it("SPEC §7.6 an unknown path under /api/v1 → 404 JSON not_found echoing the path in query", async () => {
+    const r = await call("/api/v1/no-such-endpoint?x=1");
+    expect(r.headers.get("content-type")).toMatch(/^application\/json/);
+    const body = await expectError(r, 404, "not_found");
+    expect(body.query).toBe("/api/v1/no-such-endpoint");
+  });
+
+  it("SPEC §7.6 a known path with the wrong method → 405 method_not_allowed JSON with Allow", async () => {
+    const r = await call("/api/v1/late-payment", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(r.headers.get("content-type")).toMatch(/^application\/json/);
+    await expectError(r, 405, "method_not_allowed");
+    expect(r.headers.get("allow")).toBe("GET");
+    const s = await call("/api/v1/signup");
+    await expectError(s, 405, "method_not_allowed");
+    expect(s.headers.get("allow")).toBe("POST");
+  });
+});
+
+describe("SPEC §7.2 charged replies", () => {
+  it("SPEC §7.2 a charged reply has x-credits-remaining, decreasing by the price each call", async () => {
+    const { key, keyId } = await createTestKey({ credits: 7 });
+    const seen: (string | null)[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await call(LATE, { key });
+      expect(r.status).toBe(200);
+      expect(r.headers.get("x-credits-refunded")).toBeNull();
+      seen.push(r.headers.get("x-credits-remaining"));
+    }
+    expect(seen).toEqual(["6", "5", "4"]);
+    expect(await balanceOf(keyId, { credits: 7 })).toBe(4);
+  });
+
+  it("SPEC §7.2 a free keyed call (account) carries no x-credits-remaining and costs nothing", async () => {
+    const { key, keyId } = await createTestKey();
+    const r = await call("/api/v1/account", { key });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("x-credits-remaining")).toBeNull();
+    expect(await balanceOf(keyId)).toBe(100);
+  });
+});
+
+describe("SPEC §7.4 a 5xx or time-out gives the credits back", () => {
+  it("SPEC §7.4 upstream_unavailable → 503, x-credits-refunded 3, balance unchanged", async () => {
+    const { key, keyId } = await createTestKey();
+    const op = testOp(3, async () => {
+      throw new ApiError("upstream_unavailable", "The register could not be read.");
+    });
+    const o = await execute(env, op, {}, meta(key));
+    expect(o.status).toBe(503);
+    expect((o.body as { code: string }).code).toBe("upstream_unavailable");
+    expect(o.headers["x-credits-refunded"]).toBe("3");
+    expect(o.headers["x-credits-remaining"]).toBe("100");
+    expect(await balanceOf(keyId)).toBe(100);
+  });
+
+  it("SPEC §7.4 a plain Error → 500 our_failure, refunded", async () => {
+    const { key, keyId } = await createTestKey();
+    const op = testOp(3, async () => {
+      throw new Error("boom");
+    });
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const o = await execute(env, op, {}, meta(key));
+    expect(log.mock.calls[0][0]).toContain("boom");
+    log.mockRestore();
+    expect(o.status).toBe(500);
+    expect(o.body).toMatchObject({ code: "our_failure", requestId: "req_test" });
+    expect(JSON.stringify(o.body)).not.toContain("boom"); // internals stay in the log
+    expect(o.headers["x-credits-refunded"]).toBe("3");
+    expect(await balanceOf(keyId)).toBe(100);
+  });
+
+  it("SPEC §7.4 a call past its time limit → 503 timeout, refunded, and the handler's signal aborts", async () => {
+    const { key, keyId } = await createTestKey();
+    let aborted = false;
+    const op = testOp(
+      3,
+      async (_i, ctx) => {
+        ctx.signal.addEventListener("abort", () => (aborted = true));
+        await new Promise((r) => setTimeout(r, 300));
+        return { ok: true };
+      },
+      { timeoutMs: 50 },
+    );
+    const o = await execute(env, op, {}, meta(key));
+    expect(o.status).toBe(503);
+    expect((o.body as { code: string }).code).toBe("timeout");
+    expect(o.headers["x-credits-refunded"]).toBe("3");
+    expect(aborted).toBe(true);
+    expect(await balanceOf(keyId)).toBe(100);
+  });
+
+  it("SPEC §7.4 a partial refund via ctx.refund(2) on a 5-credit call: refunded 2, remaining start − 3", async () => {
+    const { key, keyId } = await createTestKey();
+    const op = testOp(5, async (_i, ctx) => {
+      ctx.refund(2);
+      return { ok: true };
+    });
+    const o = await execute(env, op, {}, meta(key));
+    expect(o.status).toBe(200);
+    expect(o.body).toEqual({ ok: true });
+    expect(o.headers["x-credits-refunded"]).toBe("2");
+    expect(o.headers["x-credits-remaining"]).toBe("97");
+    expect(await balanceOf(keyId)).toBe(97);
+  });
+
+  it("SPEC §7.4 the ledger unreachable → 503 ledger_unavailable and the handler is not run", async () => {
+    const { key } = await createTestKey();
+    let ran = false;
+    const op = testOp(1, async () => {
+      ran = true;
+      return { ok: true };
+    });
+    const broken = {
+      ...env,
+      LEDGER: {
+        idFromName: (n: string) => env.LEDGER.idFromName(n),
+        get: () => ({ charge: () => Promise.reject(new Error("ledger down")) }),
+      },
+    } as unknown as Env;
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const o = await execute(broken, op, {}, meta(key));
+    log.mockRestore();
+    expect(o.status).toBe(503);
+    expect((o.body as { code: string }).code).toBe("ledger_unavailable");
+    expect(o.headers["x-credits-refunded"]).toBeUndefined();
+    expect(ran).toBe(false);
+  });
+});
+
+describe("Idempotency-Key on POST", () => {
+  let runs = 0;
+  const postOp = testOp(
+    2,
+    async (input) => {
+      runs++;
+      return { ok: true, n: (input as { n: number }).n, run: runs };
+    },
+    { method: "post", input: z.object({ n: z.number() }), output: z.object({ ok: z.boolean(), n: z.number(), run: z.number() }) },
+  );
+
+  it("SPEC §7.2 a repeat with the same key and body returns the first reply, charged once; another body → 409 conflict", async () => {
+    const { key, keyId } = await createTestKey();
+    const first = await execute(env, postOp, { n: 1 }, meta(key, { idempotencyKey: "idem-1" }));
+    expect(first.status).toBe(200);
+    expect(first.headers["x-credits-remaining"]).toBe("98");
+    expect(first.headers["idempotent-replayed"]).toBeUndefined();
+
+    const again = await execute(env, postOp, { n: 1 }, meta(key, { idempotencyKey: "idem-1" }));
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers["idempotent-replayed"]).toBe("true");
+    expect(await balanceOf(keyId)).toBe(98);
+
+    const other = await execute(env, postOp, { n: 2 }, meta(key, { idempotencyKey: "idem-1" }));
+    expect(other.status).toBe(409);
+    expect(other.body).toMatchObject({ code: "conflict", field: "Idempotency-Key" });
+    expect(await balanceOf(keyId)).toBe(98);
+
+    // Without the header each call runs and is charged.
+    await execute(env, postOp, { n: 1 }, meta(key));
+    expect(await balanceOf(keyId)).toBe(96);
+  });
+});

@@ -1,0 +1,138 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { ChargeRequest } from "../../src/ledger/KeyLedger";
+import { execute } from "../../src/platform/gateway";
+import { BURST_WINDOW_MS, PLANS, periodOf } from "../../src/platform/plans";
+import { latePayment } from "../../src/operations/money/latePayment";
+import type { AnyOperation } from "../../src/platform/registry";
+import { balanceOf, call, createTestKey, json, ledgerOf } from "../helpers";
+
+const LATE = "/api/v1/late-payment?amount=100&due=2026-01-15&paid=2026-02-05";
+
+/** A fresh ledger and a charge request against it, as the gateway would send. */
+function freshLedger(allowance: number) {
+  const name = `test:${crypto.randomUUID()}`;
+  const stub = ledgerOf(name);
+  const req = (now: number, over: Partial<ChargeRequest> = {}): ChargeRequest => ({
+    cost: 1,
+    keyId: "key_a",
+    period: periodOf(now),
+    allowance,
+    startingBalance: null,
+    burstLimit: 60,
+    burstWindowMs: BURST_WINDOW_MS,
+    now,
+    ...over,
+  });
+  return { stub, req };
+}
+
+describe("SPEC §8 credits are atomic under concurrency", () => {
+  it("SPEC §8 30 parallel calls on a 10-credit key: exactly 10 answered, 20 quota_exhausted, balance 0", async () => {
+    const { key, keyId } = await createTestKey({ credits: 10 });
+    const replies = await Promise.all(Array.from({ length: 30 }, () => call(LATE, { key })));
+    const ok = replies.filter((r) => r.status === 200);
+    const refused = replies.filter((r) => r.status === 429);
+    expect([ok.length, refused.length]).toEqual([10, 20]);
+    // Each remaining balance 9..0 was handed out exactly once.
+    expect(ok.map((r) => Number(r.headers.get("x-credits-remaining"))).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    for (const r of refused) expect((await json(r)).code).toBe("quota_exhausted");
+    for (const r of ok) await r.body?.cancel();
+    expect(await balanceOf(keyId, { credits: 10 })).toBe(0);
+  });
+});
+
+describe("SPEC §8 burst ceiling: 60 a minute per key, over it 429 with Retry-After and no credit used", () => {
+  it("SPEC §8 on the ledger: the 61st call inside the minute is refused until the first leaves the window", async () => {
+    const { stub, req } = freshLedger(1000);
+    const t0 = Date.UTC(2026, 2, 10, 12, 0, 0);
+    for (let i = 0; i < 60; i++) expect(await stub.charge(req(t0 + i * 100))).toMatchObject({ ok: true, remaining: 999 - i });
+    expect(await stub.charge(req(t0 + 6_000))).toEqual({ ok: false, reason: "burst", retryAfterSeconds: 54, remaining: 940 });
+    // 1 ms before the first call leaves the window: still refused, Retry-After rounds up to 1.
+    expect(await stub.charge(req(t0 + 59_999))).toEqual({ ok: false, reason: "burst", retryAfterSeconds: 1, remaining: 940 });
+    expect((await stub.peek(periodOf(t0), 1000)).remaining).toBe(940);
+    // Exactly one minute after the first call, one slot is free again.
+    expect(await stub.charge(req(t0 + 60_000))).toEqual({ ok: true, remaining: 939, charged: 1 });
+    expect(await stub.charge(req(t0 + 60_001))).toMatchObject({ ok: false, reason: "burst" });
+  });
+
+  it("SPEC §8 the ceiling is per key even on a shared ledger; free (0-credit) calls count toward it", async () => {
+    const { stub, req } = freshLedger(1000);
+    const t0 = Date.UTC(2026, 2, 10, 12, 0, 0);
+    for (let i = 0; i < 60; i++) expect(await stub.charge(req(t0 + i, { cost: 0 }))).toMatchObject({ ok: true, remaining: 1000 });
+    expect(await stub.charge(req(t0 + 100))).toMatchObject({ ok: false, reason: "burst" });
+    expect(await stub.charge(req(t0 + 100, { keyId: "key_b" }))).toEqual({ ok: true, remaining: 999, charged: 1 });
+  });
+
+  it("SPEC §8 over HTTP: 60 calls succeed, the 61st → 429 rate_limited with Retry-After 1..60 and no credit used", async () => {
+    const { key, keyId } = await createTestKey({ plan: "growth" });
+    for (let i = 0; i < 60; i++) {
+      const r = await call(LATE, { key });
+      expect(r.status).toBe(200);
+      await r.body?.cancel();
+    }
+    const before = await balanceOf(keyId, { plan: "growth" });
+    expect(before).toBe(PLANS.growth.monthlyCredits - 60);
+    const r = await call(LATE, { key });
+    const body = await json(r);
+    expect([r.status, body.code]).toEqual([429, "rate_limited"]);
+    const retryAfter = r.headers.get("retry-after") ?? "";
+    expect(retryAfter).toMatch(/^\d+$/);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(Number(retryAfter)).toBeLessThanOrEqual(60);
+    expect(r.headers.get("x-credits-remaining")).toBeNull();
+    expect(await balanceOf(keyId, { plan: "growth" })).toBe(before);
+  });
+});
+
+describe("SPEC §8 monthly quota resets on the 1st (UTC)", () => {
+  it("SPEC §8 January exhausted; 1 February 00:00 UTC opens a fresh allowance; a January refund arriving in February is dropped", async () => {
+    const { stub, req } = freshLedger(5);
+    const jan = Date.UTC(2026, 0, 31, 23, 58, 0);
+    const feb = Date.UTC(2026, 1, 1, 0, 0, 0);
+    expect([periodOf(feb - 1), periodOf(feb)]).toEqual(["2026-01", "2026-02"]);
+    for (let i = 0; i < 5; i++) expect(await stub.charge(req(jan + i * 1000))).toMatchObject({ ok: true, remaining: 4 - i });
+    expect(await stub.charge(req(feb - 1))).toEqual({ ok: false, reason: "credits", remaining: 0 });
+    expect(await stub.charge(req(feb))).toEqual({ ok: true, remaining: 4, charged: 1 });
+    expect(await stub.refund(1, "2026-01")).toEqual({ remaining: 4, refunded: 0 });
+    expect(await stub.refund(1, "2026-02")).toEqual({ remaining: 5, refunded: 1 });
+  });
+
+  it("SPEC §8 through the gateway: a key out of credits this month is served next month on the plan's allowance", async () => {
+    const { key } = await createTestKey({ credits: 1 });
+    const op = latePayment as unknown as AnyOperation;
+    const input = { amount: "100", due: "2026-01-15", paid: "2026-02-05" };
+    const meta = (now: number) => ({ requestId: "req_test", headers: new Headers(), ip: "192.0.2.1", apiKey: key, waitUntil: () => {}, now });
+    const now = Date.now();
+    expect((await execute(env, op, input, meta(now))).headers["x-credits-remaining"]).toBe("0");
+    expect((await execute(env, op, input, meta(now + 1))).body).toMatchObject({ code: "quota_exhausted" });
+    const d = new Date(now);
+    const next = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+    const o = await execute(env, op, input, meta(next));
+    expect(o.status).toBe(200);
+    expect(o.headers["x-credits-remaining"]).toBe(String(PLANS.free.monthlyCredits - 1));
+  });
+});
+
+describe("SPEC §7.3 organisation pool (org_pool_exhausted)", () => {
+  it("SPEC §7.3 two keys draw on one pool; when it is used up both answer 429 org_pool_exhausted", async () => {
+    const orgId = `org_${crypto.randomUUID()}`;
+    const a = await createTestKey({ orgId, orgPlan: "free" });
+    const b = await createTestKey({ orgId, orgPlan: "free" });
+    const ra = await call(LATE, { key: a.key });
+    const rb = await call(LATE, { key: b.key });
+    expect([ra.status, ra.headers.get("x-credits-remaining"), rb.status, rb.headers.get("x-credits-remaining")]).toEqual([200, "99", 200, "98"]);
+    // Use the rest of the pool directly on its ledger.
+    const pool = ledgerOf(`org:${orgId}`);
+    const now = Date.now();
+    expect(await pool.charge({ cost: 98, keyId: "drain", period: periodOf(now), allowance: 100, burstLimit: 60, burstWindowMs: BURST_WINDOW_MS, now })).toMatchObject({ ok: true, remaining: 0 });
+    for (const k of [a, b]) {
+      const r = await call(LATE, { key: k.key });
+      expect([r.status, (await json(r)).code]).toEqual([429, "org_pool_exhausted"]);
+    }
+    const acc = await json(await call("/api/v1/account", { key: a.key }));
+    expect(acc).toMatchObject({ pooled: true, creditsRemaining: 0, plan: "free" });
+    // The keys' own ledgers were never touched.
+    expect(await balanceOf(a.keyId)).toBe(100);
+  });
+});
