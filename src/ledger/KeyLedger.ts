@@ -55,26 +55,29 @@ export class KeyLedger extends DurableObject<Env> {
   }
 
   charge(req: ChargeRequest): ChargeResult {
-    const sql = this.ctx.storage.sql;
-    const head = sql.exec<{ next: number; size: number }>(`SELECT next, size FROM ring_head WHERE key_id = ?`, req.keyId).toArray()[0] ?? { next: 0, size: 0 };
-    const next = head.next % req.burstLimit; // the plan's limit may have changed
-    const credits = this.balanceFor(req.period, req.allowance, req.startingBalance);
-    if (head.size >= req.burstLimit) {
-      const oldest = sql.exec<{ at: number }>(`SELECT at FROM ring WHERE key_id = ? AND slot = ?`, req.keyId, next).toArray()[0]?.at ?? 0;
-      if (req.now - oldest < req.burstWindowMs)
-        return { ok: false, reason: "burst", retryAfterSeconds: Math.max(1, Math.ceil((oldest + req.burstWindowMs - req.now) / 1000)), remaining: credits };
-    }
-    if (credits < req.cost) return { ok: false, reason: "credits", remaining: credits };
-    sql.exec(`INSERT INTO ring (key_id, slot, at) VALUES (?, ?, ?) ON CONFLICT(key_id, slot) DO UPDATE SET at = excluded.at`, req.keyId, next, req.now);
-    sql.exec(
-      `INSERT INTO ring_head (key_id, next, size) VALUES (?, ?, ?) ON CONFLICT(key_id) DO UPDATE SET next = excluded.next, size = excluded.size`,
-      req.keyId,
-      (next + 1) % req.burstLimit,
-      Math.min(head.size + 1, req.burstLimit),
-    );
-    const remaining = credits - req.cost;
-    if (req.cost) sql.exec(`UPDATE balance SET credits = ? WHERE id = 1`, remaining);
-    return { ok: true, remaining, charged: req.cost };
+    // One synchronous transaction: nothing else runs in this object meanwhile, and its writes commit together.
+    return this.ctx.storage.transactionSync(() => {
+      const sql = this.ctx.storage.sql;
+      const head = sql.exec<{ next: number; size: number }>(`SELECT next, size FROM ring_head WHERE key_id = ?`, req.keyId).toArray()[0] ?? { next: 0, size: 0 };
+      const next = head.next % req.burstLimit; // the plan's limit may have changed
+      const credits = this.balanceFor(req.period, req.allowance, req.startingBalance);
+      if (head.size >= req.burstLimit) {
+        const oldest = sql.exec<{ at: number }>(`SELECT at FROM ring WHERE key_id = ? AND slot = ?`, req.keyId, next).toArray()[0]?.at ?? 0;
+        if (req.now - oldest < req.burstWindowMs)
+          return { ok: false as const, reason: "burst" as const, retryAfterSeconds: Math.max(1, Math.ceil((oldest + req.burstWindowMs - req.now) / 1000)), remaining: credits };
+      }
+      if (credits < req.cost) return { ok: false as const, reason: "credits" as const, remaining: credits };
+      sql.exec(`INSERT INTO ring (key_id, slot, at) VALUES (?, ?, ?) ON CONFLICT(key_id, slot) DO UPDATE SET at = excluded.at`, req.keyId, next, req.now);
+      sql.exec(
+        `INSERT INTO ring_head (key_id, next, size) VALUES (?, ?, ?) ON CONFLICT(key_id) DO UPDATE SET next = excluded.next, size = excluded.size`,
+        req.keyId,
+        (next + 1) % req.burstLimit,
+        Math.min(head.size + 1, req.burstLimit),
+      );
+      const remaining = credits - req.cost;
+      if (req.cost) sql.exec(`UPDATE balance SET credits = ? WHERE id = 1`, remaining);
+      return { ok: true as const, remaining, charged: req.cost };
+    });
   }
 
   /**

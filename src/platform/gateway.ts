@@ -88,10 +88,16 @@ interface KeyRow {
   pooled: number | null;
 }
 
-export async function authenticate(env: Env, apiKey: string | null, now: number): Promise<Authenticated> {
-  if (!apiKey) throw new ApiError("missing_key", "Send your API key in the x-api-key header (on /mcp: Authorization: Bearer <key>).");
-  if (apiKey.length > 200) throw new ApiError("invalid_key", "That API key is not recognised.");
-  const hash = await sha256Hex(apiKey);
+/**
+ * Key rows are cached in the isolate for a few seconds, so a busy key does not cost a D1 read per call.
+ * A key disabled (or a plan changed) takes effect within KEY_CACHE_MS.
+ */
+const KEY_CACHE_MS = 5_000;
+const keyCache = new Map<string, { row: KeyRow | null; at: number }>();
+
+async function keyRow(env: Env, hash: string, now: number): Promise<KeyRow | null> {
+  const hit = keyCache.get(hash);
+  if (hit && now - hit.at < KEY_CACHE_MS && now >= hit.at) return hit.row;
   const row = await env.DB.prepare(
     `SELECT k.id AS key_id, k.active, k.credits_override, k.credits_override_period,
             a.id AS account_id, a.plan, a.email_verified_at, a.mobile_verified_at, a.org_id,
@@ -101,6 +107,20 @@ export async function authenticate(env: Env, apiKey: string | null, now: number)
   )
     .bind(hash)
     .first<KeyRow>();
+  if (keyCache.size > 10_000) keyCache.clear();
+  // Unknown keys are not cached: a key issued a moment ago must work at once.
+  if (row) keyCache.set(hash, { row, at: now });
+  return row;
+}
+
+/** Tests that change a key's row in D1 clear the cache. */
+export const clearKeyCache = () => keyCache.clear();
+
+export async function authenticate(env: Env, apiKey: string | null, now: number): Promise<Authenticated> {
+  if (!apiKey) throw new ApiError("missing_key", "Send your API key in the x-api-key header (on /mcp: Authorization: Bearer <key>).");
+  if (apiKey.length > 200) throw new ApiError("invalid_key", "That API key is not recognised.");
+  const hash = await sha256Hex(apiKey);
+  const row = await keyRow(env, hash, now);
   if (!row) throw new ApiError("invalid_key", "That API key is not recognised.");
   if (!row.active) throw new ApiError("inactive_key", "That API key has been disabled. Create a new one or contact support.");
   const pooled = !!(row.org_id && row.pooled);
