@@ -5,7 +5,7 @@
 import { unzipSync } from "fflate";
 import { ApiError } from "../../platform/errors";
 import { RegisterFormatError } from "../format-error";
-import type { FetchedEdition } from "../sponsors/client";
+import type { FetchedEdition } from "../edition";
 import type { CharityTable } from "./parse";
 
 const EXTRACT_DATE = /^(\d{4}-\d{2}-\d{2})/;

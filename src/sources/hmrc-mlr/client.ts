@@ -3,6 +3,7 @@
  * GOV.UK guidance page's Content API record lists the attachment (ODS since ~2024, CSV before).
  */
 import { ApiError } from "../../platform/errors";
+import type { FetchedEdition } from "../edition";
 
 export interface HmrcMlrClientConfig {
   /** GOV.UK Content API base, e.g. `https://www.gov.uk/api/content`. */
@@ -10,14 +11,6 @@ export interface HmrcMlrClientConfig {
   /** The guidance page path, e.g. `/guidance/money-laundering-regulations-supervised-business-register`. */
   pagePath: string;
   fetchImpl?: typeof fetch;
-}
-
-export interface RegisterEdition {
-  url: string;
-  fileName: string | null;
-  editionDate: string | null;
-  /** Still compressed when the upstream is a zip/ODS. */
-  bytes: Uint8Array;
 }
 
 interface Attachment {
@@ -41,7 +34,7 @@ async function get(fetchImpl: typeof fetch, url: string): Promise<Response> {
   return res;
 }
 
-export async function fetchHmrcMlrEdition(cfg: HmrcMlrClientConfig): Promise<RegisterEdition> {
+export async function fetchHmrcMlrEdition(cfg: HmrcMlrClientConfig): Promise<FetchedEdition> {
   const fetchImpl = cfg.fetchImpl ?? fetch;
   const pageUrl = cfg.contentApiBase.replace(/\/+$/, "") + cfg.pagePath;
   const page = (await (await get(fetchImpl, pageUrl)).json().catch(() => fail("the Content API answer is not JSON"))) as {

@@ -3,15 +3,9 @@
  * edition, so it is discovered each time through the GOV.UK Content API page record.
  */
 import { ApiError } from "../../platform/errors";
+import type { FetchedEdition } from "../edition";
 import { RegisterFormatError } from "../format-error";
 import { sponsorsEditionDateFromFileName } from "./parse";
-
-export interface FetchedEdition {
-  url: string;
-  fileName: string | null;
-  editionDate: string | null;
-  bytes: Uint8Array;
-}
 
 interface Attachment {
   url?: string;
@@ -58,3 +52,4 @@ export async function fetchSponsorsEdition(cfg: { contentApiBase: string; pagePa
   const bytes = new Uint8Array(await (await get(f, pick.url, "CSV attachment", "text/csv, */*")).arrayBuffer());
   return { ...pick, bytes };
 }
+

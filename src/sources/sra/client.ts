@@ -1,6 +1,6 @@
 /** Downloads the whole SRA organisation register (Data Share API `organisation/GetAll`). */
 import { ApiError } from "../../platform/errors";
-import type { FetchedEdition } from "../sponsors/client";
+import type { FetchedEdition } from "../edition";
 
 /** The API carries no edition date, so the edition is the UTC day of the fetch. */
 export async function fetchSraOrganisations(cfg: { baseUrl: string; apiKey?: string; fetchImpl?: typeof fetch }): Promise<FetchedEdition> {
