@@ -117,8 +117,10 @@ try {
   report.platform = { bare, keyed, p50Ratio: +(keyed.p50 / Math.max(bare.p50, 0.001)).toFixed(2) };
   console.log("platform:", report.platform);
   const name = encodeURIComponent(editionA.split(/\r?\n/)[60].split(",")[0].replace(/^"|"$/g, "").trim());
-  const lookup = fig(await load(`${base}/api/v1/sponsor-licence?company=${name}`, { "x-api-key": key }, 10));
-  report.lookup = { query: decodeURIComponent(name), register: `${loaded.rowsRead} rows`, connections: 10, ...lookup };
+  const url = `${base}/api/v1/sponsor-licence?company=${name}`;
+  const single = fig(await load(url, { "x-api-key": key }, 1));
+  const loaded10 = fig(await load(url, { "x-api-key": key }, 10));
+  report.lookup = { query: decodeURIComponent(name), register: `${loaded.rowsRead} rows`, oneConnection: single, tenConnections: loaded10 };
   console.log("sponsor-licence lookup:", report.lookup);
 } catch (e) {
   console.error(devLog.slice(-3000));

@@ -384,6 +384,7 @@ export async function completeRun(env: Env, runId: number, opts: { now?: Date } 
     for (const c of changes) byKind[c.kind] = (byKind[c.kind] ?? 0) + 1;
     return result("loaded", changes.length, null, byKind);
   } catch (e) {
+    console.error(JSON.stringify({ completeRun: runId, error: String((e as Error)?.stack ?? e) }));
     const reason = `could not be applied: ${(e as Error).message}`;
     await failRun(env, runId, reason);
     return result("failed", 0, reason);
