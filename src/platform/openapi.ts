@@ -2,6 +2,7 @@ import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 import { stringify } from "yaml";
 import { ERROR_CODES, type ErrorCode } from "./errors";
 import { PLANS } from "./plans";
+import { INPUT_LIMITS } from "./schemas";
 import { type AnyOperation, priceText } from "./registry";
 
 export const API_TITLE = "UK Business Intelligence API";
@@ -47,6 +48,9 @@ export function apiDescription(): string {
   const plans = Object.entries(PLANS)
     .map(([id, p]) => `| \`${id}\` | ${p.name} | ${p.monthlyCredits.toLocaleString("en-GB")} | ${p.burstPerMinute} |`)
     .join("\n");
+  const limits = Object.entries(INPUT_LIMITS)
+    .map(([name, l]) => `| \`${name}\` | ${l.max.toLocaleString("en-GB")} | ${l.appliesTo} | ${l.spec ? "SPEC §8" : "ours"} |`)
+    .join("\n");
   return `HTTP/JSON API over UK public data: registers, filings, documents and change feeds. The same operations are MCP tools at \`/mcp\`.
 
 Results come from public sources and may be inaccurate or out of date; they are not legal, professional or credit advice. Company data contains public sector information licensed under the Open Government Licence v3.0.
@@ -62,6 +66,12 @@ Results come from public sources and may be inaccurate or out of date; they are 
 | code | status | meaning |
 |---|---|---|
 ${rows}
+
+**Input limits** (longer input answers 400 \`bad_request\` naming the field):
+
+| input | maximum | applies to | set by |
+|---|---|---|---|
+${limits}
 
 **Plans** (balances reset on the 1st of each month, UTC):
 

@@ -13,7 +13,8 @@ const Registration = z.object({
   sectors: z.array(z.string()),
   registeredSince: z.string().nullable(),
   seenSince: z.string().describe("First edition this service saw the registration in."),
-  premises: z.number().int().describe("Premises (agent or branch rows) listed now."),
+  premises: z.number().int().describe("Premises (agent or branch rows) listed now: every row of the register is read, so this is the full count."),
+  premisesAtLeast: z.number().int().optional().describe("Present only when not every premises could be read; then `premises` is a lower bound."),
   districts: z.array(z.string()).describe("Postcode districts of the premises."),
 });
 

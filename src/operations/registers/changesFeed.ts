@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { changesSince, editionInfo } from "../../db/registers";
 import { ApiError } from "../../platform/errors";
 import { type Operation, defineOperation } from "../../platform/registry";
-import { IsoDate } from "../../platform/schemas";
+import { INPUT_LIMITS, IsoDate } from "../../platform/schemas";
 import type { ChangeKind, RegisterSource } from "../../services/registers/types";
 import { Provenance } from "./lookup";
 
@@ -13,7 +13,7 @@ import { Provenance } from "./lookup";
 
 export const FEED_PRICE = 1;
 const DEFAULT_LIMIT = 100;
-const MAX_LIMIT = 500;
+const MAX_LIMIT = INPUT_LIMITS.feedLimit.max;
 
 const encodeCursor = (id: number) => btoa(`c:${id}`).replace(/=+$/, "");
 function decodeCursor(c: string): number {

@@ -4,6 +4,7 @@ import { d1HttpCache } from "../../db/httpCache";
 import { d1RequestBudget } from "../../db/upstreamBudget";
 import type { Env } from "../../env";
 import { ApiError } from "../../platform/errors";
+import { INPUT_LIMITS } from "../../platform/schemas";
 import { looksLikeCompanyNumber, normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { ftsQueryFor, matchNames } from "../../services/matching/match";
 import { normaliseName, normaliseNameCore } from "../../services/matching/names";
@@ -22,7 +23,7 @@ export const CompanyQuery = z
   .string()
   .trim()
   .min(1, "is required")
-  .max(160, "must be at most 160 characters")
+  .max(INPUT_LIMITS.company.max, `must be at most ${INPUT_LIMITS.company.max} characters`)
   .openapi({ example: "Riverine Solicitors" })
   .describe("A company number (e.g. 01234567, SC123456), the register's own number, or a business name.");
 

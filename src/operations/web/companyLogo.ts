@@ -3,6 +3,7 @@ import { d1HttpCache } from "../../db/httpCache";
 import { takeWindow } from "../../db/windowCounter";
 import { ApiError } from "../../platform/errors";
 import { defineOperation } from "../../platform/registry";
+import { INPUT_LIMITS } from "../../platform/schemas";
 import { extractLogos } from "../../services/logo/extractLogos";
 import { decodeText, safeFetch } from "../../sources/web/safeFetch";
 import { testHostsOf } from "../../sources/web/testHosts";
@@ -21,7 +22,7 @@ const Domain = z
   .string()
   .trim()
   .min(1, "is required")
-  .max(200, "must be at most 200 characters")
+  .max(INPUT_LIMITS.domain.max, `must be at most ${INPUT_LIMITS.domain.max} characters`)
   .transform((s, ctx) => {
     const raw = /^[a-z][a-z0-9+.-]*:\/\//i.test(s) ? s : `https://${s}`;
     let host: string;
