@@ -219,14 +219,15 @@ describe("fetchHmrcMlrEdition (SPEC §2.5 registerDate)", () => {
     expect(ed.editionDate).toBe("2024-04-02");
   });
 
-  it("non-2xx, network failure or no attachment → ApiError upstream_unavailable", async () => {
+  it("non-2xx or network failure → ApiError upstream_unavailable; a page without the file → RegisterFormatError", async () => {
     const p = await page();
     const down = (async () => new Response("busy", { status: 503 })) as unknown as typeof fetch;
     await expect(fetchHmrcMlrEdition(cfg(down))).rejects.toMatchObject({ code: "upstream_unavailable", status: 503 });
-    await expect(fetchHmrcMlrEdition(cfg(stub(p, [], 500)))).rejects.toThrow(/hmrc-mlr: GET .* answered 500/);
+    await expect(fetchHmrcMlrEdition(cfg(stub(p, [], 500)))).rejects.toThrow(/hmrc-mlr: register attachment \(GET .*\) answered HTTP 500/);
     const offline = (async () => { throw new TypeError("network down"); }) as unknown as typeof fetch;
     await expect(fetchHmrcMlrEdition(cfg(offline))).rejects.toBeInstanceOf(ApiError);
     p.details.attachments = [];
     await expect(fetchHmrcMlrEdition(cfg(stub(p, [])))).rejects.toThrow(/no ODS or CSV attachment/);
+    await expect(fetchHmrcMlrEdition(cfg(stub(p, [])))).rejects.toBeInstanceOf(RegisterFormatError);
   });
 });

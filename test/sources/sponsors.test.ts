@@ -4,7 +4,8 @@ import { ApiError } from "../../src/platform/errors";
 import type { RegisterRecord } from "../../src/services/registers/types";
 import { RegisterFormatError } from "../../src/sources/format-error";
 import { fetchSponsorsEdition } from "../../src/sources/sponsors/client";
-import { delimitedRowBatches, parseSponsors, sponsorsEditionDateFromFileName } from "../../src/sources/sponsors/parse";
+import { delimitedRowBatches } from "../../src/sources/delimited";
+import { parseSponsors, sponsorsEditionDateFromFileName } from "../../src/sources/sponsors/parse";
 import { buildLargeSponsorsCsv } from "../../src/sources/sponsors/synthetic";
 
 const W2021 = "2021-09-30_-_Worker_and_Temporary_Worker.csv";
@@ -249,6 +250,6 @@ describe("SPEC §4.8 sponsors fetch client", () => {
     const noCsv = stub({ [`https://www.gov.uk/api/content${PAGE}`]: () => Response.json({ details: { attachments: [{ url: "https://x.example/a.pdf", content_type: "application/pdf" }] } }) });
     await expect(fetchSponsorsEdition({ ...cfg, fetchImpl: noCsv.fetchImpl })).rejects.toBeInstanceOf(RegisterFormatError);
     const assetDown = stub({ [`https://www.gov.uk/api/content${PAGE}`]: () => fetch("http://files.test/sponsors/govuk-content-workers.json") });
-    await expect(fetchSponsorsEdition({ ...cfg, fetchImpl: assetDown.fetchImpl })).rejects.toThrow(/CSV attachment answered HTTP 404/);
+    await expect(fetchSponsorsEdition({ ...cfg, fetchImpl: assetDown.fetchImpl })).rejects.toThrow(/CSV attachment \(GET .*\) answered HTTP 404/);
   });
 });

@@ -8,7 +8,7 @@
 import type { RegisterRecord } from "../../services/registers/types";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { RegisterFormatError } from "../format-error";
-import { delimitedRowBatches, firstRow } from "../sponsors/parse";
+import { delimitedRowBatches, firstRow } from "../delimited";
 
 export type CharityTable =
   | "charity"

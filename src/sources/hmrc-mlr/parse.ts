@@ -5,8 +5,8 @@
  * CSV (`MLR_REG`, `BUSINESS_NAME`, `TRADING_NAME`, `POS`, `STATUS1`, `X`/blank flags).
  */
 import { looksLikePersonalName } from "../../services/matching/names";
-import Papa from "papaparse";
 import type { RegisterRecord } from "../../services/registers/types";
+import { delimitedRowBatches } from "../delimited";
 import { RegisterFormatError } from "../format-error";
 import { readOdsRows } from "../ods";
 
@@ -158,29 +158,8 @@ export async function* parseHmrcMlr(bytes: Uint8Array, _opts: { fileName?: strin
   }
 }
 
-/** Batch size for CSV parsing: bounds the rows held at once for a large file. */
-const CSV_BATCH = 1 << 20;
-
-/**
- * CSV rows in batches cut at a line end outside quotes (an even number of `"` before it; escaped
- * quotes come in pairs), so a quoted field with a line break is never split. UTF-8, BOM dropped.
- */
+/** CSV rows (the CSV-era layout), read in batches of whole records. */
 async function* csvRows(bytes: Uint8Array): AsyncGenerator<string[]> {
   if (bytes.includes(0)) throw new RegisterFormatError("HMRC MLR register: neither an ODS nor a CSV file");
-  const text = new TextDecoder().decode(bytes);
-  let start = 0, quotes = 0, scanned = 0;
-  while (start < text.length) {
-    let end = text.length;
-    if (start + CSV_BATCH < text.length) {
-      for (let i = scanned; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 34) quotes++;
-        else if (c === 10 && i >= start + CSV_BATCH && quotes % 2 === 0) { end = i + 1; break; }
-      }
-    }
-    scanned = end;
-    const out = Papa.parse<string[]>(text.slice(start, end), { delimiter: ",", skipEmptyLines: "greedy" });
-    for (const r of out.data) yield r;
-    start = end;
-  }
+  for await (const rows of delimitedRowBatches(bytes, ",")) yield* rows;
 }
