@@ -3,9 +3,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { amlRegister } from "../../src/operations/registers/amlRegister";
 import { charityCheck } from "../../src/operations/registers/charityCheck";
 import { cqcCheck } from "../../src/operations/registers/cqcCheck";
-import { OGL } from "../../src/operations/registers/lookup";
+import { OGL, REGISTERS } from "../../src/operations/registers/lookup";
+
+const SRA_ATTRIBUTION = REGISTERS.sra.attribution;
 import { sponsorLicence } from "../../src/operations/registers/sponsorLicence";
-import { SRA_ATTRIBUTION, sraCheck } from "../../src/operations/registers/sraCheck";
+import { sraCheck } from "../../src/operations/registers/sraCheck";
 import { type IngestOptions, ingestEdition } from "../../src/registers/ingest";
 import type { EditionFile } from "../../src/registers/sources";
 import type { RegisterSource } from "../../src/services/registers/types";

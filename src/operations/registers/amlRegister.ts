@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { countByMlr } from "../../db/registers";
 import { defineOperation } from "../../platform/registry";
-import { CompanyQuery, HistoryItem, OGL, Provenance, RegisteredCompany, historyAndEdition, lookup } from "./lookup";
+import { CheckReplyFields, CompanyQuery, checkReply, lookup } from "./lookup";
 
 const ENTRIES_SHOWN = 50;
 
@@ -35,19 +35,13 @@ const EntryOut = z.object({
 
 const Output = z
   .object({
-    query: z.string(),
-    company: RegisteredCompany.optional(),
-    matchedBy: z.string(),
+    ...CheckReplyFields,
     matchedOn: z.array(z.string()),
     supervisedByHmrc: z.boolean().describe("false does not mean unsupervised: another body (the FCA or a professional body) may supervise."),
     summary: z.string(),
     registrations: z.array(Registration),
     entries: z.array(EntryOut),
     entriesTotal: z.number().int(),
-    history: z.array(HistoryItem),
-    registerDate: z.string().nullable(),
-    historySince: z.string().nullable(),
-    provenance: Provenance,
   })
   .openapi("AmlRegister");
 
@@ -70,7 +64,7 @@ export const amlRegister = defineOperation({
   example: { company: "Riverside Lettings Ltd" },
   async handler({ company }, ctx) {
     const found = await lookup(ctx.env, "aml", company, { hasCompanyNumbers: false, minScore: 0.7 });
-    const { history, edition } = await historyAndEdition(ctx.env, "aml", found.found.map((f) => f.entry.key));
+    const base = await checkReply(ctx.env, "aml", found, found.found.map((f) => f.entry.key));
     const entries = found.found.map(({ entry, match }) => ({
       mlrNumber: str(entry.data.mlrNumber),
       name: entry.name,
@@ -111,25 +105,13 @@ export const amlRegister = defineOperation({
       ? `${current[0].businessName} is on HMRC's supervised business register (${current.map((r) => `${r.mlrNumber ?? "no number"}: ${r.status}`).join("; ")})${strong ? "" : "; this is a possible match by name only, so confirm the business"}.`
       : `No current HMRC registration was found for this business${registrations.length ? " (it was listed before and has been removed)" : ""}. That does not mean it is unsupervised: another body, such as the FCA or a professional body, may supervise it.`;
     return {
-      query: found.query,
-      ...(found.company ? { company: found.company } : {}),
-      matchedBy: found.matchedBy,
+      ...base,
       matchedOn: found.matchedOn,
       supervisedByHmrc: supervised,
       summary,
       registrations,
       entries: entries.slice(0, ENTRIES_SHOWN),
       entriesTotal: entries.length,
-      history,
-      registerDate: edition.editionDate,
-      historySince: edition.historySince,
-      provenance: {
-        source: "HMRC Money Laundering Regulations supervised business register",
-        registerDate: edition.editionDate,
-        fetchedAt: edition.fetchedAt,
-        attribution: "Source: HM Revenue & Customs, supervised business register.",
-        licence: OGL,
-      },
     };
   },
 });

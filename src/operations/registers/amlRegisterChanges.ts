@@ -1,15 +1,11 @@
 import { changesFeed } from "./changesFeed";
-import { OGL } from "./lookup";
 
 export const amlRegisterChanges = changesFeed({
   source: "aml",
   operationId: "listAmlRegisterChanges",
   path: "/api/v1/aml-register/changes",
   title: "HMRC money-laundering register: changes",
-  registerName: "HMRC money-laundering supervised business register",
   kinds: ["added", "removed", "returned", "status"],
   kindHelp: "premises entries `added`, `removed` (no longer in the file), `returned` (back after a removal) or `status` (re-statused, e.g. Applied to Approved).",
   keptSince: "7 October 2026",
-  attribution: "Source: HM Revenue & Customs, supervised business register.",
-  licence: OGL,
 });

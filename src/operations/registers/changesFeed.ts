@@ -4,11 +4,11 @@ import { ApiError } from "../../platform/errors";
 import { type Operation, defineOperation } from "../../platform/registry";
 import { INPUT_LIMITS, IsoDate } from "../../platform/schemas";
 import type { ChangeKind, RegisterSource } from "../../services/registers/types";
-import { Provenance } from "./lookup";
+import { Provenance, REGISTERS, provenanceOf } from "./lookup";
 
 /**
  * The change feeds of the registers (SPEC §4.5, §4.8, §6.3): pull only, oldest first, paged.
- * One factory; each feed is declared in its own file with its source's kinds and attribution.
+ * One factory; each feed is declared in its own file with its source's kinds (attribution from REGISTERS).
  */
 
 export const FEED_PRICE = 1;
@@ -31,12 +31,9 @@ export interface FeedSpec {
   operationId: string;
   path: string;
   title: string;
-  registerName: string;
   kinds: readonly ChangeKind[];
   kindHelp: string;
   keptSince: string;
-  attribution: string;
-  licence: string | null;
   /** CQC: filter changes to those whose rating before or after is this value (e.g. Inadequate). */
   ratingFilter?: boolean;
 }
@@ -51,6 +48,7 @@ const ChangeOut = z.object({
 });
 
 export function changesFeed(spec: FeedSpec): Operation<z.ZodObject, z.ZodType> {
+  const registerName = REGISTERS[spec.source].name;
   const Input = z.object({
     since: IsoDate.openapi({ example: "2026-10-07" }).describe("Changes seen on or after this date (YYYY-MM-DD)."),
     kind: z
@@ -82,8 +80,8 @@ export function changesFeed(spec: FeedSpec): Operation<z.ZodObject, z.ZodType> {
     path: spec.path,
     family: "registers",
     title: spec.title,
-    summary: `Changes on the ${spec.registerName} since a date, oldest first.`,
-    description: `Every change the service recorded between editions of the ${spec.registerName} on or after \`since\`, oldest first: ${spec.kindHelp} Filter with \`kind\` (comma-separated). Pages of up to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); pass \`nextCursor\` as \`cursor\` for the next page while \`more\` is true. Kept since ${spec.keptSince} (\`historySince\` gives this installation's first edition). The first edition loaded is the baseline and records no changes. Pull only.`,
+    summary: `Changes on the ${registerName} since a date, oldest first.`,
+    description: `Every change the service recorded between editions of the ${registerName} on or after \`since\`, oldest first: ${spec.kindHelp} Filter with \`kind\` (comma-separated). Pages of up to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); pass \`nextCursor\` as \`cursor\` for the next page while \`more\` is true. Kept since ${spec.keptSince} (\`historySince\` gives this installation's first edition). The first edition loaded is the baseline and records no changes. Pull only.`,
     input: Input,
     output: Output,
     price: FEED_PRICE,
@@ -118,7 +116,7 @@ export function changesFeed(spec: FeedSpec): Operation<z.ZodObject, z.ZodType> {
         nextCursor: page.more && last ? encodeCursor(last.id) : null,
         historySince: edition.historySince,
         registerDate: edition.editionDate,
-        provenance: { source: spec.registerName, registerDate: edition.editionDate, fetchedAt: edition.fetchedAt, attribution: spec.attribution, licence: spec.licence },
+        provenance: provenanceOf(spec.source, edition),
       };
     },
   }) as unknown as Operation<z.ZodObject, z.ZodType>;

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
-import { CompanyQuery, HistoryItem, Match, OGL, Provenance, RegisteredCompany, historyAndEdition, lookup } from "./lookup";
+import { CheckReplyFields, CompanyQuery, Match, checkReply, lookup } from "./lookup";
 
 const Money = z.object({ periodStart: z.string().nullable(), periodEnd: z.string().nullable(), income: z.number().nullable(), spend: z.number().nullable() });
 
@@ -30,17 +30,11 @@ const Charity = z.object({
 
 const Output = z
   .object({
-    query: z.string(),
-    company: RegisteredCompany.optional(),
-    matchedBy: z.string(),
+    ...CheckReplyFields,
     matchedOn: z.array(z.string()),
     registered: z.boolean(),
     summary: z.string(),
     charities: z.array(Charity),
-    history: z.array(HistoryItem),
-    registerDate: z.string().nullable(),
-    historySince: z.string().nullable(),
-    provenance: Provenance,
   })
   .openapi("CharityCheck");
 
@@ -70,7 +64,7 @@ export const charityCheck = defineOperation({
       ownNumber: { field: "charityNumber", label: "charity number", pattern: /^\d{6,7}$/, first: true },
       minScore: 0.7,
     });
-    const { history, edition } = await historyAndEdition(ctx.env, "charity", found.found.map((f) => f.entry.key));
+    const base = await checkReply(ctx.env, "charity", found, found.found.map((f) => f.entry.key));
     const charities = found.found.map(({ entry, match }) => {
       const d = entry.data;
       const flags = (d.flags ?? {}) as Record<string, unknown>;
@@ -106,17 +100,11 @@ export const charityCheck = defineOperation({
         ? `${top.name} (charity ${top.charityNumber}) is registered with the Charity Commission${top.latestAccounts?.income != null ? `; latest income £${top.latestAccounts.income.toLocaleString("en-GB")}` : ""}${warnings.length ? `; flagged: ${warnings.join(", ")}` : ""}.`
         : `${top.name} (charity ${top.charityNumber}) was removed from the register${top.removedOn ? ` on ${top.removedOn}` : ""}${top.removalReason ? ` (${top.removalReason})` : ""}.`;
     return {
-      query: found.query,
-      ...(found.company ? { company: found.company } : {}),
-      matchedBy: found.matchedBy,
+      ...base,
       matchedOn: found.matchedOn,
       registered,
       summary,
       charities,
-      history,
-      registerDate: edition.editionDate,
-      historySince: edition.historySince,
-      provenance: { source: "Charity Commission for England and Wales register extract", registerDate: edition.editionDate, fetchedAt: edition.fetchedAt, attribution: "Source: Charity Commission for England and Wales.", licence: OGL },
     };
   },
 });

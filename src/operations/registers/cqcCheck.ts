@@ -1,9 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { type Entry, entriesByDataField, entriesByKeys } from "../../db/registers";
 import { defineOperation } from "../../platform/registry";
-import { CompanyQuery, HistoryItem, Match, Provenance, RegisteredCompany, historyAndEdition, lookup } from "./lookup";
+import { CheckReplyFields, CompanyQuery, Match, checkReply, lookup } from "./lookup";
 
-export const CQC_ATTRIBUTION = "Contains CQC data © Care Quality Commission, licensed under the Open Government Licence v3.0. CQC does not endorse this service.";
 const LOCATIONS_SHOWN = 100;
 
 const Rating = z.string().nullable();
@@ -42,19 +41,13 @@ const Provider = z.object({
 
 const Output = z
   .object({
-    query: z.string(),
-    company: RegisteredCompany.optional(),
-    matchedBy: z.string(),
+    ...CheckReplyFields,
     matchedOn: z.array(z.string()),
     registered: z.boolean().describe("The provider, or at least one of its locations, is registered with CQC now."),
     summary: z.string(),
     provider: Provider.nullable(),
     locations: z.array(Location),
     locationsTotal: z.number().int(),
-    history: z.array(HistoryItem),
-    registerDate: z.string().nullable(),
-    historySince: z.string().nullable(),
-    provenance: Provenance,
   })
   .openapi("CqcCheck");
 
@@ -130,7 +123,7 @@ export const cqcCheck = defineOperation({
         }
       : null;
     const keys = [...(providerEntry ? [providerEntry.entry.key] : []), ...locEntries.map((e) => e.key)];
-    const { history, edition } = await historyAndEdition(ctx.env, "cqc", keys);
+    const base = await checkReply(ctx.env, "cqc", found, keys);
     const registeredLocations = locations.filter((l) => l.registrationStatus === "Registered");
     const registered = provider?.registrationStatus === "Registered" || registeredLocations.length > 0;
     const who = provider?.name ?? locations[0]?.name ?? found.found[0].entry.name;
@@ -139,19 +132,13 @@ export const cqcCheck = defineOperation({
       ? `${who} is registered with CQC${locations.length ? ` with ${registeredLocations.length} registered location${registeredLocations.length === 1 ? "" : "s"}` : ""}${provider?.overallRating ? `; overall rating ${provider.overallRating}` : ""}${inadequate ? `; ${inadequate} location${inadequate === 1 ? " is" : "s are"} rated Inadequate` : ""}.`
       : `${who} is not registered with CQC now (deregistered).`;
     return {
-      query: found.query,
-      ...(found.company ? { company: found.company } : {}),
-      matchedBy: found.matchedBy,
+      ...base,
       matchedOn: found.matchedOn,
       registered,
       summary,
       provider,
       locations: locations.slice(0, LOCATIONS_SHOWN),
       locationsTotal: locations.length,
-      history,
-      registerDate: edition.editionDate,
-      historySince: edition.historySince,
-      provenance: { source: "Care Quality Commission register (API and HSCA active locations)", registerDate: edition.editionDate, fetchedAt: edition.fetchedAt, attribution: CQC_ATTRIBUTION, licence: "Open Government Licence v3.0" },
     };
   },
 });

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { type ChangeRow, type Entry, editionInfo, entriesByCompanyNumber, entriesByDataField, entriesByKeys, historyOf, keysByNames } from "../../db/registers";
+import { type ChangeRow, type Entry, type RegisterEditionInfo, editionInfo, entriesByCompanyNumber, entriesByDataField, entriesByKeys, historyOf, keysByNames } from "../../db/registers";
 import { d1HttpCache } from "../../db/httpCache";
 import { d1RequestBudget } from "../../db/upstreamBudget";
 import type { Env } from "../../env";
@@ -18,6 +18,23 @@ import { type CompanyProfile, createCompaniesHouseClient, registerCompany } from
  */
 
 export const OGL = "Contains public sector information licensed under the Open Government Licence v3.0.";
+
+/** The one table of what each register is and the attribution it requires (checks and feeds alike). */
+export const REGISTERS: Record<RegisterSource, { name: string; attribution: string; licence: string | null }> = {
+  aml: { name: "HMRC Money Laundering Regulations supervised business register", attribution: "Source: HM Revenue & Customs, supervised business register.", licence: OGL },
+  sra: {
+    name: "Solicitors Regulation Authority register of organisations",
+    attribution: "Source: Solicitors Regulation Authority (SRA) register data, supplied under the SRA's firm data terms. The SRA does not endorse this service.",
+    licence: null,
+  },
+  sponsors: { name: "Home Office register of licensed sponsors (workers; students)", attribution: "Source: Home Office, register of licensed sponsors.", licence: OGL },
+  cqc: {
+    name: "Care Quality Commission register (API and HSCA active locations)",
+    attribution: "Contains CQC data © Care Quality Commission, licensed under the Open Government Licence v3.0. CQC does not endorse this service.",
+    licence: "Open Government Licence v3.0",
+  },
+  charity: { name: "Charity Commission for England and Wales register of charities", attribution: "Source: Charity Commission for England and Wales.", licence: OGL },
+};
 
 export const CompanyQuery = z
   .string()
@@ -63,6 +80,39 @@ export const Match = z.object({
   matchedName: z.string(),
   reasons: z.array(z.string()),
 });
+
+/** Fields every register check reply has (SPEC §2.1, §2.5, §2.6): the echo, the company, how it matched, history, provenance. */
+export const CheckReplyFields = {
+  query: z.string(),
+  company: RegisteredCompany.optional(),
+  matchedBy: z.string(),
+  history: z.array(HistoryItem),
+  registerDate: z.string().nullable().describe("Date of the register edition answered from."),
+  historySince: z.string().nullable().describe("The service records changes from this date (its first edition of the register)."),
+  provenance: Provenance,
+};
+
+export const provenanceOf = (source: RegisterSource, edition: RegisterEditionInfo): z.infer<typeof Provenance> => ({
+  source: REGISTERS[source].name,
+  registerDate: edition.editionDate,
+  fetchedAt: edition.fetchedAt,
+  attribution: REGISTERS[source].attribution,
+  licence: REGISTERS[source].licence,
+});
+
+/** The shared part of a check's reply, from a lookup and the entries' history. */
+export async function checkReply(env: Env, source: RegisterSource, found: LookupResult, keys: string[]) {
+  const [history, edition] = await Promise.all([historyOf(env.DB, source, keys), editionInfo(env.DB, source)]);
+  return {
+    query: found.query,
+    ...(found.company ? { company: found.company } : {}),
+    matchedBy: found.matchedBy,
+    history: history.map(toHistory),
+    registerDate: edition.editionDate,
+    historySince: edition.historySince,
+    provenance: provenanceOf(source, edition),
+  };
+}
 
 export const toHistory = (c: ChangeRow) => ({ date: c.date, kind: c.kind, name: c.name, before: c.before, after: c.after });
 
@@ -187,9 +237,4 @@ async function withCompany(env: Env, r: LookupResult): Promise<LookupResult> {
     // the register answer stands on its own; the company block is optional
   }
   return r;
-}
-
-export async function historyAndEdition(env: Env, source: RegisterSource, keys: string[]) {
-  const [history, edition] = await Promise.all([historyOf(env.DB, source, keys), editionInfo(env.DB, source)]);
-  return { history: history.map(toHistory), edition };
 }

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import { normaliseName } from "../../services/matching/names";
-import { CompanyQuery, HistoryItem, Match, OGL, Provenance, RegisteredCompany, historyAndEdition, lookup } from "./lookup";
+import { CheckReplyFields, CompanyQuery, Match, checkReply, lookup } from "./lookup";
 
 const Route = z.object({ route: z.string(), typeAndRating: z.string().nullable(), rating: z.string().nullable() });
 
@@ -19,9 +19,7 @@ const Sponsor = z.object({
 
 const Output = z
   .object({
-    query: z.string(),
-    company: RegisteredCompany.optional(),
-    matchedBy: z.string(),
+    ...CheckReplyFields,
     matchedOn: z.array(z.string()),
     licensed: z.boolean().describe("On the current register of licensed sponsors (workers or students)."),
     summary: z.string(),
@@ -35,10 +33,6 @@ const Output = z
         note: z.string(),
       })
       .describe("Does the register's town agree with the company's registered office?"),
-    history: z.array(HistoryItem),
-    registerDate: z.string().nullable(),
-    historySince: z.string().nullable(),
-    provenance: Provenance,
   })
   .openapi("SponsorLicence");
 
@@ -62,7 +56,7 @@ export const sponsorLicence = defineOperation({
   example: { company: "Bayside Hotel Group Ltd" },
   async handler({ company }, ctx) {
     const found = await lookup(ctx.env, "sponsors", company, { hasCompanyNumbers: false, minScore: 0.7 });
-    const { history, edition } = await historyAndEdition(ctx.env, "sponsors", found.found.map((f) => f.entry.key));
+    const base = await checkReply(ctx.env, "sponsors", found, found.found.map((f) => f.entry.key));
     const groups = new Map<string, z.infer<typeof Sponsor>>();
     for (const { entry, match } of found.found) {
       const d = entry.data;
@@ -103,19 +97,13 @@ export const sponsorLicence = defineOperation({
       ? `${listed[0].name} is a licensed sponsor (${[...new Set(listed.map((s) => s.register))].join(" and ")}; ${ratings.join(", ") || "rating not stated"}).${ratings.some((r) => /^B\b/.test(r)) ? " A B rating means the sponsor is under an action plan." : ""}${possible}`
       : `${sponsors[0].name} is no longer on the register of licensed sponsors (removed ${sponsors[0].removedOn}); a licence that is revoked or surrendered disappears from the register.${possible}`;
     return {
-      query: found.query,
-      ...(found.company ? { company: found.company } : {}),
-      matchedBy: found.matchedBy,
+      ...base,
       matchedOn: found.matchedOn,
       licensed: listed.length > 0,
       summary,
       sponsors,
       ratings,
       townCheck: { registeredOfficeTown: office, registerTowns, agrees, note: townNote },
-      history,
-      registerDate: edition.editionDate,
-      historySince: edition.historySince,
-      provenance: { source: "Home Office register of licensed sponsors (workers; students)", registerDate: edition.editionDate, fetchedAt: edition.fetchedAt, attribution: "Source: Home Office, register of licensed sponsors.", licence: OGL },
     };
   },
 });

@@ -1,10 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
-import { CompanyQuery, HistoryItem, Match, Provenance, historyAndEdition, lookup } from "./lookup";
+import { CheckReplyFields, CompanyQuery, Match, checkReply, lookup } from "./lookup";
 
 /** workAreas longer than this are cut, with a final element counting the rest (SPEC §2.6). */
 export const WORK_AREAS_SHOWN = 10;
-export const SRA_ATTRIBUTION = "Source: Solicitors Regulation Authority (SRA) register data, supplied under the SRA's firm data terms. The SRA does not endorse this service.";
 const SRA_REGISTER_ENTRY = "https://www.sra.org.uk/consumers/register/organisation/?sraNumber=";
 
 const Firm = z.object({
@@ -29,17 +28,11 @@ const Firm = z.object({
 
 const Output = z
   .object({
-    query: z.string(),
-    company: z.object({ name: z.string(), number: z.string(), status: z.string(), registeredOffice: z.string() }).optional(),
-    matchedBy: z.string(),
+    ...CheckReplyFields,
     authorised: z.boolean(),
     summary: z.string(),
     firms: z.array(Firm),
-    history: z.array(HistoryItem),
-    historySince: z.string().nullable(),
-    registerDate: z.string().nullable(),
-    attribution: z.string(),
-    provenance: Provenance,
+    attribution: z.string().describe("The SRA's data-supply attribution."),
   })
   .openapi("SraCheck");
 
@@ -72,7 +65,7 @@ export const sraCheck = defineOperation({
       ownNumber: { field: "sraNumber", label: "SRA number", pattern: /^\d{5,7}$/, asNumber: true },
       minScore: 0.7,
     });
-    const { history, edition } = await historyAndEdition(ctx.env, "sra", found.found.map((f) => f.entry.key));
+    const base = await checkReply(ctx.env, "sra", found, found.found.map((f) => f.entry.key));
     const firms = found.found.map(({ entry, match }) => {
       const d = entry.data;
       const ho = d.headOffice as Record<string, unknown> | null;
@@ -100,18 +93,6 @@ export const sraCheck = defineOperation({
     const summary = authorised
       ? `${top.name} (SRA ${top.sraNumber}) is ${top.status} by the Solicitors Regulation Authority.${possible}`
       : `${top.name} (SRA ${top.sraNumber}) is not currently authorised: ${top.listed ? top.status : "it is no longer listed in the register's data"}.${possible}`;
-    return {
-      query: found.query,
-      ...(found.company ? { company: { name: found.company.name, number: found.company.number, status: found.company.status, registeredOffice: found.company.registeredOffice ?? "" } } : {}),
-      matchedBy: found.matchedBy,
-      authorised,
-      summary,
-      firms,
-      history,
-      historySince: edition.historySince,
-      registerDate: edition.editionDate,
-      attribution: SRA_ATTRIBUTION,
-      provenance: { source: "Solicitors Regulation Authority register of organisations", registerDate: edition.editionDate, fetchedAt: edition.fetchedAt, attribution: SRA_ATTRIBUTION, licence: null },
-    };
+    return { ...base, authorised, summary, firms, attribution: base.provenance.attribution };
   },
 });

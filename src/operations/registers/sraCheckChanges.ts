@@ -1,15 +1,11 @@
 import { changesFeed } from "./changesFeed";
-import { SRA_ATTRIBUTION } from "./sraCheck";
 
 export const sraCheckChanges = changesFeed({
   source: "sra",
   operationId: "listSraChanges",
   path: "/api/v1/sra-check/changes",
   title: "SRA register: changes",
-  registerName: "Solicitors Regulation Authority register of organisations",
   kinds: ["added", "removed", "returned", "status"],
   kindHelp: "firms `added`, `removed` (no longer in the data), `returned` or `status` (re-statused, e.g. authorised to intervened).",
   keptSince: "8 October 2026",
-  attribution: SRA_ATTRIBUTION,
-  licence: null,
 });
