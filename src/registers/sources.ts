@@ -1,6 +1,6 @@
 import type { Env } from "../env";
 import type { RegisterRecord, RegisterSource } from "../services/registers/types";
-import { type CharityTable, parseCharityExtract } from "../sources/charity-commission/parse";
+import { CHARITY_EXTRA_TABLES, type CharityTable, parseCharityExtract } from "../sources/charity-commission/parse";
 import { fetchCharityTable } from "../sources/charity-commission/client";
 import { fetchCqcChanges, fetchCqcLocation, fetchCqcProvider } from "../sources/cqc/client";
 import { parseCqcJson, parseHscaActiveLocations } from "../sources/cqc/parse";
@@ -69,16 +69,6 @@ const timedFetch: typeof fetch = (input, init) => fetch(input, { ...init, signal
 /** At most this many CQC detail calls in one daily run (Worker subrequest budget); the rest wait a day. */
 export const CQC_MAX_DETAILS = 400;
 
-const CHARITY_EXTRA_TABLES: CharityTable[] = [
-  "charity_annual_return_history",
-  "charity_area_of_operation",
-  "charity_classification",
-  "charity_event_history",
-  "charity_governing_document",
-  "charity_other_names",
-  "charity_other_regulators",
-  "charity_trustee",
-];
 
 /** Finds and downloads the current edition(s) of a source, the way each format note says. */
 export async function fetchEditions(env: Env, source: RegisterSource, opts: { since?: string; now?: Date } = {}): Promise<EditionFile[]> {

@@ -4,12 +4,9 @@ import { operations } from "../../src/operations";
 import { ingestEdition } from "../../src/registers/ingest";
 import type { RegisterSource } from "../../src/services/registers/types";
 import { call, createTestKey, startSignup, uniqueContact, verifySignup } from "../helpers";
+import { CHARITY_EXTRA_TABLES } from "../../src/sources/charity-commission/parse";
 
 const bytesOf = async (path: string) => new Uint8Array(await (await fetch(`http://files.test/${path}`)).arrayBuffer());
-const CHARITY_TABLES = [
-  "charity_annual_return_history", "charity_area_of_operation", "charity_classification", "charity_event_history",
-  "charity_governing_document", "charity_other_names", "charity_other_regulators", "charity_trustee",
-] as const;
 
 /** Two editions of each register (so the feeds have changes), loaded through the real pipeline. */
 beforeAll(async () => {
@@ -23,7 +20,7 @@ beforeAll(async () => {
   await load("aml", "hmrc-mlr/supervised-business-register-2026-10.ods", "2026-11-07");
   await load("sra", "sra/GetAll.json", "2026-10-08");
   await load("cqc", "cqc/hsca-active-locations.ods", "2026-10-02");
-  const extraTables = Object.fromEntries(await Promise.all(CHARITY_TABLES.map(async (t) => [t, await bytesOf(`charity/publicextract.${t}.txt`)])));
+  const extraTables = Object.fromEntries(await Promise.all(CHARITY_EXTRA_TABLES.map(async (t) => [t, await bytesOf(`charity/publicextract.${t}.txt`)])));
   await load("charity", "charity/publicextract.charity.txt", "2026-10-07", { extraTables });
 });
 

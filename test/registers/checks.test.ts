@@ -12,6 +12,7 @@ import { type IngestOptions, ingestEdition } from "../../src/registers/ingest";
 import type { EditionFile } from "../../src/registers/sources";
 import type { RegisterSource } from "../../src/services/registers/types";
 import { balanceOf, call, createTestKey, json } from "../helpers";
+import { CHARITY_EXTRA_TABLES } from "../../src/sources/charity-commission/parse";
 
 /**
  * Issue "Register checks with daily change feeds" §2: the five register checks over HTTP with a key.
@@ -24,10 +25,6 @@ const ingest = async (source: RegisterSource, bytes: Uint8Array, editionDate: st
   const r = await ingestEdition(env, { source, bytes, fileName: null, url: null, editionDate, ...extra }, opts);
   if (r.outcome !== "loaded" && r.outcome !== "unchanged") throw new Error(`${source} ${editionDate}: ${r.outcome} ${r.reason}`);
 };
-const CHARITY_TABLES = [
-  "charity_annual_return_history", "charity_area_of_operation", "charity_classification", "charity_event_history",
-  "charity_governing_document", "charity_other_names", "charity_other_regulators", "charity_trustee",
-] as const;
 const cqcJson = async (name: string) => (await (await fetch(`http://files.test/cqc/${name}.json`)).json()) as Record<string, any>;
 
 beforeAll(async () => {
@@ -43,7 +40,7 @@ beforeAll(async () => {
   worse.currentRatings.overall.rating = "Inadequate";
   worse.currentRatings.overall.keyQuestionRatings[0].rating = "Inadequate";
   await ingest("cqc", enc(JSON.stringify([worse])), "2026-10-03");
-  const extraTables = Object.fromEntries(await Promise.all(CHARITY_TABLES.map(async (t) => [t, await bytesOf(`charity/publicextract.${t}.txt`)])));
+  const extraTables = Object.fromEntries(await Promise.all(CHARITY_EXTRA_TABLES.map(async (t) => [t, await bytesOf(`charity/publicextract.${t}.txt`)])));
   await ingest("charity", await bytesOf("charity/publicextract.charity.txt"), "2026-10-07", { extraTables }, { chunkRows: 2 });
 });
 

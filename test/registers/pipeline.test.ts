@@ -4,6 +4,7 @@ import { type IngestOptions, ingestEdition } from "../../src/registers/ingest";
 import type { EditionFile } from "../../src/registers/sources";
 import type { RegisterSource } from "../../src/services/registers/types";
 import { buildLargeSponsorsCsv } from "../../src/sources/sponsors/synthetic";
+import { CHARITY_EXTRA_TABLES } from "../../src/sources/charity-commission/parse";
 
 /** Issue "Register checks with daily change feeds" §1: one ingest pipeline, diffed editions, D1 history. */
 
@@ -45,10 +46,6 @@ async function openEntries(source: RegisterSource) {
 const SPONSORS_A = "sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-26.csv";
 const SPONSORS_B = "sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-29.csv";
 const AML = (d: string) => `hmrc-mlr/register-edition-${d}.csv`;
-const CHARITY_TABLES = [
-  "charity_annual_return_history", "charity_area_of_operation", "charity_classification", "charity_event_history",
-  "charity_governing_document", "charity_other_names", "charity_other_regulators", "charity_trustee",
-] as const;
 
 beforeEach(clearRegisters);
 
@@ -150,7 +147,7 @@ describe("issue §1 pipeline: baseline, every change kind per source", () => {
   });
 
   it("SPEC §4.8 charity: Registered → Removed is a status change", async () => {
-    const tables = Object.fromEntries(await Promise.all(CHARITY_TABLES.map(async (t) => [t, await bytesOf(`charity/publicextract.${t}.txt`)])));
+    const tables = Object.fromEntries(await Promise.all(CHARITY_EXTRA_TABLES.map(async (t) => [t, await bytesOf(`charity/publicextract.${t}.txt`)])));
     const main = await textOf("charity/publicextract.charity.txt");
     const first = await ingest("charity", enc(main), "2026-10-07", {}, { extraTables: tables });
     expect(first).toMatchObject({ outcome: "loaded", rowsRead: 4, changes: 0 });

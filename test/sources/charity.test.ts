@@ -2,24 +2,13 @@ import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import type { RegisterRecord } from "../../src/services/registers/types";
 import { fetchCharityTable } from "../../src/sources/charity-commission/client";
-import { type CharityTable, parseCharityExtract } from "../../src/sources/charity-commission/parse";
+import { CHARITY_TABLES, type CharityTable, parseCharityExtract } from "../../src/sources/charity-commission/parse";
 import { RegisterFormatError } from "../../src/sources/format-error";
 
-const TABLES: CharityTable[] = [
-  "charity",
-  "charity_annual_return_history",
-  "charity_area_of_operation",
-  "charity_classification",
-  "charity_event_history",
-  "charity_governing_document",
-  "charity_other_names",
-  "charity_other_regulators",
-  "charity_trustee",
-];
 const table = async (t: CharityTable) => new Uint8Array(await (await fetch(`http://files.test/charity/publicextract.${t}.txt`)).arrayBuffer());
 async function allTables(): Promise<Record<CharityTable, Uint8Array>> {
   const out = {} as Record<CharityTable, Uint8Array>;
-  for (const t of TABLES) out[t] = await table(t);
+  for (const t of CHARITY_TABLES) out[t] = await table(t);
   return out;
 }
 async function collect<T>(g: AsyncIterable<T>): Promise<T[]> {

@@ -10,16 +10,23 @@ import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { RegisterFormatError } from "../format-error";
 import { delimitedRowBatches, firstRow } from "../delimited";
 
-export type CharityTable =
-  | "charity"
-  | "charity_annual_return_history"
-  | "charity_area_of_operation"
-  | "charity_classification"
-  | "charity_event_history"
-  | "charity_governing_document"
-  | "charity_other_names"
-  | "charity_other_regulators"
-  | "charity_trustee";
+/** The extract's tables this service reads: `charity` itself, then the ones joined to it. */
+export const CHARITY_TABLES = [
+  "charity",
+  "charity_annual_return_history",
+  "charity_area_of_operation",
+  "charity_classification",
+  "charity_event_history",
+  "charity_governing_document",
+  "charity_other_names",
+  "charity_other_regulators",
+  "charity_trustee",
+] as const;
+
+export type CharityTable = (typeof CHARITY_TABLES)[number];
+
+/** The tables joined to `charity`. */
+export const CHARITY_EXTRA_TABLES = CHARITY_TABLES.filter((t) => t !== "charity");
 
 type Input = Uint8Array | string;
 type Cols = Record<string, number>;
