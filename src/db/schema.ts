@@ -1,12 +1,15 @@
+import { sql } from "drizzle-orm";
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+const createdAt = () => integer("created_at").notNull().default(sql`(unixepoch())`);
 
 /** Drizzle view of the platform tables (migrations/0001_platform.sql is the source of truth). */
 export const orgs = sqliteTable("orgs", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
-  plan: text("plan").notNull(),
-  pooled: integer("pooled").notNull(),
-  createdAt: integer("created_at").notNull(),
+  plan: text("plan").notNull().default("team"),
+  pooled: integer("pooled").notNull().default(1),
+  createdAt: createdAt(),
 });
 
 export const accounts = sqliteTable("accounts", {
@@ -15,9 +18,9 @@ export const accounts = sqliteTable("accounts", {
   mobile: text("mobile"),
   emailVerifiedAt: integer("email_verified_at"),
   mobileVerifiedAt: integer("mobile_verified_at"),
-  plan: text("plan").notNull(),
+  plan: text("plan").notNull().default("free"),
   orgId: text("org_id"),
-  createdAt: integer("created_at").notNull(),
+  createdAt: createdAt(),
 });
 
 export const apiKeys = sqliteTable("api_keys", {
@@ -26,8 +29,8 @@ export const apiKeys = sqliteTable("api_keys", {
   keyHash: text("key_hash").notNull(),
   prefix: text("prefix").notNull(),
   label: text("label"),
-  active: integer("active").notNull(),
-  createdAt: integer("created_at").notNull(),
+  active: integer("active").notNull().default(1),
+  createdAt: createdAt(),
   disabledAt: integer("disabled_at"),
   creditsOverride: integer("credits_override"),
   creditsOverridePeriod: text("credits_override_period"),
@@ -39,10 +42,10 @@ export const signupChallenges = sqliteTable("signup_challenges", {
   mobile: text("mobile").notNull(),
   emailCodeHash: text("email_code_hash").notNull(),
   mobileCodeHash: text("mobile_code_hash").notNull(),
-  attempts: integer("attempts").notNull(),
+  attempts: integer("attempts").notNull().default(0),
   expiresAt: integer("expires_at").notNull(),
   usedAt: integer("used_at"),
-  createdAt: integer("created_at").notNull(),
+  createdAt: createdAt(),
 });
 
 export const idempotentReplies = sqliteTable(
@@ -51,10 +54,10 @@ export const idempotentReplies = sqliteTable(
     keyId: text("key_id").notNull(),
     idempotencyKey: text("idempotency_key").notNull(),
     requestHash: text("request_hash").notNull(),
-    status: integer("status").notNull(),
+    status: integer("status").notNull().default(0),
     body: text("body"),
     headers: text("headers"),
-    createdAt: integer("created_at").notNull(),
+    createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.keyId, t.idempotencyKey] })],
 );

@@ -1,8 +1,11 @@
 import type { z } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { accounts, apiKeys, orgs } from "../db/schema";
 import type { Env } from "../env";
 import type { ChargeResult } from "../ledger/KeyLedger";
 import { newId, sha256Hex } from "./crypto";
-import { ApiError, ERROR_CODES, isApiError } from "./errors";
+import { ApiError, isApiError } from "./errors";
 import { BURST_WINDOW_MS, PLANS, type PlanId, isPlanId, periodOf } from "./plans";
 import { type AnyOperation, type Caller, type OpContext, Reply, priceOf } from "./registry";
 
@@ -74,19 +77,6 @@ export function refuseMarketplace(headers: Headers): void {
     );
 }
 
-interface KeyRow {
-  key_id: string;
-  active: number;
-  credits_override: number | null;
-  credits_override_period: string | null;
-  account_id: string;
-  plan: string;
-  email_verified_at: number | null;
-  mobile_verified_at: number | null;
-  org_id: string | null;
-  org_plan: string | null;
-  pooled: number | null;
-}
 
 /**
  * Key rows are cached in the isolate for a few seconds, so a busy key does not cost a D1 read per call.
@@ -95,26 +85,38 @@ interface KeyRow {
 const KEY_CACHE_MS = 5_000;
 const keyCache = new Map<string, { row: KeyRow | null; at: number }>();
 
+const keyQuery = (env: Env, hash: string) =>
+  drizzle(env.DB)
+    .select({
+      keyId: apiKeys.id,
+      active: apiKeys.active,
+      creditsOverride: apiKeys.creditsOverride,
+      creditsOverridePeriod: apiKeys.creditsOverridePeriod,
+      accountId: accounts.id,
+      plan: accounts.plan,
+      emailVerifiedAt: accounts.emailVerifiedAt,
+      mobileVerifiedAt: accounts.mobileVerifiedAt,
+      orgId: accounts.orgId,
+      orgPlan: orgs.plan,
+      pooled: orgs.pooled,
+    })
+    .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .leftJoin(orgs, eq(orgs.id, accounts.orgId))
+    .where(eq(apiKeys.keyHash, hash))
+    .get();
+
+type KeyRow = NonNullable<Awaited<ReturnType<typeof keyQuery>>>;
+
 async function keyRow(env: Env, hash: string, now: number): Promise<KeyRow | null> {
   const hit = keyCache.get(hash);
   if (hit && now - hit.at < KEY_CACHE_MS && now >= hit.at) return hit.row;
-  const row = await env.DB.prepare(
-    `SELECT k.id AS key_id, k.active, k.credits_override, k.credits_override_period,
-            a.id AS account_id, a.plan, a.email_verified_at, a.mobile_verified_at, a.org_id,
-            o.plan AS org_plan, o.pooled
-       FROM api_keys k JOIN accounts a ON a.id = k.account_id LEFT JOIN orgs o ON o.id = a.org_id
-      WHERE k.key_hash = ?`,
-  )
-    .bind(hash)
-    .first<KeyRow>();
+  const row = (await keyQuery(env, hash)) ?? null;
   if (keyCache.size > 10_000) keyCache.clear();
   // Unknown keys are not cached: a key issued a moment ago must work at once.
   if (row) keyCache.set(hash, { row, at: now });
   return row;
 }
-
-/** Tests that change a key's row in D1 clear the cache. */
-export const clearKeyCache = () => keyCache.clear();
 
 export async function authenticate(env: Env, apiKey: string | null, now: number): Promise<Authenticated> {
   if (!apiKey) throw new ApiError("missing_key", "Send your API key in the x-api-key header (on /mcp: Authorization: Bearer <key>).");
@@ -123,21 +125,21 @@ export async function authenticate(env: Env, apiKey: string | null, now: number)
   const row = await keyRow(env, hash, now);
   if (!row) throw new ApiError("invalid_key", "That API key is not recognised.");
   if (!row.active) throw new ApiError("inactive_key", "That API key has been disabled. Create a new one or contact support.");
-  const pooled = !!(row.org_id && row.pooled);
-  const planId: PlanId = pooled && row.org_plan && isPlanId(row.org_plan) ? row.org_plan : isPlanId(row.plan) ? row.plan : "free";
+  const pooled = !!(row.orgId && row.pooled);
+  const planId: PlanId = pooled && row.orgPlan && isPlanId(row.orgPlan) ? row.orgPlan : isPlanId(row.plan) ? row.plan : "free";
   const plan = PLANS[planId];
   const period = periodOf(now);
   // A key's one-month starting balance applies to its own ledger only; a pool opens at the org plan's allowance.
-  const startingBalance = !pooled && row.credits_override_period === period ? row.credits_override : null;
+  const startingBalance = !pooled && row.creditsOverridePeriod === period ? row.creditsOverride : null;
   return {
     caller: {
-      keyId: row.key_id,
-      accountId: row.account_id,
+      keyId: row.keyId,
+      accountId: row.accountId,
       plan: planId,
-      canSeeNames: row.email_verified_at !== null && row.mobile_verified_at !== null,
-      ledger: { name: pooled ? `org:${row.org_id}` : `key:${row.key_id}`, pooled, allowance: plan.monthlyCredits, startingBalance, period },
+      canSeeNames: row.emailVerifiedAt !== null && row.mobileVerifiedAt !== null,
+      ledger: { name: pooled ? `org:${row.orgId}` : `key:${row.keyId}`, pooled, allowance: plan.monthlyCredits, startingBalance, period },
     },
-    ledgerName: pooled ? `org:${row.org_id}` : `key:${row.key_id}`,
+    ledgerName: pooled ? `org:${row.orgId}` : `key:${row.keyId}`,
     pooled,
     allowance: plan.monthlyCredits,
     burstLimit: plan.burstPerMinute,
@@ -325,5 +327,3 @@ async function idempotencyFinish(env: Env, idem: { keyId: string; key: string },
 async function idempotencyForget(env: Env, idem: { keyId: string; key: string }): Promise<void> {
   await env.DB.prepare(`DELETE FROM idempotent_replies WHERE key_id = ? AND idempotency_key = ?`).bind(idem.keyId, idem.key).run();
 }
-
-export const statusOf = (code: keyof typeof ERROR_CODES): number => ERROR_CODES[code].status;

@@ -1,4 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { accounts, apiKeys } from "../../db/schema";
 import { newApiKey, newId, safeEqual, sha256Hex } from "../../platform/crypto";
 import { ApiError } from "../../platform/errors";
 import { PLANS } from "../../platform/plans";
@@ -57,17 +60,16 @@ export const verifySignup = defineOperation({
     const used = await db.prepare(`UPDATE signup_challenges SET used_at = ? WHERE id = ? AND used_at IS NULL`).bind(now, input.challengeId).run();
     if (!used.meta.changes) throw new ApiError("unverified", "That challenge was already used.");
 
-    const existing = await db.prepare(`SELECT id, plan FROM accounts WHERE email = ?`).bind(ch.email).first<{ id: string; plan: string }>();
+    const orm = drizzle(db);
+    const existing = await orm.select({ id: accounts.id, plan: accounts.plan }).from(accounts).where(eq(accounts.email, ch.email)).get();
     const accountId = existing?.id ?? newId("acc");
     const apiKey = newApiKey();
     const keyId = newId("key");
-    await db.batch([
+    await orm.batch([
       existing
-        ? db.prepare(`UPDATE accounts SET mobile = ?, email_verified_at = ?, mobile_verified_at = ? WHERE id = ?`).bind(ch.mobile, now, now, accountId)
-        : db
-            .prepare(`INSERT INTO accounts (id, email, mobile, email_verified_at, mobile_verified_at, plan) VALUES (?, ?, ?, ?, ?, 'free')`)
-            .bind(accountId, ch.email, ch.mobile, now, now),
-      db.prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES (?, ?, ?, ?)`).bind(keyId, accountId, await sha256Hex(apiKey), apiKey.slice(0, 9)),
+        ? orm.update(accounts).set({ mobile: ch.mobile, emailVerifiedAt: now, mobileVerifiedAt: now }).where(eq(accounts.id, accountId))
+        : orm.insert(accounts).values({ id: accountId, email: ch.email, mobile: ch.mobile, emailVerifiedAt: now, mobileVerifiedAt: now }),
+      orm.insert(apiKeys).values({ id: keyId, accountId, keyHash: await sha256Hex(apiKey), prefix: apiKey.slice(0, 9) }),
     ]);
     const plan = existing?.plan ?? "free";
     return new Reply(
