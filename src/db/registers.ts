@@ -120,13 +120,17 @@ export async function entriesByDataField(db: D1Database, source: RegisterSource,
   return rows.results.map(toEntry);
 }
 
+/** The newest published run of a source: names written by a run still in progress are not candidates. */
+const PUBLISHED_RUN = `SELECT COALESCE(MAX(published_run), 0) FROM register_state WHERE source = ?1`;
+
 /** Keys of entries one of whose names normalises to one of `norms` (exact), or matches an FTS query. */
 export async function keysByNames(db: D1Database, source: RegisterSource, norms: string[], fts: string | null, limit = 200): Promise<string[]> {
   const keys = new Set<string>();
   if (norms.length) {
     const rows = await db
       .prepare(
-        `SELECT DISTINCT key FROM register_names WHERE source = ?1 AND norm IN (${norms.map((_, i) => `?${i + 2}`).join(", ")}) LIMIT ${limit}`,
+        `SELECT DISTINCT key FROM register_names WHERE source = ?1 AND valid_from_run <= (${PUBLISHED_RUN})
+            AND norm IN (${norms.map((_, i) => `?${i + 2}`).join(", ")}) LIMIT ${limit}`,
       )
       .bind(source, ...norms)
       .all<{ key: string }>();
@@ -134,7 +138,7 @@ export async function keysByNames(db: D1Database, source: RegisterSource, norms:
   }
   if (fts && keys.size < limit) {
     const rows = await db
-      .prepare(`SELECT DISTINCT key FROM register_names_fts WHERE register_names_fts MATCH ?1 AND source = ?2 LIMIT ${limit}`)
+      .prepare(`SELECT DISTINCT key FROM register_names_fts WHERE register_names_fts MATCH ?1 AND source = ?2 AND valid_from_run <= (${PUBLISHED_RUN.replace("?1", "?2")}) LIMIT ${limit}`)
       .bind(`norm : (${fts})`, source)
       .all<{ key: string }>();
     for (const r of rows.results) keys.add(r.key);

@@ -317,13 +317,8 @@ export async function completeRun(env: Env, runId: number, opts: { now?: Date } 
     await flush();
 
     const editionDiff = diff.finish({ partial: run.mode === "partial" });
-    // On CQC a location missing from a full snapshot of active locations has been deregistered.
     // The first edition of a source is the baseline: history begins there, so it records no changes.
-    const changes: RegisterChange[] = !state
-      ? []
-      : run.source === "cqc"
-        ? editionDiff.changes.map((c) => (c.kind === "removed" ? { ...c, kind: "deregistered" as const } : c))
-        : editionDiff.changes;
+    const changes: RegisterChange[] = state ? editionDiff.changes : [];
     const removedKeys = run.mode === "snapshot" ? open.filter((p) => p.removed_on === null && !diff.has(p.key)).map((p) => p.key) : [];
 
     if (!changes.length && !written && !removedKeys.length) {

@@ -52,6 +52,10 @@ describe("SPEC §6.3 register diff", () => {
     expect(changes[0]).toMatchObject({ before: { status: "Registered" }, after: { status: "Deregistered" } });
     expect(changes[1]).toMatchObject({ before: { rating: "Good" }, after: { rating: "Inadequate" } });
     expect(changes[2]).toMatchObject({ before: { rating: null }, after: { rating: "Requires improvement" } });
+    // A location missing from a full snapshot of active locations has been deregistered, not "removed".
+    const gone = diffEdition(prev, next.slice(1), { source: "cqc" });
+    expect(kinds(gone.changes)).toEqual(["deregistered:1-101", "re-rated:1-102", "re-rated:1-103"]);
+    expect(gone.changes[0]).toMatchObject({ before: { status: "Registered" }, after: null });
     // Elsewhere a status of "Deregistered" is a plain status change.
     const other = diffEdition([snap(rec("charity", "9"))], [rec("charity", "9", { status: "Deregistered" })], { source: "charity" });
     expect(kinds(other.changes)).toEqual(["status:9"]);

@@ -74,9 +74,11 @@ export class EditionDiff {
     }
   }
 
-  /** Entries of the previous state not seen in this edition are `removed`; `partial` editions (only changed entries) remove nothing. */
+  /** Entries of the previous state not seen in this edition are `removed` (CQC: `deregistered`); `partial` editions (only changed entries) remove nothing. */
   finish(opts: { partial?: boolean } = {}): DiffResult {
-    if (!opts.partial) for (const p of this.prev.values()) if (!p.removed && !this.seenKeys.has(p.key)) this.push(p, "removed", whole(p), null);
+    // On CQC a location missing from a full snapshot of active locations has been deregistered.
+    const gone: ChangeKind = this.opts.source === "cqc" ? "deregistered" : "removed";
+    if (!opts.partial) for (const p of this.prev.values()) if (!p.removed && !this.seenKeys.has(p.key)) this.push(p, gone, whole(p), null);
     this.changes.sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     return { changes: this.changes, unchanged: this.unchanged, seen: this.seenKeys.size };
   }
