@@ -16,6 +16,6 @@ export async function ingestFile(
   bytes: Uint8Array,
   opts: { fileName: string | null; url: string | null; editionDate: string | null; extraTables?: Partial<Record<CharityTable, Uint8Array>>; onProgress?: (m: string) => void },
 ) {
-  const file: EditionFile = { source, bytes, fileName: opts.fileName, url: opts.url, editionDate: opts.editionDate, extraTables: opts.extraTables, mode: source === "cqc" ? undefined : "snapshot" };
+  const file: EditionFile = { source, bytes, fileName: opts.fileName, url: opts.url, editionDate: opts.editionDate, extraTables: opts.extraTables };
   return ingestEdition(env, file, { chunkRows: 50_000, onProgress: opts.onProgress });
 }

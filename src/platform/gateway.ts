@@ -35,13 +35,8 @@ export interface CallMeta {
 
 export interface Authenticated {
   caller: Caller;
-  /** Durable Object name of the ledger: the key, or the org pool it shares. */
-  ledgerName: string;
-  pooled: boolean;
-  allowance: number;
+  /** The plan's burst ceiling (calls a minute per key). */
   burstLimit: number;
-  startingBalance: number | null;
-  period: string;
 }
 
 const DEFAULT_TIMEOUT_MS = 25_000;
@@ -139,12 +134,7 @@ export async function authenticate(env: Env, apiKey: string | null, now: number)
       canSeeNames: row.emailVerifiedAt !== null && row.mobileVerifiedAt !== null,
       ledger: { name: pooled ? `org:${row.orgId}` : `key:${row.keyId}`, pooled, allowance: plan.monthlyCredits, startingBalance, period },
     },
-    ledgerName: pooled ? `org:${row.orgId}` : `key:${row.keyId}`,
-    pooled,
-    allowance: plan.monthlyCredits,
     burstLimit: plan.burstPerMinute,
-    startingBalance,
-    period,
   };
 }
 
@@ -163,12 +153,12 @@ const ledgerStub = (env: Env, name: string) => env.LEDGER.get(env.LEDGER.idFromN
 async function charge(env: Env, auth: Authenticated, cost: number, now: number): Promise<ChargeResult> {
   try {
     return await withTimeout(
-      ledgerStub(env, auth.ledgerName).charge({
+      ledgerStub(env, auth.caller.ledger.name).charge({
         cost,
         keyId: auth.caller.keyId,
-        period: auth.period,
-        allowance: auth.allowance,
-        startingBalance: auth.startingBalance,
+        period: auth.caller.ledger.period,
+        allowance: auth.caller.ledger.allowance,
+        startingBalance: auth.caller.ledger.startingBalance,
         burstLimit: auth.burstLimit,
         burstWindowMs: BURST_WINDOW_MS,
         now,
@@ -177,17 +167,17 @@ async function charge(env: Env, auth: Authenticated, cost: number, now: number):
       () => new Error("ledger time-out"),
     );
   } catch (e) {
-    console.error(JSON.stringify({ ledger: auth.ledgerName, error: String(e) }));
+    console.error(JSON.stringify({ ledger: auth.caller.ledger.name, error: String(e) }));
     throw new ApiError("ledger_unavailable", "The credit ledger could not be reached, so the call was not run and nothing was charged. Retry shortly.");
   }
 }
 
 async function refund(env: Env, auth: Authenticated, amount: number): Promise<{ remaining: number; refunded: number } | null> {
   try {
-    const p = ledgerStub(env, auth.ledgerName).refund(amount, auth.period) as Promise<{ remaining: number; refunded: number }>;
+    const p = ledgerStub(env, auth.caller.ledger.name).refund(amount, auth.caller.ledger.period) as Promise<{ remaining: number; refunded: number }>;
     return await withTimeout(p, LEDGER_TIMEOUT_MS, () => new Error("ledger time-out"));
   } catch (e) {
-    console.error(JSON.stringify({ ledger: auth.ledgerName, refundLost: amount, error: String(e) }));
+    console.error(JSON.stringify({ ledger: auth.caller.ledger.name, refundLost: amount, error: String(e) }));
     return null;
   }
 }
@@ -238,7 +228,7 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
           throw new ApiError("rate_limited", `Burst ceiling reached: at most ${auth.burstLimit} calls a minute per key. No credit was used.`, {
             retryAfter: r.retryAfterSeconds,
           });
-        throw auth.pooled
+        throw auth.caller.ledger.pooled
           ? new ApiError("org_pool_exhausted", `Your organisation's shared pool has ${r.remaining} credits left; this call costs ${cost}.`)
           : new ApiError("quota_exhausted", `This month's credits are used up (${r.remaining} left; this call costs ${cost}). They reset on the 1st (UTC).`);
       }

@@ -47,7 +47,7 @@ const MAX_PARAMS = 100;
 const today = (d: Date) => d.toISOString().slice(0, 10);
 
 /** FNV-1a over the record's JSON: a cheap fingerprint to notice any change in an entry. */
-export function fingerprint(r: RegisterRecord): string {
+function fingerprint(r: RegisterRecord): string {
   const s = JSON.stringify([r.name, r.companyNumber, r.altNames, r.status, r.rating, r.town, r.data]);
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
