@@ -23,61 +23,94 @@ export type ChargeResult =
   | { ok: false; reason: "burst"; retryAfterSeconds: number; remaining: number }
   | { ok: false; reason: "credits"; remaining: number };
 
+/** One key's burst window: the times of its last `limit` calls, in a ring, with a running call sequence. */
+interface BurstRing {
+  limit: number;
+  /** Sequence number the next call will take; its slot is `seq % limit`. */
+  seq: number;
+  times: number[];
+}
+
 /**
  * KeyLedger: one Durable Object per API key, or per organisation pool where keys share one balance.
  * It holds the month's balance and each key's recent call times. A Durable Object runs one call at a
  * time and nothing below awaits between reading and writing, so every charge is atomic: the balance
  * never goes negative, however many calls arrive at once (SPEC §5.4, §7.4, §8).
+ *
+ * State lives in memory, loaded from the object's SQLite storage when the object starts, and every
+ * change is written through before the reply leaves (the output gate holds the reply until the write
+ * is durable). A charge is two writes and no reads: the balance row and one slot of the caller's ring.
  */
 export class KeyLedger extends DurableObject<Env> {
+  private balance: { period: string; credits: number } | null;
+  private readonly rings = new Map<string, BurstRing>();
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    // Burst window per key: a ring of the last `burstLimit` call times. The slot about to be overwritten
-    // holds the oldest of them; if it is less than a window old, the ceiling is reached. O(1) per call.
     ctx.storage.sql.exec(
       `CREATE TABLE IF NOT EXISTS balance (id INTEGER PRIMARY KEY CHECK (id = 1), period TEXT NOT NULL, credits INTEGER NOT NULL);
-       CREATE TABLE IF NOT EXISTS ring (key_id TEXT NOT NULL, slot INTEGER NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (key_id, slot));
-       CREATE TABLE IF NOT EXISTS ring_head (key_id TEXT PRIMARY KEY, next INTEGER NOT NULL, size INTEGER NOT NULL);`,
+       CREATE TABLE IF NOT EXISTS burst (key_id TEXT NOT NULL, slot INTEGER NOT NULL, seq INTEGER NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (key_id, slot));`,
     );
+    this.balance = ctx.storage.sql.exec<{ period: string; credits: number }>(`SELECT period, credits FROM balance WHERE id = 1`).toArray()[0] ?? null;
   }
 
-  /** The balance for `period`, opening the period (monthly reset) when it is new. */
-  private balanceFor(period: string, allowance: number, startingBalance?: number | null): number {
-    const row = this.ctx.storage.sql.exec<{ period: string; credits: number }>(`SELECT period, credits FROM balance WHERE id = 1`).toArray()[0];
-    if (row && row.period === period) return row.credits;
-    const opening = startingBalance ?? allowance;
+  /** The balance for `period`: a new month opens at the allowance (or the key's starting balance). */
+  private creditsFor(period: string, allowance: number, startingBalance?: number | null): number {
+    return this.balance && this.balance.period === period ? this.balance.credits : (startingBalance ?? allowance);
+  }
+
+  private saveBalance(period: string, credits: number): void {
     this.ctx.storage.sql.exec(
       `INSERT INTO balance (id, period, credits) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET period = excluded.period, credits = excluded.credits`,
       period,
-      opening,
+      credits,
     );
-    return opening;
+  }
+
+  /** The caller's ring, loaded from storage on first use, and again when the plan's limit changes. */
+  private ringOf(keyId: string, limit: number): BurstRing {
+    const known = this.rings.get(keyId);
+    if (known && known.limit === limit) return known;
+    const sql = this.ctx.storage.sql;
+    const rows = sql.exec<{ slot: number; seq: number; at: number }>(`SELECT slot, seq, at FROM burst WHERE key_id = ? ORDER BY seq`, keyId).toArray();
+    const kept = rows.slice(-limit);
+    if (rows.length > limit || kept.some((r) => r.slot !== r.seq % limit)) {
+      // The limit changed: re-slot the most recent calls under the new one.
+      sql.exec(`DELETE FROM burst WHERE key_id = ?`, keyId);
+      for (const r of kept) sql.exec(`INSERT INTO burst (key_id, slot, seq, at) VALUES (?, ?, ?, ?)`, keyId, r.seq % limit, r.seq, r.at);
+    }
+    const ring: BurstRing = { limit, seq: rows.length ? rows[rows.length - 1].seq + 1 : 0, times: new Array<number>(limit).fill(0) };
+    for (const r of kept) ring.times[r.seq % limit] = r.at;
+    this.rings.set(keyId, ring);
+    return ring;
   }
 
   charge(req: ChargeRequest): ChargeResult {
-    // One synchronous transaction: nothing else runs in this object meanwhile, and its writes commit together.
-    return this.ctx.storage.transactionSync(() => {
-      const sql = this.ctx.storage.sql;
-      const head = sql.exec<{ next: number; size: number }>(`SELECT next, size FROM ring_head WHERE key_id = ?`, req.keyId).toArray()[0] ?? { next: 0, size: 0 };
-      const next = head.next % req.burstLimit; // the plan's limit may have changed
-      const credits = this.balanceFor(req.period, req.allowance, req.startingBalance);
-      if (head.size >= req.burstLimit) {
-        const oldest = sql.exec<{ at: number }>(`SELECT at FROM ring WHERE key_id = ? AND slot = ?`, req.keyId, next).toArray()[0]?.at ?? 0;
-        if (req.now - oldest < req.burstWindowMs)
-          return { ok: false as const, reason: "burst" as const, retryAfterSeconds: Math.max(1, Math.ceil((oldest + req.burstWindowMs - req.now) / 1000)), remaining: credits };
-      }
-      if (credits < req.cost) return { ok: false as const, reason: "credits" as const, remaining: credits };
-      sql.exec(`INSERT INTO ring (key_id, slot, at) VALUES (?, ?, ?) ON CONFLICT(key_id, slot) DO UPDATE SET at = excluded.at`, req.keyId, next, req.now);
-      sql.exec(
-        `INSERT INTO ring_head (key_id, next, size) VALUES (?, ?, ?) ON CONFLICT(key_id) DO UPDATE SET next = excluded.next, size = excluded.size`,
+    const ring = this.ringOf(req.keyId, req.burstLimit);
+    const credits = this.creditsFor(req.period, req.allowance, req.startingBalance);
+    // The slot about to be overwritten holds the oldest of the last `limit` calls: if it is less than a
+    // window old, the ceiling is reached. O(1) per call.
+    const slot = ring.seq % ring.limit;
+    const oldest = ring.times[slot];
+    if (ring.seq >= ring.limit && req.now - oldest < req.burstWindowMs)
+      return { ok: false, reason: "burst", retryAfterSeconds: Math.max(1, Math.ceil((oldest + req.burstWindowMs - req.now) / 1000)), remaining: credits };
+    if (credits < req.cost) return { ok: false, reason: "credits", remaining: credits };
+    const remaining = credits - req.cost;
+    // Both writes commit together or not at all; memory changes only once they have.
+    this.ctx.storage.transactionSync(() => {
+      this.ctx.storage.sql.exec(
+        `INSERT INTO burst (key_id, slot, seq, at) VALUES (?, ?, ?, ?) ON CONFLICT(key_id, slot) DO UPDATE SET seq = excluded.seq, at = excluded.at`,
         req.keyId,
-        (next + 1) % req.burstLimit,
-        Math.min(head.size + 1, req.burstLimit),
+        slot,
+        ring.seq,
+        req.now,
       );
-      const remaining = credits - req.cost;
-      if (req.cost) sql.exec(`UPDATE balance SET credits = ? WHERE id = 1`, remaining);
-      return { ok: true as const, remaining, charged: req.cost };
+      if (req.cost || !this.balance || this.balance.period !== req.period) this.saveBalance(req.period, remaining);
     });
+    ring.times[slot] = req.now;
+    ring.seq += 1;
+    this.balance = { period: req.period, credits: remaining };
+    return { ok: true, remaining, charged: req.cost };
   }
 
   /**
@@ -85,15 +118,15 @@ export class KeyLedger extends DurableObject<Env> {
    * month that has already closed is dropped: the new month opened with a full allowance.
    */
   refund(amount: number, period: string): { remaining: number; refunded: number } {
-    const row = this.ctx.storage.sql.exec<{ period: string; credits: number }>(`SELECT period, credits FROM balance WHERE id = 1`).toArray()[0];
-    if (!row || row.period !== period || amount <= 0) return { remaining: row?.credits ?? 0, refunded: 0 };
-    const remaining = row.credits + amount;
-    this.ctx.storage.sql.exec(`UPDATE balance SET credits = ? WHERE id = 1`, remaining);
+    if (!this.balance || this.balance.period !== period || amount <= 0) return { remaining: this.balance?.credits ?? 0, refunded: 0 };
+    const remaining = this.balance.credits + amount;
+    this.saveBalance(period, remaining);
+    this.balance = { period, credits: remaining };
     return { remaining, refunded: amount };
   }
 
   /** Current balance without charging (GET /api/v1/account). */
   peek(period: string, allowance: number, startingBalance?: number | null): { remaining: number } {
-    return { remaining: this.balanceFor(period, allowance, startingBalance) };
+    return { remaining: this.creditsFor(period, allowance, startingBalance) };
   }
 }

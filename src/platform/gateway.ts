@@ -74,8 +74,9 @@ export function refuseMarketplace(headers: Headers): void {
 
 
 /**
- * Key rows are cached in the isolate for a few seconds, so a busy key does not cost a D1 read per call.
- * A key disabled (or a plan changed) takes effect within KEY_CACHE_MS.
+ * Key rows are cached in the isolate for a few seconds, by the key as presented, so a busy key costs
+ * neither a D1 read nor a hash per call. A key disabled (or a plan changed) takes effect within
+ * KEY_CACHE_MS. The database only ever holds the key's hash.
  */
 const KEY_CACHE_MS = 5_000;
 const keyCache = new Map<string, { row: KeyRow | null; at: number }>();
@@ -103,21 +104,20 @@ const keyQuery = (env: Env, hash: string) =>
 
 type KeyRow = NonNullable<Awaited<ReturnType<typeof keyQuery>>>;
 
-async function keyRow(env: Env, hash: string, now: number): Promise<KeyRow | null> {
-  const hit = keyCache.get(hash);
+async function keyRow(env: Env, apiKey: string, now: number): Promise<KeyRow | null> {
+  const hit = keyCache.get(apiKey);
   if (hit && now - hit.at < KEY_CACHE_MS && now >= hit.at) return hit.row;
-  const row = (await keyQuery(env, hash)) ?? null;
+  const row = (await keyQuery(env, await sha256Hex(apiKey))) ?? null;
   if (keyCache.size > 10_000) keyCache.clear();
   // Unknown keys are not cached: a key issued a moment ago must work at once.
-  if (row) keyCache.set(hash, { row, at: now });
+  if (row) keyCache.set(apiKey, { row, at: now });
   return row;
 }
 
 export async function authenticate(env: Env, apiKey: string | null, now: number): Promise<Authenticated> {
   if (!apiKey) throw new ApiError("missing_key", "Send your API key in the x-api-key header (on /mcp: Authorization: Bearer <key>).");
   if (apiKey.length > 200) throw new ApiError("invalid_key", "That API key is not recognised.");
-  const hash = await sha256Hex(apiKey);
-  const row = await keyRow(env, hash, now);
+  const row = await keyRow(env, apiKey, now);
   if (!row) throw new ApiError("invalid_key", "That API key is not recognised.");
   if (!row.active) throw new ApiError("inactive_key", "That API key has been disabled. Create a new one or contact support.");
   const pooled = !!(row.orgId && row.pooled);

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { ChargeRequest } from "../../src/ledger/KeyLedger";
+import { type ChargeRequest, KeyLedger } from "../../src/ledger/KeyLedger";
 import { execute } from "../../src/platform/gateway";
 import { BURST_WINDOW_MS, PLANS, periodOf } from "../../src/platform/plans";
 import { latePayment } from "../../src/operations/money/latePayment";
@@ -62,6 +63,35 @@ describe("SPEC §8 burst ceiling: 60 a minute per key, over it 429 with Retry-Af
     for (let i = 0; i < 60; i++) expect(await stub.charge(req(t0 + i, { cost: 0 }))).toMatchObject({ ok: true, remaining: 1000 });
     expect(await stub.charge(req(t0 + 100))).toMatchObject({ ok: false, reason: "burst" });
     expect(await stub.charge(req(t0 + 100, { keyId: "key_b" }))).toEqual({ ok: true, remaining: 999, charged: 1 });
+  });
+
+  it("SPEC §8 the balance and the burst window survive the object restarting (state is written through before each reply)", async () => {
+    const { stub, req } = freshLedger(1000);
+    const t0 = Date.UTC(2026, 2, 10, 12, 0, 0);
+    for (let i = 0; i < 60; i++) await stub.charge(req(t0 + i * 10));
+    await stub.refund(3, periodOf(t0));
+    // A second instance over the same storage is what the object looks like after an eviction or a restart.
+    const after = await runInDurableObject(stub, (_o: unknown, state) => {
+      const restarted = new KeyLedger(state, env);
+      return [restarted.peek(periodOf(t0), 1000).remaining, restarted.charge(req(t0 + 1_000)), restarted.charge(req(t0 + 60_000))];
+    });
+    expect(after).toEqual([943, { ok: false, reason: "burst", retryAfterSeconds: 59, remaining: 943 }, { ok: true, remaining: 942, charged: 1 }]);
+  });
+
+  it("SPEC §8 a plan change that lowers or raises the ceiling keeps the most recent calls (up to the lower ceiling) in the window", async () => {
+    const { stub, req } = freshLedger(1000);
+    const t0 = Date.UTC(2026, 2, 10, 12, 0, 0);
+    for (let i = 0; i < 30; i++) expect(await stub.charge(req(t0 + i))).toMatchObject({ ok: true });
+    // Down to 20 a minute: the last 20 calls fill the window.
+    expect(await stub.charge(req(t0 + 100, { burstLimit: 20 }))).toMatchObject({ ok: false, reason: "burst" });
+    // Back up to 40: the window kept the 20 most recent calls when the ceiling fell, so exactly 20 more fit, in storage too.
+    for (let i = 0; i < 20; i++) expect(await stub.charge(req(t0 + 200 + i, { burstLimit: 40 }))).toMatchObject({ ok: true });
+    expect(await stub.charge(req(t0 + 300, { burstLimit: 40 }))).toMatchObject({ ok: false, reason: "burst" });
+    const restarted = await runInDurableObject(stub, (_o: unknown, state) => new KeyLedger(state, env).charge(req(t0 + 301, { burstLimit: 40 })));
+    expect(restarted).toMatchObject({ ok: false, reason: "burst" });
+    // The oldest call kept (the 11th, at t0 + 10 ms) leaves the window one minute after it was made.
+    expect(await stub.charge(req(t0 + 60_009, { burstLimit: 40 }))).toMatchObject({ ok: false, reason: "burst" });
+    expect(await stub.charge(req(t0 + 60_010, { burstLimit: 40 }))).toMatchObject({ ok: true });
   });
 
   it("SPEC §8 over HTTP: 60 calls succeed, the 61st → 429 rate_limited with Retry-After 1..60 and no credit used", async () => {
