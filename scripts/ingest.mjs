@@ -1,21 +1,24 @@
 // npm run ingest -- <source> <file-or-url> [--date YYYY-MM-DD]
 // Loads one register edition into the local database that `npm start` serves, through the same
 // pipeline as the Worker's daily job. Sources: aml, sra, sponsors, cqc, charity.
-// charity: give publicextract.charity.txt; the other tables (publicextract.<table>.txt) beside it are read too.
-import { existsSync, readFileSync } from "node:fs";
+// charity: give publicextract.charity.txt (or .zip, as downloaded); the other tables beside it
+// (publicextract.<table>.txt or .zip) are read too, all as streams.
+import { createReadStream, existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { Readable } from "node:stream";
 import { importTs, localEnv, migrateLocal } from "./lib.mjs";
 
 const SOURCES = ["aml", "sra", "sponsors", "cqc", "charity"];
-const CHARITY_TABLES = ["charity_annual_return_history", "charity_area_of_operation", "charity_classification", "charity_event_history", "charity_governing_document", "charity_other_names", "charity_other_regulators", "charity_trustee"];
+const CHARITY_TABLES = ["charity", "charity_annual_return_history", "charity_area_of_operation", "charity_classification", "charity_event_history", "charity_governing_document", "charity_other_names", "charity_other_regulators", "charity_trustee"];
 
 export async function ingest(source, target, { date = null, persistTo, quiet = false } = {}) {
   if (!SOURCES.includes(source)) throw new Error(`unknown source ${source}; sources: ${SOURCES.join(", ")}`);
   if (date !== null && !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error("--date must be YYYY-MM-DD");
-  let bytes;
+  let bytes = null;
   let fileName;
   let url = null;
-  const extraTables = {};
+  const tables = {};
+  const cli = await importTs("src/cli/ingest.ts");
   if (/^https?:\/\//.test(target)) {
     const r = await fetch(target);
     if (!r.ok) throw new Error(`${target} answered ${r.status}`);
@@ -24,22 +27,25 @@ export async function ingest(source, target, { date = null, persistTo, quiet = f
     url = target;
   } else {
     if (!existsSync(target)) throw new Error(`no file ${target}`);
-    bytes = new Uint8Array(readFileSync(target));
     fileName = basename(target);
-    if (source === "charity")
+    if (source === "charity") {
       for (const t of CHARITY_TABLES) {
-        const f = join(dirname(target), `publicextract.${t}.txt`);
-        if (existsSync(f)) extraTables[t] = new Uint8Array(readFileSync(f));
+        const txt = join(dirname(target), `publicextract.${t}.txt`);
+        const zip = join(dirname(target), `publicextract.${t}.zip`);
+        if (existsSync(txt)) tables[t] = () => createReadStream(txt);
+        else if (existsSync(zip)) tables[t] = () => cli.unzipMember(Readable.toWeb(createReadStream(zip)), `publicextract.${t}.txt`, `charity: ${t}`);
       }
+      if (!tables.charity) throw new Error(`charity: give publicextract.charity.txt or .zip (found ${fileName})`);
+      fileName = "publicextract.charity.txt";
+    } else bytes = new Uint8Array(readFileSync(target));
   }
-  const cli = await importTs("src/cli/ingest.ts");
   const proxy = await localEnv(persistTo);
   try {
     const result = await cli.ingestFile(proxy.env, source, bytes, {
       fileName,
       url,
       editionDate: date,
-      extraTables,
+      tables,
       onProgress: quiet ? undefined : (m) => process.stdout.write(`  ${m}\n`),
     });
     return result;

@@ -1,6 +1,11 @@
-/** Node entry for `npm run bench` (bundled by scripts/lib.mjs): parse + diff of a large sponsors edition. */
+/**
+ * Node entry for `npm run bench` (bundled by scripts/lib.mjs): parse + diff of a large sponsors edition,
+ * and the streamed, bucketed parse of a full-size Charity Commission extract.
+ */
 import { EditionDiff, snapshotOf } from "../services/registers/diff";
 import type { EntrySnapshot } from "../services/registers/types";
+import { CHARITY_TABLES, type CharityTable, type CharityTableInput, parseCharityExtract } from "../sources/charity-commission/parse";
+import { syntheticCharityTable } from "../sources/charity-commission/synthetic";
 import { parseSponsors } from "../sources/sponsors/parse";
 
 export { buildLargeSponsorsCsv } from "../sources/sponsors/synthetic";
@@ -54,4 +59,29 @@ export async function benchParseDiff(previous: EntrySnapshot[], b: string, opts:
     peakHeapMB: mb(peakHeap),
     peakRssMB: mb(peakRss),
   };
+}
+
+/**
+ * Parses a synthetic extract of `charities` main charities (every table streamed, nothing held), as
+ * the daily job does, and reports records per second, bucket count and peak live heap.
+ */
+export async function benchCharityExtract(charities: number, opts: { measureMemory?: boolean; bucketRecords?: number } = {}) {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const tables: Partial<Record<CharityTable, CharityTableInput>> = {};
+  for (const t of CHARITY_TABLES) tables[t] = syntheticCharityTable(t, charities);
+  gc?.();
+  const base = process.memoryUsage().heapUsed;
+  let peak = base;
+  const started = performance.now();
+  let records = 0;
+  for await (const r of parseCharityExtract(tables, { bucketRecords: opts.bucketRecords })) {
+    if (!r.key) throw new Error("record without key");
+    if (opts.measureMemory && ++records % 5_000 === 0) {
+      gc?.();
+      peak = Math.max(peak, process.memoryUsage().heapUsed);
+    } else if (!opts.measureMemory) records++;
+  }
+  const ms = performance.now() - started;
+  const mb = (n: number) => +(n / 2 ** 20).toFixed(1);
+  return { charities, records, seconds: +(ms / 1000).toFixed(1), recordsPerSecond: Math.round((records / ms) * 1000), baselineHeapMB: mb(base), peakHeapMB: mb(peak) };
 }

@@ -6,16 +6,29 @@ import type { Env } from "../env";
 import { ingestEdition } from "../registers/ingest";
 import type { EditionFile } from "../registers/sources";
 import { REGISTER_SOURCES, type RegisterSource } from "../services/registers/types";
-import type { CharityTable } from "../sources/charity-commission/parse";
+import { type CharityTable, type CharityTableInput, extractDateOf } from "../sources/charity-commission/parse";
 
 export { REGISTER_SOURCES };
+export { unzipMember } from "../sources/charity-commission/client";
 
 export async function ingestFile(
   env: Env,
   source: RegisterSource,
-  bytes: Uint8Array,
-  opts: { fileName: string | null; url: string | null; editionDate: string | null; extraTables?: Partial<Record<CharityTable, Uint8Array>>; onProgress?: (m: string) => void },
+  bytes: Uint8Array | null,
+  opts: {
+    fileName: string | null;
+    url: string | null;
+    editionDate: string | null;
+    /** Charity: the extract's tables, as streams opened on demand (the files are large). */
+    tables?: Partial<Record<CharityTable, CharityTableInput>>;
+    onProgress?: (m: string) => void;
+  },
 ) {
-  const file: EditionFile = { source, bytes, fileName: opts.fileName, url: opts.url, editionDate: opts.editionDate, extraTables: opts.extraTables };
+  let editionDate = opts.editionDate;
+  if (source === "charity" && !editionDate) {
+    const main = opts.tables?.charity ?? bytes;
+    if (main) editionDate = await extractDateOf(main);
+  }
+  const file: EditionFile = { source, bytes: bytes ?? undefined, tables: opts.tables, fileName: opts.fileName, url: opts.url, editionDate };
   return ingestEdition(env, file, { chunkRows: 50_000, onProgress: opts.onProgress });
 }

@@ -1,6 +1,7 @@
 import type { Env } from "../env";
 import { isApiError } from "../platform/errors";
 import type { RegisterSource } from "../services/registers/types";
+import { CHARITY_BUCKET_RECORDS } from "../sources/charity-commission/parse";
 import { RegisterFormatError } from "../sources/format-error";
 import type { IngestJob } from "./jobs";
 import { type RunResult, RunRefused, beginRun, completeRun, failRun, stageRecords } from "./pipeline";
@@ -8,6 +9,12 @@ import { type EditionFile, fetchEditions, parseEdition } from "./sources";
 
 /** Rows one queue invocation stages before handing the rest of the file to the next message. */
 export const CHUNK_ROWS = 50_000;
+
+/**
+ * The charity extract is read one bucket of charities per invocation: each bucket streams every table
+ * again (see parseCharityExtract), which is what fits a queue invocation's CPU time.
+ */
+const chunkRowsOf = (source: RegisterSource) => (source === "charity" ? CHARITY_BUCKET_RECORDS : CHUNK_ROWS);
 
 export interface IngestOptions {
   chunkRows?: number;
@@ -53,9 +60,8 @@ export async function ingestEdition(env: Env, file: EditionFile, opts: IngestOpt
   try {
     let offset = 0;
     for (;;) {
-      const records = offset === 0 ? parsed.records : parseEdition(file).records;
-      const r = await stageRecords(env, runId, records, {
-        skip: offset,
+      const r = await stageRecords(env, runId, parsed.records(offset), {
+        from: offset,
         limit: chunk,
         onProgress: (n) => opts.onProgress?.(`${file.source}${parsed.scope ? `/${parsed.scope}` : ""}: ${n} rows read`),
       });
@@ -75,7 +81,7 @@ export async function ingestEdition(env: Env, file: EditionFile, opts: IngestOpt
  * A failure records the run as failed and keeps the published edition.
  */
 export async function handleIngestJob(env: Env, job: IngestJob, opts: IngestOptions = {}): Promise<RunResult[]> {
-  const chunk = opts.chunkRows ?? CHUNK_ROWS;
+  const chunk = opts.chunkRows ?? chunkRowsOf(job.source);
   let files: EditionFile[];
   try {
     files = await fetchEditions(env, job.source, { now: opts.now });
@@ -97,8 +103,17 @@ export async function handleIngestJob(env: Env, job: IngestJob, opts: IngestOpti
     }
     let runId = job.runId;
     if (runId) {
-      const run = await env.DB.prepare(`SELECT scope FROM register_runs WHERE id = ? AND outcome = 'running'`).bind(runId).first<{ scope: string }>();
+      const run = await env.DB.prepare(`SELECT scope, edition_date FROM register_runs WHERE id = ? AND outcome = 'running'`)
+        .bind(runId)
+        .first<{ scope: string; edition_date: string | null }>();
       if (!run || run.scope !== parsed.scope) continue; // resuming another file of this source
+      if (run.edition_date !== parsed.editionDate) {
+        // Upstream published a new edition between two chunks: the staged part belongs to the old one.
+        const reason = `the upstream edition changed while the run was in progress (${run.edition_date ?? "undated"} → ${parsed.editionDate ?? "undated"}); the next daily run loads the new one`;
+        await failRun(env, runId, reason);
+        results.push({ runId, source: job.source, scope: parsed.scope, outcome: "failed", editionDate: run.edition_date, rowsRead: 0, changes: 0, reason, byKind: {} });
+        continue;
+      }
     } else {
       try {
         runId = await beginRun(env, { source: job.source, scope: parsed.scope, editionDate: parsed.editionDate, fileName: file.fileName, url: file.url, mode: parsed.mode, now: opts.now });
@@ -108,7 +123,8 @@ export async function handleIngestJob(env: Env, job: IngestJob, opts: IngestOpti
       }
     }
     try {
-      const r = await stageRecords(env, runId, parsed.records, { skip: job.offset ?? 0, limit: chunk });
+      const from = job.offset ?? 0;
+      const r = await stageRecords(env, runId, parsed.records(from), { from, limit: chunk });
       if (!r.done) {
         await env.INGEST.send({ source: job.source, runId, offset: r.staged });
         continue;

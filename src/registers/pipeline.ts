@@ -78,18 +78,18 @@ export async function beginRun(env: Env, meta: RunMeta): Promise<number> {
 }
 
 /**
- * Stages parsed records of a run, skipping the first `skip` (already staged by earlier chunks) and
- * stopping after `limit`. Returns how many records the run has staged so far and whether the file ended.
+ * Stages parsed records of a run: `records` start at record index `from` (earlier chunks staged the
+ * ones before), and staging stops after `limit`. Returns how many records the run has staged so far
+ * and whether the file ended.
  */
 export async function stageRecords(
   env: Env,
   runId: number,
   records: AsyncIterable<RegisterRecord>,
-  opts: { skip?: number; limit?: number; onProgress?: (rows: number) => void } = {},
+  opts: { from?: number; limit?: number; onProgress?: (rows: number) => void } = {},
 ): Promise<{ staged: number; done: boolean }> {
-  const skip = opts.skip ?? 0;
+  const skip = opts.from ?? 0;
   const limit = opts.limit ?? Number.POSITIVE_INFINITY;
-  let seen = 0;
   let taken = 0;
   let batch: RegisterRecord[] = [];
   let pending: D1PreparedStatement[] = [];
@@ -105,7 +105,6 @@ export async function stageRecords(
   };
   let done = true;
   for await (const r of records) {
-    if (seen++ < skip) continue;
     if (taken >= limit) {
       done = false;
       break;

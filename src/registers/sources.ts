@@ -1,7 +1,7 @@
 import type { Env } from "../env";
 import type { RegisterRecord, RegisterSource } from "../services/registers/types";
-import { CHARITY_EXTRA_TABLES, type CharityTable, parseCharityExtract } from "../sources/charity-commission/parse";
-import { fetchCharityTable } from "../sources/charity-commission/client";
+import { CHARITY_TABLES, type CharityTable, type CharityTableInput, parseCharityExtract } from "../sources/charity-commission/parse";
+import { charityExtractDate, charityTableStream, charityTableUrl } from "../sources/charity-commission/client";
 import { fetchCqcChanges, fetchCqcLocation, fetchCqcProvider } from "../sources/cqc/client";
 import { parseCqcJson, parseHscaActiveLocations } from "../sources/cqc/parse";
 import { RegisterFormatError } from "../sources/format-error";
@@ -16,21 +16,37 @@ import type { RunMode } from "./pipeline";
 /** One file (or assembled payload) of a register edition, as fetched or as given to the CLI. */
 export interface EditionFile {
   source: RegisterSource;
-  bytes: Uint8Array;
+  /** The file itself (every source but the charity extract). */
+  bytes?: Uint8Array;
+  /** Charity: the extract's tables (`charity` required), as bytes or as streams opened on demand. */
+  tables?: Partial<Record<CharityTable, CharityTableInput>>;
   fileName: string | null;
   url: string | null;
   editionDate: string | null;
   /** CQC: the change API gives only changed entries. */
   mode?: RunMode;
-  /** Charity: the other tables of the extract, beside the `charity` table in `bytes`. */
-  extraTables?: Partial<Record<CharityTable, Uint8Array>>;
 }
 
 export interface ParsedEdition {
   scope: string;
   editionDate: string | null;
   mode: RunMode;
-  records: AsyncIterable<RegisterRecord>;
+  /**
+   * The edition's records from record index `from` on, in a fixed order, so a run can stop after any
+   * number and a later invocation resume exactly there. Each call reads the file afresh.
+   */
+  records(from?: number): AsyncIterable<RegisterRecord>;
+}
+
+/** Drops the first `n` records (sources whose parsers cannot seek). */
+async function* skipRecords(records: AsyncIterable<RegisterRecord>, n: number): AsyncGenerator<RegisterRecord> {
+  let seen = 0;
+  for await (const r of records) if (seen++ >= n) yield r;
+}
+
+function fileOf(f: EditionFile): Uint8Array {
+  if (!f.bytes) throw new RegisterFormatError(`${f.source}: no file given`);
+  return f.bytes;
 }
 
 const isZip = (b: Uint8Array) => b[0] === 0x50 && b[1] === 0x4b;
@@ -42,23 +58,34 @@ const NAME_DATE = /(20\d{2})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])/;
 /** Parses one edition file of a source into records; the same function serves the Worker and the CLI. */
 export function parseEdition(f: EditionFile): ParsedEdition {
   const fileDate = f.editionDate ?? f.fileName?.match(NAME_DATE)?.[0] ?? null;
+  const fileName = f.fileName ?? undefined;
   switch (f.source) {
     case "sponsors": {
-      const p = parseSponsors(f.bytes, { fileName: f.fileName ?? undefined });
-      return { scope: p.register, editionDate: f.editionDate ?? p.editionDate ?? fileDate, mode: "snapshot", records: p.records };
+      const bytes = fileOf(f);
+      const p = parseSponsors(bytes, { fileName }); // checks the header now
+      return { scope: p.register, editionDate: f.editionDate ?? p.editionDate ?? fileDate, mode: "snapshot", records: (from = 0) => skipRecords(parseSponsors(bytes, { fileName }).records, from) };
     }
-    case "aml":
-      return { scope: "", editionDate: fileDate, mode: "snapshot", records: parseHmrcMlr(f.bytes, { fileName: f.fileName ?? undefined }) };
-    case "sra":
-      return { scope: "", editionDate: fileDate, mode: "snapshot", records: parseSraOrganisations(f.bytes) };
+    case "aml": {
+      const bytes = fileOf(f);
+      return { scope: "", editionDate: fileDate, mode: "snapshot", records: (from = 0) => skipRecords(parseHmrcMlr(bytes, { fileName }), from) };
+    }
+    case "sra": {
+      const bytes = fileOf(f);
+      return { scope: "", editionDate: fileDate, mode: "snapshot", records: (from = 0) => skipRecords(parseSraOrganisations(bytes), from) };
+    }
     case "cqc": {
+      const bytes = fileOf(f);
       // The HSCA Active Locations spreadsheet is a full snapshot; JSON is API detail, full or partial.
-      if (isZip(f.bytes)) return { scope: "", editionDate: fileDate, mode: "snapshot", records: parseHscaActiveLocations(f.bytes) };
-      if (!/^\s*[[{]/.test(text(f.bytes))) throw new RegisterFormatError("cqc: expected the HSCA Active Locations .ods or API JSON");
-      return { scope: "", editionDate: fileDate, mode: f.mode ?? "partial", records: parseCqcJson(f.bytes) };
+      if (isZip(bytes)) return { scope: "", editionDate: fileDate, mode: "snapshot", records: (from = 0) => skipRecords(parseHscaActiveLocations(bytes), from) };
+      if (!/^\s*[[{]/.test(text(bytes))) throw new RegisterFormatError("cqc: expected the HSCA Active Locations .ods or API JSON");
+      return { scope: "", editionDate: fileDate, mode: f.mode ?? "partial", records: (from = 0) => skipRecords(parseCqcJson(bytes), from) };
     }
-    case "charity":
-      return { scope: "", editionDate: fileDate, mode: "snapshot", records: parseCharityExtract({ ...f.extraTables, charity: f.bytes }) };
+    case "charity": {
+      const tables = { ...f.tables };
+      if (!tables.charity && f.bytes) tables.charity = f.bytes;
+      if (!tables.charity) throw new RegisterFormatError("charity: the charity table is required");
+      return { scope: "", editionDate: fileDate, mode: "snapshot", records: (from = 0) => parseCharityExtract(tables, { from }) };
+    }
   }
 }
 
@@ -91,11 +118,13 @@ export async function fetchEditions(env: Env, source: RegisterSource, opts: { si
       return [{ source, bytes: e.bytes, fileName: e.fileName, url: e.url, editionDate: e.editionDate }];
     }
     case "charity": {
+      // The tables are far bigger than a Worker's memory: each is streamed from upstream when the parser
+      // reads it (more than once: see parseCharityExtract). Only the extract's date is read here.
       const cfg = { baseUrl: env.CHARITY_EXTRACT_URL, fetchImpl: timedFetch };
-      const main = await fetchCharityTable(cfg, "charity");
-      const extraTables: Partial<Record<CharityTable, Uint8Array>> = {};
-      for (const t of CHARITY_EXTRA_TABLES) extraTables[t] = (await fetchCharityTable(cfg, t)).bytes;
-      return [{ source, bytes: main.bytes, fileName: main.fileName, url: main.url, editionDate: main.editionDate, extraTables }];
+      const editionDate = await charityExtractDate(cfg);
+      const tables: Partial<Record<CharityTable, CharityTableInput>> = {};
+      for (const t of CHARITY_TABLES) tables[t] = charityTableStream(cfg, t);
+      return [{ source, tables, fileName: "publicextract.charity.txt", url: charityTableUrl(cfg, "charity"), editionDate }];
     }
     case "cqc": {
       const cfg = { baseUrl: env.CQC_URL, apiKey: env.CQC_API_KEY, fetchImpl: timedFetch };

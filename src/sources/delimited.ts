@@ -10,16 +10,53 @@ const LF = 10;
 const CR = 13;
 const MAX_RECORD_CHARS = 1 << 24;
 
-/** Splits text (or UTF-8 bytes, decoded piece by piece) into pieces of about `size` characters. */
-function* textPieces(input: Uint8Array | string, size: number): Generator<string> {
+/** Text, UTF-8 bytes, or a stream of UTF-8 bytes (a large download read as it arrives). */
+export type DelimitedInput = Uint8Array | string | AsyncIterable<Uint8Array>;
+
+/** Splits the input into pieces of about `size` characters, decoding bytes piece by piece. */
+async function* textPieces(input: DelimitedInput, size: number): AsyncGenerator<string> {
   if (typeof input === "string") {
     const s = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
     for (let i = 0; i < s.length; i += size) yield s.slice(i, i + size);
     return;
   }
   const dec = new TextDecoder("utf-8"); // drops a leading BOM by itself
-  for (let i = 0; i < input.length; i += size) yield dec.decode(input.subarray(i, i + size), { stream: true });
+  if (input instanceof Uint8Array) {
+    for (let i = 0; i < input.length; i += size) yield dec.decode(input.subarray(i, i + size), { stream: true });
+  } else {
+    // Stream chunks are gathered up to `size` bytes, so the parser sees a few large pieces, not many small ones.
+    let parts: Uint8Array[] = [];
+    let bytes = 0;
+    const joined = () => {
+      if (parts.length === 1) return parts[0];
+      const out = new Uint8Array(bytes);
+      let at = 0;
+      for (const p of parts) out.set(p, at), (at += p.length);
+      return out;
+    };
+    for await (const chunk of input) {
+      parts.push(chunk);
+      bytes += chunk.length;
+      if (bytes >= size) {
+        yield dec.decode(joined(), { stream: true });
+        parts = [];
+        bytes = 0;
+      }
+    }
+    if (bytes) yield dec.decode(joined(), { stream: true });
+  }
   yield dec.decode();
+}
+
+export interface BatchOptions {
+  /** Characters read per piece (default 1M). */
+  batchChars?: number;
+  /**
+   * A cheap look at each raw record (its text without the line break; index 0 is the first line)
+   * before it is parsed: records it refuses are never parsed. An optimisation only: it may keep
+   * records the caller then ignores, but anything it refuses is gone.
+   */
+  keep?: (record: string, index: number) => boolean;
 }
 
 /**
@@ -27,17 +64,21 @@ function* textPieces(input: Uint8Array | string, size: number): Generator<string
  * record boundary outside quotes in each piece, so papaparse only ever sees whole records and a large
  * file is never held as one array of rows. Accepts a BOM, CRLF or LF, quoted or unquoted fields.
  */
-export async function* delimitedRowBatches(input: Uint8Array | string, delimiter: string, batchChars = 1 << 20): AsyncGenerator<string[][]> {
+export async function* delimitedRowBatches(input: DelimitedInput, delimiter: string, opts: BatchOptions | number = {}): AsyncGenerator<string[][]> {
+  const { batchChars = 1 << 20, keep } = typeof opts === "number" ? { batchChars: opts } : opts;
   const delim = delimiter.charCodeAt(0);
   let carry = "";
   let scanned = 0; // characters of `carry` already scanned
   let inQuotes = false;
   let fieldStart = true;
   let newline: "\r\n" | "\n" | undefined;
+  let recordIndex = 0;
   const parse = (text: string) => Papa.parse<string[]>(text, { delimiter, newline, skipEmptyLines: true }).data;
-  for (const piece of textPieces(input, batchChars)) {
+  for await (const piece of textPieces(input, batchChars)) {
     const text = carry + piece;
     let cut = -1;
+    let recordStart = 0;
+    const kept: string[] = [];
     let i = scanned;
     for (; i < text.length; i++) {
       const c = text.charCodeAt(i);
@@ -50,6 +91,11 @@ export async function* delimitedRowBatches(input: Uint8Array | string, delimiter
         cut = i + 1;
         fieldStart = true;
         newline ??= i > 0 && text.charCodeAt(i - 1) === CR ? "\r\n" : "\n";
+        if (keep) {
+          const end = i > recordStart && text.charCodeAt(i - 1) === CR ? i - 1 : i;
+          if (keep(text.slice(recordStart, end), recordIndex++)) kept.push(text.slice(recordStart, i + 1));
+          recordStart = i + 1;
+        }
       } else {
         if (c === QUOTE && fieldStart) inQuotes = true;
         fieldStart = c === delim;
@@ -64,14 +110,23 @@ export async function* delimitedRowBatches(input: Uint8Array | string, delimiter
     }
     carry = text.slice(cut);
     scanned = i - cut;
-    const rows = parse(text.slice(0, cut));
+    const rows = keep ? (kept.length ? parse(kept.join("")) : []) : parse(text.slice(0, cut));
     if (rows.length) yield rows;
   }
-  if (carry.trim()) {
+  if (carry.trim() && (!keep || keep(carry.replace(/\r?\n?$/, ""), recordIndex++))) {
     const rows = parse(carry);
     if (rows.length) yield rows;
   }
 }
+
+const ENCODER = new TextEncoder();
+const DECODER = new TextDecoder();
+
+/**
+ * A copy of `s` that does not keep alive the parsed text it was cut from. V8 makes substrings of 13+
+ * characters views into their parent, so a value kept from a 1 MB piece would otherwise keep the piece.
+ */
+export const ownString = (s: string): string => (s.length < 13 ? s : DECODER.decode(ENCODER.encode(s)));
 
 /** The first row of delimited text, read without decoding the whole input. */
 export function firstRow(input: Uint8Array | string, delimiter: string): string[] {

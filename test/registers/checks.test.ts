@@ -41,7 +41,7 @@ beforeAll(async () => {
   worse.currentRatings.overall.keyQuestionRatings[0].rating = "Inadequate";
   await ingest("cqc", enc(JSON.stringify([worse])), "2026-10-03");
   const extraTables = Object.fromEntries(await Promise.all(CHARITY_EXTRA_TABLES.map(async (t) => [t, await bytesOf(`charity/publicextract.${t}.txt`)])));
-  await ingest("charity", await bytesOf("charity/publicextract.charity.txt"), "2026-10-07", { extraTables }, { chunkRows: 2 });
+  await ingest("charity", await bytesOf("charity/publicextract.charity.txt"), "2026-10-07", { tables: extraTables }, { chunkRows: 2 });
 });
 
 /** GET a check with a fresh free-plan key (100 credits); returns the reply, its JSON and raw text. */

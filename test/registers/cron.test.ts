@@ -1,5 +1,6 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index";
 import { handleIngestJob } from "../../src/registers/ingest";
@@ -109,6 +110,35 @@ describe("issue §1 cron and queue", () => {
     expect(done).toMatchObject({ runId, outcome: "loaded", rowsRead: 6 });
     expect(sent).toHaveLength(2);
     expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_entries WHERE source = 'sra'`).first("n")).toBe(6);
+  });
+
+  it("issue §1 the charity extract, streamed from upstream, loads in resumable chunks; a new edition between chunks fails the run and keeps the published one", async () => {
+    const sent: IngestJob[] = [];
+    vi.spyOn(env.INGEST, "send").mockImplementation(async (body) => {
+      sent.push(body);
+      return undefined as never;
+    });
+    expect(await handleIngestJob(env, { source: "charity" }, { chunkRows: 3 })).toEqual([]);
+    const [done] = await handleIngestJob(env, sent[0], { chunkRows: 3 });
+    expect(done).toMatchObject({ outcome: "loaded", rowsRead: 4, editionDate: "2026-07-09" });
+    expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_entries WHERE source = 'charity' AND valid_to_run IS NULL`).first("n")).toBe(4);
+
+    // Next day: the first chunk is read from the 2026-07-09 files, then upstream publishes 2026-07-10.
+    const realFetch = globalThis.fetch;
+    expect(await handleIngestJob(env, { source: "charity" }, { chunkRows: 3 })).toEqual([]);
+    const running = sent[1];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const res = await realFetch(input, init);
+      if (!String(input).endsWith("/publicextract.charity.zip")) return res;
+      const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+      const txt = strFromU8(files["publicextract.charity.txt"]).replaceAll("2026-07-09", "2026-07-10");
+      return new Response(zipSync({ "publicextract.charity.txt": strToU8(txt) }));
+    });
+    const [failed] = await handleIngestJob(env, running, { chunkRows: 3 });
+    expect(failed).toMatchObject({ outcome: "failed", runId: running.runId });
+    expect(failed.reason).toMatch(/edition changed while the run was in progress \(2026-07-09 → 2026-07-10\)/);
+    expect((await runs()).filter((r) => r.source === "charity").map((r) => r.outcome)).toEqual(["loaded", "failed"]);
+    expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_entries WHERE source = 'charity' AND valid_to_run IS NULL`).first("n")).toBe(4);
   });
 
   it("SPEC §7 a malformed upstream reply found while staging is logged as refused with its reason", async () => {

@@ -149,11 +149,11 @@ describe("issue §1 pipeline: baseline, every change kind per source", () => {
   it("SPEC §4.8 charity: Registered → Removed is a status change", async () => {
     const tables = Object.fromEntries(await Promise.all(CHARITY_EXTRA_TABLES.map(async (t) => [t, await bytesOf(`charity/publicextract.${t}.txt`)])));
     const main = await textOf("charity/publicextract.charity.txt");
-    const first = await ingest("charity", enc(main), "2026-10-07", {}, { extraTables: tables });
+    const first = await ingest("charity", enc(main), "2026-10-07", {}, { tables });
     expect(first).toMatchObject({ outcome: "loaded", rowsRead: 4, changes: 0 });
     const removedRow = main.replace(/(\t5004001\t1160004\t0\tNORTHERN LIGHTS ANIMAL RESCUE\t[^\t]*\t)Registered\t([^\t]*)\t\t/, "$1Removed\t$2\t2026-10-20 00:00:00\t");
     expect(removedRow).not.toBe(main);
-    await ingest("charity", enc(removedRow), "2026-10-21", {}, { extraTables: tables });
+    await ingest("charity", enc(removedRow), "2026-10-21", {}, { tables });
     expect(await changesOf("charity")).toEqual([
       { date: "2026-10-21", kind: "status", key: "5004001", name: "NORTHERN LIGHTS ANIMAL RESCUE", before: { status: "Registered" }, after: { status: "Removed" } },
     ]);

@@ -1,8 +1,8 @@
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import type { RegisterRecord } from "../../src/services/registers/types";
-import { fetchCharityTable } from "../../src/sources/charity-commission/client";
-import { CHARITY_TABLES, type CharityTable, parseCharityExtract } from "../../src/sources/charity-commission/parse";
+import { charityExtractDate, charityTableStream, unzipMember } from "../../src/sources/charity-commission/client";
+import { CHARITY_TABLES, type CharityTable, type CharityTableInput, parseCharityExtract } from "../../src/sources/charity-commission/parse";
 import { RegisterFormatError } from "../../src/sources/format-error";
 
 const table = async (t: CharityTable) => new Uint8Array(await (await fetch(`http://files.test/charity/publicextract.${t}.txt`)).arrayBuffer());
@@ -139,36 +139,103 @@ describe("SPEC §4.8 charity register extract parser", () => {
     }
     expect([...head, ...(await collect(parseCharityExtract(tables))).slice(2)]).toEqual(all);
   });
+
+  it("SPEC §4.8 in buckets of organisation numbers (bounded memory): the same records, and a resume at any index reads only the buckets left", async () => {
+    const tables = await allTables();
+    const whole = await collect(parseCharityExtract(tables));
+    const sortByKey = (rs: RegisterRecord[]) => [...rs].sort((a, b) => a.key.localeCompare(b.key));
+    for (const size of [1, 2, 3]) {
+      const opened: Partial<Record<CharityTable, number>> = {};
+      const counting: Partial<Record<CharityTable, CharityTableInput>> = {};
+      for (const t of CHARITY_TABLES)
+        counting[t] = async function* () {
+          opened[t] = (opened[t] ?? 0) + 1;
+          yield tables[t];
+        };
+      const bucketed = await collect(parseCharityExtract(counting, { bucketRecords: size }));
+      expect(sortByKey(bucketed)).toEqual(sortByKey(whole));
+      const buckets = Math.ceil(whole.length / size);
+      // One pass to index `charity`, then each table once per bucket.
+      expect(opened).toMatchObject({ charity: 1 + buckets, charity_trustee: buckets, charity_annual_return_history: buckets });
+      for (let from = 0; from <= whole.length; from++) {
+        const seen: Partial<Record<CharityTable, number>> = {};
+        const resumed: Partial<Record<CharityTable, CharityTableInput>> = {};
+        for (const t of CHARITY_TABLES)
+          resumed[t] = async function* () {
+            seen[t] = (seen[t] ?? 0) + 1;
+            yield tables[t];
+          };
+        expect(await collect(parseCharityExtract(resumed, { bucketRecords: size, from }))).toEqual(bucketed.slice(from));
+        expect(seen.charity_trustee ?? 0).toBe(from >= whole.length ? 0 : buckets - Math.floor(from / size));
+      }
+    }
+  });
 });
 
 describe("SPEC §4.8 charity extract fetch client", () => {
   const BASE = "https://charity.test/data/txt";
   const serve = (body: BodyInit, status = 200) => (async () => new Response(body, { status })) as typeof fetch;
 
-  it("SPEC §4.8 downloads a table zip and returns the unzipped text, dated by date_of_extract", async () => {
+  /** All of a stream's bytes, joined. */
+  const bytesOfStream = async (g: AsyncIterable<Uint8Array>) => {
+    const parts = await collect(g);
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) out.set(p, at), (at += p.length);
+    return out;
+  };
+  /** A response whose body arrives in small pieces, as a large download does. */
+  const trickle = (bytes: Uint8Array, piece = 777) =>
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let i = 0; i < bytes.length; i += piece) c.enqueue(bytes.slice(i, i + piece));
+        c.close();
+      },
+    });
+
+  it("SPEC §4.8 streams a table zip as it arrives: the unzipped text, and the extract's date from its first row", async () => {
     const txt = await table("charity_classification");
     const urls: string[] = [];
     const fetchImpl = (async (input: RequestInfo | URL) => {
       urls.push(String(input));
-      return new Response(zipSync({ "publicextract.charity_classification.txt": txt, "readme.txt": strToU8("other") }));
+      return new Response(trickle(zipSync({ "readme.txt": strToU8("other"), "publicextract.charity_classification.txt": txt })));
     }) as typeof fetch;
-    const ed = await fetchCharityTable({ baseUrl: `${BASE}/`, fetchImpl }, "charity_classification");
+    const open = charityTableStream({ baseUrl: `${BASE}/`, fetchImpl }, "charity_classification");
+    expect(await bytesOfStream(open())).toEqual(txt);
     expect(urls).toEqual([`${BASE}/publicextract.charity_classification.zip`]);
-    expect([ed.url, ed.fileName, ed.editionDate]).toEqual([`${BASE}/publicextract.charity_classification.zip`, "publicextract.charity_classification.txt", "2026-07-09"]);
-    expect(ed.bytes).toEqual(txt);
-    // The BOM-prefixed charity table is dated too and parses straight from the client's bytes.
-    const charity = await fetchCharityTable({ baseUrl: BASE, fetchImpl: serve(zipSync({ "publicextract.charity.txt": await table("charity") })) }, "charity");
-    expect(charity.editionDate).toBe("2026-07-09");
-    expect(await collect(parseCharityExtract({ charity: charity.bytes }))).toHaveLength(4);
+    // Each opening downloads afresh (the parser reads a table more than once).
+    expect(await bytesOfStream(open())).toEqual(txt);
+    expect(urls).toHaveLength(2);
+    // The BOM-prefixed charity table is dated, and parses straight from the stream.
+    const main = zipSync({ "publicextract.charity.txt": await table("charity") });
+    const cfg = { baseUrl: BASE, fetchImpl: (async () => new Response(trickle(main, 100))) as typeof fetch };
+    expect(await charityExtractDate(cfg)).toBe("2026-07-09");
+    expect(await collect(parseCharityExtract({ charity: charityTableStream(cfg, "charity") }))).toHaveLength(4);
   });
 
-  it("SPEC §4.8 a zip without the table, or not a zip, is a format error; HTTP failure is upstream_unavailable", async () => {
-    await expect(fetchCharityTable({ baseUrl: BASE, fetchImpl: serve(zipSync({ "publicextract.charity_trustee.txt": strToU8("x") })) }, "charity")).rejects.toBeInstanceOf(RegisterFormatError);
-    await expect(fetchCharityTable({ baseUrl: BASE, fetchImpl: serve("<html>not a zip</html>") }, "charity")).rejects.toBeInstanceOf(RegisterFormatError);
-    await expect(fetchCharityTable({ baseUrl: BASE, fetchImpl: serve("", 500) }, "charity")).rejects.toMatchObject({ code: "upstream_unavailable", status: 503 });
+  it("SPEC §4.8 streamed or not, the same records: every table as a download equals every table as bytes", async () => {
+    const tables = await allTables();
+    const streamed: Partial<Record<CharityTable, CharityTableInput>> = {};
+    for (const t of CHARITY_TABLES) {
+      const zip = zipSync({ [`publicextract.${t}.txt`]: tables[t] });
+      streamed[t] = charityTableStream({ baseUrl: BASE, fetchImpl: (async () => new Response(trickle(zip, 64))) as typeof fetch }, t);
+    }
+    expect(await collect(parseCharityExtract(streamed))).toEqual(await collect(parseCharityExtract(tables)));
+  });
+
+  it("SPEC §4.8 a zip without the table, not a zip, or cut short is a format error; HTTP failure is upstream_unavailable", async () => {
+    const open = (body: BodyInit | null, status = 200) => charityTableStream({ baseUrl: BASE, fetchImpl: (async () => new Response(body, { status })) as typeof fetch }, "charity");
+    await expect(collect(open(zipSync({ "publicextract.charity_trustee.txt": strToU8("x") }))())).rejects.toThrow(/not a zip holding publicextract.charity.txt/);
+    await expect(collect(open("<html>not a zip</html>")())).rejects.toBeInstanceOf(RegisterFormatError);
+    const whole = zipSync({ "publicextract.charity.txt": await table("charity") });
+    await expect(collect(open(whole.slice(0, Math.floor(whole.length * 0.6)))())).rejects.toThrow(/truncated/);
+    await expect(collect(open("", 500)())).rejects.toMatchObject({ code: "upstream_unavailable", status: 503 });
     const throwing = (async () => {
       throw new TypeError("dns failure");
     }) as typeof fetch;
-    await expect(fetchCharityTable({ baseUrl: BASE, fetchImpl: throwing }, "charity_trustee")).rejects.toThrow(/charity: charity_trustee could not be fetched/);
+    await expect(collect(charityTableStream({ baseUrl: BASE, fetchImpl: throwing }, "charity_trustee")())).rejects.toThrow(/charity: charity_trustee could not be fetched/);
+    // A stored (uncompressed) member streams too.
+    const stored = zipSync({ "publicextract.charity.txt": [await table("charity"), { level: 0 }] });
+    expect(await bytesOfStream(unzipMember(trickle(stored, 50), "publicextract.charity.txt", "t"))).toEqual(await table("charity"));
   });
 });

@@ -154,6 +154,22 @@ describe("SPEC §4.8 sponsors register parser", () => {
     await expect(collect(delimitedRowBatches(unclosed, ","))).rejects.toBeInstanceOf(RegisterFormatError);
   });
 
+  it("SPEC §4.8 a record filter sees each raw record once, in order, and only what it keeps is parsed; streams read the same as bytes", async () => {
+    const text = 'h1,h2\r\nkeep,"multi\r\nline, with ""quotes"""\r\ndrop,1\r\n"keep",2\r\nkeep,last';
+    const whole = (await collect(delimitedRowBatches(text, ","))).flat();
+    for (const size of [1, 2, 3, 5, 7, 11, 1000]) {
+      const seen: [string, number][] = [];
+      const rows = (await collect(delimitedRowBatches(text, ",", { batchChars: size, keep: (r, i) => (seen.push([r, i]), !r.startsWith("drop")) }))).flat();
+      expect(rows).toEqual(whole.filter((r) => r[0] !== "drop"));
+      expect(seen).toEqual([["h1,h2", 0], ['keep,"multi\r\nline, with ""quotes"""', 1], ["drop,1", 2], ['"keep",2', 3], ["keep,last", 4]]);
+    }
+    const bytes = new TextEncoder().encode(`\uFEFF${text}`);
+    const stream = async function* () {
+      for (let i = 0; i < bytes.length; i += 4) yield bytes.slice(i, i + 4);
+    };
+    expect((await collect(delimitedRowBatches(stream(), ",", 8))).flat()).toEqual(whole);
+  });
+
   it("SPEC §4.8 records can be taken in chunks: stop after N, resume by skipping N", async () => {
     const bytes = await fixture(W0626);
     const all = await collect(parseSponsors(bytes).records);

@@ -1,14 +1,19 @@
 /**
  * Charity Commission (England and Wales) register extract, TXT flavour (tab-separated, one file per
  * table) → RegisterRecord per main charity (SPEC §4.8 charity-check, §6.3).
- * The auxiliary tables are read first into small per-organisation maps; then the `charity` table
- * is streamed. Trustees are only counted, never named (SPEC §1 rule 7); contact phone, email and
- * address are not copied.
+ * Trustees are only counted, never named (SPEC §1 rule 7); contact phone, email and address are not copied.
+ *
+ * The real extract is far bigger than a Worker's 128 MB (the `charity` table alone is ~390k rows), so
+ * every table is read as a stream, and the charities are taken in buckets of organisation numbers:
+ * a first pass over `charity` indexes the records; then, bucket by bucket, the auxiliary tables are
+ * read into per-organisation maps holding only that bucket's charities, and the bucket's records are
+ * yielded. Memory is bounded by the bucket, not the register. Records come in a fixed order (bucket,
+ * then file order), so a run can resume at any record index (`from`) without re-reading earlier buckets.
  */
 import type { RegisterRecord } from "../../services/registers/types";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { RegisterFormatError } from "../format-error";
-import { delimitedRowBatches, firstRow } from "../delimited";
+import { type BatchOptions, type DelimitedInput, delimitedRowBatches, ownString } from "../delimited";
 
 /** The extract's tables this service reads: `charity` itself, then the ones joined to it. */
 export const CHARITY_TABLES = [
@@ -28,8 +33,38 @@ export type CharityTable = (typeof CHARITY_TABLES)[number];
 /** The tables joined to `charity`. */
 export const CHARITY_EXTRA_TABLES = CHARITY_TABLES.filter((t) => t !== "charity");
 
-type Input = Uint8Array | string;
+/**
+ * One table of the extract: its text or bytes, or a function that opens a fresh stream of its bytes
+ * (a download; tables are read more than once).
+ */
+export type CharityTableInput = Uint8Array | string | (() => AsyncIterable<Uint8Array>);
 type Cols = Record<string, number>;
+type Get = (col: string) => string;
+
+/** Charities per bucket: the auxiliary maps hold at most this many charities at a time. */
+export const CHARITY_BUCKET_RECORDS = 20_000;
+
+const open = (t: CharityTableInput): DelimitedInput => (typeof t === "function" ? t() : t);
+
+const EXTRACT_DATE = /^(\d{4}-\d{2}-\d{2})/;
+
+/**
+ * The extract's date: `date_of_extract`, the first column of every table, in the first data row (the
+ * file names carry no date). Reads only the start of a stream.
+ */
+export async function extractDateOf(table: CharityTableInput): Promise<string | null> {
+  const src = open(table);
+  const dateIn = (head: string) => EXTRACT_DATE.exec(head.split("\n", 3)[1] ?? "")?.[1] ?? null;
+  if (typeof src === "string") return dateIn(src.slice(0, 65_536));
+  if (src instanceof Uint8Array) return dateIn(new TextDecoder().decode(src.subarray(0, 65_536)));
+  const dec = new TextDecoder();
+  let head = "";
+  for await (const piece of src) {
+    head += dec.decode(piece, { stream: true });
+    if (head.split("\n", 3).length >= 3 || head.length > 65_536) break;
+  }
+  return dateIn(head);
+}
 
 const OBJECTS_CAP = 1000;
 const HISTORY_YEARS = 6;
@@ -57,32 +92,73 @@ function toBool(s: string): boolean | null {
 }
 
 /** Column positions by header name; throws when a required column is missing. */
-function header(input: Input, table: CharityTable, required: readonly string[]): Cols {
+function header(row: string[], table: CharityTable, required: readonly string[]): Cols {
   const cols: Cols = {};
-  firstRow(input, "\t").forEach((h, i) => (cols[h.toLowerCase()] = i));
+  row.forEach((h, i) => (cols[h.trim().toLowerCase()] = i));
   const missing = required.filter((r) => !(r in cols));
   if (missing.length) throw new RegisterFormatError(`charity: ${table} lacks column(s) ${missing.join(", ")}`);
   return cols;
 }
 
-/** Calls `fn` with a trimmed-cell getter for every data row (header skipped). */
-async function forEachRow(input: Input, cols: Cols, fn: (get: (col: string) => string) => void): Promise<void> {
+/**
+ * Reading options that skip, before parsing, the records of organisations `wanted` refuses. Reading a
+ * bucket only parses that bucket's rows. A record whose organisation cannot be read cheaply (a quoted
+ * field before it) is kept, and left to the caller's own check.
+ */
+function onlyOrganisations(wanted: ((org: string) => boolean) | null): BatchOptions {
+  if (!wanted) return {};
+  let col = -1;
+  return {
+    batchChars: 1 << 18,
+    keep(record, index) {
+      if (index === 0) {
+        col = record.split("\t").findIndex((h) => h.replace(/^\uFEFF/, "").trim().toLowerCase() === "organisation_number");
+        return true;
+      }
+      if (col < 0) return true;
+      let start = 0;
+      for (let k = 0; k < col; k++) {
+        if (record.charCodeAt(start) === 34) return true;
+        const tab = record.indexOf("\t", start);
+        if (tab < 0) return true;
+        start = tab + 1;
+      }
+      if (record.charCodeAt(start) === 34) return true;
+      const tab = record.indexOf("\t", start);
+      return wanted(record.slice(start, tab < 0 ? record.length : tab).trim());
+    },
+  };
+}
+
+/**
+ * Streams a table: checks its header, then calls `fn` with a trimmed-cell getter for every data row
+ * (of the `wanted` organisations only, when given). The getter reads the current row only; anything
+ * kept must be copied (`ownString`).
+ */
+async function forEachRow(
+  input: CharityTableInput,
+  table: CharityTable,
+  required: readonly string[],
+  fn: (get: Get) => void,
+  wanted: ((org: string) => boolean) | null = null,
+): Promise<void> {
+  let cols: Cols | null = null;
   let row: string[] = [];
-  const get = (col: string) => {
-    const i = cols[col];
+  const get: Get = (col) => {
+    const i = cols![col];
     return i === undefined ? "" : (row[i] ?? "").trim();
   };
-  let first = true;
-  for await (const rows of delimitedRowBatches(input, "\t")) {
+  for await (const rows of delimitedRowBatches(open(input), "\t", onlyOrganisations(wanted))) {
     for (row of rows) {
-      if (first) first = false;
-      else fn(get);
+      if (cols) fn(get);
+      else cols = header(row, table, required);
     }
   }
+  if (!cols) throw new RegisterFormatError(`charity: ${table} lacks column(s) ${required.join(", ")}`);
 }
 
 /** Rows of linked (subsidiary) charities never become records, so auxiliary maps skip them. */
-const isLinked = (get: (c: string) => string) => {
+const isLinked = (get: Get) => {
   const l = get("linked_charity_number");
   return l !== "" && l !== "0";
 };
@@ -112,39 +188,61 @@ interface Aux {
   regulators?: Map<string, { order: number; name: string }[]>;
 }
 
-async function readAux(t: Partial<Record<CharityTable, Input>>): Promise<Aux> {
+/** Vocabulary strings (classifications, areas, regulators) held once each, detached from the parsed text. */
+function interner(): (s: string) => string {
+  const seen = new Map<string, string>();
+  return (s) => {
+    let v = seen.get(s);
+    if (v === undefined) seen.set((v = ownString(s)), v);
+    return v;
+  };
+}
+
+/** Reads the auxiliary tables into maps, for the organisations `wanted` accepts only. */
+async function readAux(t: Partial<Record<CharityTable, CharityTableInput>>, wanted: (org: string) => boolean, everyone: boolean): Promise<Aux> {
   const aux: Aux = {};
   const ORG = "organisation_number";
+  const intern = interner();
+  const filter = everyone ? null : wanted;
+  /** The row's organisation when it is wanted and not a linked charity's. */
+  const orgOf = (g: Get) => {
+    const org = g(ORG);
+    return wanted(org) && !isLinked(g) ? org : null;
+  };
   if (t.charity_trustee) {
     const m = (aux.trustees = new Map());
-    await forEachRow(t.charity_trustee, header(t.charity_trustee, "charity_trustee", [ORG]), (g) => {
-      if (!isLinked(g)) m.set(g(ORG), (m.get(g(ORG)) ?? 0) + 1);
-    });
+    await forEachRow(t.charity_trustee, "charity_trustee", [ORG], (g) => {
+      const org = orgOf(g);
+      if (org) m.set(org, (m.get(org) ?? 0) + 1);
+    }, filter);
   }
   if (t.charity_classification) {
     const m = (aux.classification = new Map());
-    const cols = header(t.charity_classification, "charity_classification", [ORG, "classification_type", "classification_description"]);
-    await forEachRow(t.charity_classification, cols, (g) => {
+    await forEachRow(t.charity_classification, "charity_classification", [ORG, "classification_type", "classification_description"], (g) => {
+      const org = orgOf(g);
+      if (!org) return;
       const type = g("classification_type").toLowerCase();
       const desc = g("classification_description");
-      if (isLinked(g) || !desc || (type !== "what" && type !== "how" && type !== "who")) return;
-      let c = m.get(g(ORG));
-      if (!c) m.set(g(ORG), (c = { what: [], how: [], who: [] }));
-      if (!c[type].includes(desc)) c[type].push(desc);
-    });
+      if (!desc || (type !== "what" && type !== "how" && type !== "who")) return;
+      let c = m.get(org);
+      if (!c) m.set(org, (c = { what: [], how: [], who: [] }));
+      if (!c[type].includes(desc)) c[type].push(intern(desc));
+    }, filter);
   }
   if (t.charity_area_of_operation) {
     const m = (aux.areas = new Map<string, string[]>());
-    const cols = header(t.charity_area_of_operation, "charity_area_of_operation", [ORG, "geographic_area_description"]);
-    await forEachRow(t.charity_area_of_operation, cols, (g) => {
+    await forEachRow(t.charity_area_of_operation, "charity_area_of_operation", [ORG, "geographic_area_description"], (g) => {
+      const org = orgOf(g);
       const d = g("geographic_area_description");
-      if (!isLinked(g) && d && !m.get(g(ORG))?.includes(d)) push(m, g(ORG), d);
-    });
+      if (org && d && !m.get(org)?.includes(d)) push(m, org, intern(d));
+    }, filter);
   }
   if (t.charity_annual_return_history) {
     const m = (aux.finances = new Map<string, Finance[]>());
-    const cols = header(t.charity_annual_return_history, "charity_annual_return_history", [ORG, "fin_period_end_date", "total_gross_income", "total_gross_expenditure"]);
-    await forEachRow(t.charity_annual_return_history, cols, (g) => {
+    const required = [ORG, "fin_period_end_date", "total_gross_income", "total_gross_expenditure"];
+    await forEachRow(t.charity_annual_return_history, "charity_annual_return_history", required, (g) => {
+      const org = g(ORG);
+      if (!wanted(org)) return;
       const periodEnd = toDate(g("fin_period_end_date"));
       if (!periodEnd) return;
       const suppressed = g("suppression_ind") === "1" || toBool(g("suppression_ind")) === true;
@@ -155,94 +253,144 @@ async function readAux(t: Partial<Record<CharityTable, Input>>): Promise<Aux> {
         spend: suppressed ? null : toNumber(g("total_gross_expenditure")),
       };
       // Keep the newest HISTORY_YEARS periods, newest first, one entry per period end.
-      const list = m.get(g(ORG)) ?? [];
+      const list = m.get(org) ?? [];
       if (list.some((x) => x.periodEnd === periodEnd)) return;
       let at = list.findIndex((x) => (x.periodEnd ?? "") < periodEnd);
       if (at < 0) at = list.length;
       if (at >= HISTORY_YEARS) return;
       list.splice(at, 0, f);
       if (list.length > HISTORY_YEARS) list.pop();
-      m.set(g(ORG), list);
-    });
+      m.set(org, list);
+    }, filter);
   }
   if (t.charity_event_history) {
     const removal = (aux.removal = new Map<string, { order: number; reason: string | null }>());
     const interim = (aux.interim = new Set<string>());
-    const cols = header(t.charity_event_history, "charity_event_history", [ORG, "event_type", "reason"]);
-    await forEachRow(t.charity_event_history, cols, (g) => {
+    await forEachRow(t.charity_event_history, "charity_event_history", [ORG, "event_type", "reason"], (g) => {
       const org = g(ORG);
+      if (!wanted(org)) return;
       const type = g("event_type");
       const reason = g("reason");
       if (INTERIM_MANAGER.test(type) || INTERIM_MANAGER.test(reason)) interim.add(org);
       if (!REMOVAL.test(type)) return;
       const order = toNumber(g("charity_event_order")) ?? 0;
       const prev = removal.get(org);
-      if (!prev || order >= prev.order) removal.set(org, { order, reason: reason || null });
-    });
+      if (!prev || order >= prev.order) removal.set(org, { order, reason: reason ? intern(reason) : null });
+    }, filter);
   }
   if (t.charity_governing_document) {
     const m = (aux.objects = new Map<string, string>());
-    const cols = header(t.charity_governing_document, "charity_governing_document", [ORG, "charitable_objects"]);
-    await forEachRow(t.charity_governing_document, cols, (g) => {
+    await forEachRow(t.charity_governing_document, "charity_governing_document", [ORG, "charitable_objects"], (g) => {
+      const org = orgOf(g);
       const o = g("charitable_objects");
-      if (!isLinked(g) && o) m.set(g(ORG), o.length > OBJECTS_CAP ? `${o.slice(0, OBJECTS_CAP - 1).trimEnd()}…` : o);
-    });
+      if (org && o) m.set(org, ownString(o.length > OBJECTS_CAP ? `${o.slice(0, OBJECTS_CAP - 1).trimEnd()}…` : o));
+    }, filter);
   }
   if (t.charity_other_names) {
     const m = (aux.otherNames = new Map<string, string[]>());
-    await forEachRow(t.charity_other_names, header(t.charity_other_names, "charity_other_names", [ORG, "charity_name"]), (g) => {
+    await forEachRow(t.charity_other_names, "charity_other_names", [ORG, "charity_name"], (g) => {
+      const org = orgOf(g);
       const n = g("charity_name");
-      if (!isLinked(g) && n && !m.get(g(ORG))?.includes(n)) push(m, g(ORG), n);
-    });
+      if (org && n && !m.get(org)?.includes(n)) push(m, org, ownString(n));
+    }, filter);
   }
   if (t.charity_other_regulators) {
     const m = (aux.regulators = new Map<string, { order: number; name: string }[]>());
-    await forEachRow(t.charity_other_regulators, header(t.charity_other_regulators, "charity_other_regulators", [ORG, "regulator_name"]), (g) => {
+    await forEachRow(t.charity_other_regulators, "charity_other_regulators", [ORG, "regulator_name"], (g) => {
+      const org = g(ORG);
       const name = g("regulator_name");
-      if (name) push(m, g(ORG), { order: toNumber(g("regulator_order")) ?? 0, name });
-    });
+      if (wanted(org) && name) push(m, org, { order: toNumber(g("regulator_order")) ?? 0, name: intern(name) });
+    }, filter);
   }
   return aux;
 }
 
 const CHARITY_REQUIRED = ["organisation_number", "registered_charity_number", "linked_charity_number", "charity_name", "charity_registration_status"];
 
+/** Total order on organisation numbers: numeric when both are digits, else by text. */
+const orgOrder = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Buckets of about `size` records by organisation number: each bucket's highest number, and how many
+ * records (rows of the `charity` table that become records) fall in each.
+ */
+function bucketsOf(orgs: string[], size: number): { of: (org: string) => number; counts: number[] } {
+  const sorted = [...orgs].sort(orgOrder);
+  const bounds: string[] = [];
+  for (let i = size - 1; i < sorted.length + size - 1; i += size) bounds.push(sorted[Math.min(i, sorted.length - 1)]);
+  const of = (org: string) => {
+    let lo = 0;
+    let hi = bounds.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (orgOrder(org, bounds[mid]) <= 0) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+  const counts = new Array<number>(Math.max(bounds.length, 1)).fill(0);
+  for (const o of orgs) counts[of(o)]++;
+  return { of, counts };
+}
+
 /**
  * Parses the extract tables of one day. `charity` is required; each other table adds its fields
  * (left null when the table is not given). Yields one record per main charity (linked number 0),
- * keyed by organisation_number.
+ * keyed by organisation_number, starting at record index `from`.
  */
-export async function* parseCharityExtract(tables: Partial<Record<CharityTable, Input>>): AsyncGenerator<RegisterRecord> {
+export async function* parseCharityExtract(
+  tables: Partial<Record<CharityTable, CharityTableInput>>,
+  opts: { from?: number; bucketRecords?: number } = {},
+): AsyncGenerator<RegisterRecord> {
   const main = tables.charity;
   if (!main) throw new RegisterFormatError("charity: the charity table is required");
-  const cols = header(main, "charity", CHARITY_REQUIRED);
-  const aux = await readAux(tables);
 
+  // Pass 1: which rows become records, and how many linked charities each number has.
   const linked = new Map<string, number>();
-  await forEachRow(main, cols, (g) => {
-    if (isLinked(g)) linked.set(g("registered_charity_number"), (linked.get(g("registered_charity_number")) ?? 0) + 1);
+  const orgs: string[] = [];
+  await forEachRow(main, "charity", CHARITY_REQUIRED, (g) => {
+    if (isLinked(g)) {
+      const n = ownString(g("registered_charity_number"));
+      linked.set(n, (linked.get(n) ?? 0) + 1);
+    } else if (g("organisation_number") && g("charity_name")) orgs.push(ownString(g("organisation_number")));
   });
+  const buckets = bucketsOf(orgs, Math.max(1, opts.bucketRecords ?? CHARITY_BUCKET_RECORDS));
+  const single = buckets.counts.length === 1;
+  orgs.length = 0;
 
-  let first = true;
-  for await (const rows of delimitedRowBatches(main, "\t")) {
-    for (const row of rows) {
-      if (first) {
-        first = false;
-        continue;
+  let skip = Math.max(0, opts.from ?? 0);
+  let b = 0;
+  while (b < buckets.counts.length && skip >= buckets.counts[b]) skip -= buckets.counts[b++];
+
+  for (; b < buckets.counts.length; b++) {
+    const inBucket = (org: string) => single || buckets.of(org) === b;
+    const aux = await readAux(tables, inBucket, single);
+    let cols: Cols | null = null;
+    for await (const rows of delimitedRowBatches(open(main), "\t", onlyOrganisations(single ? null : inBucket))) {
+      for (const row of rows) {
+        if (!cols) {
+          cols = header(row, "charity", CHARITY_REQUIRED);
+          continue;
+        }
+        const c = cols;
+        const g: Get = (col) => {
+          const i = c[col];
+          return i === undefined ? "" : (row[i] ?? "").trim();
+        };
+        const org = g("organisation_number");
+        const name = g("charity_name");
+        if (!org || !name || isLinked(g) || !inBucket(org)) continue;
+        if (skip > 0) {
+          skip--;
+          continue;
+        }
+        yield charityRecord(g, org, name, aux, linked);
       }
-      const g = (col: string) => {
-        const i = cols[col];
-        return i === undefined ? "" : (row[i] ?? "").trim();
-      };
-      const org = g("organisation_number");
-      const name = g("charity_name");
-      if (!org || !name || isLinked(g)) continue;
-      yield charityRecord(g, org, name, aux, linked);
     }
   }
 }
 
-function charityRecord(g: (c: string) => string, org: string, name: string, aux: Aux, linked: Map<string, number>): RegisterRecord {
+function charityRecord(g: Get, org: string, name: string, aux: Aux, linked: Map<string, number>): RegisterRecord {
   const charityNumber = g("registered_charity_number");
   const companyNumber = normaliseCompanyNumber(g("charity_company_registration_number"));
   const status = g("charity_registration_status");
