@@ -23,6 +23,16 @@ const runs = () =>
 const today = () => new Date().toISOString().slice(0, 10);
 const batchOf = (jobs: IngestJob[]) => createMessageBatch<IngestJob>("register-ingest", jobs.map((body, i) => ({ id: `msg-${i}`, timestamp: new Date(), attempts: 1, body })));
 
+/** Messages the consumer sends to the ingest queue, captured instead of sent. */
+function captureSends(): IngestJob[] {
+  const sent: IngestJob[] = [];
+  vi.spyOn(env.INGEST, "send").mockImplementation(async (body) => {
+    sent.push(body);
+    return undefined as never;
+  });
+  return sent;
+}
+
 beforeEach(clearRegisters);
 afterEach(() => vi.restoreAllMocks());
 
@@ -93,11 +103,7 @@ describe("issue §1 cron and queue", () => {
   });
 
   it("issue §1 a file too big for one invocation: the consumer stages a chunk, enqueues the rest, and resumed jobs complete the run", async () => {
-    const sent: IngestJob[] = [];
-    vi.spyOn(env.INGEST, "send").mockImplementation(async (body) => {
-      sent.push(body);
-      return undefined as never;
-    });
+    const sent = captureSends();
     expect(await handleIngestJob(env, { source: "sra" }, { chunkRows: 2 })).toEqual([]);
     const runId = sent[0].runId;
     expect(sent).toEqual([{ source: "sra", runId, offset: 2 }]);
@@ -113,11 +119,7 @@ describe("issue §1 cron and queue", () => {
   });
 
   it("issue §1 the charity extract, streamed from upstream, loads in resumable chunks; a new edition between chunks fails the run and keeps the published one", async () => {
-    const sent: IngestJob[] = [];
-    vi.spyOn(env.INGEST, "send").mockImplementation(async (body) => {
-      sent.push(body);
-      return undefined as never;
-    });
+    const sent = captureSends();
     expect(await handleIngestJob(env, { source: "charity" }, { chunkRows: 3 })).toEqual([]);
     const [done] = await handleIngestJob(env, sent[0], { chunkRows: 3 });
     expect(done).toMatchObject({ outcome: "loaded", rowsRead: 4, editionDate: "2026-07-09" });

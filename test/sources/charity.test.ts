@@ -144,27 +144,26 @@ describe("SPEC §4.8 charity register extract parser", () => {
     const tables = await allTables();
     const whole = await collect(parseCharityExtract(tables));
     const sortByKey = (rs: RegisterRecord[]) => [...rs].sort((a, b) => a.key.localeCompare(b.key));
-    for (const size of [1, 2, 3]) {
+    /** The tables as streams, counting how often each is opened. */
+    const counted = () => {
       const opened: Partial<Record<CharityTable, number>> = {};
-      const counting: Partial<Record<CharityTable, CharityTableInput>> = {};
+      const inputs: Partial<Record<CharityTable, CharityTableInput>> = {};
       for (const t of CHARITY_TABLES)
-        counting[t] = async function* () {
+        inputs[t] = async function* () {
           opened[t] = (opened[t] ?? 0) + 1;
           yield tables[t];
         };
+      return { opened, inputs };
+    };
+    for (const size of [1, 2, 3]) {
+      const { opened, inputs: counting } = counted();
       const bucketed = await collect(parseCharityExtract(counting, { bucketRecords: size }));
       expect(sortByKey(bucketed)).toEqual(sortByKey(whole));
       const buckets = Math.ceil(whole.length / size);
       // One pass to index `charity`, then each table once per bucket.
       expect(opened).toMatchObject({ charity: 1 + buckets, charity_trustee: buckets, charity_annual_return_history: buckets });
       for (let from = 0; from <= whole.length; from++) {
-        const seen: Partial<Record<CharityTable, number>> = {};
-        const resumed: Partial<Record<CharityTable, CharityTableInput>> = {};
-        for (const t of CHARITY_TABLES)
-          resumed[t] = async function* () {
-            seen[t] = (seen[t] ?? 0) + 1;
-            yield tables[t];
-          };
+        const { opened: seen, inputs: resumed } = counted();
         expect(await collect(parseCharityExtract(resumed, { bucketRecords: size, from }))).toEqual(bucketed.slice(from));
         expect(seen.charity_trustee ?? 0).toBe(from >= whole.length ? 0 : buckets - Math.floor(from / size));
       }
