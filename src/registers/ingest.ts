@@ -75,6 +75,32 @@ export async function ingestEdition(env: Env, file: EditionFile, opts: IngestOpt
   return completeRun(env, runId, { now: opts.now });
 }
 
+/** The longest CQC change window read in one go: after a longer outage the older changes are not asked for. */
+const CQC_MAX_CATCH_UP_MS = 31 * 86_400_000;
+
+/**
+ * Where the next CQC change window starts: the end of the last window read completely, so a day whose
+ * run failed (upstream down) is read again the next day instead of lost. A window read over several
+ * messages is complete when its last part has loaded (its run URL says `ids=a-n of n`).
+ */
+export async function cqcWindowStart(env: Env, now: Date): Promise<string> {
+  const floor = new Date(now.getTime() - CQC_MAX_CATCH_UP_MS).toISOString();
+  const runs = await env.DB.prepare(
+    `SELECT url FROM register_runs WHERE source = 'cqc' AND outcome IN ('loaded', 'unchanged') AND url LIKE '%endTimestamp=%' ORDER BY id DESC LIMIT 50`,
+  ).all<{ url: string }>();
+  const atLeastFloor = (t: string) => (t > floor ? t : floor);
+  let pending: string | null = null; // start of the oldest window read only in part since then
+  for (const { url } of runs.results) {
+    const q = new URL(url).searchParams;
+    const ids = /^(\d+)-(\d+) of (\d+)$/.exec(q.get("ids") ?? "");
+    const start = q.get("startTimestamp");
+    const end = q.get("endTimestamp");
+    if (end && (!ids || ids[2] === ids[3])) return atLeastFloor(pending && pending < end ? pending : end);
+    if (start && (!pending || start < pending)) pending = start;
+  }
+  return atLeastFloor(pending ?? new Date(now.getTime() - 86_400_000).toISOString());
+}
+
 /**
  * The queue consumer's work for one message: fetch the source's current edition(s) and stage the first
  * chunk; if a file is bigger than one invocation, enqueue the rest; complete the run when it ends.
@@ -84,7 +110,12 @@ export async function handleIngestJob(env: Env, job: IngestJob, opts: IngestOpti
   const chunk = opts.chunkRows ?? chunkRowsOf(job.source);
   let files: EditionFile[];
   try {
-    files = await fetchEditions(env, job.source, { now: opts.now });
+    const now = opts.now ?? new Date();
+    const cqc =
+      job.source !== "cqc" ? {}
+      : job.window ? { since: job.window.start, until: job.window.end, from: job.from }
+      : { since: await cqcWindowStart(env, now) };
+    files = await fetchEditions(env, job.source, { now, ...cqc });
   } catch (e) {
     if (job.runId) {
       await failRun(env, job.runId, describe(e));
@@ -130,6 +161,8 @@ export async function handleIngestJob(env: Env, job: IngestJob, opts: IngestOpti
         continue;
       }
       results.push(await completeRun(env, runId, { now: opts.now }));
+      // CQC: a window with more changes than one message reads goes on in the next message.
+      if (file.continuation) await env.INGEST.send({ source: job.source, ...file.continuation });
     } catch (e) {
       await failRun(env, runId, describe(e), outcomeOf(e));
       results.push({ runId, source: job.source, scope: parsed.scope, outcome: outcomeOf(e), editionDate: parsed.editionDate, rowsRead: 0, changes: 0, reason: describe(e), byKind: {} });

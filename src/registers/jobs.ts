@@ -7,4 +7,8 @@ export interface IngestJob {
   runId?: number;
   /** Rows already staged by earlier chunks of this run. */
   offset?: number;
+  /** CQC: the change window being read (ISO timestamps), when a window has more changes than one message reads. */
+  window?: { start: string; end: string };
+  /** CQC: changed ids of the window already read by earlier messages. */
+  from?: number;
 }

@@ -25,6 +25,8 @@ export interface EditionFile {
   editionDate: string | null;
   /** CQC: the change API gives only changed entries. */
   mode?: RunMode;
+  /** CQC: the rest of the change window, for another queue message, when this file holds only part of it. */
+  continuation?: { window: { start: string; end: string }; from: number };
 }
 
 export interface ParsedEdition {
@@ -93,12 +95,26 @@ export function parseEdition(f: EditionFile): ParsedEdition {
 export const UPSTREAM_TIMEOUT_MS = 120_000;
 const timedFetch: typeof fetch = (input, init) => fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(UPSTREAM_TIMEOUT_MS) });
 
-/** At most this many CQC detail calls in one daily run (Worker subrequest budget); the rest wait a day. */
+/**
+ * At most this many CQC detail calls per queue message (the Worker's subrequest budget). A window with
+ * more changes is read over several messages (see `continuation`).
+ */
 export const CQC_MAX_DETAILS = 400;
+
+/** What a source's fetch needs beyond the source: CQC reads a window of changes. */
+export interface FetchOptions {
+  now?: Date;
+  /** CQC: the window's start (ISO); default one day before `now`. */
+  since?: string;
+  /** CQC: the window's end (ISO); default `now`. */
+  until?: string;
+  /** CQC: changed ids of the window already read. */
+  from?: number;
+}
 
 
 /** Finds and downloads the current edition(s) of a source, the way each format note says. */
-export async function fetchEditions(env: Env, source: RegisterSource, opts: { since?: string; now?: Date } = {}): Promise<EditionFile[]> {
+export async function fetchEditions(env: Env, source: RegisterSource, opts: FetchOptions = {}): Promise<EditionFile[]> {
   const now = opts.now ?? new Date();
   switch (source) {
     case "sponsors": {
@@ -129,16 +145,35 @@ export async function fetchEditions(env: Env, source: RegisterSource, opts: { si
     case "cqc": {
       const cfg = { baseUrl: env.CQC_URL, apiKey: env.CQC_API_KEY, fetchImpl: timedFetch };
       const start = opts.since ?? new Date(now.getTime() - 86_400_000).toISOString();
-      const end = now.toISOString();
-      const providerIds = await fetchCqcChanges(cfg, "provider", start, end);
-      const locationIds = await fetchCqcChanges(cfg, "location", start, end);
+      const end = opts.until ?? now.toISOString();
+      const from = opts.from ?? 0;
+      const changed = [
+        ...(await fetchCqcChanges(cfg, "provider", start, end)).map((id) => ({ kind: "provider" as const, id })),
+        ...(await fetchCqcChanges(cfg, "location", start, end)).map((id) => ({ kind: "location" as const, id })),
+      ];
+      const ids = [...new Map(changed.map((c) => [`${c.kind}:${c.id}`, c])).values()];
+      const part = ids.slice(from, from + CQC_MAX_DETAILS);
       const providers: unknown[] = [];
       const locations: unknown[] = [];
-      let budget = CQC_MAX_DETAILS;
-      for (const id of providerIds) if (budget-- > 0) providers.push(await fetchCqcProvider(cfg, id));
-      for (const id of locationIds) if (budget-- > 0) locations.push(await fetchCqcLocation(cfg, id));
+      for (const c of part) {
+        if (c.kind === "provider") providers.push(await fetchCqcProvider(cfg, c.id));
+        else locations.push(await fetchCqcLocation(cfg, c.id));
+      }
+      const read = from + part.length;
+      const window = new URLSearchParams({ startTimestamp: start, endTimestamp: end });
+      if (from > 0 || read < ids.length) window.set("ids", `${from + 1}-${read} of ${ids.length}`);
       const bytes = new TextEncoder().encode(JSON.stringify({ providers, locations }));
-      return [{ source, bytes, fileName: null, url: `${env.CQC_URL}/changes`, editionDate: end.slice(0, 10), mode: "partial" }];
+      return [
+        {
+          source,
+          bytes,
+          fileName: null,
+          url: `${env.CQC_URL}/changes?${window}`,
+          editionDate: end.slice(0, 10),
+          mode: "partial",
+          continuation: read < ids.length ? { window: { start, end }, from: read } : undefined,
+        },
+      ];
     }
   }
 }

@@ -3,7 +3,8 @@ import { env } from "cloudflare:workers";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index";
-import { handleIngestJob } from "../../src/registers/ingest";
+import { cqcWindowStart, handleIngestJob } from "../../src/registers/ingest";
+import { CQC_MAX_DETAILS } from "../../src/registers/sources";
 import type { IngestJob } from "../../src/registers/jobs";
 import { REGISTER_SOURCES } from "../../src/services/registers/types";
 import { call, createTestKey, json } from "../helpers";
@@ -141,6 +142,59 @@ describe("issue §1 cron and queue", () => {
     expect(failed.reason).toMatch(/edition changed while the run was in progress \(2026-07-09 → 2026-07-10\)/);
     expect((await runs()).filter((r) => r.source === "charity").map((r) => r.outcome)).toEqual(["loaded", "failed"]);
     expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_entries WHERE source = 'charity' AND valid_to_run IS NULL`).first("n")).toBe(4);
+  });
+
+  it("issue §1 CQC: the change window starts where the last complete one ended, so a day lost to an outage is read the next day", async () => {
+    const realFetch = globalThis.fetch;
+    const asked: string[] = [];
+    let down = false;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.includes("/changes/")) asked.push(url);
+      return down ? new Response("busy", { status: 500 }) : realFetch(input, init);
+    });
+    const window = () => {
+      const q = new URL(asked.at(-1)!).searchParams;
+      return [q.get("startTimestamp"), q.get("endTimestamp")];
+    };
+    const day1 = new Date("2026-10-08T04:00:00Z");
+    expect((await handleIngestJob(env, { source: "cqc" }, { now: day1 }))[0]).toMatchObject({ outcome: "loaded" });
+    expect(window()).toEqual(["2026-10-07T04:00:00.000Z", "2026-10-08T04:00:00.000Z"]); // first ever: the last day
+    down = true;
+    expect((await handleIngestJob(env, { source: "cqc" }, { now: new Date("2026-10-09T04:00:00Z") }))[0]).toMatchObject({ outcome: "failed" });
+    down = false;
+    await handleIngestJob(env, { source: "cqc" }, { now: new Date("2026-10-10T04:00:00Z") });
+    expect(window()).toEqual(["2026-10-08T04:00:00.000Z", "2026-10-10T04:00:00.000Z"]);
+    // After a long outage the window reaches back at most 31 days.
+    await handleIngestJob(env, { source: "cqc" }, { now: new Date("2026-12-31T04:00:00Z") });
+    expect(window()).toEqual(["2026-11-30T04:00:00.000Z", "2026-12-31T04:00:00.000Z"]);
+  });
+
+  it("issue §1 CQC: a window with more changes than one message may read goes on in further messages until every change is read", async () => {
+    const sent = captureSends();
+    const realFetch = globalThis.fetch;
+    const template = await (await realFetch("https://cqc.test/public/v1/locations/1-125856395")).json<Record<string, unknown>>();
+    const ids = Array.from({ length: CQC_MAX_DETAILS + 50 }, (_, i) => `1-9${String(i).padStart(8, "0")}`);
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = new URL(String(input instanceof Request ? input.url : input));
+      if (url.pathname.endsWith("/changes/location")) return Response.json({ total: ids.length, page: 1, totalPages: 1, changes: ids });
+      if (url.pathname.endsWith("/changes/provider")) return Response.json({ total: 0, page: 1, totalPages: 1, changes: [] });
+      const loc = /\/locations\/(.+)$/.exec(url.pathname)?.[1];
+      if (loc) return Response.json({ ...template, locationId: loc, name: `Care Home ${loc}` });
+      return realFetch(input, init);
+    });
+    const now = new Date("2026-10-08T04:00:00Z");
+    const [first] = await handleIngestJob(env, { source: "cqc" }, { now });
+    expect(first).toMatchObject({ outcome: "loaded", rowsRead: CQC_MAX_DETAILS });
+    expect(sent).toEqual([{ source: "cqc", window: { start: "2026-10-07T04:00:00.000Z", end: "2026-10-08T04:00:00.000Z" }, from: CQC_MAX_DETAILS }]);
+    // Until the window is read to its end, the next day's window still starts at its start.
+    expect(await cqcWindowStart(env, new Date("2026-10-09T04:00:00Z"))).toBe("2026-10-07T04:00:00.000Z");
+    const [second] = await handleIngestJob(env, sent[0], { now });
+    expect(second).toMatchObject({ outcome: "loaded", rowsRead: 50 });
+    expect(sent).toHaveLength(1);
+    expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_entries WHERE source = 'cqc' AND valid_to_run IS NULL AND key LIKE '1-9%'`).first("n")).toBe(ids.length);
+    expect((await runs()).map((r) => [r.outcome, r.rows_read])).toEqual([["loaded", CQC_MAX_DETAILS], ["loaded", 50]]);
+    expect(await cqcWindowStart(env, new Date("2026-10-09T04:00:00Z"))).toBe("2026-10-08T04:00:00.000Z");
   });
 
   it("SPEC §7 a malformed upstream reply found while staging is logged as refused with its reason", async () => {
