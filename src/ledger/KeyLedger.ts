@@ -34,16 +34,25 @@ interface BurstRing {
 /**
  * KeyLedger: one Durable Object per API key, or per organisation pool where keys share one balance.
  * It holds the month's balance and each key's recent call times. A Durable Object runs one call at a
- * time and nothing below awaits between reading and writing, so every charge is atomic: the balance
- * never goes negative, however many calls arrive at once (SPEC §5.4, §7.4, §8).
+ * time and every decision below is made without awaiting between reading and deciding, so every
+ * charge is atomic: the balance never goes negative, however many calls arrive at once (SPEC §5.4, §7.4, §8).
  *
- * State lives in memory, loaded from the object's SQLite storage when the object starts, and every
- * change is written through before the reply leaves (the output gate holds the reply until the write
- * is durable). A charge is two writes and no reads: the balance row and one slot of the caller's ring.
+ * State lives in memory, loaded from the object's SQLite storage when the object starts. Changes are
+ * written with group commit: the charges decided while a write is being prepared are written together
+ * in one transaction (a few milliseconds at most under load; at once when the object is idle), and no
+ * charge answers before its write has committed (the output gate also holds every reply until the
+ * write is durable). If a write fails, every charge waiting on it fails (the gateway answers 503 and
+ * charges nothing) and memory is reloaded from storage, so memory never runs ahead of what was stored.
  */
 export class KeyLedger extends DurableObject<Env> {
-  private balance: { period: string; credits: number } | null;
+  private balance: { period: string; credits: number } | null = null;
   private readonly rings = new Map<string, BurstRing>();
+  /** Changes decided but not yet written. */
+  private dirtySlots = new Map<string, { keyId: string; slot: number; seq: number; at: number }>();
+  private balanceDirty = false;
+  /** Calls waiting for the next write, and when that write was scheduled (0: none scheduled). */
+  private waiting: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private writeScheduledAt = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -51,7 +60,15 @@ export class KeyLedger extends DurableObject<Env> {
       `CREATE TABLE IF NOT EXISTS balance (id INTEGER PRIMARY KEY CHECK (id = 1), period TEXT NOT NULL, credits INTEGER NOT NULL);
        CREATE TABLE IF NOT EXISTS burst (key_id TEXT NOT NULL, slot INTEGER NOT NULL, seq INTEGER NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (key_id, slot));`,
     );
-    this.balance = ctx.storage.sql.exec<{ period: string; credits: number }>(`SELECT period, credits FROM balance WHERE id = 1`).toArray()[0] ?? null;
+    this.load();
+  }
+
+  /** Memory from storage: at start, and after a failed write. */
+  private load(): void {
+    this.balance = this.ctx.storage.sql.exec<{ period: string; credits: number }>(`SELECT period, credits FROM balance WHERE id = 1`).toArray()[0] ?? null;
+    this.rings.clear();
+    this.dirtySlots.clear();
+    this.balanceDirty = false;
   }
 
   /** The balance for `period`: a new month opens at the allowance (or the key's starting balance). */
@@ -59,18 +76,61 @@ export class KeyLedger extends DurableObject<Env> {
     return this.balance && this.balance.period === period ? this.balance.credits : (startingBalance ?? allowance);
   }
 
-  private saveBalance(period: string, credits: number): void {
-    this.ctx.storage.sql.exec(
-      `INSERT INTO balance (id, period, credits) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET period = excluded.period, credits = excluded.credits`,
-      period,
-      credits,
-    );
+  /** Writes every change decided so far, in one transaction. */
+  private writeDirty(): void {
+    const slots = [...this.dirtySlots.values()];
+    const balance = this.balanceDirty ? this.balance : null;
+    if (!slots.length && !balance) return;
+    this.ctx.storage.transactionSync(() => {
+      for (const r of slots)
+        this.ctx.storage.sql.exec(
+          `INSERT INTO burst (key_id, slot, seq, at) VALUES (?, ?, ?, ?) ON CONFLICT(key_id, slot) DO UPDATE SET seq = excluded.seq, at = excluded.at`,
+          r.keyId,
+          r.slot,
+          r.seq,
+          r.at,
+        );
+      if (balance)
+        this.ctx.storage.sql.exec(
+          `INSERT INTO balance (id, period, credits) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET period = excluded.period, credits = excluded.credits`,
+          balance.period,
+          balance.credits,
+        );
+    });
+    this.dirtySlots.clear();
+    this.balanceDirty = false;
+  }
+
+  /** Waits until the changes decided so far are written (group commit: one write for all waiting calls). */
+  private committed(): Promise<void> {
+    const done = new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
+    // A write scheduled long ago and not yet run is presumed lost: schedule another (it answers every waiting call).
+    if (!this.writeScheduledAt || Date.now() - this.writeScheduledAt > 1_000) {
+      this.writeScheduledAt = Date.now();
+      setTimeout(() => this.commit(), 0);
+    }
+    return done;
+  }
+
+  private commit(): void {
+    this.writeScheduledAt = 0;
+    const waiting = this.waiting;
+    this.waiting = [];
+    try {
+      this.writeDirty();
+    } catch (e) {
+      this.load();
+      for (const w of waiting) w.reject(e);
+      return;
+    }
+    for (const w of waiting) w.resolve();
   }
 
   /** The caller's ring, loaded from storage on first use, and again when the plan's limit changes. */
   private ringOf(keyId: string, limit: number): BurstRing {
     const known = this.rings.get(keyId);
     if (known && known.limit === limit) return known;
+    this.writeDirty(); // storage must hold every call before the ring is rebuilt from it
     const sql = this.ctx.storage.sql;
     const rows = sql.exec<{ slot: number; seq: number; at: number }>(`SELECT slot, seq, at FROM burst WHERE key_id = ? ORDER BY seq`, keyId).toArray();
     const kept = rows.slice(-limit);
@@ -85,7 +145,7 @@ export class KeyLedger extends DurableObject<Env> {
     return ring;
   }
 
-  charge(req: ChargeRequest): ChargeResult {
+  async charge(req: ChargeRequest): Promise<ChargeResult> {
     const ring = this.ringOf(req.keyId, req.burstLimit);
     const credits = this.creditsFor(req.period, req.allowance, req.startingBalance);
     // The slot about to be overwritten holds the oldest of the last `limit` calls: if it is less than a
@@ -96,20 +156,12 @@ export class KeyLedger extends DurableObject<Env> {
       return { ok: false, reason: "burst", retryAfterSeconds: Math.max(1, Math.ceil((oldest + req.burstWindowMs - req.now) / 1000)), remaining: credits };
     if (credits < req.cost) return { ok: false, reason: "credits", remaining: credits };
     const remaining = credits - req.cost;
-    // Both writes commit together or not at all; memory changes only once they have.
-    this.ctx.storage.transactionSync(() => {
-      this.ctx.storage.sql.exec(
-        `INSERT INTO burst (key_id, slot, seq, at) VALUES (?, ?, ?, ?) ON CONFLICT(key_id, slot) DO UPDATE SET seq = excluded.seq, at = excluded.at`,
-        req.keyId,
-        slot,
-        ring.seq,
-        req.now,
-      );
-      if (req.cost || !this.balance || this.balance.period !== req.period) this.saveBalance(req.period, remaining);
-    });
+    this.dirtySlots.set(`${req.keyId}\u0000${slot}`, { keyId: req.keyId, slot, seq: ring.seq, at: req.now });
+    if (req.cost || !this.balance || this.balance.period !== req.period) this.balanceDirty = true;
     ring.times[slot] = req.now;
     ring.seq += 1;
     this.balance = { period: req.period, credits: remaining };
+    await this.committed();
     return { ok: true, remaining, charged: req.cost };
   }
 
@@ -117,11 +169,12 @@ export class KeyLedger extends DurableObject<Env> {
    * Gives credits back (a 5xx, a time-out, items of a batch that could not be read). A refund for a
    * month that has already closed is dropped: the new month opened with a full allowance.
    */
-  refund(amount: number, period: string): { remaining: number; refunded: number } {
+  async refund(amount: number, period: string): Promise<{ remaining: number; refunded: number }> {
     if (!this.balance || this.balance.period !== period || amount <= 0) return { remaining: this.balance?.credits ?? 0, refunded: 0 };
     const remaining = this.balance.credits + amount;
-    this.saveBalance(period, remaining);
     this.balance = { period, credits: remaining };
+    this.balanceDirty = true;
+    await this.committed();
     return { remaining, refunded: amount };
   }
 

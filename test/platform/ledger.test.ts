@@ -71,11 +71,59 @@ describe("SPEC §8 burst ceiling: 60 a minute per key, over it 429 with Retry-Af
     for (let i = 0; i < 60; i++) await stub.charge(req(t0 + i * 10));
     await stub.refund(3, periodOf(t0));
     // A second instance over the same storage is what the object looks like after an eviction or a restart.
-    const after = await runInDurableObject(stub, (_o: unknown, state) => {
+    const after = await runInDurableObject(stub, async (_o: unknown, state) => {
       const restarted = new KeyLedger(state, env);
-      return [restarted.peek(periodOf(t0), 1000).remaining, restarted.charge(req(t0 + 1_000)), restarted.charge(req(t0 + 60_000))];
+      return [restarted.peek(periodOf(t0), 1000).remaining, await restarted.charge(req(t0 + 1_000)), await restarted.charge(req(t0 + 60_000))];
     });
     expect(after).toEqual([943, { ok: false, reason: "burst", retryAfterSeconds: 59, remaining: 943 }, { ok: true, remaining: 942, charged: 1 }]);
+  });
+
+  it("SPEC §8 group commit: charges arriving together are written together, each answered only once stored; a failed write fails them all and stores nothing", async () => {
+    const { stub, req } = freshLedger(1000);
+    const t0 = Date.UTC(2026, 2, 10, 12, 0, 0);
+    const outcome = await runInDurableObject(stub, async (instance: unknown, state) => {
+      const ledger = instance as KeyLedger;
+      const inner = ledger as unknown as { ctx: DurableObjectState };
+      let transactions = 0;
+      const real = inner.ctx.storage.transactionSync.bind(inner.ctx.storage);
+      let failNext = false;
+      inner.ctx.storage.transactionSync = (<T>(fn: () => T): T => {
+        transactions++;
+        return real(() => {
+          const r = fn();
+          if (failNext) throw new Error("disk full");
+          return r;
+        });
+      }) as typeof inner.ctx.storage.transactionSync;
+      const ten = await Promise.all(Array.from({ length: 10 }, (_, i) => ledger.charge(req(t0 + i))));
+      const afterTen = transactions;
+      failNext = true;
+      const failed = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => ledger.charge(req(t0 + 100 + i))));
+      failNext = false;
+      const next = await ledger.charge(req(t0 + 200));
+      const stored = new KeyLedger(state, env).peek(periodOf(t0), 1000).remaining;
+      return { remaining: ten.map((r) => r.remaining), afterTen, failed: failed.map((f) => f.status), next, stored };
+    });
+    expect(outcome.remaining).toEqual([999, 998, 997, 996, 995, 994, 993, 992, 991, 990]);
+    expect(outcome.afterTen).toBe(1); // ten charges, one transaction
+    expect(outcome.failed).toEqual(["rejected", "rejected", "rejected", "rejected", "rejected"]);
+    // The failed five were taken back out of memory: the next charge starts from what was stored.
+    expect(outcome.next).toEqual({ ok: true, remaining: 989, charged: 1 });
+    expect(outcome.stored).toBe(989);
+  });
+
+  it("SPEC §8 a ledger write that fails answers 503 ledger_unavailable through the gateway, and nothing is charged", async () => {
+    const { key, keyId } = await createTestKey({ credits: 10 });
+    await runInDurableObject(ledgerOf(`key:${keyId}`), (ledger: unknown) => {
+      const inner = ledger as { ctx: DurableObjectState };
+      inner.ctx.storage.transactionSync = (() => {
+        throw new Error("disk full");
+      }) as typeof inner.ctx.storage.transactionSync;
+    });
+    const res = await call(LATE, { key });
+    expect(res.status).toBe(503);
+    expect((await json(res)).code).toBe("ledger_unavailable");
+    expect(await balanceOf(keyId, { credits: 10 })).toBe(10);
   });
 
   it("SPEC §8 a plan change that lowers or raises the ceiling keeps the most recent calls (up to the lower ceiling) in the window", async () => {
