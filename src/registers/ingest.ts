@@ -138,7 +138,7 @@ export async function handleIngestJob(env: Env, job: IngestJob, opts: IngestOpti
         .bind(runId)
         .first<{ scope: string; edition_date: string | null }>();
       if (!run || run.scope !== parsed.scope) continue; // resuming another file of this source
-      if (run.edition_date !== parsed.editionDate) {
+      if (!file.datedOnFetch && run.edition_date !== parsed.editionDate) {
         // Upstream published a new edition between two chunks: the staged part belongs to the old one.
         const reason = `the upstream edition changed while the run was in progress (${run.edition_date ?? "undated"} → ${parsed.editionDate ?? "undated"}); the next daily run loads the new one`;
         await failRun(env, runId, reason);

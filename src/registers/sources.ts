@@ -25,6 +25,8 @@ export interface EditionFile {
   editionDate: string | null;
   /** CQC: the change API gives only changed entries. */
   mode?: RunMode;
+  /** The edition date is the day it was fetched (the upstream publishes none), so it says nothing about which edition this is. */
+  datedOnFetch?: boolean;
   /** CQC: the rest of the change window, for another queue message, when this file holds only part of it. */
   continuation?: { window: { start: string; end: string }; from: number };
 }
@@ -131,7 +133,7 @@ export async function fetchEditions(env: Env, source: RegisterSource, opts: Fetc
     }
     case "sra": {
       const e = await fetchSraOrganisations({ baseUrl: env.SRA_URL, apiKey: env.SRA_API_KEY, fetchImpl: timedFetch });
-      return [{ source, bytes: e.bytes, fileName: e.fileName, url: e.url, editionDate: e.editionDate }];
+      return [{ source, bytes: e.bytes, fileName: e.fileName, url: e.url, editionDate: e.editionDate, datedOnFetch: true }];
     }
     case "charity": {
       // The tables are far bigger than a Worker's memory: each is streamed from upstream when the parser
@@ -171,6 +173,7 @@ export async function fetchEditions(env: Env, source: RegisterSource, opts: Fetc
           url: `${env.CQC_URL}/changes?${window}`,
           editionDate: end.slice(0, 10),
           mode: "partial",
+          datedOnFetch: true,
           continuation: read < ids.length ? { window: { start, end }, from: read } : undefined,
         },
       ];

@@ -110,6 +110,8 @@ describe("issue §1 cron and queue", () => {
     expect(sent).toEqual([{ source: "sra", runId, offset: 2 }]);
     expect(await env.DB.prepare(`SELECT outcome, rows_read FROM register_runs WHERE id = ?`).bind(runId).first()).toEqual({ outcome: "running", rows_read: 2 });
     expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_state`).first("n")).toBe(0); // nothing published yet
+    // The SRA publishes no edition date (a run is dated the day it is fetched): a run resumed after midnight is still the same edition.
+    await env.DB.prepare(`UPDATE register_runs SET edition_date = '2026-10-07' WHERE id = ?`).bind(runId).run();
 
     expect(await handleIngestJob(env, sent[0], { chunkRows: 2 })).toEqual([]);
     expect(sent[1]).toEqual({ source: "sra", runId, offset: 4 });
