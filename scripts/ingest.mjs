@@ -58,7 +58,7 @@ if (process.argv[1] && import.meta.url.endsWith(basename(process.argv[1]))) {
   const args = process.argv.slice(2);
   const i = args.indexOf("--date");
   const date = i >= 0 ? args[i + 1] : null;
-  const [source, target] = args.filter((_, j) => j !== i && j !== i + 1);
+  const [source, target] = i >= 0 ? args.filter((_, j) => j !== i && j !== i + 1) : args;
   if (!source || !target) {
     console.error("usage: npm run ingest -- <aml|sra|sponsors|cqc|charity> <file-or-url> [--date YYYY-MM-DD]");
     process.exit(2);
