@@ -16,8 +16,10 @@ import type { RunMode } from "./pipeline";
 /** One file (or assembled payload) of a register edition, as fetched or as given to the CLI. */
 export interface EditionFile {
   source: RegisterSource;
-  /** The file itself (every source but the charity extract). */
+  /** The file itself (every source but the charity extract)... */
   bytes?: Uint8Array;
+  /** ...or, for a download read as it arrives (SRA), a function that opens a stream of it. */
+  open?: () => AsyncIterable<Uint8Array>;
   /** Charity: the extract's tables (`charity` required), as bytes or as streams opened on demand. */
   tables?: Partial<Record<CharityTable, CharityTableInput>>;
   fileName: string | null;
@@ -74,8 +76,9 @@ export function parseEdition(f: EditionFile): ParsedEdition {
       return { scope: "", editionDate: fileDate, mode: "snapshot", records: (from = 0) => skipRecords(parseHmrcMlr(bytes, { fileName }), from) };
     }
     case "sra": {
-      const bytes = fileOf(f);
-      return { scope: "", editionDate: fileDate, mode: "snapshot", records: (from = 0) => skipRecords(parseSraOrganisations(bytes), from) };
+      const open = f.open;
+      const bytes = open ? null : fileOf(f);
+      return { scope: "", editionDate: fileDate, mode: "snapshot", records: (from = 0) => skipRecords(parseSraOrganisations(open ? open() : bytes!), from) };
     }
     case "cqc": {
       const bytes = fileOf(f);
@@ -133,7 +136,7 @@ export async function fetchEditions(env: Env, source: RegisterSource, opts: Fetc
     }
     case "sra": {
       const e = await fetchSraOrganisations({ baseUrl: env.SRA_URL, apiKey: env.SRA_API_KEY, fetchImpl: timedFetch });
-      return [{ source, bytes: e.bytes, fileName: e.fileName, url: e.url, editionDate: e.editionDate, datedOnFetch: true }];
+      return [{ source, open: () => e.open(), fileName: e.fileName, url: e.url, editionDate: e.editionDate, datedOnFetch: true }];
     }
     case "charity": {
       // The tables are far bigger than a Worker's memory: each is streamed from upstream when the parser

@@ -202,7 +202,7 @@ describe("issue §1 cron and queue", () => {
   it("SPEC §7 a malformed upstream reply found while staging is logged as refused with its reason", async () => {
     vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("<html><body>Maintenance</body></html>", { status: 200 }));
     const [r] = await handleIngestJob(env, { source: "sra" });
-    expect(r.reason).toBe("malformed file: sra: the reply is not JSON");
+    expect(r.reason).toBe("malformed file: sra: the reply is not JSON (it starts with neither [ nor {)");
     expect((await runs()).map((x) => [x.outcome, x.reason])).toEqual([["refused", r.reason]]);
   });
 

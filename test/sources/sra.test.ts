@@ -100,6 +100,28 @@ describe("SPEC §2.6 SRA organisation parser", () => {
   });
 });
 
+describe("SPEC §2.6 SRA GetAll read as a stream", () => {
+  const pieces = async function* (bytes: Uint8Array, size: number) {
+    for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size);
+  };
+  it("SPEC §2.6 the same records from a string, from bytes, and from a stream in small pieces (with a BOM)", async () => {
+    const bytes = await getAll();
+    const whole = await collect(parseSraOrganisations(new TextDecoder().decode(bytes)));
+    expect(whole).toHaveLength(6);
+    expect(await collect(parseSraOrganisations(bytes))).toEqual(whole);
+    const withBom = new Uint8Array([0xef, 0xbb, 0xbf, 0x0a, ...bytes]);
+    for (const size of [1, 7, 4096]) expect(await collect(parseSraOrganisations(pieces(withBom, size)))).toEqual(whole);
+  });
+
+  it("SPEC §2.6 a reply cut short, an empty reply or an empty Organisations list is refused", async () => {
+    const bytes = await getAll();
+    await expect(collect(parseSraOrganisations(pieces(bytes.slice(0, Math.floor(bytes.length * 0.7)), 512)))).rejects.toThrow(/ends before the JSON does/);
+    await expect(collect(parseSraOrganisations(pieces(new Uint8Array(0), 1)))).rejects.toThrow(/empty/);
+    await expect(collect(parseSraOrganisations('{"Organisations": []}'))).rejects.toThrow(/no Organisations array/);
+    expect(await collect(parseSraOrganisations("[]"))).toEqual([]);
+  });
+});
+
 describe("SPEC §2.6 SRA fetch client", () => {
   it("SPEC §2.6 sends the subscription key to GetAll and dates the edition today (UTC)", async () => {
     const seen: Request[] = [];
@@ -111,7 +133,10 @@ describe("SPEC §2.6 SRA fetch client", () => {
     expect(seen[0].url).toBe("https://sra.test/datashare/api/V1/organisation/GetAll");
     expect(seen[0].headers.get("Ocp-Apim-Subscription-Key")).toBe("k-123");
     expect([ed.url, ed.fileName, ed.editionDate]).toEqual(["https://sra.test/datashare/api/V1/organisation/GetAll", null, new Date().toISOString().slice(0, 10)]);
-    expect(await collect(parseSraOrganisations(ed.bytes))).toHaveLength(6);
+    expect(await collect(parseSraOrganisations(ed.open()))).toHaveLength(6);
+    // A second reading fetches GetAll again (the first reading used up the first reply).
+    expect(await collect(parseSraOrganisations(ed.open()))).toHaveLength(6);
+    expect(seen).toHaveLength(2);
   });
 
   it("SPEC §2.6 missing key or upstream failure → upstream_unavailable", async () => {

@@ -1,17 +1,63 @@
 /** Downloads the whole SRA organisation register (Data Share API `organisation/GetAll`). */
 import { ApiError } from "../../platform/errors";
-import type { FetchedEdition } from "../edition";
 
-/** The API carries no edition date, so the edition is the UTC day of the fetch. */
-export async function fetchSraOrganisations(cfg: { baseUrl: string; apiKey?: string; fetchImpl?: typeof fetch }): Promise<FetchedEdition> {
+export interface SraClientConfig {
+  baseUrl: string;
+  apiKey?: string;
+  fetchImpl?: typeof fetch;
+}
+
+/** The register as a stream: the reply's body is read as it arrives (it runs to tens of MB). */
+export interface SraEdition {
+  url: string;
+  fileName: null;
+  /** The API carries no edition date, so the edition is the UTC day of the fetch. */
+  editionDate: string;
+  /** The reply's bytes: the first call reads the reply already fetched, later calls fetch again. */
+  open(): AsyncGenerator<Uint8Array>;
+}
+
+const getAllUrl = (cfg: SraClientConfig) => `${cfg.baseUrl.replace(/\/+$/, "")}/organisation/GetAll`;
+
+async function getAll(cfg: SraClientConfig): Promise<ReadableStream<Uint8Array>> {
   if (!cfg.apiKey) throw new ApiError("upstream_unavailable", "SRA API key not configured");
-  const url = `${cfg.baseUrl.replace(/\/+$/, "")}/organisation/GetAll`;
   let res: Response;
   try {
-    res = await (cfg.fetchImpl ?? fetch)(url, { headers: { "Ocp-Apim-Subscription-Key": cfg.apiKey, accept: "application/json" } });
+    res = await (cfg.fetchImpl ?? fetch)(getAllUrl(cfg), { headers: { "Ocp-Apim-Subscription-Key": cfg.apiKey, accept: "application/json" } });
   } catch (e) {
     throw new ApiError("upstream_unavailable", `sra: GetAll could not be fetched (${(e as Error).message})`);
   }
-  if (!res.ok) throw new ApiError("upstream_unavailable", `sra: GetAll answered HTTP ${res.status}`);
-  return { url, fileName: null, editionDate: new Date().toISOString().slice(0, 10), bytes: new Uint8Array(await res.arrayBuffer()) };
+  if (!res.ok || !res.body) {
+    await res.body?.cancel();
+    throw new ApiError("upstream_unavailable", `sra: GetAll answered HTTP ${res.status}`);
+  }
+  return res.body;
+}
+
+async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      if (value?.length) yield value;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
+/** Asks for GetAll now (so an upstream failure shows at once) and hands back its body to stream. */
+export async function fetchSraOrganisations(cfg: SraClientConfig): Promise<SraEdition> {
+  let first: ReadableStream<Uint8Array> | null = await getAll(cfg);
+  return {
+    url: getAllUrl(cfg),
+    fileName: null,
+    editionDate: new Date().toISOString().slice(0, 10),
+    async *open() {
+      const body = first ?? (await getAll(cfg));
+      first = null;
+      yield* chunksOf(body);
+    },
+  };
 }

@@ -5,6 +5,7 @@
  */
 import type { RegisterRecord } from "../../services/registers/types";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
+import { JSONParser } from "@streamparser/json";
 import { RegisterFormatError } from "../format-error";
 
 interface SraOffice {
@@ -137,18 +138,77 @@ function toRecord(o: SraOrganisation): RegisterRecord | null {
   };
 }
 
-/** Parses a GetAll reply: `{ "Organisations": [...] }` (other keys ignored) or a bare array. */
-export async function* parseSraOrganisations(bytes: Uint8Array | string): AsyncGenerator<RegisterRecord> {
-  let json: unknown;
-  try {
-    json = JSON.parse(typeof bytes === "string" ? bytes.replace(/^\uFEFF/, "") : new TextDecoder().decode(bytes));
-  } catch {
-    throw new RegisterFormatError("sra: the reply is not JSON");
+/** The reply's bytes in pieces: a stream as it arrives, or a whole reply cut up. */
+async function* piecesOf(input: Uint8Array | string | AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array | string> {
+  if (typeof input === "string") yield input;
+  else if (input instanceof Uint8Array) for (let i = 0; i < input.length; i += 1 << 20) yield input.subarray(i, i + (1 << 20));
+  else yield* input;
+}
+
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+/**
+ * Parses a GetAll reply, `{ "Organisations": [...] }` (other keys ignored) or a bare array, as a
+ * stream: each organisation is read and handed on as its JSON completes, so the whole register (tens
+ * of MB) is never one object graph in memory.
+ */
+export async function* parseSraOrganisations(input: Uint8Array | string | AsyncIterable<Uint8Array>): AsyncGenerator<RegisterRecord> {
+  const notJson = (why: string) => new RegisterFormatError(`sra: the reply is not JSON (${why})`);
+  const noList = () => new RegisterFormatError("sra: the reply has no Organisations array");
+  let parser: JSONParser | null = null;
+  let root: "array" | "object" | null = null;
+  let organisations = 0;
+  let misshapen = false;
+  const found: unknown[] = [];
+  const start = (first: number) => {
+    if (first === 0x5b) root = "array";
+    else if (first === 0x7b) root = "object";
+    else throw notJson("it starts with neither [ nor {");
+    // Only the organisations are emitted, each deleted from its array once emitted (keepStack: false).
+    parser = new JSONParser({ paths: [root === "array" ? "$.*" : "$.Organisations.*"], keepStack: false });
+    parser.onValue = ({ value, parent }) => {
+      if (!Array.isArray(parent)) misshapen = true;
+      else {
+        organisations++;
+        found.push(value);
+      }
+    };
+  };
+  const BOM = [0xef, 0xbb, 0xbf];
+  let bomAt = 0; // bytes of a leading byte-order mark passed so far; -1 once past the start
+  for await (let piece of piecesOf(input)) {
+    // A byte-order mark may lead (the tokenizer does not take one), even split across pieces.
+    if (typeof piece === "string") {
+      if (bomAt === 0 && piece.charCodeAt(0) === 0xfeff) piece = piece.slice(1);
+      bomAt = -1;
+    } else
+      while (bomAt >= 0 && piece.length) {
+        if (piece[0] !== BOM[bomAt]) bomAt = -1;
+        else {
+          piece = piece.subarray(1);
+          bomAt = bomAt === 2 ? -1 : bomAt + 1;
+        }
+      }
+    if (!piece.length) continue;
+    if (!parser) {
+      let i = 0;
+      const code = (k: number) => (typeof piece === "string" ? piece.charCodeAt(k) : piece[k]);
+      while (i < piece.length && WHITESPACE.has(code(i))) i++;
+      if (i === piece.length) continue;
+      start(code(i));
+    }
+    try {
+      parser!.write(piece);
+    } catch (e) {
+      throw notJson((e as Error).message);
+    }
+    if (misshapen) throw noList();
+    for (const o of found.splice(0)) {
+      const rec = o && typeof o === "object" ? toRecord(o as SraOrganisation) : null;
+      if (rec) yield rec;
+    }
   }
-  const orgs = Array.isArray(json) ? json : (json as { Organisations?: unknown } | null)?.Organisations;
-  if (!Array.isArray(orgs)) throw new RegisterFormatError("sra: the reply has no Organisations array");
-  for (const o of orgs) {
-    const rec = o && typeof o === "object" ? toRecord(o as SraOrganisation) : null;
-    if (rec) yield rec;
-  }
+  if (!parser) throw notJson("it is empty");
+  if (!(parser as JSONParser).isEnded) throw notJson("it ends before the JSON does");
+  if (root === "object" && organisations === 0) throw noList();
 }
