@@ -11,7 +11,7 @@ import { sraCheck } from "../../src/operations/registers/sraCheck";
 import { type IngestOptions, ingestEdition } from "../../src/registers/ingest";
 import type { EditionFile } from "../../src/registers/sources";
 import type { RegisterSource } from "../../src/services/registers/types";
-import { balanceOf, call, createTestKey, json } from "../helpers";
+import { balanceOf, call, createTestKey } from "../helpers";
 import { CHARITY_EXTRA_TABLES } from "../../src/sources/charity-commission/parse";
 
 /**

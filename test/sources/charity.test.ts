@@ -173,7 +173,6 @@ describe("SPEC §4.8 charity register extract parser", () => {
 
 describe("SPEC §4.8 charity extract fetch client", () => {
   const BASE = "https://charity.test/data/txt";
-  const serve = (body: BodyInit, status = 200) => (async () => new Response(body, { status })) as typeof fetch;
 
   /** All of a stream's bytes, joined. */
   const bytesOfStream = async (g: AsyncIterable<Uint8Array>) => {
