@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { countByMlr } from "../../db/registers";
 import { defineOperation } from "../../platform/registry";
-import { CheckReplyFields, CompanyQuery, checkReply, lookup } from "./lookup";
+import { CheckReplyFields, CompanyQuery, checkReply, lookup, textOf } from "./lookup";
 
 const ENTRIES_SHOWN = 50;
 
@@ -45,7 +45,6 @@ const Output = z
   })
   .openapi("AmlRegister");
 
-const str = (v: unknown) => (typeof v === "string" ? v : null);
 
 export const amlRegister = defineOperation({
   operationId: "checkAmlRegister",
@@ -63,17 +62,17 @@ export const amlRegister = defineOperation({
   readOnly: true,
   example: { company: "Riverside Lettings Ltd" },
   async handler({ company }, ctx) {
-    const found = await lookup(ctx.env, "aml", company, { hasCompanyNumbers: false, minScore: 0.7 });
-    const base = await checkReply(ctx.env, "aml", found, found.found.map((f) => f.entry.key));
+    const found = await lookup(ctx.env, "aml", company);
+    const base = await checkReply(ctx.env, "aml", found);
     const entries = found.found.map(({ entry, match }) => ({
-      mlrNumber: str(entry.data.mlrNumber),
+      mlrNumber: textOf(entry.data.mlrNumber),
       name: entry.name,
-      businessName: str(entry.data.businessName) ?? entry.name,
-      tradingName: str(entry.data.tradingName),
-      postcodeDistrict: str(entry.data.postcodeDistrict),
+      businessName: textOf(entry.data.businessName) ?? entry.name,
+      tradingName: textOf(entry.data.tradingName),
+      postcodeDistrict: textOf(entry.data.postcodeDistrict),
       status: entry.status,
       sectors: (entry.data.sectors as string[]) ?? [],
-      registeredSince: str(entry.data.registeredSince),
+      registeredSince: textOf(entry.data.registeredSince),
       seenSince: entry.firstSeen,
       lastSeen: entry.lastListed,
       removedOn: entry.removedOn,

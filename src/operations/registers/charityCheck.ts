@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
-import { CheckReplyFields, CompanyQuery, Match, checkReply, lookup } from "./lookup";
+import { CheckReplyFields, CompanyQuery, Match, checkReply, lookup, textOf } from "./lookup";
 
 const Money = z.object({ periodStart: z.string().nullable(), periodEnd: z.string().nullable(), income: z.number().nullable(), spend: z.number().nullable() });
 
@@ -38,7 +38,6 @@ const Output = z
   })
   .openapi("CharityCheck");
 
-const s = (v: unknown) => (typeof v === "string" ? v : null);
 const b = (v: unknown) => (typeof v === "boolean" ? v : null);
 const arr = <T>(v: unknown) => (Array.isArray(v) ? (v as T[]) : null);
 
@@ -60,35 +59,33 @@ export const charityCheck = defineOperation({
   example: { company: "1123456" },
   async handler({ company }, ctx) {
     const found = await lookup(ctx.env, "charity", company, {
-      hasCompanyNumbers: true,
       ownNumber: { field: "charityNumber", label: "charity number", pattern: /^\d{6,7}$/, first: true },
-      minScore: 0.7,
     });
-    const base = await checkReply(ctx.env, "charity", found, found.found.map((f) => f.entry.key));
+    const base = await checkReply(ctx.env, "charity", found);
     const charities = found.found.map(({ entry, match }) => {
       const d = entry.data;
       const flags = (d.flags ?? {}) as Record<string, unknown>;
       return {
         charityNumber: String(d.charityNumber ?? ""),
         name: entry.name,
-        type: s(d.type),
+        type: textOf(d.type),
         registrationStatus: entry.removedOn ? "Removed" : entry.status,
-        registeredOn: s(d.registeredOn),
-        removedOn: s(d.removedOn) ?? entry.removedOn,
-        removalReason: s(d.removalReason),
+        registeredOn: textOf(d.registeredOn),
+        removedOn: textOf(d.removedOn) ?? entry.removedOn,
+        removalReason: textOf(d.removalReason),
         flags: { insolvent: b(flags.insolvent), inAdministration: b(flags.inAdministration), interimManager: b(flags.interimManager) },
-        reportingStatus: s(d.reportingStatus),
+        reportingStatus: textOf(d.reportingStatus),
         latestAccounts: (d.latestAccounts as z.infer<typeof Money> | null) ?? null,
         financialHistory: arr<z.infer<typeof Money>>(d.financialHistory),
         classification: (d.classification as { what: string[]; how: string[]; who: string[] } | null) ?? null,
         areasOfOperation: arr<string>(d.areasOfOperation),
         trusteeCount: typeof d.trusteeCount === "number" ? d.trusteeCount : null,
-        objects: s(d.objects),
+        objects: textOf(d.objects),
         otherRegulators: arr<string>(d.otherRegulators),
         companyNumber: entry.companyNumber,
         isCio: b(d.isCio),
         linkedCharities: Number(d.linkedCharities ?? 0),
-        website: s(d.website),
+        website: textOf(d.website),
         match,
       };
     });

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { type Entry, entriesByDataField, entriesByKeys } from "../../db/registers";
 import { defineOperation } from "../../platform/registry";
-import { CheckReplyFields, CompanyQuery, Match, checkReply, lookup } from "./lookup";
+import { CheckReplyFields, CompanyQuery, Match, checkReply, lookup, textOf } from "./lookup";
 
 const LOCATIONS_SHOWN = 100;
 
@@ -51,25 +51,24 @@ const Output = z
   })
   .openapi("CqcCheck");
 
-const s = (v: unknown) => (typeof v === "string" ? v : null);
 const kq = (v: unknown) => (v && typeof v === "object" ? (v as z.infer<typeof KeyQuestions>) : null);
 
 function location(e: Entry): z.infer<typeof Location> {
   const d = e.data;
   const a = (d.address ?? {}) as Record<string, unknown>;
   return {
-    locationId: s(d.locationId) ?? e.key,
+    locationId: textOf(d.locationId) ?? e.key,
     name: e.name,
-    type: s(d.type),
+    type: textOf(d.type),
     registrationStatus: e.removedOn ? "Deregistered" : e.status,
-    registrationDate: s(d.registrationDate),
-    deregistrationDate: s(d.deregistrationDate) ?? e.removedOn,
-    overallRating: s(d.overallRating),
+    registrationDate: textOf(d.registrationDate),
+    deregistrationDate: textOf(d.deregistrationDate) ?? e.removedOn,
+    overallRating: textOf(d.overallRating),
     keyQuestions: kq(d.keyQuestions),
-    lastInspectionDate: s(d.lastInspectionDate),
-    lastReportDate: s(d.lastReportDate),
-    town: s(a.town),
-    postcode: s(a.postcode),
+    lastInspectionDate: textOf(d.lastInspectionDate),
+    lastReportDate: textOf(d.lastReportDate),
+    town: textOf(a.town),
+    postcode: textOf(a.postcode),
     careHome: typeof d.careHome === "boolean" ? d.careHome : null,
   };
 }
@@ -91,12 +90,10 @@ export const cqcCheck = defineOperation({
   example: { company: "Oakwood Care Ltd" },
   async handler({ company }, ctx) {
     const found = await lookup(ctx.env, "cqc", company, {
-      hasCompanyNumbers: true,
       ownNumber: { field: "locationId", label: "CQC id", pattern: /^1-\d{6,}$/, first: true },
-      minScore: 0.7,
     });
     let providerEntry = found.found.find((f) => f.entry.data.kind === "provider");
-    const providerId = s(providerEntry?.entry.data.providerId) ?? s(found.found[0].entry.data.providerId);
+    const providerId = textOf(providerEntry?.entry.data.providerId) ?? textOf(found.found[0].entry.data.providerId);
     if (!providerEntry && providerId) {
       const [p] = await entriesByKeys(ctx.env.DB, "cqc", [`provider:${providerId}`]);
       if (p) providerEntry = { entry: p, match: { score: 0, matchedName: p.name, reasons: ["provider of the matched location"] } };
@@ -108,17 +105,17 @@ export const cqcCheck = defineOperation({
     const pd = providerEntry?.entry.data;
     const provider = providerEntry
       ? {
-          providerId: s(pd!.providerId) ?? providerEntry.entry.key,
+          providerId: textOf(pd!.providerId) ?? providerEntry.entry.key,
           name: providerEntry.entry.name,
           companyNumber: providerEntry.entry.companyNumber,
-          charityNumber: s(pd!.charityNumber),
-          ownershipType: s(pd!.ownershipType),
+          charityNumber: textOf(pd!.charityNumber),
+          ownershipType: textOf(pd!.ownershipType),
           registrationStatus: providerEntry.entry.removedOn ? "Deregistered" : providerEntry.entry.status,
-          registrationDate: s(pd!.registrationDate),
-          deregistrationDate: s(pd!.deregistrationDate),
-          overallRating: s(pd!.overallRating),
+          registrationDate: textOf(pd!.registrationDate),
+          deregistrationDate: textOf(pd!.deregistrationDate),
+          overallRating: textOf(pd!.overallRating),
           keyQuestions: kq(pd!.keyQuestions),
-          lastInspectionDate: s(pd!.lastInspectionDate),
+          lastInspectionDate: textOf(pd!.lastInspectionDate),
           match: providerEntry.match.score > 0 ? providerEntry.match : null,
         }
       : null;

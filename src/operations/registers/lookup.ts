@@ -19,21 +19,36 @@ import { type CompanyProfile, createCompaniesHouseClient, registerCompany } from
 
 export const OGL = "Contains public sector information licensed under the Open Government Licence v3.0.";
 
-/** The one table of what each register is and the attribution it requires (checks and feeds alike). */
-export const REGISTERS: Record<RegisterSource, { name: string; attribution: string; licence: string | null }> = {
-  aml: { name: "HMRC Money Laundering Regulations supervised business register", attribution: "Source: HM Revenue & Customs, supervised business register.", licence: OGL },
+/**
+ * The one table of what each register is, the attribution it requires (checks and feeds alike), and
+ * whether its entries carry company numbers (else a company number is matched through the company's names).
+ */
+export const REGISTERS: Record<RegisterSource, { name: string; attribution: string; licence: string | null; companyNumbers: boolean }> = {
+  aml: {
+    name: "HMRC Money Laundering Regulations supervised business register",
+    attribution: "Source: HM Revenue & Customs, supervised business register.",
+    licence: OGL,
+    companyNumbers: false,
+  },
   sra: {
     name: "Solicitors Regulation Authority register of organisations",
     attribution: "Source: Solicitors Regulation Authority (SRA) register data, supplied under the SRA's firm data terms. The SRA does not endorse this service.",
     licence: null,
+    companyNumbers: true,
   },
-  sponsors: { name: "Home Office register of licensed sponsors (workers; students)", attribution: "Source: Home Office, register of licensed sponsors.", licence: OGL },
+  sponsors: { name: "Home Office register of licensed sponsors (workers; students)", attribution: "Source: Home Office, register of licensed sponsors.", licence: OGL, companyNumbers: false },
   cqc: {
     name: "Care Quality Commission register (API and HSCA active locations)",
     attribution: "Contains CQC data © Care Quality Commission, licensed under the Open Government Licence v3.0. CQC does not endorse this service.",
     licence: "Open Government Licence v3.0",
+    companyNumbers: true,
   },
-  charity: { name: "Charity Commission for England and Wales register of charities", attribution: "Source: Charity Commission for England and Wales.", licence: OGL },
+  charity: {
+    name: "Charity Commission for England and Wales register of charities",
+    attribution: "Source: Charity Commission for England and Wales.",
+    licence: OGL,
+    companyNumbers: true,
+  },
 };
 
 export const CompanyQuery = z
@@ -100,8 +115,11 @@ export const provenanceOf = (source: RegisterSource, edition: RegisterEditionInf
   licence: REGISTERS[source].licence,
 });
 
-/** The shared part of a check's reply, from a lookup and the entries' history. */
-export async function checkReply(env: Env, source: RegisterSource, found: LookupResult, keys: string[]) {
+/** A text field of an entry's stored data (data is JSON from the register file: anything else reads as null). */
+export const textOf = (v: unknown): string | null => (typeof v === "string" ? v : null);
+
+/** The shared part of a check's reply, from a lookup and the history of `keys` (default: the entries found). */
+export async function checkReply(env: Env, source: RegisterSource, found: LookupResult, keys: string[] = found.found.map((f) => f.entry.key)) {
   const [history, edition] = await Promise.all([historyOf(env.DB, source, keys), editionInfo(env.DB, source)]);
   return {
     query: found.query,
@@ -140,13 +158,12 @@ export function companiesHouse(env: Env) {
 }
 
 export interface LookupOptions {
-  /** Whether the register carries company numbers (SRA, CQC, charities). */
-  hasCompanyNumbers: boolean;
   /** The register's own number: data field, and how a query looks when it is one. */
   ownNumber?: { field: string; label: string; pattern: RegExp; asNumber?: boolean; first?: boolean };
-  /** Minimum name score for a name query. */
-  minScore?: number;
 }
+
+/** The lowest name score a name query answers with (a "possible match" below 0.95). */
+const NAME_MIN_SCORE = 0.7;
 
 async function byNames(env: Env, source: RegisterSource, names: string[], minScore: number, exactOnly: boolean): Promise<Found[]> {
   const norms = [...new Set(names.flatMap((n) => [normaliseName(n), normaliseNameCore(n)]).filter(Boolean))];
@@ -167,20 +184,26 @@ async function byNames(env: Env, source: RegisterSource, names: string[], minSco
 }
 
 /** Finds a register's entries for `company`, and says how. Throws 404 with `query` when nothing matches. */
-export async function lookup(env: Env, source: RegisterSource, query: string, opts: LookupOptions): Promise<LookupResult> {
+export async function lookup(env: Env, source: RegisterSource, query: string, opts: LookupOptions = {}): Promise<LookupResult> {
   const q = query.trim();
   const exact = (entries: Entry[], how: string): Found[] => entries.map((entry) => ({ entry, match: { score: 1, matchedName: entry.name, reasons: [how] } }));
   const own = opts.ownNumber;
   const ownValue = own && own.pattern.test(q) ? (own.asNumber ? Number(q.replace(/\D/g, "")) : q.replace(/\s/g, "").toUpperCase()) : null;
-
-  if (own?.first && ownValue !== null) {
+  /** The entries under the register's own number, when the query is one. */
+  const byOwnNumber = async (): Promise<LookupResult | null> => {
+    if (!own || ownValue === null) return null;
     const hits = await entriesByDataField(env.DB, source, own.field, ownValue);
-    if (hits.length) return withCompany(env, { query: q, matchedBy: own.label, matchedOn: [String(ownValue)], found: exact(hits, own.label), company: null, profile: null });
+    return hits.length ? withCompany(env, { query: q, matchedBy: own.label, matchedOn: [String(ownValue)], found: exact(hits, own.label), company: null, profile: null }) : null;
+  };
+
+  if (own?.first) {
+    const hit = await byOwnNumber();
+    if (hit) return hit;
   }
 
   if (looksLikeCompanyNumber(q)) {
     const number = normaliseCompanyNumber(q)!;
-    if (opts.hasCompanyNumbers) {
+    if (REGISTERS[source].companyNumbers) {
       const hits = await entriesByCompanyNumber(env.DB, source, [number]);
       if (hits.length)
         return withCompany(env, { query: q, matchedBy: "company number on the register's own record", matchedOn: [number], found: exact(hits, "company number"), company: null, profile: null });
@@ -206,22 +229,18 @@ export async function lookup(env: Env, source: RegisterSource, query: string, op
           profile,
         };
     }
-    if (own && ownValue !== null) {
-      const hits = await entriesByDataField(env.DB, source, own.field, ownValue);
-      if (hits.length) return withCompany(env, { query: q, matchedBy: own.label, matchedOn: [String(ownValue)], found: exact(hits, own.label), company: null, profile: null });
-    }
+    const hit = await byOwnNumber();
+    if (hit) return hit;
     // The register could not be matched against the company's names because Companies House was unreachable: say so.
     if (chError) throw new ApiError("upstream_unavailable", `Companies House could not be read to find the names of company ${number}; retry shortly.`, { query: q });
     if (!profile) throw new ApiError("not_found", `No company ${number} on the companies register, and nothing on this register under that number.`, { query: q });
     throw new ApiError("not_found", `${profile.name} (${number}) is not on this register under its registered or former names.`, { query: q });
   }
 
-  if (own && ownValue !== null) {
-    const hits = await entriesByDataField(env.DB, source, own.field, ownValue);
-    if (hits.length) return withCompany(env, { query: q, matchedBy: own.label, matchedOn: [String(ownValue)], found: exact(hits, own.label), company: null, profile: null });
-  }
+  const hit = await byOwnNumber();
+  if (hit) return hit;
 
-  const found = await byNames(env, source, [q], opts.minScore ?? 0.6, false);
+  const found = await byNames(env, source, [q], NAME_MIN_SCORE, false);
   if (!found.length) throw new ApiError("not_found", `Nothing on this register matches "${q}".`, { query: q });
   return withCompany(env, { query: q, matchedBy: found[0].match.score >= 0.95 ? "name" : "name (possible match)", matchedOn: [...new Set(found.map((f) => f.match.matchedName))], found, company: null, profile: null });
 }

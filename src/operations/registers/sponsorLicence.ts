@@ -55,8 +55,8 @@ export const sponsorLicence = defineOperation({
   readOnly: true,
   example: { company: "Bayside Hotel Group Ltd" },
   async handler({ company }, ctx) {
-    const found = await lookup(ctx.env, "sponsors", company, { hasCompanyNumbers: false, minScore: 0.7 });
-    const base = await checkReply(ctx.env, "sponsors", found, found.found.map((f) => f.entry.key));
+    const found = await lookup(ctx.env, "sponsors", company);
+    const base = await checkReply(ctx.env, "sponsors", found);
     const groups = new Map<string, z.infer<typeof Sponsor>>();
     for (const { entry, match } of found.found) {
       const d = entry.data;

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
-import { CheckReplyFields, CompanyQuery, Match, checkReply, lookup } from "./lookup";
+import { CheckReplyFields, CompanyQuery, Match, checkReply, lookup, textOf } from "./lookup";
 
 /** workAreas longer than this are cut, with a final element counting the rest (SPEC §2.6). */
 export const WORK_AREAS_SHOWN = 10;
@@ -42,7 +42,6 @@ export function cutWorkAreas(areas: string[]): string[] {
   return [...areas.slice(0, WORK_AREAS_SHOWN - 1), `and ${rest} more`];
 }
 
-const s = (v: unknown) => (typeof v === "string" ? v : null);
 
 export const sraCheck = defineOperation({
   operationId: "checkSraRegister",
@@ -61,11 +60,9 @@ export const sraCheck = defineOperation({
   example: { company: "Riverine Solicitors" },
   async handler({ company }, ctx) {
     const found = await lookup(ctx.env, "sra", company, {
-      hasCompanyNumbers: true,
       ownNumber: { field: "sraNumber", label: "SRA number", pattern: /^\d{5,7}$/, asNumber: true },
-      minScore: 0.7,
     });
-    const base = await checkReply(ctx.env, "sra", found, found.found.map((f) => f.entry.key));
+    const base = await checkReply(ctx.env, "sra", found);
     const firms = found.found.map(({ entry, match }) => {
       const d = entry.data;
       const ho = d.headOffice as Record<string, unknown> | null;
@@ -75,12 +72,12 @@ export const sraCheck = defineOperation({
         companyNumber: entry.companyNumber,
         authorised: !entry.removedOn && entry.status.startsWith("authorised"),
         status: entry.status,
-        statusCode: s(d.statusCode) ?? "",
-        authorisedSince: s(d.authorisedSince),
-        kind: s(d.kind),
-        constitution: s(d.constitution),
+        statusCode: textOf(d.statusCode) ?? "",
+        authorisedSince: textOf(d.authorisedSince),
+        kind: textOf(d.kind),
+        constitution: textOf(d.constitution),
         offices: Number(d.offices ?? 0),
-        headOffice: ho ? { name: s(ho.name), town: s(ho.town), county: s(ho.county), country: s(ho.country), website: s(ho.website), postcode: s(ho.postcode) } : null,
+        headOffice: ho ? { name: textOf(ho.name), town: textOf(ho.town), county: textOf(ho.county), country: textOf(ho.country), website: textOf(ho.website), postcode: textOf(ho.postcode) } : null,
         workAreas: cutWorkAreas((d.workAreas as string[]) ?? []),
         sraRegisterEntry: `${SRA_REGISTER_ENTRY}${d.sraNumber}`,
         listed: !entry.removedOn,
