@@ -81,24 +81,19 @@ const CQC_MAX_CATCH_UP_MS = 31 * 86_400_000;
 /**
  * Where the next CQC change window starts: the end of the last window read completely, so a day whose
  * run failed (upstream down) is read again the next day instead of lost. A window read over several
- * messages is complete when its last part has loaded (its run URL says `ids=a-n of n`).
+ * messages is complete when its last part has loaded; until then its start is where the next one starts.
  */
 export async function cqcWindowStart(env: Env, now: Date): Promise<string> {
   const floor = new Date(now.getTime() - CQC_MAX_CATCH_UP_MS).toISOString();
-  const runs = await env.DB.prepare(
-    `SELECT url FROM register_runs WHERE source = 'cqc' AND outcome IN ('loaded', 'unchanged') AND url LIKE '%endTimestamp=%' ORDER BY id DESC LIMIT 50`,
-  ).all<{ url: string }>();
   const atLeastFloor = (t: string) => (t > floor ? t : floor);
-  let pending: string | null = null; // start of the oldest window read only in part since then
-  for (const { url } of runs.results) {
-    const q = new URL(url).searchParams;
-    const ids = /^(\d+)-(\d+) of (\d+)$/.exec(q.get("ids") ?? "");
-    const start = q.get("startTimestamp");
-    const end = q.get("endTimestamp");
-    if (end && (!ids || ids[2] === ids[3])) return atLeastFloor(pending && pending < end ? pending : end);
-    if (start && (!pending || start < pending)) pending = start;
-  }
-  return atLeastFloor(pending ?? new Date(now.getTime() - 86_400_000).toISOString());
+  const row = await env.DB.prepare(
+    `SELECT
+       (SELECT window_end FROM register_runs WHERE source = 'cqc' AND outcome IN ('loaded', 'unchanged') AND window_complete = 1 ORDER BY id DESC LIMIT 1) AS complete_end,
+       (SELECT MIN(window_start) FROM register_runs r WHERE source = 'cqc' AND outcome IN ('loaded', 'unchanged') AND window_complete = 0
+          AND id > COALESCE((SELECT MAX(id) FROM register_runs WHERE source = 'cqc' AND outcome IN ('loaded', 'unchanged') AND window_complete = 1), 0)) AS pending_start`,
+  ).first<{ complete_end: string | null; pending_start: string | null }>();
+  const candidates = [row?.complete_end, row?.pending_start].filter((t): t is string => !!t).sort();
+  return atLeastFloor(candidates[0] ?? new Date(now.getTime() - 86_400_000).toISOString());
 }
 
 /**
@@ -147,7 +142,17 @@ export async function handleIngestJob(env: Env, job: IngestJob, opts: IngestOpti
       }
     } else {
       try {
-        runId = await beginRun(env, { source: job.source, scope: parsed.scope, editionDate: parsed.editionDate, fileName: file.fileName, url: file.url, mode: parsed.mode, now: opts.now });
+        const w = file.window;
+        runId = await beginRun(env, {
+          source: job.source,
+          scope: parsed.scope,
+          editionDate: parsed.editionDate,
+          fileName: file.fileName,
+          url: file.url,
+          mode: parsed.mode,
+          window: w && { start: w.start, end: w.end, complete: w.read >= w.total },
+          now: opts.now,
+        });
       } catch (e) {
         if (e instanceof RunRefused) continue;
         throw e;
@@ -162,7 +167,8 @@ export async function handleIngestJob(env: Env, job: IngestJob, opts: IngestOpti
       }
       results.push(await completeRun(env, runId, { now: opts.now }));
       // CQC: a window with more changes than one message reads goes on in the next message.
-      if (file.continuation) await env.INGEST.send({ source: job.source, ...file.continuation });
+      const w = file.window;
+      if (w && w.read < w.total) await env.INGEST.send({ source: job.source, window: { start: w.start, end: w.end }, from: w.read });
     } catch (e) {
       await failRun(env, runId, describe(e), outcomeOf(e));
       results.push({ runId, source: job.source, scope: parsed.scope, outcome: outcomeOf(e), editionDate: parsed.editionDate, rowsRead: 0, changes: 0, reason: describe(e), byKind: {} });

@@ -1,4 +1,5 @@
 import type { RegisterSource } from "../services/registers/types";
+import type { ChangeWindow } from "./pipeline";
 
 /** A message on the INGEST queue: read one source's current edition, or resume a run in chunks. */
 export interface IngestJob {
@@ -8,7 +9,7 @@ export interface IngestJob {
   /** Rows already staged by earlier chunks of this run. */
   offset?: number;
   /** CQC: the change window being read (ISO timestamps), when a window has more changes than one message reads. */
-  window?: { start: string; end: string };
+  window?: ChangeWindow;
   /** CQC: changed ids of the window already read by earlier messages. */
   from?: number;
 }

@@ -20,7 +20,15 @@ export interface RunMeta {
   fileName?: string | null;
   url?: string | null;
   mode?: RunMode;
+  /** A change window read by this run (CQC), and whether the run read it to its end. */
+  window?: ChangeWindow & { complete: boolean };
   now?: Date;
+}
+
+/** A window of upstream changes, ISO timestamps. */
+export interface ChangeWindow {
+  start: string;
+  end: string;
 }
 
 export interface RunResult {
@@ -70,9 +78,21 @@ export async function beginRun(env: Env, meta: RunMeta): Promise<number> {
     throw new RunRefused(`run ${busy.id} for ${meta.source}${meta.scope ? `/${meta.scope}` : ""} is still in progress`);
   if (busy) await failRun(env, busy.id, "abandoned: no progress for two hours");
   const row = await env.DB.prepare(
-    `INSERT INTO register_runs (source, scope, edition_date, file_name, url, mode, started_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    `INSERT INTO register_runs (source, scope, edition_date, file_name, url, mode, started_at, window_start, window_end, window_complete)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
   )
-    .bind(meta.source, meta.scope, meta.editionDate, meta.fileName ?? null, meta.url ?? null, meta.mode ?? "snapshot", now.toISOString())
+    .bind(
+      meta.source,
+      meta.scope,
+      meta.editionDate,
+      meta.fileName ?? null,
+      meta.url ?? null,
+      meta.mode ?? "snapshot",
+      now.toISOString(),
+      meta.window?.start ?? null,
+      meta.window?.end ?? null,
+      meta.window ? Number(meta.window.complete) : null,
+    )
     .first<{ id: number }>();
   return row!.id;
 }

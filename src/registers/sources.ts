@@ -11,7 +11,7 @@ import { fetchSponsorsEdition } from "../sources/sponsors/client";
 import { parseSponsors } from "../sources/sponsors/parse";
 import { fetchSraOrganisations } from "../sources/sra/client";
 import { parseSraOrganisations } from "../sources/sra/parse";
-import type { RunMode } from "./pipeline";
+import type { ChangeWindow, RunMode } from "./pipeline";
 
 /** One file (or assembled payload) of a register edition, as fetched or as given to the CLI. */
 export interface EditionFile {
@@ -29,8 +29,8 @@ export interface EditionFile {
   mode?: RunMode;
   /** The edition date is the day it was fetched (the upstream publishes none), so it says nothing about which edition this is. */
   datedOnFetch?: boolean;
-  /** CQC: the rest of the change window, for another queue message, when this file holds only part of it. */
-  continuation?: { window: { start: string; end: string }; from: number };
+  /** CQC: the window of changes this file holds, and how many of its changed ids have been read (up to this file) of how many. */
+  window?: ChangeWindow & { read: number; total: number };
 }
 
 export interface ParsedEdition {
@@ -102,7 +102,7 @@ const timedFetch: typeof fetch = (input, init) => fetch(input, { ...init, signal
 
 /**
  * At most this many CQC detail calls per queue message (the Worker's subrequest budget). A window with
- * more changes is read over several messages (see `continuation`).
+ * more changes is read over several messages (see `EditionFile.window`).
  */
 export const CQC_MAX_DETAILS = 400;
 
@@ -165,19 +165,17 @@ export async function fetchEditions(env: Env, source: RegisterSource, opts: Fetc
         else locations.push(await fetchCqcLocation(cfg, c.id));
       }
       const read = from + part.length;
-      const window = new URLSearchParams({ startTimestamp: start, endTimestamp: end });
-      if (from > 0 || read < ids.length) window.set("ids", `${from + 1}-${read} of ${ids.length}`);
       const bytes = new TextEncoder().encode(JSON.stringify({ providers, locations }));
       return [
         {
           source,
           bytes,
           fileName: null,
-          url: `${env.CQC_URL}/changes?${window}`,
+          url: `${env.CQC_URL}/changes?${new URLSearchParams({ startTimestamp: start, endTimestamp: end })}`,
           editionDate: end.slice(0, 10),
           mode: "partial",
           datedOnFetch: true,
-          continuation: read < ids.length ? { window: { start, end }, from: read } : undefined,
+          window: { start, end, read, total: ids.length },
         },
       ];
     }
