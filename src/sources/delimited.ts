@@ -64,8 +64,7 @@ export interface BatchOptions {
  * record boundary outside quotes in each piece, so papaparse only ever sees whole records and a large
  * file is never held as one array of rows. Accepts a BOM, CRLF or LF, quoted or unquoted fields.
  */
-export async function* delimitedRowBatches(input: DelimitedInput, delimiter: string, opts: BatchOptions | number = {}): AsyncGenerator<string[][]> {
-  const { batchChars = 1 << 20, keep } = typeof opts === "number" ? { batchChars: opts } : opts;
+export async function* delimitedRowBatches(input: DelimitedInput, delimiter: string, { batchChars = 1 << 20, keep }: BatchOptions = {}): AsyncGenerator<string[][]> {
   const delim = delimiter.charCodeAt(0);
   let carry = "";
   let scanned = 0; // characters of `carry` already scanned

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type IngestOptions, ingestEdition } from "../../src/registers/ingest";
 import type { EditionFile } from "../../src/registers/sources";
+import type { ChangeRow } from "../../src/db/registers";
 import type { RegisterSource } from "../../src/services/registers/types";
 import { buildLargeSponsorsCsv } from "../../src/sources/sponsors/synthetic";
 import { CHARITY_EXTRA_TABLES } from "../../src/sources/charity-commission/parse";
@@ -19,14 +20,7 @@ const ingest = (source: RegisterSource, bytes: Uint8Array, editionDate: string, 
 const load = async (source: RegisterSource, path: string, editionDate: string, opts: IngestOptions = {}) =>
   ingest(source, await bytesOf(path), editionDate, opts, { fileName: path.split("/").pop()! });
 
-interface ChangeOut {
-  date: string;
-  kind: string;
-  key: string;
-  name: string;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-}
+type ChangeOut = Omit<ChangeRow, "id">;
 async function changesOf(source: RegisterSource): Promise<ChangeOut[]> {
   const rows = await env.DB.prepare(`SELECT change_date, kind, key, name, before, after FROM register_changes WHERE source = ? ORDER BY id`)
     .bind(source)

@@ -146,10 +146,10 @@ describe("SPEC §4.8 sponsors register parser", () => {
     const text = 'a,b\r\n"x ""q"" y","multi\r\nline"\r\n"""",z\r\nlast,row';
     const whole = (await collect(delimitedRowBatches(text, ","))).flat();
     expect(whole).toEqual([["a", "b"], ['x "q" y', "multi\r\nline"], ['"', "z"], ["last", "row"]]);
-    for (const size of [1, 2, 3, 5, 7, 11]) expect((await collect(delimitedRowBatches(text, ",", size))).flat()).toEqual(whole);
+    for (const size of [1, 2, 3, 5, 7, 11]) expect((await collect(delimitedRowBatches(text, ",", { batchChars: size }))).flat()).toEqual(whole);
     const bytes = await fixture(W0626);
     const ref = (await collect(delimitedRowBatches(bytes, ","))).flat();
-    expect((await collect(delimitedRowBatches(bytes, ",", 37))).flat()).toEqual(ref);
+    expect((await collect(delimitedRowBatches(bytes, ",", { batchChars: 37 }))).flat()).toEqual(ref);
     const unclosed = `a,b\n"${"x".repeat((1 << 24) + 10)}`;
     await expect(collect(delimitedRowBatches(unclosed, ","))).rejects.toBeInstanceOf(RegisterFormatError);
   });
@@ -167,7 +167,7 @@ describe("SPEC §4.8 sponsors register parser", () => {
     const stream = async function* () {
       for (let i = 0; i < bytes.length; i += 4) yield bytes.slice(i, i + 4);
     };
-    expect((await collect(delimitedRowBatches(stream(), ",", 8))).flat()).toEqual(whole);
+    expect((await collect(delimitedRowBatches(stream(), ",", { batchChars: 8 }))).flat()).toEqual(whole);
   });
 
   it("SPEC §4.8 records can be taken in chunks: stop after N, resume by skipping N", async () => {
