@@ -1,6 +1,10 @@
-// npm run ingest -- <source> <file-or-url> [--date YYYY-MM-DD]
+// npm run ingest -- <source> <file-or-url> [--date YYYY-MM-DD] [--sample]
 // Loads one register edition into the local database that `npm start` serves, through the same
 // pipeline as the Worker's daily job. Sources: aml, sra, sponsors, cqc, charity.
+// The first real edition of a register is its baseline (no changes); if the register held our sample
+// data, that edition replaces it. Editions after it are diffed in date order: to load history, empty
+// the register (npm run reset -- <source>) and load the oldest edition first. --sample marks our own
+// sample files (npm start uses it); sample data is never loaded over real data.
 // charity: give publicextract.charity.txt (or .zip, as downloaded); the other tables beside it
 // (publicextract.<table>.txt or .zip) are read too, all as streams.
 import { createReadStream, existsSync, readFileSync } from "node:fs";
@@ -11,7 +15,7 @@ import { importTs, localEnv, migrateLocal } from "./lib.mjs";
 const SOURCES = ["aml", "sra", "sponsors", "cqc", "charity"];
 const CHARITY_TABLES = ["charity", "charity_annual_return_history", "charity_area_of_operation", "charity_classification", "charity_event_history", "charity_governing_document", "charity_other_names", "charity_other_regulators", "charity_trustee"];
 
-export async function ingest(source, target, { date = null, persistTo, quiet = false } = {}) {
+export async function ingest(source, target, { date = null, persistTo, quiet = false, sample = false } = {}) {
   if (!SOURCES.includes(source)) throw new Error(`unknown source ${source}; sources: ${SOURCES.join(", ")}`);
   if (date !== null && !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error("--date must be YYYY-MM-DD");
   let bytes = null;
@@ -45,6 +49,7 @@ export async function ingest(source, target, { date = null, persistTo, quiet = f
       fileName,
       url,
       editionDate: date,
+      sample,
       tables,
       onProgress: quiet ? undefined : (m) => process.stdout.write(`  ${m}\n`),
     });
@@ -56,17 +61,25 @@ export async function ingest(source, target, { date = null, persistTo, quiet = f
 
 if (process.argv[1] && import.meta.url.endsWith(basename(process.argv[1]))) {
   const args = process.argv.slice(2);
-  const i = args.indexOf("--date");
-  const date = i >= 0 ? args[i + 1] : null;
-  const [source, target] = i >= 0 ? args.filter((_, j) => j !== i && j !== i + 1) : args;
+  const sample = args.includes("--sample");
+  const rest = args.filter((a) => a !== "--sample");
+  const i = rest.indexOf("--date");
+  const date = i >= 0 ? rest[i + 1] : null;
+  const [source, target] = i >= 0 ? rest.filter((_, j) => j !== i && j !== i + 1) : rest;
   if (!source || !target) {
-    console.error("usage: npm run ingest -- <aml|sra|sponsors|cqc|charity> <file-or-url> [--date YYYY-MM-DD]");
+    console.error("usage: npm run ingest -- <aml|sra|sponsors|cqc|charity> <file-or-url> [--date YYYY-MM-DD] [--sample]");
     process.exit(2);
   }
   migrateLocal();
   try {
-    const r = await ingest(source, target, { date });
-    console.log(`${r.source}${r.scope ? `/${r.scope}` : ""}: ${r.outcome}, edition ${r.editionDate ?? "(today)"}, ${r.rowsRead} rows, ${r.changes} changes${Object.keys(r.byKind).length ? ` (${Object.entries(r.byKind).map(([k, n]) => `${k} ${n}`).join(", ")})` : ""}${r.reason ? `: ${r.reason}` : ""}`);
+    const started = Date.now();
+    const r = await ingest(source, target, { date, sample });
+    const notes = r.notes ? Object.entries(r.notes).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ") : "";
+    console.log(
+      `${r.source}${r.scope ? `/${r.scope}` : ""}: ${r.outcome}, edition ${r.editionDate ?? "(today)"}, ${r.rowsRead} rows, ${r.changes} changes` +
+        `${Object.keys(r.byKind).length ? ` (${Object.entries(r.byKind).map(([k, n]) => `${k} ${n}`).join(", ")})` : ""}` +
+        `${notes ? `; left out or changed: ${notes}` : ""}${r.reason ? `; ${r.reason}` : ""} [${((Date.now() - started) / 1000).toFixed(1)} s]`,
+    );
     if (r.outcome === "failed" || r.outcome === "refused") process.exitCode = 1;
   } catch (e) {
     console.error(`ingest failed: ${e.message}`);

@@ -1,6 +1,8 @@
 // npm start: applies the D1 migrations locally, loads the sample data on first run (through the same
-// ingest path as `npm run ingest`), creates a local key on first run, then serves the API with
-// wrangler dev (local D1, Durable Objects and Queues) at http://localhost:${PORT:-8787}.
+// ingest path as `npm run ingest`, marked as samples), creates a local key on first run, then serves
+// the API with wrangler dev (local D1, Durable Objects and Queues) at http://localhost:${PORT:-8787}.
+// `npm start -- --empty` (or SAMPLE_DATA=none) starts with no sample data: load real editions with
+// `npm run ingest`. The first real edition of a register replaces its sample data either way.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -8,7 +10,9 @@ import { ingest } from "./ingest.mjs";
 import { ROOT, migrateLocal, run, wranglerEnv } from "./lib.mjs";
 
 const port = process.env.PORT ?? "8787";
+const empty = process.argv.includes("--empty") || /^(none|no|0|false|off)$/i.test(process.env.SAMPLE_DATA ?? "");
 const marker = join(ROOT, ".wrangler", "state", "sample-data-loaded");
+const keyFile = join(ROOT, ".wrangler", "state", "local-key.txt");
 
 /** Our own sample files, in the upstreams' real formats (the same files the tests use). */
 const SAMPLES = [
@@ -25,18 +29,24 @@ const SAMPLES = [
 console.log("Applying D1 migrations to the local database…");
 migrateLocal();
 
+mkdirSync(join(ROOT, ".wrangler", "state"), { recursive: true });
 if (!existsSync(marker)) {
-  console.log("First run: loading the sample registers…");
-  for (const [source, file, date] of SAMPLES) {
-    const r = await ingest(source, join(ROOT, file), { date: date ?? null, quiet: true });
-    console.log(`  ${source}${r.scope ? `/${r.scope}` : ""}: ${r.outcome}, ${r.rowsRead} rows, ${r.changes} changes`);
+  if (empty) console.log("Starting with empty registers (--empty): load real editions with npm run ingest.");
+  else {
+    console.log("First run: loading the sample registers (our own files in each upstream's format, marked as samples)…");
+    for (const [source, file, date] of SAMPLES) {
+      const r = await ingest(source, join(ROOT, file), { date: date ?? null, quiet: true, sample: true });
+      console.log(`  ${source}${r.scope ? `/${r.scope}` : ""}: ${r.outcome}, ${r.rowsRead} rows, ${r.changes} changes${r.outcome === "refused" ? ` (${r.reason})` : ""}`);
+    }
   }
+  // Asked once: a later plain npm start never adds sample data to an install that started empty.
+  writeFileSync(marker, `${new Date().toISOString()} ${empty ? "empty" : "sample data"}\n`);
+}
+if (!existsSync(keyFile)) {
   console.log("Creating a local key (free plan, email and mobile verified)…");
   const out = run(process.execPath, [join(ROOT, "scripts/key.mjs"), "create", "--verified"], { quiet: true });
   const key = out.trim().split("\n").pop();
-  mkdirSync(join(ROOT, ".wrangler", "state"), { recursive: true });
-  writeFileSync(marker, new Date().toISOString());
-  writeFileSync(join(ROOT, ".wrangler", "state", "local-key.txt"), `${key}\n`);
+  writeFileSync(keyFile, `${key}\n`);
   console.log(`\n  Your local API key: ${key}\n  (also saved in .wrangler/state/local-key.txt; more with: npm run key -- create)\n`);
 }
 

@@ -8,6 +8,8 @@ import type { RegisterSource } from "../services/registers/types";
 export interface EntryRow {
   source: RegisterSource;
   key: string;
+  entity: string;
+  part: string | null;
   scope: string;
   name: string;
   norm_name: string;
@@ -25,6 +27,9 @@ export interface EntryRow {
 
 export interface Entry {
   key: string;
+  /** The organisation the entry belongs to (register number, or sponsors' register and name); changes are kept per entity. */
+  entity: string;
+  part: string | null;
   scope: string;
   name: string;
   companyNumber: string | null;
@@ -51,10 +56,12 @@ export interface ChangeRow {
 
 const VISIBLE = `FROM register_entries e JOIN register_state s ON s.source = e.source AND s.scope = e.scope
   WHERE e.source = ?1 AND e.valid_from_run <= s.published_run AND (e.valid_to_run IS NULL OR e.valid_to_run > s.published_run)`;
-const COLUMNS = `e.source, e.key, e.scope, e.name, e.norm_name, e.company_number, e.status, e.rating, e.town, e.alt_names, e.data, e.first_seen, e.removed_on, e.last_listed, s.edition_date`;
+const COLUMNS = `e.source, e.key, e.entity, e.part, e.scope, e.name, e.norm_name, e.company_number, e.status, e.rating, e.town, e.alt_names, e.data, e.first_seen, e.removed_on, e.last_listed, s.edition_date`;
 
 const toEntry = (r: EntryRow): Entry => ({
   key: r.key,
+  entity: r.entity,
+  part: r.part,
   scope: r.scope,
   name: r.name,
   companyNumber: r.company_number,
@@ -175,8 +182,9 @@ const toChange = (r: { id: number; change_date: string; kind: string; key: strin
 const PUBLISHED_CHANGE = `FROM register_changes c JOIN register_state s ON s.source = c.source AND s.scope = c.scope
   WHERE c.source = ?1 AND c.run_id <= s.published_run`;
 
-/** Published changes of these entries, oldest first. */
-export async function historyOf(db: D1Database, source: RegisterSource, keys: string[], limit = 50): Promise<ChangeRow[]> {
+/** Published changes of these entities, oldest first. */
+export async function historyOf(db: D1Database, source: RegisterSource, entities: string[], limit = 50): Promise<ChangeRow[]> {
+  const keys = [...new Set(entities)];
   if (!keys.length) return [];
   const part = keys.slice(0, 90);
   const rows = await db
@@ -212,4 +220,22 @@ export async function changesSince(
     .all<Parameters<typeof toChange>[0]>();
   const changes = rows.results.map(toChange);
   return { changes: changes.slice(0, opts.limit), more: changes.length > opts.limit };
+}
+
+/**
+ * Empties one register (every edition, change and run of `source`), e.g. to load its history oldest
+ * first, or to replace sample data by hand. Returns the number of entries removed.
+ */
+export async function resetRegister(db: D1Database, source: RegisterSource): Promise<number> {
+  const n = await db.prepare(`SELECT COUNT(*) AS n FROM register_entries WHERE source = ?`).bind(source).first<{ n: number }>();
+  await db.batch([
+    db.prepare(`DELETE FROM register_names_fts WHERE source = ?`).bind(source),
+    db.prepare(`DELETE FROM register_names WHERE source = ?`).bind(source),
+    db.prepare(`DELETE FROM register_changes WHERE source = ?`).bind(source),
+    db.prepare(`DELETE FROM register_entries WHERE source = ?`).bind(source),
+    db.prepare(`DELETE FROM register_state WHERE source = ?`).bind(source),
+    db.prepare(`DELETE FROM register_staging WHERE run_id IN (SELECT id FROM register_runs WHERE source = ?)`).bind(source),
+    db.prepare(`DELETE FROM register_runs WHERE source = ?`).bind(source),
+  ]);
+  return n?.n ?? 0;
 }

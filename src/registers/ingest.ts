@@ -55,14 +55,17 @@ export async function ingestEdition(env: Env, file: EditionFile, opts: IngestOpt
     fileName: file.fileName,
     url: file.url,
     mode: parsed.mode,
+    sample: file.sample,
     now: opts.now,
   });
   try {
     let offset = 0;
     for (;;) {
-      const r = await stageRecords(env, runId, parsed.records(offset), {
+      const notes = {};
+      const r = await stageRecords(env, runId, parsed.records(offset, notes), {
         from: offset,
         limit: chunk,
+        notes,
         onProgress: (n) => opts.onProgress?.(`${file.source}${parsed.scope ? `/${parsed.scope}` : ""}: ${n} rows read`),
       });
       offset = r.staged;
@@ -160,7 +163,8 @@ export async function handleIngestJob(env: Env, job: IngestJob, opts: IngestOpti
     }
     try {
       const from = job.offset ?? 0;
-      const r = await stageRecords(env, runId, parsed.records(from), { from, limit: chunk });
+      const notes = {};
+      const r = await stageRecords(env, runId, parsed.records(from, notes), { from, limit: chunk, notes });
       if (!r.done) {
         await env.INGEST.send({ source: job.source, runId, offset: r.staged });
         continue;

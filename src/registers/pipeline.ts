@@ -22,6 +22,8 @@ export interface RunMeta {
   mode?: RunMode;
   /** A change window read by this run (CQC), and whether the run read it to its end. */
   window?: ChangeWindow & { complete: boolean };
+  /** Our own sample data (npm start), never mixed with a real edition: see completeRun. */
+  sample?: boolean;
   now?: Date;
 }
 
@@ -41,6 +43,8 @@ export interface RunResult {
   changes: number;
   reason: string | null;
   byKind: Record<string, number>;
+  /** What the parse left out, as counts (e.g. personOnlyRows: rows naming only a person, not loaded). */
+  notes?: Record<string, number> | null;
 }
 
 /** Records per staging row (one JSON array each). */
@@ -56,7 +60,7 @@ const today = (d: Date) => d.toISOString().slice(0, 10);
 
 /** FNV-1a over the record's JSON: a cheap fingerprint to notice any change in an entry. */
 function fingerprint(r: RegisterRecord): string {
-  const s = JSON.stringify([r.name, r.companyNumber, r.altNames, r.status, r.rating, r.town, r.data]);
+  const s = JSON.stringify([r.entity, r.part, r.name, r.companyNumber, r.altNames, r.status, r.rating, r.town, r.data]);
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
@@ -78,8 +82,8 @@ export async function beginRun(env: Env, meta: RunMeta): Promise<number> {
     throw new RunRefused(`run ${busy.id} for ${meta.source}${meta.scope ? `/${meta.scope}` : ""} is still in progress`);
   if (busy) await failRun(env, busy.id, "abandoned: no progress for two hours");
   const row = await env.DB.prepare(
-    `INSERT INTO register_runs (source, scope, edition_date, file_name, url, mode, started_at, window_start, window_end, window_complete)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    `INSERT INTO register_runs (source, scope, edition_date, file_name, url, mode, started_at, window_start, window_end, window_complete, sample)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
   )
     .bind(
       meta.source,
@@ -92,6 +96,7 @@ export async function beginRun(env: Env, meta: RunMeta): Promise<number> {
       meta.window?.start ?? null,
       meta.window?.end ?? null,
       meta.window ? Number(meta.window.complete) : null,
+      meta.sample ? 1 : 0,
     )
     .first<{ id: number }>();
   return row!.id;
@@ -106,7 +111,13 @@ export async function stageRecords(
   env: Env,
   runId: number,
   records: AsyncIterable<RegisterRecord>,
-  opts: { from?: number; limit?: number; onProgress?: (rows: number) => void } = {},
+  opts: {
+    from?: number;
+    limit?: number;
+    onProgress?: (rows: number) => void;
+    /** Counts the parser keeps of what it left out (filled as records are read); stored when the file ends. */
+    notes?: Record<string, number>;
+  } = {},
 ): Promise<{ staged: number; done: boolean }> {
   const skip = opts.from ?? 0;
   const limit = opts.limit ?? Number.POSITIVE_INFINITY;
@@ -142,7 +153,9 @@ export async function stageRecords(
   flushBatch();
   await flushWrites();
   const staged = skip + taken;
-  await env.DB.prepare(`UPDATE register_runs SET rows_read = ? WHERE id = ?`).bind(staged, runId).run();
+  // Every chunk parses the file from its start, so the chunk that reaches the end has counted all of it.
+  const notes = done && opts.notes && Object.values(opts.notes).some((n) => n > 0) ? JSON.stringify(opts.notes) : null;
+  await env.DB.prepare(`UPDATE register_runs SET rows_read = ?, notes = COALESCE(?, notes) WHERE id = ?`).bind(staged, notes, runId).run();
   opts.onProgress?.(staged);
   return { staged, done };
 }
@@ -164,6 +177,8 @@ export async function failRun(env: Env, runId: number, reason: string, outcome: 
 
 interface PrevRow {
   key: string;
+  entity: string;
+  part: string | null;
   name: string;
   status: string;
   rating: string | null;
@@ -188,7 +203,7 @@ async function loadOpen(env: Env, source: string, scope: string): Promise<PrevRo
   const out: PrevRow[] = [];
   for (let after = ""; ; ) {
     const rows = await env.DB.prepare(
-      `SELECT key, name, status, rating, town, removed_on, fp, first_seen, valid_from_run FROM register_entries
+      `SELECT key, entity, part, name, status, rating, town, removed_on, fp, first_seen, valid_from_run FROM register_entries
         WHERE source = ? AND scope = ? AND valid_to_run IS NULL AND key > ? ORDER BY key LIMIT 5000`,
     )
       .bind(source, scope, after)
@@ -223,7 +238,7 @@ function insertRows(env: Env, table: string, columns: string[], rows: unknown[][
 }
 
 const ENTRY_COLUMNS = [
-  "source", "key", "valid_from_run", "scope", "name", "norm_name", "norm_core", "company_number",
+  "source", "key", "entity", "part", "valid_from_run", "scope", "name", "norm_name", "norm_core", "company_number",
   "status", "rating", "town", "alt_names", "data", "fp", "first_seen", "removed_on", "last_listed",
 ];
 
@@ -251,6 +266,8 @@ export async function completeRun(env: Env, runId: number, opts: { now?: Date } 
     edition_date: string | null;
     mode: RunMode;
     rows_read: number;
+    sample: number;
+    notes: string | null;
   }>();
   if (!run) throw new Error(`no run ${runId}`);
   const result = (outcome: RunOutcome, changes: number, reason: string | null, byKind: Record<string, number> = {}): RunResult => ({
@@ -263,39 +280,45 @@ export async function completeRun(env: Env, runId: number, opts: { now?: Date } 
     changes,
     reason,
     byKind,
+    notes: run.notes ? (JSON.parse(run.notes) as Record<string, number>) : null,
   });
+  const refuse = async (reason: string) => {
+    await failRun(env, runId, reason, "refused");
+    return result("refused", 0, reason);
+  };
+  const register = `${run.source}${run.scope ? `/${run.scope}` : ""}`;
   try {
     const now = opts.now ?? new Date();
     const editionDate = run.edition_date ?? today(now);
     const staged = run.rows_read;
-    if (!staged) {
-      await failRun(env, runId, "the file held no rows", "refused");
-      return result("refused", 0, "the file held no rows");
-    }
-    const state = await env.DB.prepare(`SELECT published_run, edition_date, history_since FROM register_state WHERE source = ? AND scope = ?`)
+    if (!staged) return await refuse("the file held no rows");
+    const state = await env.DB.prepare(`SELECT published_run, edition_date, history_since, sample FROM register_state WHERE source = ? AND scope = ?`)
       .bind(run.source, run.scope)
-      .first<{ published_run: number; edition_date: string | null; history_since: string }>();
-    if (run.mode === "snapshot" && state) {
+      .first<{ published_run: number; edition_date: string | null; history_since: string; sample: number }>();
+    const isSample = run.sample === 1;
+    if (isSample && state && !state.sample)
+      return await refuse(`sample data is never loaded over real data: ${register} already holds real editions (empty it first with npm run reset -- ${run.source})`);
+    // The first real edition after our sample data replaces the sample lineage: it is the baseline, never diffed against fictions.
+    const replacesSample = !isSample && state?.sample === 1;
+    // The first edition of a register (or of its real data) is the baseline: history begins there, so it records no changes.
+    const baseline = !state || replacesSample;
+    if (run.mode === "snapshot" && state && !baseline) {
       const last = await env.DB.prepare(`SELECT rows_read FROM register_runs WHERE id = ?`).bind(state.published_run).first<{ rows_read: number }>();
-      if (last && staged < last.rows_read * TRUNCATION_RATIO) {
-        const reason = `looks truncated: ${staged} rows against ${last.rows_read} in the last loaded edition`;
-        await failRun(env, runId, reason, "refused");
-        return result("refused", 0, reason);
-      }
+      if (last && staged < last.rows_read * TRUNCATION_RATIO)
+        return await refuse(`looks truncated: ${staged} rows against ${last.rows_read} in the last loaded edition`);
     }
-    if (state?.edition_date && editionDate < state.edition_date) {
-      const reason = `edition ${editionDate} is older than the published edition ${state.edition_date}`;
-      await failRun(env, runId, reason, "refused");
-      return result("refused", 0, reason);
-    }
+    if (state?.edition_date && !baseline && editionDate < state.edition_date)
+      return await refuse(
+        `edition ${editionDate} is older than the published edition ${state.edition_date}; editions are diffed in date order. To load history, empty the register (npm run reset -- ${run.source}) and load its editions oldest first.`,
+      );
 
-    const open = await loadOpen(env, run.source, run.scope);
+    const open = baseline && replacesSample ? [] : await loadOpen(env, run.source, run.scope);
     const prevByKey = new Map(open.map((p) => [p.key, p]));
 
     // One pass over the staged edition: the diff keeps only keys and the previous state, and the new
     // versions of changed entries are written as we go (invisible to readers until the run is published).
     const diff = new EditionDiff(
-      open.map((p) => ({ key: p.key, name: p.name, status: p.status, rating: p.rating, town: p.town, removed: p.removed_on !== null })),
+      open.map((p) => ({ key: p.key, entity: p.entity, part: p.part, name: p.name, status: p.status, rating: p.rating, town: p.town, removed: p.removed_on !== null })),
       { source: run.source },
     );
     let rows: unknown[][] = [];
@@ -327,7 +350,7 @@ export async function completeRun(env: Env, runId: number, opts: { now?: Date } 
       if (prev && prev.removed_on === null && prev.fp === fp) continue;
       if (prev) closeKeys.push(r.key);
       rows.push([
-        run.source, r.key, runId, run.scope, r.name, normaliseName(r.name), normaliseNameCore(r.name), r.companyNumber,
+        run.source, r.key, r.entity, r.part, runId, run.scope, r.name, normaliseName(r.name), normaliseNameCore(r.name), r.companyNumber,
         r.status, r.rating, r.town, JSON.stringify(r.altNames), JSON.stringify(r.data), fp, prev?.first_seen ?? editionDate, null, null,
       ]);
       for (const n of namesOf(r)) names.push([n, run.source, r.key, runId]);
@@ -336,11 +359,15 @@ export async function completeRun(env: Env, runId: number, opts: { now?: Date } 
     await flush();
 
     const editionDiff = diff.finish({ partial: run.mode === "partial" });
-    // The first edition of a source is the baseline: history begins there, so it records no changes.
-    const changes: RegisterChange[] = state ? editionDiff.changes : [];
+    const changes: RegisterChange[] = baseline ? [] : editionDiff.changes;
+    const note = replacesSample
+      ? `baseline: the first real edition of ${register} replaced the sample data; history starts ${editionDate}; no changes recorded`
+      : baseline
+        ? `baseline: the first edition of ${register} loaded here; history starts ${editionDate}; no changes recorded`
+        : null;
     const removedKeys = run.mode === "snapshot" ? open.filter((p) => p.removed_on === null && !diff.has(p.key)).map((p) => p.key) : [];
 
-    if (!changes.length && !written && !removedKeys.length) {
+    if (!baseline && !changes.length && !written && !removedKeys.length) {
       // Nothing changed, but this edition was read: the register is current as of its date.
       await env.DB.batch([
         env.DB.prepare(`UPDATE register_state SET edition_date = ? WHERE source = ? AND scope = ? AND (edition_date IS NULL OR edition_date < ?)`).bind(
@@ -380,23 +407,40 @@ export async function completeRun(env: Env, runId: number, opts: { now?: Date } 
     );
     await runBatches(env, stmts);
 
-    // Publish: readers switch to this run in one statement.
+    // Publish: readers switch to this run in one statement (with the sample lineage it replaces, if any, gone in the same transaction).
+    const dropSample = replacesSample
+      ? [
+          env.DB.prepare(`DELETE FROM register_entries WHERE source = ? AND scope = ? AND valid_from_run <> ?`).bind(run.source, run.scope, runId),
+          ...["register_names", "register_names_fts"].map((t) =>
+            env.DB.prepare(`DELETE FROM ${t} WHERE source = ? AND valid_from_run IN (SELECT id FROM register_runs WHERE source = ? AND scope = ? AND id <> ?)`).bind(
+              run.source,
+              run.source,
+              run.scope,
+              runId,
+            ),
+          ),
+          env.DB.prepare(`DELETE FROM register_changes WHERE source = ? AND scope = ? AND run_id <> ?`).bind(run.source, run.scope, runId),
+        ]
+      : [];
     await env.DB.batch([
+      ...dropSample,
       env.DB.prepare(
-        `INSERT INTO register_state (source, scope, published_run, edition_date, history_since) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT(source, scope) DO UPDATE SET published_run = excluded.published_run, edition_date = excluded.edition_date`,
-      ).bind(run.source, run.scope, runId, editionDate, editionDate),
-      env.DB.prepare(`UPDATE register_runs SET outcome = 'loaded', finished_at = ?, changes = ?, edition_date = ? WHERE id = ?`).bind(
+        `INSERT INTO register_state (source, scope, published_run, edition_date, history_since, sample) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT(source, scope) DO UPDATE SET published_run = excluded.published_run, edition_date = excluded.edition_date,
+           history_since = CASE WHEN ? THEN excluded.history_since ELSE register_state.history_since END, sample = excluded.sample`,
+      ).bind(run.source, run.scope, runId, editionDate, editionDate, isSample ? 1 : 0, replacesSample ? 1 : 0),
+      env.DB.prepare(`UPDATE register_runs SET outcome = 'loaded', finished_at = ?, changes = ?, edition_date = ?, reason = ? WHERE id = ?`).bind(
         now.toISOString(),
         changes.length,
         editionDate,
+        note,
         runId,
       ),
       env.DB.prepare(`DELETE FROM register_staging WHERE run_id = ?`).bind(runId),
     ]);
     const byKind: Record<string, number> = {};
     for (const c of changes) byKind[c.kind] = (byKind[c.kind] ?? 0) + 1;
-    return result("loaded", changes.length, null, byKind);
+    return result("loaded", changes.length, note, byKind);
   } catch (e) {
     console.error(JSON.stringify({ completeRun: runId, error: String((e as Error)?.stack ?? e) }));
     const reason = `could not be applied: ${(e as Error).message}`;

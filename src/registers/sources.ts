@@ -6,9 +6,9 @@ import { fetchCqcChanges, fetchCqcLocation, fetchCqcProvider } from "../sources/
 import { parseCqcJson, parseHscaActiveLocations } from "../sources/cqc/parse";
 import { RegisterFormatError } from "../sources/format-error";
 import { fetchHmrcMlrEdition } from "../sources/hmrc-mlr/client";
-import { parseHmrcMlr } from "../sources/hmrc-mlr/parse";
+import { type HmrcParseStats, parseHmrcMlr } from "../sources/hmrc-mlr/parse";
 import { fetchSponsorsEdition } from "../sources/sponsors/client";
-import { parseSponsors } from "../sources/sponsors/parse";
+import { type SponsorsParseStats, parseSponsors } from "../sources/sponsors/parse";
 import { fetchSraOrganisations } from "../sources/sra/client";
 import { parseSraOrganisations } from "../sources/sra/parse";
 import type { ChangeWindow, RunMode } from "./pipeline";
@@ -31,6 +31,8 @@ export interface EditionFile {
   datedOnFetch?: boolean;
   /** CQC: the window of changes this file holds, and how many of its changed ids have been read (up to this file) of how many. */
   window?: ChangeWindow & { read: number; total: number };
+  /** Our own sample data (npm start): never diffed against real editions. */
+  sample?: boolean;
 }
 
 export interface ParsedEdition {
@@ -39,10 +41,17 @@ export interface ParsedEdition {
   mode: RunMode;
   /**
    * The edition's records from record index `from` on, in a fixed order, so a run can stop after any
-   * number and a later invocation resume exactly there. Each call reads the file afresh.
+   * number and a later invocation resume exactly there. Each call reads the file afresh. `notes`
+   * collects counts of what the parser left out (e.g. rows naming only a person), for the run log.
    */
-  records(from?: number): AsyncIterable<RegisterRecord>;
+  records(from?: number, notes?: ParseNotes): AsyncIterable<RegisterRecord>;
 }
+
+/** Counts a parser keeps of rows it left out or changed (never names: SPEC §1 rule 7). */
+export type ParseNotes = Record<string, number>;
+
+const sponsorNotes = (n: ParseNotes = {}): SponsorsParseStats => Object.assign(n, { personOnlyRows: 0, personNamesRemoved: 0, duplicateRows: 0 });
+const hmrcNotes = (n: ParseNotes = {}): HmrcParseStats => Object.assign(n, { personOnlyRows: 0, personNamesRemoved: 0 });
 
 /** Drops the first `n` records (sources whose parsers cannot seek). */
 async function* skipRecords(records: AsyncIterable<RegisterRecord>, n: number): AsyncGenerator<RegisterRecord> {
@@ -69,11 +78,16 @@ export function parseEdition(f: EditionFile): ParsedEdition {
     case "sponsors": {
       const bytes = fileOf(f);
       const p = parseSponsors(bytes, { fileName }); // checks the header now
-      return { scope: p.register, editionDate: f.editionDate ?? p.editionDate ?? fileDate, mode: "snapshot", records: (from = 0) => skipRecords(parseSponsors(bytes, { fileName }).records, from) };
+      return {
+        scope: p.register,
+        editionDate: f.editionDate ?? p.editionDate ?? fileDate,
+        mode: "snapshot",
+        records: (from = 0, notes) => skipRecords(parseSponsors(bytes, { fileName, stats: sponsorNotes(notes) }).records, from),
+      };
     }
     case "aml": {
       const bytes = fileOf(f);
-      return { scope: "", editionDate: fileDate, mode: "snapshot", records: (from = 0) => skipRecords(parseHmrcMlr(bytes, { fileName }), from) };
+      return { scope: "", editionDate: fileDate, mode: "snapshot", records: (from = 0, notes) => skipRecords(parseHmrcMlr(bytes, { fileName, stats: hmrcNotes(notes) }), from) };
     }
     case "sra": {
       const open = f.open;

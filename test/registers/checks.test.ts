@@ -88,6 +88,7 @@ describe("SPEC §2.5 / §4.5 aml-register", () => {
         sectors: ["trust or company service provider"],
         registeredSince: "2025-02-03",
         seenSince: "2026-10-07",
+        removedOn: null,
         premises: 1,
         districts: ["SW1A"],
       },
@@ -121,7 +122,9 @@ describe("SPEC §2.5 / §4.5 aml-register", () => {
       ["2026-11-07", "2026-10-07"],
       ["2026-11-07", "2026-10-07"],
     ]);
-    expect(body.history.map((h: { kind: string }) => h.kind)).toEqual(["removed", "removed"]);
+    // One registration (one MLR number) with two premises: one removal.
+    expect(body.history.map((h: { kind: string }) => h.kind)).toEqual(["removed"]);
+    expect(body.registrations).toMatchObject([{ removedOn: "2026-11-07", premises: 0 }]);
   });
 
   it("SPEC §7 nothing found → 404 with query, not charged; a company number Companies House does not know → 404", async () => {
@@ -234,7 +237,7 @@ describe("SPEC §4.8 sponsor-licence", () => {
     sponsorLicence.output.parse(abbey.body);
     expect(abbey.body).toMatchObject({ licensed: true, ratings: ["B rating"], townCheck: { agrees: null } });
     expect(abbey.body.summary).toMatch(/action plan/);
-    expect(abbey.body.history).toEqual([{ date: "2026-06-29", kind: "re-rated", name: "Abbeyfield  Care  Homes (12345678) Limited", before: { rating: "Worker (A rating)" }, after: { rating: "Worker (B rating)" } }]);
+    expect(abbey.body.history).toEqual([{ date: "2026-06-29", kind: "re-rated", name: "Abbeyfield  Care  Homes (12345678) Limited", before: { rating: "A rating", ratings: { "Skilled Worker": "A rating" } }, after: { rating: "B rating", ratings: { "Skilled Worker": "B rating" } } }]);
 
     const northgate = await check("sponsor-licence", "Northgate Property Solutions Ltd");
     expect(northgate.body.history.map((h: { kind: string; after: unknown }) => [h.kind, h.after])).toEqual([["moved", { town: "Watford" }]]);
@@ -253,8 +256,12 @@ describe("SPEC §4.8 sponsor-licence", () => {
     expect(body.registerDate).toBe("2026-10-06");
   });
 
-  it("SPEC §1 rule 7: 'Mrs Jane Smith T/A Corner Shop' and 'Dr Priya Raman' are not loaded", async () => {
-    for (const q of ["Mrs Jane Smith T/A Corner Shop", "Corner Shop", "Jane Smith", "Dr Priya Raman", "Priya Raman"]) await expectNotFound("sponsor-licence", q);
+  it("SPEC §1 rule 7: 'Mrs Jane Smith T/A Corner Shop' is kept as Corner Shop only; 'Dr Priya Raman' is not loaded", async () => {
+    for (const q of ["Jane Smith", "Mrs Jane Smith", "Dr Priya Raman", "Priya Raman"]) await expectNotFound("sponsor-licence", q);
+    const shop = await check("sponsor-licence", "Corner Shop");
+    expect(shop.r.status).toBe(200);
+    expect(shop.body.sponsors.map((s: { name: string }) => s.name)).toEqual(["Corner Shop"]);
+    expect(JSON.stringify(shop.body)).not.toMatch(/Smith/i);
     const rows = await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_entries WHERE name LIKE '%Smith%' OR name LIKE '%Raman%'`).first("n");
     expect(rows).toBe(0);
   });

@@ -60,7 +60,7 @@ describe("issue §1 cron and queue", () => {
     expect(loaded).toEqual([
       ["aml", "", "2026-10-07", "loaded", 10], // edition date from the page's public_updated_at
       ["sra", "", today(), "loaded", 6], // the API has no edition date: the day of the fetch
-      ["sponsors", "workers", "2026-10-06", "loaded", 16], // date from the attachment's file name; two people's rows not loaded
+      ["sponsors", "workers", "2026-10-06", "loaded", 17], // date from the attachment's file name; "Dr Priya Raman" not loaded, "Mrs … T/A Corner Shop" kept as Corner Shop
       ["sponsors", "students", "2026-10-05", "loaded", 6],
       ["cqc", "", today(), "loaded", 3],
       ["charity", "", "2026-07-09", "loaded", 4], // date_of_extract of the tables

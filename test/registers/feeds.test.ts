@@ -55,15 +55,13 @@ describe("SPEC §4.5 aml-register/changes", () => {
     expect(r.headers.get("x-credits-remaining")).toBe("99");
     expect(await balanceOf(keyId)).toBe(99);
     amlRegisterChanges.output.parse(body);
-    expect(body).toMatchObject({ source: "aml", since: "2026-10-01", kinds: ["added", "removed", "returned", "status"], more: false, nextCursor: null, historySince: "2026-10-07", registerDate: "2026-12-07" });
+    expect(body).toMatchObject({ source: "aml", since: "2026-10-01", kinds: ["added", "removed", "returned", "status", "premises"], more: false, nextCursor: null, historySince: "2026-10-07", registerDate: "2026-12-07" });
     expect(body.provenance).toMatchObject({ registerDate: "2026-12-07", licence: expect.stringContaining("Open Government Licence") });
     const changes = body.changes as Change[];
     expect(changes.map((c) => `${c.date} ${c.kind} ${c.name}`)).toEqual([
       "2026-11-07 added WILLOW FINE ART DEALERS LTD",
       "2026-11-07 status HARBOUR FORMATIONS LTD",
-      "2026-11-07 removed QUAYSIDE CURRENCY LIMITED",
-      "2026-11-07 removed QUAYSIDE CURRENCY LIMITED",
-      "2026-12-07 returned QUAYSIDE CURRENCY LIMITED",
+      "2026-11-07 removed QUAYSIDE CURRENCY LIMITED", // one registration, two premises: one removal
       "2026-12-07 returned QUAYSIDE CURRENCY LIMITED",
     ]);
     expect(changes.map((c) => c.id)).toEqual([...changes.map((c) => c.id)].sort((a, b) => a - b));
@@ -73,13 +71,13 @@ describe("SPEC §4.5 aml-register/changes", () => {
 
   it("SPEC §4.5 `since` filters by the edition date; in the future → empty; filter `kind` (comma-separated)", async () => {
     const dec = await feed("/api/v1/aml-register/changes", { since: "2026-12-01" });
-    expect(dec.body.changes.map((c: Change) => c.kind)).toEqual(["returned", "returned"]);
+    expect(dec.body.changes.map((c: Change) => c.kind)).toEqual(["returned"]);
     const future = await feed("/api/v1/aml-register/changes", { since: "2099-01-01" });
     expect(future.r.status).toBe(200);
     expect(future.body).toMatchObject({ changes: [], more: false, nextCursor: null });
     const removed = await feed("/api/v1/aml-register/changes", { since: "2026-01-01", kind: "removed" });
     expect(removed.body).toMatchObject({ kinds: ["removed"] });
-    expect(removed.body.changes.map((c: Change) => `${c.date} ${c.kind}`)).toEqual(["2026-11-07 removed", "2026-11-07 removed"]);
+    expect(removed.body.changes.map((c: Change) => `${c.date} ${c.kind}`)).toEqual(["2026-11-07 removed"]);
     const two = await feed("/api/v1/aml-register/changes", { since: "2026-01-01", kind: "added,Status" });
     expect(two.body.changes.map((c: Change) => c.kind)).toEqual(["added", "status"]);
   });
@@ -108,15 +106,15 @@ describe("SPEC §4.5 aml-register/changes", () => {
     const pages: Change[][] = [];
     let cursor: string | null = null;
     do {
-      const { r, body } = await feed("/api/v1/aml-register/changes", { since: "2026-01-01", limit: "4", ...(cursor ? { cursor } : {}) }, key);
+      const { r, body } = await feed("/api/v1/aml-register/changes", { since: "2026-01-01", limit: "3", ...(cursor ? { cursor } : {}) }, key);
       expect(r.status).toBe(200);
       pages.push(body.changes);
       expect(body.more).toBe(body.nextCursor !== null);
       cursor = body.nextCursor;
     } while (cursor);
-    expect(pages.map((p) => p.length)).toEqual([4, 2]);
+    expect(pages.map((p) => p.length)).toEqual([3, 1]);
     expect(pages.flat()).toEqual(all);
-    expect(new Set(pages.flat().map((c) => c.id)).size).toBe(6);
+    expect(new Set(pages.flat().map((c) => c.id)).size).toBe(4);
     expect(await balanceOf(keyId)).toBe(98);
 
     const bad = await feed("/api/v1/aml-register/changes", { since: "2026-01-01", cursor: "not-a-cursor" });
@@ -139,7 +137,10 @@ describe("SPEC §4.8 sponsor-licence/changes and cqc-check/changes", () => {
     ]);
     const moved = await feed("/api/v1/sponsor-licence/changes", { since: "2026-10-01", kind: "moved" });
     expect(moved.body.changes).toEqual([expect.objectContaining({ before: { town: "Hertfordshire, United Kingdom" }, after: { town: "Watford" } })]);
-    expect((await feed("/api/v1/sponsor-licence/changes", { since: "2026-10-01", kind: "status" })).r.status).toBe(400);
+    // SPEC §6.3: every feed takes `status` (on the sponsors register it is a student sponsor's action plan).
+    const status = await feed("/api/v1/sponsor-licence/changes", { since: "2026-10-01", kind: "status" });
+    expect([status.r.status, status.body.changes]).toEqual([200, []]);
+    expect((await feed("/api/v1/sponsor-licence/changes", { since: "2026-10-01", kind: "deregistered" })).r.status).toBe(400);
   });
 
   it("SPEC §4.8 CQC feed filtered with rating=Inadequate: only changes to or from Inadequate", async () => {

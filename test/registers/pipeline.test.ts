@@ -46,7 +46,7 @@ beforeEach(clearRegisters);
 describe("issue §1 pipeline: baseline, every change kind per source", () => {
   it("SPEC §6.3 the first edition is a baseline: loaded, no changes, history starts at its date", async () => {
     const r = await load("sponsors", SPONSORS_A, "2026-06-26");
-    expect(r).toMatchObject({ outcome: "loaded", scope: "workers", editionDate: "2026-06-26", rowsRead: 16, changes: 0, reason: null });
+    expect(r).toMatchObject({ outcome: "loaded", scope: "workers", editionDate: "2026-06-26", rowsRead: 16, changes: 0, reason: "baseline: the first edition of sponsors/workers loaded here; history starts 2026-06-26; no changes recorded" });
     expect(await changesOf("sponsors")).toEqual([]);
     expect(await env.DB.prepare(`SELECT published_run, edition_date, history_since FROM register_state WHERE source = 'sponsors'`).first()).toEqual({
       published_run: r.runId,
@@ -54,7 +54,7 @@ describe("issue §1 pipeline: baseline, every change kind per source", () => {
       history_since: "2026-06-26",
     });
     const run = await env.DB.prepare(`SELECT source, edition_date, rows_read, outcome, reason, finished_at FROM register_runs WHERE id = ?`).bind(r.runId).first();
-    expect(run).toMatchObject({ source: "sponsors", edition_date: "2026-06-26", rows_read: 16, outcome: "loaded", reason: null });
+    expect(run).toMatchObject({ source: "sponsors", edition_date: "2026-06-26", rows_read: 16, outcome: "loaded", reason: "baseline: the first edition of sponsors/workers loaded here; history starts 2026-06-26; no changes recorded" });
     expect(run!.finished_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   });
 
@@ -62,11 +62,24 @@ describe("issue §1 pipeline: baseline, every change kind per source", () => {
     await load("sponsors", SPONSORS_A, "2026-06-26");
     const b = await load("sponsors", SPONSORS_B, "2026-06-29");
     expect(b).toMatchObject({ outcome: "loaded", changes: 4, byKind: { added: 1, "re-rated": 1, moved: 1, removed: 1 } });
+    // One change per sponsor (entity: register and normalised organisation name), not per row.
     expect(await changesOf("sponsors")).toEqual([
-      { date: "2026-06-29", kind: "added", key: "workers|ivy lane bakery ltd|skilled worker", name: "Ivy Lane Bakery Ltd", before: null, after: { name: "Ivy Lane Bakery Ltd", status: "listed", rating: "Worker (A rating)", town: "York" } },
-      { date: "2026-06-29", kind: "re-rated", key: "workers|abbeyfield care homes (12345678) limited|skilled worker", name: "Abbeyfield  Care  Homes (12345678) Limited", before: { rating: "Worker (A rating)" }, after: { rating: "Worker (B rating)" } },
-      { date: "2026-06-29", kind: "moved", key: "workers|northgate property solutions ltd|skilled worker", name: "NORTHGATE PROPERTY SOLUTIONS LTD", before: { town: "Hertfordshire, United Kingdom" }, after: { town: "Watford" } },
-      { date: "2026-06-29", kind: "removed", key: "workers|£1 bargain stores ltd|skilled worker", name: "£1 Bargain Stores Ltd", before: { name: "£1 Bargain Stores Ltd", status: "listed", rating: "Worker (B rating)", town: "Bolton" }, after: null },
+      {
+        date: "2026-06-29", kind: "added", key: "workers|ivy lane bakery ltd", name: "Ivy Lane Bakery Ltd", before: null,
+        after: { name: "Ivy Lane Bakery Ltd", status: "listed", rating: "A rating", town: "York", routes: ["Skilled Worker"] },
+      },
+      {
+        date: "2026-06-29", kind: "re-rated", key: "workers|abbeyfield care homes 12345678 ltd", name: "Abbeyfield  Care  Homes (12345678) Limited",
+        before: { rating: "A rating", ratings: { "Skilled Worker": "A rating" } }, after: { rating: "B rating", ratings: { "Skilled Worker": "B rating" } },
+      },
+      {
+        date: "2026-06-29", kind: "moved", key: "workers|northgate property solutions ltd", name: "NORTHGATE PROPERTY SOLUTIONS LTD",
+        before: { town: "Hertfordshire, United Kingdom" }, after: { town: "Watford" },
+      },
+      {
+        date: "2026-06-29", kind: "removed", key: "workers|1 bargain stores ltd", name: "£1 Bargain Stores Ltd",
+        before: { name: "£1 Bargain Stores Ltd", status: "listed", rating: "B rating", town: "Bolton", routes: ["Skilled Worker"] }, after: null,
+      },
     ]);
     // SHEFFIELD → Sheffield: no change recorded, but the register now shows the new spelling.
     expect((await openEntries("sponsors")).get("workers|greystone engineering ltd|skilled worker")?.town).toBe("Sheffield");
@@ -82,7 +95,7 @@ describe("issue §1 pipeline: baseline, every change kind per source", () => {
     ]);
     expect(third[0]).toMatchObject({ before: { town: "Bolton" }, after: { status: "listed", town: "Bolton" } });
     const open = await openEntries("sponsors");
-    expect(open.get("workers|£1 bargain stores ltd|skilled worker")?.removed_on).toBeNull();
+    expect(open.get("workers|1 bargain stores ltd|skilled worker")?.removed_on).toBeNull();
     expect(open.get("workers|ivy lane bakery ltd|skilled worker")?.removed_on).toBe("2026-07-01");
   });
 
@@ -91,14 +104,14 @@ describe("issue §1 pipeline: baseline, every change kind per source", () => {
     await load("aml", AML("2026-11-07"), "2026-11-07");
     await load("aml", AML("2026-12-07"), "2026-12-07");
     const all = await changesOf("aml");
+    // One change per registration (MLR number): a business's two premises going is one removal, and coming back one return.
     expect(all.map((c) => `${c.date} ${c.kind} ${c.key}`)).toEqual([
-      "2026-11-07 added XAML00000999000|willow gallery|YO1",
-      "2026-11-07 status XJML00000123456|harbour company secretaries|SW1A",
-      "2026-11-07 removed 12137999|quayside fx salford|M50",
-      "2026-11-07 removed 12137999|quayside fx|M1",
-      "2026-12-07 returned 12137999|quayside fx salford|M50",
-      "2026-12-07 returned 12137999|quayside fx|M1",
+      "2026-11-07 added XAML00000999000",
+      "2026-11-07 status XJML00000123456",
+      "2026-11-07 removed 12137999",
+      "2026-12-07 returned 12137999",
     ]);
+    expect(all[2]).toMatchObject({ before: { premises: 2, districts: ["M1", "M50"] }, after: null });
     expect(all[1]).toMatchObject({ name: "HARBOUR FORMATIONS LTD", before: { status: "Applied" }, after: { status: "Approved" } });
     expect((await openEntries("aml")).get("12137999|quayside fx|M1")).toMatchObject({ status: "Approved", removed_on: null });
   });
@@ -117,7 +130,10 @@ describe("issue §1 pipeline: baseline, every change kind per source", () => {
     const second = await ingest("cqc", enc(JSON.stringify([worse, gone])), "2026-10-03");
     expect(second).toMatchObject({ outcome: "loaded", rowsRead: 2, changes: 2, byKind: { deregistered: 1, "re-rated": 1 } });
     expect(await changesOf("cqc")).toEqual([
-      { date: "2026-10-03", kind: "deregistered", key: "1-145550001", name: "Quayside Dental Surgery", before: { status: "Registered" }, after: { status: "Deregistered" } },
+      {
+        date: "2026-10-03", kind: "deregistered", key: "1-145550001", name: "Quayside Dental Surgery",
+        before: { name: "Quayside Dental Surgery", status: "Registered", rating: null }, after: { status: "Deregistered" },
+      },
       { date: "2026-10-03", kind: "re-rated", key: "1-125856395", name: "Meadowbank House", before: { rating: "Good" }, after: { rating: "Inadequate" } },
     ]);
     const open = await openEntries("cqc");
@@ -134,13 +150,13 @@ describe("issue §1 pipeline: baseline, every change kind per source", () => {
     next.Organisations.push({ ...structuredClone(base.Organisations[0]), Id: 900001, SraNumber: 699001, PracticeName: "Lantern Lane Law Ltd", Constitution: "COMP", Type: "RecognisedBodyAuthorised" });
     await ingest("sra", enc(JSON.stringify(next)), "2026-10-09");
     expect((await changesOf("sra")).map((c) => [c.kind, c.key, c.before, c.after])).toEqual([
-      ["added", "699001", null, { name: "Lantern Lane Law Ltd", status: "authorised", rating: null, town: "London" }],
+      ["added", "699001", null, { name: "Lantern Lane Law Ltd", status: "authorised" }],
       ["status", "570654", { status: "authorised" }, { status: "intervened" }],
-      ["removed", "401122", { name: "Whitcombe Partners", status: "ceased", rating: null, town: null }, null],
+      ["removed", "401122", { name: "Whitcombe Partners", status: "ceased" }, null],
     ]);
   });
 
-  it("SPEC §4.8 charity: Registered → Removed is a status change", async () => {
+  it("SPEC §4.8 charity: Registered → Removed is a removal (keyed by charity number)", async () => {
     const tables = Object.fromEntries(await Promise.all(CHARITY_EXTRA_TABLES.map(async (t) => [t, await bytesOf(`charity/publicextract.${t}.txt`)])));
     const main = await textOf("charity/publicextract.charity.txt");
     const first = await ingest("charity", enc(main), "2026-10-07", {}, { tables });
@@ -149,7 +165,10 @@ describe("issue §1 pipeline: baseline, every change kind per source", () => {
     expect(removedRow).not.toBe(main);
     await ingest("charity", enc(removedRow), "2026-10-21", {}, { tables });
     expect(await changesOf("charity")).toEqual([
-      { date: "2026-10-21", kind: "status", key: "5004001", name: "NORTHERN LIGHTS ANIMAL RESCUE", before: { status: "Registered" }, after: { status: "Removed" } },
+      {
+        date: "2026-10-21", kind: "removed", key: "1160004", name: "NORTHERN LIGHTS ANIMAL RESCUE",
+        before: { name: "NORTHERN LIGHTS ANIMAL RESCUE", status: "Registered" }, after: { status: "Removed" },
+      },
     ]);
   });
 });
@@ -185,7 +204,7 @@ describe("issue §1 pipeline: idempotence, resumable chunks, D1 limits", () => {
     };
     const chunked = await run(3);
     const whole = await run();
-    expect(chunked.changes).toHaveLength(14);
+    expect(chunked.changes).toHaveLength(12);
     expect(chunked).toEqual(whole);
   });
 
@@ -197,7 +216,7 @@ describe("issue §1 pipeline: idempotence, resumable chunks, D1 limits", () => {
       "\"Brook, Fielding & Co Ltd\",Manchester,Greater Manchester,Worker (A rating),Skilled Worker",
       "Cedar Lodge Care Ltd,Swindon,Wiltshire,Worker (A rating),Skilled Worker",
       "Dunmore Farms LLP,Hereford,,Temporary Worker (A rating),Seasonal Worker",
-      "Eastgate Software Ltd t/a Eastgate Labs,Cambridge,Cambridgeshire,Worker (A (Premium)),Global Business Mobility: Senior or Specialist Worker",
+      "Eastgate Software Ltd,Cambridge,Cambridgeshire,Worker (A (Premium)),Global Business Mobility: Senior or Specialist Worker",
       "Fairway Hotels Ltd,Torquay,Devon,Worker (A rating),Skilled Worker",
       "Glenview Dental Care Ltd,Inverness,,Worker (A rating),Skilled Worker",
       "Harlow Precision Engineering Ltd,Harlow,Essex,Worker (B rating),Skilled Worker",

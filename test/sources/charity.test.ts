@@ -21,7 +21,9 @@ const byKey = (recs: RegisterRecord[]) => new Map(recs.map((r) => [r.key, r]));
 describe("SPEC §4.8 charity register extract parser", () => {
   it("SPEC §4.8 one record per main charity, with every table folded in", async () => {
     const recs = await collect(parseCharityExtract(await allTables()));
-    expect(recs.map((r) => r.key)).toEqual(["5001001", "5002001", "5003001", "5004001"]);
+    // Keyed by the register's own number (the charity number); the Commission's organisation number stays in data.
+    expect(recs.map((r) => r.key)).toEqual(["1100001", "1150002", "250003", "1160004"]);
+    expect(recs.map((r) => r.entity)).toEqual(["1100001", "1150002", "250003", "1160004"]);
     const r = recs[0];
     expect(r).toMatchObject({
       source: "charity",
@@ -70,7 +72,7 @@ describe("SPEC §4.8 charity register extract parser", () => {
 
   it("SPEC §4.8 CIO, removed charity with reason, flags and interim manager", async () => {
     const m = byKey(await collect(parseCharityExtract(await allTables())));
-    const cio = m.get("5002001")!;
+    const cio = m.get("1150002")!;
     expect(cio.companyNumber).toBeNull();
     expect(cio.altNames).toEqual(["Hilltop Music"]);
     expect(cio.data).toMatchObject({
@@ -91,10 +93,10 @@ describe("SPEC §4.8 charity register extract parser", () => {
       website: null,
       linkedCharities: 0,
     });
-    const removed = m.get("5003001")!;
+    const removed = m.get("250003")!;
     expect(removed.status).toBe("Removed");
     expect(removed.data).toMatchObject({ registrationStatus: "Removed", removedOn: "2019-08-31", removalReason: "Amalgamated", trusteeCount: 0, latestAccounts: null, financialHistory: [], objects: null });
-    const rescue = m.get("5004001")!;
+    const rescue = m.get("1160004")!;
     expect(rescue.companyNumber).toBe("SC412345");
     expect(rescue.data.flags).toEqual({ insolvent: true, inAdministration: true, interimManager: true });
   });

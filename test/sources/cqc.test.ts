@@ -25,6 +25,8 @@ describe("parseCqcLocation (SPEC §4.8 cqc-check, §1 rule 7)", () => {
     expect(rec).toEqual({
       source: "cqc",
       key: "1-125856395",
+      entity: "1-125856395",
+      part: null,
       name: "Meadowbank House",
       companyNumber: "03712548",
       altNames: ["Meadowbank Nursing Home"],
@@ -100,6 +102,8 @@ describe("parseCqcProvider (SPEC §4.8, §1 rule 7)", () => {
     expect(rec).toEqual({
       source: "cqc",
       key: "provider:1-102642955",
+      entity: "provider:1-102642955",
+      part: null,
       name: "Meadow Care Homes Limited",
       companyNumber: "03712548",
       altNames: ["Meadow Care"],
@@ -179,6 +183,8 @@ describe("parseHscaActiveLocations (SPEC §4.8, HSCA Active Locations ODS)", () 
     expect(recs[0]).toEqual({
       source: "cqc",
       key: "1-125856395",
+      entity: "1-125856395",
+      part: null,
       name: "Meadowbank House",
       companyNumber: "03712548", // a float cell 3712548 in the file
       altNames: [],
@@ -234,6 +240,8 @@ describe("parseHscaActiveLocations (SPEC §4.8, HSCA Active Locations ODS)", () 
     expect(recs.every((r) => r.data.kind === "location")).toBe(true);
     expect(recs[0]).toMatchObject({
       key: "11111",
+      entity: "11111",
+      part: null,
       name: "TEST LOCATION NAME",
       rating: "Good",
       data: { registrationDate: "2020-12-11", careHome: true, numberOfBeds: 66, providerId: null },

@@ -40,6 +40,8 @@ describe("parseHmrcMlr — ODS (SPEC §2.5 aml-register entries)", () => {
     expect(rec).toEqual({
       source: "aml",
       key: "12137104|abberley|WR6",
+      entity: "12137104",
+      part: "WR6",
       name: "COUNTERLINE POST LIMITED",
       companyNumber: null,
       altNames: ["ABBERLEY"],

@@ -9,10 +9,11 @@ const Registration = z.object({
   mlrNumber: z.string().nullable(),
   name: z.string(),
   businessName: z.string(),
-  status: z.string().describe("Approved, Applied or Expired (other values verbatim)."),
+  status: z.string().describe("Approved, Applied or Expired, as the register gives it (a value HMRC adds later is passed on verbatim). A registration no longer in the file keeps its last status and has `removedOn`."),
   sectors: z.array(z.string()),
   registeredSince: z.string().nullable(),
   seenSince: z.string().describe("First edition this service saw the registration in."),
+  removedOn: z.string().nullable().describe("Date of the first register file without the registration; null while it is listed."),
   premises: z.number().int().describe("Premises (agent or branch rows) listed now: every row of the register is read, so this is the full count."),
   premisesAtLeast: z.number().int().optional().describe("Present only when not every premises could be read; then `premises` is a lower bound."),
   districts: z.array(z.string()).describe("Postcode districts of the premises."),
@@ -37,7 +38,11 @@ const Output = z
   .object({
     ...CheckReplyFields,
     matchedOn: z.array(z.string()),
-    supervisedByHmrc: z.boolean().describe("false does not mean unsupervised: another body (the FCA or a professional body) may supervise."),
+    supervisedByHmrc: z
+      .boolean()
+      .describe(
+        "true only when a registration found is listed now with status Approved. Applied (being considered) and Expired are false. false does not mean unsupervised: another body (the FCA or a professional body) may supervise.",
+      ),
     summary: z.string(),
     registrations: z.array(Registration),
     entries: z.array(EntryOut),
@@ -78,35 +83,44 @@ export const amlRegister = defineOperation({
       removedOn: entry.removedOn,
       match: { score: match.score, reasons: match.reasons },
     }));
+    // One registration per entity: its MLR number (a renamed business keeps it), or the business name where the row has none.
+    const entityOf = new Map(found.found.map((f, i) => [entries[i], f.entry.entity]));
     const mlrs = [...new Set(entries.map((e) => e.mlrNumber).filter((m): m is string => !!m))];
     const counts = await countByMlr(ctx.env.DB, mlrs);
     const groups = new Map<string, typeof entries>();
-    for (const e of entries) groups.set(e.mlrNumber ?? `name:${e.businessName}`, [...(groups.get(e.mlrNumber ?? `name:${e.businessName}`) ?? []), e]);
+    for (const e of entries) groups.set(entityOf.get(e)!, [...(groups.get(entityOf.get(e)!) ?? []), e]);
     const registrations = [...groups.values()].map((g) => {
       const listed = g.filter((e) => !e.removedOn);
-      const c = g[0].mlrNumber ? counts.get(g[0].mlrNumber) : undefined;
+      const lastRemoved = g.map((e) => e.removedOn!).sort().at(-1) ?? null;
+      const shown = listed.length ? listed : g.filter((e) => e.removedOn === lastRemoved);
+      const c = shown[0].mlrNumber ? counts.get(shown[0].mlrNumber) : undefined;
       return {
-        mlrNumber: g[0].mlrNumber,
-        name: g[0].name,
-        businessName: g[0].businessName,
-        status: listed.length ? listed[0].status : "Removed from the register",
-        sectors: [...new Set(g.flatMap((e) => e.sectors))].sort(),
+        mlrNumber: shown[0].mlrNumber,
+        name: shown[0].name,
+        businessName: shown[0].businessName,
+        status: [...new Set(shown.map((e) => e.status))].join("; "),
+        sectors: [...new Set(shown.flatMap((e) => e.sectors))].sort(),
         registeredSince: g.map((e) => e.registeredSince).filter((d): d is string => !!d).sort()[0] ?? null,
         seenSince: g.map((e) => e.seenSince).sort()[0],
-        premises: c?.premises ?? listed.length,
-        districts: c?.districts ?? [...new Set(listed.map((e) => e.postcodeDistrict).filter((d): d is string => !!d))].sort(),
+        removedOn: listed.length ? null : lastRemoved,
+        premises: listed.length ? (c?.premises ?? listed.length) : 0,
+        districts: listed.length ? (c?.districts ?? [...new Set(listed.map((e) => e.postcodeDistrict).filter((d): d is string => !!d))].sort()) : [],
       };
     });
-    const current = registrations.filter((r) => r.status !== "Removed from the register");
-    const supervised = current.some((r) => r.status === "Approved" || r.status === "Applied");
+    const current = registrations.filter((r) => r.removedOn === null);
+    const approved = current.filter((r) => r.status === "Approved");
     const strong = found.found[0].match.score >= 0.95;
-    const summary = supervised
-      ? `${current[0].businessName} is on HMRC's supervised business register (${current.map((r) => `${r.mlrNumber ?? "no number"}: ${r.status}`).join("; ")})${strong ? "" : "; this is a possible match by name only, so confirm the business"}.`
-      : `No current HMRC registration was found for this business${registrations.length ? " (it was listed before and has been removed)" : ""}. That does not mean it is unsupervised: another body, such as the FCA or a professional body, may supervise it.`;
+    const possible = strong ? "" : " This is a possible match by name only, so confirm the business.";
+    const describe = (r: (typeof registrations)[number]) =>
+      `${r.mlrNumber ?? "no number"}: ${r.status === "Approved" ? "Approved" : r.status === "Applied" ? "Applied (being considered, not yet approved)" : r.status === "Expired" ? "Expired (listed, but the registration has expired)" : r.status}`;
+    const elsewhere = "Not being supervised by HMRC does not mean a business is unsupervised: another body, such as the FCA or a professional body, may supervise it.";
+    const summary = current.length
+      ? `${current[0].businessName} is on HMRC's supervised business register (${current.map(describe).join("; ")}).${approved.length ? "" : ` No registration found is Approved. ${elsewhere}`}${possible}`
+      : `No current HMRC registration was found for this business: it was on the register and is no longer in the file (last listed ${registrations.map((r) => `${r.mlrNumber ?? "no number"} as ${r.status}, gone from the file of ${r.removedOn}`).join("; ")}). ${elsewhere}${possible}`;
     return {
       ...base,
       matchedOn: found.matchedOn,
-      supervisedByHmrc: supervised,
+      supervisedByHmrc: approved.length > 0,
       summary,
       registrations,
       entries: entries.slice(0, ENTRIES_SHOWN),

@@ -3,7 +3,8 @@ import { changesSince, editionInfo } from "../../db/registers";
 import { ApiError } from "../../platform/errors";
 import { type Operation, defineOperation } from "../../platform/registry";
 import { INPUT_LIMITS, IsoDate } from "../../platform/schemas";
-import type { ChangeKind, RegisterSource } from "../../services/registers/types";
+import { CHANGE_RULES } from "../../services/registers/rules";
+import type { RegisterSource } from "../../services/registers/types";
 import { Provenance, REGISTERS, provenanceOf } from "./lookup";
 
 /**
@@ -31,7 +32,7 @@ export interface FeedSpec {
   operationId: string;
   path: string;
   title: string;
-  kinds: readonly ChangeKind[];
+  /** What each kind means on this register (the kinds themselves come from CHANGE_RULES). */
   kindHelp: string;
   keptSince: string;
   /** CQC: filter changes to those whose rating before or after is this value (e.g. Inadequate). */
@@ -49,14 +50,17 @@ const ChangeOut = z.object({
 
 export function changesFeed(spec: FeedSpec): Operation<z.ZodObject, z.ZodType> {
   const registerName = REGISTERS[spec.source].name;
+  const rules = CHANGE_RULES[spec.source];
+  const kindList: readonly string[] = rules.kinds;
+  const never = Object.entries(rules.neverOccurs ?? {}).map(([k, why]) => ` \`${k}\` is accepted but matches nothing: ${why}.`).join("");
   const Input = z.object({
     since: IsoDate.openapi({ example: "2026-10-07" }).describe("Changes seen on or after this date (YYYY-MM-DD)."),
     kind: z
       .string()
       .max(100)
       .optional()
-      .describe(`Only these kinds of change, comma-separated: ${spec.kinds.join(", ")}.`)
-      .openapi({ example: spec.kinds.slice(0, 2).join(",") }),
+      .describe(`Only these kinds of change, comma-separated: ${kindList.join(", ")}.`)
+      .openapi({ example: kindList.slice(0, 2).join(",") }),
     ...(spec.ratingFilter ? { rating: z.string().max(40).optional().openapi({ example: "Inadequate" }).describe("Only changes where the rating before or after is this value, e.g. Inadequate.") } : {}),
     limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT).describe(`Changes per page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`),
     cursor: z.string().max(40).optional().describe("`nextCursor` from the previous page."),
@@ -81,21 +85,21 @@ export function changesFeed(spec: FeedSpec): Operation<z.ZodObject, z.ZodType> {
     family: "registers",
     title: spec.title,
     summary: `Changes on the ${registerName} since a date, oldest first.`,
-    description: `Every change the service recorded between editions of the ${registerName} on or after \`since\`, oldest first: ${spec.kindHelp} Filter with \`kind\` (comma-separated). Pages of up to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); pass \`nextCursor\` as \`cursor\` for the next page while \`more\` is true. Kept since ${spec.keptSince} (\`historySince\` gives this installation's first edition). The first edition loaded is the baseline and records no changes. Pull only.`,
+    description: `Every change the service recorded between editions of the ${registerName} on or after \`since\`, oldest first, one per organisation and kind: ${spec.kindHelp}${never} Filter with \`kind\` (comma-separated). Pages of up to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); pass \`nextCursor\` as \`cursor\` for the next page while \`more\` is true. Kept since ${spec.keptSince} (\`historySince\` gives this installation's first edition). The first edition loaded is the baseline and records no changes. Pull only.`,
     input: Input,
     output: Output,
     price: FEED_PRICE,
     auth: "key",
     errors: [],
     readOnly: true,
-    example: { since: "2026-10-07", kind: spec.kinds.slice(0, 2).join(",") },
+    example: { since: "2026-10-07", kind: kindList.slice(0, 2).join(",") },
     async handler(input, ctx) {
       const i = input as z.infer<typeof Input> & { rating?: string };
       let kinds: string[] | null = null;
       if (i.kind) {
         kinds = [...new Set(i.kind.split(",").map((k) => k.trim().toLowerCase()).filter(Boolean))];
-        const bad = kinds.filter((k) => !(spec.kinds as readonly string[]).includes(k));
-        if (bad.length) throw new ApiError("bad_request", `\`kind\`: ${bad.join(", ")} is not a kind of change on this feed; use ${spec.kinds.join(", ")}.`, { field: "kind" });
+        const bad = kinds.filter((k) => !kindList.includes(k));
+        if (bad.length) throw new ApiError("bad_request", `\`kind\`: ${bad.join(", ")} is not a kind of change on this feed; use ${kindList.join(", ")}.`, { field: "kind" });
       }
       const afterId = i.cursor ? decodeCursor(i.cursor) : 0;
       const page = await changesSince(ctx.env.DB, spec.source, {
@@ -110,7 +114,7 @@ export function changesFeed(spec: FeedSpec): Operation<z.ZodObject, z.ZodType> {
       return {
         source: spec.source,
         since: i.since,
-        kinds: kinds ?? [...spec.kinds],
+        kinds: kinds ?? [...kindList],
         changes: page.changes.map((c) => ({ id: c.id, date: c.date, kind: c.kind, name: c.name, before: c.before, after: c.after })),
         more: page.more,
         nextCursor: page.more && last ? encodeCursor(last.id) : null,

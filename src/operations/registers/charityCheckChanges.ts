@@ -5,7 +5,6 @@ export const charityCheckChanges = changesFeed({
   operationId: "listCharityChanges",
   path: "/api/v1/charity-check/changes",
   title: "Charity register: changes",
-  kinds: ["added", "removed", "returned", "status"],
-  kindHelp: "charities `added`, `removed` (dropped from the extract), `returned` or `status` (e.g. Registered to Removed).",
+  kindHelp: "charities (by charity number) `added`, `removed` (removed from the register, or dropped from the extract), `returned` (registered again) or `status`.",
   keptSince: "the first edition this installation loaded",
 });

@@ -119,7 +119,7 @@ export const cqcCheck = defineOperation({
           match: providerEntry.match.score > 0 ? providerEntry.match : null,
         }
       : null;
-    const keys = [...(providerEntry ? [providerEntry.entry.key] : []), ...locEntries.map((e) => e.key)];
+    const keys = [...(providerEntry ? [providerEntry.entry.entity] : []), ...locEntries.map((e) => e.entity)];
     const base = await checkReply(ctx.env, "cqc", found, keys);
     const registeredLocations = locations.filter((l) => l.registrationStatus === "Registered");
     const registered = provider?.registrationStatus === "Registered" || registeredLocations.length > 0;

@@ -5,7 +5,6 @@ export const cqcCheckChanges = changesFeed({
   operationId: "listCqcChanges",
   path: "/api/v1/cqc-check/changes",
   title: "CQC register: changes",
-  kinds: ["added", "deregistered", "re-rated", "status", "returned"],
   kindHelp: "providers and locations `added`, `deregistered`, `re-rated` (filter with `rating`, e.g. Inadequate), `status` or `returned`.",
   keptSince: "2 October 2026",
   ratingFilter: true,

@@ -118,9 +118,9 @@ export const provenanceOf = (source: RegisterSource, edition: RegisterEditionInf
 /** A text field of an entry's stored data (data is JSON from the register file: anything else reads as null). */
 export const textOf = (v: unknown): string | null => (typeof v === "string" ? v : null);
 
-/** The shared part of a check's reply, from a lookup and the history of `keys` (default: the entries found). */
-export async function checkReply(env: Env, source: RegisterSource, found: LookupResult, keys: string[] = found.found.map((f) => f.entry.key)) {
-  const [history, edition] = await Promise.all([historyOf(env.DB, source, keys), editionInfo(env.DB, source)]);
+/** The shared part of a check's reply, from a lookup and the history of `entities` (default: those of the entries found). */
+export async function checkReply(env: Env, source: RegisterSource, found: LookupResult, entities: string[] = found.found.map((f) => f.entry.entity)) {
+  const [history, edition] = await Promise.all([historyOf(env.DB, source, entities), editionInfo(env.DB, source)]);
   return {
     query: found.query,
     ...(found.company ? { company: found.company } : {}),

@@ -1,13 +1,19 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import { normaliseName } from "../../services/matching/names";
-import { CheckReplyFields, CompanyQuery, Match, checkReply, lookup } from "./lookup";
+import { CheckReplyFields, CompanyQuery, Match, checkReply, lookup, textOf } from "./lookup";
 
-const Route = z.object({ route: z.string(), typeAndRating: z.string().nullable(), rating: z.string().nullable() });
+const Route = z.object({
+  route: z.string().describe("The route under its current name (a route the Home Office renamed is shown under its new name)."),
+  listedAs: z.string().optional().describe("The name the register edition lists the route under, when it differs from `route`."),
+  typeAndRating: z.string().nullable(),
+  rating: z.string().nullable(),
+});
 
 const Sponsor = z.object({
   name: z.string(),
   town: z.string().nullable(),
+  towns: z.array(z.string()).describe("Every town the register lists the sponsor in (one sponsor, several sites; organisations sharing a name exactly cannot be told apart)."),
   county: z.string().nullable(),
   register: z.enum(["workers", "students"]),
   routes: z.array(Route),
@@ -57,34 +63,44 @@ export const sponsorLicence = defineOperation({
   async handler({ company }, ctx) {
     const found = await lookup(ctx.env, "sponsors", company);
     const base = await checkReply(ctx.env, "sponsors", found);
-    const groups = new Map<string, z.infer<typeof Sponsor>>();
-    for (const { entry, match } of found.found) {
-      const d = entry.data;
-      const register = d.register === "students" ? "students" : "workers";
-      const id = `${register}|${normaliseName(entry.name)}|${townKey(entry.town)}`;
-      const g = groups.get(id) ?? {
-        name: entry.name,
-        town: entry.town,
-        county: (d.county as string | null) ?? null,
-        register,
-        routes: [],
-        listed: false,
-        seenSince: entry.firstSeen,
-        removedOn: entry.removedOn,
-        match,
+    // One sponsor per entity (register and organisation name): its rows are its routes, in one or more towns.
+    const byEntity = new Map<string, typeof found.found>();
+    for (const f of found.found) byEntity.set(f.entry.entity, [...(byEntity.get(f.entry.entity) ?? []), f]);
+    const groups = [...byEntity.values()].map((all): z.infer<typeof Sponsor> => {
+      const listedRows = all.filter((f) => !f.entry.removedOn);
+      // A sponsor no longer listed shows what it held when it was last listed.
+      const lastRemoved = all.map((f) => f.entry.removedOn!).sort().at(-1) ?? null;
+      const shown = listedRows.length ? listedRows : all.filter((f) => f.entry.removedOn === lastRemoved);
+      const first = shown[0].entry;
+      const routes: z.infer<typeof Route>[] = [];
+      const towns: string[] = [];
+      for (const { entry } of shown) {
+        const d = entry.data;
+        const route = textOf(d.currentRoute) ?? textOf(d.route) ?? "";
+        const listedAs = textOf(d.route);
+        const typeAndRating = textOf(d.typeAndRating) ?? textOf(d.status);
+        if (!routes.some((r) => r.route === route && r.typeAndRating === typeAndRating))
+          routes.push({ route, ...(listedAs && listedAs !== route ? { listedAs } : {}), typeAndRating, rating: textOf(d.rating) });
+        if (entry.town && !towns.some((t) => townKey(t) === townKey(entry.town))) towns.push(entry.town);
+      }
+      return {
+        name: first.name,
+        town: first.town,
+        towns,
+        county: shown.map((f) => textOf(f.entry.data.county)).find((c) => c) ?? null,
+        register: first.data.register === "students" ? "students" : "workers",
+        routes,
+        listed: listedRows.length > 0,
+        seenSince: all.map((f) => f.entry.firstSeen).sort()[0],
+        removedOn: listedRows.length ? null : lastRemoved,
+        match: all.reduce((best, f) => (f.match.score > best.score ? f.match : best), all[0].match),
       };
-      g.routes.push({ route: String(d.route ?? ""), typeAndRating: (d.typeAndRating as string | null) ?? null, rating: (d.rating as string | null) ?? null });
-      g.listed ||= !entry.removedOn;
-      if (entry.firstSeen < g.seenSince) g.seenSince = entry.firstSeen;
-      if (!entry.removedOn) g.removedOn = null;
-      if (match.score > g.match.score) g.match = match;
-      groups.set(id, g);
-    }
-    const sponsors = [...groups.values()].sort((a, b) => b.match.score - a.match.score || Number(b.listed) - Number(a.listed));
+    });
+    const sponsors = groups.sort((a, b) => b.match.score - a.match.score || Number(b.listed) - Number(a.listed));
     const listed = sponsors.filter((s) => s.listed);
     const ratings = [...new Set(listed.flatMap((s) => s.routes.map((r) => r.rating).filter((r): r is string => !!r)))].sort();
     const office = found.profile?.registeredOffice.locality ?? null;
-    const registerTowns = [...new Set(listed.map((s) => s.town).filter((t): t is string => !!t))];
+    const registerTowns = [...new Set(listed.flatMap((s) => s.towns))];
     const agrees = office ? registerTowns.some((t) => townKey(t) === townKey(office)) : null;
     const townNote =
       agrees === null

@@ -5,7 +5,6 @@ export const sraCheckChanges = changesFeed({
   operationId: "listSraChanges",
   path: "/api/v1/sra-check/changes",
   title: "SRA register: changes",
-  kinds: ["added", "removed", "returned", "status"],
   kindHelp: "firms `added`, `removed` (no longer in the data), `returned` or `status` (re-statused, e.g. authorised to intervened).",
   keptSince: "8 October 2026",
 });

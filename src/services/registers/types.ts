@@ -7,18 +7,33 @@ export type RegisterSource = "aml" | "sra" | "sponsors" | "cqc" | "charity";
 
 export const REGISTER_SOURCES: readonly RegisterSource[] = ["aml", "sra", "sponsors", "cqc", "charity"];
 
-/** One entry of a register edition, as parsed, stored and diffed. */
+/**
+ * One entry of a register edition, as parsed, stored and diffed.
+ *
+ * An entry belongs to an **entity**: the organisation the register lists, identified by the register's
+ * own stable number where it has one (MLR number, SRA number, charity number, CQC location or provider
+ * id) and, on the sponsors register (which has none), by the register and the normalised organisation
+ * name. Changes are reported per entity, never per row, so a label the register rewrites (a route
+ * renamed, a name re-cased, a trading name changed) never reads as a removal plus an addition.
+ */
 export interface RegisterRecord {
   source: RegisterSource;
-  /** Stable identity of the entry within its source (see each parser for its rule). */
+  /** Stable identity of the entry (row) within its source, unique within an edition. */
   key: string;
+  /** The organisation the entry belongs to (see above). Entries of one entity share it. */
+  entity: string;
+  /**
+   * What this entry is a part of its entity, compared between editions (sponsors: the route under its
+   * current name; HMRC: the premises' postcode district); null where an entity is one entry.
+   */
+  part: string | null;
   /** Display name exactly as the register gives it (trimmed of outer whitespace only). */
   name: string;
   /** Companies House number, normalised to 8 characters, when the register carries one. */
   companyNumber: string | null;
   /** Other names usable for matching: trading names, previous names, working names. */
   altNames: string[];
-  /** Status as the register states it (e.g. "Approved", "authorised", "Registered", a sponsor rating row's status). */
+  /** Status as the register states it (e.g. "Approved", "authorised", "Registered", a sponsor's "listed"). */
   status: string;
   /** A rating, where the register has one (sponsors: Type & Rating; CQC: overall rating). */
   rating: string | null;
@@ -28,11 +43,17 @@ export interface RegisterRecord {
   data: Record<string, unknown>;
 }
 
-export type ChangeKind = "added" | "removed" | "returned" | "status" | "re-rated" | "moved" | "deregistered";
+/**
+ * Kinds of change (SPEC §6.3): every register has added, removed, returned and status; the sponsors
+ * register also re-rated, moved and routes; CQC also deregistered and re-rated; HMRC also premises.
+ */
+export type ChangeKind = "added" | "removed" | "returned" | "status" | "re-rated" | "moved" | "deregistered" | "routes" | "premises";
 
-/** What the diff remembers of an entry: enough to detect every kind of change. */
+/** What the diff remembers of an entry: enough to detect every kind of change of its entity. */
 export interface EntrySnapshot {
   key: string;
+  entity: string;
+  part: string | null;
   name: string;
   status: string;
   rating: string | null;
@@ -41,11 +62,12 @@ export interface EntrySnapshot {
   removed: boolean;
 }
 
+/** One change of one entity between two editions. `key` is the entity. */
 export interface RegisterChange {
   source: RegisterSource;
   key: string;
   kind: ChangeKind;
   name: string;
-  before: Partial<EntrySnapshot> | null;
-  after: Partial<EntrySnapshot> | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
 }

@@ -402,9 +402,14 @@ function charityRecord(g: Get, org: string, name: string, aux: Aux, linked: Map<
   };
   const hasLatest = latest.periodStart !== null || latest.periodEnd !== null || latest.income !== null || latest.spend !== null;
   const otherNames = aux.otherNames?.get(org) ?? [];
+  // The register's own number identifies the charity (its linked charities, suffix 1, 2…, are not loaded);
+  // the Commission's internal organisation number stays in `data`.
+  const id = charityNumber || `org:${org}`;
   return {
     source: "charity",
-    key: org,
+    key: id,
+    entity: id,
+    part: null,
     name,
     companyNumber,
     altNames: otherNames.filter((n) => n !== name),

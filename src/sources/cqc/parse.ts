@@ -108,6 +108,8 @@ export function parseCqcLocation(json: unknown, provider?: unknown): RegisterRec
   return {
     source: "cqc",
     key: str(o.locationId)!,
+    entity: str(o.locationId)!,
+    part: null,
     name,
     companyNumber: p ? normaliseCompanyNumber(str(p.companiesHouseNumber)) : null,
     altNames: altNames(o.alsoKnownAs, name),
@@ -154,6 +156,8 @@ export function parseCqcProvider(json: unknown): RegisterRecord | null {
   return {
     source: "cqc",
     key: `provider:${str(o.providerId)}`,
+    entity: `provider:${str(o.providerId)}`,
+    part: null,
     name,
     companyNumber,
     altNames: altNames(o.alsoKnownAs, name),
@@ -275,6 +279,8 @@ export async function* parseHscaActiveLocations(bytes: Uint8Array): AsyncGenerat
     yield {
       source: "cqc",
       key: locationId,
+      entity: locationId,
+      part: null,
       name,
       companyNumber,
       altNames: [],
@@ -316,6 +322,8 @@ export async function* parseHscaActiveLocations(bytes: Uint8Array): AsyncGenerat
     providers.set(providerId, {
       source: "cqc",
       key: `provider:${providerId}`,
+      entity: `provider:${providerId}`,
+      part: null,
       name: providerName,
       companyNumber,
       altNames: [],

@@ -4,7 +4,8 @@
  * both parsed by header name: the current ODS (long headers, `Yes`/`No Data` flags) and the older
  * CSV (`MLR_REG`, `BUSINESS_NAME`, `TRADING_NAME`, `POS`, `STATUS1`, `X`/blank flags).
  */
-import { looksLikePersonalName } from "../../services/matching/names";
+import { normaliseName } from "../../services/matching/names";
+import { companyLevelNames } from "../../services/matching/people";
 import type { RegisterRecord } from "../../services/registers/types";
 import { delimitedRowBatches } from "../delimited";
 import { RegisterFormatError } from "../format-error";
@@ -97,13 +98,28 @@ function toDate(raw: string | undefined): string | null {
   return m ? `${m[3]}-${m[2].padStart(2, "0")}-${m[1].padStart(2, "0")}` : null;
 }
 
+/** What a parse left out, for the run log (never the left-out names themselves: SPEC §1 rule 7). */
+export interface HmrcParseStats {
+  /** Premises rows that name only a person (a sole practitioner under their own name): not loaded. */
+  personOnlyRows: number;
+  /** Rows whose business name is a person: kept under the trading name only. */
+  personNamesRemoved: number;
+}
+
 /**
  * Parses one edition of the register (ODS, or the CSV flavour when the bytes are not a zip; the
  * format is told by content, so `fileName` is informative only).
- * Key: `${mlrNumber || "NONUM:" + normName}|${normTradingName}|${postcodeDistrict}`; a key seen
+ *
+ * One record per premises row. The entity is the registration: its MLR number (a business renamed
+ * keeps it), or `NONUM:<normalised business name>` for the rare row without one. `part` is the
+ * premises' postcode district, so premises opened or closed are a `premises` change of the
+ * registration, never its removal. Key: `${entity}|${normTradingName}|${postcodeDistrict}`; a key seen
  * again in the same file gets `|2`, `|3`… in file order.
+ *
+ * SPEC §1 rule 7: a sole practitioner registered under their own name is kept under the trading name
+ * only; a row with nothing but a person's name is not loaded.
  */
-export async function* parseHmrcMlr(bytes: Uint8Array, _opts: { fileName?: string } = {}): AsyncGenerator<RegisterRecord> {
+export async function* parseHmrcMlr(bytes: Uint8Array, opts: { fileName?: string; stats?: HmrcParseStats } = {}): AsyncGenerator<RegisterRecord> {
   const isZip = bytes.length >= 2 && bytes[0] === 0x50 && bytes[1] === 0x4b;
   const rows = isZip ? readOdsRows(bytes) : csvRows(bytes);
   let cols: Columns | null = null, before = 0;
@@ -117,14 +133,20 @@ export async function* parseHmrcMlr(bytes: Uint8Array, _opts: { fileName?: strin
     }
     const f = cols.field;
     const cell = (i: number) => (i >= 0 && i < row.length ? row[i].trim() : "");
-    const mlrNumber = cell(f.mlrNumber), businessName = cell(f.businessName), tradingName = cell(f.tradingName);
+    const mlrNumber = cell(f.mlrNumber).replace(SPACES, "").toUpperCase(), rawBusiness = cell(f.businessName), rawTrading = cell(f.tradingName);
     const rawStatus = cell(f.status);
-    if (!mlrNumber && !businessName && !tradingName) continue; // a blank or filler row
+    if (!mlrNumber && !rawBusiness && !rawTrading) continue; // a blank or filler row
     const district = postcodeDistrict(cell(f.postcode));
-    const name = businessName || tradingName;
-    // SPEC §1 rule 7: a sole trader registered under their own name is not loaded.
-    if (looksLikePersonalName(name)) continue;
-    let key = `${mlrNumber || "NONUM:" + norm(name)}|${norm(tradingName)}|${district}`;
+    const kept = companyLevelNames(rawBusiness || rawTrading, rawBusiness ? rawTrading || null : null);
+    if (!kept) {
+      if (opts.stats) opts.stats.personOnlyRows++;
+      continue;
+    }
+    if (kept.personRemoved && opts.stats) opts.stats.personNamesRemoved++;
+    const name = kept.name;
+    const tradingName = kept.tradingName ?? "";
+    const entity = mlrNumber || `NONUM:${normaliseName(name) || norm(name)}`;
+    let key = `${entity}|${norm(tradingName)}|${district}`;
     const n = (seen.get(key) ?? 0) + 1;
     seen.set(key, n);
     if (n > 1) key += `|${n}`;
@@ -133,6 +155,8 @@ export async function* parseHmrcMlr(bytes: Uint8Array, _opts: { fileName?: strin
     yield {
       source: "aml",
       key,
+      entity,
+      part: district || null,
       name,
       companyNumber: null,
       altNames: tradingName && norm(tradingName) !== norm(name) ? [tradingName] : [],

@@ -1,13 +1,14 @@
 /**
  * Home Office register of licensed sponsors (workers; students) CSV → RegisterRecord (SPEC §4.8, §6.3).
- * One row per (organisation, route); no licence or company number, so the key is built from the
- * normalised name and route. Town is left out of the key on purpose: a rewritten town is a "moved"
- * change of the same entry, not a removal plus an addition.
+ * The file has one row per (organisation, route) and no licence or company number: sponsors are
+ * identified by register and normalised name (see parseSponsors), routes by their current names.
  */
-import { looksLikePersonalName } from "../../services/matching/names";
+import { normaliseName, splitTradingName } from "../../services/matching/names";
+import { companyLevelName } from "../../services/matching/people";
 import type { RegisterRecord } from "../../services/registers/types";
 import { delimitedRowBatches, firstRow } from "../delimited";
 import { RegisterFormatError } from "../format-error";
+import { currentRouteName } from "../../services/registers/sponsorRoutes";
 
 export type SponsorsRegister = "workers" | "students";
 
@@ -90,22 +91,52 @@ function columns(header: string[]): { register: SponsorsRegister; cols: Columns 
   return { register, cols };
 }
 
+/** What a parse left out, for the run log (never the left-out names themselves: SPEC §1 rule 7). */
+export interface SponsorsParseStats {
+  /** Rows that name only a person (a sole trader under their own name): not loaded. */
+  personOnlyRows: number;
+  /** Rows "<person> t/a <business>" kept under the trading name only. */
+  personNamesRemoved: number;
+  /** Rows repeating an earlier row of the same sponsor (same route, town and rating). */
+  duplicateRows: number;
+}
+
 /**
- * Parses a workers or students register file (told apart by its header). Keys are
- * `${register}|${name}|${route}` normalised; when the same key comes again in one edition (same
- * organisation and route in another town), `|${town}` is appended to the later rows, then `|2`, `|3`…
+ * Parses a workers or students register file (told apart by its header).
+ *
+ * One record per row that says something new about a sponsor. The register has no sponsor number,
+ * so a sponsor (the record's `entity`) is `${register}|${normalised name}`, where the name is the legal
+ * name before any "T/A" (a trading name changed is the same sponsor) — and a sponsor listed in several
+ * towns, or under a name re-cased or re-spaced, is one sponsor with several rows and towns. (Distinct
+ * organisations that share a name exactly, e.g. two churches called "All Saints Church", cannot be told
+ * apart by the register and are one sponsor here; the reply lists every town.) A row's `part` is its
+ * route under the route's current name (renames: ./routes.ts). Rows repeating an earlier row of the
+ * same sponsor exactly (route, town, rating) are dropped.
+ *
+ * Keys: `${entity}|${route}`; when the same sponsor and route come again (another town or rating),
+ * `|${town}` is appended, then `|2`, `|3`…
+ *
+ * SPEC §1 rule 7: a person registered under their own name is not loaded; "<person> t/a <business>"
+ * is kept under the business's trading name only, and the person's name is kept nowhere.
  */
 export function parseSponsors(
   bytes: Uint8Array | string,
-  opts: { fileName?: string } = {},
+  opts: { fileName?: string; stats?: SponsorsParseStats } = {},
 ): { register: SponsorsRegister; editionDate: string | null; records: AsyncGenerator<RegisterRecord> } {
   const { register, cols } = columns(firstRow(bytes, ","));
   const editionDate = opts.fileName ? sponsorsEditionDateFromFileName(opts.fileName) : null;
-  return { register, editionDate, records: sponsorRecords(bytes, register, cols) };
+  return { register, editionDate, records: sponsorRecords(bytes, register, cols, opts.stats) };
 }
 
-async function* sponsorRecords(bytes: Uint8Array | string, register: SponsorsRegister, c: Columns): AsyncGenerator<RegisterRecord> {
-  const seen = new Set<string>();
+/** The sponsor's identity from its (company-level) name: the legal name before any T/A, normalised. */
+export function sponsorEntity(register: SponsorsRegister, name: string): string {
+  const legal = splitTradingName(name).name;
+  return `${register}|${normaliseName(legal) || norm(legal) || norm(name)}`;
+}
+
+async function* sponsorRecords(bytes: Uint8Array | string, register: SponsorsRegister, c: Columns, stats?: SponsorsParseStats): AsyncGenerator<RegisterRecord> {
+  const seenKeys = new Set<string>();
+  const seenRows = new Set<string>();
   let header = true;
   for await (const rows of delimitedRowBatches(bytes, ",")) {
     for (const row of rows) {
@@ -113,52 +144,62 @@ async function* sponsorRecords(bytes: Uint8Array | string, register: SponsorsReg
         header = false;
         continue;
       }
-      const name = row[c.name]?.trim();
-      if (!name) continue;
-      // SPEC §1 rule 7: a person registered under their own name (a sole trader, "Mrs A Smith T/A ...") is not loaded.
-      if (looksLikePersonalName(name)) continue;
-      const town = blankToNull(row[c.town]);
-      const route = row[c.route]?.trim() ?? "";
-      let key = `${register}|${norm(name)}|${norm(route)}`;
-      if (seen.has(key)) {
-        key += `|${town ? norm(town) : ""}`;
-        for (let n = 2, base = key; seen.has(key); n++) key = `${base}|${n}`;
+      const raw = row[c.name]?.trim();
+      if (!raw) continue;
+      const kept = companyLevelName(raw);
+      if (!kept) {
+        if (stats) stats.personOnlyRows++;
+        continue;
       }
-      seen.add(key);
+      if (kept.personRemoved && stats) stats.personNamesRemoved++;
+      const name = kept.name;
+      const town = blankToNull(row[c.town]);
+      const route = (row[c.route] ?? "").trim().replace(SPACES, " ");
+      const currentRoute = currentRouteName(route);
+      const typeAndRating = blankToNull(register === "workers" ? row[c.typeAndRating] : row[c.status]);
+      const entity = sponsorEntity(register, name);
+      const rowId = `${entity}|${norm(currentRoute)}|${town ? norm(town) : ""}|${typeAndRating ? norm(typeAndRating) : ""}`;
+      if (seenRows.has(rowId)) {
+        if (stats) stats.duplicateRows++;
+        continue;
+      }
+      seenRows.add(rowId);
+      let key = `${entity}|${norm(currentRoute)}`;
+      if (seenKeys.has(key)) {
+        key += `|${town ? norm(town) : ""}`;
+        for (let n = 2, base = key; seenKeys.has(key); n++) key = `${base}|${n}`;
+      }
+      seenKeys.add(key);
       const alt = tradingName(name);
-      let rating: string | null;
+      let status = "listed";
       let data: Record<string, unknown>;
+      const common = { name, town, register, route, currentRoute };
       if (register === "workers") {
         const county = blankToNull(c.county >= 0 ? row[c.county] : undefined);
-        const typeAndRating = blankToNull(row[c.typeAndRating]);
-        rating = typeAndRating;
         data = {
-          name,
-          town,
+          ...common,
           county: county && !COUNTY_PLACEHOLDERS.has(county.toLowerCase()) ? county : null,
-          register,
-          route,
           typeAndRating,
           rating: typeAndRating ? ratingInBrackets(typeAndRating) : null,
         };
       } else {
-        const status = blankToNull(row[c.status]);
         const locations = c.additionalLocations >= 0 ? row[c.additionalLocations]?.trim() : "";
-        rating = status;
+        const compliance = blankToNull(c.compliance >= 0 ? row[c.compliance] : undefined);
+        // "Subject to Action Plan": the student sponsor's status on the register (a `status` change when it comes or goes).
+        if (compliance) status = compliance;
         data = {
-          name,
-          town,
+          ...common,
           county: null,
-          register,
-          route,
           sponsorType: blankToNull(c.sponsorType >= 0 ? row[c.sponsorType] : undefined),
-          status,
-          immigrationCompliance: blankToNull(c.compliance >= 0 ? row[c.compliance] : undefined),
+          status: typeAndRating,
+          immigrationCompliance: compliance,
           additionalLocations: locations ? locations.split("/").map((l) => l.trim()).filter(Boolean) : [],
-          rating: status,
+          rating: typeAndRating,
         };
       }
-      yield { source: "sponsors", key, name, companyNumber: null, altNames: alt ? [alt] : [], status: "listed", rating, town, data };
+      // Workers: the rating proper ("A rating", "B rating", "A (Premium)"), whatever the licence type before it.
+      const rating = register === "workers" ? (typeAndRating ? ratingInBrackets(typeAndRating) : null) : typeAndRating;
+      yield { source: "sponsors", key, entity, part: currentRoute, name, companyNumber: null, altNames: alt ? [alt] : [], status, rating, town, data };
     }
   }
 }

@@ -110,6 +110,8 @@ function toRecord(o: SraOrganisation): RegisterRecord | null {
   return {
     source: "sra",
     key: String(sraNumber),
+    entity: String(sraNumber),
+    part: null,
     name,
     companyNumber,
     altNames: [...new Set([...tradingNames, ...previousNames])].filter((n) => n !== name),

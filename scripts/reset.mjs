@@ -1,0 +1,24 @@
+// npm run reset -- [source ...]
+// Empties registers in the local database that `npm start` serves: every edition, change and run of
+// each source named (aml, sra, sponsors, cqc, charity), or of all of them when none is named. Use it to
+// load a register's history oldest first, or to drop the sample data before loading real editions
+// (though the first real edition replaces the sample data by itself). Safe while the server runs.
+import { importTs, localEnv, migrateLocal } from "./lib.mjs";
+
+const SOURCES = ["aml", "sra", "sponsors", "cqc", "charity"];
+const args = process.argv.slice(2);
+const bad = args.filter((a) => !SOURCES.includes(a));
+if (bad.length) {
+  console.error(`unknown source ${bad.join(", ")}; usage: npm run reset -- [${SOURCES.join("|")} ...]`);
+  process.exit(2);
+}
+const sources = args.length ? args : SOURCES;
+migrateLocal();
+const cli = await importTs("src/cli/ingest.ts");
+const proxy = await localEnv();
+try {
+  const removed = await cli.resetRegisters(proxy.env, sources);
+  for (const [s, n] of Object.entries(removed)) console.log(`${s}: emptied (${n} entries removed)`);
+} finally {
+  await proxy.dispose();
+}

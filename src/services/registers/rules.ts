@@ -1,0 +1,80 @@
+/**
+ * What counts as a change on each register (SPEC §3.2, §4.5, §4.8, §6.3). Pure data, read by the
+ * diff (src/services/registers/diff.ts) and by the change feeds (which kinds a feed can filter on).
+ *
+ * Changes are per entity (see RegisterRecord.entity): an organisation is added, removed or returned
+ * once, whatever its rows do; rows that a register rewrites (a route renamed, a town re-cased, a
+ * premises' trading name) are compared through the entity's facets below.
+ */
+import { currentRouteNames } from "./sponsorRoutes";
+import type { ChangeKind, RegisterSource } from "./types";
+
+export interface ChangeRules {
+  /** Every kind the register's feed can report, in the order the feed documents them. */
+  kinds: readonly ChangeKind[];
+  /** Kinds the feed accepts as a filter although they cannot occur on this register, with the reason. */
+  neverOccurs?: Partial<Record<ChangeKind, string>>;
+  /** The kind reported when an entity leaves the register. */
+  gone: "removed" | "deregistered";
+  /** Statuses (canonical: lower case, no spaces) that mean "listed, but off the register" (CQC Deregistered, a charity Removed). */
+  offStatuses: readonly string[];
+  /** Ratings: one per entity (CQC), or per part, compared only on parts listed in both editions (sponsors' routes). */
+  rating: "entity" | "byPart" | null;
+  /**
+   * The entity's parts as a set (sponsors: routes gained or lost) or a multiset (HMRC: premises per
+   * district). `successors` gives a part's current names (a route renamed or split): parts are the
+   * same when their current names meet.
+   */
+  parts: { kind: "routes" | "premises"; as: "set" | "multiset"; successors?: (part: string) => string[] } | null;
+  /** Towns rewritten are `moved` (sponsors). */
+  towns: boolean;
+}
+
+export const CHANGE_RULES: Record<RegisterSource, ChangeRules> = {
+  aml: {
+    kinds: ["added", "removed", "returned", "status", "premises"],
+    gone: "removed",
+    offStatuses: [],
+    rating: null,
+    parts: { kind: "premises", as: "multiset" },
+    towns: false,
+  },
+  sra: {
+    kinds: ["added", "removed", "returned", "status"],
+    gone: "removed",
+    offStatuses: [],
+    rating: null,
+    parts: null,
+    towns: false,
+  },
+  sponsors: {
+    kinds: ["added", "removed", "returned", "status", "re-rated", "routes", "moved"],
+    gone: "removed",
+    offStatuses: [],
+    rating: "byPart",
+    parts: { kind: "routes", as: "set", successors: currentRouteNames },
+    towns: true,
+  },
+  cqc: {
+    kinds: ["added", "removed", "returned", "status", "deregistered", "re-rated"],
+    neverOccurs: {
+      removed: "a provider or location that leaves the CQC register is reported as `deregistered`, so `removed` matches nothing on this feed",
+    },
+    gone: "deregistered",
+    offStatuses: ["deregistered"],
+    rating: "entity",
+    parts: null,
+    towns: false,
+  },
+  charity: {
+    kinds: ["added", "removed", "returned", "status"],
+    gone: "removed",
+    offStatuses: ["removed"],
+    rating: null,
+    parts: null,
+    towns: false,
+  },
+};
+
+/** Case and spacing never make a change: `LONDON` = `London `, `Milton  Keynes` = `Milton Keynes`, null = "". */
+export const canon = (s: string | null | undefined): string => (s ?? "").toLowerCase().replace(/\s+/g, "");

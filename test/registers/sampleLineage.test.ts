@@ -1,0 +1,85 @@
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import { resetRegister } from "../../src/db/registers";
+import { ingestEdition } from "../../src/registers/ingest";
+import type { RegisterSource } from "../../src/services/registers/types";
+import { call, createTestKey, json } from "../helpers";
+
+/** Issue "change feeds right on real editions" §6: sample data never mixes with real data. */
+
+const TABLES = ["register_runs", "register_state", "register_entries", "register_names", "register_names_fts", "register_changes", "register_staging"];
+const clear = () => env.DB.batch(TABLES.map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
+const bytesOf = async (path: string) => new Uint8Array(await (await fetch(`http://files.test/${path}`)).arrayBuffer());
+const load = async (source: RegisterSource, path: string, editionDate: string, sample = false) =>
+  ingestEdition(env, { source, bytes: await bytesOf(path), fileName: path.split("/").pop()!, url: null, editionDate, sample });
+
+const SAMPLE_A = "sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-26.csv";
+const SAMPLE_B = "sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-29.csv";
+/** Stands in for a real edition here: an older file, not marked as a sample. */
+const REAL_2021 = "sponsors/2021-09-30_-_Worker_and_Temporary_Worker.csv";
+
+const count = async (sql: string) => (await env.DB.prepare(sql).first<{ n: number }>())!.n;
+
+beforeEach(clear);
+
+describe("issue §6 sample editions never mix with real ones", () => {
+  it("SPEC §6.3 the first real edition replaces the sample lineage as a baseline: no events, the run log says so", async () => {
+    expect(await load("sponsors", SAMPLE_A, "2026-06-26", true)).toMatchObject({ outcome: "loaded", changes: 0 });
+    const sampleDiff = await load("sponsors", SAMPLE_B, "2026-06-29", true);
+    expect(sampleDiff.changes).toBeGreaterThan(0); // sample history among samples is kept while they are all there is
+    expect(await count(`SELECT sample AS n FROM register_state WHERE source = 'sponsors'`)).toBe(1);
+
+    // A real edition, even one older than the samples, is the new baseline.
+    const real = await load("sponsors", REAL_2021, "2021-09-30");
+    expect(real).toMatchObject({ outcome: "loaded", changes: 0, editionDate: "2021-09-30" });
+    expect(real.reason).toBe("baseline: the first real edition of sponsors/workers replaced the sample data; history starts 2021-09-30; no changes recorded");
+    const run = await env.DB.prepare(`SELECT outcome, reason, sample FROM register_runs WHERE id = ?`).bind(real.runId).first();
+    expect(run).toEqual({ outcome: "loaded", reason: real.reason, sample: 0 });
+    expect(await env.DB.prepare(`SELECT edition_date, history_since, sample FROM register_state WHERE source = 'sponsors' AND scope = 'workers'`).first()).toEqual({
+      edition_date: "2021-09-30",
+      history_since: "2021-09-30",
+      sample: 0,
+    });
+
+    // Nothing of the sample lineage is left: no entries, names or changes.
+    expect(await count(`SELECT COUNT(*) AS n FROM register_changes WHERE source = 'sponsors'`)).toBe(0);
+    expect(await count(`SELECT COUNT(*) AS n FROM register_entries WHERE source = 'sponsors' AND valid_from_run <> ${real.runId}`)).toBe(0);
+    expect(await count(`SELECT COUNT(*) AS n FROM register_names WHERE source = 'sponsors' AND valid_from_run <> ${real.runId}`)).toBe(0);
+    const { key } = await createTestKey({ plan: "enterprise", credits: 100 });
+    const feed = await json(await call("/api/v1/sponsor-licence/changes?since=2000-01-01", { key }));
+    expect(feed.changes).toEqual([]);
+    expect(feed.historySince).toBe("2021-09-30");
+    // A business only the samples had is gone; one of the real edition is found.
+    expect((await call(`/api/v1/sponsor-licence?company=${encodeURIComponent("Ivy Lane Bakery Ltd")}`, { key })).status).toBe(404);
+    expect((await call(`/api/v1/sponsor-licence?company=${encodeURIComponent("Atlas Removals Ltd")}`, { key })).status).toBe(200);
+  });
+
+  it("SPEC §6.3 sample data is never loaded over real data", async () => {
+    await load("sponsors", REAL_2021, "2021-09-30");
+    const r = await load("sponsors", SAMPLE_A, "2026-06-26", true);
+    expect(r.outcome).toBe("refused");
+    expect(r.reason).toMatch(/sample data is never loaded over real data.*npm run reset -- sponsors/);
+    expect(await count(`SELECT COUNT(*) AS n FROM register_entries WHERE source = 'sponsors' AND valid_from_run = ${r.runId}`)).toBe(0);
+  });
+
+  it("SPEC §6.3 an edition older than the published one is refused, and the message says how to load history", async () => {
+    await load("sponsors", SAMPLE_B, "2026-06-29");
+    const r = await load("sponsors", SAMPLE_A, "2026-06-26");
+    expect(r.outcome).toBe("refused");
+    expect(r.reason).toBe(
+      "edition 2026-06-26 is older than the published edition 2026-06-29; editions are diffed in date order. To load history, empty the register (npm run reset -- sponsors) and load its editions oldest first.",
+    );
+  });
+
+  it("SPEC §6.3 npm run reset empties one register and leaves the others", async () => {
+    await load("sponsors", SAMPLE_A, "2026-06-26");
+    await load("aml", "hmrc-mlr/register-edition-2026-10-07.csv", "2026-10-07");
+    expect(await resetRegister(env.DB, "sponsors")).toBeGreaterThan(0);
+    for (const t of ["register_entries", "register_changes", "register_runs", "register_state", "register_names"])
+      expect(await count(`SELECT COUNT(*) AS n FROM ${t} WHERE source = 'sponsors'`)).toBe(0);
+    expect(await count(`SELECT COUNT(*) AS n FROM register_entries WHERE source = 'aml'`)).toBeGreaterThan(0);
+    // Loading history oldest first then works.
+    expect(await load("sponsors", SAMPLE_A, "2026-06-26")).toMatchObject({ outcome: "loaded", changes: 0 });
+    expect((await load("sponsors", SAMPLE_B, "2026-06-29")).outcome).toBe("loaded");
+  });
+});
