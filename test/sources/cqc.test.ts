@@ -61,7 +61,7 @@ describe("parseCqcLocation (SPEC §4.8 cqc-check, §1 rule 7)", () => {
   });
 
   it("a deregistered location keeps its last rating and says when it left", async () => {
-    const rec = parseCqcLocation(await json("location-deregistered.json"));
+    const rec = parseCqcLocation(await json("location-deregistered.json"))!;
     expect(rec.status).toBe("Deregistered");
     expect(rec.rating).toBe("Inadequate");
     expect(rec.companyNumber).toBeNull(); // provider not given
@@ -73,7 +73,7 @@ describe("parseCqcLocation (SPEC §4.8 cqc-check, §1 rule 7)", () => {
   });
 
   it("a dentist with no overall rating, run by an individual: no rating, no provider name, no person anywhere", async () => {
-    const rec = parseCqcLocation(await json("location-dentist.json"), await json("provider-individual.json"));
+    const rec = parseCqcLocation(await json("location-dentist.json"), await json("provider-individual.json"))!;
     expect(rec.rating).toBeNull();
     expect(rec.companyNumber).toBeNull();
     expect(rec.data).toMatchObject({
@@ -88,6 +88,15 @@ describe("parseCqcLocation (SPEC §4.8 cqc-check, §1 rule 7)", () => {
       lastReportDate: null,
     });
     expectNoPerson(rec);
+  });
+
+  it("SPEC §1 rule 7 a location named only after a person is not loaded; '<person> t/a <practice>' keeps the practice", async () => {
+    const dentist = await json("location-dentist.json");
+    expect(parseCqcLocation({ ...dentist, name: "Dr Thomas Wakefield-Example" })).toBeNull();
+    expect(parseCqcLocation({ ...dentist, name: "Dr Thomas Wakefield-Example t/a Harbourside Smiles" })?.name).toBe("Harbourside Smiles");
+    const recs: RegisterRecord[] = [];
+    for await (const r of parseCqcJson(JSON.stringify([{ ...dentist, name: "Mrs Jane Placeholder" }, dentist]))) recs.push(r);
+    expect(recs.map((r) => r.name)).toEqual([dentist.name]);
   });
 
   it("rejects an object that is not a location", () => {

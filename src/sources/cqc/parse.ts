@@ -5,6 +5,7 @@
  * of such a provider carries no provider name, and no contact, nominated individual, registered
  * manager, partner name or phone number is ever read.
  */
+import { companyLevelName } from "../../services/matching/people";
 import type { RegisterRecord } from "../../services/registers/types";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { RegisterFormatError } from "../format-error";
@@ -96,11 +97,14 @@ function requireId(o: unknown, field: "locationId" | "providerId"): asserts o is
  * A location detail object (`GET /locations/{id}`). The location object names its provider only by
  * id; pass the provider detail object, when known, for the company number and provider name.
  */
-export function parseCqcLocation(json: unknown, provider?: unknown): RegisterRecord {
+export function parseCqcLocation(json: unknown, provider?: unknown): RegisterRecord | null {
   requireId(json, "locationId");
   const o = json;
   const p = isObj(provider) && str(provider.providerId) === str(o.providerId) ? provider : null;
-  const name = str(o.name) ?? str(o.locationName) ?? "";
+  // SPEC §1 rule 7: a location named only after a person is not loaded; "<person> t/a <practice>" keeps the practice.
+  const kept = companyLevelName(str(o.name) ?? str(o.locationName) ?? "");
+  if (!kept) return null;
+  const name = kept.name;
   const r = ratings(o);
   const deregistrationDate = date(o.deregistrationDate);
   const registrationStatus = str(o.registrationStatus) ?? (deregistrationDate ? "Deregistered" : "Registered");
@@ -206,7 +210,8 @@ export async function* parseCqcJson(bytes: Uint8Array | string): AsyncGenerator<
   for (const it of items) if (isObj(it) && !str(it.locationId) && str(it.providerId)) providers.set(str(it.providerId)!, it);
   for (const it of items) {
     if (isObj(it) && str(it.locationId)) {
-      yield parseCqcLocation(it, providers.get(str(it.providerId) ?? ""));
+      const rec = parseCqcLocation(it, providers.get(str(it.providerId) ?? ""));
+      if (rec) yield rec;
     } else {
       const rec = parseCqcProvider(it); // throws RegisterFormatError on an item that is neither
       if (rec) yield rec;
@@ -270,7 +275,9 @@ export async function* parseHscaActiveLocations(bytes: Uint8Array): AsyncGenerat
     const cell = (f: HscaField) => (c[f] >= 0 && c[f] < row.length ? str(row[c[f]]) : null);
     const locationId = cell("locationId");
     if (!locationId) continue;
-    const name = cell("name") ?? "";
+    const kept = companyLevelName(cell("name") ?? "");
+    if (!kept) continue; // SPEC §1 rule 7: a location named only after a person
+    const name = kept.name;
     const providerId = cell("providerId");
     const individual = isIndividual(cell("ownershipType"));
     const companyNumber = individual ? null : normaliseCompanyNumber(cell("companyNumber"));
