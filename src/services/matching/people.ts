@@ -96,7 +96,11 @@ function hasOrganisationSign(raw: string, tokens: string[]): boolean {
  * Whether a name (or the part of a name before "t/a") is a person's own name. See the module
  * comment for why `beforeTradingAs` is aggressive and `standalone` conservative.
  */
+/** A cheap first look: a digit or a common legal form means an organisation (most register names have one). */
+const QUICK_ORGANISATION = /\d|\b(?:ltd|limited|plc|llp|cic|inc|llc|gmbh|company|trust|services|group|holdings|school|college|church|care)\b/i;
+
 export function looksLikePerson(raw: string, context: "standalone" | "beforeTradingAs"): boolean {
+  if (QUICK_ORGANISATION.test(raw)) return false;
   const tokens = tokensOf(raw);
   if (!tokens.length) return false;
   const titled = isWord(tokens[0], TITLES);

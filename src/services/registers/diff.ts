@@ -36,6 +36,9 @@ export function snapshotOf(r: RegisterRecord): EntrySnapshot {
   return { key: r.key, entity: r.entity, part: r.part, name: r.name, status: r.status, rating: r.rating, town: r.town, removed: false };
 }
 
+/** A flat copy of a string (concatenation then slice flattens it into new storage). */
+const copy = (s: string) => (s.length < 13 ? s : (s + " ").slice(0, -1));
+
 /** The fields of an entry an entity's facets are built from. */
 type Row = Pick<EntrySnapshot, "name" | "part" | "status" | "rating" | "town">;
 
@@ -45,6 +48,9 @@ function distinct(values: Iterable<string | null>): Map<string, string> {
   for (const v of values) if (v !== null && v.trim() !== "" && !out.has(canon(v))) out.set(canon(v), v.trim());
   return out;
 }
+
+const sameRow = (a: Row, b: Row) =>
+  canon(a.part) === canon(b.part) && canon(a.status) === canon(b.status) && canon(a.rating) === canon(b.rating) && canon(a.town) === canon(b.town);
 
 const sortedDisplay = (m: Map<string, string>) => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
 const sameKeys = (a: Map<string, unknown>, b: Map<string, unknown>) => a.size === b.size && [...a.keys()].every((k) => b.has(k));
@@ -139,31 +145,46 @@ class EntityView {
  */
 export class EditionDiff {
   private readonly rules: ChangeRules;
-  private readonly prev = new Map<string, EntrySnapshot[]>();
-  private readonly seenKeys = new Set<string>();
+  private readonly prev = new Map<string, EntrySnapshot>();
+  /** Keys of the previous state seen again (their strings are already held by `prev`)... */
+  private readonly seenPrev = new Set<string>();
+  /** ...and keys new in this edition. */
+  private readonly seenNew = new Set<string>();
   private readonly next = new Map<string, Row[]>();
+  /** One copy of each part, status, rating and town: few distinct values, held for every row. */
+  private readonly interned = new Map<string, string>();
 
   constructor(previous: Iterable<EntrySnapshot>, private readonly opts: DiffOptions) {
     this.rules = CHANGE_RULES[opts.source];
-    for (const p of previous) {
-      const list = this.prev.get(p.entity);
-      if (list) list.push(p);
-      else this.prev.set(p.entity, [p]);
-    }
+    for (const p of previous) this.prev.set(p.key, p);
   }
 
   /** Whether `key` has been added already (a register listing the same entry twice: the first row stands). */
   has(key: string): boolean {
-    return this.seenKeys.has(key);
+    return this.seenPrev.has(key) || this.seenNew.has(key);
+  }
+
+  /**
+   * A copy of a value that holds nothing else alive: parsers hand out slices of large pieces of text,
+   * and a slice kept would keep its whole piece (V8 sliced strings).
+   */
+  private own(v: string | null): string | null {
+    if (v === null) return null;
+    let o = this.interned.get(v);
+    if (o === undefined) this.interned.set((o = copy(v)), o);
+    return o;
   }
 
   add(r: Pick<RegisterRecord, "key" | "entity" | "part" | "name" | "status" | "rating" | "town">): void {
-    if (this.seenKeys.has(r.key)) return;
-    this.seenKeys.add(r.key);
-    const row: Row = { name: r.name, part: r.part, status: r.status, rating: r.rating, town: r.town };
+    if (this.has(r.key)) return;
+    const before = this.prev.get(r.key);
+    if (before) this.seenPrev.add(before.key);
+    else this.seenNew.add(copy(r.key));
     const list = this.next.get(r.entity);
+    // Only an entity's first row gives its name.
+    const row: Row = { name: list ? "" : copy(r.name), part: this.own(r.part), status: this.own(r.status)!, rating: this.own(r.rating), town: this.own(r.town) };
     if (list) list.push(row);
-    else this.next.set(r.entity, [row]);
+    else this.next.set(copy(r.entity), [row]);
   }
 
   private view(rows: Row[]): EntityView {
@@ -184,10 +205,17 @@ export class EditionDiff {
     const push = (entity: string, kind: ChangeKind, name: string, before: Record<string, unknown> | null, after: Record<string, unknown> | null) =>
       changes.push({ source, key: entity, kind, name, before, after });
 
+    // The previous state by entity, built now the edition is read (the parser's memory is free by then).
+    const prevByEntity = new Map<string, EntrySnapshot[]>();
+    for (const p of this.prev.values()) {
+      const list = prevByEntity.get(p.entity);
+      if (list) list.push(p);
+      else prevByEntity.set(p.entity, [p]);
+    }
     const entities = new Set<string>(this.next.keys());
-    if (!opts.partial) for (const e of this.prev.keys()) entities.add(e);
+    if (!opts.partial) for (const e of prevByEntity.keys()) entities.add(e);
     for (const entity of entities) {
-      const prevAll = this.prev.get(entity) ?? [];
+      const prevAll = prevByEntity.get(entity) ?? [];
       const prevListed = this.listed(prevAll.filter((p) => !p.removed));
       const nextAll = this.next.get(entity) ?? [];
       const nextListed = this.listed(nextAll);
@@ -196,6 +224,11 @@ export class EditionDiff {
         const after = this.view(nextListed);
         if (prevAll.length) push(entity, "returned", after.name, this.view(prevAll).whole(rules), after.whole(rules));
         else push(entity, "added", after.name, null, after.whole(rules));
+        continue;
+      }
+      // Most entities are one row, unchanged: compared without building views.
+      if (prevListed.length === 1 && nextListed.length === 1 && sameRow(prevListed[0], nextListed[0])) {
+        unchanged++;
         continue;
       }
       const before = this.view(prevListed);
@@ -239,7 +272,7 @@ export class EditionDiff {
       if (changes.length === count) unchanged++;
     }
     changes.sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    return { changes, unchanged, seen: this.seenKeys.size, entities: this.next.size };
+    return { changes, unchanged, seen: this.seenPrev.size + this.seenNew.size, entities: this.next.size };
   }
 }
 

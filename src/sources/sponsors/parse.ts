@@ -16,6 +16,13 @@ const SPACES = /\s+/g;
 /** Cheap key normalisation: lower-case, trimmed, inner whitespace collapsed. Matching has its own. */
 const norm = (s: string) => s.toLowerCase().trim().replace(SPACES, " ");
 
+/** FNV-1a, 30 bits (a small integer: no allocation when stored in a Map). */
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h >>> 0) & 0x3fffffff;
+}
+
 const DATE_IN_NAME = /(\d{4})-(\d{2})-(\d{2})/;
 
 /**
@@ -135,8 +142,13 @@ export function sponsorEntity(register: SponsorsRegister, name: string): string 
 }
 
 async function* sponsorRecords(bytes: Uint8Array | string, register: SponsorsRegister, c: Columns, stats?: SponsorsParseStats): AsyncGenerator<RegisterRecord> {
-  const seenKeys = new Set<string>();
+  // Key → a hash of the town and rating of its row, to tell a repeated row from the same route in another town
+  // (a number, not the text: this map holds every row of the register).
+  const seenKeys = new Map<string, number>();
   const seenRows = new Set<string>();
+  // Rows of one sponsor come together: the last name's reading is reused.
+  let lastRaw = "";
+  let last: { kept: ReturnType<typeof companyLevelName>; entity: string; alt: string | null } | null = null;
   let header = true;
   for await (const rows of delimitedRowBatches(bytes, ",")) {
     for (const row of rows) {
@@ -146,7 +158,12 @@ async function* sponsorRecords(bytes: Uint8Array | string, register: SponsorsReg
       }
       const raw = row[c.name]?.trim();
       if (!raw) continue;
-      const kept = companyLevelName(raw);
+      if (raw !== lastRaw || !last) {
+        const k = companyLevelName(raw);
+        last = { kept: k, entity: k ? sponsorEntity(register, k.name) : "", alt: k ? tradingName(k.name) : null };
+        lastRaw = raw;
+      }
+      const kept = last.kept;
       if (!kept) {
         if (stats) stats.personOnlyRows++;
         continue;
@@ -157,20 +174,25 @@ async function* sponsorRecords(bytes: Uint8Array | string, register: SponsorsReg
       const route = (row[c.route] ?? "").trim().replace(SPACES, " ");
       const currentRoute = currentRouteName(route);
       const typeAndRating = blankToNull(register === "workers" ? row[c.typeAndRating] : row[c.status]);
-      const entity = sponsorEntity(register, name);
-      const rowId = `${entity}|${norm(currentRoute)}|${town ? norm(town) : ""}|${typeAndRating ? norm(typeAndRating) : ""}`;
-      if (seenRows.has(rowId)) {
-        if (stats) stats.duplicateRows++;
-        continue;
-      }
-      seenRows.add(rowId);
+      const entity = last.entity;
       let key = `${entity}|${norm(currentRoute)}`;
-      if (seenKeys.has(key)) {
+      const sig = `${town ? norm(town) : ""}|${typeAndRating ? norm(typeAndRating) : ""}`;
+      const first = seenKeys.get(key);
+      if (first !== undefined) {
+        // Only rows sharing a sponsor and route can repeat one another: those few are remembered whole.
+        const rowId = `${key}|${sig}`;
+        // A repeat of the key's first row is known by its hash (30 bits: a false match needs the same sponsor, route and hash).
+        if (seenRows.has(rowId) || first === hash(sig)) {
+          if (stats) stats.duplicateRows++;
+          continue;
+        }
+        seenRows.add(rowId);
         key += `|${town ? norm(town) : ""}`;
         for (let n = 2, base = key; seenKeys.has(key); n++) key = `${base}|${n}`;
       }
-      seenKeys.add(key);
-      const alt = tradingName(name);
+      if (first === undefined) seenKeys.set(key, hash(sig));
+      else seenKeys.set(key, -1);
+      const alt = last.alt;
       let status = "listed";
       let data: Record<string, unknown>;
       const common = { name, town, register, route, currentRoute };
