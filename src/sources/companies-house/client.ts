@@ -170,7 +170,7 @@ export function createCompaniesHouseClient(cfg: CompaniesHouseConfig): { getProf
     return profile;
   }
 
-  return {
+  const client: { getProfile(number: string): Promise<CompanyProfile | null> } = {
     async getProfile(raw) {
       const number = normaliseCompanyNumber(raw);
       if (!number) throw new ApiError("bad_request", "company must be a Companies House company number, e.g. 00445790 or SC123456", { field: "company" });
@@ -192,9 +192,16 @@ export function createCompaniesHouseClient(cfg: CompaniesHouseConfig): { getProf
       let body: string;
       let resetAt: number;
       try {
-        const res = await fetchImpl(`${base}/company/${encodeURIComponent(number)}`, {
-          headers: { Authorization: `Basic ${btoa(`${cfg.apiKey}:`)}`, Accept: "application/json" },
-          signal: ctrl.signal,
+        const get = () =>
+          fetchImpl(`${base}/company/${encodeURIComponent(number)}`, {
+            headers: { Authorization: `Basic ${btoa(`${cfg.apiKey}:`)}`, Accept: "application/json" },
+            signal: ctrl.signal,
+          });
+        // A GET that fails before any answer (a connection the upstream had closed, a refused first connection:
+        // workerd says "Network connection lost.") is tried once more at once, within the same time limit.
+        const res = await get().catch((e: unknown) => {
+          if (ctrl.signal.aborted) throw e;
+          return get();
         });
         status = res.status;
         resetAt = Number(res.headers.get("X-Ratelimit-Reset"));
@@ -215,5 +222,14 @@ export function createCompaniesHouseClient(cfg: CompaniesHouseConfig): { getProf
       await cfg.cache.put(key, { status, body, fetchedAt: now() }, status === 200 ? TTL_FOUND : TTL_NOT_FOUND);
       return result;
     },
+  };
+
+  return {
+    // A caller may answer with a message of its own (the register checks do): the log keeps what went wrong upstream.
+    getProfile: (raw) =>
+      client.getProfile(raw).catch((e: unknown) => {
+        if (e instanceof ApiError && e.code === "upstream_unavailable") console.error(JSON.stringify({ upstream: CH_BUDGET_SOURCE, company: raw, error: e.message }));
+        throw e;
+      }),
   };
 }
