@@ -2,7 +2,7 @@ import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 import { stringify } from "yaml";
 import { ERROR_CODES, type ErrorCode } from "./errors";
 import { PLANS } from "./plans";
-import { INPUT_LIMITS } from "./schemas";
+import { INPUT_LIMITS, limitParam } from "./schemas";
 import { type AnyOperation, priceText } from "./registry";
 
 export const API_TITLE = "UK Business Intelligence API";
@@ -48,8 +48,8 @@ export function apiDescription(): string {
   const plans = Object.entries(PLANS)
     .map(([id, p]) => `| \`${id}\` | ${p.name} | ${p.monthlyCredits.toLocaleString("en-GB")} | ${p.burstPerMinute} |`)
     .join("\n");
-  const limits = Object.entries(INPUT_LIMITS)
-    .map(([name, l]) => `| \`${name}\` | ${l.max.toLocaleString("en-GB")} | ${l.appliesTo} | ${l.spec ? "SPEC §8" : "ours"} |`)
+  const limits = (Object.keys(INPUT_LIMITS) as (keyof typeof INPUT_LIMITS)[])
+    .map((name) => `| \`${limitParam(name)}\` | ${INPUT_LIMITS[name].max.toLocaleString("en-GB")} | ${INPUT_LIMITS[name].appliesTo} | ${INPUT_LIMITS[name].spec ? "SPEC §8" : "ours"} |`)
     .join("\n");
   return `HTTP/JSON API over UK public data: registers, filings, documents and change feeds. The same operations are MCP tools at \`/mcp\`.
 

@@ -25,5 +25,9 @@ export const INPUT_LIMITS = {
   target: { max: 200, appliesTo: "assess: company name or domain", spec: false },
   offer: { max: 1_000, appliesTo: "assess: what is sold and to whom", spec: false },
   label: { max: 100, appliesTo: "watch label", spec: false },
-  feedLimit: { max: 500, appliesTo: "register change feeds: changes per page, default 100", spec: false },
+  feedLimit: { max: 500, appliesTo: "register change feeds: changes per page, default 100", spec: false, param: "limit" },
+  rating: { max: 40, appliesTo: "cqc-check/changes: one of the CQC ratings (Outstanding, Good, Requires improvement, Inadequate)", spec: false },
 } as const;
+
+/** The query parameter a limit applies to (a table key that is not itself the parameter's name says so). */
+export const limitParam = (name: keyof typeof INPUT_LIMITS): string => ("param" in INPUT_LIMITS[name] ? (INPUT_LIMITS[name] as { param: string }).param : name);

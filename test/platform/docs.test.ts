@@ -67,6 +67,14 @@ describe("SPEC §9.2 /openapi.json and /openapi.yaml", () => {
     expect((await new BundledValidator().validate(doc)).valid).toBe(false);
   });
 
+  it("SPEC §8 the description's table of input limits names the parameters the service reads (a feed's page size is `limit`)", async () => {
+    const doc = await openApi();
+    expect(doc.info.description).toContain("| `limit` | 500 | register change feeds");
+    expect(doc.info.description).not.toContain("feedLimit");
+    const params = doc.paths["/api/v1/cqc-check/changes"].get.parameters.map((p: { name: string }) => p.name).sort();
+    expect(params).toEqual(["cursor", "kind", "limit", "rating", "since"]);
+  });
+
   it("SPEC §9.2 info.version is 1.7.0 and the x-api-key security scheme is declared", async () => {
     const doc = await openApi();
     expect(doc.openapi).toBe("3.1.0");

@@ -131,6 +131,13 @@ describe("SPEC §2.5 / §4.5 aml-register", () => {
     await expectNotFound("aml-register", "Zephyr Quantum Widgets Ltd");
     const body = await expectNotFound("aml-register", "99999999");
     expect(body.message).toMatch(/No company 99999999/);
+    // SPEC §4.5: every AML "not found", the 404 included, says another body may supervise; SPEC §1 rule 7: sole traders are not covered.
+    for (const q of ["Zephyr Quantum Widgets Ltd", "99999999", "Mr John Smith"]) {
+      const b = await expectNotFound("aml-register", q);
+      expect(b.message).toMatch(/does not mean the business is unsupervised: another body, such as the FCA or a professional body/);
+      expect(b.message).toMatch(/Individuals registered under their own names \(sole traders\) are not covered/);
+      expect(b.message).not.toMatch(/\bunsupervised\.$/);
+    }
   });
 
   it("SPEC §1 rule 7: a person registered under their own name (Mr John Smith) is not loaded", async () => {

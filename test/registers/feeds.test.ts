@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { amlRegisterChanges } from "../../src/operations/registers/amlRegisterChanges";
+import { cqcCheckChanges } from "../../src/operations/registers/cqcCheckChanges";
 import { ingestEdition } from "../../src/registers/ingest";
 import type { RegisterSource } from "../../src/services/registers/types";
 import { balanceOf, call, createTestKey, json } from "../helpers";
@@ -66,6 +67,9 @@ describe("SPEC §4.5 aml-register/changes", () => {
     ]);
     expect(changes.map((c) => c.id)).toEqual([...changes.map((c) => c.id)].sort((a, b) => a - b));
     expect(changes[1]).toMatchObject({ before: { status: "Applied" }, after: { status: "Approved" } });
+    // Each record carries the registration's MLR number, so it can be acted on; the request is echoed under `query`.
+    expect(changes.map((c) => (c as Change & { mlrNumber: string }).mlrNumber)).toEqual(["XAML00000999000", "XJML00000123456", "12137999", "12137999"]);
+    expect(body.query).toEqual({ since: "2026-10-01", limit: 100 });
     expect(JSON.stringify(body)).not.toMatch(/John Smith/); // SPEC §1 rule 7
   });
 
@@ -155,6 +159,29 @@ describe("SPEC §4.8 sponsor-licence/changes and cqc-check/changes", () => {
     expect(inadequate.body.changes.map((c: Change) => `${c.date} ${c.name}`)).toEqual(["2026-10-03 Meadowbank House", "2026-10-04 Meadowbank House"]);
     const none = await feed("/api/v1/cqc-check/changes", { since: "2026-10-01", rating: "Inadequate", kind: "deregistered" });
     expect(none.body.changes).toEqual([]);
+    // The filter is echoed as read, and every record names the CQC location or provider it is about.
+    expect(inadequate.body.query).toEqual({ since: "2026-10-01", rating: "Inadequate", limit: 100 });
+    expect(inadequate.body.changes.map((c: Change & { locationId?: string }) => c.locationId)).toEqual(["1-125856395", "1-125856395"]);
+  });
+
+  it("SPEC §7 an invalid `rating` → 400 naming `rating`, not charged", async () => {
+    for (const rating of ["Terrible", "Good!", "x".repeat(41)]) {
+      const { key, keyId } = await createTestKey();
+      const { r, body } = await feed("/api/v1/cqc-check/changes", { since: "2026-10-01", rating }, key);
+      expect(r.status, rating).toBe(400);
+      expect(body).toMatchObject({ code: "bad_request", field: "rating" });
+      expect(body.message).toContain("rating");
+      expect(await balanceOf(keyId)).toBe(100);
+    }
+  });
+
+  it("SPEC §6.3 every feed takes added, removed, returned and status; a kind that cannot occur is accepted, matches nothing and is documented", async () => {
+    for (const [path, kind] of [["/api/v1/cqc-check/changes", "removed"], ["/api/v1/sponsor-licence/changes", "status"], ["/api/v1/sra-check/changes", "returned"]]) {
+      const { r, body } = await feed(path, { since: "2026-01-01", kind });
+      expect([path, r.status]).toEqual([path, 200]);
+      expect(body.changes).toEqual([]);
+    }
+    expect(cqcCheckChanges.description).toMatch(/`removed` is accepted but matches nothing: a provider or location that leaves the CQC register is reported as `deregistered`/);
   });
 
   it("SPEC §6.3 each register has its own feed: SRA and charity feeds are empty when nothing was loaded", async () => {

@@ -39,11 +39,40 @@ export interface FeedSpec {
   ratingFilter?: boolean;
 }
 
+/** CQC's overall ratings, as the register writes them. */
+const CQC_RATINGS = ["Outstanding", "Good", "Requires improvement", "Inadequate"] as const;
+
+/**
+ * The register's own identifier of the organisation a change is about (SPEC §4.5: a feed record must be
+ * something a caller can act on): MLR number, SRA number, charity number, CQC location or provider id.
+ * The sponsors register has no number: its records say which register (workers or students) they are on.
+ */
+export function identifierOf(source: RegisterSource, entity: string): Record<string, string | number | null> {
+  switch (source) {
+    case "aml":
+      return { mlrNumber: entity.startsWith("NONUM:") ? null : entity };
+    case "sra":
+      return { sraNumber: Number(entity) };
+    case "charity":
+      return { charityNumber: entity.startsWith("org:") ? null : entity };
+    case "cqc":
+      return entity.startsWith("provider:") ? { providerId: entity.slice("provider:".length) } : { locationId: entity };
+    case "sponsors":
+      return { register: entity.split("|")[0] };
+  }
+}
+
 const ChangeOut = z.object({
   id: z.number().int(),
   date: z.string().describe("Edition date in which the change was seen."),
   kind: z.string(),
   name: z.string(),
+  mlrNumber: z.string().nullable().optional().describe("HMRC register: the registration's MLR number (null for the rare row without one)."),
+  sraNumber: z.number().int().optional().describe("SRA register: the firm's SRA number."),
+  charityNumber: z.string().nullable().optional().describe("Charity register: the registered charity number."),
+  locationId: z.string().optional().describe("CQC: the location id, for a location."),
+  providerId: z.string().optional().describe("CQC: the provider id, for a provider."),
+  register: z.string().optional().describe("Sponsors register (which has no sponsor number): workers or students."),
   before: z.record(z.string(), z.unknown()).nullable(),
   after: z.record(z.string(), z.unknown()).nullable(),
 });
@@ -61,12 +90,30 @@ export function changesFeed(spec: FeedSpec): Operation<z.ZodObject, z.ZodType> {
       .optional()
       .describe(`Only these kinds of change, comma-separated: ${kindList.join(", ")}.`)
       .openapi({ example: kindList.slice(0, 2).join(",") }),
-    ...(spec.ratingFilter ? { rating: z.string().max(40).optional().openapi({ example: "Inadequate" }).describe("Only changes where the rating before or after is this value, e.g. Inadequate.") } : {}),
+    ...(spec.ratingFilter
+      ? {
+          rating: z
+            .string()
+            .trim()
+            .max(INPUT_LIMITS.rating.max)
+            .transform((v, ctx) => {
+              const r = CQC_RATINGS.find((x) => x.toLowerCase() === v.toLowerCase().replace(/\s+/g, " "));
+              if (!r) ctx.addIssue({ code: "custom", message: `must be one of ${CQC_RATINGS.join(", ")}` });
+              return r ?? v;
+            })
+            .optional()
+            .openapi({ example: "Inadequate", enum: [...CQC_RATINGS] })
+            .describe(`Only changes where the rating before or after is this value: ${CQC_RATINGS.join(", ")} (any letter case).`),
+        }
+      : {}),
     limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT).describe(`Changes per page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`),
     cursor: z.string().max(40).optional().describe("`nextCursor` from the previous page."),
   });
   const Output = z
     .object({
+      query: z
+        .object({ since: z.string(), kind: z.string().optional(), rating: z.string().optional(), limit: z.number().int(), cursor: z.string().optional() })
+        .describe("The request, as read (SPEC §2.1)."),
       source: z.string(),
       since: z.string(),
       kinds: z.array(z.string()),
@@ -112,10 +159,11 @@ export function changesFeed(spec: FeedSpec): Operation<z.ZodObject, z.ZodType> {
       const edition = await editionInfo(ctx.env.DB, spec.source);
       const last = page.changes[page.changes.length - 1];
       return {
+        query: { since: i.since, ...(i.kind ? { kind: i.kind } : {}), ...(i.rating ? { rating: i.rating } : {}), limit: i.limit, ...(i.cursor ? { cursor: i.cursor } : {}) },
         source: spec.source,
         since: i.since,
         kinds: kinds ?? [...kindList],
-        changes: page.changes.map((c) => ({ id: c.id, date: c.date, kind: c.kind, name: c.name, before: c.before, after: c.after })),
+        changes: page.changes.map((c) => ({ id: c.id, date: c.date, kind: c.kind, name: c.name, ...identifierOf(spec.source, c.key), before: c.before, after: c.after })),
         more: page.more,
         nextCursor: page.more && last ? encodeCursor(last.id) : null,
         historySince: edition.historySince,

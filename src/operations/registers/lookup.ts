@@ -23,31 +23,45 @@ export const OGL = "Contains public sector information licensed under the Open G
  * The one table of what each register is, the attribution it requires (checks and feeds alike), and
  * whether its entries carry company numbers (else a company number is matched through the company's names).
  */
-export const REGISTERS: Record<RegisterSource, { name: string; attribution: string; licence: string | null; companyNumbers: boolean }> = {
+/** SPEC §1 rule 7: said wherever a lookup finds nothing, so a 404 never reads as "this person's business is not registered". */
+const INDIVIDUALS_NOT_COVERED = "Individuals registered under their own names (sole traders) are not covered by this service.";
+
+export const REGISTERS: Record<RegisterSource, { name: string; attribution: string; licence: string | null; companyNumbers: boolean; notFound: string }> = {
   aml: {
     name: "HMRC Money Laundering Regulations supervised business register",
     attribution: "Source: HM Revenue & Customs, supervised business register.",
     licence: OGL,
     companyNumbers: false,
+    // SPEC §4.5: never "unsupervised".
+    notFound: `Not being on HMRC's register does not mean the business is unsupervised: another body, such as the FCA or a professional body (for law firms and accountants usually their own), may supervise it. ${INDIVIDUALS_NOT_COVERED}`,
   },
   sra: {
     name: "Solicitors Regulation Authority register of organisations",
     attribution: "Source: Solicitors Regulation Authority (SRA) register data, supplied under the SRA's firm data terms. The SRA does not endorse this service.",
     licence: null,
     companyNumbers: true,
+    notFound: "The SRA's register lists firms; a firm not on it may be regulated by another legal regulator. Individual solicitors are not covered by this service.",
   },
-  sponsors: { name: "Home Office register of licensed sponsors (workers; students)", attribution: "Source: Home Office, register of licensed sponsors.", licence: OGL, companyNumbers: false },
+  sponsors: {
+    name: "Home Office register of licensed sponsors (workers; students)",
+    attribution: "Source: Home Office, register of licensed sponsors.",
+    licence: OGL,
+    companyNumbers: false,
+    notFound: INDIVIDUALS_NOT_COVERED,
+  },
   cqc: {
     name: "Care Quality Commission register (API and HSCA active locations)",
     attribution: "Contains CQC data © Care Quality Commission, licensed under the Open Government Licence v3.0. CQC does not endorse this service.",
     licence: "Open Government Licence v3.0",
     companyNumbers: true,
+    notFound: `Providers registered as individuals, and locations named only after a person, are not covered by this service.`,
   },
   charity: {
     name: "Charity Commission for England and Wales register of charities",
     attribution: "Source: Charity Commission for England and Wales.",
     licence: OGL,
     companyNumbers: true,
+    notFound: "The Charity Commission registers charities in England and Wales; Scottish and Northern Irish charities, and exempt or excepted charities, are not on it.",
   },
 };
 
@@ -233,15 +247,15 @@ export async function lookup(env: Env, source: RegisterSource, query: string, op
     if (hit) return hit;
     // The register could not be matched against the company's names because Companies House was unreachable: say so.
     if (chError) throw new ApiError("upstream_unavailable", `Companies House could not be read to find the names of company ${number}; retry shortly.`, { query: q });
-    if (!profile) throw new ApiError("not_found", `No company ${number} on the companies register, and nothing on this register under that number.`, { query: q });
-    throw new ApiError("not_found", `${profile.name} (${number}) is not on this register under its registered or former names.`, { query: q });
+    if (!profile) throw new ApiError("not_found", `No company ${number} on the companies register, and nothing on this register under that number. ${REGISTERS[source].notFound}`, { query: q });
+    throw new ApiError("not_found", `${profile.name} (${number}) is not on this register under its registered or former names. ${REGISTERS[source].notFound}`, { query: q });
   }
 
   const hit = await byOwnNumber();
   if (hit) return hit;
 
   const found = await byNames(env, source, [q], NAME_MIN_SCORE, false);
-  if (!found.length) throw new ApiError("not_found", `Nothing on this register matches "${q}".`, { query: q });
+  if (!found.length) throw new ApiError("not_found", `Nothing on this register matches "${q}". ${REGISTERS[source].notFound}`, { query: q });
   return withCompany(env, { query: q, matchedBy: found[0].match.score >= 0.95 ? "name" : "name (possible match)", matchedOn: [...new Set(found.map((f) => f.match.matchedName))], found, company: null, profile: null });
 }
 
