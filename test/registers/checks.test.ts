@@ -112,6 +112,18 @@ describe("SPEC §2.5 / §4.5 aml-register", () => {
     expect(body.registrations[0].sectors).toEqual(["estate agency", "letting agency"]);
   });
 
+  it("SPEC §4.5 by the register's own number: MLR numbers in both forms; an 8-digit one is also tried as a company number and the reply says which matched", async () => {
+    const modern = await check("aml-register", "xaml00000654321");
+    expect(modern.r.status).toBe(200);
+    amlRegister.output.parse(modern.body);
+    expect(modern.body).toMatchObject({ matchedBy: "MLR number", matchedOn: ["XAML00000654321"], registrations: [{ mlrNumber: "XAML00000654321" }] });
+    const legacy = await check("aml-register", "12137999");
+    expect(legacy.r.status).toBe(200);
+    expect(legacy.body.matchedBy).toBe("MLR number (the value is also the form of a company number; it matched the register's own number)");
+    expect(legacy.body.registrations.map((g: { mlrNumber: string }) => g.mlrNumber)).toEqual(["12137999"]);
+    expect(legacy.body.company).toBeUndefined(); // no company is claimed for a register number
+  });
+
   it("SPEC §2.5 entries removed from the register: supervisedByHmrc false, and the summary says another body may supervise", async () => {
     const { r, body } = await check("aml-register", "Quayside Currency Limited");
     expect(r.status).toBe(200);
@@ -275,6 +287,13 @@ describe("SPEC §4.8 sponsor-licence", () => {
 });
 
 describe("SPEC §4.8 cqc-check", () => {
+  it("SPEC §4.8 by the provider's CQC id (the same form as a location id): the provider and its locations", async () => {
+    const { r, body } = await check("cqc-check", "1-102642955");
+    expect(r.status).toBe(200);
+    expect(body).toMatchObject({ matchedBy: "CQC id", provider: { providerId: "1-102642955" } });
+    expect(body.locations.length).toBeGreaterThan(0);
+  });
+
   it("SPEC §4.8 by name: provider with its locations, ratings overall and for the five key questions, inspection dates", async () => {
     const { r, body, text } = await check("cqc-check", "Meadow Care Homes Limited");
     expect(r.status).toBe(200);

@@ -67,7 +67,10 @@ export const amlRegister = defineOperation({
   readOnly: true,
   example: { company: "Riverside Lettings Ltd" },
   async handler({ company }, ctx) {
-    const found = await lookup(ctx.env, "aml", company);
+    const found = await lookup(ctx.env, "aml", company, {
+      // Modern `X?ML` numbers and the 8-digit legacy ones (the latter also look like company numbers: both are tried).
+      ownNumber: { field: "mlrNumber", label: "MLR number", pattern: /^(?:X[A-Z]ML\d{11}|\d{8})$/i },
+    });
     const base = await checkReply(ctx.env, "aml", found);
     const entries = found.found.map(({ entry, match }) => ({
       mlrNumber: textOf(entry.data.mlrNumber),

@@ -90,7 +90,8 @@ export const cqcCheck = defineOperation({
   example: { company: "Oakwood Care Ltd" },
   async handler({ company }, ctx) {
     const found = await lookup(ctx.env, "cqc", company, {
-      ownNumber: { field: "locationId", label: "CQC id", pattern: /^1-\d{6,}$/, first: true },
+      // Location and provider ids share one form (1-123456789): both are looked up.
+      ownNumber: { field: ["locationId", "providerId"], label: "CQC id", pattern: /^1-\d{6,}$/, first: true },
     });
     let providerEntry = found.found.find((f) => f.entry.data.kind === "provider");
     const providerId = textOf(providerEntry?.entry.data.providerId) ?? textOf(found.found[0].entry.data.providerId);

@@ -173,7 +173,7 @@ export function companiesHouse(env: Env) {
 
 export interface LookupOptions {
   /** The register's own number: data field, and how a query looks when it is one. */
-  ownNumber?: { field: string; label: string; pattern: RegExp; asNumber?: boolean; first?: boolean };
+  ownNumber?: { field: string | string[]; label: string; pattern: RegExp; asNumber?: boolean; first?: boolean };
 }
 
 /** The lowest name score a name query answers with (a "possible match" below 0.95). */
@@ -206,7 +206,7 @@ export async function lookup(env: Env, source: RegisterSource, query: string, op
   /** The entries under the register's own number, when the query is one. */
   const byOwnNumber = async (): Promise<LookupResult | null> => {
     if (!own || ownValue === null) return null;
-    const hits = await entriesByDataField(env.DB, source, own.field, ownValue);
+    const hits = (await Promise.all([own.field].flat().map((f) => entriesByDataField(env.DB, source, f, ownValue)))).flat();
     return hits.length ? withCompany(env, { query: q, matchedBy: own.label, matchedOn: [String(ownValue)], found: exact(hits, own.label), company: null, profile: null }) : null;
   };
 
@@ -217,6 +217,13 @@ export async function lookup(env: Env, source: RegisterSource, query: string, op
 
   if (looksLikeCompanyNumber(q)) {
     const number = normaliseCompanyNumber(q)!;
+    // A value that is both a company number and the register's own number (HMRC's 8-digit MLR numbers):
+    // both are tried, the register's own number first, and the reply says which matched.
+    if (own && !own.first && ownValue !== null) {
+      const hit = await byOwnNumber();
+      const full = q.replace(/\s/g, "").toUpperCase() === number; // written as a whole company number, e.g. 12137104
+      if (hit) return full ? { ...hit, matchedBy: `${own.label} (the value is also the form of a company number; it matched the register's own number)` } : hit;
+    }
     if (REGISTERS[source].companyNumbers) {
       const hits = await entriesByCompanyNumber(env.DB, source, [number]);
       if (hits.length)
