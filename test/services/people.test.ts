@@ -60,7 +60,7 @@ describe("SPEC §1 rule 7 telling a person from an organisation", () => {
       "John Lewis plc", "Marks and Spencer", "Dr. Martens", "Atkinson McLeod", "Aukett Swanke", "Mander Portman Woodward", "ASKONAS HOLT", "Abel & Imray",
       "Alan Bearman Music", "Anglo Beef Processors", "Action for Children", "Christ's Hospital", "St Leonards", "Port Regis", "Mount Kelly", "Trinity Laban",
       "KHYBER BAKERY", "M Y Fishmongers", "AIDA S.r.l.", "Agfa NV", "Advokatfirmaet Thommessen AS", "Allen Archaeology", "Athena Advisors", "Newton Prep",
-      "Alexander Grace Law", "Smith & Co", "Rose Hill Care Home", "Victoria Park Ltd",
+      "Alexander Grace Law", "Smith & Co", "Rose Hill Care Home", "Victoria Park Ltd", "Lady Eleanor Holles", "Sir John Cass Redcoat",
     ])
       expect(companyLevelName(n), n).toEqual({ name: n, personRemoved: false });
   });

@@ -28,6 +28,8 @@ import { splitTradingName } from "./names";
 const GIVEN: ReadonlySet<string> = new Set([...(maleNames as string[]), ...(femaleNames as string[])].map((n) => n.toLowerCase()));
 
 const TITLES = new Set(["mr", "mrs", "miss", "ms", "mx", "dr", "prof", "professor", "rev", "revd", "reverend", "sir", "dame", "lady", "lord"]);
+/** Titles that name schools and foundations ("Lady Eleanor Holles") more often than a person registered: the aggressive rule only. */
+const HONORIFICS = new Set(["sir", "dame", "lady", "lord"]);
 
 /** Legal forms, in any position (a person's name never has one). */
 const LEGAL = new Set([
@@ -103,7 +105,7 @@ export function looksLikePerson(raw: string, context: "standalone" | "beforeTrad
   if (QUICK_ORGANISATION.test(raw)) return false;
   const tokens = tokensOf(raw);
   if (!tokens.length) return false;
-  const titled = isWord(tokens[0], TITLES);
+  const titled = isWord(tokens[0], TITLES) && (context === "beforeTradingAs" || !isWord(tokens[0], HONORIFICS));
   const rest = titled ? tokens.slice(1) : tokens;
   if (!rest.length || hasOrganisationSign(raw, tokens)) return false;
   if (!rest.every((t) => NAME_TOKEN.test(t))) return false;
