@@ -200,15 +200,29 @@ describe("SPEC §2.6 / §4.5 sra-check", () => {
     expect(byName.body).toMatchObject({ matchedBy: "name", authorised: true, firms: [{ sraNumber: 8005864, kind: "sole practice", statusCode: "YES", workAreas: ["Family / Matrimonial", "Immigration", "Litigation - Other"] }] });
   });
 
-  it("SPEC §4.5 by company number through Companies House former names; intervened and conditions are reported", async () => {
+  it("SPEC §4.5 by company number through a former name: a possible match, never stated as authorisation of the queried company", async () => {
+    // CASTLE BROOK LEGAL LIMITED was CASTLE & BROOK SOLICITORS LIMITED; the SRA lists the partnership "Castle & Brook
+    // Solicitors" with no company number: the same name apart from legal form, possibly another firm.
     const { r, body } = await check("sra-check", "08112233");
     expect(r.status).toBe(200);
+    sraCheck.output.parse(body);
     expect(body).toMatchObject({
       company: { name: "CASTLE BROOK LEGAL LIMITED", number: "08112233" },
       matchedBy: "registered and former company names from Companies House",
-      authorised: true,
-      firms: [{ sraNumber: 598877, status: "authorised with conditions", statusCode: "CONDITION" }],
+      authorised: false,
+      possibleMatch: true,
+      firms: [{ sraNumber: 598877, status: "authorised with conditions", statusCode: "CONDITION", authorised: true }],
     });
+    expect(body.summary).toMatch(/^Possible match only: Castle & Brook Solicitors \(SRA 598877, authorised with conditions\) matches CASTLE BROOK LEGAL LIMITED \(08112233\)/);
+    expect(body.summary).toMatch(/the SRA lists no company number for it\. It may be a different firm/);
+    expect(body.summary).not.toMatch(/is authorised/);
+    // Near-name pairs: the exact name is certain; a near name is only possible.
+    const exact = await check("sra-check", "Castle & Brook Solicitors");
+    expect(exact.body).toMatchObject({ authorised: true, possibleMatch: false });
+    const near = await check("sra-check", "Castle Brook Legal Services");
+    expect(near.r.status).toBe(200);
+    expect(near.body).toMatchObject({ authorised: false, possibleMatch: true, firms: [{ sraNumber: 598877 }] });
+    expect(near.body.summary).toMatch(/^Possible match only/);
     const meridian = await check("sra-check", "Meridian Law Associates Ltd");
     expect(meridian.body).toMatchObject({ authorised: false, firms: [{ status: "intervened", authorised: false, companyNumber: "SC123456" }] });
     expect(meridian.body.summary).toMatch(/not currently authorised/);

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
+import { normaliseName } from "../../services/matching/names";
 import { CheckReplyFields, CompanyQuery, Match, checkReply, lookup, textOf } from "./lookup";
 
 /** workAreas longer than this are cut, with a final element counting the rest (SPEC §2.6). */
@@ -29,7 +30,12 @@ const Firm = z.object({
 const Output = z
   .object({
     ...CheckReplyFields,
-    authorised: z.boolean(),
+    authorised: z
+      .boolean()
+      .describe(
+        "true only when an authorised firm is the queried company for certain: matched by SRA number, by the company number on the SRA's own record, or by the exact name asked for (or the company's current registered name). A firm found only through a former name or a near name is a possible match: `authorised` is false and `possibleMatch` says so.",
+      ),
+    possibleMatch: z.boolean().describe("true when the firms found may not be the queried company (matched through a former or near name); check the SRA number."),
     summary: z.string(),
     firms: z.array(Firm),
     attribution: z.string().describe("The SRA's data-supply attribution."),
@@ -84,12 +90,19 @@ export const sraCheck = defineOperation({
         match,
       };
     });
-    const authorised = firms.some((f) => f.authorised);
+    // Certain: a number matched, or the exact name asked for (for a company number, the company's current name).
+    const exactName = found.company ? normaliseName(found.company.name) : normaliseName(company);
+    const certain = (f: (typeof firms)[number]) =>
+      f.match.reasons.some((r) => /number/i.test(r)) || (f.match.score >= 1 && normaliseName(f.name) === exactName);
+    const authorised = firms.some((f) => f.authorised && certain(f));
+    const possibleMatch = !firms.some(certain);
     const top = firms[0];
-    const possible = found.found[0].match.score < 0.95 ? " This is a possible match by name; check the SRA number." : "";
-    const summary = authorised
-      ? `${top.name} (SRA ${top.sraNumber}) is ${top.status} by the Solicitors Regulation Authority.${possible}`
-      : `${top.name} (SRA ${top.sraNumber}) is not currently authorised: ${top.listed ? top.status : "it is no longer listed in the register's data"}.${possible}`;
-    return { ...base, authorised, summary, firms, attribution: base.provenance.attribution };
+    const queried = found.company ? `${found.company.name} (${found.company.number})` : `"${company}"`;
+    const summary = possibleMatch
+      ? `Possible match only: ${top.name} (SRA ${top.sraNumber}, ${top.listed ? top.status : "no longer listed"}) matches ${queried} by ${found.company ? "a former or near company name" : "a similar name"} (${top.match.reasons.join("; ")})${top.companyNumber ? `, and the SRA lists company number ${top.companyNumber}` : ", and the SRA lists no company number for it"}. It may be a different firm: check the SRA number before relying on it.`
+      : authorised
+        ? `${top.name} (SRA ${top.sraNumber}) is ${top.status} by the Solicitors Regulation Authority.`
+        : `${top.name} (SRA ${top.sraNumber}) is not currently authorised: ${top.listed ? top.status : "it is no longer listed in the register's data"}.`;
+    return { ...base, authorised, possibleMatch, summary, firms, attribution: base.provenance.attribution };
   },
 });
