@@ -225,7 +225,8 @@ describe("SPEC §2.6 / §4.5 sra-check", () => {
     expect(near.body.summary).toMatch(/^Possible match only/);
     const meridian = await check("sra-check", "Meridian Law Associates Ltd");
     expect(meridian.body).toMatchObject({ authorised: false, firms: [{ status: "intervened", authorised: false, companyNumber: "SC123456" }] });
-    expect(meridian.body.summary).toMatch(/not currently authorised/);
+    expect(meridian.body.summary).toMatch(/not currently authorised: intervened since \d{4}-\d{2}-\d{2}\. The SRA has intervened: it has closed the practice and taken its client files and client money\./);
+    expect(meridian.body.firms[0]).toMatchObject({ statusDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), statusMeaning: expect.stringContaining("taken its client files") });
   });
 
   it("SPEC §1 rule 7: a freelance solicitor (a person) is not loaded; unknown SRA number → 404", async () => {

@@ -15,6 +15,8 @@ const Firm = z.object({
   status: z.string().describe("authorised, authorised with conditions, ceased, revoked or intervened (other values verbatim)."),
   statusCode: z.string().describe("The register's code; YES for authorised."),
   authorisedSince: z.string().nullable(),
+  statusDate: z.string().nullable().describe("The date the current status took effect, as the SRA gives it."),
+  statusMeaning: z.string().describe("What the status means for the firm's clients, in plain words."),
   kind: z.string().nullable().describe("recognised body, licensed body or sole practice."),
   constitution: z.string().nullable(),
   offices: z.number().int(),
@@ -41,6 +43,15 @@ const Output = z
     attribution: z.string().describe("The SRA's data-supply attribution."),
   })
   .openapi("SraCheck");
+
+/** SPEC §2.6: what each status means, said plainly (an intervention most of all). */
+const STATUS_MEANING: Record<string, string> = {
+  authorised: "Authorised by the SRA to practise.",
+  "authorised with conditions": "Authorised by the SRA, with conditions on how it may practise.",
+  ceased: "No longer practising: the firm has closed or stopped offering regulated legal services.",
+  revoked: "The SRA has revoked the firm's authorisation: it may not practise.",
+  intervened: "The SRA has intervened: it has closed the practice and taken its client files and client money.",
+};
 
 export function cutWorkAreas(areas: string[]): string[] {
   if (areas.length <= WORK_AREAS_SHOWN) return areas;
@@ -80,6 +91,8 @@ export const sraCheck = defineOperation({
         status: entry.status,
         statusCode: textOf(d.statusCode) ?? "",
         authorisedSince: textOf(d.authorisedSince),
+        statusDate: textOf(d.statusDate),
+        statusMeaning: STATUS_MEANING[entry.status] ?? `The SRA gives the status "${entry.status}".`,
         kind: textOf(d.kind),
         constitution: textOf(d.constitution),
         offices: Number(d.offices ?? 0),
@@ -102,7 +115,7 @@ export const sraCheck = defineOperation({
       ? `Possible match only: ${top.name} (SRA ${top.sraNumber}, ${top.listed ? top.status : "no longer listed"}) matches ${queried} by ${found.company ? "a former or near company name" : "a similar name"} (${top.match.reasons.join("; ")})${top.companyNumber ? `, and the SRA lists company number ${top.companyNumber}` : ", and the SRA lists no company number for it"}. It may be a different firm: check the SRA number before relying on it.`
       : authorised
         ? `${top.name} (SRA ${top.sraNumber}) is ${top.status} by the Solicitors Regulation Authority.`
-        : `${top.name} (SRA ${top.sraNumber}) is not currently authorised: ${top.listed ? top.status : "it is no longer listed in the register's data"}.`;
+        : `${top.name} (SRA ${top.sraNumber}) is not currently authorised: ${top.listed ? `${top.status}${top.statusDate ? ` since ${top.statusDate}` : ""}. ${top.statusMeaning}` : "it is no longer listed in the register's data."}`;
     return { ...base, authorised, possibleMatch, summary, firms, attribution: base.provenance.attribution };
   },
 });
