@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { amlRegister } from "../../src/operations/registers/amlRegister";
 import { charityCheck } from "../../src/operations/registers/charityCheck";
 import { cqcCheck } from "../../src/operations/registers/cqcCheck";
@@ -159,6 +159,30 @@ describe("SPEC §2.5 / §4.5 aml-register", () => {
 });
 
 describe("SPEC §2.6 / §4.5 sra-check", () => {
+  it("SPEC §2.1 §1 rule 3: company data read from Companies House names its licence; when Companies House cannot be read the reply says so plainly", async () => {
+    const ok = await check("sra-check", "01234567");
+    expect(ok.body.companyLookup).toEqual({ state: "read", licence: OGL });
+    // Companies House down (and nothing cached for this number): the register's answer stands, the company object is the register's own.
+    await env.DB.prepare("DELETE FROM http_cache").run();
+    const realFetch = globalThis.fetch;
+    const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      if (String(input instanceof Request ? input.url : input).startsWith("https://ch.test/")) throw new TypeError("Network connection lost.");
+      return realFetch(input, init);
+    });
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const { r, body } = await check("sra-check", "01234567");
+      expect(r.status).toBe(200);
+      sraCheck.output.parse(body);
+      expect(body.companyLookup).toEqual({ state: "unavailable", licence: null });
+      expect(body.company).toEqual({ name: body.firms[0].name, number: "01234567", status: "unknown", statusDetail: "Companies House could not be read just now; name and number are the register's own." });
+      expect(body.summary).toMatch(/Companies House could not be read just now, so the company's status and filings \(company 01234567\) are not shown; retry shortly\.$/);
+    } finally {
+      spy.mockRestore();
+      errors.mockRestore();
+    }
+  });
+
   it("SPEC §2.6 by company number on the register's own record: company, workAreas cut to 10, statusCode YES, register entry URL, attribution", async () => {
     const { r, body, text } = await check("sra-check", "01234567");
     expect(r.status).toBe(200);

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
-import { CheckReplyFields, CompanyQuery, Match, checkReply, lookup, textOf } from "./lookup";
+import { CheckReplyFields, CompanyQuery, Match, checkReply, companyUnavailableNote, lookup, textOf } from "./lookup";
 
 const Money = z.object({ periodStart: z.string().nullable(), periodEnd: z.string().nullable(), income: z.number().nullable(), spend: z.number().nullable() });
 
@@ -100,7 +100,7 @@ export const charityCheck = defineOperation({
       ...base,
       matchedOn: found.matchedOn,
       registered,
-      summary,
+      summary: summary + companyUnavailableNote(found),
       charities,
     };
   },

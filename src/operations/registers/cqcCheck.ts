@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { type Entry, entriesByDataField, entriesByKeys } from "../../db/registers";
 import { defineOperation } from "../../platform/registry";
-import { CheckReplyFields, CompanyQuery, Match, checkReply, lookup, textOf } from "./lookup";
+import { CheckReplyFields, CompanyQuery, Match, checkReply, companyUnavailableNote, lookup, textOf } from "./lookup";
 
 const LOCATIONS_SHOWN = 100;
 
@@ -133,7 +133,7 @@ export const cqcCheck = defineOperation({
       ...base,
       matchedOn: found.matchedOn,
       registered,
-      summary,
+      summary: summary + companyUnavailableNote(found),
       provider,
       locations: locations.slice(0, LOCATIONS_SHOWN),
       locationsTotal: locations.length,

@@ -114,6 +114,12 @@ export const Match = z.object({
 export const CheckReplyFields = {
   query: z.string(),
   company: RegisteredCompany.optional(),
+  companyLookup: z
+    .object({
+      state: z.enum(["read", "unavailable", "not-needed"]).describe("read: `company` comes from Companies House; unavailable: Companies House could not be read (the summary says so, and `company` carries only the register's own name and number); not-needed: no company number to look up."),
+      licence: z.string().nullable().describe("The licence of the Companies House data in `company` (SPEC §1 rule 3)."),
+    })
+    .describe("Where the `company` object came from."),
   matchedBy: z.string(),
   history: z.array(HistoryItem),
   registerDate: z.string().nullable().describe("Date of the register edition answered from."),
@@ -135,9 +141,19 @@ export const textOf = (v: unknown): string | null => (typeof v === "string" ? v 
 /** The shared part of a check's reply, from a lookup and the history of `entities` (default: those of the entries found). */
 export async function checkReply(env: Env, source: RegisterSource, found: LookupResult, entities: string[] = found.found.map((f) => f.entry.entity)) {
   const [history, edition] = await Promise.all([historyOf(env.DB, source, entities), editionInfo(env.DB, source)]);
+  const entry = found.found.find((f) => f.entry.companyNumber === found.companyUnavailable)?.entry;
   return {
     query: found.query,
     ...(found.company ? { company: found.company } : {}),
+    // Companies House could not be read: the register's own name and number, and a status that says so.
+    ...(!found.company && found.companyUnavailable && entry
+      ? { company: { name: entry.name, number: found.companyUnavailable, status: "unknown", statusDetail: "Companies House could not be read just now; name and number are the register's own." } }
+      : {}),
+    companyLookup: found.company
+      ? { state: "read" as const, licence: OGL }
+      : found.companyUnavailable
+        ? { state: "unavailable" as const, licence: null }
+        : { state: "not-needed" as const, licence: null },
     matchedBy: found.matchedBy,
     history: history.map(toHistory),
     registerDate: edition.editionDate,
@@ -160,6 +176,8 @@ export interface LookupResult {
   found: Found[];
   company: z.infer<typeof RegisteredCompany> | null;
   profile: CompanyProfile | null;
+  /** The company number the register gives, when Companies House could not be read for it. */
+  companyUnavailable?: string;
 }
 
 export function companiesHouse(env: Env) {
@@ -274,7 +292,15 @@ async function withCompany(env: Env, r: LookupResult): Promise<LookupResult> {
     const profile = await companiesHouse(env).getProfile(number);
     if (profile) return { ...r, profile, company: registerCompany(profile) };
   } catch {
-    // the register answer stands on its own; the company block is optional
+    // The register answer stands on its own; the reply says Companies House could not be read (companyLookup).
+    return { ...r, companyUnavailable: number };
   }
   return r;
+}
+
+/** SPEC §2.1: what a reply says of the registered company when Companies House could not be read for it. */
+export function companyUnavailableNote(found: LookupResult): string {
+  return found.companyUnavailable
+    ? ` Companies House could not be read just now, so the company's status and filings (company ${found.companyUnavailable}) are not shown; retry shortly.`
+    : "";
 }
