@@ -83,13 +83,15 @@ export interface RegisterEditionInfo {
   fetchedAt: string | null;
 }
 
-export async function editionInfo(db: D1Database, source: RegisterSource): Promise<RegisterEditionInfo> {
+export async function editionInfo(db: D1Database, source: RegisterSource, scopes?: string[]): Promise<RegisterEditionInfo> {
+  // A register published in parts (sponsors: workers and students) answers for the parts asked about.
+  const only = scopes?.length ? ` AND s.scope IN (${scopes.map((_, i) => `?${i + 2}`).join(", ")})` : "";
   const r = await db
     .prepare(
       `SELECT MAX(s.edition_date) AS edition_date, MIN(s.history_since) AS history_since, MAX(r.finished_at) AS fetched_at
-         FROM register_state s LEFT JOIN register_runs r ON r.id = s.published_run WHERE s.source = ?`,
+         FROM register_state s LEFT JOIN register_runs r ON r.id = s.published_run WHERE s.source = ?1${only}`,
     )
-    .bind(source)
+    .bind(source, ...(scopes ?? []))
     .first<{ edition_date: string | null; history_since: string | null; fetched_at: string | null }>();
   return { editionDate: r?.edition_date ?? null, historySince: r?.history_since ?? null, fetchedAt: r?.fetched_at ?? null };
 }

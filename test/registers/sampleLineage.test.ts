@@ -71,6 +71,16 @@ describe("issue §6 sample editions never mix with real ones", () => {
     );
   });
 
+  it("SPEC §4.8 historySince and registerDate are kept per register (workers, students)", async () => {
+    await load("sponsors", "sponsors/2026-01-02_-_Student_and_Child_Student.csv", "2026-01-02");
+    await load("sponsors", SAMPLE_A, "2026-06-26");
+    const { key } = await createTestKey({ plan: "enterprise", credits: 100 });
+    const worker = await json(await call(`/api/v1/sponsor-licence?company=${encodeURIComponent("Bayside Hotel Group Ltd")}`, { key }));
+    expect([worker.historySince, worker.registerDate]).toEqual(["2026-06-26", "2026-06-26"]);
+    const student = await json(await call(`/api/v1/sponsor-licence?company=${encodeURIComponent("Abbotsford College Cambridge")}`, { key }));
+    expect([student.historySince, student.registerDate]).toEqual(["2026-01-02", "2026-01-02"]);
+  });
+
   it("SPEC §6.3 npm run reset empties one register and leaves the others", async () => {
     await load("sponsors", SAMPLE_A, "2026-06-26");
     await load("aml", "hmrc-mlr/register-edition-2026-10-07.csv", "2026-10-07");

@@ -140,7 +140,9 @@ export const textOf = (v: unknown): string | null => (typeof v === "string" ? v 
 
 /** The shared part of a check's reply, from a lookup and the history of `entities` (default: those of the entries found). */
 export async function checkReply(env: Env, source: RegisterSource, found: LookupResult, entities: string[] = found.found.map((f) => f.entry.entity)) {
-  const [history, edition] = await Promise.all([historyOf(env.DB, source, entities), editionInfo(env.DB, source)]);
+  // Dates of the parts of the register the entries come from (sponsors: workers and students are kept apart).
+  const scopes = [...new Set(found.found.map((f) => f.entry.scope))];
+  const [history, edition] = await Promise.all([historyOf(env.DB, source, entities), editionInfo(env.DB, source, scopes)]);
   const entry = found.found.find((f) => f.entry.companyNumber === found.companyUnavailable)?.entry;
   return {
     query: found.query,
