@@ -287,6 +287,10 @@ describe("SPEC §4.8 sponsor-licence", () => {
       townCheck: { registeredOfficeTown: "Rotherham", registerTowns: ["Sheffield"], agrees: false },
     });
     expect(body.history).toEqual([]); // SHEFFIELD → Sheffield was not a move
+    // SPEC §2.1: the warning is in the summary, not only in a field.
+    expect(body.summary).toContain("GREYSTONE ENGINEERING LIMITED has filings overdue at Companies House.");
+    const bayside = await check("sponsor-licence", "07654321");
+    expect(bayside.body.summary).toContain("Companies House shows a proposal to strike BAYSIDE HOSPITALITY LIMITED off the register (active-proposal-to-strike-off).");
   });
 
   it("SPEC §4.8 by name: recent changes (re-rated, moved), a B rating explained; a removed sponsor is not licensed", async () => {
@@ -428,6 +432,7 @@ describe("SPEC §4.8 charity-check", () => {
     expect(byNumber.body).toMatchObject({ matchedBy: "company number on the register's own record", charities: [{ charityNumber: "1100001" }] });
     const byName = await check("charity-check", "Hilltop Youth Music CIO");
     expect(byName.body).toMatchObject({ matchedBy: "name", charities: [{ charityNumber: "1150002", type: "CIO", trusteeCount: 1 }] });
+    expect(byName.body.summary).toContain("Its annual return or accounts are overdue at the Charity Commission (Submission Overdue).");
     expect(byName.text).not.toContain("Carys");
     const removed = await check("charity-check", "250003");
     expect(removed.body).toMatchObject({ registered: false, charities: [{ registrationStatus: "Removed", removedOn: "2019-08-31", removalReason: "Amalgamated" }] });

@@ -79,6 +79,21 @@ describe("issue §6 sample editions never mix with real ones", () => {
     expect([worker.historySince, worker.registerDate]).toEqual(["2026-06-26", "2026-06-26"]);
     const student = await json(await call(`/api/v1/sponsor-licence?company=${encodeURIComponent("Abbotsford College Cambridge")}`, { key }));
     expect([student.historySince, student.registerDate]).toEqual(["2026-01-02", "2026-01-02"]);
+    // SPEC §4.8: a student sponsor under an action plan says so in the summary (the column used to be dropped).
+    const beacon = await json(await call(`/api/v1/sponsor-licence?company=${encodeURIComponent("Beacon Language Centre Ltd")}`, { key }));
+    expect(beacon.sponsors[0].immigrationCompliance).toBe("Subject to Action Plan");
+    expect(beacon.summary).toContain("As a student sponsor it is Subject to Action Plan: the Home Office has put it under an action plan.");
+  });
+
+  it("SPEC §4.8 CQC from the HSCA file: the report date comes from the file, inherited ratings are in the summary, a name-only match says so", async () => {
+    await load("cqc", "cqc/hsca-active-locations.ods", "2026-10-02");
+    const { key } = await createTestKey({ plan: "enterprise", credits: 100 });
+    const meadow = await json(await call(`/api/v1/cqc-check?company=${encodeURIComponent("Meadow Care Homes Limited")}`, { key }));
+    expect(meadow.locations.find((l: { locationId: string }) => l.locationId === "1-125856395")).toMatchObject({ lastReportDate: "2024-05-25", deregistrationDate: null, noticedGoneOn: null });
+    expect(meadow.locations.find((l: { locationId: string }) => l.locationId === "1-130000002")).toMatchObject({ inheritedRating: true });
+    expect(meadow.summary).toContain("1 location rating is inherited from a previous provider, not from an inspection of this one.");
+    const near = await json(await call(`/api/v1/cqc-check?company=${encodeURIComponent("Meadow Care Homes Group")}`, { key }));
+    expect(near.summary).toContain("This is a possible match by name only; confirm the provider");
   });
 
   it("SPEC §6.3 npm run reset empties one register and leaves the others", async () => {

@@ -220,7 +220,7 @@ describe("parseHscaActiveLocations (SPEC §4.8, HSCA Active Locations ODS)", () 
         ratingDate: "2024-05-25",
         keyQuestions: { safe: null, effective: null, caring: null, responsive: null, wellLed: null },
         lastInspectionDate: null,
-        lastReportDate: null,
+        lastReportDate: "2024-05-25", // the file's Publication Date
         inheritedRating: false,
       },
     });

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { countByMlr } from "../../db/registers";
 import { defineOperation } from "../../platform/registry";
-import { CheckReplyFields, CompanyQuery, checkReply, lookup, textOf } from "./lookup";
+import { CheckReplyFields, CompanyQuery, checkReply, companyNotes, lookup, textOf } from "./lookup";
 
 const ENTRIES_SHOWN = 50;
 
@@ -124,7 +124,7 @@ export const amlRegister = defineOperation({
       ...base,
       matchedOn: found.matchedOn,
       supervisedByHmrc: approved.length > 0,
-      summary,
+      summary: summary + companyNotes(found),
       registrations,
       entries: entries.slice(0, ENTRIES_SHOWN),
       entriesTotal: entries.length,

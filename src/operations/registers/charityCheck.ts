@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
-import { CheckReplyFields, CompanyQuery, Match, checkReply, companyUnavailableNote, lookup, textOf } from "./lookup";
+import { CheckReplyFields, CompanyQuery, Match, checkReply, companyNotes, lookup, textOf } from "./lookup";
 
 const Money = z.object({ periodStart: z.string().nullable(), periodEnd: z.string().nullable(), income: z.number().nullable(), spend: z.number().nullable() });
 
@@ -94,13 +94,13 @@ export const charityCheck = defineOperation({
     const warnings = [top.flags.insolvent && "insolvent", top.flags.inAdministration && "in administration", top.flags.interimManager && "an interim manager has been appointed"].filter(Boolean);
     const summary =
       top.registrationStatus === "Registered"
-        ? `${top.name} (charity ${top.charityNumber}) is registered with the Charity Commission${top.latestAccounts?.income != null ? `; latest income £${top.latestAccounts.income.toLocaleString("en-GB")}` : ""}${warnings.length ? `; flagged: ${warnings.join(", ")}` : ""}.`
+        ? `${top.name} (charity ${top.charityNumber}) is registered with the Charity Commission${top.latestAccounts?.income != null ? `; latest income £${top.latestAccounts.income.toLocaleString("en-GB")}` : ""}${warnings.length ? `; flagged: ${warnings.join(", ")}` : ""}.${top.reportingStatus && /overdue/i.test(top.reportingStatus) ? ` Its annual return or accounts are overdue at the Charity Commission (${top.reportingStatus}).` : ""}`
         : `${top.name} (charity ${top.charityNumber}) was removed from the register${top.removedOn ? ` on ${top.removedOn}` : ""}${top.removalReason ? ` (${top.removalReason})` : ""}.`;
     return {
       ...base,
       matchedOn: found.matchedOn,
       registered,
-      summary: summary + companyUnavailableNote(found),
+      summary: summary + companyNotes(found),
       charities,
     };
   },

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { type Entry, entriesByDataField, entriesByKeys } from "../../db/registers";
 import { defineOperation } from "../../platform/registry";
-import { CheckReplyFields, CompanyQuery, Match, checkReply, companyUnavailableNote, lookup, textOf } from "./lookup";
+import { CheckReplyFields, CompanyQuery, Match, checkReply, companyNotes, lookup, textOf } from "./lookup";
 
 const LOCATIONS_SHOWN = 100;
 
@@ -14,7 +14,8 @@ const Location = z.object({
   type: z.string().nullable(),
   registrationStatus: z.string().describe("Registered or Deregistered."),
   registrationDate: z.string().nullable(),
-  deregistrationDate: z.string().nullable(),
+  deregistrationDate: z.string().nullable().describe("CQC's own date of deregistration, when CQC gives it (the API does; the HSCA file of active locations does not)."),
+  noticedGoneOn: z.string().nullable().describe("The date of the first edition this service read without the location: when the service noticed, not CQC's date."),
   overallRating: Rating,
   keyQuestions: KeyQuestions,
   lastInspectionDate: z.string().nullable(),
@@ -22,6 +23,7 @@ const Location = z.object({
   town: z.string().nullable(),
   postcode: z.string().nullable(),
   careHome: z.boolean().nullable(),
+  inheritedRating: z.boolean().nullable().describe("true when the rating was inherited from a previous provider (HSCA file), not given after inspecting this one; null when not known."),
 });
 
 const Provider = z.object({
@@ -62,7 +64,8 @@ function location(e: Entry): z.infer<typeof Location> {
     type: textOf(d.type),
     registrationStatus: e.removedOn ? "Deregistered" : e.status,
     registrationDate: textOf(d.registrationDate),
-    deregistrationDate: textOf(d.deregistrationDate) ?? e.removedOn,
+    deregistrationDate: textOf(d.deregistrationDate),
+    noticedGoneOn: e.removedOn,
     overallRating: textOf(d.overallRating),
     keyQuestions: kq(d.keyQuestions),
     lastInspectionDate: textOf(d.lastInspectionDate),
@@ -70,6 +73,7 @@ function location(e: Entry): z.infer<typeof Location> {
     town: textOf(a.town),
     postcode: textOf(a.postcode),
     careHome: typeof d.careHome === "boolean" ? d.careHome : null,
+    inheritedRating: typeof d.inheritedRating === "boolean" ? d.inheritedRating : null,
   };
 }
 
@@ -129,11 +133,15 @@ export const cqcCheck = defineOperation({
     const summary = registered
       ? `${who} is registered with CQC${locations.length ? ` with ${registeredLocations.length} registered location${registeredLocations.length === 1 ? "" : "s"}` : ""}${provider?.overallRating ? `; overall rating ${provider.overallRating}` : ""}${inadequate ? `; ${inadequate} location${inadequate === 1 ? " is" : "s are"} rated Inadequate` : ""}.`
       : `${who} is not registered with CQC now (deregistered).`;
+    const inherited = registeredLocations.filter((l) => l.inheritedRating).length;
+    const notes =
+      (inherited ? ` ${inherited} location rating${inherited === 1 ? " is" : "s are"} inherited from a previous provider, not from an inspection of this one.` : "") +
+      (found.found[0].match.score < 0.95 ? " This is a possible match by name only; confirm the provider (its CQC id or company number)." : "");
     return {
       ...base,
       matchedOn: found.matchedOn,
       registered,
-      summary: summary + companyUnavailableNote(found),
+      summary: summary + notes + companyNotes(found),
       provider,
       locations: locations.slice(0, LOCATIONS_SHOWN),
       locationsTotal: locations.length,

@@ -300,9 +300,18 @@ async function withCompany(env: Env, r: LookupResult): Promise<LookupResult> {
   return r;
 }
 
-/** SPEC §2.1: what a reply says of the registered company when Companies House could not be read for it. */
-export function companyUnavailableNote(found: LookupResult): string {
-  return found.companyUnavailable
-    ? ` Companies House could not be read just now, so the company's status and filings (company ${found.companyUnavailable}) are not shown; retry shortly.`
-    : "";
+/**
+ * SPEC §2.1: what every summary adds about the registered company — the warnings Companies House gives
+ * (a proposal to strike off, filings overdue), or that Companies House could not be read.
+ */
+export function companyNotes(found: LookupResult): string {
+  if (found.companyUnavailable)
+    return ` Companies House could not be read just now, so the company's status and filings (company ${found.companyUnavailable}) are not shown; retry shortly.`;
+  const c = found.company;
+  if (!c) return "";
+  const notes: string[] = [];
+  if (c.statusDetail && /strike.?off/i.test(c.statusDetail)) notes.push(`Companies House shows a proposal to strike ${c.name} off the register (${c.statusDetail})`);
+  else if (c.status && c.status !== "active") notes.push(`Companies House gives ${c.name} the status ${c.status}${c.statusDetail ? ` (${c.statusDetail})` : ""}`);
+  if (c.filingsOverdue) notes.push(`${c.name} has filings overdue at Companies House`);
+  return notes.map((n) => ` ${n}.`).join("");
 }

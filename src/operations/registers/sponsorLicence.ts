@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import { normaliseName } from "../../services/matching/names";
-import { CheckReplyFields, CompanyQuery, Match, checkReply, lookup, textOf } from "./lookup";
+import { CheckReplyFields, CompanyQuery, Match, checkReply, companyNotes, lookup, textOf } from "./lookup";
 
 const Route = z.object({
   route: z.string().describe("The route under its current name (a route the Home Office renamed is shown under its new name)."),
@@ -20,6 +20,7 @@ const Sponsor = z.object({
   listed: z.boolean(),
   seenSince: z.string(),
   removedOn: z.string().nullable(),
+  immigrationCompliance: z.string().nullable().describe("Students register: `Subject to Action Plan` when the Home Office has put the sponsor under an action plan; null otherwise."),
   match: Match,
 });
 
@@ -93,6 +94,7 @@ export const sponsorLicence = defineOperation({
         listed: listedRows.length > 0,
         seenSince: all.map((f) => f.entry.firstSeen).sort()[0],
         removedOn: listedRows.length ? null : lastRemoved,
+        immigrationCompliance: shown.map((f) => textOf(f.entry.data.immigrationCompliance)).find((c) => c) ?? null,
         match: all.reduce((best, f) => (f.match.score > best.score ? f.match : best), all[0].match),
       };
     });
@@ -110,13 +112,13 @@ export const sponsorLicence = defineOperation({
           : `The register gives ${registerTowns.join(", ") || "no town"}, the registered office is in ${office}: sponsors often list a trading site, but check it is the same organisation.`;
     const possible = found.found[0].match.score < 0.95 ? " This is a possible match by name only; confirm the organisation." : "";
     const summary = listed.length
-      ? `${listed[0].name} is a licensed sponsor (${[...new Set(listed.map((s) => s.register))].join(" and ")}; ${ratings.join(", ") || "rating not stated"}).${ratings.some((r) => /^B\b/.test(r)) ? " A B rating means the sponsor is under an action plan." : ""}${possible}`
+      ? `${listed[0].name} is a licensed sponsor (${[...new Set(listed.map((s) => s.register))].join(" and ")}; ${ratings.join(", ") || "rating not stated"}).${ratings.some((r) => /^B\b/.test(r)) ? " A B rating means the sponsor is under an action plan." : ""}${listed.some((s) => s.immigrationCompliance) ? ` As a student sponsor it is ${listed.find((s) => s.immigrationCompliance)!.immigrationCompliance}: the Home Office has put it under an action plan.` : ""}${possible}`
       : `${sponsors[0].name} is no longer on the register of licensed sponsors (removed ${sponsors[0].removedOn}); a licence that is revoked or surrendered disappears from the register.${possible}`;
     return {
       ...base,
       matchedOn: found.matchedOn,
       licensed: listed.length > 0,
-      summary,
+      summary: summary + companyNotes(found),
       sponsors,
       ratings,
       townCheck: { registeredOfficeTown: office, registerTowns, agrees, note: townNote },

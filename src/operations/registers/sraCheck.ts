@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import { normaliseName } from "../../services/matching/names";
-import { CheckReplyFields, CompanyQuery, Match, checkReply, companyUnavailableNote, lookup, textOf } from "./lookup";
+import { CheckReplyFields, CompanyQuery, Match, checkReply, companyNotes, lookup, textOf } from "./lookup";
 
 /** workAreas longer than this are cut, with a final element counting the rest (SPEC §2.6). */
 export const WORK_AREAS_SHOWN = 10;
@@ -116,6 +116,6 @@ export const sraCheck = defineOperation({
       : authorised
         ? `${top.name} (SRA ${top.sraNumber}) is ${top.status} by the Solicitors Regulation Authority.`
         : `${top.name} (SRA ${top.sraNumber}) is not currently authorised: ${top.listed ? `${top.status}${top.statusDate ? ` since ${top.statusDate}` : ""}. ${top.statusMeaning}` : "it is no longer listed in the register's data."}`;
-    return { ...base, authorised, possibleMatch, summary: summary + companyUnavailableNote(found), firms, attribution: base.provenance.attribution };
+    return { ...base, authorised, possibleMatch, summary: summary + companyNotes(found), firms, attribution: base.provenance.attribution };
   },
 });

@@ -312,9 +312,9 @@ export async function* parseHscaActiveLocations(bytes: Uint8Array): AsyncGenerat
         inspectionDirectorate: cell("directorate"),
         overallRating: rating,
         ratingDate: date(cell("publicationDate")),
-        keyQuestions: noKeyQuestions(),
-        lastInspectionDate: null,
-        lastReportDate: null,
+        keyQuestions: noKeyQuestions(), // the file gives the overall rating only
+        lastInspectionDate: null, // not in the file
+        lastReportDate: date(cell("publicationDate")), // the file's Publication Date: the latest rating's report
         inheritedRating: yesNo(cell("inherited")),
       },
     };
