@@ -1,4 +1,5 @@
 import type { Env } from "./env";
+import { refreshBankRate } from "./jobs/bankRate";
 import { buildApp } from "./platform/app";
 import { handleIngestJob } from "./registers/ingest";
 import type { IngestJob } from "./registers/jobs";
@@ -11,9 +12,15 @@ const app = buildApp();
 export default {
   fetch: app.fetch,
 
-  /** Daily cron: one ingest job per register source. */
-  async scheduled(_controller, env, ctx) {
+  /** Daily cron: one ingest job per register source, and the Bank Rate series for late-payment interest. */
+  async scheduled(controller, env, ctx) {
     ctx.waitUntil(env.INGEST.sendBatch(REGISTER_SOURCES.map((source) => ({ body: { source } }))));
+    ctx.waitUntil(
+      refreshBankRate(env, new Date(controller.scheduledTime)).then(
+        (r) => console.log(JSON.stringify({ bankRate: r })),
+        (e) => console.error(JSON.stringify({ bankRate: "not read; late-payment keeps the rates it holds", error: String((e as Error)?.message ?? e) })),
+      ),
+    );
   },
 
   /** Queue consumer: one source (or one chunk of a large file) per message. */

@@ -22,7 +22,7 @@ describe("SPEC §4.8 GET /api/v1/late-payment over HTTP", () => {
       dailyInterest: 0.32,
       interest: 85.63,
       compensation: 40,
-      total: 125.63,
+      claimTotal: 125.63,
       currency: "GBP",
       rateTable: { knownThrough: "2026-02-05" },
     });
@@ -33,7 +33,7 @@ describe("SPEC §4.8 GET /api/v1/late-payment over HTTP", () => {
     const { key } = await createTestKey();
     for (const paid of ["2026-01-10", "2026-01-15"]) {
       const body = await json(await late({ amount: "5000", due: "2026-01-15", paid }, key));
-      expect(body).toMatchObject({ daysLate: 0, interestFrom: null, referenceRate: null, rateApplied: null, dailyInterest: 0, interest: 0, compensation: 0, total: 0 });
+      expect(body).toMatchObject({ daysLate: 0, interestFrom: null, referenceRate: null, rateApplied: null, dailyInterest: 0, interest: 0, compensation: 0, claimTotal: 0 });
     }
   });
 

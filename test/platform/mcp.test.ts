@@ -71,7 +71,7 @@ describe("SPEC §1 a tool call is the same call as over HTTP", () => {
     expect(http.headers.get("x-credits-remaining")).toBe("98");
     const body = await json(http);
     expect(result.structuredContent).toEqual(body);
-    expect(body).toMatchObject({ daysLate: 266, interest: 85.63, total: 125.63 });
+    expect(body).toMatchObject({ daysLate: 266, interest: 85.63, claimTotal: 125.63 });
     // The text content is the same JSON, for clients that ignore structuredContent.
     expect(JSON.parse((result.content as { text: string }[])[0].text)).toEqual(body);
   });

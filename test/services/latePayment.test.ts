@@ -20,7 +20,7 @@ describe("SPEC §4.8 late-payment worked examples", () => {
     const r = calculateLatePayment({ amount: 1000, due: "2015-03-01", paid: "2015-04-20" });
     expect(r).toMatchObject({
       daysLate: 50, interestFrom: "2015-03-02", referenceDate: "2014-12-31", referenceRate: 0.5, rateApplied: 8.5,
-      dailyInterest: 0.23, interest: 11.64, compensation: 70, total: 81.64, currency: "GBP",
+      dailyInterest: 0.23, interest: 11.64, compensation: 70, claimTotal: 81.64, currency: "GBP",
     });
   });
 
@@ -28,7 +28,7 @@ describe("SPEC §4.8 late-payment worked examples", () => {
     const r = calculateLatePayment({ amount: 5000, due: "2025-09-01", paid: "2025-12-11" });
     expect(r).toMatchObject({
       daysLate: 101, referenceDate: "2025-06-30", referenceRate: 4.25, rateApplied: 12.25,
-      dailyInterest: 1.68, interest: 169.49, compensation: 70, total: 239.49,
+      dailyInterest: 1.68, interest: 169.49, compensation: 70, claimTotal: 239.49,
     });
   });
 
@@ -37,7 +37,7 @@ describe("SPEC §4.8 late-payment worked examples", () => {
     expect(r).toMatchObject({
       amount: 999.99, due: "2026-01-15", paid: "2026-10-08", daysLate: 266, interestFrom: "2026-01-16",
       referenceDate: "2025-12-31", referenceRate: 3.75, rateApplied: 11.75, dailyInterest: 0.32,
-      interest: 85.63, compensation: 40, total: 125.63,
+      interest: 85.63, compensation: 40, claimTotal: 125.63,
     });
     expect(r.basis).toContain("Late Payment of Commercial Debts (Interest) Act 1998");
     expect(r.basis).toContain("31 December 2025");
@@ -47,7 +47,7 @@ describe("SPEC §4.8 late-payment worked examples", () => {
 
   it("SPEC §4.8 £12,000 due 2025-09-01 paid 2026-10-08: 12.25%, 402 days, 1,619.01 + £100", () => {
     const r = calculateLatePayment({ amount: 12000, due: "2025-09-01", paid: "2026-10-08" });
-    expect(r).toMatchObject({ daysLate: 402, rateApplied: 12.25, interest: 1619.01, compensation: 100, total: 1719.01 });
+    expect(r).toMatchObject({ daysLate: 402, rateApplied: 12.25, interest: 1619.01, compensation: 100, claimTotal: 1719.01 });
   });
 
   it("SPEC §4.8 rounds half a penny up, exactly (£365 at 8.5% for 3 days = 0.255)", () => {
@@ -92,14 +92,14 @@ describe("SPEC §4.8 compensation tiers and on-time payment", () => {
     const r = calculateLatePayment({ amount: 5000, due: "2025-05-01", paid });
     expect(r).toMatchObject({
       daysLate: 0, interestFrom: null, referenceDate: null, referenceRate: null, rateApplied: null,
-      dailyInterest: 0, interest: 0, compensation: 0, total: 0, currency: "GBP",
+      dailyInterest: 0, interest: 0, compensation: 0, claimTotal: 0, currency: "GBP",
     });
     expect(r.basis).toMatch(/no statutory interest or compensation is due because payment was on time/);
   });
 
   it("SPEC §4.8 one day late earns one day's interest and the full fixed sum", () => {
     const r = calculateLatePayment({ amount: 2400, due: "2026-01-15", paid: "2026-01-16" });
-    expect(r).toMatchObject({ daysLate: 1, interest: 0.77, dailyInterest: 0.77, compensation: 70, total: 70.77 });
+    expect(r).toMatchObject({ daysLate: 1, interest: 0.77, dailyInterest: 0.77, compensation: 70, claimTotal: 70.77 });
   });
 });
 

@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import { IsoDate } from "../../platform/schemas";
-import { BANK_RATE_KNOWN_THROUGH, BANK_RATE_SOURCE } from "../../services/money/bankRate";
+import { storedBankRate } from "../../db/bankRate";
+import { type BankRateTable, REPO_BANK_RATE } from "../../services/money/bankRate";
 import { calculateLatePayment } from "../../services/money/latePayment";
 
 
@@ -18,7 +19,8 @@ const Input = z.object({
 
 const Output = z
   .object({
-    amount: z.number(),
+    query: z.object({ amount: z.number(), due: z.string(), paid: z.string().optional() }).describe("The request, as read (SPEC §2.1)."),
+    amount: z.number().describe("The debt: the invoice amount asked about."),
     due: z.string(),
     paid: z.string().describe("The payment date used (today when none was sent)."),
     stillUnpaid: z.boolean(),
@@ -28,12 +30,16 @@ const Output = z
     referenceRate: z.number().nullable().describe("Bank of England Bank Rate (%) on the reference date."),
     rateApplied: z.number().nullable().describe("8% plus the reference rate; fixed for the whole debt."),
     dailyInterest: z.number(),
-    interest: z.number(),
-    compensation: z.union([z.literal(0), z.literal(40), z.literal(70), z.literal(100)]),
-    total: z.number(),
+    interest: z.number().describe("Statutory interest on the debt."),
+    compensation: z.union([z.literal(0), z.literal(40), z.literal(70), z.literal(100)]).describe("Fixed compensation per invoice."),
+    claimTotal: z.number().describe("What may be claimed on top of the debt: interest plus compensation. Not the amount owed."),
+    debtPlusClaim: z.number().describe("The debt plus the claim: `amount` + `claimTotal`."),
+    rateSource: z.string().nullable().describe("Where the reference rate was read: the Bank of England series as read daily, or the table kept with the service."),
     basis: z.string(),
     currency: z.literal("GBP"),
-    rateTable: z.object({ source: z.string(), knownThrough: z.string() }),
+    rateTable: z
+      .object({ source: z.string(), knownThrough: z.string() })
+      .describe("The Bank Rate source that knows the latest date, and that date: a reference date after it answers 422."),
     notice: z.string(),
   })
   .openapi("LatePayment");
@@ -49,7 +55,7 @@ export const latePayment = defineOperation({
   title: "Late payment interest",
   summary: "Statutory interest and fixed compensation on a late business invoice.",
   description:
-    "Works out what a supplier may claim under the Late Payment of Commercial Debts (Interest) Act 1998: simple interest at 8% over the Bank of England reference rate (the Bank Rate on 31 December for interest starting January to June, on 30 June for July to December, fixed for the whole debt), for each day from the day after the due date to the payment date, plus fixed compensation of £40 (under £1,000), £70 (£1,000 to £9,999.99) or £100 (£10,000 or more). Paid on or before the due date gives zero. A reference date past the service's Bank Rate table answers 422 `date_out_of_range`.",
+    "Works out what a supplier may claim under the Late Payment of Commercial Debts (Interest) Act 1998: simple interest at 8% over the Bank of England reference rate (the Bank Rate on 31 December for interest starting January to June, on 30 June for July to December, fixed for the whole debt), for each day from the day after the due date to the payment date, plus fixed compensation of £40 (under £1,000), £70 (£1,000 to £9,999.99) or £100 (£10,000 or more). Paid on or before the due date gives zero. `claimTotal` is interest plus compensation (what may be claimed on top of the debt); `debtPlusClaim` adds the debt. The Bank Rate comes from the Bank of England's series (IUDBEDR), read daily, with the table kept in the service as the fallback; only a reference date neither knows answers 422 `date_out_of_range`.",
   input: Input,
   output: Output,
   price: 1,
@@ -59,14 +65,24 @@ export const latePayment = defineOperation({
   example: { amount: 999.99, due: "2026-01-15", paid: "2026-02-05" },
   async handler(input, ctx) {
     const paid = input.paid ?? ctx.now.toISOString().slice(0, 10);
-    const r = calculateLatePayment({ amount: input.amount, due: input.due, paid });
-    return { ...r, stillUnpaid: input.paid === undefined, rateTable: { source: BANK_RATE_SOURCE, knownThrough: BANK_RATE_KNOWN_THROUGH }, notice: NOTICE };
+    const stored = await storedBankRate(ctx.env.DB);
+    const tables: BankRateTable[] = stored ? [stored, REPO_BANK_RATE] : [REPO_BANK_RATE];
+    const r = calculateLatePayment({ amount: input.amount, due: input.due, paid }, tables);
+    const latest = tables.reduce((a, b) => (b.knownThrough > a.knownThrough ? b : a));
+    return {
+      query: { amount: input.amount, due: input.due, ...(input.paid ? { paid: input.paid } : {}) },
+      ...r,
+      stillUnpaid: input.paid === undefined,
+      rateTable: { source: latest.source, knownThrough: latest.knownThrough },
+      notice: NOTICE,
+    };
   },
 });
 
 latePayment.exampleReply = {
+  query: { amount: 999.99, due: "2026-01-15", paid: "2026-02-05" },
   ...calculateLatePayment({ amount: 999.99, due: "2026-01-15", paid: "2026-02-05" }),
   stillUnpaid: false,
-  rateTable: { source: BANK_RATE_SOURCE, knownThrough: BANK_RATE_KNOWN_THROUGH },
+  rateTable: { source: REPO_BANK_RATE.source, knownThrough: REPO_BANK_RATE.knownThrough },
   notice: NOTICE,
 };

@@ -6,7 +6,7 @@
 import { ApiError } from "../../platform/errors";
 
 export const BANK_RATE_SOURCE = "Bank of England Bank Rate history (IADB series IUDBEDR)";
-export const BANK_RATE_SOURCE_RECENT = "Bank of England Monetary Policy Committee decisions";
+export const BANK_RATE_SOURCE_RECENT = "Bank of England Bank Rate series IUDBEDR, read daily";
 /** Last MPC decision confirmed (held at 3.75%). Dates after this are past the table. */
 export const BANK_RATE_KNOWN_THROUGH = "2026-02-05";
 
@@ -36,6 +36,37 @@ export const BANK_RATE_CHANGES: readonly (readonly [string, number])[] = [
 ];
 
 export const BANK_RATE_FROM = BANK_RATE_CHANGES[0][0];
+
+/** One source of Bank Rate: its changes and the span it knows (from its first change to `knownThrough`). */
+export interface BankRateTable {
+  changes: readonly (readonly [string, number])[];
+  knownThrough: string;
+  source: string;
+}
+
+/** The table kept in the repo: the seed, and the fallback when the daily read of the Bank's series is not there. */
+export const REPO_BANK_RATE: BankRateTable = { changes: BANK_RATE_CHANGES, knownThrough: BANK_RATE_KNOWN_THROUGH, source: BANK_RATE_SOURCE };
+
+/** The changes of rate in a series of observations (sorted by date): repeated rates are no change. */
+export function changesOf(observations: readonly { date: string; rate: number }[]): [string, number][] {
+  const out: [string, number][] = [];
+  for (const o of observations) if (!out.length || out[out.length - 1][1] !== o.rate) out.push([o.date, o.rate]);
+  return out;
+}
+
+/** The rate in force on `date` from the first table that knows it, with that table's source; null when none does. */
+export function rateFrom(tables: readonly BankRateTable[], date: string): { rate: number; source: string } | null {
+  for (const t of tables) {
+    if (!t.changes.length || date < t.changes[0][0] || date > t.knownThrough) continue;
+    let rate = t.changes[0][1];
+    for (const [from, pct] of t.changes) {
+      if (from > date) break;
+      rate = pct;
+    }
+    return { rate, source: t.source };
+  }
+  return null;
+}
 
 /** Bank Rate % in force on `date` (YYYY-MM-DD); a change takes effect on its own date. */
 export function bankRateOn(date: string): number {

@@ -3,7 +3,7 @@
  * of Commercial Debts (Interest) Act 1998, rate per SI 2002/1675 art.4. Pure; no I/O.
  */
 import { ApiError } from "../../platform/errors";
-import { BANK_RATE_FROM, BANK_RATE_KNOWN_THROUGH, bankRateOn } from "./bankRate";
+import { type BankRateTable, REPO_BANK_RATE, bankRateOn, rateFrom } from "./bankRate";
 
 export { bankRateOn };
 
@@ -18,7 +18,12 @@ export interface LatePaymentResult {
   dailyInterest: number;
   interest: number;
   compensation: 0 | 40 | 70 | 100;
-  total: number;
+  /** What may be claimed on top of the debt: interest plus the fixed compensation (not the amount owed). */
+  claimTotal: number;
+  /** The debt itself plus the claim. */
+  debtPlusClaim: number;
+  /** Where the reference rate came from (null when no interest runs). */
+  rateSource: string | null;
   basis: string;
   currency: "GBP";
 }
@@ -55,7 +60,11 @@ export function referenceDateFor(interestStart: string): string {
 /** Exact half-up division of non-negative BigInts (avoids float error on .5 pennies and big products). */
 const divHalfUp = (num: bigint, den: bigint) => (2n * num + den) / (2n * den);
 
-export function calculateLatePayment(input: LatePaymentInput): LatePaymentResult {
+/**
+ * `rates`: the Bank Rate tables to read the reference rate from, first match wins (the daily read of the
+ * Bank's series, then the repo's table). A reference date no table knows is 422 date_out_of_range.
+ */
+export function calculateLatePayment(input: LatePaymentInput, rates: readonly BankRateTable[] = [REPO_BANK_RATE]): LatePaymentResult {
   const { amount, due, paid } = input;
   if (typeof amount !== "number" || !Number.isFinite(amount) || amount <= 0 || amount > MAX_AMOUNT) {
     throw bad("amount", `amount must be a number greater than 0 and at most ${MAX_AMOUNT} (pounds).`);
@@ -74,21 +83,23 @@ export function calculateLatePayment(input: LatePaymentInput): LatePaymentResult
   if (daysLate <= 0) {
     return {
       amount, due, paid, daysLate: 0, interestFrom: null, referenceDate: null, referenceRate: null, rateApplied: null,
-      dailyInterest: 0, interest: 0, compensation: 0, total: 0, currency: "GBP",
+      dailyInterest: 0, interest: 0, compensation: 0, claimTotal: 0, debtPlusClaim: amount, rateSource: null, currency: "GBP",
       basis: `Under ${ACT}, no statutory interest or compensation is due because payment was on time (on or before the due date).`,
     };
   }
 
   const interestFrom = isoOf(dueDay + 1);
   const referenceDate = referenceDateFor(interestFrom);
-  if (referenceDate < BANK_RATE_FROM || referenceDate > BANK_RATE_KNOWN_THROUGH) {
+  const known = rateFrom(rates, referenceDate);
+  if (!known) {
+    const spans = rates.filter((t) => t.changes.length).map((t) => `${t.changes[0][0]} to ${t.knownThrough} (${t.source})`);
     throw new ApiError(
       "date_out_of_range",
-      `due ${due}: interest starting ${interestFrom} uses the Bank Rate on ${referenceDate}, but the Bank Rate table runs from ${BANK_RATE_FROM} to ${BANK_RATE_KNOWN_THROUGH}.`,
+      `due ${due}: interest starting ${interestFrom} uses the Bank Rate on ${referenceDate}, which no source the service holds knows yet: ${spans.join("; ")}.`,
       { field: "due" },
     );
   }
-  const referenceRate = bankRateOn(referenceDate);
+  const referenceRate = known.rate;
   const basisPoints = BigInt(Math.round((8 + referenceRate) * 100)); // rates are whole basis points
   const rateApplied = Number(basisPoints) / 100;
   // pennies × (bp / 10,000) × days / 365, rounded once at the end.
@@ -100,7 +111,9 @@ export function calculateLatePayment(input: LatePaymentInput): LatePaymentResult
     dailyInterest: Number(dailyP) / 100,
     interest,
     compensation,
-    total: (Number(interestP) + compensation * 100) / 100,
+    claimTotal: (Number(interestP) + compensation * 100) / 100,
+    debtPlusClaim: (pennies + Number(interestP) + compensation * 100) / 100,
+    rateSource: known.source,
     currency: "GBP",
     basis:
       `Statutory interest under ${ACT} at ${rateApplied}% a year (8% plus the Bank of England Bank Rate of ${referenceRate}% in force on ${longDate(referenceDate)}, fixed for the life of the debt), ` +
