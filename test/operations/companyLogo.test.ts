@@ -21,7 +21,10 @@ describe("SPEC §4.7 GET /api/v1/company-logo", () => {
     expect(r.headers.get("x-credits-remaining")).toBeNull();
     const body = await json(r);
     const logos = body.logos as { url: string; source: keyof typeof RANK }[];
-    expect(logos.map((l) => l.source)).toEqual(["logo-image", "logo-image", "logo-image", "app-icon", "app-icon", "icon", "icon", "icon", "social-image", "social-image"]);
+    // The fixture's partner badge (images/partners/trustmark-logo.png) is not among them.
+    expect(logos.map((l) => l.url)).not.toContain("https://logo.test/images/partners/trustmark-logo.png");
+    expect(body.query).toEqual({ domain: "logo.test" });
+    expect(logos.map((l) => l.source)).toEqual(["logo-image", "logo-image", "app-icon", "app-icon", "icon", "icon", "icon", "social-image", "social-image"]);
     for (let i = 1; i < logos.length; i++) expect(RANK[logos[i].source]).toBeGreaterThanOrEqual(RANK[logos[i - 1].source]);
     for (const l of logos) expect(new URL(l.url).href).toBe(l.url); // absolute, as given
     expect(logos[0].url).toBe("https://logo.test/assets/img/hartley-finch-logo.svg");

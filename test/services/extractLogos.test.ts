@@ -9,7 +9,6 @@ describe("SPEC §4.7 extractLogos", () => {
     expect(extractLogos(html, PAGE)).toEqual([
       { url: `${PAGE}assets/img/hartley-finch-logo.svg`, source: "logo-image", type: "image/svg+xml" },
       { url: `${PAGE}wp-content/uploads/hf-logo-512.png`, source: "logo-image", type: "image/png" },
-      { url: `${PAGE}images/partners/trustmark-logo.png`, source: "logo-image", type: "image/png" },
       { url: `${PAGE}icons/apple-touch-icon.png`, source: "app-icon", type: "image/png", sizes: "180x180" },
       { url: `${PAGE}icons/apple-touch-icon-120.png`, source: "app-icon", type: "image/png", sizes: "120x120" },
       { url: `${PAGE}icons/icon.svg`, source: "icon", type: "image/svg+xml" },
@@ -18,6 +17,19 @@ describe("SPEC §4.7 extractLogos", () => {
       { url: "https://cdn.hartleyfinch.test/share/og-workshop.jpg", source: "social-image", type: "image/jpeg" },
       { url: `${PAGE}share/twitter-card.jpg`, source: "social-image", type: "image/jpeg" },
     ]);
+  });
+
+  it("SPEC §4.7 a partner, accreditation, client or footer badge is not the page's own logo", () => {
+    const html = `<html><head><link rel="apple-touch-icon" href="/touch.png"></head><body>
+      <main><section class="our-partners"><h2>Partners</h2><img class="partner-logo" src="/p/acme-logo.png"></section>
+      <div id="accreditations"><img alt="ISO 9001 logo" src="/badges/iso-logo.png"></div>
+      <ul class="client-logos"><li><img src="/clients/bigco_logo.svg"></li></ul>
+      <img src="/img/cyber-essentials-certified-logo.png" alt="Cyber Essentials certified"></main>
+      <footer><img class="logo" src="/img/trustpilot-logo.svg"></footer></body></html>`;
+    expect(extractLogos(html, PAGE)).toEqual([{ url: `${PAGE}touch.png`, source: "app-icon", type: "image/png" }]);
+    // The page's own logo in its header stays, whatever its class says.
+    const own = `<html><body><header class="site-header partner-bar"><a href="/"><img class="logo" src="/logo.svg"></a></header></body></html>`;
+    expect(extractLogos(own, PAGE)).toEqual([{ url: `${PAGE}logo.svg`, source: "logo-image", type: "image/svg+xml" }]);
   });
 
   it("SPEC §4.7 resolves against <base href>, drops data: and javascript:, skips .ico and inline svg", () => {
@@ -48,7 +60,7 @@ describe("SPEC §4.7 extractLogos", () => {
       "https://www.example.com/brand/header.png",
       "https://www.example.com/brand/org.png",
       "https://cdn.example.com/corp.png",
-      "https://www.example.com/partners/acme-logo.png",
+      // /partners/acme-logo.png is a partner's logo, not the page's own: left out.
     ]);
   });
 

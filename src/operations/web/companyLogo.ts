@@ -48,6 +48,7 @@ const Logo = z.object({
 
 const Output = z
   .object({
+    query: z.object({ domain: z.string() }).describe("The request, as read (SPEC §2.1): the domain only."),
     domain: z.string(),
     logo: z.string().describe("The best logo URL (the first of `logos`)."),
     source: z.enum(["logo-image", "app-icon", "icon", "social-image"]).describe("Where the best logo came from; `social-image` when it is the social share image."),
@@ -65,7 +66,7 @@ export const companyLogo = defineOperation({
   family: "web",
   title: "Company logo",
   summary: "Logo URLs for a company's website domain, best first.",
-  description: `Reads the domain's homepage and returns its logo URLs in this order: the page's own logo image, then the app icon, then an SVG or PNG icon, and the social share image last (\`source: "social-image"\`). URLs are absolute. No key needed; browsers may call it from any origin (CORS). Limited to ${LOGO_IP_LIMIT.limit} lookups a minute per IP address (429 \`rate_limited\` with \`Retry-After\`). Results are cached for 24 hours. A homepage with no logo answers 404 with \`query\`.`,
+  description: `Reads the domain's homepage and returns its logo URLs in this order: the page's own logo image, then the app icon, then an SVG or PNG icon, and the social share image last (\`source: "social-image"\`). Logos in partner, accreditation, client, sponsor, award or footer-badge areas are other organisations' and are left out. URLs are absolute. No key needed; browsers may call it from any origin (CORS). Limited to ${LOGO_IP_LIMIT.limit} lookups a minute per IP address (429 \`rate_limited\` with \`Retry-After\`). Results are cached for 24 hours. A homepage with no logo answers 404 with \`query\`.`,
   input: z.object({ domain: Domain }),
   output: Output,
   price: 0,
@@ -76,6 +77,7 @@ export const companyLogo = defineOperation({
   timeoutMs: 15_000,
   example: { domain: "example.co.uk" },
   exampleReply: {
+    query: { domain: "example.co.uk" },
     domain: "example.co.uk",
     logo: "https://example.co.uk/assets/logo.svg",
     source: "logo-image",
@@ -101,7 +103,7 @@ export const companyLogo = defineOperation({
     const page = await safeFetch(`https://${domain}/`, { accept: "text/html,application/xhtml+xml", testHosts: testHostsOf(ctx.env), timeoutMs: 10_000, maxBytes: 3 * 1024 * 1024 });
     const logos = extractLogos(decodeText(page), page.url);
     if (!logos.length) throw new ApiError("not_found", `No logo, app icon or share image was found on ${domain}'s homepage.`, { query: domain });
-    const reply = { domain, logo: logos[0].url, source: logos[0].source, logos, page: page.url, fetchedAt: ctx.now.toISOString(), notice: LOGO_NOTICE };
+    const reply = { query: { domain }, domain, logo: logos[0].url, source: logos[0].source, logos, page: page.url, fetchedAt: ctx.now.toISOString(), notice: LOGO_NOTICE };
     ctx.waitUntil(cache.put(key, { status: 200, body: JSON.stringify(reply), fetchedAt: ctx.now.getTime() }, CACHE_TTL_SECONDS));
     return reply;
   },

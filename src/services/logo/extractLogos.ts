@@ -57,6 +57,33 @@ function jsonLdLogos(data: unknown): string[] {
   return nodes.filter(isOrganization).flatMap((n) => urlOf(n.logo));
 }
 
+/**
+ * Areas of a page that show other organisations' logos: partners, accreditations, clients, sponsors,
+ * awards, memberships, certifications, press mentions, and the footer's badges. A logo image there is not
+ * the page's own.
+ */
+const BADGE_AREA = /partner|accredit|certif|client|customer|sponsor|award|badge|member|affiliat|supplier|trusted|as-seen|press|featured|brands|logo-?(?:wall|grid|strip|carousel|cloud)/i;
+
+/** The little of a DOM element this module reads (linkedom's elements; the Workers types' `Element` is HTMLRewriter's). */
+interface Node {
+  tagName: string;
+  parentElement: Node | null;
+  getAttribute(name: string): string | null;
+  matches(selector: string): boolean;
+  closest(selector: string): Node | null;
+}
+
+function inBadgeArea(img: Node): boolean {
+  if (img.closest("footer, [role=contentinfo]")) return true;
+  for (let el: Node | null = img.parentElement; el && el.tagName !== "BODY"; el = el.parentElement) {
+    if (el.matches("header, nav, [role=banner]")) return false; // the page's own header
+    const label = `${el.getAttribute("id") ?? ""} ${el.getAttribute("class") ?? ""} ${el.getAttribute("aria-label") ?? ""}`;
+    if (BADGE_AREA.test(label)) return true;
+  }
+  // A lone image named for someone else ("Cyber Essentials certified logo", "partner-logo.png").
+  return BADGE_AREA.test(`${img.getAttribute("alt") ?? ""} ${img.getAttribute("class") ?? ""} ${img.getAttribute("src") ?? ""}`);
+}
+
 /** Extracts logo candidates in SPEC §4.7 order; URLs absolute (against <base href>, then the page URL), deduplicated, at most 10. */
 export function extractLogos(html: string, pageUrl: string): LogoCandidate[] {
   const { document } = parseHTML(html);
@@ -92,7 +119,7 @@ export function extractLogos(html: string, pageUrl: string): LogoCandidate[] {
   const imgs = [...document.querySelectorAll("img")].flatMap((img) => {
     const named = ["id", "class", "alt", "src"].some((a) => /logo/i.test(img.getAttribute(a) ?? ""));
     const url = ["src", "data-src", "data-lazy-src"].map((a) => abs(img.getAttribute(a))).find(Boolean);
-    if (!named || !url) return [];
+    if (!named || !url || inBadgeArea(img as unknown as Node)) return [];
     const home = homes.has(abs(img.closest("a[href]")?.getAttribute("href")));
     return [{ url, prominent: !!img.closest("header, nav, [role=banner]") || home }];
   });
