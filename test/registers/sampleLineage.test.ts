@@ -96,6 +96,27 @@ describe("issue §6 sample editions never mix with real ones", () => {
     expect(near.summary).toContain("This is a possible match by name only; confirm the provider");
   });
 
+  it("SPEC §2.5 the AML summary follows the data: Expired is listed (not removed), Applied is not approved, supervisedByHmrc only for Approved", async () => {
+    const head = (await (await fetch("http://files.test/hmrc-mlr/register-edition-2026-10-07.csv")).text()).split(/\r?\n/)[0];
+    const row = (mlr: string, name: string, status: string) => `${mlr},01/02/2020,${name},,${name},LS1,,,X,,,,,,,,,,,,,${status}`;
+    const csv = [head, row("XAML00000000001", "EXPIRY ACCOUNTANTS LTD", "EXPIRED"), row("XAML00000000002", "PENDING BOOKKEEPING LTD", "APPLIED"), row("XAML00000000003", "APPROVED AUDIT LTD", "APPROVED")].join("\r\n");
+    await ingestEdition(env, { source: "aml", bytes: new TextEncoder().encode(csv), fileName: null, url: null, editionDate: "2026-11-01" });
+    const { key } = await createTestKey({ plan: "enterprise", credits: 100 });
+    const ask = async (q: string) => json(await call(`/api/v1/aml-register?company=${encodeURIComponent(q)}`, { key }));
+    const expired = await ask("Expiry Accountants Ltd");
+    expect(expired).toMatchObject({ supervisedByHmrc: false, registrations: [{ status: "Expired", removedOn: null }] });
+    expect(expired.summary).toContain("is on HMRC's supervised business register (XAML00000000001: Expired (listed, but the registration has expired))");
+    expect(expired.summary).not.toMatch(/removed/);
+    expect(expired.summary).toMatch(/may supervise it/);
+    const applied = await ask("Pending Bookkeeping Ltd");
+    expect(applied).toMatchObject({ supervisedByHmrc: false, registrations: [{ status: "Applied" }] });
+    expect(applied.summary).toContain("Applied (being considered, not yet approved)");
+    expect(applied.summary).toContain("No registration found is Approved.");
+    const approved = await ask("Approved Audit Ltd");
+    expect(approved).toMatchObject({ supervisedByHmrc: true, registrations: [{ status: "Approved" }] });
+    expect(approved.summary).not.toContain("No registration found is Approved");
+  });
+
   it("SPEC §6.3 npm run reset empties one register and leaves the others", async () => {
     await load("sponsors", SAMPLE_A, "2026-06-26");
     await load("aml", "hmrc-mlr/register-edition-2026-10-07.csv", "2026-10-07");
