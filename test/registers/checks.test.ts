@@ -146,6 +146,7 @@ describe("SPEC §2.5 / §4.5 aml-register", () => {
     // SPEC §4.5: every AML "not found", the 404 included, says another body may supervise; SPEC §1 rule 7: sole traders are not covered.
     for (const q of ["Zephyr Quantum Widgets Ltd", "99999999", "Mr John Smith"]) {
       const b = await expectNotFound("aml-register", q);
+      if (q === "Mr John Smith") expect(b.message).not.toContain("Smith"); // echoed once, under query
       expect(b.message).toMatch(/does not mean the business is unsupervised: another body, such as the FCA or a professional body/);
       expect(b.message).toMatch(/Individuals registered under their own names \(sole traders\) are not covered/);
       expect(b.message).not.toMatch(/\bunsupervised\.$/);

@@ -282,7 +282,8 @@ export async function lookup(env: Env, source: RegisterSource, query: string, op
   if (hit) return hit;
 
   const found = await byNames(env, source, [q], NAME_MIN_SCORE, false);
-  if (!found.length) throw new ApiError("not_found", `Nothing on this register matches "${q}". ${REGISTERS[source].notFound}`, { query: q });
+  // The name asked for is echoed once, under `query` (SPEC §7), not repeated in the message: it may be a person's.
+  if (!found.length) throw new ApiError("not_found", `Nothing on this register matches the name asked for (\`query\`). ${REGISTERS[source].notFound}`, { query: q });
   return withCompany(env, { query: q, matchedBy: found[0].match.score >= 0.95 ? "name" : "name (possible match)", matchedOn: [...new Set(found.map((f) => f.match.matchedName))], found, company: null, profile: null });
 }
 
