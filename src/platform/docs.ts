@@ -5,6 +5,8 @@ import { type AnyOperation, priceText, slugOf } from "./registry";
 
 interface JsonSchemaProp {
   type?: string | string[];
+  /** A number read strictly (platform/schemas.ts strictInt, strictPounds): a JSON number or the same written in digits. */
+  anyOf?: JsonSchemaProp[];
   description?: string;
   maxLength?: number;
   minLength?: number;
@@ -40,7 +42,10 @@ export function parameterRows(op: AnyOperation): string {
     "| name | in | required | type | limits | description |",
     "|---|---|---|---|---|---|",
     ...props.map(([name, p]) => {
-      const type = Array.isArray(p.type) ? p.type.join(" or ") : (p.type ?? "string");
+      // A number read strictly accepts its text form too ([number, string]): it is documented as the number it is.
+      const types = [p.type ?? p.anyOf?.map((a) => a.type) ?? "string"].flat().filter((t): t is string => typeof t === "string");
+      const numeric = types.find((t) => t === "number" || t === "integer");
+      const type = numeric && types.every((t) => t === numeric || t === "string") ? numeric : types.join(" or ") || "string";
       return `| \`${name}\` | ${where} | ${schema.required?.includes(name) ? "yes" : "no"} | ${type} | ${limitsOf(p) || "—"} | ${(p.description ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ")} |`;
     }),
   ].join("\n");

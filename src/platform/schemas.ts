@@ -10,6 +10,45 @@ export const IsoDate = z
   }, "is not a real calendar date");
 
 /**
+ * Numbers are read strictly (issue: hardening §4): over HTTP a query value is text, and only plain
+ * decimal digits are a number ("0x10", "1e3", "0b11", " 12 " are refused); over MCP a JSON number is taken.
+ */
+const PLAIN_INT = /^\d{1,9}$/;
+const PLAIN_POUNDS = /^\d{1,9}(?:\.\d{1,2})?$/;
+
+/** A whole number from min to max (JSON number, or plain digits as text). */
+export const strictInt = (min: number, max: number) =>
+  z
+    .union([z.number(), z.string()])
+    .transform((v, ctx) => {
+      if (typeof v === "string" && !PLAIN_INT.test(v)) {
+        ctx.addIssue({ code: "custom", message: `must be a whole number from ${min} to ${max}, written with digits only` });
+        return z.NEVER;
+      }
+      return Number(v);
+    })
+    .pipe(z.number().int(`must be a whole number from ${min} to ${max}`).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+/** An amount of money in pounds: a JSON number, or plain digits with at most two decimal places ("1250", "1250.50"). */
+export const strictPounds = (max: number) =>
+  z
+    .union([z.number(), z.string()])
+    .transform((v, ctx) => {
+      if (typeof v === "string" && !PLAIN_POUNDS.test(v)) {
+        ctx.addIssue({ code: "custom", message: "must be an amount in pounds written with digits, e.g. 1250.00 (at most 2 decimal places; no signs, spaces, exponents or hex)" });
+        return z.NEVER;
+      }
+      return Number(v);
+    })
+    .pipe(
+      z
+        .number()
+        .positive("must be more than 0")
+        .max(max, `must be at most ${max.toLocaleString("en-GB")}`)
+        .refine((n) => Number(n.toFixed(2)) === n, "must have at most 2 decimal places (pence)"),
+    );
+
+/**
  * The one table of input limits (SPEC §8). Where the SPEC says "not shown" the maximum is ours; the
  * API description in OpenAPI, the Markdown pages and MCP tool descriptions are generated from here.
  */

@@ -65,4 +65,29 @@ describe("SPEC §4.8 GET /api/v1/late-payment over HTTP", () => {
     for (const [amount, compensation] of tiers)
       expect((await json(await late({ amount, due: "2026-01-15", paid: "2026-01-20" }, key))).compensation, amount).toBe(compensation);
   });
+
+  it("SPEC §7 numbers are read strictly: only plain decimals with at most two places are money; refused before any charge", async () => {
+    for (const amount of ["0x10", "0o17", "0b11", "1e3", " 12 ", "12 ", "+12", "-5", "12.345", "1,000", "Infinity", ""]) {
+      const { key, keyId } = await createTestKey({ credits: 0 });
+      const r = await late({ amount, due: "2026-01-15", paid: "2026-01-20" }, key);
+      const body = await json(r);
+      expect([amount, r.status, body.field]).toEqual([amount, 400, "amount"]);
+      expect(await balanceOf(keyId, { credits: 0 })).toBe(0);
+    }
+    const { key } = await createTestKey();
+    for (const amount of ["1250", "1250.5", "1250.50", "0.01"]) expect((await late({ amount, due: "2026-01-15", paid: "2026-01-20" }, key)).status, amount).toBe(200);
+    // The same strictness on every numeric input: a feed's page size.
+    for (const limit of ["0x10", "1e2", " 5", "5.0"]) {
+      const r = await call(`/api/v1/aml-register/changes?since=2026-01-01&limit=${encodeURIComponent(limit)}`, { key });
+      expect([limit, r.status, (await json(r)).field]).toEqual([limit, 400, "limit"]);
+    }
+  });
+
+  it("SPEC §7 a payment date before the Act is refused at validation: 400 naming paid, even with no credits left", async () => {
+    const { key } = await createTestKey({ credits: 0 });
+    const r = await late({ amount: "100", due: "1998-01-01", paid: "1998-10-31" }, key);
+    const body = await json(r);
+    expect([r.status, body.code, body.field]).toEqual([400, "bad_request", "paid"]);
+    expect(body.message).toMatch(/1998-11-01/);
+  });
 });

@@ -104,6 +104,19 @@ describe("SPEC §4.5 aml-register/changes", () => {
     }
   });
 
+  it("SPEC §7 a bad `kind` or `cursor` is refused before the ledger is asked: 400, not 429, with no credits left", async () => {
+    for (const [q, field] of [
+      [{ since: "2026-01-01", kind: "bogus" }, "kind"],
+      [{ since: "2026-01-01", cursor: "not-a-cursor" }, "cursor"],
+      [{ since: "2026-01-01", cursor: btoa("x:12") }, "cursor"],
+    ] as const) {
+      const { key } = await createTestKey({ credits: 0 });
+      const { r, body } = await feed("/api/v1/aml-register/changes", q, key);
+      expect([JSON.stringify(q), r.status]).toEqual([JSON.stringify(q), 400]);
+      expect(body).toMatchObject({ code: "bad_request", field });
+    }
+  });
+
   it("SPEC §4.5 `limit` + `cursor` paging gives every change exactly once, 1 credit a page", async () => {
     const { key, keyId } = await createTestKey();
     const all = (await feed("/api/v1/aml-register/changes", { since: "2026-01-01" })).body.changes as Change[];

@@ -1,20 +1,18 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
-import { IsoDate } from "../../platform/schemas";
+import { IsoDate, strictPounds } from "../../platform/schemas";
 import { storedBankRate } from "../../db/bankRate";
 import { type BankRateTable, REPO_BANK_RATE } from "../../services/money/bankRate";
 import { calculateLatePayment } from "../../services/money/latePayment";
 
 
 const Input = z.object({
-  amount: z.coerce
-    .number({ error: "must be a number of pounds, e.g. 1250.00" })
-    .positive("must be more than 0")
-    .max(100_000_000, "must be at most 100,000,000")
-    .refine((n) => Number(n.toFixed(2)) === n, "must have at most 2 decimal places (pence)")
-    .openapi({ example: 2400 }).describe("Invoice amount in pounds (the debt, usually including VAT), up to 2 decimal places."),
+  amount: strictPounds(100_000_000).openapi({ example: 2400 }).describe("Invoice amount in pounds (the debt, usually including VAT), up to 2 decimal places, digits only."),
   due: IsoDate.openapi({ example: "2026-01-15" }).describe("Date payment was due (the agreed date; without one, 30 days after the invoice)."),
-  paid: IsoDate.optional().openapi({ example: "2026-02-05" }).describe("Date paid. Omit while still unpaid: interest is worked out to today (UTC)."),
+  paid: IsoDate.refine((d) => d >= "1998-11-01", "must not be before 1998-11-01, when the Late Payment of Commercial Debts (Interest) Act 1998 came into force")
+    .optional()
+    .openapi({ example: "2026-02-05" })
+    .describe("Date paid. Omit while still unpaid: interest is worked out to today (UTC)."),
 });
 
 const Output = z

@@ -1,8 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { changesSince, editionInfo } from "../../db/registers";
-import { ApiError } from "../../platform/errors";
 import { type Operation, defineOperation } from "../../platform/registry";
-import { INPUT_LIMITS, IsoDate } from "../../platform/schemas";
+import { INPUT_LIMITS, IsoDate, strictInt } from "../../platform/schemas";
 import { CHANGE_RULES } from "../../services/registers/rules";
 import type { RegisterSource } from "../../services/registers/types";
 import { Provenance, REGISTERS, provenanceOf } from "./lookup";
@@ -17,15 +16,19 @@ const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = INPUT_LIMITS.feedLimit.max;
 
 const encodeCursor = (id: number) => btoa(`c:${id}`).replace(/=+$/, "");
-function decodeCursor(c: string): number {
+/** The change id a cursor stands for, or null when it is not one this feed gave out. */
+function decodeCursor(c: string): number | null {
   try {
     const m = /^c:(\d{1,15})$/.exec(atob(c));
     if (m) return Number(m[1]);
   } catch {
     // fall through
   }
-  throw new ApiError("bad_request", "`cursor` is not a cursor this feed gave out.", { field: "cursor" });
+  return null;
 }
+
+/** The kinds asked for, lower case, once each. */
+const kindsOf = (v: string) => [...new Set(v.split(",").map((k) => k.trim().toLowerCase()).filter(Boolean))];
 
 export interface FeedSpec {
   source: RegisterSource;
@@ -84,9 +87,14 @@ export function changesFeed(spec: FeedSpec): Operation<z.ZodObject, z.ZodType> {
   const never = Object.entries(rules.neverOccurs ?? {}).map(([k, why]) => ` \`${k}\` is accepted but matches nothing: ${why}.`).join("");
   const Input = z.object({
     since: IsoDate.openapi({ example: "2026-10-07" }).describe("Changes seen on or after this date (YYYY-MM-DD)."),
+    // Validated here, before any credit is taken (a bad kind is never charged, nor uses a burst slot).
     kind: z
       .string()
       .max(100)
+      .superRefine((v, ctx) => {
+        const bad = kindsOf(v).filter((k) => !kindList.includes(k));
+        if (bad.length) ctx.addIssue({ code: "custom", message: `${bad.join(", ")} is not a kind of change on this feed; use ${kindList.join(", ")}` });
+      })
       .optional()
       .describe(`Only these kinds of change, comma-separated: ${kindList.join(", ")}.`)
       .openapi({ example: kindList.slice(0, 2).join(",") }),
@@ -106,8 +114,13 @@ export function changesFeed(spec: FeedSpec): Operation<z.ZodObject, z.ZodType> {
             .describe(`Only changes where the rating before or after is this value: ${CQC_RATINGS.join(", ")} (any letter case).`),
         }
       : {}),
-    limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT).describe(`Changes per page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`),
-    cursor: z.string().max(40).optional().describe("`nextCursor` from the previous page."),
+    limit: strictInt(1, MAX_LIMIT).default(DEFAULT_LIMIT).describe(`Changes per page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`),
+    cursor: z
+      .string()
+      .max(40)
+      .refine((c) => decodeCursor(c) !== null, "is not a cursor this feed gave out")
+      .optional()
+      .describe("`nextCursor` from the previous page."),
   });
   const Output = z
     .object({
@@ -142,13 +155,8 @@ export function changesFeed(spec: FeedSpec): Operation<z.ZodObject, z.ZodType> {
     example: { since: "2026-10-07", kind: kindList.slice(0, 2).join(",") },
     async handler(input, ctx) {
       const i = input as z.infer<typeof Input> & { rating?: string };
-      let kinds: string[] | null = null;
-      if (i.kind) {
-        kinds = [...new Set(i.kind.split(",").map((k) => k.trim().toLowerCase()).filter(Boolean))];
-        const bad = kinds.filter((k) => !kindList.includes(k));
-        if (bad.length) throw new ApiError("bad_request", `\`kind\`: ${bad.join(", ")} is not a kind of change on this feed; use ${kindList.join(", ")}.`, { field: "kind" });
-      }
-      const afterId = i.cursor ? decodeCursor(i.cursor) : 0;
+      const kinds = i.kind ? kindsOf(i.kind) : null;
+      const afterId = (i.cursor && decodeCursor(i.cursor)) || 0;
       const page = await changesSince(ctx.env.DB, spec.source, {
         since: i.since,
         kinds,
