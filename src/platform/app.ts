@@ -68,6 +68,17 @@ export function buildApp(ops: readonly AnyOperation[] = operations) {
 
   app.onError((err, c) => send(c, errorOutcome(err, c.get("requestId") ?? newRequestId())));
 
+  // HEAD is not served on operations: Hono would run (and charge) the GET. 405 with the Allow header, like any other method.
+  app.use("*", async (c, next) => {
+    if (c.req.method !== "HEAD") return next();
+    const path = new URL(c.req.url).pathname;
+    const methods = ops.filter((o) => matchesPath(o.path, path)).map((o) => o.method.toUpperCase());
+    if (!methods.length) return next();
+    const o = errorOutcome(new ApiError("method_not_allowed", `HEAD is not allowed on ${path}; use ${[...new Set(methods)].join(", ")}.`), c.get("requestId"));
+    o.headers.allow = [...new Set(methods)].join(", ");
+    return send(c, o);
+  });
+
   for (const op of ops) {
     const method = op.method.toUpperCase();
     app.on(method, op.path, async (c) => {
@@ -138,7 +149,8 @@ export function buildApp(ops: readonly AnyOperation[] = operations) {
   return app;
 }
 
+/** The operation path, exactly: a trailing slash is another path (404), not the same one with the wrong method. */
 function matchesPath(pattern: string, path: string): boolean {
-  const re = new RegExp(`^${pattern.replace(/:[^/]+/g, "[^/]+")}/?$`);
+  const re = new RegExp(`^${pattern.replace(/:[^/]+/g, "[^/]+")}$`);
   return re.test(path);
 }

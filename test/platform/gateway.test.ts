@@ -157,6 +157,19 @@ describe("SPEC §7.6 unknown addresses and methods", () => {
     await expectError(s, 405, "method_not_allowed");
     expect(s.headers.get("allow")).toBe("POST");
   });
+
+  it("SPEC §7.6 HEAD on a charged GET is 405 with Allow: GET, never charged; a trailing slash is another path (404)", async () => {
+    const { key, keyId } = await createTestKey();
+    const head = await call("/api/v1/late-payment?amount=999.99&due=2026-01-15&paid=2026-02-05", { key, method: "HEAD" });
+    expect(head.status).toBe(405);
+    expect(head.headers.get("allow")).toBe("GET");
+    expect(head.headers.get("x-request-id")).toMatch(/^req_/);
+    expect(await balanceOf(keyId)).toBe(100);
+    const slash = await call("/api/v1/late-payment/?amount=999.99&due=2026-01-15", { key });
+    const body = await expectError(slash, 404, "not_found");
+    expect(body.query).toBe("/api/v1/late-payment/");
+    expect(await balanceOf(keyId)).toBe(100);
+  });
 });
 
 describe("SPEC §7.2 charged replies", () => {
