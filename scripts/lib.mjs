@@ -1,6 +1,6 @@
 // Helpers shared by the npm scripts (start, key, ingest, bench). Node only.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -27,9 +27,51 @@ export function run(cmd, args, opts = {}) {
 
 export const wrangler = (args, opts) => run(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), ...args], opts);
 
-/** Applies the D1 migrations to the local database (optionally under another persistence folder). */
+/** Whether a process id is alive (a lock left by a process that died is stale). */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
+
+/**
+ * Runs `fn` holding a lock file, so scripts started side by side (npm start in one terminal, npm run key or
+ * ingest in another) do not apply the migrations twice at once. A lock whose process has died is taken over.
+ */
+function withLock(path, fn) {
+  mkdirSync(dirname(path), { recursive: true });
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      const fd = openSync(path, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      break;
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e;
+      const holder = Number(readFileSync(path, "utf8") || 0);
+      if (holder && !alive(holder)) rmSync(path, { force: true });
+      else if (Date.now() > deadline) throw new Error(`${path} is held by process ${holder}; remove it if that process is gone`);
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(path, { force: true });
+  }
+}
+
+/**
+ * Applies the D1 migrations to the local database (optionally under another persistence folder). Safe to
+ * run concurrently and to re-run: one process at a time applies them, and wrangler skips those applied.
+ */
 export function migrateLocal(persistTo) {
-  wrangler(["d1", "migrations", "apply", DB_NAME, "--local", ...(persistTo ? ["--persist-to", persistTo] : [])], { quiet: true });
+  const lock = join(persistTo ?? join(ROOT, ".wrangler", "state"), "migrations.lock");
+  withLock(lock, () => wrangler(["d1", "migrations", "apply", DB_NAME, "--local", ...(persistTo ? ["--persist-to", persistTo] : [])], { quiet: true }));
 }
 
 /** Bundles a TypeScript entry for Node with esbuild and imports it. */
