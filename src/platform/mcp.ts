@@ -28,6 +28,10 @@ const toolDescription = (op: AnyOperation) =>
  */
 export function buildMcpServer(env: Env, ops: readonly AnyOperation[], headers: Headers, meta: McpMeta) {
   const server = new McpServer({ name: "uk-business-intelligence-api", version: API_VERSION });
+  // The SDK checks a tool's arguments itself and answers a bad one with plain text ("Input validation error: …").
+  // The gateway checks them too, with the same schema, and answers with the JSON envelope every tool promises
+  // ({ code, message, requestId, field }): so the SDK's check hands the arguments through unchanged.
+  (server as unknown as { validateToolInput: (tool: unknown, args: unknown) => Promise<unknown> }).validateToolInput = async (_tool, args) => args ?? {};
   const apiKey = mcpKey(headers);
   for (const op of ops) {
     server.registerTool(

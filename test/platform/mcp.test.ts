@@ -102,6 +102,24 @@ describe("SPEC §1 a tool call is the same call as over HTTP", () => {
     expect(await balanceOf(keyId)).toBe(100);
   });
 
+  it("SPEC §7.1 bad arguments over MCP come back as the same JSON envelope as HTTP ({ code, message, requestId, field }), not charged", async () => {
+    const { key, keyId } = await createTestKey();
+    const client = await connect(key);
+    for (const [args, field] of [
+      [{ amount: "0x10", due: "2026-01-15" }, "amount"],
+      [{ amount: 100, due: "2026-02-30" }, "due"],
+      [{ due: "2026-01-15" }, "amount"],
+    ] as const) {
+      const err = errorOf(await client.callTool({ name: "calculateLatePayment", arguments: args }));
+      expect(err).toMatchObject({ code: "bad_request", field });
+      expect(err.requestId).toMatch(/^req_/);
+      expect(String(err.message)).toContain(field);
+    }
+    const feed = errorOf(await client.callTool({ name: "listAmlRegisterChanges", arguments: { since: "2026-01-01", kind: "bogus" } }));
+    expect(feed).toMatchObject({ code: "bad_request", field: "kind" });
+    expect(await balanceOf(keyId)).toBe(100);
+  });
+
   it("SPEC §4.7 the keyless companyLogo tool needs no key", async () => {
     const result = await (await connect()).callTool({ name: "companyLogo", arguments: { domain: "logo.test" } });
     expect(result.isError).toBeFalsy();
