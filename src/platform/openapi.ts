@@ -37,7 +37,9 @@ const KEYLESS_ERRORS: ErrorCode[] = ["bad_request", "marketplace_refused", "our_
 
 export function errorsOf(op: AnyOperation): ErrorCode[] {
   const base = op.auth === "key" ? GATEWAY_ERRORS : KEYLESS_ERRORS;
-  return [...new Set([...base, ...op.errors])];
+  // Every path answers another method (HEAD included) with 405; a body is capped (413) and must be JSON (415).
+  const http: ErrorCode[] = op.method === "post" || op.method === "put" ? ["method_not_allowed", "payload_too_large", "unsupported_media_type"] : ["method_not_allowed"];
+  return [...new Set([...base, ...op.errors, ...http])];
 }
 
 /** The description of the whole API: conventions, the error table, plans. Generated, never typed twice. */
@@ -81,7 +83,16 @@ ${plans}
 `;
 }
 
-const statusText = (s: number) => ({ 400: "Bad request", 401: "Unauthorised", 403: "Forbidden", 404: "Not found", 409: "Conflict", 422: "Unprocessable", 429: "Too many requests", 500: "Server error", 503: "Unavailable" })[s] ?? "Error";
+const statusText = (s: number) =>
+  ({ 400: "Bad request", 401: "Unauthorised", 403: "Forbidden", 404: "Not found", 405: "Method not allowed", 409: "Conflict", 413: "Body too large", 415: "Unsupported media type", 422: "Unprocessable", 429: "Too many requests", 500: "Server error", 503: "Unavailable" })[s] ?? "Error";
+
+/** The families of operations, as tags (declared once at the top level). */
+const FAMILY_TAGS: Record<string, string> = {
+  registers: "Register checks and their change feeds: HMRC AML, SRA, licensed sponsors, CQC, charities.",
+  money: "Payments: statutory late-payment interest.",
+  web: "Web tools: the keyless company logo.",
+  account: "Sign-up and the caller's account.",
+};
 
 /** Registers every operation's path on an OpenAPIHono registry (routes themselves are mounted by app.ts). */
 export function registerOperations(app: OpenAPIHono<any>, ops: readonly AnyOperation[]): void {
@@ -92,8 +103,9 @@ export function registerOperations(app: OpenAPIHono<any>, ops: readonly AnyOpera
       const s = ERROR_CODES[code].status;
       byStatus.set(s, [...(byStatus.get(s) ?? []), code]);
     }
+    const ok = op.successStatus ?? 200;
     const responses: Record<string, unknown> = {
-      200: { description: "OK", content: { "application/json": { schema: op.output } } },
+      [ok]: { description: ok === 201 ? "Created" : "OK", content: { "application/json": { schema: op.output } } },
     };
     for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0]))
       responses[status] = {
@@ -130,9 +142,10 @@ export function openApiDocument(app: OpenAPIHono<any>, baseUrl: string) {
       title: API_TITLE,
       version: API_VERSION,
       description: apiDescription(),
-      license: { name: "Data: Open Government Licence v3.0 where the source says so" },
+      license: { name: "Open Government Licence v3.0 (the public-sector data the API carries, where the source says so)", url: "https://www.nationalarchives.gov.uk/doc/open-government-licence/version/3/" },
     },
     servers: [{ url: baseUrl }],
+    tags: Object.entries(FAMILY_TAGS).map(([name, description]) => ({ name, description })),
   });
 }
 

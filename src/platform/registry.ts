@@ -54,6 +54,8 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   summary: string;
   /** Markdown. Price and limits are appended from `price` and the schemas by the generators. */
   description: string;
+  /** The status of a successful reply (default 200; 201 where the call creates something). */
+  successStatus?: 200 | 201;
   /** Query parameters for GET/DELETE, JSON body for POST/PUT. */
   input: I;
   output: O;

@@ -75,6 +75,21 @@ describe("SPEC §9.2 /openapi.json and /openapi.yaml", () => {
     expect(params).toEqual(["cursor", "kind", "limit", "rating", "since"]);
   });
 
+  it("SPEC §9.2 the description matches the service: sign-up answers 201, 405/413/415 are documented where they occur, the licence has a url, tags are declared", async () => {
+    const doc = await openApi();
+    for (const path of ["/api/v1/signup", "/api/v1/signup/verify"]) {
+      const responses = doc.paths[path].post.responses;
+      expect(Object.keys(responses)).toContain("201");
+      expect(Object.keys(responses)).not.toContain("200");
+      expect(Object.keys(responses)).toEqual(expect.arrayContaining(["405", "413", "415"]));
+    }
+    expect(Object.keys(doc.paths["/api/v1/late-payment"].get.responses)).toContain("405");
+    expect(doc.info.license.url).toMatch(/^https:\/\/www\.nationalarchives\.gov\.uk\/doc\/open-government-licence\/version\/3\/$/);
+    const declared = doc.tags.map((t: { name: string }) => t.name).sort();
+    const used = [...new Set(Object.values(doc.paths).flatMap((p: any) => Object.values(p).flatMap((o: any) => o.tags ?? [])))].sort();
+    expect(declared).toEqual(used);
+  });
+
   it("SPEC §9.2 info.version is 1.7.0 and the x-api-key security scheme is declared", async () => {
     const doc = await openApi();
     expect(doc.openapi).toBe("3.1.0");

@@ -34,6 +34,7 @@ export const signup = defineOperation({
     })
     .openapi("SignupChallenge"),
   price: 0,
+  successStatus: 201,
   auth: "keyless",
   errors: ["rate_limited", "upstream_unavailable"],
   readOnly: false,

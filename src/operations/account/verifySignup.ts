@@ -34,6 +34,7 @@ export const verifySignup = defineOperation({
     })
     .openapi("IssuedKey"),
   price: 0,
+  successStatus: 201,
   auth: "keyless",
   errors: ["unverified"],
   readOnly: false,
