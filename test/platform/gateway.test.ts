@@ -158,6 +158,26 @@ describe("SPEC §7.6 unknown addresses and methods", () => {
     expect(s.headers.get("allow")).toBe("POST");
   });
 
+  it("SPEC §7 the body cap counts bytes: 100,000 '€' (300,000 bytes) is 413 although it is 100,000 characters; a small body is read", async () => {
+    const euros = JSON.stringify({ email: "€".repeat(100_000), mobile: "07700900000" });
+    expect(euros.length).toBeLessThan(256 * 1024);
+    const big = await call("/api/v1/signup", { method: "POST", headers: { "content-type": "application/json" }, body: euros });
+    await expectError(big, 413, "payload_too_large");
+    // Streamed without a length: still stopped at the cap.
+    let sent = 0;
+    const stream = new ReadableStream({
+      pull(ctrl) {
+        if (sent++ < 40) ctrl.enqueue(new TextEncoder().encode("€".repeat(5_000)));
+        else ctrl.close();
+      },
+      cancel() {},
+    });
+    const streamed = await call("/api/v1/signup", { method: "POST", headers: { "content-type": "application/json" }, body: stream, duplex: "half" } as RequestInit);
+    await expectError(streamed, 413, "payload_too_large");
+    const small = await call("/api/v1/signup", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "x" }) });
+    expect(small.status).toBe(400);
+  });
+
   it("SPEC §7.6 HEAD on a charged GET is 405 with Allow: GET, never charged; a trailing slash is another path (404)", async () => {
     const { key, keyId } = await createTestKey();
     const head = await call("/api/v1/late-payment?amount=999.99&due=2026-01-15&paid=2026-02-05", { key, method: "HEAD" });
