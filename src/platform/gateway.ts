@@ -45,8 +45,20 @@ const LEDGER_TIMEOUT_MS = 3_000;
 export const requestIdHeader = "x-request-id";
 export const newRequestId = () => newId("req");
 
+/**
+ * A message fit for a caller: the runtime's own wording for a failed connection ("internal error; reference =
+ * …", "kj/…", "jsg.…" codes) is an internal detail, said plainly instead. The log keeps the original.
+ */
+export function publicMessage(message: string): string {
+  return message
+    .replace(/internal error;?\s*reference\s*=\s*[\w-]+/gi, "a network error")
+    .replace(/\b(?:kj|jsg|workerd)[/.][^\s);,]*/gi, "")
+    .replace(/\s{2,}/g, " ")
+    .trim();
+}
+
 export function errorBody(e: ApiError, requestId: string): Record<string, unknown> {
-  const body: Record<string, unknown> = { code: e.code, message: e.message, requestId };
+  const body: Record<string, unknown> = { code: e.code, message: publicMessage(e.message), requestId };
   if (e.options.query !== undefined) body.query = e.options.query;
   if (e.options.field !== undefined) body.field = e.options.field;
   if (e.options.details !== undefined) body.details = e.options.details;

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { Env } from "../../src/env";
 import { ApiError } from "../../src/platform/errors";
-import { type CallMeta, execute } from "../../src/platform/gateway";
+import { type CallMeta, errorBody, execute, publicMessage } from "../../src/platform/gateway";
 import { type AnyOperation, defineOperation } from "../../src/platform/registry";
 import { balanceOf, call, createTestKey, json } from "../helpers";
 
@@ -156,6 +156,15 @@ describe("SPEC §7.6 unknown addresses and methods", () => {
     const s = await call("/api/v1/signup");
     await expectError(s, 405, "method_not_allowed");
     expect(s.headers.get("allow")).toBe("POST");
+  });
+
+  it("SPEC §7 error messages never expose the runtime's internals", () => {
+    expect(publicMessage("Companies House could not be reached: Error: internal error; reference = 8gq7eb3ttcd4mvtqpqv0ei07")).toBe(
+      "Companies House could not be reached: Error: a network error",
+    );
+    expect(publicMessage("The page could not be fetched (kj/async-io-unix.c++:1298: failed: DNS lookup failed.)")).not.toMatch(/kj\//);
+    const body = errorBody(new ApiError("upstream_unavailable", "x: internal error; reference = abc-123"), "req_1");
+    expect(body.message).toBe("x: a network error");
   });
 
   it("SPEC §7 the body cap counts bytes: 100,000 '€' (300,000 bytes) is 413 although it is 100,000 characters; a small body is read", async () => {
