@@ -11,6 +11,8 @@ export interface Env {
   ENVIRONMENT: string;
   COMPANIES_HOUSE_URL: string;
   GOVUK_CONTENT_URL: string;
+  /** DNS-over-HTTPS resolver (JSON API) the safe fetcher checks every host with before connecting. */
+  DNS_RESOLVER_URL: string;
   /** Bank of England IADB CSV endpoint (Bank Rate series IUDBEDR). */
   BOE_IADB_URL: string;
   HMRC_MLR_PAGE: string;

@@ -6,6 +6,7 @@ import { defineOperation } from "../../platform/registry";
 import { INPUT_LIMITS } from "../../platform/schemas";
 import { extractLogos } from "../../services/logo/extractLogos";
 import { decodeText, safeFetch } from "../../sources/web/safeFetch";
+import { dohResolverFor } from "../../sources/dns/doh";
 import { testHostsOf } from "../../sources/web/testHosts";
 
 /** Keyless, so limited per IP: 30 lookups a minute (SPEC §4.7 leaves the number to us). */
@@ -100,7 +101,14 @@ export const companyLogo = defineOperation({
     const hit = await cache.get(key);
     if (hit) return JSON.parse(hit.body) as z.infer<typeof Output>;
 
-    const page = await safeFetch(`https://${domain}/`, { accept: "text/html,application/xhtml+xml", testHosts: testHostsOf(ctx.env), timeoutMs: 10_000, maxBytes: 3 * 1024 * 1024 });
+    const page = await safeFetch(`https://${domain}/`, {
+      accept: "text/html,application/xhtml+xml",
+      testHosts: testHostsOf(ctx.env),
+      timeoutMs: 10_000,
+      maxBytes: 3 * 1024 * 1024,
+      // Every host (redirects too) is resolved first and refused unless all its addresses are public; no resolver, no fetch.
+      resolve: dohResolverFor(ctx.env.DNS_RESOLVER_URL),
+    });
     const logos = extractLogos(decodeText(page), page.url);
     if (!logos.length) throw new ApiError("not_found", `No logo, app icon or share image was found on ${domain}'s homepage.`, { query: domain });
     const reply = { query: { domain }, domain, logo: logos[0].url, source: logos[0].source, logos, page: page.url, fetchedAt: ctx.now.toISOString(), notice: LOGO_NOTICE };

@@ -106,11 +106,12 @@ export function isPublicAddress(ip: IpAddress | string): boolean {
   return a.kind === "ipv4" ? a.bytes.length === 4 && isPublicV4(a.bytes) : a.bytes.length === 16 && isPublicV6(a.bytes);
 }
 
-const LOCAL_SUFFIXES = [".localhost", ".local", ".internal", ".intranet", ".lan", ".home.arpa", ".localdomain", ".test", ".example", ".invalid"];
+/** Local and special-use names (RFC 6761, 6762, 7686, 8375, 9476): never a public web site. All of .arpa is infrastructure. */
+const LOCAL_SUFFIXES = [".localhost", ".local", ".internal", ".intranet", ".lan", ".home.arpa", ".arpa", ".localdomain", ".test", ".example", ".invalid", ".onion", ".alt"];
 
 /** True for names that only mean something on a local network, or that are reserved and never public. */
 export function isLocalName(host: string): boolean {
   const h = host.trim().toLowerCase().replace(/\.+$/, "");
   if (!h.includes(".")) return true; // localhost, intranet single labels, empty
-  return LOCAL_SUFFIXES.some((s) => h.endsWith(s));
+  return LOCAL_SUFFIXES.some((s) => h.endsWith(s) || h === s.slice(1));
 }
