@@ -10,7 +10,7 @@
 # below (index.js, and the text module wrangler names `<hash>-CHANGELOG.md`:
 # `(name = "<hash>-CHANGELOG.md", text = embed "../dist/<hash>-CHANGELOG.md")`), then
 # `workerd serve deploy/workerd-public-only.capnp` (workerd ships in node_modules/@cloudflare/workerd-*).
-# This file was checked with that workerd: it parses, and the network service starts.
+# This file was checked with that workerd: it parses (the network service is accepted); add your modules and bindings.
 # The D1, Durable Object and Queue bindings of wrangler.toml must be added for your own storage; this file
 # only fixes the outbound network, which is what this hardening needs.
 using Workerd = import "/workerd/workerd.capnp";
