@@ -53,7 +53,7 @@ export const call = (path: string, init: RequestInit & { key?: string } = {}) =>
   return exports.default.fetch(new Request(`http://api.test${path}`, { ...init, headers }));
 };
 
-/** The KeyLedger Durable Object behind a ledger name (`key:<keyId>` or `org:<orgId>`). */
+/** The KeyLedger Durable Object behind a ledger name (`acct:<accountId>` or `org:<orgId>`). */
 export const ledgerOf = (name: string) => env.LEDGER.get(env.LEDGER.idFromName(name));
 
 /**
@@ -61,7 +61,8 @@ export const ledgerOf = (name: string) => env.LEDGER.get(env.LEDGER.idFromName(n
  * Pass the same plan and credits as to createTestKey: a ledger not yet opened this month opens with them.
  */
 export async function balanceOf(keyId: string, opts: { plan?: PlanId; credits?: number } = {}): Promise<number> {
-  const r = await ledgerOf(`key:${keyId}`).peek(periodOf(Date.now()), PLANS[opts.plan ?? "free"].monthlyCredits, opts.credits ?? null);
+  const row = await env.DB.prepare(`SELECT account_id FROM api_keys WHERE id = ?`).bind(keyId).first<{ account_id: string }>();
+  const r = await ledgerOf(`acct:${row!.account_id}`).peek(periodOf(Date.now()), PLANS[opts.plan ?? "free"].monthlyCredits, opts.credits ?? null);
   return r.remaining;
 }
 

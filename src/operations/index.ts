@@ -1,5 +1,6 @@
 import type { AnyOperation } from "../platform/registry";
 import { getAccount } from "./account/getAccount";
+import { revokeKey } from "./account/revokeKey";
 import { signup } from "./account/signup";
 import { verifySignup } from "./account/verifySignup";
 import { latePayment } from "./money/latePayment";
@@ -28,6 +29,7 @@ export const operations: readonly AnyOperation[] = [
   charityCheck,
   charityCheckChanges,
   latePayment,
+  revokeKey,
   companyLogo,
   signup,
   verifySignup,

@@ -116,6 +116,11 @@ const keyQuery = (env: Env, hash: string) =>
 
 type KeyRow = NonNullable<Awaited<ReturnType<typeof keyQuery>>>;
 
+/** Drops a key from this isolate's cache (a key revoked through the API stops working at once here, within KEY_CACHE_MS elsewhere). */
+export function forgetKey(keyId: string): void {
+  for (const [k, v] of keyCache) if (v.row?.keyId === keyId) keyCache.delete(k);
+}
+
 async function keyRow(env: Env, apiKey: string, now: number): Promise<KeyRow | null> {
   const hit = keyCache.get(apiKey);
   if (hit && now - hit.at < KEY_CACHE_MS && now >= hit.at) return hit.row;
@@ -144,7 +149,9 @@ export async function authenticate(env: Env, apiKey: string | null, now: number)
       accountId: row.accountId,
       plan: planId,
       canSeeNames: row.emailVerifiedAt !== null && row.mobileVerifiedAt !== null,
-      ledger: { name: pooled ? `org:${row.orgId}` : `key:${row.keyId}`, pooled, allowance: plan.monthlyCredits, startingBalance, period },
+      // The allowance belongs to the person (the account with its verified email and mobile), not to each key:
+      // every key of an account draws on one balance and one burst window (an organisation's pool, when pooled).
+      ledger: { name: pooled ? `org:${row.orgId}` : `acct:${row.accountId}`, pooled, allowance: plan.monthlyCredits, startingBalance, period },
     },
     burstLimit: plan.burstPerMinute,
   };

@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SIGNUP_LIMITS } from "../../src/operations/account/signup";
 import { call, createTestKey, json, startSignup, uniqueContact, verifySignup } from "../helpers";
@@ -30,6 +31,39 @@ describe("SPEC §5.3 sign-up with a verified email and mobile", () => {
 
     // A challenge is used once.
     expect((await json(await verifySignup(s))).code).toBe("unverified");
+  });
+
+  it("SPEC §5.3 one allowance per person: further sign-ups with the same email or mobile add keys that share the one balance; at most 5 keys; a key can be revoked", async () => {
+    const contact = uniqueContact();
+    const signUp = async (c: { email: string; mobile: string; ip?: string }) => {
+      const s = await startSignup(c);
+      return verifySignup(s);
+    };
+    const first = await json(await signUp(contact));
+    const second = await json(await signUp({ ...contact, ip: "2001:db8::2" }));
+    expect(second.accountId).toBe(first.accountId);
+    expect(second.apiKey).not.toBe(first.apiKey);
+    // The same mobile with another email is the same person too.
+    const third = await json(await signUp({ ...contact, email: `other.${contact.email}`, ip: "2001:db8::3" }));
+    expect(third.accountId).toBe(first.accountId);
+    for (const k of [first, second])
+      expect((await call("/api/v1/late-payment?amount=10&due=2026-01-15&paid=2026-02-01", { key: k.apiKey })).headers.get("x-credits-remaining")).not.toBeNull();
+    // Two calls, one from each key, came off one balance of 100; the third sign-up added nothing.
+    for (const k of [first, second, third]) expect((await json(await call("/api/v1/account", { key: k.apiKey }))).creditsRemaining).toBe(98);
+    // At most five active keys (two more are added directly: sign-up itself is limited to 3 an hour per address).
+    for (const id of ["key_extra1", "key_extra2"])
+      await env.DB.prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix, active) VALUES (?, ?, ?, 'ukbi_x', 1)`).bind(id, first.accountId, `hash-${id}-${first.accountId}`).run();
+    const sixth = await signUp({ email: contact.email, mobile: uniqueContact().mobile, ip: "2001:db8::6" });
+    expect(sixth.status).toBe(409);
+    expect((await json(sixth)).code).toBe("key_limit_reached");
+    // Revoke: the second key disables the first; the first stops working; then a new key may be added.
+    const revoked = await call(`/api/v1/account/keys?keyId=${first.keyId}`, { key: second.apiKey, method: "DELETE" });
+    expect(revoked.status).toBe(200);
+    expect(await json(revoked)).toEqual({ keyId: first.keyId, revoked: true, activeKeysLeft: 4 });
+    expect((await json(await call("/api/v1/account", { key: first.apiKey }))).code).toBe("inactive_key");
+    // A key of another account is not found.
+    const stranger = await createTestKey();
+    expect((await call(`/api/v1/account/keys?keyId=${stranger.keyId}`, { key: second.apiKey, method: "DELETE" })).status).toBe(404);
   });
 
   it("SPEC §5.3 a wrong code → 403 unverified naming the code; after 5 attempts even the right codes are refused", async () => {

@@ -113,8 +113,8 @@ describe("SPEC §8 burst ceiling: 60 a minute per key, over it 429 with Retry-Af
   });
 
   it("SPEC §8 a ledger write that fails answers 503 ledger_unavailable through the gateway, and nothing is charged", async () => {
-    const { key, keyId } = await createTestKey({ credits: 10 });
-    await runInDurableObject(ledgerOf(`key:${keyId}`), (ledger: unknown) => {
+    const { key, keyId, accountId } = await createTestKey({ credits: 10 });
+    await runInDurableObject(ledgerOf(`acct:${accountId}`), (ledger: unknown) => {
       const inner = ledger as { ctx: DurableObjectState };
       inner.ctx.storage.transactionSync = (() => {
         throw new Error("disk full");

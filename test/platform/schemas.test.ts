@@ -42,6 +42,7 @@ const cases: Record<string, () => Promise<Response>> = {
     return verifySignup({ challengeId, emailCode, mobileCode });
   },
   getAccount: async () => call("/api/v1/account", { key: (await createTestKey({ verified: true })).key }),
+  revokeApiKey: async () => call("/api/v1/account/keys", { key: (await createTestKey()).key, method: "DELETE" }),
   checkAmlRegister: async () => keyed(`/api/v1/aml-register?company=${await firstName("aml")}`),
   listAmlRegisterChanges: () => keyed("/api/v1/aml-register/changes?since=2026-01-01"),
   checkSraRegister: () => keyed("/api/v1/sra-check?company=Riverine%20Solicitors"),

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
+import { eq, or } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { accounts, apiKeys } from "../../db/schema";
 import { newApiKey, newId, safeEqual, sha256Hex } from "../../platform/crypto";
@@ -7,6 +7,9 @@ import { ApiError } from "../../platform/errors";
 import { PLANS } from "../../platform/plans";
 import { Reply, defineOperation } from "../../platform/registry";
 import { codeHash } from "./signup";
+
+/** Active keys one account may hold; all of them share the account's one balance and burst window. */
+export const MAX_KEYS_PER_ACCOUNT = 5;
 
 const MAX_ATTEMPTS = 5;
 
@@ -17,7 +20,7 @@ export const verifySignup = defineOperation({
   family: "account",
   title: "Verify sign-up",
   summary: "Finish sign-up with both codes; issues your API key and shows it once.",
-  description: `Send the challenge id and the two codes from \`POST /api/v1/signup\`. On success the account's email and mobile are recorded as verified and a new key is issued on the free plan (${PLANS.free.monthlyCredits} credits a month). The key is shown only in this reply: store it. A challenge allows ${MAX_ATTEMPTS} attempts.`,
+  description: `Send the challenge id and the two codes from \`POST /api/v1/signup\`. On success the account's email and mobile are recorded as verified and a new key is issued on the free plan (${PLANS.free.monthlyCredits} credits a month). The key is shown only in this reply: store it. A challenge allows ${MAX_ATTEMPTS} attempts. **One person, one allowance:** a verified email or mobile the service already knows signs in to that account and adds a key to it; every key of an account draws on the account's one balance and shares its burst ceiling, so signing up again never adds credits. An account holds at most ${MAX_KEYS_PER_ACCOUNT} active keys (409 \`key_limit_reached\` beyond). Keys do not expire; to rotate one, sign up again with the same email and mobile for a new key, then disable the old one.`,
   input: z.object({
     challengeId: z.string().max(64).openapi({ example: "chl_AbCdEf123456" }),
     emailCode: z.string().regex(/^\d{6}$/, "must be the six-digit code").openapi({ example: "123456" }),
@@ -36,7 +39,7 @@ export const verifySignup = defineOperation({
   price: 0,
   successStatus: 201,
   auth: "keyless",
-  errors: ["unverified"],
+  errors: ["unverified", "key_limit_reached"],
   readOnly: false,
   example: { challengeId: "chl_AbCdEf123456", emailCode: "123456", mobileCode: "654321" },
   async handler(input, ctx) {
@@ -62,13 +65,23 @@ export const verifySignup = defineOperation({
     if (!used.meta.changes) throw new ApiError("unverified", "That challenge was already used.");
 
     const orm = drizzle(db);
-    const existing = await orm.select({ id: accounts.id, plan: accounts.plan }).from(accounts).where(eq(accounts.email, ch.email)).get();
+    // One person, one account: a verified email or mobile already known signs in to that account (its one balance),
+    // it never opens a second free allowance.
+    const existing = await orm.select({ id: accounts.id, plan: accounts.plan }).from(accounts).where(or(eq(accounts.email, ch.email), eq(accounts.mobile, ch.mobile))).get();
+    if (existing) {
+      const held = await db.prepare(`SELECT COUNT(*) AS n FROM api_keys WHERE account_id = ? AND active = 1`).bind(existing.id).first<{ n: number }>();
+      if ((held?.n ?? 0) >= MAX_KEYS_PER_ACCOUNT)
+        throw new ApiError(
+          "key_limit_reached",
+          `This account already holds ${MAX_KEYS_PER_ACCOUNT} active keys, which all share its one balance; disable one (npm run key -- disable <key>, or ask us) before adding another.`,
+        );
+    }
     const accountId = existing?.id ?? newId("acc");
     const apiKey = newApiKey();
     const keyId = newId("key");
     await orm.batch([
       existing
-        ? orm.update(accounts).set({ mobile: ch.mobile, emailVerifiedAt: now, mobileVerifiedAt: now }).where(eq(accounts.id, accountId))
+        ? orm.update(accounts).set({ emailVerifiedAt: now, mobileVerifiedAt: now }).where(eq(accounts.id, accountId))
         : orm.insert(accounts).values({ id: accountId, email: ch.email, mobile: ch.mobile, emailVerifiedAt: now, mobileVerifiedAt: now }),
       orm.insert(apiKeys).values({ id: keyId, accountId, keyHash: await sha256Hex(apiKey), prefix: apiKey.slice(0, 9) }),
     ]);
