@@ -79,7 +79,10 @@ export async function importTs(entry) {
   const { build } = await import("esbuild");
   const out = join(ROOT, ".wrangler", "cli", entry.replace(/[/\\]/g, "_").replace(/\.ts$/, ".mjs"));
   mkdirSync(dirname(out), { recursive: true });
-  await build({ entryPoints: [join(ROOT, entry)], outfile: out, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "error" });
+  await build({ entryPoints: [join(ROOT, entry)], outfile: out, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "error", loader: { ".md": "text" },
+    // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
+    banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
+  });
   return import(`${out}?t=${Date.now()}`);
 }
 

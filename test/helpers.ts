@@ -46,11 +46,16 @@ export async function createTestKey(opts: TestKeyOptions = {}): Promise<{ key: s
   return { key, keyId, accountId };
 }
 
+/** Every (method, path, status) a test received through `call`: test/setup.ts checks each is documented. */
+export const received: { method: string; path: string; status: number }[] = [];
+
 /** Calls the Worker in-process. */
-export const call = (path: string, init: RequestInit & { key?: string } = {}) => {
+export const call = async (path: string, init: RequestInit & { key?: string } = {}) => {
   const headers = new Headers(init.headers);
   if (init.key) headers.set("x-api-key", init.key);
-  return exports.default.fetch(new Request(`http://api.test${path}`, { ...init, headers }));
+  const r = await exports.default.fetch(new Request(`http://api.test${path}`, { ...init, headers }));
+  received.push({ method: (init.method ?? "GET").toLowerCase(), path: new URL(`http://api.test${path}`).pathname, status: r.status });
+  return r;
 };
 
 /** The KeyLedger Durable Object behind a ledger name (`acct:<accountId>` or `org:<orgId>`). */

@@ -2,3 +2,20 @@ import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+
+import { afterAll, expect } from "vitest";
+import { received } from "./helpers";
+
+// Issue "hardening" §5: every status a test receives from an operation is documented for that operation.
+afterAll(async () => {
+  if (!received.length) return;
+  const { exports } = await import("cloudflare:workers");
+  const doc = (await (await exports.default.fetch(new Request("http://api.test/openapi.json"))).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+  const undocumented = received.filter((r) => {
+    const op = doc.paths[r.path]?.[r.method];
+    if (!op) return false; // not an operation (docs, status, an unknown path) or another method: covered elsewhere
+    return !(String(r.status) in op.responses);
+  });
+  expect([...new Set(undocumented.map((r) => `${r.method.toUpperCase()} ${r.path} ${r.status}`))]).toEqual([]);
+  received.length = 0;
+});
