@@ -115,11 +115,3 @@ export function nameTokens(raw: string): string[] {
 export function nameWords(raw: string): string[] {
   return [...new Set(parts(raw).core.filter((w) => !STOP_WORDS.has(w)))];
 }
-
-/**
- * A register entry listed under a person's own name (a sole trader such as "Mrs A Smith T/A Corner Shop"):
- * a title first. SPEC §1 rule 7: such entries are not loaded.
- */
-export function looksLikePersonalName(raw: string): boolean {
-  return /^(mr|mrs|miss|ms|mx|dr)\.?\s/i.test(raw.trim());
-}

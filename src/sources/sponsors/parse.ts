@@ -136,7 +136,7 @@ export function parseSponsors(
 }
 
 /** The sponsor's identity from its (company-level) name: the legal name before any T/A, normalised. */
-export function sponsorEntity(register: SponsorsRegister, name: string): string {
+function sponsorEntity(register: SponsorsRegister, name: string): string {
   const legal = splitTradingName(name).name;
   return `${register}|${normaliseName(legal) || norm(legal) || norm(name)}`;
 }
