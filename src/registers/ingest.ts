@@ -1,5 +1,5 @@
 import type { Env } from "../env";
-import { isApiError } from "../platform/errors";
+import { isApiError } from "../shared/errors";
 import type { RegisterSource } from "../services/registers/types";
 import { CHARITY_BUCKET_RECORDS } from "../sources/charity-commission/parse";
 import { RegisterFormatError } from "../sources/format-error";

@@ -3,7 +3,7 @@
  * rate in force on any statutory reference date from 30 June 1997 onwards can be read off.
  * Later changes are MPC decisions; the table is complete up to BANK_RATE_KNOWN_THROUGH.
  */
-import { ApiError } from "../../platform/errors";
+import { ApiError } from "../../shared/errors";
 
 export const BANK_RATE_SOURCE = "Bank of England Bank Rate history (IADB series IUDBEDR)";
 export const BANK_RATE_SOURCE_RECENT = "Bank of England Bank Rate series IUDBEDR, read daily";

@@ -2,7 +2,7 @@
  * Statutory interest and fixed compensation on a late business invoice (SPEC §4.8): Late Payment
  * of Commercial Debts (Interest) Act 1998, rate per SI 2002/1675 art.4. Pure; no I/O.
  */
-import { ApiError } from "../../platform/errors";
+import { ApiError } from "../../shared/errors";
 import { type BankRateTable, REPO_BANK_RATE, bankRateOn, rateFrom } from "./bankRate";
 
 export { bankRateOn };

@@ -3,7 +3,7 @@
  * calculation knows rates decided after the repo's table was written. Base URL is configuration
  * (`BOE_IADB_URL`); the query asks for the series from a start date to now, as CSV.
  */
-import { ApiError } from "../../platform/errors";
+import { ApiError } from "../../shared/errors";
 import { parseBankRateCsv, type RateObservation } from "./parse";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];

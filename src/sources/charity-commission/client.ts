@@ -6,7 +6,7 @@
  * far bigger than a Worker's memory (the `charity` table is ~160 MB unzipped) is never held whole.
  */
 import { Unzip, UnzipInflate } from "fflate";
-import { ApiError } from "../../platform/errors";
+import { ApiError } from "../../shared/errors";
 import { RegisterFormatError } from "../format-error";
 import { type CharityTable, extractDateOf } from "./parse";
 

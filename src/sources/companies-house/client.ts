@@ -3,7 +3,7 @@
  * registered name, status and former names used by the register endpoints (SPEC §2.1, §2.5, §2.6).
  * Fetch only: the cache and the shared request budget come in through interfaces (D1 versions in src/db).
  */
-import { ApiError } from "../../platform/errors";
+import { ApiError } from "../../shared/errors";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
 
 export interface HttpCache {

@@ -3,7 +3,7 @@
  * (raw JSON; parse them with ./parse). Every call carries the free developer-portal key in
  * `Ocp-Apim-Subscription-Key`.
  */
-import { ApiError } from "../../platform/errors";
+import { ApiError } from "../../shared/errors";
 
 export interface CqcClientConfig {
   /** e.g. `https://api.service.cqc.org.uk/public/v1` */

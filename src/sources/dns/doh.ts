@@ -8,7 +8,7 @@
  * defence on Cloudflare is the platform, whose Workers cannot reach private networks; a self-hosted workerd
  * should run with the outbound network allow-list in deploy/workerd-public-only.capnp.
  */
-import { ApiError } from "../../platform/errors";
+import { ApiError } from "../../shared/errors";
 
 interface DohAnswer {
   type?: number;

@@ -2,7 +2,7 @@
  * GOV.UK publications whose attachment URL changes every edition (the sponsors registers, the HMRC
  * MLR register) are found through the GOV.UK Content API page record: `details.attachments[]`.
  */
-import { ApiError } from "../../platform/errors";
+import { ApiError } from "../../shared/errors";
 import { RegisterFormatError } from "../format-error";
 
 export interface GovukAttachment {

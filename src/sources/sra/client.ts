@@ -1,5 +1,5 @@
 /** Downloads the whole SRA organisation register (Data Share API `organisation/GetAll`). */
-import { ApiError } from "../../platform/errors";
+import { ApiError } from "../../shared/errors";
 
 export interface SraClientConfig {
   baseUrl: string;

@@ -3,7 +3,7 @@
  * http(s) only, no credentials, public addresses only in every notation, no local names, default or common web ports,
  * at most `maxRedirects` redirects each checked again, one time limit for the whole fetch, and a size cap while streaming.
  */
-import { ApiError } from "../../platform/errors";
+import { ApiError } from "../../shared/errors";
 import { isLocalName, isPublicAddress, parseIpLiteral } from "../../services/net/address";
 
 export interface SafeFetchOptions {

@@ -1,0 +1,57 @@
+/**
+ * The one table of error codes and their HTTP status. OpenAPI, the Markdown pages and MCP
+ * descriptions are generated from it (SPEC §7).
+ */
+export const ERROR_CODES = {
+  bad_request: { status: 400, meaning: "Missing or invalid input; the message names the field." },
+  invalid_url: { status: 400, meaning: "The URL or domain is not an http(s) address the service may fetch (scheme, credentials, length)." },
+  missing_key: { status: 401, meaning: "No x-api-key header (or Bearer token on /mcp)." },
+  invalid_key: { status: 401, meaning: "The key is not known." },
+  inactive_key: { status: 401, meaning: "The key exists but has been disabled." },
+  unverified: { status: 403, meaning: "The sign-up codes did not match or have expired." },
+  marketplace_refused: { status: 403, meaning: "Calls through the former third-party marketplace listing are refused; get a key directly." },
+  not_found: { status: 404, meaning: "The subject was not found; the body echoes `query`." },
+  method_not_allowed: { status: 405, meaning: "The path exists but not with this method." },
+  conflict: { status: 409, meaning: "The Idempotency-Key was reused with a different request, or the first call is still running." },
+  key_limit_reached: { status: 409, meaning: "The account already holds its most active keys (5); disable one first (keys of one account share one balance)." },
+  payload_too_large: { status: 413, meaning: "The request body is larger than allowed." },
+  unsupported_media_type: { status: 415, meaning: "POST bodies must be application/json." },
+  blocked_address: { status: 422, meaning: "The URL resolves to a private, loopback, link-local, CGNAT, multicast or reserved address, or a local name." },
+  too_many_redirects: { status: 422, meaning: "The page redirected more than 5 times." },
+  fetch_timeout: { status: 422, meaning: "The page did not answer within the time limit." },
+  response_too_large: { status: 422, meaning: "The page is larger than the size cap (after decompression)." },
+  unreadable_input: { status: 422, meaning: "The page or document could not be fetched or read." },
+  quota_exhausted: { status: 429, meaning: "This month's credits are used up; they reset on the 1st (UTC)." },
+  org_pool_exhausted: { status: 429, meaning: "The organisation's shared credit pool is used up." },
+  rate_limited: { status: 429, meaning: "Burst ceiling (60 a minute per account, shared by its keys) or an IP limit; see Retry-After. No credit used." },
+  date_out_of_range: { status: 422, meaning: "A date is outside the data the service holds (e.g. past the Bank Rate table)." },
+  our_failure: { status: 500, meaning: "An unexpected error on our side; credits are given back." },
+  upstream_unavailable: { status: 503, meaning: "An upstream source could not be read; retry later. Credits are given back." },
+  ledger_unavailable: { status: 503, meaning: "The credit ledger could not be reached; nothing was charged." },
+  timeout: { status: 503, meaning: "The call ran past its time limit; credits are given back." },
+} as const satisfies Record<string, { status: number; meaning: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ApiErrorOptions {
+  query?: unknown;
+  retryAfter?: number;
+  field?: string;
+  details?: unknown;
+}
+
+/** Thrown anywhere below the gateway; the gateway turns it into the error envelope. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly options: ApiErrorOptions;
+  constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.code = code;
+    this.status = ERROR_CODES[code].status;
+    this.options = options;
+  }
+}
+
+export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
