@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pipeFiltered } from "./devlog.mjs";
 import { ingest } from "./ingest.mjs";
 import { ROOT, migrateLocal, run, wranglerEnv } from "./lib.mjs";
 
@@ -53,8 +54,12 @@ if (!existsSync(keyFile)) {
 console.log(`Serving the API at http://localhost:${port} (sign-up codes are printed in this log)…`);
 const dev = spawn(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", "--port", port, "--var", "ENVIRONMENT:development"], {
   cwd: ROOT,
-  env: wranglerEnv({ CI: "" }),
-  stdio: "inherit",
+  // Keep colours when this terminal has them: wrangler's output goes through the log filter below.
+  env: wranglerEnv({ CI: "", ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}) }),
+  stdio: ["inherit", "pipe", "pipe"],
 });
+// An unreachable upstream (offline, or a wrong base URL) is one plain line, not workerd's red block with a stack.
+pipeFiltered(dev.stdout, (s) => process.stdout.write(s));
+pipeFiltered(dev.stderr, (s) => process.stderr.write(s));
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => dev.kill(sig));
 dev.on("exit", (code) => process.exit(code ?? 0));
