@@ -4,7 +4,7 @@ import { type IngestOptions, ingestEdition } from "../../src/registers/ingest";
 import type { EditionFile } from "../../src/registers/sources";
 import type { ChangeRow } from "../../src/db/registers";
 import type { RegisterSource } from "../../src/services/registers/types";
-import { buildLargeSponsorsCsv } from "../../src/sources/sponsors/synthetic";
+import { buildLargeSponsorsCsv } from "../../scripts/bench/sponsors-synthetic";
 import { CHARITY_EXTRA_TABLES } from "../../src/sources/charity-commission/parse";
 
 /** Issue "Register checks with daily change feeds" §1: one ingest pipeline, diffed editions, D1 history. */

@@ -6,7 +6,7 @@ import { RegisterFormatError } from "../../src/sources/format-error";
 import { fetchSponsorsEdition } from "../../src/sources/sponsors/client";
 import { delimitedRowBatches } from "../../src/sources/delimited";
 import { parseSponsors, sponsorsEditionDateFromFileName } from "../../src/sources/sponsors/parse";
-import { buildLargeSponsorsCsv } from "../../src/sources/sponsors/synthetic";
+import { buildLargeSponsorsCsv } from "../../scripts/bench/sponsors-synthetic";
 
 const W2021 = "2021-09-30_-_Worker_and_Temporary_Worker.csv";
 const W0626 = "SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-26.csv";

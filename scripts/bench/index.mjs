@@ -11,8 +11,8 @@ import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node
 import { createHash, randomBytes } from "node:crypto";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { ROOT, importTs, localEnv, migrateLocal, startDev, waitFor } from "./lib.mjs";
-import { ingest } from "./ingest.mjs";
+import { ROOT, importTs, localEnv, migrateLocal, startDev, waitFor } from "../lib.mjs";
+import { ingest } from "../ingest.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PORT = Number(process.env.BENCH_PORT ?? 8799);
@@ -50,7 +50,7 @@ function nextEdition(a) {
 
 const report = { date: new Date().toISOString(), node: process.version, seconds: SECONDS };
 
-const bench = await importTs("src/cli/bench.ts");
+const bench = await importTs("scripts/bench/bench.ts");
 
 // ---- 4. charity extract, streamed and bucketed (pure, in Node; first, so the heap holds nothing else) ----
 const CHARITIES = Number(process.env.BENCH_CHARITIES ?? 100_000);

@@ -5,7 +5,7 @@
  * Proportions follow the format note: about one linked charity per 40 main ones, 2 trustees, 4 years
  * of annual returns, 3 classifications, 2 areas and 1–2 events per charity, objects of 100–900 characters.
  */
-import type { CharityTable } from "./parse";
+import type { CharityTable } from "../../src/sources/charity-commission/parse";
 
 const DATE = "2026-07-09 00:00:00";
 const HEADERS: Record<CharityTable, string[]> = {

@@ -1,14 +1,14 @@
 /**
- * Node entry for `npm run bench` (bundled by scripts/lib.mjs): parse + diff of a large sponsors edition,
+ * Node entry for `npm run bench` (scripts/bench/index.mjs bundles it through scripts/lib.mjs): parse + diff of a large sponsors edition,
  * and the streamed, bucketed parse of a full-size Charity Commission extract.
  */
-import { EditionDiff, snapshotOf } from "../services/registers/diff";
-import type { EntrySnapshot } from "../services/registers/types";
-import { CHARITY_TABLES, type CharityTable, type CharityTableInput, parseCharityExtract } from "../sources/charity-commission/parse";
-import { syntheticCharityTable } from "../sources/charity-commission/synthetic";
-import { parseSponsors } from "../sources/sponsors/parse";
+import { EditionDiff, snapshotOf } from "../../src/services/registers/diff";
+import type { EntrySnapshot } from "../../src/services/registers/types";
+import { CHARITY_TABLES, type CharityTable, type CharityTableInput, parseCharityExtract } from "../../src/sources/charity-commission/parse";
+import { syntheticCharityTable } from "./charity-synthetic";
+import { parseSponsors } from "../../src/sources/sponsors/parse";
 
-export { buildLargeSponsorsCsv } from "../sources/sponsors/synthetic";
+export { buildLargeSponsorsCsv } from "./sponsors-synthetic";
 
 /** The published edition's state, as the pipeline reads it from D1 (fresh, flat strings). */
 export async function publishedState(csv: string): Promise<EntrySnapshot[]> {
