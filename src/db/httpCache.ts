@@ -1,4 +1,4 @@
-import type { HttpCache } from "../sources/companies-house/client";
+import type { HttpCache } from "../shared/ports";
 
 /**
  * D1 HttpCache (table http_cache, migrations/0003_upstream_cache.sql). Expiry uses the wall clock;

@@ -1,4 +1,4 @@
-import type { RequestBudget } from "../sources/companies-house/client";
+import type { RequestBudget } from "../shared/ports";
 import { takeWindow } from "./windowCounter";
 
 const DEFAULT_LIMITS: Record<string, { limit: number; windowSeconds: number }> = {

@@ -1,37 +1,40 @@
 import type { AnyOperation } from "../platform/registry";
 import { getAccount } from "./account/getAccount";
-import { revokeKey } from "./account/revokeKey";
-import { signup } from "./account/signup";
+import { revokeApiKey } from "./account/revokeApiKey";
+import { startSignup } from "./account/startSignup";
 import { verifySignup } from "./account/verifySignup";
-import { latePayment } from "./money/latePayment";
-import { amlRegister } from "./registers/amlRegister";
-import { amlRegisterChanges } from "./registers/amlRegisterChanges";
-import { charityCheck } from "./registers/charityCheck";
-import { charityCheckChanges } from "./registers/charityCheckChanges";
-import { cqcCheck } from "./registers/cqcCheck";
-import { cqcCheckChanges } from "./registers/cqcCheckChanges";
-import { sponsorLicence } from "./registers/sponsorLicence";
-import { sponsorLicenceChanges } from "./registers/sponsorLicenceChanges";
-import { sraCheck } from "./registers/sraCheck";
-import { sraCheckChanges } from "./registers/sraCheckChanges";
+import { calculateLatePayment } from "./money/calculateLatePayment";
+import { checkAmlRegister } from "./registers/checkAmlRegister";
+import { checkCharity } from "./registers/checkCharity";
+import { checkCqcProvider } from "./registers/checkCqcProvider";
+import { checkSponsorLicence } from "./registers/checkSponsorLicence";
+import { checkSraRegister } from "./registers/checkSraRegister";
+import { listAmlRegisterChanges } from "./registers/listAmlRegisterChanges";
+import { listCharityChanges } from "./registers/listCharityChanges";
+import { listCqcChanges } from "./registers/listCqcChanges";
+import { listSponsorLicenceChanges } from "./registers/listSponsorLicenceChanges";
+import { listSraChanges } from "./registers/listSraChanges";
 import { companyLogo } from "./web/companyLogo";
 
-/** Every operation of the service, once. Routes, OpenAPI, Markdown, the catalog and MCP tools come from this list. */
+/**
+ * Every operation of the service, once. Routes, OpenAPI, Markdown, the catalog, MCP tools and the contract
+ * test come from this list. Each lives in `<family>/<operationId>.ts`; shared pieces of a family in `<family>/common/`.
+ */
 export const operations: readonly AnyOperation[] = [
-  amlRegister,
-  amlRegisterChanges,
-  sraCheck,
-  sraCheckChanges,
-  sponsorLicence,
-  sponsorLicenceChanges,
-  cqcCheck,
-  cqcCheckChanges,
-  charityCheck,
-  charityCheckChanges,
-  latePayment,
-  revokeKey,
+  checkAmlRegister,
+  listAmlRegisterChanges,
+  checkSraRegister,
+  listSraChanges,
+  checkSponsorLicence,
+  listSponsorLicenceChanges,
+  checkCqcProvider,
+  listCqcChanges,
+  checkCharity,
+  listCharityChanges,
+  calculateLatePayment,
+  revokeApiKey,
   companyLogo,
-  signup,
+  startSignup,
   verifySignup,
   getAccount,
 ] as unknown as AnyOperation[];

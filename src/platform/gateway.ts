@@ -1,13 +1,13 @@
 import type { z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
-import { accounts, apiKeys, orgs } from "../db/schema";
+import { claimIdempotencyKey, forgetReply, saveReply, storedReply } from "../db/idempotency";
 import type { Env } from "../env";
 import type { ChargeResult } from "../ledger/KeyLedger";
 import { newId, sha256Hex } from "./crypto";
-import { ApiError, isApiError } from "./errors";
+import { ApiError, toApiError } from "./errors";
 import { BURST_WINDOW_MS, PLANS, type PlanId, isPlanId, periodOf } from "./plans";
 import { type AnyOperation, type Caller, type OpContext, Reply, priceOf } from "./registry";
+import { keyRow } from "./keyCache";
+import { type Services, buildServices } from "./services";
 
 /**
  * The gateway: one path for every call, over HTTP and over MCP alike.
@@ -31,6 +31,8 @@ export interface CallMeta {
   apiKey: string | null;
   waitUntil(p: Promise<unknown>): void;
   now?: number;
+  /** Tests: in-memory stand-ins for some of the services the handler gets. */
+  services?: Partial<Services>;
 }
 
 export interface Authenticated {
@@ -66,8 +68,7 @@ export function errorBody(e: ApiError, requestId: string): Record<string, unknow
 }
 
 export function errorOutcome(e: unknown, requestId: string): Outcome {
-  const err = isApiError(e) ? e : new ApiError("our_failure", "Something went wrong on our side. Credits for this call were given back.");
-  if (!isApiError(e)) console.error(JSON.stringify({ requestId, error: String((e as Error)?.stack ?? e) }));
+  const err = toApiError(e, requestId);
   const headers: Record<string, string> = {};
   if (err.options.retryAfter !== undefined) headers["retry-after"] = String(err.options.retryAfter);
   return { status: err.status, body: errorBody(err, requestId), headers };
@@ -85,56 +86,10 @@ export function refuseMarketplace(headers: Headers): void {
 }
 
 
-/**
- * Key rows are cached in the isolate for a few seconds, by the key as presented, so a busy key costs
- * neither a D1 read nor a hash per call. A key disabled (or a plan changed) takes effect within
- * KEY_CACHE_MS. The database only ever holds the key's hash.
- */
-const KEY_CACHE_MS = 5_000;
-const keyCache = new Map<string, { row: KeyRow | null; at: number }>();
-
-const keyQuery = (env: Env, hash: string) =>
-  drizzle(env.DB)
-    .select({
-      keyId: apiKeys.id,
-      active: apiKeys.active,
-      creditsOverride: apiKeys.creditsOverride,
-      creditsOverridePeriod: apiKeys.creditsOverridePeriod,
-      accountId: accounts.id,
-      plan: accounts.plan,
-      emailVerifiedAt: accounts.emailVerifiedAt,
-      mobileVerifiedAt: accounts.mobileVerifiedAt,
-      orgId: accounts.orgId,
-      orgPlan: orgs.plan,
-      pooled: orgs.pooled,
-    })
-    .from(apiKeys)
-    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-    .leftJoin(orgs, eq(orgs.id, accounts.orgId))
-    .where(eq(apiKeys.keyHash, hash))
-    .get();
-
-type KeyRow = NonNullable<Awaited<ReturnType<typeof keyQuery>>>;
-
-/** Drops a key from this isolate's cache (a key revoked through the API stops working at once here, within KEY_CACHE_MS elsewhere). */
-export function forgetKey(keyId: string): void {
-  for (const [k, v] of keyCache) if (v.row?.keyId === keyId) keyCache.delete(k);
-}
-
-async function keyRow(env: Env, apiKey: string, now: number): Promise<KeyRow | null> {
-  const hit = keyCache.get(apiKey);
-  if (hit && now - hit.at < KEY_CACHE_MS && now >= hit.at) return hit.row;
-  const row = (await keyQuery(env, await sha256Hex(apiKey))) ?? null;
-  if (keyCache.size > 10_000) keyCache.clear();
-  // Unknown keys are not cached: a key issued a moment ago must work at once.
-  if (row) keyCache.set(apiKey, { row, at: now });
-  return row;
-}
-
 export async function authenticate(env: Env, apiKey: string | null, now: number): Promise<Authenticated> {
   if (!apiKey) throw new ApiError("missing_key", "Send your API key in the x-api-key header (on /mcp: Authorization: Bearer <key>).");
   if (apiKey.length > 200) throw new ApiError("invalid_key", "That API key is not recognised.");
-  const row = await keyRow(env, apiKey, now);
+  const row = await keyRow(env.DB, apiKey, now);
   if (!row) throw new ApiError("invalid_key", "That API key is not recognised.");
   if (!row.active) throw new ApiError("inactive_key", "That API key has been disabled. Create a new one or contact support.");
   const pooled = !!(row.orgId && row.pooled);
@@ -258,7 +213,7 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
     let partial = 0;
     const controller = new AbortController();
     const ctx: OpContext = {
-      env,
+      services: buildServices(env, meta.services),
       requestId: meta.requestId,
       caller: auth?.caller ?? null,
       ip: meta.ip,
@@ -310,29 +265,17 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
 async function idempotencyBegin(env: Env, keyId: string, key: string, op: AnyOperation, raw: unknown): Promise<Outcome | null> {
   if (key.length > 200) throw new ApiError("bad_request", "`Idempotency-Key` must be at most 200 characters.", { field: "Idempotency-Key" });
   const requestHash = await sha256Hex(`${op.method} ${op.path} ${JSON.stringify(raw)}`);
-  const inserted = await env.DB.prepare(
-    `INSERT INTO idempotent_replies (key_id, idempotency_key, request_hash, status) VALUES (?, ?, ?, 0) ON CONFLICT DO NOTHING RETURNING key_id`,
-  )
-    .bind(keyId, key, requestHash)
-    .first();
-  if (inserted) return null;
-  const prior = await env.DB.prepare(`SELECT request_hash, status, body, headers FROM idempotent_replies WHERE key_id = ? AND idempotency_key = ?`)
-    .bind(keyId, key)
-    .first<{ request_hash: string; status: number; body: string | null; headers: string | null }>();
+  if (await claimIdempotencyKey(env.DB, keyId, key, requestHash)) return null;
+  const prior = await storedReply(env.DB, keyId, key);
   if (!prior) return null;
-  if (prior.request_hash !== requestHash)
+  if (prior.requestHash !== requestHash)
     throw new ApiError("conflict", "This Idempotency-Key was already used with a different request.", { field: "Idempotency-Key" });
   if (prior.status === 0) throw new ApiError("conflict", "The first call with this Idempotency-Key is still running; retry shortly.", { field: "Idempotency-Key" });
   const headers: Record<string, string> = { ...(JSON.parse(prior.headers ?? "{}") as Record<string, string>), "idempotent-replayed": "true" };
   return { status: prior.status, body: JSON.parse(prior.body ?? "null"), headers };
 }
 
-async function idempotencyFinish(env: Env, idem: { keyId: string; key: string }, o: Outcome): Promise<void> {
-  await env.DB.prepare(`UPDATE idempotent_replies SET status = ?, body = ?, headers = ? WHERE key_id = ? AND idempotency_key = ?`)
-    .bind(o.status, JSON.stringify(o.body), JSON.stringify(o.headers), idem.keyId, idem.key)
-    .run();
-}
+const idempotencyFinish = (env: Env, idem: { keyId: string; key: string }, o: Outcome) =>
+  saveReply(env.DB, idem.keyId, idem.key, o.status, JSON.stringify(o.body), JSON.stringify(o.headers));
 
-async function idempotencyForget(env: Env, idem: { keyId: string; key: string }): Promise<void> {
-  await env.DB.prepare(`DELETE FROM idempotent_replies WHERE key_id = ? AND idempotency_key = ?`).bind(idem.keyId, idem.key).run();
-}
+const idempotencyForget = (env: Env, idem: { keyId: string; key: string }) => forgetReply(env.DB, idem.keyId, idem.key);

@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
-import type { Env } from "../env";
 import type { ErrorCode } from "./errors";
 import type { PlanId } from "./plans";
+import type { Services } from "./services";
 
 /** Who is calling, as the gateway established it. Null on keyless operations. */
 export interface Caller {
@@ -14,9 +14,10 @@ export interface Caller {
   ledger: { name: string; pooled: boolean; allowance: number; startingBalance: number | null; period: string };
 }
 
-/** What a handler gets besides its validated input. */
+/** What a handler gets besides its validated input. No `env`: clients and stores come built, as `services`. */
 export interface OpContext {
-  env: Env;
+  /** Every client and store the operation may use, built from the configuration by platform/services.ts. */
+  services: Services;
   requestId: string;
   caller: Caller | null;
   /** Client IP as the edge saw it (for keyless IP limits). */

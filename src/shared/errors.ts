@@ -55,3 +55,57 @@ export class ApiError extends Error {
 }
 
 export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
+
+// ---- Error kinds thrown below the platform (sources, services, operations). platform/errors.ts maps
+// each to the table above in one place (toApiError); nothing below the platform chooses an HTTP status.
+
+/** How an upstream failed. Every kind answers 503 with credits back: an upstream failure is never "not found". */
+export type UpstreamKind = "unreachable" | "timeout" | "rate_limited" | "refused" | "malformed" | "not_found" | "not_configured";
+
+/** A source could not be read: thrown by `sources/` (Companies House down, a 429, a key missing, an unreadable reply). */
+export class UpstreamError extends Error {
+  readonly source: string;
+  readonly kind: UpstreamKind;
+  /** Seconds the upstream asked us to wait (its Retry-After or rate-limit reset), when it said. */
+  readonly retryAfter?: number;
+  /** The upstream's HTTP status, when it answered. */
+  readonly status?: number;
+  /** The caller's query, echoed in the reply (set by the operation that knows it; a source never does). */
+  readonly query?: unknown;
+  constructor(source: string, kind: UpstreamKind, message: string, options: { retryAfter?: number; status?: number; cause?: unknown; query?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "UpstreamError";
+    this.source = source;
+    this.kind = kind;
+    this.retryAfter = options.retryAfter;
+    this.status = options.status;
+    this.query = options.query;
+  }
+}
+
+/** Codes of the table that describe the caller's own input (a value, a URL, the page it points at, a date). */
+export type InputCode = "bad_request" | "invalid_url" | "blocked_address" | "too_many_redirects" | "fetch_timeout" | "response_too_large" | "unreadable_input" | "date_out_of_range";
+
+/** The caller's input cannot be answered: thrown by services (a date before the Act) and by the web source (a private address). */
+export class InputError extends Error {
+  readonly code: InputCode;
+  readonly field?: string;
+  readonly query?: unknown;
+  constructor(code: InputCode, message: string, options: { field?: string; query?: unknown } = {}) {
+    super(message);
+    this.name = "InputError";
+    this.code = code;
+    this.field = options.field;
+    this.query = options.query;
+  }
+}
+
+/** The subject asked for is not there (404; the reply echoes `query`, SPEC §7). */
+export class NotFoundError extends Error {
+  readonly query?: unknown;
+  constructor(message: string, query?: unknown) {
+    super(message);
+    this.name = "NotFoundError";
+    this.query = query;
+  }
+}

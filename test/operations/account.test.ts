@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { SIGNUP_LIMITS } from "../../src/operations/account/signup";
+import { SIGNUP_LIMITS } from "../../src/operations/account/startSignup";
 import { call, createTestKey, json, startSignup, uniqueContact, verifySignup } from "../helpers";
 
 /** A six-digit code that is certainly not `code`. */

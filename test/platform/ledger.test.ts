@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { type ChargeRequest, KeyLedger } from "../../src/ledger/KeyLedger";
 import { execute } from "../../src/platform/gateway";
 import { BURST_WINDOW_MS, PLANS, periodOf } from "../../src/platform/plans";
-import { latePayment } from "../../src/operations/money/latePayment";
+import { calculateLatePayment as latePayment } from "../../src/operations/money/calculateLatePayment";
 import type { AnyOperation } from "../../src/platform/registry";
 import { balanceOf, call, createTestKey, json, ledgerOf } from "../helpers";
 

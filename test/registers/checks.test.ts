@@ -1,15 +1,15 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { amlRegister } from "../../src/operations/registers/amlRegister";
-import { charityCheck } from "../../src/operations/registers/charityCheck";
-import { cqcCheck } from "../../src/operations/registers/cqcCheck";
-import { OGL, REGISTERS } from "../../src/operations/registers/lookup";
+import { checkAmlRegister as amlRegister } from "../../src/operations/registers/checkAmlRegister";
+import { checkCharity as charityCheck } from "../../src/operations/registers/checkCharity";
+import { checkCqcProvider as cqcCheck } from "../../src/operations/registers/checkCqcProvider";
+import { OGL, REGISTERS } from "../../src/operations/registers/common/registers";
 
 const SRA_ATTRIBUTION = REGISTERS.sra.attribution;
-import { sponsorLicence } from "../../src/operations/registers/sponsorLicence";
-import { sraCheck } from "../../src/operations/registers/sraCheck";
-import { type IngestOptions, ingestEdition } from "../../src/registers/ingest";
-import type { EditionFile } from "../../src/registers/sources";
+import { checkSponsorLicence as sponsorLicence } from "../../src/operations/registers/checkSponsorLicence";
+import { checkSraRegister as sraCheck } from "../../src/operations/registers/checkSraRegister";
+import { type IngestOptions, ingestEdition } from "../../src/jobs/ingest/job";
+import type { EditionFile } from "../../src/jobs/ingest/adapter";
 import type { RegisterSource } from "../../src/services/registers/types";
 import { balanceOf, call, createTestKey } from "../helpers";
 import { CHARITY_EXTRA_TABLES } from "../../src/sources/charity-commission/parse";

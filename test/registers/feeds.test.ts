@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { amlRegisterChanges } from "../../src/operations/registers/amlRegisterChanges";
-import { cqcCheckChanges } from "../../src/operations/registers/cqcCheckChanges";
-import { ingestEdition } from "../../src/registers/ingest";
+import { listAmlRegisterChanges as amlRegisterChanges } from "../../src/operations/registers/listAmlRegisterChanges";
+import { listCqcChanges as cqcCheckChanges } from "../../src/operations/registers/listCqcChanges";
+import { ingestEdition } from "../../src/jobs/ingest/job";
 import type { RegisterSource } from "../../src/services/registers/types";
 import { balanceOf, call, createTestKey, json } from "../helpers";
 

@@ -1,18 +1,18 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../src/platform/errors";
+import { InputError, toApiError } from "../../src/platform/errors";
 import { BANK_RATE_CHANGES, BANK_RATE_FROM, BANK_RATE_KNOWN_THROUGH } from "../../src/services/money/bankRate";
 import { bankRateOn, calculateLatePayment, referenceDateFor } from "../../src/services/money/latePayment";
 
-/** Runs fn and returns the ApiError it throws (fails the test if it does not throw one). */
-function apiErrorOf(fn: () => unknown): ApiError {
+/** Runs fn and returns the InputError it throws (fails the test if it does not throw one). */
+function apiErrorOf(fn: () => unknown): InputError {
   try {
     fn();
   } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    return e as ApiError;
+    expect(e).toBeInstanceOf(InputError);
+    return e as InputError;
   }
-  throw new Error("expected an ApiError");
+  throw new Error("expected an InputError");
 }
 
 describe("SPEC §4.8 late-payment worked examples", () => {
@@ -107,7 +107,7 @@ describe("SPEC §4.8 errors", () => {
   it.each([["2026-07-15"], ["2026-06-30"]])("SPEC §4.8 due %s needs the 30 Jun 2026 Bank Rate → date_out_of_range naming due", (due) => {
     const e = apiErrorOf(() => calculateLatePayment({ amount: 100, due, paid: "2026-12-01" }));
     expect(e.code).toBe("date_out_of_range");
-    expect(e.status).toBe(422);
+    expect(toApiError(e).status).toBe(422);
     expect(e.message).toContain("due");
     expect(e.message).toContain(BANK_RATE_KNOWN_THROUGH);
   });
@@ -125,7 +125,7 @@ describe("SPEC §4.8 errors", () => {
   it.each([[0], [-1], [1.234], [NaN], [Infinity], [100_000_000.01]])("SPEC §4.8 amount %s → bad_request naming amount", (amount) => {
     const e = apiErrorOf(() => calculateLatePayment({ amount, due: "2025-01-10", paid: "2025-02-10" }));
     expect(e.code).toBe("bad_request");
-    expect(e.options.field).toBe("amount");
+    expect(e.field).toBe("amount");
     expect(e.message).toContain("amount");
   });
 
@@ -136,7 +136,7 @@ describe("SPEC §4.8 errors", () => {
   ] as const)("SPEC §4.8 bad %s (due %s, paid %s) → bad_request naming the field", (field, due, paid) => {
     const e = apiErrorOf(() => calculateLatePayment({ amount: 100, due, paid }));
     expect(e.code).toBe("bad_request");
-    expect(e.options.field).toBe(field);
+    expect(e.field).toBe(field);
     expect(e.message).toContain(field);
   });
 

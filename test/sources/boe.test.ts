@@ -81,7 +81,7 @@ describe("SPEC §4.8 the daily read, and late-payment after it", () => {
 
   it("SPEC §4.8 the Bank unreachable: the read fails, nothing stored changes, and late-payment keeps the repo's table", async () => {
     const cfg = { ...env, BOE_IADB_URL: "https://boe.test/nowhere" };
-    await expect(refreshBankRate(cfg, new Date("2026-11-23T04:00:00Z"))).rejects.toMatchObject({ code: "upstream_unavailable" });
+    await expect(refreshBankRate(cfg, new Date("2026-11-23T04:00:00Z"))).rejects.toMatchObject({ name: "UpstreamError", source: "boe" });
     expect(await storedBankRate(env.DB)).toBeNull();
     const { key } = await createTestKey();
     expect((await call("/api/v1/late-payment?amount=999.99&due=2026-01-15&paid=2026-10-08", { key })).status).toBe(200);

@@ -229,7 +229,7 @@ describe("SPEC §4.8 charity extract fetch client", () => {
     await expect(collect(open("<html>not a zip</html>")())).rejects.toBeInstanceOf(RegisterFormatError);
     const whole = zipSync({ "publicextract.charity.txt": await table("charity") });
     await expect(collect(open(whole.slice(0, Math.floor(whole.length * 0.6)))())).rejects.toThrow(/truncated/);
-    await expect(collect(open("", 500)())).rejects.toMatchObject({ code: "upstream_unavailable", status: 503 });
+    await expect(collect(open("", 500)())).rejects.toMatchObject({ name: "UpstreamError", source: "charity", kind: "unreachable", status: 500 });
     const throwing = (async () => {
       throw new TypeError("dns failure");
     }) as typeof fetch;

@@ -74,7 +74,13 @@ describe("the first Companies House call of a fresh Worker", () => {
     // The reply says only that Companies House could not be read; the log line says why.
     const logged = errors.mock.calls.map(([line]) => String(line)).filter((l) => l.includes('"upstream":"companies-house"'));
     expect(logged.map((l) => JSON.parse(l))).toEqual([
-      { upstream: "companies-house", company: "03712548", error: "Companies House could not be reached: TypeError: Network connection lost." },
+      {
+        requestId: expect.any(String),
+        upstream: "companies-house",
+        kind: "unreachable",
+        error: "Companies House could not be read to find the names of company 03712548; retry shortly.",
+        cause: "Companies House could not be reached: TypeError: Network connection lost.",
+      },
     ]);
 
     vi.restoreAllMocks();

@@ -2,13 +2,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { d1HttpCache } from "../../src/db/httpCache";
 import { d1RequestBudget } from "../../src/db/upstreamBudget";
-import { ApiError } from "../../src/platform/errors";
-import {
-  createCompaniesHouseClient,
-  registerCompany,
-  type CompaniesHouseConfig,
-  type RequestBudget,
-} from "../../src/sources/companies-house/client";
+import { type ApiError, InputError, UpstreamError, toApiError } from "../../src/platform/errors";
+import { registerCompany } from "../../src/services/companies/profile";
+import type { RequestBudget } from "../../src/shared/ports";
+import { type CompaniesHouseConfig, createCompaniesHouseClient } from "../../src/sources/companies-house/client";
 
 const fixture = (name: string) => fetch(`http://files.test/companies-house/${name}`).then((r) => r.text());
 
@@ -40,14 +37,15 @@ function client(fetchImpl: typeof fetch, extra: Partial<CompaniesHouseConfig> = 
   });
 }
 
+/** What the client threw (an upstream or input error, never an HTTP reply), as the one mapper turns it into the caller's error. */
 async function apiError(p: Promise<unknown>): Promise<ApiError> {
   try {
     await p;
   } catch (e) {
-    if (e instanceof ApiError) return e;
+    if (e instanceof UpstreamError || e instanceof InputError) return toApiError(e);
     throw e;
   }
-  throw new Error("expected an ApiError");
+  throw new Error("expected an UpstreamError or InputError");
 }
 
 const cacheRow = (key: string) =>

@@ -300,14 +300,16 @@ describe("CQC API client (SPEC §6.3 change feeds)", () => {
     expect(calls.map((c) => c.url)).toEqual([`${BASE}/locations/1-125856395`, `${BASE}/providers/RX1`]);
   });
 
-  it("no key, non-2xx or network failure → ApiError upstream_unavailable", async () => {
+  it("no key, non-2xx or network failure → UpstreamError with its kind", async () => {
     await expect(fetchCqcLocation({ baseUrl: BASE, fetchImpl: stub([]) }, "1-1")).rejects.toMatchObject({
-      code: "upstream_unavailable",
+      name: "UpstreamError",
+      kind: "not_configured",
       message: "CQC API key not configured",
     });
     await expect(fetchCqcChanges({ baseUrl: BASE, apiKey: "k", fetchImpl: stub([], 403) }, "location", "a", "b")).rejects.toMatchObject({
-      code: "upstream_unavailable",
-      status: 503,
+      name: "UpstreamError",
+      kind: "refused",
+      status: 403,
     });
     const offline = (async () => { throw new TypeError("fetch failed"); }) as unknown as typeof fetch;
     await expect(fetchCqcProvider({ baseUrl: BASE, apiKey: "k", fetchImpl: offline }, "RX1")).rejects.toThrow(/cqc: GET .* failed/);

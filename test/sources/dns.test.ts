@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError } from "../../src/platform/errors";
+import { InputError, toApiError } from "../../src/platform/errors";
 import { isLocalName } from "../../src/services/net/address";
 import { createDohResolver } from "../../src/sources/dns/doh";
 import { safeFetch } from "../../src/sources/web/safeFetch";
@@ -41,8 +41,8 @@ describe("issue: hardening §1 safeFetch resolves every host before connecting",
         () => null,
         (x: unknown) => x,
       );
-      expect(e, host).toBeInstanceOf(ApiError);
-      expect([host, (e as ApiError).code]).toEqual([host, "blocked_address"]);
+      expect(e, host).toBeInstanceOf(InputError);
+      expect([host, (e as InputError).code]).toEqual([host, "blocked_address"]);
     }
     expect(fetchSpy).not.toHaveBeenCalled();
   });
@@ -95,7 +95,8 @@ describe("issue: hardening §1 the DNS-over-HTTPS resolver", () => {
         () => null,
         (x: unknown) => x,
       );
-      expect((e as ApiError).code).toBe("upstream_unavailable");
+      expect(e).toMatchObject({ name: "UpstreamError", source: "dns" });
+      expect(toApiError(e).code).toBe("upstream_unavailable");
       expect(fetchSpy).not.toHaveBeenCalled();
       vi.restoreAllMocks();
     }

@@ -3,7 +3,7 @@ import { strToU8, zipSync } from "fflate";
 import { parseHmrcMlr, postcodeDistrict } from "../../src/sources/hmrc-mlr/parse";
 import { fetchHmrcMlrEdition } from "../../src/sources/hmrc-mlr/client";
 import { RegisterFormatError } from "../../src/sources/format-error";
-import { ApiError } from "../../src/platform/errors";
+import { UpstreamError } from "../../src/shared/errors";
 import type { RegisterRecord } from "../../src/services/registers/types";
 
 const fixture = async (file: string) => new Uint8Array(await (await fetch(`http://files.test/hmrc-mlr/${file}`)).arrayBuffer());
@@ -221,13 +221,13 @@ describe("fetchHmrcMlrEdition (SPEC §2.5 registerDate)", () => {
     expect(ed.editionDate).toBe("2024-04-02");
   });
 
-  it("non-2xx or network failure → ApiError upstream_unavailable; a page without the file → RegisterFormatError", async () => {
+  it("non-2xx or network failure → UpstreamError; a page without the file → RegisterFormatError", async () => {
     const p = await page();
     const down = (async () => new Response("busy", { status: 503 })) as unknown as typeof fetch;
-    await expect(fetchHmrcMlrEdition(cfg(down))).rejects.toMatchObject({ code: "upstream_unavailable", status: 503 });
+    await expect(fetchHmrcMlrEdition(cfg(down))).rejects.toMatchObject({ name: "UpstreamError", kind: "unreachable", status: 503 });
     await expect(fetchHmrcMlrEdition(cfg(stub(p, [], 500)))).rejects.toThrow(/hmrc-mlr: register attachment \(GET .*\) answered HTTP 500/);
     const offline = (async () => { throw new TypeError("network down"); }) as unknown as typeof fetch;
-    await expect(fetchHmrcMlrEdition(cfg(offline))).rejects.toBeInstanceOf(ApiError);
+    await expect(fetchHmrcMlrEdition(cfg(offline))).rejects.toBeInstanceOf(UpstreamError);
     p.details.attachments = [];
     await expect(fetchHmrcMlrEdition(cfg(stub(p, [])))).rejects.toThrow(/no ODS or CSV attachment/);
     await expect(fetchHmrcMlrEdition(cfg(stub(p, [])))).rejects.toBeInstanceOf(RegisterFormatError);

@@ -1,17 +1,17 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ApiError, type ErrorCode } from "../../src/platform/errors";
+import { type ErrorCode, InputError, UpstreamError, toApiError } from "../../src/platform/errors";
 import { checkUrl, decodeText, safeFetch, type SafeFetchResult } from "../../src/sources/web/safeFetch";
 
 const testHosts = (env.SAFE_FETCH_TEST_HOSTS ?? "").split(",");
 
-/** The ApiError code a call throws (sync or async), or "none". */
+/** The error-table code of what a call throws (sync or async), as the one mapper gives it, or "none". */
 async function codeOf(f: () => unknown): Promise<ErrorCode | "none"> {
   try {
     await f();
     return "none";
   } catch (e) {
-    if (e instanceof ApiError) return e.code;
+    if (e instanceof InputError || e instanceof UpstreamError) return toApiError(e).code;
     throw e;
   }
 }
@@ -43,7 +43,7 @@ describe("issue: safe fetcher: checkUrl refusals", () => {
       try {
         checkUrl(url);
       } catch (err) {
-        return err as ApiError;
+        return toApiError(err);
       }
     })();
     expect(e?.code).toBe("blocked_address");
@@ -55,7 +55,7 @@ describe("issue: safe fetcher: checkUrl refusals", () => {
     "data:text/html,<b>x</b>", "gopher://example.com/", "example.com", "not a url", `https://example.com/${"a".repeat(481)}`,
   ])("invalid_url (400) for %s", async (url) => {
     expect(await codeOf(() => checkUrl(url))).toBe("invalid_url");
-    expect(new ApiError("invalid_url", "").status).toBe(400);
+    expect(toApiError(new InputError("invalid_url", "")).status).toBe(400);
   });
 
   it("allows public addresses and names on the default and common web ports", () => {
@@ -90,7 +90,7 @@ describe("issue: safe fetcher: safeFetch", () => {
 
   it("unreadable_input with the status for a non-2xx answer", async () => {
     const e = await safeFetch("http://logo.test/missing.html", { testHosts }).catch((x) => x);
-    expect(e).toBeInstanceOf(ApiError);
+    expect(e).toBeInstanceOf(InputError);
     expect(e.code).toBe("unreadable_input");
     expect(e.message).toContain("404");
   });

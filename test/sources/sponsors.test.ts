@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../src/platform/errors";
+import { UpstreamError } from "../../src/shared/errors";
 import type { RegisterRecord } from "../../src/services/registers/types";
 import { RegisterFormatError } from "../../src/sources/format-error";
 import { fetchSponsorsEdition } from "../../src/sources/sponsors/client";
@@ -274,11 +274,11 @@ describe("SPEC §4.8 sponsors fetch client", () => {
   it("SPEC §4.8 upstream failures are upstream_unavailable; a page without a CSV is a format error", async () => {
     const cfg = { contentApiBase: "https://www.gov.uk/api/content", pagePath: PAGE };
     const down = stub({});
-    await expect(fetchSponsorsEdition({ ...cfg, fetchImpl: down.fetchImpl })).rejects.toMatchObject({ code: "upstream_unavailable", status: 503 });
+    await expect(fetchSponsorsEdition({ ...cfg, fetchImpl: down.fetchImpl })).rejects.toMatchObject({ name: "UpstreamError", kind: "not_found", status: 404 });
     const throwing = (async () => {
       throw new TypeError("network down");
     }) as typeof fetch;
-    await expect(fetchSponsorsEdition({ ...cfg, fetchImpl: throwing })).rejects.toBeInstanceOf(ApiError);
+    await expect(fetchSponsorsEdition({ ...cfg, fetchImpl: throwing })).rejects.toBeInstanceOf(UpstreamError);
     const noCsv = stub({ [`https://www.gov.uk/api/content${PAGE}`]: () => Response.json({ details: { attachments: [{ url: "https://x.example/a.pdf", content_type: "application/pdf" }] } }) });
     await expect(fetchSponsorsEdition({ ...cfg, fetchImpl: noCsv.fetchImpl })).rejects.toBeInstanceOf(RegisterFormatError);
     const assetDown = stub({ [`https://www.gov.uk/api/content${PAGE}`]: () => fetch("http://files.test/sponsors/govuk-content-workers.json") });

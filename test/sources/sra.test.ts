@@ -139,10 +139,10 @@ describe("SPEC §2.6 SRA fetch client", () => {
     expect(seen).toHaveLength(2);
   });
 
-  it("SPEC §2.6 missing key or upstream failure → upstream_unavailable", async () => {
-    await expect(fetchSraOrganisations({ baseUrl: "https://sra.test" })).rejects.toMatchObject({ code: "upstream_unavailable", message: "SRA API key not configured" });
+  it("SPEC §2.6 missing key or upstream failure → an upstream error (503 upstream_unavailable to callers)", async () => {
+    await expect(fetchSraOrganisations({ baseUrl: "https://sra.test" })).rejects.toMatchObject({ name: "UpstreamError", source: "sra", kind: "not_configured", message: "SRA API key not configured" });
     const failing = (async () => new Response("down", { status: 502 })) as typeof fetch;
-    await expect(fetchSraOrganisations({ baseUrl: "https://sra.test", apiKey: "k", fetchImpl: failing })).rejects.toMatchObject({ code: "upstream_unavailable", status: 503 });
+    await expect(fetchSraOrganisations({ baseUrl: "https://sra.test", apiKey: "k", fetchImpl: failing })).rejects.toMatchObject({ name: "UpstreamError", source: "sra", kind: "unreachable", status: 502 });
     const throwing = (async () => {
       throw new TypeError("connection reset");
     }) as typeof fetch;

@@ -34,7 +34,7 @@ export const getAccount = defineOperation({
     const caller = ctx.caller;
     if (!caller) throw new ApiError("missing_key", "A key is required.");
     const l = caller.ledger;
-    const { remaining } = await ctx.env.LEDGER.get(ctx.env.LEDGER.idFromName(l.name)).peek(l.period, l.allowance, l.startingBalance);
+    const { remaining } = await ctx.services.ledger.peek(l.name, l.period, l.allowance, l.startingBalance);
     const [y, m] = l.period.split("-").map(Number);
     return {
       keyId: caller.keyId,

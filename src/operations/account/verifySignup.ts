@@ -1,12 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { eq, or } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
-import { accounts, apiKeys } from "../../db/schema";
 import { newApiKey, newId, safeEqual, sha256Hex } from "../../platform/crypto";
 import { ApiError } from "../../platform/errors";
 import { PLANS } from "../../platform/plans";
 import { Reply, defineOperation } from "../../platform/registry";
-import { codeHash } from "./signup";
+import { codeHash } from "./startSignup";
 
 /** Active keys one account may hold; all of them share the account's one balance and burst window. */
 export const MAX_KEYS_PER_ACCOUNT = 5;
@@ -43,17 +40,10 @@ export const verifySignup = defineOperation({
   readOnly: false,
   example: { challengeId: "chl_AbCdEf123456", emailCode: "123456", mobileCode: "654321" },
   async handler(input, ctx) {
-    const db = ctx.env.DB;
+    const store = ctx.services.accounts;
     const now = Math.floor(ctx.now.getTime() / 1000);
     // Count the attempt first, atomically, so guesses are limited even when sent in parallel.
-    const ch = await db
-      .prepare(
-        `UPDATE signup_challenges SET attempts = attempts + 1
-          WHERE id = ? AND used_at IS NULL AND expires_at > ? AND attempts < ?
-          RETURNING email, mobile, email_code_hash, mobile_code_hash`,
-      )
-      .bind(input.challengeId, now, MAX_ATTEMPTS)
-      .first<{ email: string; mobile: string; email_code_hash: string; mobile_code_hash: string }>();
+    const ch = await store.attemptChallenge(input.challengeId, now, MAX_ATTEMPTS);
     if (!ch) throw new ApiError("unverified", "That challenge is unknown, expired, already used or out of attempts. Start again with POST /api/v1/signup.");
     const emailOk = safeEqual(await codeHash(input.challengeId, input.emailCode), ch.email_code_hash);
     const mobileOk = safeEqual(await codeHash(input.challengeId, input.mobileCode), ch.mobile_code_hash);
@@ -61,16 +51,13 @@ export const verifySignup = defineOperation({
       throw new ApiError("unverified", `The ${!emailOk && !mobileOk ? "email and mobile codes do" : !emailOk ? "email code does" : "mobile code does"} not match.`, {
         field: !emailOk ? "emailCode" : "mobileCode",
       });
-    const used = await db.prepare(`UPDATE signup_challenges SET used_at = ? WHERE id = ? AND used_at IS NULL`).bind(now, input.challengeId).run();
-    if (!used.meta.changes) throw new ApiError("unverified", "That challenge was already used.");
+    if (!(await store.useChallenge(input.challengeId, now))) throw new ApiError("unverified", "That challenge was already used.");
 
-    const orm = drizzle(db);
     // One person, one account: a verified email or mobile already known signs in to that account (its one balance),
     // it never opens a second free allowance.
-    const existing = await orm.select({ id: accounts.id, plan: accounts.plan }).from(accounts).where(or(eq(accounts.email, ch.email), eq(accounts.mobile, ch.mobile))).get();
+    const existing = await store.accountByContact(ch.email, ch.mobile);
     if (existing) {
-      const held = await db.prepare(`SELECT COUNT(*) AS n FROM api_keys WHERE account_id = ? AND active = 1`).bind(existing.id).first<{ n: number }>();
-      if ((held?.n ?? 0) >= MAX_KEYS_PER_ACCOUNT)
+      if ((await store.activeKeyCount(existing.id)) >= MAX_KEYS_PER_ACCOUNT)
         throw new ApiError(
           "key_limit_reached",
           `This account already holds ${MAX_KEYS_PER_ACCOUNT} active keys, which all share its one balance; disable one (npm run key -- disable <key>, or ask us) before adding another.`,
@@ -79,12 +66,7 @@ export const verifySignup = defineOperation({
     const accountId = existing?.id ?? newId("acc");
     const apiKey = newApiKey();
     const keyId = newId("key");
-    await orm.batch([
-      existing
-        ? orm.update(accounts).set({ emailVerifiedAt: now, mobileVerifiedAt: now }).where(eq(accounts.id, accountId))
-        : orm.insert(accounts).values({ id: accountId, email: ch.email, mobile: ch.mobile, emailVerifiedAt: now, mobileVerifiedAt: now }),
-      orm.insert(apiKeys).values({ id: keyId, accountId, keyHash: await sha256Hex(apiKey), prefix: apiKey.slice(0, 9) }),
-    ]);
+    await store.issueKey({ accountId, existing: !!existing, email: ch.email, mobile: ch.mobile, now, keyId, keyHash: await sha256Hex(apiKey), prefix: apiKey.slice(0, 9) });
     const plan = existing?.plan ?? "free";
     return new Reply(
       {

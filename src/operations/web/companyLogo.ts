@@ -1,13 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { d1HttpCache } from "../../db/httpCache";
-import { takeWindow } from "../../db/windowCounter";
 import { ApiError } from "../../platform/errors";
 import { defineOperation } from "../../platform/registry";
 import { INPUT_LIMITS } from "../../platform/schemas";
 import { extractLogos } from "../../services/logo/extractLogos";
-import { decodeText, safeFetch } from "../../sources/web/safeFetch";
-import { dohResolverFor } from "../../sources/dns/doh";
-import { testHostsOf } from "../../sources/web/testHosts";
+import { decodeText } from "../../sources/web/safeFetch";
 
 /** Keyless, so limited per IP: 30 lookups a minute (SPEC §4.7 leaves the number to us). */
 export const LOGO_IP_LIMIT = { limit: 30, windowSeconds: 60 };
@@ -92,23 +88,17 @@ export const companyLogo = defineOperation({
     notice: LOGO_NOTICE,
   },
   async handler({ domain }, ctx) {
-    const limited = await takeWindow(ctx.env.DB, `ip:company-logo:${ctx.ip}`, LOGO_IP_LIMIT.limit, LOGO_IP_LIMIT.windowSeconds, ctx.now.getTime());
+    const limited = await ctx.services.limits.take(`ip:company-logo:${ctx.ip}`, LOGO_IP_LIMIT.limit, LOGO_IP_LIMIT.windowSeconds, ctx.now.getTime());
     if (!limited.ok)
       throw new ApiError("rate_limited", `At most ${LOGO_IP_LIMIT.limit} logo lookups a minute per IP address; retry later.`, { retryAfter: limited.retryAfterSeconds });
 
-    const cache = d1HttpCache(ctx.env.DB);
+    const cache = ctx.services.cache;
     const key = `logo:${domain}`;
     const hit = await cache.get(key);
     if (hit) return JSON.parse(hit.body) as z.infer<typeof Output>;
 
-    const page = await safeFetch(`https://${domain}/`, {
-      accept: "text/html,application/xhtml+xml",
-      testHosts: testHostsOf(ctx.env),
-      timeoutMs: 10_000,
-      maxBytes: 3 * 1024 * 1024,
-      // Every host (redirects too) is resolved first and refused unless all its addresses are public; no resolver, no fetch.
-      resolve: dohResolverFor(ctx.env.DNS_RESOLVER_URL),
-    });
+    // Every host (redirects too) is resolved first and refused unless all its addresses are public; no resolver, no fetch.
+    const page = await ctx.services.web.fetch(`https://${domain}/`, { accept: "text/html,application/xhtml+xml", timeoutMs: 10_000, maxBytes: 3 * 1024 * 1024 });
     const logos = extractLogos(decodeText(page), page.url);
     if (!logos.length) throw new ApiError("not_found", `No logo, app icon or share image was found on ${domain}'s homepage.`, { query: domain });
     const reply = { query: { domain }, domain, logo: logos[0].url, source: logos[0].source, logos, page: page.url, fetchedAt: ctx.now.toISOString(), notice: LOGO_NOTICE };

@@ -3,7 +3,7 @@
  * rate in force on any statutory reference date from 30 June 1997 onwards can be read off.
  * Later changes are MPC decisions; the table is complete up to BANK_RATE_KNOWN_THROUGH.
  */
-import { ApiError } from "../../shared/errors";
+import { InputError } from "../../shared/errors";
 
 export const BANK_RATE_SOURCE = "Bank of England Bank Rate history (IADB series IUDBEDR)";
 export const BANK_RATE_SOURCE_RECENT = "Bank of England Bank Rate series IUDBEDR, read daily";
@@ -71,7 +71,7 @@ export function rateFrom(tables: readonly BankRateTable[], date: string): { rate
 /** Bank Rate % in force on `date` (YYYY-MM-DD); a change takes effect on its own date. */
 export function bankRateOn(date: string): number {
   if (date < BANK_RATE_FROM || date > BANK_RATE_KNOWN_THROUGH) {
-    throw new ApiError(
+    throw new InputError(
       "date_out_of_range",
       `Bank Rate on ${date} is not held: the table runs from ${BANK_RATE_FROM} to ${BANK_RATE_KNOWN_THROUGH}.`,
     );

@@ -2,7 +2,7 @@
  * Statutory interest and fixed compensation on a late business invoice (SPEC §4.8): Late Payment
  * of Commercial Debts (Interest) Act 1998, rate per SI 2002/1675 art.4. Pure; no I/O.
  */
-import { ApiError } from "../../shared/errors";
+import { InputError } from "../../shared/errors";
 import { type BankRateTable, REPO_BANK_RATE, bankRateOn, rateFrom } from "./bankRate";
 
 export { bankRateOn };
@@ -34,7 +34,7 @@ const MAX_AMOUNT = 100_000_000;
 const DAY_MS = 86_400_000;
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
-const bad = (field: "amount" | "due" | "paid", message: string) => new ApiError("bad_request", message, { field });
+const bad = (field: "amount" | "due" | "paid", message: string) => new InputError("bad_request", message, { field });
 
 /** Days since 1970-01-01 for a real calendar date YYYY-MM-DD, or null (rejects 2026-02-30). */
 function dayNumber(s: string): number | null {
@@ -93,7 +93,7 @@ export function calculateLatePayment(input: LatePaymentInput, rates: readonly Ba
   const known = rateFrom(rates, referenceDate);
   if (!known) {
     const spans = rates.filter((t) => t.changes.length).map((t) => `${t.changes[0][0]} to ${t.knownThrough} (${t.source})`);
-    throw new ApiError(
+    throw new InputError(
       "date_out_of_range",
       `due ${due}: interest starting ${interestFrom} uses the Bank Rate on ${referenceDate}, which no source the service holds knows yet: ${spans.join("; ")}.`,
       { field: "due" },

@@ -3,7 +3,7 @@
  * calculation knows rates decided after the repo's table was written. Base URL is configuration
  * (`BOE_IADB_URL`); the query asks for the series from a start date to now, as CSV.
  */
-import { ApiError } from "../../shared/errors";
+import { answeredBadly, unreachable } from "../upstream";
 import { parseBankRateCsv, type RateObservation } from "./parse";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -21,8 +21,8 @@ export async function fetchBankRate(cfg: { url: string; from: string; fetchImpl?
   try {
     res = await (cfg.fetchImpl ?? fetch)(u.href, { headers: { Accept: "text/csv, */*" }, signal: AbortSignal.timeout(cfg.timeoutMs ?? 20_000) });
   } catch (e) {
-    throw new ApiError("upstream_unavailable", `Bank of England could not be reached: ${String(e)}`);
+    throw unreachable("boe", `Bank of England could not be reached: ${String(e)}`, e);
   }
-  if (!res.ok) throw new ApiError("upstream_unavailable", `Bank of England answered HTTP ${res.status}`);
+  if (!res.ok) throw answeredBadly("boe", res.status, `Bank of England answered HTTP ${res.status}`);
   return parseBankRateCsv(await res.text());
 }

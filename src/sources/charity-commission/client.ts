@@ -6,7 +6,7 @@
  * far bigger than a Worker's memory (the `charity` table is ~160 MB unzipped) is never held whole.
  */
 import { Unzip, UnzipInflate } from "fflate";
-import { ApiError } from "../../shared/errors";
+import { answeredBadly, unreachable } from "../upstream";
 import { RegisterFormatError } from "../format-error";
 import { type CharityTable, extractDateOf } from "./parse";
 
@@ -22,11 +22,11 @@ async function download(cfg: CharityClientConfig, table: CharityTable): Promise<
   try {
     res = await (cfg.fetchImpl ?? fetch)(charityTableUrl(cfg, table));
   } catch (e) {
-    throw new ApiError("upstream_unavailable", `charity: ${table} could not be fetched (${(e as Error).message})`);
+    throw unreachable("charity", `charity: ${table} could not be fetched (${(e as Error).message})`, e);
   }
   if (!res.ok || !res.body) {
     await res.body?.cancel();
-    throw new ApiError("upstream_unavailable", `charity: ${table} answered HTTP ${res.status}`);
+    throw answeredBadly("charity", res.status, `charity: ${table} answered HTTP ${res.status}`);
   }
   return res.body;
 }

@@ -3,7 +3,8 @@
  * (raw JSON; parse them with ./parse). Every call carries the free developer-portal key in
  * `Ocp-Apim-Subscription-Key`.
  */
-import { ApiError } from "../../shared/errors";
+import { UpstreamError } from "../../shared/errors";
+import { answeredBadly, notConfigured, unreachable } from "../upstream";
 
 export interface CqcClientConfig {
   /** e.g. `https://api.service.cqc.org.uk/public/v1` */
@@ -16,16 +17,18 @@ export interface CqcClientConfig {
 const MAX_PAGES = 500;
 
 const fail = (what: string): never => {
-  throw new ApiError("upstream_unavailable", `cqc: ${what}`);
+  throw new UpstreamError("cqc", "malformed", `cqc: ${what}`);
 };
 
 async function getJson(cfg: CqcClientConfig, url: string): Promise<unknown> {
-  if (!cfg.apiKey) throw new ApiError("upstream_unavailable", "CQC API key not configured");
+  if (!cfg.apiKey) throw notConfigured("cqc", "CQC API key");
   const fetchImpl = cfg.fetchImpl ?? fetch;
   const res = await fetchImpl(url, { headers: { "Ocp-Apim-Subscription-Key": cfg.apiKey, accept: "application/json" } }).catch(
-    (e: unknown) => fail(`GET ${url} failed (${e instanceof Error ? e.message : String(e)})`),
+    (e: unknown) => {
+      throw unreachable("cqc", `cqc: GET ${url} failed (${e instanceof Error ? e.message : String(e)})`, e);
+    },
   );
-  if (!res.ok) fail(`GET ${url} answered ${res.status}`);
+  if (!res.ok) throw answeredBadly("cqc", res.status, `cqc: GET ${url} answered ${res.status}`);
   return res.json().catch(() => fail(`GET ${url} did not answer JSON`));
 }
 

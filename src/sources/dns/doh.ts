@@ -8,7 +8,7 @@
  * defence on Cloudflare is the platform, whose Workers cannot reach private networks; a self-hosted workerd
  * should run with the outbound network allow-list in deploy/workerd-public-only.capnp.
  */
-import { ApiError } from "../../shared/errors";
+import { UpstreamError } from "../../shared/errors";
 
 interface DohAnswer {
   type?: number;
@@ -31,17 +31,17 @@ export function createDohResolver(cfg: { url: string; fetchImpl?: typeof fetch; 
     try {
       res = await (cfg.fetchImpl ?? fetch)(u.href, { headers: { accept: "application/dns-json" }, signal: AbortSignal.timeout(cfg.timeoutMs ?? 3_000) });
     } catch {
-      throw new ApiError("upstream_unavailable", "The DNS resolver could not be reached, so the address was not checked and nothing was fetched; retry shortly.");
+      throw new UpstreamError("dns", "unreachable", "The DNS resolver could not be reached, so the address was not checked and nothing was fetched; retry shortly.");
     }
-    if (!res.ok) throw new ApiError("upstream_unavailable", `The DNS resolver answered HTTP ${res.status}, so nothing was fetched; retry shortly.`);
+    if (!res.ok) throw new UpstreamError("dns", res.status === 429 ? "rate_limited" : "refused", `The DNS resolver answered HTTP ${res.status}, so nothing was fetched; retry shortly.`, { status: res.status });
     let body: { Status?: number; Answer?: DohAnswer[] };
     try {
       body = (await res.json()) as typeof body;
     } catch {
-      throw new ApiError("upstream_unavailable", "The DNS resolver's answer could not be read, so nothing was fetched; retry shortly.");
+      throw new UpstreamError("dns", "malformed", "The DNS resolver's answer could not be read, so nothing was fetched; retry shortly.");
     }
     if (body.Status === 3) return { addresses: [], ttl: 60 }; // NXDOMAIN
-    if (body.Status !== 0) throw new ApiError("upstream_unavailable", `The DNS resolver could not answer for ${host} (status ${body.Status}); nothing was fetched.`);
+    if (body.Status !== 0) throw new UpstreamError("dns", "refused", `The DNS resolver could not answer for ${host} (status ${body.Status}); nothing was fetched.`);
     const want = type === "A" ? A : AAAA;
     const answers = (body.Answer ?? []).filter((a) => a.type === want && typeof a.data === "string");
     return { addresses: answers.map((a) => a.data!.trim()), ttl: Math.min(...answers.map((a) => a.TTL ?? 60), 60) };

@@ -2,7 +2,7 @@
  * GOV.UK publications whose attachment URL changes every edition (the sponsors registers, the HMRC
  * MLR register) are found through the GOV.UK Content API page record: `details.attachments[]`.
  */
-import { ApiError } from "../../shared/errors";
+import { answeredBadly, unreachable } from "../upstream";
 import { RegisterFormatError } from "../format-error";
 
 export interface GovukAttachment {
@@ -32,9 +32,9 @@ export async function getOk(fetchImpl: typeof fetch, url: string, source: string
   try {
     res = await fetchImpl(url, { headers: { accept } });
   } catch (e) {
-    throw new ApiError("upstream_unavailable", `${source}: ${what} (GET ${url}) could not be fetched (${(e as Error).message})`);
+    throw unreachable(source, `${source}: ${what} (GET ${url}) could not be fetched (${(e as Error).message})`, e);
   }
-  if (!res.ok) throw new ApiError("upstream_unavailable", `${source}: ${what} (GET ${url}) answered HTTP ${res.status}`);
+  if (!res.ok) throw answeredBadly(source, res.status, `${source}: ${what} (GET ${url}) answered HTTP ${res.status}`);
   return res;
 }
 

@@ -1,5 +1,5 @@
 /** Downloads the whole SRA organisation register (Data Share API `organisation/GetAll`). */
-import { ApiError } from "../../shared/errors";
+import { answeredBadly, notConfigured, unreachable } from "../upstream";
 
 export interface SraClientConfig {
   baseUrl: string;
@@ -20,16 +20,16 @@ export interface SraEdition {
 const getAllUrl = (cfg: SraClientConfig) => `${cfg.baseUrl.replace(/\/+$/, "")}/organisation/GetAll`;
 
 async function getAll(cfg: SraClientConfig): Promise<ReadableStream<Uint8Array>> {
-  if (!cfg.apiKey) throw new ApiError("upstream_unavailable", "SRA API key not configured");
+  if (!cfg.apiKey) throw notConfigured("sra", "SRA API key");
   let res: Response;
   try {
     res = await (cfg.fetchImpl ?? fetch)(getAllUrl(cfg), { headers: { "Ocp-Apim-Subscription-Key": cfg.apiKey, accept: "application/json" } });
   } catch (e) {
-    throw new ApiError("upstream_unavailable", `sra: GetAll could not be fetched (${(e as Error).message})`);
+    throw unreachable("sra", `sra: GetAll could not be fetched (${(e as Error).message})`, e);
   }
   if (!res.ok || !res.body) {
     await res.body?.cancel();
-    throw new ApiError("upstream_unavailable", `sra: GetAll answered HTTP ${res.status}`);
+    throw answeredBadly("sra", res.status, `sra: GetAll answered HTTP ${res.status}`);
   }
   return res.body;
 }

@@ -3,7 +3,7 @@
  * http(s) only, no credentials, public addresses only in every notation, no local names, default or common web ports,
  * at most `maxRedirects` redirects each checked again, one time limit for the whole fetch, and a size cap while streaming.
  */
-import { ApiError } from "../../shared/errors";
+import { InputError, UpstreamError } from "../../shared/errors";
 import { isLocalName, isPublicAddress, parseIpLiteral } from "../../services/net/address";
 
 export interface SafeFetchOptions {
@@ -44,31 +44,31 @@ const USER_AGENT = "Mozilla/5.0 (compatible; UKBusinessIntelligenceAPI/1.7)";
 const isTestHost = (host: string, testHosts: string[] | undefined) =>
   !!testHosts?.some((t) => t.trim().toLowerCase() === host.toLowerCase());
 
-/** Parses and checks a caller's URL before any fetch; throws ApiError invalid_url (400) or blocked_address (422). */
+/** Parses and checks a caller's URL before any fetch; throws InputError invalid_url or blocked_address. */
 export function checkUrl(raw: string, opts: Pick<SafeFetchOptions, "testHosts"> = {}): URL {
   const s = raw.trim();
-  if (s.length > MAX_URL_LENGTH) throw new ApiError("invalid_url", `The URL is longer than ${MAX_URL_LENGTH} characters.`);
+  if (s.length > MAX_URL_LENGTH) throw new InputError("invalid_url", `The URL is longer than ${MAX_URL_LENGTH} characters.`);
   let u: URL;
   try {
     u = new URL(s);
   } catch {
-    throw new ApiError("invalid_url", "The URL could not be parsed; give an absolute http(s) URL.");
+    throw new InputError("invalid_url", "The URL could not be parsed; give an absolute http(s) URL.");
   }
-  if (u.protocol !== "http:" && u.protocol !== "https:") throw new ApiError("invalid_url", `Only http and https URLs are fetched, not ${u.protocol}`);
-  if (u.username || u.password) throw new ApiError("invalid_url", "URLs with a user name or password are not fetched.");
+  if (u.protocol !== "http:" && u.protocol !== "https:") throw new InputError("invalid_url", `Only http and https URLs are fetched, not ${u.protocol}`);
+  if (u.username || u.password) throw new InputError("invalid_url", "URLs with a user name or password are not fetched.");
   // new URL() has already normalised decimal, octal, hex and short IPv4 forms to dotted decimal; parseIpLiteral reads both.
   const ip = parseIpLiteral(u.hostname);
   if (ip) {
-    if (!isPublicAddress(ip)) throw new ApiError("blocked_address", `The address ${u.hostname} is private, loopback, link-local, multicast or reserved.`);
+    if (!isPublicAddress(ip)) throw new InputError("blocked_address", `The address ${u.hostname} is private, loopback, link-local, multicast or reserved.`);
   } else if (!isTestHost(u.hostname, opts.testHosts)) {
-    if (isLocalName(u.hostname)) throw new ApiError("blocked_address", `The host ${u.hostname} is a local or reserved name.`);
+    if (isLocalName(u.hostname)) throw new InputError("blocked_address", `The host ${u.hostname} is a local or reserved name.`);
   }
   if (!ALLOWED_PORTS.has(u.port) && !isTestHost(u.hostname, opts.testHosts))
-    throw new ApiError("blocked_address", `Port ${u.port} is not fetched; use 80, 443, 8080 or 8443.`);
+    throw new InputError("blocked_address", `Port ${u.port} is not fetched; use 80, 443, 8080 or 8443.`);
   return u;
 }
 
-const timeoutError = (ms: number) => new ApiError("fetch_timeout", `The page did not answer within ${ms} ms.`);
+const timeoutError = (ms: number) => new InputError("fetch_timeout", `The page did not answer within ${ms} ms.`);
 
 /** Settles with `p`, or rejects with fetch_timeout as soon as `signal` aborts (for promises that ignore the signal). */
 function raceAbort<T>(p: Promise<T>, signal: AbortSignal, ms: number): Promise<T> {
@@ -87,12 +87,12 @@ async function checkResolved(u: URL, opts: SafeFetchOptions, signal: AbortSignal
   try {
     addresses = await raceAbort(opts.resolve(u.hostname), signal, ms);
   } catch (e) {
-    if (e instanceof ApiError) throw e;
-    throw new ApiError("unreadable_input", `The host ${u.hostname} could not be resolved.`);
+    if (e instanceof InputError || e instanceof UpstreamError) throw e;
+    throw new InputError("unreadable_input", `The host ${u.hostname} could not be resolved.`);
   }
-  if (addresses.length === 0) throw new ApiError("unreadable_input", `The host ${u.hostname} has no address.`);
+  if (addresses.length === 0) throw new InputError("unreadable_input", `The host ${u.hostname} has no address.`);
   const bad = addresses.find((a) => !isPublicAddress(a));
-  if (bad) throw new ApiError("blocked_address", `The host ${u.hostname} resolves to the non-public address ${bad}.`);
+  if (bad) throw new InputError("blocked_address", `The host ${u.hostname} resolves to the non-public address ${bad}.`);
 }
 
 /**
@@ -110,7 +110,7 @@ async function readCapped(res: Response, maxBytes: number, signal: AbortSignal, 
       const { done, value } = await raceAbort(reader.read(), signal, ms);
       if (done) break;
       total += value.byteLength;
-      if (total > maxBytes) throw new ApiError("response_too_large", `The page is larger than ${maxBytes} bytes.`);
+      if (total > maxBytes) throw new InputError("response_too_large", `The page is larger than ${maxBytes} bytes.`);
       chunks.push(value);
     }
   } catch (e) {
@@ -126,7 +126,7 @@ async function readCapped(res: Response, maxBytes: number, signal: AbortSignal, 
   return body;
 }
 
-/** Fetches a caller's URL with every check of the issue; throws ApiError with a 400/422 code on each refusal. */
+/** Fetches a caller's URL with every check of the issue; throws InputError on each refusal, UpstreamError when the resolver fails. */
 export async function safeFetch(url: string, opts: SafeFetchOptions = {}): Promise<SafeFetchResult> {
   const { timeoutMs = 8000, maxBytes = 5 * 1024 * 1024, maxRedirects = 5, fetchImpl = globalThis.fetch } = opts;
   const controller = new AbortController();
@@ -144,19 +144,19 @@ export async function safeFetch(url: string, opts: SafeFetchOptions = {}): Promi
         // Redirects are followed by hand so that each target is checked before it is fetched.
         res = await raceAbort(fetchImpl(current.href, { method: "GET", headers, redirect: "manual", signal }), signal, timeoutMs);
       } catch (e) {
-        if (e instanceof ApiError) throw e;
+        if (e instanceof InputError || e instanceof UpstreamError) throw e;
         if (signal.aborted) throw timeoutError(timeoutMs);
-        throw new ApiError("unreadable_input", `The page could not be fetched (${e instanceof Error ? e.message : "network error"}).`);
+        throw new InputError("unreadable_input", `The page could not be fetched (${e instanceof Error ? e.message : "network error"}).`);
       }
       const location = res.headers.get("location");
       if (REDIRECT_STATUSES.has(res.status) && location) {
         res.body?.cancel().catch(() => {});
-        if (redirects.length >= maxRedirects) throw new ApiError("too_many_redirects", `The page redirected more than ${maxRedirects} times.`);
+        if (redirects.length >= maxRedirects) throw new InputError("too_many_redirects", `The page redirected more than ${maxRedirects} times.`);
         let next: string;
         try {
           next = new URL(location, current).href; // a relative Location is resolved against the current URL
         } catch {
-          throw new ApiError("unreadable_input", "The page redirected to an unparsable address.");
+          throw new InputError("unreadable_input", "The page redirected to an unparsable address.");
         }
         current = checkUrl(next, opts);
         redirects.push(current.href);
@@ -164,12 +164,12 @@ export async function safeFetch(url: string, opts: SafeFetchOptions = {}): Promi
       }
       if (res.status < 200 || res.status > 299) {
         res.body?.cancel().catch(() => {});
-        throw new ApiError("unreadable_input", `The page answered with HTTP status ${res.status}.`);
+        throw new InputError("unreadable_input", `The page answered with HTTP status ${res.status}.`);
       }
       const length = Number(res.headers.get("content-length"));
       if (length > maxBytes) {
         res.body?.cancel().catch(() => {});
-        throw new ApiError("response_too_large", `The page is larger than ${maxBytes} bytes (Content-Length ${length}).`);
+        throw new InputError("response_too_large", `The page is larger than ${maxBytes} bytes (Content-Length ${length}).`);
       }
       const body = await readCapped(res, maxBytes, signal, timeoutMs);
       return { url: current.href, status: res.status, headers: res.headers, contentType: res.headers.get("content-type") ?? "", body, redirects };

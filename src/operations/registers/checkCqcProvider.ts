@@ -1,0 +1,143 @@
+import { z } from "@hono/zod-openapi";
+import type { Entry } from "../../db/registers";
+import { companyNotes } from "./common/lookup";
+import { registerCheck } from "./common/registerCheck";
+import { CheckReplyFields, Match, textOf } from "./common/schemas";
+
+const LOCATIONS_SHOWN = 100;
+
+const Rating = z.string().nullable();
+const KeyQuestions = z.object({ safe: Rating, effective: Rating, caring: Rating, responsive: Rating, wellLed: Rating }).nullable();
+
+const Location = z.object({
+  locationId: z.string(),
+  name: z.string(),
+  type: z.string().nullable(),
+  registrationStatus: z.string().describe("Registered or Deregistered."),
+  registrationDate: z.string().nullable(),
+  deregistrationDate: z.string().nullable().describe("CQC's own date of deregistration, when CQC gives it (the API does; the HSCA file of active locations does not)."),
+  noticedGoneOn: z.string().nullable().describe("The date of the first edition this service read without the location: when the service noticed, not CQC's date."),
+  overallRating: Rating,
+  keyQuestions: KeyQuestions,
+  lastInspectionDate: z.string().nullable(),
+  lastReportDate: z.string().nullable(),
+  town: z.string().nullable(),
+  postcode: z.string().nullable(),
+  careHome: z.boolean().nullable(),
+  inheritedRating: z.boolean().nullable().describe("true when the rating was inherited from a previous provider (HSCA file), not given after inspecting this one; null when not known."),
+});
+
+const Provider = z.object({
+  providerId: z.string(),
+  name: z.string(),
+  companyNumber: z.string().nullable(),
+  charityNumber: z.string().nullable(),
+  ownershipType: z.string().nullable(),
+  registrationStatus: z.string(),
+  registrationDate: z.string().nullable(),
+  deregistrationDate: z.string().nullable(),
+  overallRating: Rating,
+  keyQuestions: KeyQuestions,
+  lastInspectionDate: z.string().nullable(),
+  match: Match.nullable(),
+});
+
+const Output = z
+  .object({
+    ...CheckReplyFields,
+    matchedOn: z.array(z.string()),
+    registered: z.boolean().describe("The provider, or at least one of its locations, is registered with CQC now."),
+    summary: z.string(),
+    provider: Provider.nullable(),
+    locations: z.array(Location),
+    locationsTotal: z.number().int(),
+  })
+  .openapi("CqcCheck");
+
+const kq = (v: unknown) => (v && typeof v === "object" ? (v as z.infer<typeof KeyQuestions>) : null);
+
+function location(e: Entry): z.infer<typeof Location> {
+  const d = e.data;
+  const a = (d.address ?? {}) as Record<string, unknown>;
+  return {
+    locationId: textOf(d.locationId) ?? e.key,
+    name: e.name,
+    type: textOf(d.type),
+    registrationStatus: e.removedOn ? "Deregistered" : e.status,
+    registrationDate: textOf(d.registrationDate),
+    deregistrationDate: textOf(d.deregistrationDate),
+    noticedGoneOn: e.removedOn,
+    overallRating: textOf(d.overallRating),
+    keyQuestions: kq(d.keyQuestions),
+    lastInspectionDate: textOf(d.lastInspectionDate),
+    lastReportDate: textOf(d.lastReportDate),
+    town: textOf(a.town),
+    postcode: textOf(a.postcode),
+    careHome: typeof d.careHome === "boolean" ? d.careHome : null,
+    inheritedRating: typeof d.inheritedRating === "boolean" ? d.inheritedRating : null,
+  };
+}
+
+export const checkCqcProvider = registerCheck({
+  source: "cqc",
+  operationId: "checkCqcProvider",
+  path: "/api/v1/cqc-check",
+  title: "CQC care provider check",
+  summary: "A care provider's CQC registration, its locations, ratings and inspection dates.",
+  description: `Finds the care provider (by company number, name or CQC id) and its locations on the Care Quality Commission register: registered or deregistered, overall rating and the five key questions (safe, effective, caring, responsive, well-led), last inspection and report dates, and the changes the service recorded (added, deregistered, re-rated). Loaded from CQC's API, a location has its five key questions and inspection and report dates; loaded from the monthly HSCA file of active locations, it has the overall rating, its publication date (\`lastReportDate\`) and whether the rating was inherited, and the key questions and inspection date are null because the file does not carry them (the file rates locations, not providers). \`deregistrationDate\` is CQC's own date; \`noticedGoneOn\` is when this service first read an edition without the location. At most ${LOCATIONS_SHOWN} locations are listed; \`locationsTotal\` counts them all. Providers that are individuals are not loaded. Nothing found answers 404 with \`query\`.`,
+  output: Output,
+  example: { company: "Oakwood Care Ltd" },
+  // Location and provider ids share one form (1-123456789): both are looked up.
+  ownNumber: { field: ["locationId", "providerId"], label: "CQC id", pattern: /^1-\d{6,}$/, first: true },
+  async reply({ company, found, base: shared, services }) {
+    let providerEntry = found.found.find((f) => f.entry.data.kind === "provider");
+    const providerId = textOf(providerEntry?.entry.data.providerId) ?? textOf(found.found[0].entry.data.providerId);
+    if (!providerEntry && providerId) {
+      const [p] = await services.registers.entriesByKeys("cqc", [`provider:${providerId}`]);
+      if (p) providerEntry = { entry: p, match: { score: 0, matchedName: p.name, reasons: ["provider of the matched location"] } };
+    }
+    const locEntries = providerId
+      ? (await services.registers.entriesByDataField("cqc", "providerId", providerId, 2000)).filter((e) => e.data.kind === "location")
+      : found.found.filter((f) => f.entry.data.kind === "location").map((f) => f.entry);
+    const locations = locEntries.map(location).sort((a, b) => a.registrationStatus.localeCompare(b.registrationStatus) || a.name.localeCompare(b.name));
+    const pd = providerEntry?.entry.data;
+    const provider = providerEntry
+      ? {
+          providerId: textOf(pd!.providerId) ?? providerEntry.entry.key,
+          name: providerEntry.entry.name,
+          companyNumber: providerEntry.entry.companyNumber,
+          charityNumber: textOf(pd!.charityNumber),
+          ownershipType: textOf(pd!.ownershipType),
+          registrationStatus: providerEntry.entry.removedOn ? "Deregistered" : providerEntry.entry.status,
+          registrationDate: textOf(pd!.registrationDate),
+          deregistrationDate: textOf(pd!.deregistrationDate),
+          overallRating: textOf(pd!.overallRating),
+          keyQuestions: kq(pd!.keyQuestions),
+          lastInspectionDate: textOf(pd!.lastInspectionDate),
+          match: providerEntry.match.score > 0 ? providerEntry.match : null,
+        }
+      : null;
+    const keys = [...(providerEntry ? [providerEntry.entry.entity] : []), ...locEntries.map((e) => e.entity)];
+    const base = await shared(keys);
+    const registeredLocations = locations.filter((l) => l.registrationStatus === "Registered");
+    const registered = provider?.registrationStatus === "Registered" || registeredLocations.length > 0;
+    const who = provider?.name ?? locations[0]?.name ?? found.found[0].entry.name;
+    const inadequate = registeredLocations.filter((l) => l.overallRating === "Inadequate").length;
+    const summary = registered
+      ? `${who} is registered with CQC${locations.length ? ` with ${registeredLocations.length} registered location${registeredLocations.length === 1 ? "" : "s"}` : ""}${provider?.overallRating ? `; overall rating ${provider.overallRating}` : ""}${inadequate ? `; ${inadequate} location${inadequate === 1 ? " is" : "s are"} rated Inadequate` : ""}.`
+      : `${who} is not registered with CQC now (deregistered).`;
+    const inherited = registeredLocations.filter((l) => l.inheritedRating).length;
+    const notes =
+      (inherited ? ` ${inherited} location rating${inherited === 1 ? " is" : "s are"} inherited from a previous provider, not from an inspection of this one.` : "") +
+      (found.found[0].match.score < 0.95 ? " This is a possible match by name only; confirm the provider (its CQC id or company number)." : "");
+    return {
+      ...base,
+      matchedOn: found.matchedOn,
+      registered,
+      summary: summary + notes + companyNotes(found),
+      provider,
+      locations: locations.slice(0, LOCATIONS_SHOWN),
+      locationsTotal: locations.length,
+    };
+  },
+});

@@ -1,0 +1,121 @@
+import { z } from "@hono/zod-openapi";
+import { normaliseName } from "../../services/matching/names";
+import { companyNotes } from "./common/lookup";
+import { registerCheck } from "./common/registerCheck";
+import { CheckReplyFields, Match, textOf } from "./common/schemas";
+
+const Route = z.object({
+  route: z.string().describe("The route under its current name (a route the Home Office renamed is shown under its new name)."),
+  listedAs: z.string().optional().describe("The name the register edition lists the route under, when it differs from `route`."),
+  typeAndRating: z.string().nullable(),
+  rating: z.string().nullable(),
+});
+
+const Sponsor = z.object({
+  name: z.string(),
+  town: z.string().nullable(),
+  towns: z.array(z.string()).describe("Every town the register lists the sponsor in (one sponsor, several sites; organisations sharing a name exactly cannot be told apart)."),
+  county: z.string().nullable(),
+  register: z.enum(["workers", "students"]),
+  routes: z.array(Route),
+  listed: z.boolean(),
+  seenSince: z.string(),
+  removedOn: z.string().nullable(),
+  immigrationCompliance: z.string().nullable().describe("Students register: `Subject to Action Plan` when the Home Office has put the sponsor under an action plan; null otherwise."),
+  match: Match,
+});
+
+const Output = z
+  .object({
+    ...CheckReplyFields,
+    matchedOn: z.array(z.string()),
+    licensed: z.boolean().describe("On the current register of licensed sponsors (workers or students)."),
+    summary: z.string(),
+    sponsors: z.array(Sponsor),
+    ratings: z.array(z.string()).describe("Ratings held now, e.g. A rating, B rating (under an action plan), A (Premium)."),
+    townCheck: z
+      .object({
+        registeredOfficeTown: z.string().nullable(),
+        registerTowns: z.array(z.string()),
+        agrees: z.boolean().nullable().describe("null when the registered office is not known."),
+        note: z.string(),
+      })
+      .describe("Does the register's town agree with the company's registered office?"),
+  })
+  .openapi("SponsorLicence");
+
+const townKey = (t: string | null | undefined) => (t ? normaliseName(t) : "");
+
+export const checkSponsorLicence = registerCheck({
+  source: "sponsors",
+  operationId: "checkSponsorLicence",
+  path: "/api/v1/sponsor-licence",
+  title: "Licensed visa sponsor check",
+  summary: "Is the company on the Home Office register of licensed sponsors (workers and students)?",
+  description:
+    "Looks the organisation up on the Home Office registers of licensed sponsors (workers and temporary workers; students and child students): its routes and ratings (a B rating means the sponsor is under an action plan), a town check against the company's registered office, and the changes the service recorded (added, removed, returned, re-rated, moved). The register has no company numbers, so a company number is matched through the company's registered and former names; name matches are scored and explained. A licence revoked or surrendered simply disappears from the register. Nothing found answers 404 with `query`.",
+  output: Output,
+  example: { company: "Bayside Hotel Group Ltd" },
+  async reply({ company, found, base: shared, services }) {
+    const base = await shared();
+    // One sponsor per entity (register and organisation name): its rows are its routes, in one or more towns.
+    const byEntity = new Map<string, typeof found.found>();
+    for (const f of found.found) byEntity.set(f.entry.entity, [...(byEntity.get(f.entry.entity) ?? []), f]);
+    const groups = [...byEntity.values()].map((all): z.infer<typeof Sponsor> => {
+      const listedRows = all.filter((f) => !f.entry.removedOn);
+      // A sponsor no longer listed shows what it held when it was last listed.
+      const lastRemoved = all.map((f) => f.entry.removedOn!).sort().at(-1) ?? null;
+      const shown = listedRows.length ? listedRows : all.filter((f) => f.entry.removedOn === lastRemoved);
+      const first = shown[0].entry;
+      const routes: z.infer<typeof Route>[] = [];
+      const towns: string[] = [];
+      for (const { entry } of shown) {
+        const d = entry.data;
+        const route = textOf(d.currentRoute) ?? textOf(d.route) ?? "";
+        const listedAs = textOf(d.route);
+        const typeAndRating = textOf(d.typeAndRating) ?? textOf(d.status);
+        if (!routes.some((r) => r.route === route && r.typeAndRating === typeAndRating))
+          routes.push({ route, ...(listedAs && listedAs !== route ? { listedAs } : {}), typeAndRating, rating: textOf(d.rating) });
+        if (entry.town && !towns.some((t) => townKey(t) === townKey(entry.town))) towns.push(entry.town);
+      }
+      return {
+        name: first.name,
+        town: first.town,
+        towns,
+        county: shown.map((f) => textOf(f.entry.data.county)).find((c) => c) ?? null,
+        register: first.data.register === "students" ? "students" : "workers",
+        routes,
+        listed: listedRows.length > 0,
+        seenSince: all.map((f) => f.entry.firstSeen).sort()[0],
+        removedOn: listedRows.length ? null : lastRemoved,
+        immigrationCompliance: shown.map((f) => textOf(f.entry.data.immigrationCompliance)).find((c) => c) ?? null,
+        match: all.reduce((best, f) => (f.match.score > best.score ? f.match : best), all[0].match),
+      };
+    });
+    const sponsors = groups.sort((a, b) => b.match.score - a.match.score || Number(b.listed) - Number(a.listed));
+    const listed = sponsors.filter((s) => s.listed);
+    const ratings = [...new Set(listed.flatMap((s) => s.routes.map((r) => r.rating).filter((r): r is string => !!r)))].sort();
+    const office = found.profile?.registeredOffice.locality ?? null;
+    const registerTowns = [...new Set(listed.flatMap((s) => s.towns))];
+    const agrees = office ? registerTowns.some((t) => townKey(t) === townKey(office)) : null;
+    const townNote =
+      agrees === null
+        ? "The company's registered office is not known (query by company number to check it)."
+        : agrees
+          ? `The register's town agrees with the registered office (${office}).`
+          : `The register gives ${registerTowns.join(", ") || "no town"}, the registered office is in ${office}: sponsors often list a trading site, but check it is the same organisation.`;
+    const possible = found.found[0].match.score < 0.95 ? " This is a possible match by name only; confirm the organisation." : "";
+    const summary = listed.length
+      ? `${listed[0].name} is a licensed sponsor (${[...new Set(listed.map((s) => s.register))].join(" and ")}; ${ratings.join(", ") || "rating not stated"}).${ratings.some((r) => /^B\b/.test(r)) ? " A B rating means the sponsor is under an action plan." : ""}${listed.some((s) => s.immigrationCompliance) ? ` As a student sponsor it is ${listed.find((s) => s.immigrationCompliance)!.immigrationCompliance}: the Home Office has put it under an action plan.` : ""}${possible}`
+      : `${sponsors[0].name} is no longer on the register of licensed sponsors (removed ${sponsors[0].removedOn}); a licence that is revoked or surrendered disappears from the register.${possible}`;
+    return {
+      ...base,
+      matchedOn: found.matchedOn,
+      licensed: listed.length > 0,
+      summary: summary + companyNotes(found),
+      sponsors,
+      ratings,
+      townCheck: { registeredOfficeTown: office, registerTowns, agrees, note: townNote },
+    };
+  },
+});

@@ -1,0 +1,82 @@
+/**
+ * The one wiring module: builds every client and store an operation uses from `env`, per request, and
+ * hands them to handlers as `ctx.services` (as Unkey's API does). An operation never reads `env` to build
+ * a client, and never touches D1 or an upstream except through these. Tests swap in in-memory versions
+ * (`execute(..., { services: { ... } })`).
+ */
+import { accountByContact, attemptChallenge, createChallenge, issueKey, useChallenge } from "../db/accounts";
+import { storedBankRate } from "../db/bankRate";
+import { d1HttpCache } from "../db/httpCache";
+import { activeKeyCount, revokeAccountKey } from "../db/keys";
+import { changesSince, countByMlr, editionInfo, entriesByCompanyNumber, entriesByDataField, entriesByKeys, historyOf, keysByNames } from "../db/registers";
+import { d1RequestBudget } from "../db/upstreamBudget";
+import { takeWindow } from "../db/windowCounter";
+import type { Env } from "../env";
+import type { HttpCache } from "../shared/ports";
+import { type CompaniesHouse, createCompaniesHouseClient } from "../sources/companies-house/client";
+import { dohResolverFor } from "../sources/dns/doh";
+import { type Messenger, messengerFor } from "../sources/messaging/messenger";
+import { type SafeFetchOptions, type SafeFetchResult, safeFetch } from "../sources/web/safeFetch";
+import { testHostsOf } from "../sources/web/testHosts";
+import { forgetKey } from "./keyCache";
+
+/** Functions of a db module with their first argument (the database) bound. */
+type Bound<T> = { [K in keyof T]: T[K] extends (db: D1Database, ...args: infer A) => infer R ? (...args: A) => R : never };
+function bindDb<T extends Record<string, (db: D1Database, ...args: never[]) => unknown>>(db: D1Database, fns: T): Bound<T> {
+  return Object.fromEntries(Object.entries(fns).map(([k, f]) => [k, (...a: never[]) => f(db, ...a)])) as Bound<T>;
+}
+
+const registerReads = { editionInfo, entriesByCompanyNumber, entriesByKeys, entriesByDataField, keysByNames, historyOf, changesSince, countByMlr };
+const accountStore = { createChallenge, attemptChallenge, useChallenge, accountByContact, issueKey, activeKeyCount, revokeAccountKey };
+
+export interface Services {
+  /** Companies House (company profiles), with the D1 cache and the shared request budget. */
+  companiesHouse: CompaniesHouse;
+  /** Reads of the published registers. */
+  registers: Bound<typeof registerReads>;
+  /** Sign-up challenges, accounts and keys. */
+  accounts: Bound<typeof accountStore>;
+  /** Fixed-window counters (per-IP and per-address limits). */
+  limits: { take(bucket: string, limit: number, windowSeconds: number, now: number): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> };
+  /** The Bank Rate series the daily cron stored, if any. */
+  bankRates: { stored: () => ReturnType<typeof storedBankRate> };
+  /** The caller's credit ledger, read without charging. */
+  ledger: { peek(name: string, period: string, allowance: number, startingBalance: number | null): Promise<{ remaining: number }> };
+  /** Sign-up codes by email and SMS. */
+  messenger: Messenger;
+  /** Fetches a URL a caller gave: every host resolved through the DoH resolver and refused unless public. */
+  web: { fetch(url: string, opts?: Omit<SafeFetchOptions, "resolve" | "testHosts">): Promise<SafeFetchResult> };
+  /** A cache of answers this service computed from upstreams (e.g. logos), in D1. */
+  cache: HttpCache;
+}
+
+export function buildServices(env: Env, overrides: Partial<Services> = {}): Services {
+  const cache = d1HttpCache(env.DB);
+  const testHosts = testHostsOf(env);
+  let ch: CompaniesHouse | undefined;
+  return {
+    // Built on first use: most calls never reach Companies House.
+    get companiesHouse() {
+      return (ch ??= createCompaniesHouseClient({ baseUrl: env.COMPANIES_HOUSE_URL, apiKey: env.COMPANIES_HOUSE_API_KEY, cache, budget: d1RequestBudget(env.DB) }));
+    },
+    registers: bindDb(env.DB, registerReads),
+    accounts: {
+      ...bindDb(env.DB, accountStore),
+      // A key revoked through the API stops working at once in this isolate (within the key cache's few seconds elsewhere).
+      revokeAccountKey: async (accountId: string, keyId: string) => {
+        const left = await revokeAccountKey(env.DB, accountId, keyId);
+        if (left !== null) forgetKey(keyId);
+        return left;
+      },
+    },
+    limits: { take: (bucket, limit, windowSeconds, now) => takeWindow(env.DB, bucket, limit, windowSeconds, now) },
+    bankRates: { stored: () => storedBankRate(env.DB) },
+    ledger: {
+      peek: (name, period, allowance, startingBalance) => env.LEDGER.get(env.LEDGER.idFromName(name)).peek(period, allowance, startingBalance) as Promise<{ remaining: number }>,
+    },
+    messenger: messengerFor(env),
+    web: { fetch: (url, opts = {}) => safeFetch(url, { ...opts, testHosts, resolve: dohResolverFor(env.DNS_RESOLVER_URL) }) },
+    cache,
+    ...overrides,
+  };
+}
