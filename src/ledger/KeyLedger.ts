@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../env";
 
 /** What the gateway tells the ledger about the caller's plan on every charge. */
 export interface ChargeRequest {
@@ -44,7 +43,10 @@ interface BurstRing {
  * write is durable). If a write fails, every charge waiting on it fails (the gateway answers 503 and
  * charges nothing) and memory is reloaded from storage, so memory never runs ahead of what was stored.
  */
-export class KeyLedger extends DurableObject<Env> {
+/** The ledger needs no binding or setting: it keeps everything in its own storage (and so does not import env.ts). */
+type NoBindings = object;
+
+export class KeyLedger extends DurableObject<NoBindings> {
   private balance: { period: string; credits: number } | null = null;
   private readonly rings = new Map<string, BurstRing>();
   /** Changes decided but not yet written. */
@@ -54,7 +56,7 @@ export class KeyLedger extends DurableObject<Env> {
   private waiting: { resolve: () => void; reject: (e: unknown) => void }[] = [];
   private writeScheduledAt = 0;
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, env: NoBindings) {
     super(ctx, env);
     ctx.storage.sql.exec(
       `CREATE TABLE IF NOT EXISTS balance (id INTEGER PRIMARY KEY CHECK (id = 1), period TEXT NOT NULL, credits INTEGER NOT NULL);
