@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { balanceOf, call, createTestKey, json } from "../helpers";
+import { balanceOf, call, createTestKey, json } from "../../helpers";
 
 const late = (q: Record<string, string>, key: string) => call(`/api/v1/late-payment?${new URLSearchParams(q)}`, { key });
 
