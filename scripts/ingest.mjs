@@ -1,6 +1,6 @@
 // npm run ingest -- <source> <file-or-url> [--date YYYY-MM-DD] [--sample]
 // Loads one register edition into the local database that `npm start` serves, through the same
-// pipeline as the Worker's daily job. Sources: aml, sra, sponsors, cqc, charity.
+// pipeline as the Worker's daily job. Sources: those of src/services/registers/catalogue.ts.
 // The first real edition of a register is its baseline (no changes); if the register held our sample
 // data, that edition replaces it. Editions after it are diffed in date order: to load history, empty
 // the register (npm run reset -- <source>) and load the oldest edition first. --sample marks our own
@@ -12,17 +12,17 @@ import { basename, dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { importTs, localEnv, migrateLocal } from "./lib.mjs";
 
-const SOURCES = ["aml", "sra", "sponsors", "cqc", "charity"];
-const CHARITY_TABLES = ["charity", "charity_annual_return_history", "charity_area_of_operation", "charity_classification", "charity_event_history", "charity_governing_document", "charity_other_names", "charity_other_regulators", "charity_trustee"];
+/** The sources and the charity extract's tables come from the register catalogue, through the CLI module. */
+const loadCli = () => importTs("src/cli/ingest.ts");
 
 export async function ingest(source, target, { date = null, persistTo, quiet = false, sample = false } = {}) {
-  if (!SOURCES.includes(source)) throw new Error(`unknown source ${source}; sources: ${SOURCES.join(", ")}`);
+  const cli = await loadCli();
+  if (!cli.REGISTER_SOURCES.includes(source)) throw new Error(`unknown source ${source}; sources: ${cli.REGISTER_SOURCES.join(", ")}`);
   if (date !== null && !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error("--date must be YYYY-MM-DD");
   let bytes = null;
   let fileName;
   let url = null;
   const tables = {};
-  const cli = await importTs("src/cli/ingest.ts");
   if (/^https?:\/\//.test(target)) {
     const r = await fetch(target);
     if (!r.ok) throw new Error(`${target} answered ${r.status}`);
@@ -33,7 +33,7 @@ export async function ingest(source, target, { date = null, persistTo, quiet = f
     if (!existsSync(target)) throw new Error(`no file ${target}`);
     fileName = basename(target);
     if (source === "charity") {
-      for (const t of CHARITY_TABLES) {
+      for (const t of cli.REGISTER_CATALOGUE.charity.tables) {
         const txt = join(dirname(target), `publicextract.${t}.txt`);
         const zip = join(dirname(target), `publicextract.${t}.zip`);
         if (existsSync(txt)) tables[t] = () => createReadStream(txt);
@@ -67,7 +67,8 @@ if (process.argv[1] && import.meta.url.endsWith(basename(process.argv[1]))) {
   const date = i >= 0 ? rest[i + 1] : null;
   const [source, target] = i >= 0 ? rest.filter((_, j) => j !== i && j !== i + 1) : rest;
   if (!source || !target) {
-    console.error("usage: npm run ingest -- <aml|sra|sponsors|cqc|charity> <file-or-url> [--date YYYY-MM-DD] [--sample]");
+    const { REGISTER_SOURCES } = await loadCli();
+    console.error(`usage: npm run ingest -- <${REGISTER_SOURCES.join("|")}> <file-or-url> [--date YYYY-MM-DD] [--sample]`);
     process.exit(2);
   }
   migrateLocal();

@@ -1,11 +1,13 @@
 // npm run reset -- [source ...]
 // Empties registers in the local database that `npm start` serves: every edition, change and run of
-// each source named (aml, sra, sponsors, cqc, charity), or of all of them when none is named. Use it to
-// load a register's history oldest first, or to drop the sample data before loading real editions
-// (though the first real edition replaces the sample data by itself). Safe while the server runs.
+// each source named (the sources of src/services/registers/catalogue.ts), or of all of them when none
+// is named. Use it to load a register's history oldest first, or to drop the sample data before loading
+// real editions (though the first real edition replaces the sample data by itself). Safe while the
+// server runs.
 import { importTs, localEnv, migrateLocal } from "./lib.mjs";
 
-const SOURCES = ["aml", "sra", "sponsors", "cqc", "charity"];
+const cli = await importTs("src/cli/ingest.ts");
+const SOURCES = cli.REGISTER_SOURCES;
 const args = process.argv.slice(2);
 const bad = args.filter((a) => !SOURCES.includes(a));
 if (bad.length) {
@@ -14,7 +16,6 @@ if (bad.length) {
 }
 const sources = args.length ? args : SOURCES;
 migrateLocal();
-const cli = await importTs("src/cli/ingest.ts");
 const proxy = await localEnv();
 try {
   const removed = await cli.resetRegisters(proxy.env, sources);

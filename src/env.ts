@@ -1,5 +1,5 @@
 import type { KeyLedger } from "./ledger/KeyLedger";
-import type { IngestJob } from "./registers/jobs";
+import type { IngestJob } from "./jobs/ingest/message";
 
 /** Bindings, configuration (vars) and secrets of the Worker. Upstream base URLs are configuration. */
 export interface Env {

@@ -1,8 +1,8 @@
 import type { Env } from "./env";
 import { refreshBankRate } from "./jobs/bankRate";
+import { handleIngestJob } from "./jobs/ingest/job";
+import type { IngestJob } from "./jobs/ingest/message";
 import { buildApp } from "./platform/app";
-import { handleIngestJob } from "./registers/ingest";
-import type { IngestJob } from "./registers/jobs";
 import { REGISTER_SOURCES } from "./services/registers/types";
 
 export { KeyLedger } from "./ledger/KeyLedger";

@@ -1,15 +1,18 @@
 /**
- * Node entry for `npm run ingest` (bundled by scripts/lib.mjs): the same pipeline the Worker's queue
- * consumer runs, pointed at the local D1 database that `npm start` serves.
+ * Node entry for `npm run ingest` and `npm run reset` (bundled by scripts/lib.mjs): the same pipeline
+ * the Worker's queue consumer runs, pointed at the local D1 database that `npm start` serves. The
+ * scripts take the sources and the charity extract's tables from the catalogue re-exported here.
  */
 import { resetRegister } from "../db/registers";
 import type { Env } from "../env";
-import { ingestEdition } from "../registers/ingest";
-import type { EditionFile } from "../registers/sources";
+import type { EditionFile } from "../jobs/ingest/adapter";
+import { ADAPTERS } from "../jobs/ingest/adapters";
+import { ingestEdition } from "../jobs/ingest/job";
+import { REGISTER_CATALOGUE } from "../services/registers/catalogue";
 import { REGISTER_SOURCES, type RegisterSource } from "../services/registers/types";
-import { type CharityTable, type CharityTableInput, extractDateOf } from "../sources/charity-commission/parse";
+import type { CharityTable, CharityTableInput } from "../sources/charity-commission/parse";
 
-export { REGISTER_SOURCES };
+export { REGISTER_CATALOGUE, REGISTER_SOURCES };
 export { unzipMember } from "../sources/charity-commission/client";
 
 export async function ingestFile(
@@ -27,12 +30,9 @@ export async function ingestFile(
     sample?: boolean;
   },
 ) {
-  let editionDate = opts.editionDate;
-  if (source === "charity" && !editionDate) {
-    const main = opts.tables?.charity ?? bytes;
-    if (main) editionDate = await extractDateOf(main);
-  }
-  const file: EditionFile = { source, bytes: bytes ?? undefined, tables: opts.tables, fileName: opts.fileName, url: opts.url, editionDate, sample: opts.sample };
+  const file: EditionFile = { source, bytes: bytes ?? undefined, tables: opts.tables, fileName: opts.fileName, url: opts.url, editionDate: opts.editionDate, sample: opts.sample };
+  // A file given without a date may carry its own (the charity extract's date_of_extract).
+  file.editionDate ??= (await ADAPTERS[source].dateOf?.(file)) ?? null;
   return ingestEdition(env, file, { chunkRows: 50_000, onProgress: opts.onProgress });
 }
 

@@ -1,3 +1,4 @@
+import { lastRuns } from "../db/runs";
 import type { Env } from "../env";
 import { API_VERSION } from "./openapi";
 
@@ -45,13 +46,8 @@ async function check(name: string, url: string | undefined): Promise<SourceStatu
 
 /** The state of each register's daily ingest: its last run and when it last succeeded. */
 async function registerStates(env: Env): Promise<SourceStatus[]> {
-  const rows = await env.DB.prepare(
-    `SELECT r.source, r.outcome, r.reason, r.finished_at,
-            (SELECT MAX(edition_date) FROM register_runs s WHERE s.source = r.source AND s.outcome = 'loaded') AS edition
-       FROM register_runs r
-      WHERE r.id = (SELECT MAX(id) FROM register_runs x WHERE x.source = r.source AND x.outcome != 'running')`,
-  ).all<{ source: string; outcome: string; reason: string | null; finished_at: string | null; edition: string | null }>();
-  return rows.results.map((r) => ({
+  const rows = await lastRuns(env.DB);
+  return rows.map((r) => ({
     name: `register:${r.source}`,
     state: r.outcome === "loaded" || r.outcome === "unchanged" ? "ok" : "degraded",
     checkedAt: r.finished_at ?? new Date().toISOString(),

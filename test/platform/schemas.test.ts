@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { operations } from "../../src/operations";
-import { ingestEdition } from "../../src/registers/ingest";
+import { ingestEdition } from "../../src/jobs/ingest/job";
 import type { RegisterSource } from "../../src/services/registers/types";
 import { call, createTestKey, startSignup, uniqueContact, verifySignup } from "../helpers";
 import { CHARITY_EXTRA_TABLES } from "../../src/sources/charity-commission/parse";

@@ -3,9 +3,12 @@
  * Pure types: parsers in src/sources/* produce RegisterRecord; the diff in
  * src/services/registers/diff.ts compares editions; src/db stores them.
  */
-export type RegisterSource = "aml" | "sra" | "sponsors" | "cqc" | "charity";
+import { REGISTER_CATALOGUE } from "./catalogue";
 
-export const REGISTER_SOURCES: readonly RegisterSource[] = ["aml", "sra", "sponsors", "cqc", "charity"];
+/** The registers this service loads: the catalogue's source ids (a new register is a new catalogue entry). */
+export type RegisterSource = keyof typeof REGISTER_CATALOGUE;
+
+export const REGISTER_SOURCES = Object.keys(REGISTER_CATALOGUE) as readonly RegisterSource[];
 
 /**
  * One entry of a register edition, as parsed, stored and diffed.

@@ -1,11 +1,12 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { type IngestOptions, ingestEdition } from "../../src/registers/ingest";
-import type { EditionFile } from "../../src/registers/sources";
-import type { ChangeRow } from "../../src/db/registers";
-import type { RegisterSource } from "../../src/services/registers/types";
-import { buildLargeSponsorsCsv } from "../../scripts/bench/sponsors-synthetic";
-import { CHARITY_EXTRA_TABLES } from "../../src/sources/charity-commission/parse";
+import { type IngestOptions, ingestEdition } from "../../../src/jobs/ingest/job";
+import type { EditionFile } from "../../../src/jobs/ingest/adapter";
+import type { ChangeRow } from "../../../src/db/registers";
+import type { RegisterSource } from "../../../src/services/registers/types";
+import { buildLargeSponsorsCsv } from "../../../scripts/bench/sponsors-synthetic";
+import { REGISTER_CATALOGUE } from "../../../src/services/registers/catalogue";
+import { CHARITY_EXTRA_TABLES, CHARITY_TABLES } from "../../../src/sources/charity-commission/parse";
 
 /** Issue "Register checks with daily change feeds" §1: one ingest pipeline, diffed editions, D1 history. */
 
@@ -170,6 +171,10 @@ describe("issue §1 pipeline: baseline, every change kind per source", () => {
         before: { name: "NORTHERN LIGHTS ANIMAL RESCUE", status: "Registered" }, after: { status: "Removed" },
       },
     ]);
+  });
+
+  it("SPEC §4.8 charity: the catalogue's extract tables (the files npm run ingest reads) are the ones the parser reads", () => {
+    expect(REGISTER_CATALOGUE.charity.tables).toEqual(CHARITY_TABLES);
   });
 });
 

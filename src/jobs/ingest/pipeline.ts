@@ -1,0 +1,265 @@
+import { type EntryVersion, openEntries, publishRun, publishUnchanged, publishedStateOf, writeEntryVersions, writeRemovalsAndChanges } from "../../db/registers";
+import { type RunMode, type RunOutcome, discardRun, insertRun, rowsReadOf, runOf, runningRunOf, setRowsRead, stageBatches, stagedRecords } from "../../db/runs";
+import type { Env } from "../../env";
+import { normaliseName, normaliseNameCore } from "../../services/matching/names";
+import { EditionDiff } from "../../services/registers/diff";
+import { fingerprint } from "../../services/registers/fingerprint";
+import { indexNamesOf } from "../../services/registers/indexNames";
+import type { RegisterChange, RegisterRecord, RegisterSource } from "../../services/registers/types";
+import type { ChangeWindow } from "./message";
+
+/**
+ * One ingest pipeline for every register (issue: register checks §1).
+ * beginRun → stageRecords (resumable, chunk by chunk) → completeRun (diff against the published
+ * edition, write new entry versions and changes, publish with one UPDATE) — or failRun, which
+ * keeps the previous edition and records no change. The statements are src/db's (runs.ts, registers.ts).
+ */
+
+export interface RunMeta {
+  source: RegisterSource;
+  scope: string;
+  editionDate: string | null;
+  fileName?: string | null;
+  url?: string | null;
+  mode?: RunMode;
+  /** A change window read by this run (CQC), and whether the run read it to its end. */
+  window?: ChangeWindow & { complete: boolean };
+  /** Our own sample data (npm start), never mixed with a real edition: see completeRun. */
+  sample?: boolean;
+  now?: Date;
+}
+
+export interface RunResult {
+  runId: number;
+  source: RegisterSource;
+  scope: string;
+  outcome: RunOutcome;
+  editionDate: string | null;
+  rowsRead: number;
+  changes: number;
+  reason: string | null;
+  byKind: Record<string, number>;
+  /** What the parse left out, as counts (e.g. personOnlyRows: rows naming only a person, not loaded). */
+  notes?: Record<string, number> | null;
+}
+
+/** Records per staging row (one JSON array each). */
+const STAGE_BATCH = 500;
+/** A snapshot with fewer rows than this share of the last loaded one looks truncated and is refused. */
+export const TRUNCATION_RATIO = 0.5;
+/** A run still "running" after this long is considered dead and no longer blocks a new run. */
+const STALE_RUN_MS = 2 * 3600_000;
+
+const today = (d: Date) => d.toISOString().slice(0, 10);
+
+export class RunRefused extends Error {
+  name = "RunRefused";
+}
+
+export async function beginRun(env: Env, meta: RunMeta): Promise<number> {
+  const now = meta.now ?? new Date();
+  const busy = await runningRunOf(env.DB, meta.source, meta.scope);
+  if (busy && now.getTime() - Date.parse(busy.started_at) < STALE_RUN_MS)
+    throw new RunRefused(`run ${busy.id} for ${meta.source}${meta.scope ? `/${meta.scope}` : ""} is still in progress`);
+  if (busy) await failRun(env, busy.id, "abandoned: no progress for two hours");
+  return insertRun(env.DB, {
+    source: meta.source,
+    scope: meta.scope,
+    editionDate: meta.editionDate,
+    fileName: meta.fileName ?? null,
+    url: meta.url ?? null,
+    mode: meta.mode ?? "snapshot",
+    startedAt: now.toISOString(),
+    window: meta.window,
+    sample: !!meta.sample,
+  });
+}
+
+/**
+ * Stages parsed records of a run: `records` start at record index `from` (earlier chunks staged the
+ * ones before), and staging stops after `limit`. Returns how many records the run has staged so far
+ * and whether the file ended.
+ */
+export async function stageRecords(
+  env: Env,
+  runId: number,
+  records: AsyncIterable<RegisterRecord>,
+  opts: {
+    from?: number;
+    limit?: number;
+    onProgress?: (rows: number) => void;
+    /** Counts the parser keeps of what it left out (filled as records are read); stored when the file ends. */
+    notes?: Record<string, number>;
+  } = {},
+): Promise<{ staged: number; done: boolean }> {
+  const skip = opts.from ?? 0;
+  const limit = opts.limit ?? Number.POSITIVE_INFINITY;
+  let taken = 0;
+  let batch: RegisterRecord[] = [];
+  let pending: { seq: number; records: RegisterRecord[] }[] = [];
+  const flushBatch = () => {
+    if (!batch.length) return;
+    pending.push({ seq: skip + taken - batch.length, records: batch }); // the batch's first record: unique and ordered across chunks
+    batch = [];
+  };
+  const flushWrites = async () => {
+    await stageBatches(env.DB, runId, pending);
+    pending = [];
+  };
+  let done = true;
+  for await (const r of records) {
+    if (taken >= limit) {
+      done = false;
+      break;
+    }
+    batch.push(r);
+    taken++;
+    if (batch.length === STAGE_BATCH) {
+      flushBatch();
+      if (pending.length >= 20) {
+        await flushWrites();
+        opts.onProgress?.(skip + taken);
+      }
+    }
+  }
+  flushBatch();
+  await flushWrites();
+  const staged = skip + taken;
+  // Every chunk parses the file from its start, so the chunk that reaches the end has counted all of it.
+  const notes = done && opts.notes && Object.values(opts.notes).some((n) => n > 0) ? opts.notes : null;
+  await setRowsRead(env.DB, runId, staged, notes);
+  opts.onProgress?.(staged);
+  return { staged, done };
+}
+
+/** Marks a run failed or refused, removing anything it wrote; the published edition stays as it was. */
+export async function failRun(env: Env, runId: number, reason: string, outcome: "failed" | "refused" = "failed"): Promise<void> {
+  const source = await discardRun(env.DB, runId, outcome, reason, new Date().toISOString());
+  console.log(JSON.stringify({ ingest: source, runId, outcome, reason }));
+}
+
+/**
+ * Diffs the staged edition against the published one, writes the new entry versions and the changes,
+ * and publishes. Refuses an empty or truncated snapshot. The same edition twice changes nothing.
+ */
+export async function completeRun(env: Env, runId: number, opts: { now?: Date } = {}): Promise<RunResult> {
+  const row = await runOf(env.DB, runId);
+  if (!row) throw new Error(`no run ${runId}`);
+  const run = { ...row, source: row.source as RegisterSource }; // the run log holds the sources beginRun wrote
+  const target = { runId, source: run.source, scope: run.scope };
+  const result = (outcome: RunOutcome, changes: number, reason: string | null, byKind: Record<string, number> = {}): RunResult => ({
+    runId,
+    source: run.source,
+    scope: run.scope,
+    outcome,
+    editionDate: run.edition_date,
+    rowsRead: run.rows_read,
+    changes,
+    reason,
+    byKind,
+    notes: run.notes ? (JSON.parse(run.notes) as Record<string, number>) : null,
+  });
+  const refuse = async (reason: string) => {
+    await failRun(env, runId, reason, "refused");
+    return result("refused", 0, reason);
+  };
+  const register = `${run.source}${run.scope ? `/${run.scope}` : ""}`;
+  try {
+    const now = opts.now ?? new Date();
+    const editionDate = run.edition_date ?? today(now);
+    const staged = run.rows_read;
+    if (!staged) return await refuse("the file held no rows");
+    const state = await publishedStateOf(env.DB, run.source, run.scope);
+    const isSample = run.sample === 1;
+    if (isSample && state && !state.sample)
+      return await refuse(`sample data is never loaded over real data: ${register} already holds real editions (empty it first with npm run reset -- ${run.source})`);
+    // The first real edition after our sample data replaces the sample lineage: it is the baseline, never diffed against fictions.
+    const replacesSample = !isSample && state?.sample === 1;
+    // The first edition of a register (or of its real data) is the baseline: history begins there, so it records no changes.
+    const baseline = !state || replacesSample;
+    if (run.mode === "snapshot" && state && !baseline) {
+      const last = await rowsReadOf(env.DB, state.published_run);
+      if (last !== null && staged < last * TRUNCATION_RATIO)
+        return await refuse(`looks truncated: ${staged} rows against ${last} in the last loaded edition`);
+    }
+    if (state?.edition_date && !baseline && editionDate < state.edition_date)
+      return await refuse(
+        `edition ${editionDate} is older than the published edition ${state.edition_date}; editions are diffed in date order. To load history, empty the register (npm run reset -- ${run.source}) and load its editions oldest first.`,
+      );
+
+    const open = replacesSample ? [] : await openEntries(env.DB, run.source, run.scope);
+    const prevByKey = new Map(open.map((p) => [p.key, p]));
+
+    // One pass over the staged edition: the diff keeps only keys and the previous state, and the new
+    // versions of changed entries are written as we go (invisible to readers until the run is published).
+    const diff = new EditionDiff(
+      open.map((p) => ({ key: p.key, entity: p.entity, part: p.part, name: p.name, status: p.status, rating: p.rating, town: p.town, removed: p.removed_on !== null })),
+      { source: run.source },
+    );
+    let versions: EntryVersion[] = [];
+    let names: { norm: string; key: string }[] = [];
+    let closeKeys: string[] = [];
+    let written = 0;
+    const flush = async () => {
+      await writeEntryVersions(env.DB, target, { closeKeys, versions, names });
+      written += versions.length;
+      versions = [];
+      names = [];
+      closeKeys = [];
+    };
+    for await (const r of stagedRecords<RegisterRecord>(env.DB, runId)) {
+      if (diff.has(r.key)) continue; // a key repeated in one edition: the first row counts
+      diff.add(r);
+      const prev = prevByKey.get(r.key);
+      const fp = fingerprint(r);
+      if (prev && prev.removed_on === null && prev.fp === fp) continue;
+      if (prev) closeKeys.push(r.key);
+      versions.push({
+        key: r.key,
+        entity: r.entity,
+        part: r.part,
+        name: r.name,
+        normName: normaliseName(r.name),
+        normCore: normaliseNameCore(r.name),
+        companyNumber: r.companyNumber,
+        status: r.status,
+        rating: r.rating,
+        town: r.town,
+        altNames: r.altNames,
+        data: r.data,
+        fp,
+        firstSeen: prev?.first_seen ?? editionDate,
+      });
+      for (const norm of indexNamesOf(r)) names.push({ norm, key: r.key });
+      if (versions.length >= 1000) await flush();
+    }
+    await flush();
+
+    const editionDiff = diff.finish({ partial: run.mode === "partial" });
+    const changes: RegisterChange[] = baseline ? [] : editionDiff.changes;
+    const note = replacesSample
+      ? `baseline: the first real edition of ${register} replaced the sample data; history starts ${editionDate}; no changes recorded`
+      : baseline
+        ? `baseline: the first edition of ${register} loaded here; history starts ${editionDate}; no changes recorded`
+        : null;
+    const removedKeys = run.mode === "snapshot" ? open.filter((p) => p.removed_on === null && !diff.has(p.key)).map((p) => p.key) : [];
+
+    if (!baseline && !changes.length && !written && !removedKeys.length) {
+      // Nothing changed, but this edition was read: the register is current as of its date.
+      await publishUnchanged(env.DB, target, editionDate, now.toISOString());
+      return result("unchanged", 0, null);
+    }
+
+    await writeRemovalsAndChanges(env.DB, target, { editionDate, lastListed: state?.edition_date ?? null, removedKeys, changes });
+    // Publish: readers switch to this run in one transaction (with the sample lineage it replaces, if any, gone in it).
+    await publishRun(env.DB, target, { editionDate, sample: isSample, replacesSample, changes: changes.length, note, finishedAt: now.toISOString() });
+    const byKind: Record<string, number> = {};
+    for (const c of changes) byKind[c.kind] = (byKind[c.kind] ?? 0) + 1;
+    return result("loaded", changes.length, note, byKind);
+  } catch (e) {
+    console.error(JSON.stringify({ completeRun: runId, error: String((e as Error)?.stack ?? e) }));
+    const reason = `could not be applied: ${(e as Error).message}`;
+    await failRun(env, runId, reason);
+    return result("failed", 0, reason);
+  }
+}
