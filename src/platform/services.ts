@@ -52,7 +52,7 @@ export interface Services {
 
 export function buildServices(env: Env, overrides: Partial<Services> = {}): Services {
   const cache = d1HttpCache(env.DB);
-  const testHosts = testHostsOf(env);
+  const testHosts = testHostsOf(env.SAFE_FETCH_TEST_HOSTS);
   let ch: CompaniesHouse | undefined;
   return {
     // Built on first use: most calls never reach Companies House.

@@ -1,5 +1,3 @@
-import type { Env } from "../../env";
-
 /** Delivery of sign-up codes by email and SMS. Providers are configuration (EMAIL_PROVIDER, SMS_PROVIDER). */
 export interface Messenger {
   sendEmail(to: string, subject: string, text: string): Promise<void>;
@@ -12,7 +10,17 @@ export interface Messenger {
  * - `http`: POSTs `{ to, subject?, text }` as JSON to EMAIL_ENDPOINT / SMS_ENDPOINT with `Authorization: Bearer`
  *   EMAIL_API_KEY / SMS_API_KEY, for any transactional email or SMS relay that accepts a JSON webhook.
  */
-export function messengerFor(env: Env): Messenger {
+/** The messenger's configuration: EMAIL_PROVIDER, SMS_PROVIDER, the endpoints and their keys. */
+export interface MessengerConfig {
+  EMAIL_PROVIDER: string;
+  SMS_PROVIDER: string;
+  EMAIL_ENDPOINT?: string;
+  SMS_ENDPOINT?: string;
+  EMAIL_API_KEY?: string;
+  SMS_API_KEY?: string;
+}
+
+export function messengerFor(env: MessengerConfig): Messenger {
   const post = async (endpoint: string | undefined, key: string | undefined, payload: Record<string, string>) => {
     if (!endpoint) throw new Error("message endpoint not configured");
     const r = await fetch(endpoint, {

@@ -1,8 +1,6 @@
-import type { Env } from "../../env";
-
-/** The safe fetcher's test-only switch: fixture hosts let through (env.SAFE_FETCH_TEST_HOSTS, never set in production). */
-export const testHostsOf = (env: Pick<Env, "SAFE_FETCH_TEST_HOSTS">): string[] =>
-  (env.SAFE_FETCH_TEST_HOSTS ?? "")
+/** The safe fetcher's test-only switch: fixture hosts let through (SAFE_FETCH_TEST_HOSTS, comma-separated; never set in production). */
+export const testHostsOf = (list: string | undefined): string[] =>
+  (list ?? "")
     .split(",")
     .map((h) => h.trim())
     .filter(Boolean);
