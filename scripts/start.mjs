@@ -24,7 +24,7 @@ const SAMPLES = [
   ["aml", "test/fixtures/hmrc-mlr/supervised-business-register-2026-10.ods", "2026-11-02"],
   ["sra", "test/fixtures/sra/GetAll.json", "2026-10-08"],
   ["cqc", "test/fixtures/cqc/hsca-active-locations.ods", "2026-10-02"],
-  ["charity", "test/fixtures/charity/publicextract.charity.txt"],
+  ["charity", "test/fixtures/charity-commission/publicextract.charity.txt"],
 ];
 
 console.log("Applying D1 migrations to the local database…");

@@ -7,6 +7,8 @@
  * completes a run: new entry versions, removals and changes, then the one publishing transaction.
  */
 
+import type { ChangeRow, Entry, RegisterEditionInfo } from "../services/registers/types";
+
 export interface EntryRow {
   source: string;
   key: string;
@@ -27,34 +29,7 @@ export interface EntryRow {
   edition_date: string | null;
 }
 
-export interface Entry {
-  key: string;
-  /** The organisation the entry belongs to (register number, or sponsors' register and name); changes are kept per entity. */
-  entity: string;
-  part: string | null;
-  scope: string;
-  name: string;
-  companyNumber: string | null;
-  status: string;
-  rating: string | null;
-  town: string | null;
-  altNames: string[];
-  data: Record<string, unknown>;
-  firstSeen: string;
-  removedOn: string | null;
-  /** Last edition the entry was listed in: the current edition while listed. */
-  lastListed: string | null;
-}
 
-export interface ChangeRow {
-  id: number;
-  date: string;
-  kind: string;
-  key: string;
-  name: string;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-}
 
 const VISIBLE = `FROM register_entries e JOIN register_state s ON s.source = e.source AND s.scope = e.scope
   WHERE e.source = ?1 AND e.valid_from_run <= s.published_run AND (e.valid_to_run IS NULL OR e.valid_to_run > s.published_run)`;
@@ -77,13 +52,6 @@ const toEntry = (r: EntryRow): Entry => ({
   lastListed: r.removed_on ? r.last_listed : r.edition_date,
 });
 
-export interface RegisterEditionInfo {
-  /** Newest published edition date across the source's scopes. */
-  editionDate: string | null;
-  /** First edition this installation loaded (history is kept from here). */
-  historySince: string | null;
-  fetchedAt: string | null;
-}
 
 export async function editionInfo(db: D1Database, source: string, scopes?: string[]): Promise<RegisterEditionInfo> {
   // A register published in parts (sponsors: workers and students) answers for the parts asked about.

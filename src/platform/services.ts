@@ -16,7 +16,7 @@ import type { HttpCache } from "../shared/ports";
 import { type CompaniesHouse, createCompaniesHouseClient } from "../sources/companies-house/client";
 import { dohResolverFor } from "../sources/dns/doh";
 import { type Messenger, messengerFor } from "../sources/messaging/messenger";
-import { type SafeFetchOptions, type SafeFetchResult, safeFetch } from "../sources/web/safeFetch";
+import { type SafeFetchOptions, type SafeFetchResult, decodeText, safeFetch } from "../sources/web/safeFetch";
 import { testHostsOf } from "../sources/web/testHosts";
 import { forgetKey } from "./keyCache";
 
@@ -44,8 +44,8 @@ export interface Services {
   ledger: { peek(name: string, period: string, allowance: number, startingBalance: number | null): Promise<{ remaining: number }> };
   /** Sign-up codes by email and SMS. */
   messenger: Messenger;
-  /** Fetches a URL a caller gave: every host resolved through the DoH resolver and refused unless public. */
-  web: { fetch(url: string, opts?: Omit<SafeFetchOptions, "resolve" | "testHosts">): Promise<SafeFetchResult> };
+  /** Fetches a URL a caller gave: every host resolved through the DoH resolver and refused unless public; `text` is the body decoded by its charset. */
+  web: { fetch(url: string, opts?: Omit<SafeFetchOptions, "resolve" | "testHosts">): Promise<SafeFetchResult & { text: string }> };
   /** A cache of answers this service computed from upstreams (e.g. logos), in D1. */
   cache: HttpCache;
 }
@@ -75,7 +75,12 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}): Serv
       peek: (name, period, allowance, startingBalance) => env.LEDGER.get(env.LEDGER.idFromName(name)).peek(period, allowance, startingBalance) as Promise<{ remaining: number }>,
     },
     messenger: messengerFor(env),
-    web: { fetch: (url, opts = {}) => safeFetch(url, { ...opts, testHosts, resolve: dohResolverFor(env.DNS_RESOLVER_URL) }) },
+    web: {
+      fetch: async (url, opts = {}) => {
+        const page = await safeFetch(url, { ...opts, testHosts, resolve: dohResolverFor(env.DNS_RESOLVER_URL) });
+        return { ...page, text: decodeText(page) };
+      },
+    },
     cache,
     ...overrides,
   };

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { checkAmlRegister as amlRegister } from "../../src/operations/registers/checkAmlRegister";
 import { checkCharity as charityCheck } from "../../src/operations/registers/checkCharity";
 import { checkCqcProvider as cqcCheck } from "../../src/operations/registers/checkCqcProvider";
-import { OGL, REGISTERS } from "../../src/operations/registers/common/registers";
+import { OGL, REGISTER_CATALOGUE as REGISTERS } from "../../src/services/registers/catalogue";
 
 const SRA_ATTRIBUTION = REGISTERS.sra.attribution;
 import { checkSponsorLicence as sponsorLicence } from "../../src/operations/registers/checkSponsorLicence";
@@ -40,8 +40,8 @@ beforeAll(async () => {
   worse.currentRatings.overall.rating = "Inadequate";
   worse.currentRatings.overall.keyQuestionRatings[0].rating = "Inadequate";
   await ingest("cqc", enc(JSON.stringify([worse])), "2026-10-03");
-  const extraTables = Object.fromEntries(await Promise.all(CHARITY_EXTRA_TABLES.map(async (t) => [t, await bytesOf(`charity/publicextract.${t}.txt`)])));
-  await ingest("charity", await bytesOf("charity/publicextract.charity.txt"), "2026-10-07", { tables: extraTables }, { chunkRows: 2 });
+  const extraTables = Object.fromEntries(await Promise.all(CHARITY_EXTRA_TABLES.map(async (t) => [t, await bytesOf(`charity-commission/publicextract.${t}.txt`)])));
+  await ingest("charity", await bytesOf("charity-commission/publicextract.charity.txt"), "2026-10-07", { tables: extraTables }, { chunkRows: 2 });
 });
 
 /** GET a check with a fresh free-plan key (100 credits); returns the reply, its JSON and raw text. */

@@ -5,7 +5,7 @@ import { charityExtractDate, charityTableStream, unzipMember } from "../../src/s
 import { CHARITY_TABLES, type CharityTable, type CharityTableInput, parseCharityExtract } from "../../src/sources/charity-commission/parse";
 import { RegisterFormatError } from "../../src/sources/format-error";
 
-const table = async (t: CharityTable) => new Uint8Array(await (await fetch(`http://files.test/charity/publicextract.${t}.txt`)).arrayBuffer());
+const table = async (t: CharityTable) => new Uint8Array(await (await fetch(`http://files.test/charity-commission/publicextract.${t}.txt`)).arrayBuffer());
 async function allTables(): Promise<Record<CharityTable, Uint8Array>> {
   const out = {} as Record<CharityTable, Uint8Array>;
   for (const t of CHARITY_TABLES) out[t] = await table(t);

@@ -59,7 +59,7 @@ export const checkAmlRegister = registerCheck({
   summary: "Is a business on HMRC's register of businesses supervised under the Money Laundering Regulations?",
   description: `Looks the business up in HMRC's supervised business register (estate and letting agents, accountancy service providers, trust or company service providers, high value dealers, art market participants, money service businesses and bill payment and IT payment providers). \`company\` is a company number (its registered and former names, from Companies House, are matched) or a business name. The register has no company numbers, so name matches are scored and explained. Entries are premises: up to ${ENTRIES_SHOWN} are listed, \`entriesTotal\` counts all. \`history\` lists changes the service recorded between register files (kept since \`historySince\`). Not being on the register does not mean a business is unsupervised: the FCA or a professional body may supervise it. Nothing found answers 404 with \`query\`.`,
   output: Output,
-  example: { company: "Riverside Lettings Ltd" },
+  example: { company: "Harbour Formations Ltd" },
   // Modern `X?ML` numbers and the 8-digit legacy ones (the latter also look like company numbers: both are tried).
   ownNumber: { field: "mlrNumber", label: "MLR number", pattern: /^(?:X[A-Z]ML\d{11}|\d{8})$/i },
   async reply({ company, found, base: shared, services }) {

@@ -51,7 +51,7 @@ export const checkCharity = registerCheck({
   description:
     "`company` is a charity number, a company number (a charitable company's) or a name. The reply gives the register status with dates and the removal reason, the charity type, flags (insolvent, in administration, interim manager appointed), reporting status, latest accounts, up to six years of income and spend, classification (what, how, who), areas of operation, the number of trustees (never their names), charitable objects and other regulators. Nothing found answers 404 with `query`.",
   output: Output,
-  example: { company: "1123456" },
+  example: { company: "1100001" },
   ownNumber: { field: "charityNumber", label: "charity number", pattern: /^\d{6,7}$/, first: true },
   async reply({ company, found, base: shared, services }) {
     const base = await shared();

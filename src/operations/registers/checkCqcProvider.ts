@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { Entry } from "../../db/registers";
+import type { Entry } from "../../services/registers/types";
 import { companyNotes } from "./common/lookup";
 import { registerCheck } from "./common/registerCheck";
 import { CheckReplyFields, Match, textOf } from "./common/schemas";
@@ -86,7 +86,7 @@ export const checkCqcProvider = registerCheck({
   summary: "A care provider's CQC registration, its locations, ratings and inspection dates.",
   description: `Finds the care provider (by company number, name or CQC id) and its locations on the Care Quality Commission register: registered or deregistered, overall rating and the five key questions (safe, effective, caring, responsive, well-led), last inspection and report dates, and the changes the service recorded (added, deregistered, re-rated). Loaded from CQC's API, a location has its five key questions and inspection and report dates; loaded from the monthly HSCA file of active locations, it has the overall rating, its publication date (\`lastReportDate\`) and whether the rating was inherited, and the key questions and inspection date are null because the file does not carry them (the file rates locations, not providers). \`deregistrationDate\` is CQC's own date; \`noticedGoneOn\` is when this service first read an edition without the location. At most ${LOCATIONS_SHOWN} locations are listed; \`locationsTotal\` counts them all. Providers that are individuals are not loaded. Nothing found answers 404 with \`query\`.`,
   output: Output,
-  example: { company: "Oakwood Care Ltd" },
+  example: { company: "Meadow Care Homes Limited" },
   // Location and provider ids share one form (1-123456789): both are looked up.
   ownNumber: { field: ["locationId", "providerId"], label: "CQC id", pattern: /^1-\d{6,}$/, first: true },
   async reply({ company, found, base: shared, services }) {

@@ -3,7 +3,6 @@ import { ApiError } from "../../platform/errors";
 import { defineOperation } from "../../platform/registry";
 import { INPUT_LIMITS } from "../../platform/schemas";
 import { extractLogos } from "../../services/logo/extractLogos";
-import { decodeText } from "../../sources/web/safeFetch";
 
 /** Keyless, so limited per IP: 30 lookups a minute (SPEC §4.7 leaves the number to us). */
 export const LOGO_IP_LIMIT = { limit: 30, windowSeconds: 60 };
@@ -99,7 +98,7 @@ export const companyLogo = defineOperation({
 
     // Every host (redirects too) is resolved first and refused unless all its addresses are public; no resolver, no fetch.
     const page = await ctx.services.web.fetch(`https://${domain}/`, { accept: "text/html,application/xhtml+xml", timeoutMs: 10_000, maxBytes: 3 * 1024 * 1024 });
-    const logos = extractLogos(decodeText(page), page.url);
+    const logos = extractLogos(page.text, page.url);
     if (!logos.length) throw new ApiError("not_found", `No logo, app icon or share image was found on ${domain}'s homepage.`, { query: domain });
     const reply = { query: { domain }, domain, logo: logos[0].url, source: logos[0].source, logos, page: page.url, fetchedAt: ctx.now.toISOString(), notice: LOGO_NOTICE };
     ctx.waitUntil(cache.put(key, { status: 200, body: JSON.stringify(reply), fetchedAt: ctx.now.getTime() }, CACHE_TTL_SECONDS));

@@ -1,11 +1,21 @@
 /**
  * The one list of the registers this service loads (pure data, no I/O). The source ids, the cron's
- * daily jobs and the CLI's accepted sources and files all come from here; how each register is
+ * daily jobs, the CLI's accepted sources and files, and what every answer says of its register (name,
+ * attribution, licence, what it does not cover) all come from here; how each register is
  * fetched, parsed and chunked is its adapter's (src/jobs/ingest/adapters/<source>.ts). Adding a
  * register is one entry here plus one adapter.
  */
 export interface RegisterCatalogueEntry {
+  /** The register's name, as replies name their source (provenance). */
   title: string;
+  /** The attribution the publisher requires, in every answer from the register (checks and feeds alike). */
+  attribution: string;
+  /** The licence of the data, when it has an open one. */
+  licence: string | null;
+  /** Whether its entries carry company numbers (else a company number is matched through the company's names). */
+  companyNumbers: boolean;
+  /** Said wherever a lookup finds nothing: what the register does not cover (SPEC §1 rule 7: never "this person's business is not registered"). */
+  notFound: string;
   /**
    * A register published as several files read together (the charity extract: one table per file,
    * `charity` first). The CLI reads each one it finds beside the file it is given, named
@@ -14,14 +24,48 @@ export interface RegisterCatalogueEntry {
   tables?: readonly string[];
 }
 
+export const OGL = "Contains public sector information licensed under the Open Government Licence v3.0.";
+
+/** SPEC §1 rule 7: said wherever a lookup finds nothing, so a 404 never reads as "this person's business is not registered". */
+const INDIVIDUALS_NOT_COVERED = "Individuals registered under their own names (sole traders) are not covered by this service.";
+
 /** Keyed by source id (the run log, the queue messages, `npm run ingest -- <source>`), in the cron's order. */
 export const REGISTER_CATALOGUE = {
-  aml: { title: "HMRC Money Laundering Regulations supervised business register" },
-  sra: { title: "Solicitors Regulation Authority register of organisations" },
-  sponsors: { title: "Home Office register of licensed sponsors (workers; students)" },
-  cqc: { title: "Care Quality Commission register (API and HSCA active locations)" },
+  aml: {
+    title: "HMRC Money Laundering Regulations supervised business register",
+    attribution: "Source: HM Revenue & Customs, supervised business register.",
+    licence: OGL,
+    companyNumbers: false,
+    // SPEC §4.5: never "unsupervised".
+    notFound: `Not being on HMRC's register does not mean the business is unsupervised: another body, such as the FCA or a professional body (for law firms and accountants usually their own), may supervise it. ${INDIVIDUALS_NOT_COVERED}`,
+  },
+  sra: {
+    title: "Solicitors Regulation Authority register of organisations",
+    attribution: "Source: Solicitors Regulation Authority (SRA) register data, supplied under the SRA's firm data terms. The SRA does not endorse this service.",
+    licence: null,
+    companyNumbers: true,
+    notFound: "The SRA's register lists firms; a firm not on it may be regulated by another legal regulator. Individual solicitors are not covered by this service.",
+  },
+  sponsors: {
+    title: "Home Office register of licensed sponsors (workers; students)",
+    attribution: "Source: Home Office, register of licensed sponsors.",
+    licence: OGL,
+    companyNumbers: false,
+    notFound: INDIVIDUALS_NOT_COVERED,
+  },
+  cqc: {
+    title: "Care Quality Commission register (API and HSCA active locations)",
+    attribution: "Contains CQC data © Care Quality Commission, licensed under the Open Government Licence v3.0. CQC does not endorse this service.",
+    licence: "Open Government Licence v3.0",
+    companyNumbers: true,
+    notFound: `Providers registered as individuals, and locations named only after a person, are not covered by this service.`,
+  },
   charity: {
     title: "Charity Commission for England and Wales register of charities",
+    attribution: "Source: Charity Commission for England and Wales.",
+    licence: OGL,
+    companyNumbers: true,
+    notFound: "The Charity Commission registers charities in England and Wales; Scottish and Northern Irish charities, and exempt or excepted charities, are not on it.",
     tables: [
       "charity",
       "charity_annual_return_history",

@@ -74,3 +74,45 @@ export interface RegisterChange {
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
 }
+
+// ---- A published register, as the checks and feeds read it (db/registers.ts returns these). ----
+
+/** One entry of a published edition. */
+export interface Entry {
+  key: string;
+  /** The organisation the entry belongs to (register number, or sponsors' register and name); changes are kept per entity. */
+  entity: string;
+  part: string | null;
+  scope: string;
+  name: string;
+  companyNumber: string | null;
+  status: string;
+  rating: string | null;
+  town: string | null;
+  altNames: string[];
+  data: Record<string, unknown>;
+  firstSeen: string;
+  removedOn: string | null;
+  /** Last edition the entry was listed in: the current edition while listed. */
+  lastListed: string | null;
+}
+
+/** One recorded change. */
+export interface ChangeRow {
+  id: number;
+  date: string;
+  kind: string;
+  key: string;
+  name: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+/** Dates of a register's published edition. */
+export interface RegisterEditionInfo {
+  /** Newest published edition date across the source's scopes. */
+  editionDate: string | null;
+  /** First edition this installation loaded (history is kept from here). */
+  historySince: string | null;
+  fetchedAt: string | null;
+}

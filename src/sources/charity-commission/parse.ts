@@ -12,21 +12,12 @@
  */
 import type { RegisterRecord } from "../../services/registers/types";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
+import { REGISTER_CATALOGUE } from "../../services/registers/catalogue";
 import { RegisterFormatError } from "../format-error";
 import { type BatchOptions, type DelimitedInput, delimitedRowBatches, ownString } from "../delimited";
 
-/** The extract's tables this service reads: `charity` itself, then the ones joined to it. */
-export const CHARITY_TABLES = [
-  "charity",
-  "charity_annual_return_history",
-  "charity_area_of_operation",
-  "charity_classification",
-  "charity_event_history",
-  "charity_governing_document",
-  "charity_other_names",
-  "charity_other_regulators",
-  "charity_trustee",
-] as const;
+/** The extract's tables this service reads: `charity` itself, then the ones joined to it (listed once, in the register catalogue). */
+export const CHARITY_TABLES = REGISTER_CATALOGUE.charity.tables;
 
 export type CharityTable = (typeof CHARITY_TABLES)[number];
 

@@ -97,7 +97,7 @@ describe("issue §4 malformed and truncated files are refused, the run log says 
     ["sra", "a reply that is not JSON", enc("<html>Bad gateway</html>"), /^malformed file: sra: the reply is not JSON/],
     ["charity", "a table without its header", enc("2026-10-07 00:00:00\t5001001\t1100001\t0\tRIVERSIDE COMMUNITY TRUST\n"), /^malformed file: charity: charity lacks column/],
   ] as const)("SPEC §7 %s: %s → refused, previous edition kept, no changes", async (source, _what, bytes, reason) => {
-    const first = source === "aml" ? await load("aml", AML("2026-10-07"), "2026-10-07") : source === "sra" ? await load("sra", "sra/GetAll.json", "2026-10-08") : await load("charity", "charity/publicextract.charity.txt", "2026-10-07");
+    const first = source === "aml" ? await load("aml", AML("2026-10-07"), "2026-10-07") : source === "sra" ? await load("sra", "sra/GetAll.json", "2026-10-08") : await load("charity", "charity-commission/publicextract.charity.txt", "2026-10-07");
     expect(first.outcome).toBe("loaded");
     const before = await published(source);
     const r = await ingest(source, bytes, "2026-12-01");

@@ -3,12 +3,12 @@ import { type Operation, defineOperation } from "../../../platform/registry";
 import { INPUT_LIMITS, IsoDate, strictInt } from "../../../platform/schemas";
 import { CHANGE_RULES } from "../../../services/registers/rules";
 import type { RegisterSource } from "../../../services/registers/types";
-import { REGISTERS } from "./registers";
+import { REGISTER_CATALOGUE as REGISTERS } from "../../../services/registers/catalogue";
 import { Provenance, provenanceOf } from "./schemas";
 
 /**
  * The change feeds of the registers (SPEC §4.5, §4.8, §6.3): pull only, oldest first, paged.
- * One factory; each feed is declared in its own file with its source's kinds (attribution from REGISTERS).
+ * One factory; each feed is declared in its own file with its source's kinds (attribution from the register catalogue).
  */
 
 export const FEED_PRICE = 1;
@@ -40,6 +40,8 @@ export interface FeedSpec {
   keptSince: string;
   /** CQC: filter changes to those whose rating before or after is this value (e.g. Inadequate). */
   ratingFilter?: boolean;
+  /** The documented example's `since` (default 2026-10-07): a date the sample data has changes after, so the example shows some. */
+  exampleSince?: string;
 }
 
 /** CQC's overall ratings, as the register writes them. */
@@ -81,7 +83,7 @@ const ChangeOut = z.object({
 });
 
 export function changesFeed(spec: FeedSpec): Operation<z.ZodObject, z.ZodType> {
-  const registerName = REGISTERS[spec.source].name;
+  const registerName = REGISTERS[spec.source].title;
   const rules = CHANGE_RULES[spec.source];
   const kindList: readonly string[] = rules.kinds;
   const never = Object.entries(rules.neverOccurs ?? {}).map(([k, why]) => ` \`${k}\` is accepted but matches nothing: ${why}.`).join("");
@@ -152,7 +154,7 @@ export function changesFeed(spec: FeedSpec): Operation<z.ZodObject, z.ZodType> {
     auth: "key",
     errors: [],
     readOnly: true,
-    example: { since: "2026-10-07", kind: kindList.slice(0, 2).join(",") },
+    example: { since: spec.exampleSince ?? "2026-10-07", kind: kindList.slice(0, 2).join(",") },
     async handler(input, ctx) {
       const i = input as z.infer<typeof Input> & { rating?: string };
       const kinds = i.kind ? kindsOf(i.kind) : null;

@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import type { ChangeRow, Entry } from "../../../db/registers";
+import type { ChangeRow, Entry } from "../../../services/registers/types";
 import type { Services } from "../../../platform/services";
 import { NotFoundError, UpstreamError } from "../../../shared/errors";
 import { type CompanyProfile, registerCompany } from "../../../services/companies/profile";
@@ -7,7 +7,7 @@ import { looksLikeCompanyNumber, normaliseCompanyNumber } from "../../../service
 import { ftsQueryFor, matchNames } from "../../../services/matching/match";
 import { normaliseName, normaliseNameCore } from "../../../services/matching/names";
 import type { RegisterSource } from "../../../services/registers/types";
-import { OGL, REGISTERS } from "./registers";
+import { OGL, REGISTER_CATALOGUE as REGISTERS } from "../../../services/registers/catalogue";
 import { type RegisteredCompany, provenanceOf } from "./schemas";
 
 /**

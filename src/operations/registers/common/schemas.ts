@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import type { RegisterEditionInfo } from "../../../db/registers";
+import type { RegisterEditionInfo } from "../../../services/registers/types";
 import { INPUT_LIMITS } from "../../../platform/schemas";
 import type { RegisterSource } from "../../../services/registers/types";
-import { REGISTERS } from "./registers";
+import { REGISTER_CATALOGUE as REGISTERS } from "../../../services/registers/catalogue";
 
 /** The reply fields and input every register check shares (SPEC §2.1, §2.5, §2.6), and the provenance of every register answer. */
 
@@ -69,7 +69,7 @@ export const CheckReplyFields = {
 };
 
 export const provenanceOf = (source: RegisterSource, edition: RegisterEditionInfo): z.infer<typeof Provenance> => ({
-  source: REGISTERS[source].name,
+  source: REGISTERS[source].title,
   registerDate: edition.editionDate,
   fetchedAt: edition.fetchedAt,
   attribution: REGISTERS[source].attribution,
