@@ -1,6 +1,6 @@
 import { runInProgress } from "../../db/runs";
 import type { Env } from "../../env";
-import { isApiError } from "../../shared/errors";
+import { UpstreamError } from "../../shared/errors";
 import type { RegisterSource } from "../../services/registers/types";
 import { RegisterFormatError } from "../../sources/format-error";
 import type { EditionFile } from "./adapter";
@@ -14,8 +14,9 @@ export interface IngestOptions {
   onProgress?: (message: string) => void;
 }
 
+/** The run log's reason: a malformed file, an upstream that could not be read (its own message), or anything else. */
 const describe = (e: unknown) =>
-  e instanceof RegisterFormatError ? `malformed file: ${e.message}` : isApiError(e) ? e.message : `error: ${(e as Error)?.message ?? String(e)}`;
+  e instanceof RegisterFormatError ? `malformed file: ${e.message}` : e instanceof UpstreamError ? e.message : `error: ${(e as Error)?.message ?? String(e)}`;
 
 /** A malformed file is refused; anything else (upstream down, time-out) failed. */
 const outcomeOf = (e: unknown): "failed" | "refused" => (e instanceof RegisterFormatError ? "refused" : "failed");

@@ -58,7 +58,7 @@ describe("issue §4 upstream failures: no change recorded, previous edition kept
     const [r, ...more] = await handleIngestJob(env, { source: "sponsors" });
     expect(more).toEqual([]);
     expect(r).toMatchObject({ outcome: "failed", changes: 0 });
-    expect(r.reason).toMatch(/HTTP 500/);
+    expect(r.reason).toMatch(/^sponsors: .*answered HTTP 500$/); // the upstream error's own words, not "error: …"
     expect(await lastRun("sponsors")).toMatchObject({ outcome: "failed", reason: r.reason, changes: 0 });
     expect(await published("sponsors")).toEqual(before);
     vi.restoreAllMocks();
