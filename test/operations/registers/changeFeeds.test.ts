@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { listAmlRegisterChanges as amlRegisterChanges } from "../../src/operations/registers/listAmlRegisterChanges";
-import { listCqcChanges as cqcCheckChanges } from "../../src/operations/registers/listCqcChanges";
-import { ingestEdition } from "../../src/jobs/ingest/job";
-import type { RegisterSource } from "../../src/services/registers/types";
-import { balanceOf, call, createTestKey, json } from "../helpers";
+import { listAmlRegisterChanges as amlRegisterChanges } from "../../../src/operations/registers/listAmlRegisterChanges";
+import { listCqcChanges as cqcCheckChanges } from "../../../src/operations/registers/listCqcChanges";
+import { ingestEdition } from "../../../src/jobs/ingest/job";
+import type { RegisterSource } from "../../../src/services/registers/types";
+import { balanceOf, call, createTestKey, json } from "../../helpers";
 
 /** Issue "Register checks with daily change feeds" §2 feeds; SPEC §4.5, §4.8, §6.3: pull only, oldest first, paged, 1 credit a page. */
 
