@@ -4,7 +4,7 @@
  * `Ocp-Apim-Subscription-Key`.
  */
 import { UpstreamError } from "../../shared/errors";
-import { answeredBadly, notConfigured, unreachable } from "../upstream";
+import { createUpstream, notConfigured } from "../upstream";
 
 export interface CqcClientConfig {
   /** e.g. `https://api.service.cqc.org.uk/public/v1` */
@@ -20,16 +20,24 @@ const fail = (what: string): never => {
   throw new UpstreamError("cqc", "malformed", `cqc: ${what}`);
 };
 
+/** GET one absolute URL of the API (pages come as absolute or relative URIs) through the shared upstream plumbing. */
 async function getJson(cfg: CqcClientConfig, url: string): Promise<unknown> {
   if (!cfg.apiKey) throw notConfigured("cqc", "CQC API key");
-  const fetchImpl = cfg.fetchImpl ?? fetch;
-  const res = await fetchImpl(url, { headers: { "Ocp-Apim-Subscription-Key": cfg.apiKey, accept: "application/json" } }).catch(
-    (e: unknown) => {
-      throw unreachable("cqc", `cqc: GET ${url} failed (${e instanceof Error ? e.message : String(e)})`, e);
-    },
-  );
-  if (!res.ok) throw answeredBadly("cqc", res.status, `cqc: GET ${url} answered ${res.status}`);
-  return res.json().catch(() => fail(`GET ${url} did not answer JSON`));
+  const upstream = createUpstream({
+    source: "cqc",
+    label: `cqc: GET ${url}`,
+    baseUrl: "",
+    headers: { "Ocp-Apim-Subscription-Key": cfg.apiKey, accept: "application/json" },
+    fetchImpl: cfg.fetchImpl,
+    // The daily job reads many pages; its own fetch (timedFetch) bounds a hung upstream.
+    timeoutMs: 120_000,
+  });
+  const { body } = await upstream.cachedGet(url);
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return fail(`GET ${url} did not answer JSON`);
+  }
 }
 
 const base = (cfg: CqcClientConfig) => cfg.baseUrl.replace(/\/+$/, "");
