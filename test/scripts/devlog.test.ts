@@ -39,6 +39,17 @@ describe("npm start log: an unreachable upstream is one plain line (issue 9 item
     expect(out).toEqual([other, "", "upstream unreachable: (host not given) (connect(): Connection refused)", "next"]);
   });
 
+  it("a client that hung up mid-reply (an MCP client closing its stream) is one plain line too", () => {
+    const out = run([
+      `${ESC}[31m✘ ${ESC}[41;31m[${ESC}[41;97mERROR${ESC}[41;31m]${ESC}[0m ${ESC}[1mkj::getCaughtExceptionAsKj() = kj/async-io-unix.c++:186: disconnected: ::write(fd, buffer.begin(), buffer.size()): Broken pipe${ESC}[0m`,
+      "",
+      "  stack: /srv/app/node_modules/@cloudflare/workerd-linux-64/bin/workerd@51faac1 /srv/app/node_modules/@cloudflare/workerd-linux-64/bin/workerd@51fb771",
+      "",
+      "[wrangler:info] POST /mcp 200 OK (20ms)",
+    ]);
+    expect(out).toEqual(["client disconnected before its reply was written (Broken pipe)", "[wrangler:info] POST /mcp 200 OK (20ms)"]);
+  });
+
   it("leaves an application error (not workerd's network error) alone", () => {
     const lines = ["✘ [ERROR] Uncaught TypeError: x is undefined", "", "  at handler (index.js:1:1)"];
     expect(run(lines)).toEqual(lines);
