@@ -10,7 +10,7 @@ const ANSI = /\x1b\[[0-9;]*m/g;
 /** workerd's internal network error: `e = kj/<file>:<line>: failed: <what>; params.host = <host>; …`. */
 const KJ_NETWORK = /\[ERROR\]\s*e = kj\/[\w./+-]+:\d+: (?:failed|disconnected|overloaded): (.*?)(?:;|$)(.*)$/;
 /** A caller that hung up before its reply was written (an MCP client closing its stream): `… disconnected: ::write(…): Broken pipe`. */
-const KJ_CLIENT_GONE = /\[ERROR\]\s*kj::getCaughtExceptionAsKj\(\) = kj\/[\w./+-]+:\d+: disconnected: ::write\([^)]*\): (.*?)\s*$/;
+const KJ_CLIENT_GONE = /\[ERROR\]\s*kj::getCaughtExceptionAsKj\(\) = kj\/[\w./+-]+:\d+: disconnected: ::write\(.*?\): (.*?)\s*$/;
 const HOST = /params\.host = ([^;\s]+)/;
 const GAI = /gai_strerror\(status\) = ([^;]+?)\s*$/;
 const STACK = /^\s+stack: /;
