@@ -118,6 +118,15 @@ describe("the contract: every operation's example answers its success status, an
     expect(Object.keys(body).filter((k) => !(k in declared)), `${op.operationId}'s reply has keys its output schema does not declare`).toEqual([]);
   });
 
+  it("each operation lives in src/operations/<family>/<operationId>.ts, and every such file is in the registry", () => {
+    const modules = import.meta.glob<Record<string, unknown>>("/src/operations/*/*.ts", { eager: true });
+    const files = Object.entries(modules).map(([path, mod]) => ({ path, ops: Object.values(mod).filter((v): v is AnyOperation => typeof v === "object" && v !== null && "operationId" in v && "handler" in v) }));
+    for (const { path, ops } of files) {
+      expect(ops.map((o) => `/src/operations/${o.family}/${o.operationId}.ts`), `${path} must define exactly the operation it is named after`).toEqual([path]);
+    }
+    expect(files.map((f) => f.ops[0]?.operationId).sort()).toEqual(operations.map((o) => o.operationId).sort());
+  });
+
   const withReply = operations.filter((op) => op.exampleReply !== undefined);
   it.each(withReply.map((op) => [titleOf(op), op] as const))("%s: its documented exampleReply parses with its output schema", (_title, op) => {
     expect(parses(op.output, op.exampleReply), `${op.operationId}.exampleReply (shown in the docs) does not parse with its output schema`).toBe("parses");
