@@ -5,9 +5,11 @@ import { operations } from "../operations";
 import { catalogLinkHeader, catalogLinkset, apisJson } from "./catalog";
 import { changelogResponse } from "./changelog";
 import { apiIndexMarkdown, operationMarkdown } from "./docs";
+import { bodyText } from "./body";
 import { ApiError } from "./errors";
 import { type CallMeta, type Outcome, errorOutcome, execute, newRequestId, requestIdHeader } from "./gateway";
 import { handleMcp } from "./mcp";
+import { registerPages } from "./pages";
 import { openApiDocument, registerOperations, toYaml } from "./openapi";
 import { type AnyOperation, slugOf } from "./registry";
 import { statusResponse } from "./status";
@@ -40,34 +42,6 @@ const CORS_HEADERS = {
   "access-control-expose-headers": "x-request-id, retry-after",
   "access-control-max-age": "86400",
 };
-
-/**
- * The body as text, counted in bytes while it streams and never read past the cap (a declared
- * content-length over it is refused before reading): 750 KB of "€" is 2 MB, not 750,000 characters.
- */
-async function bodyText(req: Request, max: number): Promise<string> {
-  const tooLarge = () => new ApiError("payload_too_large", `The body may be at most ${max / 1024} KiB (counted in bytes).`, { field: "body" });
-  const declared = Number(req.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > max) throw tooLarge();
-  if (!req.body) return "";
-  const reader = req.body.getReader();
-  const parts: Uint8Array[] = [];
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.byteLength;
-    if (bytes > max) {
-      await reader.cancel().catch(() => {}); // stop reading: the rest is never buffered
-      throw tooLarge();
-    }
-    parts.push(value);
-  }
-  const all = new Uint8Array(bytes);
-  let at = 0;
-  for (const p of parts) all.set(p, at), (at += p.byteLength);
-  return new TextDecoder().decode(all);
-}
 
 /** Reads the raw input of a call: query parameters for GET/DELETE, the JSON body otherwise. */
 async function rawInput(c: Context<AppEnv>, op: AnyOperation): Promise<unknown> {
@@ -151,6 +125,11 @@ export function buildApp(ops: readonly AnyOperation[] = operations) {
   app.get("/changelog", (c) => changelogResponse(c.req.header("accept")));
   app.get("/api/status", async (c) => c.json(await statusResponse(c.env, (p) => waitUntilOf(c)(p))));
   app.all("/mcp", (c) => handleMcp(c.req.raw, c.env, ops, { requestId: c.get("requestId"), ip: clientIp(c), waitUntil: waitUntilOf(c) }));
+  // Pages for people (a browser asking for `/` gets the landing page; API clients keep the JSON below).
+  registerPages(app, {
+    ops,
+    meta: (c) => ({ requestId: c.get("requestId"), headers: c.req.raw.headers, ip: clientIp(c), apiKey: null, waitUntil: waitUntilOf(c) }),
+  });
   app.get("/", (c) =>
     c.json({
       name: "UK Business Intelligence API",
@@ -158,6 +137,7 @@ export function buildApp(ops: readonly AnyOperation[] = operations) {
       docs: ["/openapi.yaml", "/openapi.json", "/apis.md", "/.well-known/api-catalog", "/apis.json", "/changelog"],
       mcp: "/mcp",
       status: "/api/status",
+      pages: { home: "/", reference: "/docs", signup: "/signup", status: "/status" },
     }),
   );
 

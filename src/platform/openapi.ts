@@ -57,11 +57,11 @@ export function apiDescription(): string {
 
 Results come from public sources and may be inaccurate or out of date; they are not legal, professional or credit advice. Company data contains public sector information licensed under the Open Government Licence v3.0.
 
-**Authentication.** Send \`x-api-key: <key>\` (on \`/mcp\`: \`Authorization: Bearer <key>\`). Keys are free with a verified email and mobile (\`POST /api/v1/signup\`).
+**Authentication.** Send \`x-api-key: <key>\` (on \`/mcp\`: \`Authorization: Bearer <key>\`). Keys are free with a verified email and mobile: on the sign-up page (\`/signup\`) or with \`POST /api/v1/signup\`.
 
-**Credits.** One balance per key (or per organisation pool) across every endpoint; each operation states its price (\`x-credits\`). A charged reply carries \`x-credits-remaining\`. Errors are never charged: bad input is refused before charging, and any error after charging (a 5xx, a time-out, a 404) gives the credits back, shown in \`x-credits-refunded\`. POST and PUT accept \`Idempotency-Key\`: a repeat returns the first reply and is charged once.
+**Credits.** One balance per account, shared by all its keys (or per organisation pool), across every endpoint; each operation states its price (\`x-credits\`). A charged reply carries \`x-credits-remaining\`. Errors are never charged: bad input is refused before charging, and any error after charging (a 5xx, a time-out, a 404) gives the credits back, shown in \`x-credits-refunded\`. POST and PUT accept \`Idempotency-Key\`: a repeat returns the first reply and is charged once.
 
-**Limits.** At most 60 calls a minute per key on every keyed endpoint (429 \`rate_limited\` with \`Retry-After\`, no credit used). Every reply carries \`x-request-id\`.
+**Limits.** At most 60 calls a minute per account (its keys share the ceiling) on every keyed endpoint (429 \`rate_limited\` with \`Retry-After\`, no credit used). Every reply carries \`x-request-id\`.
 
 **Errors.** Every error body is \`{ code, message, requestId }\`, plus \`query\` when it echoes the subject and \`field\` when an input was at fault.
 

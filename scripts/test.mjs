@@ -1,0 +1,11 @@
+// npm test: every test. The unit and integration tests in the Workers runtime (vitest; arguments after
+// `npm test --` go to vitest), then the pages in a real browser (scripts/test-browser.mjs).
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { ROOT } from "./lib.mjs";
+
+const run = (args) => spawnSync(process.execPath, args, { cwd: ROOT, stdio: "inherit" }).status ?? 1;
+
+const unit = run([join(ROOT, "node_modules/vitest/vitest.mjs"), "run", ...process.argv.slice(2)]);
+const browser = run([join(ROOT, "scripts/test-browser.mjs")]);
+process.exit(unit || browser);
