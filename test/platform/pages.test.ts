@@ -47,7 +47,7 @@ describe("issue 11 the front door: / by content negotiation", () => {
     }
     const docs = await (await call("/docs")).text();
     expect(docs).toContain('data-url="/openapi.json"');
-    expect(docs).toContain('<script src="/vendor/scalar/standalone.js"></script>');
+    expect(docs).toContain('<script src="/vendor/scalar/standalone.js"></script>\n<script src="/assets/docs-a11y.js"></script>');
     const css = await call("/assets/site.css");
     expect(css.headers.get("content-type")).toMatch(/^text\/css/);
   });

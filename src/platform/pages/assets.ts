@@ -65,7 +65,74 @@ document.addEventListener("DOMContentLoaded", function () {
 });
 `;
 
+/**
+ * The API reference's renderer (Scalar) writes some markup that assistive technology cannot use, which no
+ * configuration option turns off. This shim mends it after every render, and is kept to exactly what axe-core
+ * found (scripts/test-browser.mjs audits the page with it): sidebar buttons marked aria-selected (not allowed on
+ * a button: the current entry becomes aria-current), an <aside> given role=navigation, the code editor and
+ * icon-only buttons and links with no name, and response regions that share one name on the same page.
+ */
+export const DOCS_A11Y_JS = `
+(function () {
+  function nameOf(el) {
+    var by = el.getAttribute("aria-labelledby");
+    if (by) return by.split(/\\s+/).map(function (id) { var t = document.getElementById(id); return t ? t.textContent.trim() : ""; }).join(" ").trim();
+    return (el.getAttribute("aria-label") || "").trim();
+  }
+  /** The text a screen reader would read: rendered text (not display:none), without what is aria-hidden. */
+  function spokenText(el) {
+    var text = el.innerText || "";
+    el.querySelectorAll("[aria-hidden=true]").forEach(function (h) {
+      var hidden = h.innerText || "";
+      if (hidden) text = text.replace(hidden, "");
+    });
+    return text.trim();
+  }
+  function operationOf(el) {
+    var section = el.closest("[id*='/tag/']");
+    var heading = section && section.querySelector("h3, h2");
+    return heading ? heading.textContent.trim() : "";
+  }
+  function mend() {
+    document.querySelectorAll("button[aria-selected]").forEach(function (b) {
+      if (b.getAttribute("aria-selected") === "true") b.setAttribute("aria-current", "location");
+      else b.removeAttribute("aria-current");
+      b.removeAttribute("aria-selected");
+    });
+    document.querySelectorAll("aside[role=navigation]").forEach(function (a) { a.removeAttribute("role"); });
+    document.querySelectorAll(".cm-content[role=textbox]:not([aria-label])").forEach(function (e) { e.setAttribute("aria-label", "Code editor"); });
+    document.querySelectorAll("button:not([aria-label])").forEach(function (b) {
+      if (spokenText(b)) return;
+      var title = b.getAttribute("title");
+      b.setAttribute("aria-label", title || (b.classList.contains("scalar-code-copy") ? "Copy the code" : "More"));
+    });
+    document.querySelectorAll("a[href]:not([aria-label])").forEach(function (a) {
+      if (spokenText(a) || a.querySelector("img[alt]:not([alt=''])")) return;
+      a.setAttribute("aria-label", /open-government-licence/.test(a.href) ? "Licence: Open Government Licence" : a.hostname || "Link");
+    });
+    var seen = {};
+    document.querySelectorAll("[role=region]").forEach(function (r) {
+      var n = nameOf(r);
+      if (!n) return;
+      if (seen[n]) {
+        var op = operationOf(r);
+        r.removeAttribute("aria-labelledby");
+        r.setAttribute("aria-label", n + (op ? ": " + op : ": " + Object.keys(seen).length));
+      }
+      seen[nameOf(r)] = true;
+    });
+  }
+  var queued = false;
+  new MutationObserver(function () {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(function () { queued = false; mend(); });
+  }).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ["aria-selected", "role", "aria-label"] });
+})();
+`;
+
 export const ASSETS: Record<string, { body: string; type: string }> = {
+  "/assets/docs-a11y.js": { body: DOCS_A11Y_JS, type: "text/javascript; charset=utf-8" },
   "/assets/site.css": { body: SITE_CSS, type: "text/css; charset=utf-8" },
   "/assets/signup.js": { body: SIGNUP_JS, type: "text/javascript; charset=utf-8" },
 };

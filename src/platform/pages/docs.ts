@@ -4,7 +4,8 @@ import { HTML_SECURITY_HEADERS, esc } from "./html";
  * `/docs`: the interactive API reference, rendered in the browser by Scalar (MIT) from /openapi.json, with
  * "try it" sending the caller's key to this origin. The renderer's script is a static asset of this Worker
  * (public/vendor/, see scripts/copy-assets.mjs), so nothing is loaded from a CDN. Its configuration is a data
- * attribute, not an inline script: the page's CSP allows scripts from this origin only.
+ * attribute, not an inline script: the page's CSP allows scripts from this origin only. /assets/docs-a11y.js
+ * mends the renderer's markup for assistive technology (see assets.ts), so the page passes axe-core.
  */
 const CONFIGURATION = {
   // Everything stays on this origin: no web fonts, no hosted client, no proxy, no AI agent, no telemetry.
@@ -23,7 +24,7 @@ const CONFIGURATION = {
   hideModels: true,
   hiddenClients: true,
   hideSearch: true,
-  customCss: ":root, .light-mode { --scalar-color-2: #3b3b3b; --scalar-color-3: #4a4a4a; --scalar-color-accent: #0b4fbf; --scalar-color-blue: #0b4fbf; --scalar-color-green: #0a6b2d; --scalar-color-orange: #8a4b00; --scalar-color-red: #a10e0e; --scalar-color-purple: #5b2a86; --scalar-color-yellow: #6b5200; }",
+  customCss: ".dark-mode { --scalar-color-red: #ff8f87; --scalar-color-orange: #ffb25c; } :root, .light-mode { --scalar-color-2: #3b3b3b; --scalar-color-3: #4a4a4a; --scalar-color-accent: #0b4fbf; --scalar-color-blue: #0b4fbf; --scalar-color-green: #0a6b2d; --scalar-color-orange: #8a4b00; --scalar-color-red: #a10e0e; --scalar-color-purple: #5b2a86; --scalar-color-yellow: #6b5200; }",
   defaultHttpClient: { targetKey: "shell", clientKey: "curl" },
   authentication: { preferredSecurityScheme: "ApiKey" },
   metaData: { title: "API reference · UK Business Intelligence API" },
@@ -42,6 +43,7 @@ export function docsPage(): string {
 <body>
 <div id="api-reference" data-url="/openapi.json" data-configuration="${esc(JSON.stringify(CONFIGURATION))}"></div>
 <script src="/vendor/scalar/standalone.js"></script>
+<script src="/assets/docs-a11y.js"></script>
 </body>
 </html>`;
 }
