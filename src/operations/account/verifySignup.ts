@@ -31,6 +31,7 @@ export const verifySignup = defineOperation({
       plan: z.string(),
       monthlyCredits: z.number().int(),
       verified: z.object({ email: z.boolean(), mobile: z.boolean() }),
+      newAccount: z.boolean().describe("false when the email or mobile already had an account: the key joins it and shares its balance (no new allowance)."),
     })
     .openapi("IssuedKey"),
   price: 0,
@@ -76,6 +77,7 @@ export const verifySignup = defineOperation({
         plan,
         monthlyCredits: PLANS[plan as keyof typeof PLANS]?.monthlyCredits ?? PLANS.free.monthlyCredits,
         verified: { email: true, mobile: true },
+        newAccount: !existing,
       },
       { status: 201 },
     );

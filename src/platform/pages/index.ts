@@ -88,7 +88,7 @@ export function registerPages(app: Hono<AppEnv>, deps: PageDeps): void {
       const errors = said(o.body as never, o.headers["retry-after"]);
       return htmlResponse(codesForm({ challengeId: input.challengeId, sentTo, expiresAt: f.get("expiresAt") ?? "", local: c.env.EMAIL_PROVIDER === "log", errors }), o.status, { "cache-control": "no-store" });
     }
-    const k = o.body as { apiKey: string; keyId: string; plan: string; monthlyCredits: number };
+    const k = o.body as { apiKey: string; keyId: string; plan: string; monthlyCredits: number; newAccount: boolean };
     return htmlResponse(keyPage({ ...k, origin: new URL(c.req.url).origin }), 201, { "cache-control": "no-store" });
   });
 }

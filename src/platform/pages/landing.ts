@@ -39,7 +39,7 @@ ${families.map(
 <h2>Use it from code or from an AI agent</h2>
 <ul class="cards">
 <li><h3>HTTP</h3><p>Send your key in the <code>x-api-key</code> header. Every error is JSON with <code>code</code>, <code>message</code> and <code>requestId</code>.</p><p><a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a></p></li>
-<li><h3>MCP</h3><p>The same operations as MCP tools at <code>/mcp</code> (streamable HTTP), with <code>Authorization: Bearer</code> and your key. Same prices.</p></li>
+<li><h3 id="mcp">MCP</h3><p>The same operations as MCP tools at <code>/mcp</code> (streamable HTTP), with <code>Authorization: Bearer</code> and your key. Same prices.</p></li>
 <li><h3>Status and changes</h3><p>Each register's edition and each upstream's state: <a href="/status">status</a>. What changed in the API: <a href="/changelog">change log</a>.</p></li>
 </ul>
 

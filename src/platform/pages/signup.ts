@@ -64,13 +64,14 @@ ${field({ id: "mobileCode", label: "Code from the text message", hint: "Six digi
 }
 
 /** Step 3: the key, shown once. */
-export function keyPage(o: { apiKey: string; keyId: string; plan: string; monthlyCredits: number; origin: string }): string {
+export function keyPage(o: { apiKey: string; keyId: string; plan: string; monthlyCredits: number; newAccount: boolean; origin: string }): string {
   const body = html`
 <h1>Your API key</h1>
 <div class="warning" role="note"><p><strong>Copy it now: this key will not be shown again.</strong> We keep only a hash of it. If you lose it, sign up again with the same email or mobile and revoke the old key.</p></div>
 <label for="api-key">API key</label>
 <output class="key" id="api-key">${o.apiKey}</output>
 <p class="actions"><button type="button" id="copy-key" class="secondary" hidden>Copy the key</button> <span id="copy-status" role="status" aria-live="polite"></span></p>
+${o.newAccount ? "" : html`<p class="notice">This email or mobile already had an account: the new key joins it and shares its balance. Signing up again never adds credits.</p>`}
 <p>Key id <code>${o.keyId}</code> on the ${o.plan} plan: ${o.monthlyCredits} credits a month. Send it in the <code>x-api-key</code> header, for example:</p>
 <pre><code>curl -H "x-api-key: YOUR_KEY" "${o.origin}/api/v1/late-payment?amount=2400&amp;due=2026-01-15&amp;paid=2026-02-05"</code></pre>
 <p><a href="/docs">Try it in the API reference</a> · <a href="/">Home</a></p>

@@ -20,7 +20,7 @@ describe("SPEC §5.3 sign-up with a verified email and mobile: verifySignup", ()
     const v = await verifySignup(s);
     expect(v.status).toBe(201);
     const issued = await json(v);
-    expect(issued).toMatchObject({ plan: "free", monthlyCredits: 100, verified: { email: true, mobile: true } });
+    expect(issued).toMatchObject({ plan: "free", monthlyCredits: 100, verified: { email: true, mobile: true }, newAccount: true });
     expect(issued.apiKey).toMatch(/^ukbi_/);
 
     const account = await json(await call("/api/v1/account", { key: issued.apiKey }));
@@ -42,6 +42,7 @@ describe("SPEC §5.3 sign-up with a verified email and mobile: verifySignup", ()
     const second = await json(await signUp({ ...contact, ip: "2001:db8::2" }));
     expect(second.accountId).toBe(first.accountId);
     expect(second.apiKey).not.toBe(first.apiKey);
+    expect([first.newAccount, second.newAccount]).toEqual([true, false]);
     // The same mobile with another email is the same person too.
     const third = await json(await signUp({ ...contact, email: `other.${contact.email}`, ip: "2001:db8::3" }));
     expect(third.accountId).toBe(first.accountId);
