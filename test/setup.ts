@@ -3,8 +3,12 @@ import { env } from "cloudflare:workers";
 
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 
-import { afterAll, expect } from "vitest";
+import { afterAll, beforeEach, expect } from "vitest";
+import { resetUpstreamPauses } from "../src/sources/upstream";
 import { received } from "./helpers";
+
+// An upstream that said "no requests left" is paused per isolate until its reset: each test starts unpaused.
+beforeEach(() => resetUpstreamPauses());
 
 // Issue "hardening" §5: every status a test receives from an operation is documented for that operation.
 afterAll(async () => {

@@ -23,6 +23,36 @@ export function retryAfterOf(headers: Headers, now: number): number | undefined 
   return reset > 0 ? Math.max(1, Math.ceil(reset - now / 1000)) : undefined;
 }
 
+/**
+ * Upstreams that announce their own limit (Companies House: `X-Ratelimit-Remain` or, on its Document API,
+ * `X-Ratelimit-Remaining`, with `X-Ratelimit-Reset` in epoch seconds): when one says nothing is left, or answers
+ * 429, calls to it stop here until its reset, per isolate, instead of spending requests on certain refusals.
+ */
+const pausedUntil = new Map<string, number>();
+
+/** Tests: forget every pause. */
+export const resetUpstreamPauses = () => pausedUntil.clear();
+
+function notePause(source: string, headers: Headers, status: number, now: number): void {
+  const remain = headers.get("x-ratelimit-remain") ?? headers.get("x-ratelimit-remaining");
+  const reset = Number(headers.get("x-ratelimit-reset")) * 1000;
+  if ((status === 429 || remain === "0") && reset > now) pausedUntil.set(source, reset);
+}
+
+/** Runs `fn` over `items` with at most `limit` at a time, keeping the order of the results. */
+export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
 export interface UpstreamConfig {
   /** Source id, used in logs, errors and as the budget's name (e.g. `companies-house`). */
   source: string;
@@ -68,6 +98,9 @@ export function createUpstream(cfg: UpstreamConfig): Upstream {
         // The TTL is judged here too, so any HttpCache (and an injected clock) behaves the same.
         if (hit && clock() - hit.fetchedAt < ttl(hit.status) * 1000) return { status: hit.status, body: hit.body, fromCache: true };
       }
+      const paused = pausedUntil.get(cfg.source) ?? 0;
+      if (paused > clock())
+        throw fail("rate_limited", `${cfg.label} rate limit reached (it said so; waiting for its reset)`, { retryAfter: Math.max(1, Math.ceil((paused - clock()) / 1000)) });
       if (cfg.budget) {
         const allowed = await cfg.budget.take(cfg.source, clock());
         if (!allowed.ok) throw fail("rate_limited", `${cfg.label} request budget used up for this window`, { retryAfter: allowed.retryAfterSeconds });
@@ -95,6 +128,7 @@ export function createUpstream(cfg: UpstreamConfig): Upstream {
       }
 
       const status = res.status;
+      notePause(cfg.source, res.headers, status, clock());
       if (status === 429) throw fail("rate_limited", `${cfg.label} rate limit reached`, { status, retryAfter: retryAfterOf(res.headers, clock()) });
       if (status !== 200 && !(opts.answers ?? []).includes(status)) throw fail(kindOfStatus(status), `${cfg.label} answered HTTP ${status}`, { status });
       opts.check?.(status, body);
