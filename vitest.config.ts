@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
  * Tests run inside the Workers runtime (miniflare). Outbound fetch never reaches the network:
  * - http://files.test/<path> serves test/fixtures/<path> (fixtures written for this repo);
  * - http://shared.test/<path> serves ../shared/<path> when present (tests check env.SHARED_PRESENT and skip otherwise);
- * - other hosts ending in `.test` are served from test/fixtures/hosts/<host>/<path>;
+ * - other hosts ending in `.test` are served from test/fixtures/hosts/<host>/<path> (a folder from its index.json);
  * - everything else gets 599, so no test can reach the network.
  * Individual tests may also stub fetch with vi.spyOn(globalThis, "fetch").
  */
@@ -55,8 +55,11 @@ export default defineConfig(async () => {
             if (u.hostname === "shared.test") return serve(join(SHARED, path));
             if (u.hostname.endsWith(".test")) {
               const file = join(import.meta.dirname, "test/fixtures/hosts", u.hostname, u.pathname === "/" ? "index.html" : u.pathname);
+              // A path that is a folder is served from its index.json (a Companies House company and its sub-resources:
+              // company/<n>/index.json is the profile, company/<n>/charges the charges).
+              const isDir = await stat(file).then((st) => st.isDirectory(), () => false);
               try {
-                return new Response(await readFile(file));
+                return new Response(await readFile(isDir ? join(file, "index.json") : file));
               } catch {
                 return new Response("not found", { status: 404 });
               }

@@ -1,5 +1,5 @@
 // node scripts/check-cold-start.mjs: the first Companies House lookup of a freshly started `wrangler dev`.
-// Serves Companies House profiles (test/fixtures/hosts/ch.test/company/<number>) from a local HTTP host on
+// Serves Companies House profiles (test/fixtures/hosts/ch.test/company/<number>/index.json) from a local HTTP host on
 // 127.0.0.1, starts wrangler dev on a free 127.0.0.1 port with its own empty state (a temporary folder, so
 // neither .wrangler/state nor .dev.vars is touched), creates a key, and makes the Worker's very first request
 // GET /api/v1/aml-register?company=01234567, then a second one for comparison.

@@ -3,6 +3,7 @@ import { getAccount } from "./account/getAccount";
 import { revokeApiKey } from "./account/revokeApiKey";
 import { startSignup } from "./account/startSignup";
 import { verifySignup } from "./account/verifySignup";
+import { listCharges } from "./companies/listCharges";
 import { calculateLatePayment } from "./money/calculateLatePayment";
 import { checkAmlRegister } from "./registers/checkAmlRegister";
 import { checkCharity } from "./registers/checkCharity";
@@ -31,6 +32,7 @@ export const operations: readonly AnyOperation[] = [
   listCqcChanges,
   checkCharity,
   listCharityChanges,
+  listCharges,
   calculateLatePayment,
   revokeApiKey,
   companyLogo,

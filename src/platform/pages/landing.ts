@@ -5,6 +5,7 @@ import { html, layout } from "./html";
 
 const FAMILY_TITLES: Record<string, string> = {
   registers: "Registers and their daily changes",
+  companies: "Companies House",
   money: "Money",
   web: "Web",
   account: "Your account",

@@ -101,6 +101,15 @@ function hasOrganisationSign(raw: string, tokens: string[]): boolean {
 /** A cheap first look: a digit or a common legal form means an organisation (most register names have one). */
 const QUICK_ORGANISATION = /\d|\b(?:ltd|limited|plc|llp|cic|inc|llc|gmbh|company|trust|services|group|holdings|school|college|church|care)\b/i;
 
+/**
+ * Whether a name is plainly an organisation's: a legal form, an organisation word (bank, finance, trustees, …) or a
+ * digit. Where only organisations may be named (the holders of a charge), anything else is taken for a person and
+ * counted, not named (SPEC §1 rule 7): the safe side of a doubt is privacy.
+ */
+export function isOrganisationName(raw: string): boolean {
+  return QUICK_ORGANISATION.test(raw) || hasOrganisationSign(raw, tokensOf(raw));
+}
+
 export function looksLikePerson(raw: string, context: "standalone" | "beforeTradingAs"): boolean {
   if (QUICK_ORGANISATION.test(raw)) return false;
   const tokens = tokensOf(raw);

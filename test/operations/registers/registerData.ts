@@ -10,7 +10,7 @@ import { balanceOf, call, createTestKey } from "../../helpers";
 /**
  * What the register checks' tests share (issue "Register checks with daily change feeds" §2): the editions each
  * register is loaded with, and calling a check over HTTP with a key. Companies House profiles come from
- * test/fixtures/hosts/ch.test/company/<number>; a number without a file is a 404.
+ * test/fixtures/hosts/ch.test/company/<number>/index.json; a number without one is a 404.
  */
 
 export const SRA_ATTRIBUTION = REGISTER_CATALOGUE.sra.attribution;
