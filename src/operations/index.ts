@@ -3,6 +3,7 @@ import { getAccount } from "./account/getAccount";
 import { revokeApiKey } from "./account/revokeApiKey";
 import { startSignup } from "./account/startSignup";
 import { verifySignup } from "./account/verifySignup";
+import { getOwnership } from "./companies/getOwnership";
 import { listCharges } from "./companies/listCharges";
 import { calculateLatePayment } from "./money/calculateLatePayment";
 import { checkAmlRegister } from "./registers/checkAmlRegister";
@@ -32,6 +33,7 @@ export const operations: readonly AnyOperation[] = [
   listCqcChanges,
   checkCharity,
   listCharityChanges,
+  getOwnership,
   listCharges,
   calculateLatePayment,
   revokeApiKey,

@@ -1,0 +1,71 @@
+import { z } from "@hono/zod-openapi";
+import { defineOperation } from "../../platform/registry";
+import { MAX_OWNERSHIP_DEPTH, traceOwnership } from "../../services/companies/ownership";
+import { CompanyNumberQuery, companiesHouseProvenance, companyFields, profileOf, registerCompany } from "./common/company";
+
+const Controller = z.object({
+  name: z.string().nullable(),
+  kind: z.enum(["corporate", "legal-person"]),
+  naturesOfControl: z.array(z.string()).describe("Companies House codes, e.g. ownership-of-shares-75-to-100-percent."),
+  registrationNumber: z.string().nullable().describe("As the register gives it (free text)."),
+  registeredIn: z.string().nullable(),
+  ukCompanyNumber: z.string().nullable(),
+  next: z.enum(["followed", "foreign", "legal-person", "unidentified", "cycle", "depth-limit"]).describe("followed: read at the next level; otherwise why the chain stops at this controller."),
+});
+
+const Level = z.object({
+  depth: z.number().int().describe("0 is the company asked about."),
+  company: z.object({ name: z.string(), number: z.string(), status: z.string() }),
+  corporateControllers: z.array(Controller),
+  individuals: z
+    .object({
+      count: z.number().int(),
+      byNatureOfControl: z.record(z.string(), z.number().int()),
+      names: z.array(z.object({ name: z.string(), naturesOfControl: z.array(z.string()) })).optional().describe("Only for accounts with a verified email and mobile (SPEC §1 rule 7)."),
+    })
+    .describe("Individuals with significant control, counted by nature of control."),
+  protectedPersons: z.number().int().describe("Super-secure persons with significant control: the register withholds their details."),
+  statements: z.array(z.string()).describe("Active PSC statements, as Companies House codes them."),
+  notes: z.array(z.string()),
+});
+
+const Output = z
+  .object({
+    ...companyFields,
+    levels: z.array(Level),
+    conclusion: z.string().describe("Where the ultimate controller was reached, in plain words."),
+    maxDepth: z.number().int(),
+  })
+  .openapi("Ownership");
+
+export const getOwnership = defineOperation({
+  operationId: "getOwnership",
+  method: "get",
+  path: "/api/v1/ownership",
+  family: "companies",
+  title: "Ownership",
+  summary: "Who controls a company, followed up the chain while the controller is a UK company.",
+  description: `Reads the company's persons with significant control (PSCs) and PSC statements at Companies House, and follows each corporate controller registered in the UK to its own PSCs, up to ${MAX_OWNERSHIP_DEPTH} levels (SPEC §4.8). A corporate PSC is followed when the register it is on is the UK's (its country, place or authority of registration), not by the look of its number: its registration number is free text and often unpadded, and is normalised to a company number. Each level gives the company, its corporate controllers with their natures of control, and its individuals counted by nature of control; their names only for accounts with a verified email and mobile (SPEC §1 rule 7). A controller registered abroad, a legal person, a protected (super-secure) PSC or a "no registrable person" statement ends that branch with a plain sentence; a company met twice is a cycle; \`conclusion\` says where the ultimate controller was reached. Each company read costs up to three Companies House requests, cached for hours.`,
+  input: z.object({ company: CompanyNumberQuery }),
+  output: Output,
+  price: 2,
+  auth: "key",
+  errors: ["not_found", "upstream_unavailable"],
+  readOnly: true,
+  example: { company: "01234567" },
+  async handler({ company }, ctx) {
+    const ch = ctx.services.companiesHouse;
+    const start = await profileOf(ctx.services, company);
+    const partsOf = (n: string) => Promise.all([ch.getPscs(n), ch.getPscStatements(n)]);
+    const [pscs, statements] = await partsOf(start.number);
+    const ownership = await traceOwnership(
+      start,
+      async (n) => {
+        const [profile, [p, s]] = await Promise.all([ch.getProfile(n), partsOf(n)]);
+        return { profile, pscs: p, statements: s };
+      },
+      { canSeeNames: ctx.caller?.canSeeNames ?? false, first: { profile: start, pscs, statements } },
+    );
+    return { query: { company }, company: registerCompany(start), ...ownership, provenance: companiesHouseProvenance(ctx.now) };
+  },
+});
