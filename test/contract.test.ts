@@ -23,12 +23,18 @@ import { call, createTestKey, startSignup, uniqueContact } from "./helpers";
  * and the codes sent). Its set-up takes that step and returns the fields to put in place of the example's own:
  * only fields the example has, so the request keeps the example's shape.
  */
-const SETUP: Record<string, () => Promise<Record<string, unknown>>> = {
+const SETUP: Record<string, (key: string | undefined) => Promise<Record<string, unknown>>> = {
   // POST /api/v1/signup first: the challenge and the two codes the "log" provider printed.
   verifySignup: async () => {
     const s = await startSignup(uniqueContact());
     expect(s.reply.status, "sign-up before verify").toBe(201);
     return { challengeId: s.challengeId, emailCode: s.emailCode, mobileCode: s.mobileCode };
+  },
+  // A feed to switch off: asking for the company's deadlines makes it.
+  revokeDeadlinesFeed: async (key) => {
+    const r = await call("/api/v1/deadlines?company=01234567", { key });
+    expect(r.status, "deadlines before revoking the feed").toBe(200);
+    return {};
   },
 };
 
@@ -99,14 +105,14 @@ describe("the contract: every operation's example answers its success status, an
   it.each(operations.map((op) => [titleOf(op), op] as const))("%s: its example, called over HTTP, answers its success status and a reply its output schema parses", async (_title, op) => {
     expect(op.example, `${op.operationId} has no \`example\`: give it one (query for GET/DELETE, JSON body for POST/PUT); the docs and this test use it`).toBeTypeOf("object");
     let input: Record<string, unknown> = { ...op.example };
+    const key = op.auth === "key" ? (await createTestKey({ verified: true })).key : undefined;
     const setup = SETUP[op.operationId];
     if (setup) {
-      const replaced = await setup();
+      const replaced = await setup(key);
       expect(Object.keys(replaced).filter((k) => !(k in input)), `${op.operationId}: the set-up may only fill in fields the example has`).toEqual([]);
       input = { ...input, ...replaced };
     }
     UPSTREAMS[op.operationId]?.();
-    const key = op.auth === "key" ? (await createTestKey({ verified: true })).key : undefined;
     vi.spyOn(console, "log").mockImplementation(() => {}); // the sign-up's codes, printed by the "log" provider
     const r = await call(...requestOf(op, input, key));
     const text = await r.text();

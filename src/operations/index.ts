@@ -3,8 +3,10 @@ import { getAccount } from "./account/getAccount";
 import { revokeApiKey } from "./account/revokeApiKey";
 import { startSignup } from "./account/startSignup";
 import { verifySignup } from "./account/verifySignup";
+import { getDeadlines } from "./companies/getDeadlines";
 import { getOwnership } from "./companies/getOwnership";
 import { listCharges } from "./companies/listCharges";
+import { revokeDeadlinesFeed } from "./companies/revokeDeadlinesFeed";
 import { calculateLatePayment } from "./money/calculateLatePayment";
 import { checkAmlRegister } from "./registers/checkAmlRegister";
 import { checkCharity } from "./registers/checkCharity";
@@ -35,6 +37,8 @@ export const operations: readonly AnyOperation[] = [
   listCharityChanges,
   getOwnership,
   listCharges,
+  getDeadlines,
+  revokeDeadlinesFeed,
   calculateLatePayment,
   revokeApiKey,
   companyLogo,

@@ -8,6 +8,7 @@ import { apiIndexMarkdown, operationMarkdown } from "./docs";
 import { bodyText } from "./body";
 import { ApiError } from "./errors";
 import { type CallMeta, type Outcome, errorOutcome, execute, newRequestId, requestIdHeader } from "./gateway";
+import { calendarFeedResponse } from "./calendarFeed";
 import { handleMcp } from "./mcp";
 import { registerPages } from "./pages";
 import { openApiDocument, registerOperations, toYaml } from "./openapi";
@@ -85,6 +86,7 @@ export function buildApp(ops: readonly AnyOperation[] = operations) {
     app.on(method, op.path, async (c) => {
       const meta: CallMeta = {
         requestId: c.get("requestId"),
+        origin: new URL(c.req.url).origin,
         headers: c.req.raw.headers,
         ip: clientIp(c),
         apiKey: c.req.header("x-api-key") ?? null,
@@ -123,12 +125,13 @@ export function buildApp(ops: readonly AnyOperation[] = operations) {
   });
   app.get("/apis.json", (c) => c.json(apisJson(ops, baseUrl(c))));
   app.get("/changelog", (c) => changelogResponse(c.req.header("accept")));
+  app.get("/api/v1/deadlines.ics", (c) => calendarFeedResponse(c));
   app.get("/api/status", async (c) => c.json(await statusResponse(c.env, (p) => waitUntilOf(c)(p))));
   app.all("/mcp", (c) => handleMcp(c.req.raw, c.env, ops, { requestId: c.get("requestId"), ip: clientIp(c), waitUntil: waitUntilOf(c) }));
   // Pages for people (a browser asking for `/` gets the landing page; API clients keep the JSON below).
   registerPages(app, {
     ops,
-    meta: (c) => ({ requestId: c.get("requestId"), headers: c.req.raw.headers, ip: clientIp(c), apiKey: null, waitUntil: waitUntilOf(c) }),
+    meta: (c) => ({ requestId: c.get("requestId"), origin: new URL(c.req.url).origin, headers: c.req.raw.headers, ip: clientIp(c), apiKey: null, waitUntil: waitUntilOf(c) }),
   });
   app.get("/", (c) =>
     c.json({

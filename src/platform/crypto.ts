@@ -13,6 +13,11 @@ export function newApiKey(): string {
   return `ukbi_${b64url(crypto.getRandomValues(new Uint8Array(24)))}`;
 }
 
+/** A capability token (a calendar feed's address): 192 random bits, base64url, 32 characters. */
+export function newCapabilityToken(): string {
+  return b64url(crypto.getRandomValues(new Uint8Array(24)));
+}
+
 /** An opaque id with 96 random bits. */
 export function newId(prefix: string): string {
   return `${prefix}_${b64url(crypto.getRandomValues(new Uint8Array(12)))}`;

@@ -33,6 +33,8 @@ export interface CallMeta {
   now?: number;
   /** Tests: in-memory stand-ins for some of the services the handler gets. */
   services?: Partial<Services>;
+  /** The service's own origin as the caller reached it (for addresses a reply gives, e.g. a calendar feed). */
+  origin?: string;
 }
 
 export interface Authenticated {
@@ -214,6 +216,7 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
     const controller = new AbortController();
     const ctx: OpContext = {
       services: buildServices(env, meta.services),
+      origin: meta.origin ?? "http://localhost",
       requestId: meta.requestId,
       caller: auth?.caller ?? null,
       ip: meta.ip,

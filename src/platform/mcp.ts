@@ -7,6 +7,8 @@ import { type AnyOperation, priceText } from "./registry";
 
 interface McpMeta {
   requestId: string;
+  /** The service's origin as the caller reached it. */
+  origin?: string;
   ip: string;
   waitUntil(p: Promise<unknown>): void;
 }
@@ -44,7 +46,7 @@ export function buildMcpServer(env: Env, ops: readonly AnyOperation[], headers: 
         annotations: { title: op.title, readOnlyHint: op.readOnly, openWorldHint: true, idempotentHint: op.readOnly },
       },
       async (args: unknown) => {
-        const outcome = await execute(env, op, args ?? {}, { requestId: meta.requestId, headers, ip: meta.ip, apiKey, waitUntil: meta.waitUntil });
+        const outcome = await execute(env, op, args ?? {}, { requestId: meta.requestId, origin: meta.origin, headers, ip: meta.ip, apiKey, waitUntil: meta.waitUntil });
         const text = JSON.stringify(outcome.body);
         if (outcome.status >= 400) return { isError: true, content: [{ type: "text" as const, text }] };
         return { content: [{ type: "text" as const, text }], structuredContent: outcome.body as Record<string, unknown> };
@@ -61,6 +63,6 @@ export async function handleMcp(req: Request, env: Env, ops: readonly AnyOperati
     const o = errorOutcome(e as ApiError, meta.requestId);
     return Response.json(o.body, { status: o.status });
   }
-  const handler = createMcpHandler(() => buildMcpServer(env, ops, req.headers, meta));
+  const handler = createMcpHandler(() => buildMcpServer(env, ops, req.headers, { ...meta, origin: new URL(req.url).origin }));
   return handler.fetch(req);
 }

@@ -89,6 +89,7 @@ const statusText = (s: number) =>
 /** The families of operations, as tags (declared once at the top level). */
 const FAMILY_TAGS: Record<string, string> = {
   registers: "Register checks and their change feeds: HMRC AML, SRA, licensed sponsors, CQC, charities.",
+  companies: "The companies register (Companies House): ownership, charges, deadlines and their calendar feed.",
   money: "Payments: statutory late-payment interest.",
   web: "Web tools: the keyless company logo.",
   account: "Sign-up and the caller's account.",

@@ -19,6 +19,8 @@ export interface OpContext {
   /** Every client and store the operation may use, built from the configuration by platform/services.ts. */
   services: Services;
   requestId: string;
+  /** The service's origin as the caller reached it (e.g. https://api.example.co.uk). */
+  origin: string;
   caller: Caller | null;
   /** Client IP as the edge saw it (for keyless IP limits). */
   ip: string;

@@ -6,6 +6,7 @@
  */
 import { accountByContact, attemptChallenge, createChallenge, issueKey, useChallenge } from "../db/accounts";
 import { storedBankRate } from "../db/bankRate";
+import { feedByToken, feedTokenFor, revokeFeed } from "../db/calendarFeeds";
 import { d1HttpCache } from "../db/httpCache";
 import { activeKeyCount, revokeAccountKey } from "../db/keys";
 import { changesSince, countByMlr, editionInfo, entriesByCompanyNumber, entriesByDataField, entriesByKeys, historyOf, keysByNames } from "../db/registers";
@@ -27,6 +28,7 @@ function bindDb<T extends Record<string, (db: D1Database, ...args: never[]) => u
 }
 
 const registerReads = { editionInfo, entriesByCompanyNumber, entriesByKeys, entriesByDataField, keysByNames, historyOf, changesSince, countByMlr };
+const calendarFeedStore = { feedTokenFor, feedByToken, revokeFeed };
 const accountStore = { createChallenge, attemptChallenge, useChallenge, accountByContact, issueKey, activeKeyCount, revokeAccountKey };
 
 export interface Services {
@@ -36,6 +38,8 @@ export interface Services {
   registers: Bound<typeof registerReads>;
   /** Sign-up challenges, accounts and keys. */
   accounts: Bound<typeof accountStore>;
+  /** Calendar feed capability tokens (deadlines.ics). */
+  calendarFeeds: Bound<typeof calendarFeedStore>;
   /** Fixed-window counters (per-IP and per-address limits). */
   limits: { take(bucket: string, limit: number, windowSeconds: number, now: number): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> };
   /** The Bank Rate series the daily cron stored, if any. */
@@ -69,6 +73,7 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}): Serv
         return left;
       },
     },
+    calendarFeeds: bindDb(env.DB, calendarFeedStore),
     limits: { take: (bucket, limit, windowSeconds, now) => takeWindow(env.DB, bucket, limit, windowSeconds, now) },
     bankRates: { stored: () => storedBankRate(env.DB) },
     ledger: {

@@ -24,6 +24,13 @@ export interface CompanyProfile {
   sicCodes: string[];
   accountsOverdue: boolean;
   confirmationStatementOverdue: boolean;
+  /** The next filing dates Companies House gives (YYYY-MM-DD), or null where it gives none. */
+  filingDates: {
+    accountsDueOn: string | null;
+    accountsMadeUpTo: string | null;
+    confirmationStatementDueOn: string | null;
+    confirmationStatementMadeUpTo: string | null;
+  };
   /** True when the profile has an accounts or confirmation_statement block, i.e. the overdue flags mean something. */
   hasFilingDeadlines: boolean;
 }

@@ -78,6 +78,13 @@ export function parseCompanyProfile(body: string): CompanyProfile | null {
     // next_accounts.overdue is current; the flat accounts.overdue is deprecated but still sent.
     accountsOverdue: obj(accounts?.next_accounts)?.overdue === true || accounts?.overdue === true,
     confirmationStatementOverdue: confirmation?.overdue === true,
+    filingDates: {
+      // next_accounts is current; the flat next_due / next_made_up_to are deprecated but still sent.
+      accountsDueOn: str(obj(accounts?.next_accounts)?.due_on) ?? str(accounts?.next_due),
+      accountsMadeUpTo: str(obj(accounts?.next_accounts)?.period_end_on) ?? str(accounts?.next_made_up_to),
+      confirmationStatementDueOn: str(confirmation?.next_due),
+      confirmationStatementMadeUpTo: str(confirmation?.next_made_up_to),
+    },
     hasFilingDeadlines: accounts !== null || confirmation !== null,
   };
 }
