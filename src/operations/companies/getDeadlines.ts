@@ -1,8 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { newCapabilityToken } from "../../platform/crypto";
-import { defineOperation } from "../../platform/registry";
 import { deadlinesOf } from "../../services/companies/deadlines";
-import { CompanyNumberQuery, companiesHouseProvenance, companyFields, profileOf, registerCompany } from "./common/company";
+import { companyReport } from "./common/companyReport";
 
 const Deadline = z.object({
   kind: z.enum(["accounts-due", "accounts-made-up-to", "confirmation-statement-due", "confirmation-statement-made-up-to", "officer-identity-statement-due", "psc-identity-statement-due"]),
@@ -13,9 +12,7 @@ const Deadline = z.object({
   people: z.number().int().optional().describe("Identity-verification statements: how many officers or PSCs are due that day (counted, never named)."),
 });
 
-const Output = z
-  .object({
-    ...companyFields,
+const fields = {
     today: z.string(),
     deadlines: z.array(Deadline).describe("Sorted by date."),
     accountsOverdue: z.boolean(),
@@ -28,38 +25,27 @@ const Output = z
         revoke: z.string().describe("How to switch the feed off."),
       })
       .describe("The feed is bound to your key and this company; asking again gives the same address."),
-  })
-  .openapi("Deadlines");
+};
 
-export const getDeadlines = defineOperation({
+export const getDeadlines = companyReport({
   operationId: "getDeadlines",
-  method: "get",
   path: "/api/v1/deadlines",
-  family: "companies",
   title: "Deadlines",
   summary: "Every date a company has at Companies House, sorted, with days left; and a free calendar feed of them.",
   description:
     "Every date the companies register gives the company (SPEC §4.8): accounts due and the period they are made up to, the confirmation statement due and its made-up-to date, the overdue flags, a proposal to strike off, and the identity-verification statement dates of its officers and persons with significant control, counted by date and never named. Each date has `daysLeft` (negative when past). `calendar.url` is a free iCalendar feed (`deadlines.ics`) of the same dates for calendar apps, which cannot send a key: an unguessable address bound to your key and this company, all-day events with stable UIDs and a reminder 14 days before; it stops when revoked (`DELETE /api/v1/deadlines/feed?company=`) or when the key is disabled. Companies House answers are cached for hours.",
-  input: z.object({ company: CompanyNumberQuery }),
-  output: Output,
+  fields,
+  schemaName: "Deadlines",
   price: 1,
-  auth: "key",
-  errors: ["not_found", "upstream_unavailable"],
-  readOnly: true,
-  example: { company: "01234567" },
-  async handler({ company }, ctx) {
+  async reply(profile, ctx) {
     const ch = ctx.services.companiesHouse;
-    const profile = await profileOf(ctx.services, company);
     const [officers, pscs] = await Promise.all([ch.getOfficers(profile.number), ch.getPscs(profile.number)]);
     const today = ctx.now.toISOString().slice(0, 10);
     const token = await ctx.services.calendarFeeds.feedTokenFor(ctx.caller!.keyId, profile.number, newCapabilityToken(), Math.floor(ctx.now.getTime() / 1000));
     return {
-      query: { company },
-      company: registerCompany(profile),
       today,
       ...deadlinesOf(profile, officers, pscs, today),
       calendar: { url: `${ctx.origin}/api/v1/deadlines.ics?token=${token}`, revoke: `DELETE /api/v1/deadlines/feed?company=${profile.number}` },
-      provenance: companiesHouseProvenance(ctx.now),
     };
   },
 });

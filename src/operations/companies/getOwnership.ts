@@ -1,7 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { defineOperation } from "../../platform/registry";
 import { MAX_OWNERSHIP_DEPTH, traceOwnership } from "../../services/companies/ownership";
-import { CompanyNumberQuery, companiesHouseProvenance, companyFields, profileOf, registerCompany } from "./common/company";
+import { companyReport } from "./common/companyReport";
 
 const Controller = z.object({
   name: z.string().nullable(),
@@ -29,36 +28,26 @@ const Level = z.object({
   notes: z.array(z.string()),
 });
 
-const Output = z
-  .object({
-    ...companyFields,
-    levels: z.array(Level),
-    conclusion: z.string().describe("Where the ultimate controller was reached, in plain words."),
-    maxDepth: z.number().int(),
-  })
-  .openapi("Ownership");
+const fields = {
+  levels: z.array(Level),
+  conclusion: z.string().describe("Where the ultimate controller was reached, in plain words."),
+  maxDepth: z.number().int(),
+};
 
-export const getOwnership = defineOperation({
+export const getOwnership = companyReport({
   operationId: "getOwnership",
-  method: "get",
   path: "/api/v1/ownership",
-  family: "companies",
   title: "Ownership",
   summary: "Who controls a company, followed up the chain while the controller is a UK company.",
   description: `Reads the company's persons with significant control (PSCs) and PSC statements at Companies House, and follows each corporate controller registered in the UK to its own PSCs, up to ${MAX_OWNERSHIP_DEPTH} levels (SPEC §4.8). A corporate PSC is followed when the register it is on is the UK's (its country, place or authority of registration), not by the look of its number: its registration number is free text and often unpadded, and is normalised to a company number. Each level gives the company, its corporate controllers with their natures of control, and its individuals counted by nature of control; their names only for accounts with a verified email and mobile (SPEC §1 rule 7). A controller registered abroad, a legal person, a protected (super-secure) PSC or a "no registrable person" statement ends that branch with a plain sentence; a company met twice is a cycle; \`conclusion\` says where the ultimate controller was reached. Each company read costs up to three Companies House requests, cached for hours.`,
-  input: z.object({ company: CompanyNumberQuery }),
-  output: Output,
+  fields,
+  schemaName: "Ownership",
   price: 2,
-  auth: "key",
-  errors: ["not_found", "upstream_unavailable"],
-  readOnly: true,
-  example: { company: "01234567" },
-  async handler({ company }, ctx) {
+  async reply(start, ctx) {
     const ch = ctx.services.companiesHouse;
-    const start = await profileOf(ctx.services, company);
     const partsOf = (n: string) => Promise.all([ch.getPscs(n), ch.getPscStatements(n)]);
     const [pscs, statements] = await partsOf(start.number);
-    const ownership = await traceOwnership(
+    return traceOwnership(
       start,
       async (n) => {
         const [profile, [p, s]] = await Promise.all([ch.getProfile(n), partsOf(n)]);
@@ -66,6 +55,5 @@ export const getOwnership = defineOperation({
       },
       { canSeeNames: ctx.caller?.canSeeNames ?? false, first: { profile: start, pscs, statements } },
     );
-    return { query: { company }, company: registerCompany(start), ...ownership, provenance: companiesHouseProvenance(ctx.now) };
   },
 });

@@ -1,7 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { defineOperation } from "../../platform/registry";
 import { shapeCharges } from "../../services/companies/charges";
-import { CompanyNumberQuery, companiesHouseProvenance, companyFields, profileOf, registerCompany } from "./common/company";
+import { companyReport } from "./common/companyReport";
 
 const Charge = z.object({
   chargeCode: z.string().nullable(),
@@ -20,9 +19,7 @@ const Charge = z.object({
   individualsEntitled: z.number().int().describe("Persons entitled who are (or may be) individuals: counted, never named (SPEC §1 rule 7)."),
 });
 
-const Output = z
-  .object({
-    ...companyFields,
+const fields = {
     summary: z.object({
       total: z.number().int(),
       outstanding: z.number().int(),
@@ -31,28 +28,17 @@ const Output = z
       withIndividualLenders: z.number().int(),
     }),
     charges: z.array(Charge).describe("Newest first."),
-  })
-  .openapi("Charges");
+};
 
-export const listCharges = defineOperation({
+export const listCharges = companyReport({
   operationId: "listCharges",
-  method: "get",
   path: "/api/v1/charges",
-  family: "companies",
   title: "Registered charges",
   summary: "A company's registered charges (mortgages and debentures): who holds them and whether they are satisfied.",
   description:
     "The charges registered against the company at Companies House (SPEC §4.8): status (outstanding, part-satisfied, satisfied), created, delivered and satisfied dates, classification, and whether each is a fixed or floating charge (covering all the company's property or not) with a negative pledge. Lenders are named when they are organisations. A person entitled is taken for an organisation only when the name plainly is one (a legal form such as Ltd or PLC, or a word such as bank, finance or trustees); anyone else is counted in `individualsEntitled` and never named, for every caller. A company with no charges answers an empty list. Companies House answers are cached for up to 24 hours.",
-  input: z.object({ company: CompanyNumberQuery }),
-  output: Output,
+  fields,
+  schemaName: "Charges",
   price: 1,
-  auth: "key",
-  errors: ["not_found", "upstream_unavailable"],
-  readOnly: true,
-  example: { company: "01234567" },
-  async handler({ company }, ctx) {
-    const profile = await profileOf(ctx.services, company);
-    const list = await ctx.services.companiesHouse.getCharges(profile.number);
-    return { query: { company }, company: registerCompany(profile), ...shapeCharges(list), provenance: companiesHouseProvenance(ctx.now) };
-  },
+  reply: async (profile, ctx) => shapeCharges(await ctx.services.companiesHouse.getCharges(profile.number)),
 });
