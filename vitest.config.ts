@@ -39,6 +39,8 @@ export default defineConfig(async () => {
             // Upstreams point at fixture hosts (test/fixtures/hosts/<host>/...); keys are dummies.
             COMPANIES_HOUSE_URL: "https://ch.test",
             COMPANIES_HOUSE_API_KEY: "test-ch-key",
+            COMPANIES_HOUSE_DOCUMENT_URL: "https://chdoc.test",
+            GAZETTE_URL: "https://gazette.test",
             GOVUK_CONTENT_URL: "https://govuk.test/api/content",
             SRA_URL: "https://sra.test/datashare/api/V1",
             SRA_API_KEY: "test-sra-key",

@@ -10,6 +10,10 @@ export interface Env {
   API_VERSION: string;
   ENVIRONMENT: string;
   COMPANIES_HOUSE_URL: string;
+  /** Companies House Document API (filings' PDFs and iXBRL); every document link the register returns is asked of this host. */
+  COMPANIES_HOUSE_DOCUMENT_URL: string;
+  /** The Gazette (notices: winding-up petitions, strike-off), for the risk operations. */
+  GAZETTE_URL: string;
   GOVUK_CONTENT_URL: string;
   /** DNS-over-HTTPS resolver (JSON API) the safe fetcher checks every host with before connecting. */
   DNS_RESOLVER_URL: string;

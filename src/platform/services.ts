@@ -15,6 +15,7 @@ import { takeWindow } from "../db/windowCounter";
 import type { Env } from "../env";
 import type { HttpCache } from "../shared/ports";
 import { type CompaniesHouse, createCompaniesHouseClient } from "../sources/companies-house/client";
+import { type CompaniesHouseDocuments, createDocumentClient } from "../sources/companies-house/documents";
 import { dohResolverFor } from "../sources/dns/doh";
 import { type Messenger, messengerFor } from "../sources/messaging/messenger";
 import { type SafeFetchOptions, type SafeFetchResult, decodeText, safeFetch } from "../sources/web/safeFetch";
@@ -34,6 +35,8 @@ const accountStore = { createChallenge, attemptChallenge, useChallenge, accountB
 export interface Services {
   /** Companies House (company profiles), with the D1 cache and the shared request budget. */
   companiesHouse: CompaniesHouse;
+  /** Companies House Document API: filings' metadata and iXBRL. */
+  companiesHouseDocuments: CompaniesHouseDocuments;
   /** Reads of the published registers. */
   registers: Bound<typeof registerReads>;
   /** Sign-up challenges, accounts and keys. */
@@ -62,6 +65,9 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}): Serv
     // Built on first use: most calls never reach Companies House.
     get companiesHouse() {
       return (ch ??= createCompaniesHouseClient({ baseUrl: env.COMPANIES_HOUSE_URL, apiKey: env.COMPANIES_HOUSE_API_KEY, cache, budget: d1RequestBudget(env.DB) }));
+    },
+    get companiesHouseDocuments() {
+      return createDocumentClient({ baseUrl: env.COMPANIES_HOUSE_DOCUMENT_URL, apiKey: env.COMPANIES_HOUSE_API_KEY, cache, budget: d1RequestBudget(env.DB) });
     },
     registers: bindDb(env.DB, registerReads),
     accounts: {

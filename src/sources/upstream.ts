@@ -75,6 +75,8 @@ export interface GetOptions {
   answers?: number[];
   /** Checks an answer before it is cached; throw to refuse it (it is then neither cached nor returned). */
   check?: (status: number, body: string) => void;
+  /** Headers of this request besides the upstream's own (e.g. another Accept). */
+  headers?: Record<string, string>;
 }
 
 export interface Upstream {
@@ -111,7 +113,7 @@ export function createUpstream(cfg: UpstreamConfig): Upstream {
       let res: Response;
       let body: string;
       try {
-        const get = () => fetchImpl(`${base}${path}`, { headers: cfg.headers, signal: ctrl.signal });
+        const get = () => fetchImpl(`${base}${path}`, { headers: { ...cfg.headers, ...opts.headers }, signal: ctrl.signal });
         // A GET that fails before any answer (a connection the upstream had closed, a refused first connection:
         // workerd says "Network connection lost.") is tried once more at once, within the same time limit.
         res = await get().catch((e: unknown) => {

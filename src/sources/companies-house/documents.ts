@@ -1,0 +1,97 @@
+/**
+ * Companies House Document API: a filing's document metadata (from filing history `links.document_metadata`)
+ * and its iXBRL (`application/xhtml+xml`) content. The register's links name their own host; only their path is
+ * kept and asked of the configured Document API (`COMPANIES_HOUSE_DOCUMENT_URL`), so no link the register returns
+ * leads anywhere else. Same key and the same shared budget as the public data API.
+ */
+import { UpstreamError } from "../../shared/errors";
+import type { Clock, HttpCache, RequestBudget } from "../../shared/ports";
+import { createUpstream, notConfigured } from "../upstream";
+import { CH_BUDGET_SOURCE } from "./client";
+
+export interface DocumentMetadata {
+  /** Content types the document is held in, e.g. application/pdf, application/xhtml+xml. */
+  contentTypes: string[];
+  /** The path of the document's content on the Document API. */
+  contentPath: string | null;
+  pages: number | null;
+  createdAt: string | null;
+}
+
+export interface CompaniesHouseDocuments {
+  /** The metadata behind a filing's `document_metadata` link, or null when the Document API has none. */
+  getMetadata(link: string): Promise<DocumentMetadata | null>;
+  /** The document as iXBRL (XHTML), or null when it is held only in other forms (a PDF). */
+  getXhtml(meta: DocumentMetadata): Promise<string | null>;
+}
+
+export const XHTML = "application/xhtml+xml";
+const METADATA_TTL = 24 * 3600;
+
+/** The path (and query) of a link the register returned, whatever host it names; null when it is not a link. */
+export function documentPath(link: string): string | null {
+  try {
+    const u = new URL(link, "https://document-api.invalid");
+    return u.pathname.startsWith("/") && u.pathname.length > 1 ? `${u.pathname}${u.search}` : null;
+  } catch {
+    return null;
+  }
+}
+
+export function parseDocumentMetadata(body: string): DocumentMetadata | null {
+  let d: unknown;
+  try {
+    d = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (!d || typeof d !== "object" || Array.isArray(d)) return null;
+  const o = d as Record<string, unknown>;
+  const resources = o.resources && typeof o.resources === "object" ? Object.keys(o.resources as object) : [];
+  const links = o.links && typeof o.links === "object" ? (o.links as Record<string, unknown>) : {};
+  const document = typeof links.document === "string" ? documentPath(links.document) : null;
+  if (!resources.length && !document) return null;
+  return {
+    contentTypes: resources,
+    contentPath: document,
+    pages: typeof o.pages === "number" ? o.pages : null,
+    createdAt: typeof o.created_at === "string" ? o.created_at : null,
+  };
+}
+
+export function createDocumentClient(cfg: { baseUrl: string; apiKey?: string; cache: HttpCache; budget: RequestBudget; fetchImpl?: typeof fetch; now?: Clock; timeoutMs?: number }): CompaniesHouseDocuments {
+  const upstream = createUpstream({
+    source: CH_BUDGET_SOURCE,
+    label: "Companies House Document API",
+    baseUrl: cfg.baseUrl,
+    headers: { Authorization: `Basic ${btoa(`${cfg.apiKey ?? ""}:`)}`, Accept: "application/json" },
+    cache: cfg.cache,
+    budget: cfg.budget,
+    clock: cfg.now,
+    fetchImpl: cfg.fetchImpl,
+    timeoutMs: cfg.timeoutMs ?? 15_000,
+  });
+  const malformed = (m: string) => new UpstreamError(CH_BUDGET_SOURCE, "malformed", m);
+  return {
+    async getMetadata(link) {
+      if (!cfg.apiKey) throw notConfigured(CH_BUDGET_SOURCE, "Companies House API key");
+      const path = documentPath(link);
+      if (!path) throw malformed(`Companies House gave a document link that is not one: ${link}`);
+      const r = await upstream.cachedGet(path, {
+        cacheKey: `ch:document-metadata:${path}`,
+        ttlSeconds: (s) => (s === 200 ? METADATA_TTL : 3600),
+        answers: [404],
+        check: (s, body) => {
+          if (s === 200 && !parseDocumentMetadata(body)) throw malformed("the Document API returned unreadable metadata");
+        },
+      });
+      return r.status === 404 ? null : parseDocumentMetadata(r.body);
+    },
+    async getXhtml(meta) {
+      if (!meta.contentTypes.includes(XHTML) || !meta.contentPath) return null;
+      // Not cached: an accounts document can be larger than a cache row may hold.
+      const r = await upstream.cachedGet(meta.contentPath, { headers: { Accept: XHTML }, answers: [406] });
+      return r.status === 406 ? null : r.body;
+    },
+  };
+}
