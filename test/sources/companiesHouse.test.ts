@@ -82,6 +82,7 @@ describe("Companies House company profile (SPEC §2.1)", () => {
       sicCodes: ["13940", "46190"],
       accountsOverdue: true,
       confirmationStatementOverdue: false,
+      filingDates: { accountsDueOn: "2024-06-30", accountsMadeUpTo: "2023-09-30", confirmationStatementDueOn: "2024-11-16", confirmationStatementMadeUpTo: "2024-11-02" },
       hasFilingDeadlines: true,
     });
     expect(registerCompany(p!)).toEqual({
