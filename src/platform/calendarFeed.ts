@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { Env } from "../env";
 import { deadlinesCalendar } from "../services/companies/calendar";
-import { deadlinesOf } from "../services/companies/deadlines";
+import { readDeadlines } from "../operations/companies/common/company";
 import { ApiError } from "./errors";
 import { errorOutcome } from "./gateway";
 import { buildServices } from "./services";
@@ -27,8 +27,7 @@ export async function calendarFeedResponse(c: Context<{ Bindings: Env; Variables
     const ch = services.companiesHouse;
     const profile = await ch.getProfile(feed.company);
     if (!profile) return fail(new ApiError("not_found", "The company of this feed is no longer on the companies register."));
-    const [officers, pscs] = await Promise.all([ch.getOfficers(profile.number), ch.getPscs(profile.number)]);
-    const { deadlines } = deadlinesOf(profile, officers, pscs, new Date().toISOString().slice(0, 10));
+    const { deadlines } = await readDeadlines(services, profile, new Date().toISOString().slice(0, 10));
     const ics = deadlinesCalendar({ name: profile.name, number: profile.number }, deadlines, new URL(c.req.url).origin);
     return new Response(ics, {
       headers: {

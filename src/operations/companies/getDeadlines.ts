@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { newCapabilityToken } from "../../platform/crypto";
-import { deadlinesOf } from "../../services/companies/deadlines";
+import { readDeadlines } from "./common/company";
 import { companyReport } from "./common/companyReport";
 
 const Deadline = z.object({
@@ -38,13 +38,11 @@ export const getDeadlines = companyReport({
   schemaName: "Deadlines",
   price: 1,
   async reply(profile, ctx) {
-    const ch = ctx.services.companiesHouse;
-    const [officers, pscs] = await Promise.all([ch.getOfficers(profile.number), ch.getPscs(profile.number)]);
     const today = ctx.now.toISOString().slice(0, 10);
     const token = await ctx.services.calendarFeeds.feedTokenFor(ctx.caller!.keyId, profile.number, newCapabilityToken(), Math.floor(ctx.now.getTime() / 1000));
     return {
       today,
-      ...deadlinesOf(profile, officers, pscs, today),
+      ...(await readDeadlines(ctx.services, profile, today)),
       calendar: { url: `${ctx.origin}/api/v1/deadlines.ics?token=${token}`, revoke: `DELETE /api/v1/deadlines/feed?company=${profile.number}` },
     };
   },

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Services } from "../../../platform/services";
 import { INPUT_LIMITS } from "../../../platform/schemas";
+import { type Deadlines, deadlinesOf } from "../../../services/companies/deadlines";
 import { type CompanyProfile, registerCompany } from "../../../services/companies/profile";
 import { OGL } from "../../../services/registers/catalogue";
 import { NotFoundError } from "../../../shared/errors";
@@ -39,6 +40,13 @@ export async function profileOf(services: Pick<Services, "companiesHouse">, comp
   const profile = await services.companiesHouse.getProfile(company);
   if (!profile) throw new NotFoundError("No company with that number on the companies register.", company);
   return profile;
+}
+
+/** A company's deadlines as of `today` (its officers' and PSCs' identity-statement dates included): the operation and the calendar feed alike. */
+export async function readDeadlines(services: Pick<Services, "companiesHouse">, profile: CompanyProfile, today: string): Promise<Deadlines> {
+  const ch = services.companiesHouse;
+  const [officers, pscs] = await Promise.all([ch.getOfficers(profile.number), ch.getPscs(profile.number)]);
+  return deadlinesOf(profile, officers, pscs, today);
 }
 
 export { registerCompany };
