@@ -77,7 +77,25 @@ const PAGE = 100;
 /** The budget name shared by every Companies House call (600 requests / 5 minutes per key). */
 export const CH_BUDGET_SOURCE = "companies-house";
 
-const malformed = (message: string) => new UpstreamError(CH_BUDGET_SOURCE, "malformed", message);
+export const malformed = (message: string) => new UpstreamError(CH_BUDGET_SOURCE, "malformed", message);
+
+/**
+ * The GET every Companies House API is read with (the public data API and the Document API): the key as HTTP
+ * Basic user, and the one request budget and cache they share.
+ */
+export function companiesHouseUpstream(cfg: CompaniesHouseConfig, label: string, timeoutMs = cfg.timeoutMs) {
+  return createUpstream({
+    source: CH_BUDGET_SOURCE,
+    label,
+    baseUrl: cfg.baseUrl,
+    headers: { Authorization: `Basic ${btoa(`${cfg.apiKey ?? ""}:`)}`, Accept: "application/json" },
+    cache: cfg.cache,
+    budget: cfg.budget,
+    clock: cfg.now,
+    fetchImpl: cfg.fetchImpl,
+    timeoutMs,
+  });
+}
 
 /** 200 → profile, 404 company-profile-not-found → null; anything else throws (and so is never cached). */
 function interpret(status: number, body: string): CompanyProfile | null {
@@ -92,17 +110,7 @@ function interpret(status: number, body: string): CompanyProfile | null {
 }
 
 export function createCompaniesHouseClient(cfg: CompaniesHouseConfig): CompaniesHouse {
-  const upstream = createUpstream({
-    source: CH_BUDGET_SOURCE,
-    label: "Companies House",
-    baseUrl: cfg.baseUrl,
-    headers: { Authorization: `Basic ${btoa(`${cfg.apiKey ?? ""}:`)}`, Accept: "application/json" },
-    cache: cfg.cache,
-    budget: cfg.budget,
-    clock: cfg.now,
-    fetchImpl: cfg.fetchImpl,
-    timeoutMs: cfg.timeoutMs,
-  });
+  const upstream = companiesHouseUpstream(cfg, "Companies House");
   const ttlOf = (found: number) => (status: number) => (status === 200 ? found : CH_TTL.absent);
   const ttlSeconds = ttlOf(CH_TTL.profile);
   const numberOf = (raw: string) => {

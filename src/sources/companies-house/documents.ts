@@ -4,10 +4,8 @@
  * kept and asked of the configured Document API (`COMPANIES_HOUSE_DOCUMENT_URL`), so no link the register returns
  * leads anywhere else. Same key and the same shared budget as the public data API.
  */
-import { UpstreamError } from "../../shared/errors";
-import type { Clock, HttpCache, RequestBudget } from "../../shared/ports";
-import { createUpstream, notConfigured } from "../upstream";
-import { CH_BUDGET_SOURCE } from "./client";
+import { notConfigured } from "../upstream";
+import { CH_BUDGET_SOURCE, type CompaniesHouseConfig, companiesHouseUpstream, malformed } from "./client";
 
 export interface DocumentMetadata {
   /** Content types the document is held in, e.g. application/pdf, application/xhtml+xml. */
@@ -59,19 +57,8 @@ export function parseDocumentMetadata(body: string): DocumentMetadata | null {
   };
 }
 
-export function createDocumentClient(cfg: { baseUrl: string; apiKey?: string; cache: HttpCache; budget: RequestBudget; fetchImpl?: typeof fetch; now?: Clock; timeoutMs?: number }): CompaniesHouseDocuments {
-  const upstream = createUpstream({
-    source: CH_BUDGET_SOURCE,
-    label: "Companies House Document API",
-    baseUrl: cfg.baseUrl,
-    headers: { Authorization: `Basic ${btoa(`${cfg.apiKey ?? ""}:`)}`, Accept: "application/json" },
-    cache: cfg.cache,
-    budget: cfg.budget,
-    clock: cfg.now,
-    fetchImpl: cfg.fetchImpl,
-    timeoutMs: cfg.timeoutMs ?? 15_000,
-  });
-  const malformed = (m: string) => new UpstreamError(CH_BUDGET_SOURCE, "malformed", m);
+export function createDocumentClient(cfg: CompaniesHouseConfig): CompaniesHouseDocuments {
+  const upstream = companiesHouseUpstream(cfg, "Companies House Document API", cfg.timeoutMs ?? 15_000);
   return {
     async getMetadata(link) {
       if (!cfg.apiKey) throw notConfigured(CH_BUDGET_SOURCE, "Companies House API key");
