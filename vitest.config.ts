@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { zipSync } from "fflate";
 import { readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 
@@ -7,6 +8,8 @@ import { join, resolve } from "node:path";
  * Tests run inside the Workers runtime (miniflare). Outbound fetch never reaches the network:
  * - http://files.test/<path> serves test/fixtures/<path> (fixtures written for this repo);
  * - http://shared.test/<path> serves ../shared/<path> when present (tests check env.SHARED_PRESENT and skip otherwise);
+ * - http://chbulk.test/BasicCompanyDataAsOneFile-YYYY-MM-01.zip serves, for any month, a zip of the sample
+ *   Basic Company Data edition test/fixtures/companies-house/bulk/BasicCompanyData-2026-11-01.csv;
  * - other hosts ending in `.test` are served from test/fixtures/hosts/<host>/<path> (a folder from its index.json);
  * - everything else gets 599, so no test can reach the network.
  * Individual tests may also stub fetch with vi.spyOn(globalThis, "fetch").
@@ -24,6 +27,7 @@ async function serve(file: string): Promise<Response> {
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
+  const companiesMigrations = await readD1Migrations("./migrations/companies");
   const sharedPresent = await stat(SHARED).then(() => true, () => false);
   return {
     plugins: [
@@ -33,6 +37,7 @@ export default defineConfig(async () => {
         miniflare: {
           bindings: {
             TEST_MIGRATIONS: migrations,
+            TEST_COMPANIES_MIGRATIONS: companiesMigrations,
             SHARED_PRESENT: sharedPresent ? "1" : "",
             SAFE_FETCH_TEST_HOSTS: "fixtures.test,logo.test,redirect.test,ch.test,govuk.test,assets.test,sra.test,cqc.test,charity.test",
             ENVIRONMENT: "test",
@@ -40,6 +45,7 @@ export default defineConfig(async () => {
             COMPANIES_HOUSE_URL: "https://ch.test",
             COMPANIES_HOUSE_API_KEY: "test-ch-key",
             COMPANIES_HOUSE_DOCUMENT_URL: "https://chdoc.test",
+            COMPANIES_HOUSE_BULK_URL: "https://chbulk.test",
             GAZETTE_URL: "https://gazette.test",
             GOVUK_CONTENT_URL: "https://govuk.test/api/content",
             SRA_URL: "https://sra.test/datashare/api/V1",
@@ -55,6 +61,12 @@ export default defineConfig(async () => {
             const path = decodeURIComponent(u.pathname);
             if (u.hostname === "files.test") return serve(join(import.meta.dirname, "test/fixtures", path));
             if (u.hostname === "shared.test") return serve(join(SHARED, path));
+            if (u.hostname === "chbulk.test") {
+              const m = /^\/(BasicCompanyDataAsOneFile-\d{4}-\d{2}-01)\.zip$/.exec(path);
+              if (!m) return new Response("not found", { status: 404 });
+              const csv = await readFile(join(import.meta.dirname, "test/fixtures/companies-house/bulk/BasicCompanyData-2026-11-01.csv"));
+              return new Response(req.method === "HEAD" ? null : zipSync({ [`${m[1]}.csv`]: csv }));
+            }
             if (u.hostname.endsWith(".test")) {
               const file = join(import.meta.dirname, "test/fixtures/hosts", u.hostname, u.pathname === "/" ? "index.html" : u.pathname);
               // A path that is a folder is served from its index.json (a Companies House company and its sub-resources:

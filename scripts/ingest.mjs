@@ -7,13 +7,27 @@
 // sample files (npm start uses it); sample data is never loaded over real data.
 // charity: give publicextract.charity.txt (or .zip, as downloaded); the other tables beside it
 // (publicextract.<table>.txt or .zip) are read too, all as streams.
-import { createReadStream, existsSync, readFileSync } from "node:fs";
+// companies: give BasicCompanyDataAsOneFile-YYYY-MM-01.zip (or the CSV inside it, or its address); it is
+// read as a stream (the real file is 2.7 GB of CSV), and the edition date comes from its name or --date.
+import { createReadStream, existsSync, openSync, readFileSync, readSync, closeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { importTs, localEnv, migrateLocal } from "./lib.mjs";
 
 /** The sources and the charity extract's tables come from the register catalogue, through the CLI module. */
 const loadCli = () => importTs("src/cli/ingest.ts");
+
+/** Whether a file starts like a zip archive (a local file header). */
+function isZipFile(path) {
+  const fd = openSync(path, "r");
+  try {
+    const head = Buffer.alloc(4);
+    readSync(fd, head, 0, 4, 0);
+    return head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 export async function ingest(source, target, { date = null, persistTo, quiet = false, sample = false } = {}) {
   const cli = await loadCli();
@@ -23,7 +37,25 @@ export async function ingest(source, target, { date = null, persistTo, quiet = f
   let fileName;
   let url = null;
   const tables = {};
-  if (/^https?:\/\//.test(target)) {
+  let open;
+  if (source === "companies") {
+    // Never held whole: a stream of the CSV (inflated when the file is a zip), opened afresh for each chunk.
+    const remote = /^https?:\/\//.test(target);
+    if (!remote && !existsSync(target)) throw new Error(`no file ${target}`);
+    fileName = basename(remote ? new URL(target).pathname : target);
+    url = remote ? target : null;
+    const body = async () => {
+      if (!remote) return Readable.toWeb(createReadStream(target));
+      const r = await fetch(target);
+      if (!r.ok || !r.body) throw new Error(`${target} answered ${r.status}`);
+      return r.body;
+    };
+    const zipped = remote ? /\.zip$/i.test(fileName) : isZipFile(target);
+    open = async function* () {
+      const stream = await body();
+      yield* zipped ? cli.csvOfZip(stream) : stream;
+    };
+  } else if (/^https?:\/\//.test(target)) {
     const r = await fetch(target);
     if (!r.ok) throw new Error(`${target} answered ${r.status}`);
     bytes = new Uint8Array(await r.arrayBuffer());
@@ -46,6 +78,7 @@ export async function ingest(source, target, { date = null, persistTo, quiet = f
   const proxy = await localEnv(persistTo);
   try {
     const result = await cli.ingestFile(proxy.env, source, bytes, {
+      open,
       fileName,
       url,
       editionDate: date,

@@ -6,6 +6,8 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const DB_NAME = "ukbi";
+/** Every D1 database of the Worker, each with its own migrations (wrangler.toml): the main one and the companies register's. */
+export const DB_NAMES = [DB_NAME, "ukbi-companies"];
 
 /** Environment for wrangler: no telemetry, no Request.cf lookup (offline machines). */
 export const wranglerEnv = (extra = {}) => ({
@@ -71,7 +73,9 @@ function withLock(path, fn) {
  */
 export function migrateLocal(persistTo) {
   const lock = join(persistTo ?? join(ROOT, ".wrangler", "state"), "migrations.lock");
-  withLock(lock, () => wrangler(["d1", "migrations", "apply", DB_NAME, "--local", ...(persistTo ? ["--persist-to", persistTo] : [])], { quiet: true }));
+  withLock(lock, () => {
+    for (const name of DB_NAMES) wrangler(["d1", "migrations", "apply", name, "--local", ...(persistTo ? ["--persist-to", persistTo] : [])], { quiet: true });
+  });
 }
 
 /** Bundles a TypeScript entry for Node with esbuild and imports it. */
@@ -87,13 +91,13 @@ export async function importTs(entry) {
 }
 
 /**
- * The local D1 database that `wrangler dev` uses, from Node. The proxy gets a config holding only the
- * D1 binding (same database id, so the same local file): the Durable Object class lives in the Worker.
+ * The local D1 databases that `wrangler dev` uses, from Node. The proxy gets a config holding only the
+ * D1 bindings (same database ids, so the same local files): the Durable Object class lives in the Worker.
  */
 export async function localEnv(persistTo) {
   const { getPlatformProxy } = await import("wrangler");
   const main = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
-  const d1 = main.match(/\[\[d1_databases\]\][\s\S]*?(?=\n\[|$)/)?.[0];
+  const d1 = main.match(/\[\[d1_databases\]\][\s\S]*?(?=\n\[(?!\[d1_databases)|$)/)?.[0];
   const date = main.match(/^compatibility_date\s*=.*$/m)?.[0];
   const config = join(ROOT, ".wrangler", "cli", "wrangler.d1.toml");
   mkdirSync(dirname(config), { recursive: true });

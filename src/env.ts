@@ -4,12 +4,16 @@ import type { IngestJob } from "./jobs/ingest/message";
 /** Bindings, configuration (vars) and secrets of the Worker. Upstream base URLs are configuration. */
 export interface Env {
   DB: D1Database;
+  /** The companies register (Basic Company Data and its name index): a database of its own (README "Databases"). */
+  COMPANIES_DB: D1Database;
   LEDGER: DurableObjectNamespace<KeyLedger>;
   INGEST: Queue<IngestJob>;
 
   API_VERSION: string;
   ENVIRONMENT: string;
   COMPANIES_HOUSE_URL: string;
+  /** Companies House bulk products: the monthly Basic Company Data zip is found under this address. */
+  COMPANIES_HOUSE_BULK_URL: string;
   /** Companies House Document API (filings' PDFs and iXBRL); every document link the register returns is asked of this host. */
   COMPANIES_HOUSE_DOCUMENT_URL: string;
   /** The Gazette (notices: winding-up petitions, strike-off), for the risk operations. */

@@ -5,6 +5,7 @@ declare global {
   namespace Cloudflare {
     interface Env extends AppEnv {
       TEST_MIGRATIONS: D1Migration[];
+      TEST_COMPANIES_MIGRATIONS: D1Migration[];
       /** "1" when ../shared (real sample files) is present beside the repo; tests reading it skip otherwise. */
       SHARED_PRESENT: string;
     }

@@ -2,6 +2,7 @@ import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+await applyD1Migrations(env.COMPANIES_DB, env.TEST_COMPANIES_MIGRATIONS);
 
 import { afterAll, beforeEach, expect } from "vitest";
 import { resetUpstreamPauses } from "../src/sources/upstream";

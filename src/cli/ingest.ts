@@ -3,23 +3,26 @@
  * the Worker's queue consumer runs, pointed at the local D1 database that `npm start` serves. The
  * scripts take the sources and the charity extract's tables from the catalogue re-exported here.
  */
-import { resetRegister } from "../db/registers";
 import type { Env } from "../env";
 import type { EditionFile } from "../jobs/ingest/adapter";
 import { ADAPTERS } from "../jobs/ingest/adapters";
 import { ingestEdition } from "../jobs/ingest/job";
+import { storeOf } from "../jobs/ingest/pipeline";
 import { REGISTER_CATALOGUE } from "../services/registers/catalogue";
 import { REGISTER_SOURCES, type RegisterSource } from "../services/registers/types";
 import type { CharityTable, CharityTableInput } from "../sources/charity-commission/parse";
 
 export { REGISTER_CATALOGUE, REGISTER_SOURCES };
 export { unzipMember } from "../sources/charity-commission/client";
+export { csvOfZip, isZip } from "../sources/companies-house/bulkDownload";
 
 export async function ingestFile(
   env: Env,
   source: RegisterSource,
   bytes: Uint8Array | null,
   opts: {
+    /** A file too big to hold (the companies register): a function that opens a stream of it. */
+    open?: () => AsyncIterable<Uint8Array>;
     fileName: string | null;
     url: string | null;
     editionDate: string | null;
@@ -30,15 +33,15 @@ export async function ingestFile(
     sample?: boolean;
   },
 ) {
-  const file: EditionFile = { source, bytes: bytes ?? undefined, tables: opts.tables, fileName: opts.fileName, url: opts.url, editionDate: opts.editionDate, sample: opts.sample };
+  const file: EditionFile = { source, bytes: bytes ?? undefined, open: opts.open, tables: opts.tables, fileName: opts.fileName, url: opts.url, editionDate: opts.editionDate, sample: opts.sample };
   // A file given without a date may carry its own (the charity extract's date_of_extract).
   file.editionDate ??= (await ADAPTERS[source].dateOf?.(file)) ?? null;
-  return ingestEdition(env, file, { chunkRows: 50_000, onProgress: opts.onProgress });
+  return ingestEdition(env, file, { chunkRows: Math.max(50_000, ADAPTERS[source].chunkRows), onProgress: opts.onProgress });
 }
 
 /** Empties registers (`npm run reset`): each source's entries, changes and runs. */
 export async function resetRegisters(env: Env, sources: RegisterSource[]): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const s of sources) out[s] = await resetRegister(env.DB, s);
+  for (const s of sources) out[s] = await storeOf(s).reset(env, s);
   return out;
 }

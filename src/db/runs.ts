@@ -106,11 +106,10 @@ export async function* stagedRecords<R>(db: D1Database, runId: number): AsyncGen
 }
 
 /**
- * Ends a run as failed or refused and removes everything it wrote (entry versions, names, changes,
- * staging) in one transaction; the reason is kept to 500 characters. Returns the run's source, if the run exists.
+ * Removes everything a run wrote to the register tables of the main database (entry versions, names,
+ * changes, staging) in one transaction. The run log is ended separately (endRun).
  */
-export async function discardRun(db: D1Database, runId: number, outcome: "failed" | "refused", reason: string, finishedAt: string): Promise<string | undefined> {
-  const run = await db.prepare(`SELECT source FROM register_runs WHERE id = ?`).bind(runId).first<{ source: string }>();
+export async function discardEntries(db: D1Database, runId: number): Promise<void> {
   await db.batch([
     db.prepare(`DELETE FROM register_entries WHERE valid_from_run = ?`).bind(runId),
     db.prepare(`UPDATE register_entries SET valid_to_run = NULL WHERE valid_to_run = ?`).bind(runId),
@@ -118,8 +117,15 @@ export async function discardRun(db: D1Database, runId: number, outcome: "failed
     db.prepare(`DELETE FROM register_names WHERE valid_from_run = ?`).bind(runId),
     db.prepare(`DELETE FROM register_changes WHERE run_id = ?`).bind(runId),
     db.prepare(`DELETE FROM register_staging WHERE run_id = ?`).bind(runId),
-    db.prepare(`UPDATE register_runs SET outcome = ?, reason = ?, finished_at = ? WHERE id = ?`).bind(outcome, reason.slice(0, 500), finishedAt, runId),
   ]);
+}
+
+/** Ends a run as failed or refused, the reason kept to 500 characters. Returns the run's source, if the run exists. */
+export async function endRun(db: D1Database, runId: number, outcome: "failed" | "refused", reason: string, finishedAt: string): Promise<string | undefined> {
+  const run = await db
+    .prepare(`UPDATE register_runs SET outcome = ?, reason = ?, finished_at = ? WHERE id = ? RETURNING source`)
+    .bind(outcome, reason.slice(0, 500), finishedAt, runId)
+    .first<{ source: string }>();
   return run?.source;
 }
 

@@ -4,6 +4,7 @@ import type { RegisterRecord, RegisterSource } from "../../services/registers/ty
 import type { CharityTable, CharityTableInput } from "../../sources/charity-commission/parse";
 import { RegisterFormatError } from "../../sources/format-error";
 import type { ChangeWindow, IngestJob } from "./message";
+import type { RegisterStore } from "./store";
 
 /**
  * What the pipeline needs of one register (one file per register in ./adapters/): where its edition
@@ -13,6 +14,8 @@ import type { ChangeWindow, IngestJob } from "./message";
 export interface RegisterAdapter {
   /** Records one queue invocation stages before handing the rest of the file to the next message. */
   chunkRows: number;
+  /** Where its editions are written, when not the entries store most registers share (./store.ts). */
+  store?: RegisterStore;
   /**
    * Finds and downloads the current edition(s), the way the source's format note says. `job` is the
    * queue message (CQC: the change window it continues, if any).

@@ -1,19 +1,22 @@
-import { type EntryVersion, openEntries, publishRun, publishUnchanged, publishedStateOf, writeEntryVersions, writeRemovalsAndChanges } from "../../db/registers";
-import { type RunMode, type RunOutcome, discardRun, insertRun, rowsReadOf, runOf, runningRunOf, setRowsRead, stageBatches, stagedRecords } from "../../db/runs";
+import { publishedStateOf } from "../../db/registers";
+import { type RunMode, type RunOutcome, endRun, insertRun, rowsReadOf, runOf, runningRunOf, setRowsRead } from "../../db/runs";
 import type { Env } from "../../env";
-import { normaliseName, normaliseNameCore } from "../../services/matching/names";
-import { EditionDiff } from "../../services/registers/diff";
-import { fingerprint } from "../../services/registers/fingerprint";
-import { indexNamesOf } from "../../services/registers/indexNames";
-import type { RegisterChange, RegisterRecord, RegisterSource } from "../../services/registers/types";
+import type { RegisterRecord, RegisterSource } from "../../services/registers/types";
+import { ADAPTERS } from "./adapters";
 import type { ChangeWindow } from "./message";
+import type { RegisterStore } from "./store";
+import { entriesStore } from "./stores/entries";
 
 /**
  * One ingest pipeline for every register (issue: register checks §1).
- * beginRun → stageRecords (resumable, chunk by chunk) → completeRun (diff against the published
- * edition, write new entry versions and changes, publish with one UPDATE) — or failRun, which
- * keeps the previous edition and records no change. The statements are src/db's (runs.ts, registers.ts).
+ * beginRun → stageRecords (resumable, chunk by chunk) → completeRun (the rules every register shares,
+ * then the register's store diffs against the published edition, writes new versions and changes, and
+ * publishes) — or failRun, which keeps the previous edition and records no change. The run log is
+ * src/db/runs.ts; each store (./store.ts) owns its register's tables.
  */
+
+/** The store a register's edition is written to: its adapter's own, else the entries store most registers share. */
+export const storeOf = (source: RegisterSource): RegisterStore => ADAPTERS[source].store ?? entriesStore;
 
 export interface RunMeta {
   source: RegisterSource;
@@ -102,8 +105,9 @@ export async function stageRecords(
     pending.push({ seq: skip + taken - batch.length, records: batch }); // the batch's first record: unique and ordered across chunks
     batch = [];
   };
+  const store = storeOf((await runOf(env.DB, runId))?.source as RegisterSource);
   const flushWrites = async () => {
-    await stageBatches(env.DB, runId, pending);
+    await store.stage(env, runId, pending);
     pending = [];
   };
   let done = true;
@@ -134,7 +138,9 @@ export async function stageRecords(
 
 /** Marks a run failed or refused, removing anything it wrote; the published edition stays as it was. */
 export async function failRun(env: Env, runId: number, reason: string, outcome: "failed" | "refused" = "failed"): Promise<void> {
-  const source = await discardRun(env.DB, runId, outcome, reason, new Date().toISOString());
+  const run = await runOf(env.DB, runId);
+  if (run) await storeOf(run.source as RegisterSource).discard(env, runId);
+  const source = await endRun(env.DB, runId, outcome, reason, new Date().toISOString());
   console.log(JSON.stringify({ ingest: source, runId, outcome, reason }));
 }
 
@@ -146,7 +152,6 @@ export async function completeRun(env: Env, runId: number, opts: { now?: Date } 
   const row = await runOf(env.DB, runId);
   if (!row) throw new Error(`no run ${runId}`);
   const run = { ...row, source: row.source as RegisterSource }; // the run log holds the sources beginRun wrote
-  const target = { runId, source: run.source, scope: run.scope };
   const result = (outcome: RunOutcome, changes: number, reason: string | null, byKind: Record<string, number> = {}): RunResult => ({
     runId,
     source: run.source,
@@ -187,75 +192,25 @@ export async function completeRun(env: Env, runId: number, opts: { now?: Date } 
         `edition ${editionDate} is older than the published edition ${state.edition_date}; editions are diffed in date order. To load history, empty the register (npm run reset -- ${run.source}) and load its editions oldest first.`,
       );
 
-    const open = replacesSample ? [] : await openEntries(env.DB, run.source, run.scope);
-    const prevByKey = new Map(open.map((p) => [p.key, p]));
-
-    // One pass over the staged edition: the diff keeps only keys and the previous state, and the new
-    // versions of changed entries are written as we go (invisible to readers until the run is published).
-    const diff = new EditionDiff(
-      open.map((p) => ({ key: p.key, entity: p.entity, part: p.part, name: p.name, status: p.status, rating: p.rating, town: p.town, removed: p.removed_on !== null })),
-      { source: run.source },
-    );
-    let versions: EntryVersion[] = [];
-    let names: { norm: string; key: string }[] = [];
-    let closeKeys: string[] = [];
-    let written = 0;
-    const flush = async () => {
-      await writeEntryVersions(env.DB, target, { closeKeys, versions, names });
-      written += versions.length;
-      versions = [];
-      names = [];
-      closeKeys = [];
-    };
-    for await (const r of stagedRecords<RegisterRecord>(env.DB, runId)) {
-      if (diff.has(r.key)) continue; // a key repeated in one edition: the first row counts
-      diff.add(r);
-      const prev = prevByKey.get(r.key);
-      const fp = fingerprint(r);
-      if (prev && prev.removed_on === null && prev.fp === fp) continue;
-      if (prev) closeKeys.push(r.key);
-      versions.push({
-        key: r.key,
-        entity: r.entity,
-        part: r.part,
-        name: r.name,
-        normName: normaliseName(r.name),
-        normCore: normaliseNameCore(r.name),
-        companyNumber: r.companyNumber,
-        status: r.status,
-        rating: r.rating,
-        town: r.town,
-        altNames: r.altNames,
-        data: r.data,
-        fp,
-        firstSeen: prev?.first_seen ?? editionDate,
-      });
-      for (const norm of indexNamesOf(r)) names.push({ norm, key: r.key });
-      if (versions.length >= 1000) await flush();
-    }
-    await flush();
-
-    const editionDiff = diff.finish({ partial: run.mode === "partial" });
-    const changes: RegisterChange[] = baseline ? [] : editionDiff.changes;
     const note = replacesSample
       ? `baseline: the first real edition of ${register} replaced the sample data; history starts ${editionDate}; no changes recorded`
       : baseline
         ? `baseline: the first edition of ${register} loaded here; history starts ${editionDate}; no changes recorded`
         : null;
-    const removedKeys = run.mode === "snapshot" ? open.filter((p) => p.removed_on === null && !diff.has(p.key)).map((p) => p.key) : [];
-
-    if (!baseline && !changes.length && !written && !removedKeys.length) {
-      // Nothing changed, but this edition was read: the register is current as of its date.
-      await publishUnchanged(env.DB, target, editionDate, now.toISOString());
-      return result("unchanged", 0, null);
-    }
-
-    await writeRemovalsAndChanges(env.DB, target, { editionDate, lastListed: state?.edition_date ?? null, removedKeys, changes });
-    // Publish: readers switch to this run in one transaction (with the sample lineage it replaces, if any, gone in it).
-    await publishRun(env.DB, target, { editionDate, sample: isSample, replacesSample, changes: changes.length, note, finishedAt: now.toISOString() });
-    const byKind: Record<string, number> = {};
-    for (const c of changes) byKind[c.kind] = (byKind[c.kind] ?? 0) + 1;
-    return result("loaded", changes.length, note, byKind);
+    const applied = await storeOf(run.source).apply(env, {
+      runId,
+      source: run.source,
+      scope: run.scope,
+      mode: run.mode,
+      editionDate,
+      baseline,
+      replacesSample,
+      sample: isSample,
+      lastListed: state?.edition_date ?? null,
+      note,
+      now,
+    });
+    return applied.outcome === "unchanged" ? result("unchanged", 0, null) : result("loaded", applied.changes, note, applied.byKind);
   } catch (e) {
     console.error(JSON.stringify({ completeRun: runId, error: String((e as Error)?.stack ?? e) }));
     const reason = `could not be applied: ${(e as Error).message}`;

@@ -78,4 +78,11 @@ export const REGISTER_CATALOGUE = {
       "charity_trustee",
     ],
   },
+  companies: {
+    title: "Companies House Basic Company Data (every live company, monthly)",
+    attribution: "Source: Companies House.",
+    licence: OGL,
+    companyNumbers: true,
+    notFound: "The monthly Basic Company Data file lists live companies only: a company dissolved before the file was compiled is not in it.",
+  },
 } as const satisfies Record<string, RegisterCatalogueEntry>;

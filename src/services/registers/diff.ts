@@ -29,7 +29,7 @@ export interface DiffResult {
 }
 
 const KIND_ORDER: Record<ChangeKind, number> = {
-  added: 0, returned: 1, status: 2, deregistered: 3, "re-rated": 4, routes: 5, premises: 6, moved: 7, removed: 8,
+  added: 0, returned: 1, status: 2, deregistered: 3, "re-rated": 4, routes: 5, premises: 6, renamed: 7, moved: 8, removed: 9,
 };
 
 export function snapshotOf(r: RegisterRecord): EntrySnapshot {

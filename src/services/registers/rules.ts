@@ -74,6 +74,16 @@ export const CHANGE_RULES: Record<RegisterSource, ChangeRules> = {
     parts: null,
     towns: false,
   },
+  // Diffed in SQL by its own store (src/db/companies.ts), with the same kinds the rules name here:
+  // `moved` is a new registered-office postcode, `renamed` a change of name.
+  companies: {
+    kinds: ["added", "removed", "returned", "status", "renamed", "moved"],
+    gone: "removed",
+    offStatuses: [],
+    rating: null,
+    parts: null,
+    towns: false,
+  },
 };
 
 /** Case and spacing never make a change: `LONDON` = `London `, `Milton  Keynes` = `Milton Keynes`, null = "". */

@@ -48,9 +48,10 @@ export interface RegisterRecord {
 
 /**
  * Kinds of change (SPEC §6.3): every register has added, removed, returned and status; the sponsors
- * register also re-rated, moved and routes; CQC also deregistered and re-rated; HMRC also premises.
+ * register also re-rated, moved and routes; CQC also deregistered and re-rated; HMRC also premises; the
+ * companies register also renamed and moved (a new registered-office postcode).
  */
-export type ChangeKind = "added" | "removed" | "returned" | "status" | "re-rated" | "moved" | "deregistered" | "routes" | "premises";
+export type ChangeKind = "added" | "removed" | "returned" | "status" | "re-rated" | "moved" | "deregistered" | "routes" | "premises" | "renamed";
 
 /** What the diff remembers of an entry: enough to detect every kind of change of its entity. */
 export interface EntrySnapshot {

@@ -5,10 +5,11 @@
  * Tables are streamed: the zip is inflated as it arrives and the text handed on in pieces, so a table
  * far bigger than a Worker's memory (the `charity` table is ~160 MB unzipped) is never held whole.
  */
-import { Unzip, UnzipInflate } from "fflate";
 import { answeredBadly, unreachable } from "../upstream";
-import { RegisterFormatError } from "../format-error";
+import { unzipMember } from "../zip";
 import { type CharityTable, extractDateOf } from "./parse";
+
+export { unzipMember };
 
 export interface CharityClientConfig {
   baseUrl: string;
@@ -29,50 +30,6 @@ async function download(cfg: CharityClientConfig, table: CharityTable): Promise<
     throw answeredBadly("charity", res.status, `charity: ${table} answered HTTP ${res.status}`);
   }
   return res.body;
-}
-
-/**
- * The unzipped bytes of one member of a zip that arrives as a stream, yielded as they are inflated.
- * At most one input chunk's output is held at a time. Throws RegisterFormatError when the download is
- * not a zip, lacks the member, or ends before the member does (a truncated download).
- */
-export async function* unzipMember(body: ReadableStream<Uint8Array>, member: string, label: string): AsyncGenerator<Uint8Array> {
-  const out: Uint8Array[] = [];
-  let found = false;
-  let ended = false;
-  let failure: unknown = null;
-  const unzip = new Unzip((file) => {
-    if (found || file.name.split("/").pop()?.toLowerCase() !== member.toLowerCase()) return;
-    found = true;
-    file.ondata = (err, data, final) => {
-      if (err) failure = err;
-      else {
-        if (data.length) out.push(data);
-        if (final) ended = true;
-      }
-    };
-    file.start();
-  });
-  unzip.register(UnzipInflate);
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      try {
-        unzip.push(value ?? new Uint8Array(0), done);
-      } catch (e) {
-        failure = e;
-      }
-      if (failure && done) throw new RegisterFormatError(`${label}: the download ended before ${member} did (truncated)`);
-      if (failure) throw new RegisterFormatError(`${label}: the download is not a readable zip (${(failure as Error).message ?? failure})`);
-      while (out.length) yield out.shift()!;
-      if (ended || done) break;
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
-  if (!found) throw new RegisterFormatError(`${label}: the download is not a zip holding ${member}`);
-  if (!ended) throw new RegisterFormatError(`${label}: the download ended before ${member} did (truncated)`);
 }
 
 /** Opens a fresh stream of one table's unzipped text. Each call downloads the table again. */

@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../../src/index";
 import { CQC_MAX_DETAILS, cqcWindowStart } from "../../../src/jobs/ingest/adapters/cqc";
 import { handleIngestJob } from "../../../src/jobs/ingest/job";
+import { storeOf } from "../../../src/jobs/ingest/pipeline";
+import { candidateEditions } from "../../../src/sources/companies-house/bulkDownload";
 import type { IngestJob } from "../../../src/jobs/ingest/message";
 import { REGISTER_SOURCES } from "../../../src/services/registers/types";
 import { call, createTestKey, json } from "../../helpers";
@@ -16,7 +18,10 @@ import { call, createTestKey, json } from "../../helpers";
  */
 
 const TABLES = ["register_runs", "register_state", "register_entries", "register_names", "register_names_fts", "register_changes", "register_staging"];
-const clearRegisters = () => env.DB.batch(TABLES.map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
+const clearRegisters = async () => {
+  await env.DB.batch(TABLES.map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
+  await storeOf("companies").reset(env, "companies");
+};
 const runs = () =>
   env.DB.prepare(`SELECT source, scope, edition_date, outcome, rows_read, changes, reason FROM register_runs ORDER BY id`)
     .all<{ source: string; scope: string; edition_date: string | null; outcome: string; rows_read: number; changes: number; reason: string | null }>()
@@ -44,7 +49,14 @@ describe("issue §1 cron and queue", () => {
     await worker.scheduled(createScheduledController({ scheduledTime: Date.parse("2026-10-08T04:00:00Z"), cron: "0 4 * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
     expect(sendBatch).toHaveBeenCalledTimes(1);
-    expect(sendBatch.mock.calls[0][0]).toEqual([{ body: { source: "aml" } }, { body: { source: "sra" } }, { body: { source: "sponsors" } }, { body: { source: "cqc" } }, { body: { source: "charity" } }]);
+    expect(sendBatch.mock.calls[0][0]).toEqual([
+      { body: { source: "aml" } },
+      { body: { source: "sra" } },
+      { body: { source: "sponsors" } },
+      { body: { source: "cqc" } },
+      { body: { source: "charity" } },
+      { body: { source: "companies" } },
+    ]);
     expect([...sendBatch.mock.calls[0][0]].map((m) => m.body.source).sort()).toEqual([...REGISTER_SOURCES].sort());
   });
 
@@ -64,6 +76,7 @@ describe("issue §1 cron and queue", () => {
       ["sponsors", "students", "2026-10-05", "loaded", 6],
       ["cqc", "", today(), "loaded", 3],
       ["charity", "", "2026-07-09", "loaded", 4], // date_of_extract of the tables
+      ["companies", "", candidateEditions(new Date())[0], "loaded", 17], // this month's Basic Company Data file (the fixture host serves every month)
     ]);
     expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_changes`).first("n")).toBe(0);
 
@@ -78,8 +91,9 @@ describe("issue §1 cron and queue", () => {
     const again = batchOf(jobs);
     const ctx2 = createExecutionContext();
     await worker.queue(again, env);
-    expect((await getQueueResult(again, ctx2)).explicitAcks).toHaveLength(5);
-    expect((await runs()).slice(6).map((r) => `${r.source}/${r.scope}: ${r.outcome}`)).toEqual([
+    expect((await getQueueResult(again, ctx2)).explicitAcks).toHaveLength(jobs.length);
+    // The companies register is monthly: with no newer file than the one loaded, its job reads nothing.
+    expect((await runs()).slice(7).map((r) => `${r.source}/${r.scope}: ${r.outcome}`)).toEqual([
       "aml/: unchanged",
       "sra/: unchanged",
       "sponsors/workers: unchanged",

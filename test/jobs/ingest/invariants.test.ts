@@ -35,6 +35,7 @@ const STATUSES: Record<RegisterSource, string[]> = {
   sponsors: ["listed", "Subject to Action Plan"],
   cqc: ["Registered", "Deregistered"],
   charity: ["Registered", "Removed"],
+  companies: ["Active", "Liquidation", "Active - Proposal to Strike off"],
 };
 const PARTS: Record<RegisterSource, (string | null)[]> = {
   aml: ["WR6", "SW1A", "CF14", "N1"],
@@ -42,6 +43,7 @@ const PARTS: Record<RegisterSource, (string | null)[]> = {
   sponsors: ["Skilled Worker", "Intra-company Routes", "Charity Worker", "Seasonal Worker"],
   cqc: [null],
   charity: [null],
+  companies: [null],
 };
 
 const entityArb = (source: RegisterSource) =>

@@ -2,9 +2,10 @@ import type { RegisterSource } from "../../../services/registers/types";
 import type { RegisterAdapter } from "../adapter";
 import { aml } from "./aml";
 import { charity } from "./charity";
+import { companies } from "./companies";
 import { cqc } from "./cqc";
 import { sponsors } from "./sponsors";
 import { sra } from "./sra";
 
 /** Each register's adapter, by source: every source of the catalogue has one. */
-export const ADAPTERS: Record<RegisterSource, RegisterAdapter> = { aml, sra, sponsors, cqc, charity };
+export const ADAPTERS: Record<RegisterSource, RegisterAdapter> = { aml, sra, sponsors, cqc, charity, companies };

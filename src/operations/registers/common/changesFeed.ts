@@ -64,6 +64,8 @@ export function identifierOf(source: RegisterSource, entity: string): Record<str
       return entity.startsWith("provider:") ? { providerId: entity.slice("provider:".length) } : { locationId: entity };
     case "sponsors":
       return { register: entity.split("|")[0] };
+    case "companies":
+      return { companyNumber: entity };
   }
 }
 

@@ -1,0 +1,56 @@
+import {
+  applyCompanySlice,
+  discardCompanyRun,
+  publishCompanies,
+  publishCompaniesUnchanged,
+  resetCompanies,
+  stageCompanies,
+  stagedSlices,
+  versionsWritten,
+} from "../../../db/companies";
+import { resetRegister } from "../../../db/registers";
+import { recordPublished, recordUnchanged } from "../../../db/runLog";
+import type { RegisterStore } from "../store";
+
+/** Staged companies diffed and written per statement batch (each slice is one D1 transaction). */
+export const COMPANY_SLICE = 100_000;
+
+/**
+ * The companies register's store: its own database (COMPANIES_DB), rows staged as JSON arrays, and the
+ * monthly diff done in SQL slice by slice of company numbers, so the 5.7 million companies never pass
+ * through the Worker's memory at once. Readers switch to a run when it publishes (company_state).
+ */
+export const companiesStore: RegisterStore = {
+  async stage(env, runId, batches) {
+    for (const b of batches) await stageCompanies(env.COMPANIES_DB, runId, b.records);
+  },
+
+  async apply(env, run) {
+    const db = env.COMPANIES_DB;
+    const byKind: Record<string, number> = {};
+    for (const slice of await stagedSlices(db, run.runId, COMPANY_SLICE)) {
+      const kinds = await applyCompanySlice(db, run.runId, slice, { editionDate: run.editionDate, baseline: run.baseline });
+      for (const [k, n] of Object.entries(kinds)) byKind[k] = (byKind[k] ?? 0) + n;
+    }
+    const changes = Object.values(byKind).reduce((a, b) => a + b, 0);
+    const target = { runId: run.runId, source: run.source, scope: run.scope };
+    const finishedAt = run.now.toISOString();
+    if (!run.baseline && !changes) {
+      const { written, closed } = await versionsWritten(db, run.runId);
+      if (!written && !closed) {
+        await publishCompaniesUnchanged(db, run.editionDate);
+        await recordUnchanged(env.DB, target, run.editionDate, finishedAt);
+        return { outcome: "unchanged", changes: 0, byKind: {} };
+      }
+    }
+    // Readers switch in the companies database first; the run log then says so.
+    await publishCompanies(db, run.runId, { editionDate: run.editionDate, sample: run.sample, replacesSample: run.replacesSample });
+    await recordPublished(env.DB, target, { editionDate: run.editionDate, sample: run.sample, replacesSample: run.replacesSample, changes, note: run.note, finishedAt });
+    return { outcome: "loaded", changes, byKind };
+  },
+
+  discard: (env, runId) => discardCompanyRun(env.COMPANIES_DB, runId),
+
+  // The companies, their changes and staging; then the register's run log and state in the main database.
+  reset: async (env, source) => (await resetCompanies(env.COMPANIES_DB)) + (await resetRegister(env.DB, source)),
+};
