@@ -25,6 +25,8 @@ const SAMPLES = [
   ["sra", "test/fixtures/sra/GetAll.json", "2026-10-08"],
   ["cqc", "test/fixtures/cqc/hsca-active-locations.ods", "2026-10-02"],
   ["charity", "test/fixtures/charity-commission/publicextract.charity.txt"],
+  ["companies", "test/fixtures/companies-house/bulk/BasicCompanyData-2026-10-01.csv"],
+  ["companies", "test/fixtures/companies-house/bulk/BasicCompanyData-2026-11-01.csv"],
 ];
 
 console.log("Applying D1 migrations to the local database…");

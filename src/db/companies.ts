@@ -9,7 +9,10 @@
  */
 import { normaliseNameCore } from "../services/matching/names";
 import { fingerprint } from "../services/registers/fingerprint";
+import type { CompanyRow } from "../services/companies/records";
 import type { RegisterRecord } from "../services/registers/types";
+
+export type { CompanyRow };
 
 /** Columns of a company version and of a staged row, in order (after run ids). */
 const COLUMNS = [
@@ -262,26 +265,6 @@ export async function resetCompanies(db: D1Database): Promise<number> {
 }
 
 // ---- Read side
-
-/** A company as the published edition lists it. */
-export interface CompanyRow {
-  number: string;
-  name: string;
-  status: string;
-  category: string;
-  incorporatedOn: string | null;
-  sicCodes: string[];
-  locality: string | null;
-  postcode: string | null;
-  countryOfOrigin: string | null;
-  accountsDue: string | null;
-  accountsMadeUpTo: string | null;
-  accountsCategory: string | null;
-  confirmationDue: string | null;
-  confirmationMadeUpTo: string | null;
-  previousNames: { name: string; until: string | null }[];
-  extra: Record<string, unknown>;
-}
 
 interface RawRow {
   number: string;

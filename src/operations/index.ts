@@ -7,6 +7,7 @@ import { getDeadlines } from "./companies/getDeadlines";
 import { getOwnership } from "./companies/getOwnership";
 import { listCharges } from "./companies/listCharges";
 import { revokeDeadlinesFeed } from "./companies/revokeDeadlinesFeed";
+import { searchCompanies } from "./companies/searchCompanies";
 import { calculateLatePayment } from "./money/calculateLatePayment";
 import { checkAmlRegister } from "./registers/checkAmlRegister";
 import { checkCharity } from "./registers/checkCharity";
@@ -35,6 +36,7 @@ export const operations: readonly AnyOperation[] = [
   listCqcChanges,
   checkCharity,
   listCharityChanges,
+  searchCompanies,
   getOwnership,
   listCharges,
   getDeadlines,

@@ -6,6 +6,7 @@
  */
 import { accountByContact, attemptChallenge, createChallenge, issueKey, useChallenge } from "../db/accounts";
 import { storedBankRate } from "../db/bankRate";
+import { companiesEdition, companiesMatching, companyByNumber, sicDescriptions } from "../db/companies";
 import { feedByToken, feedTokenFor, revokeFeed } from "../db/calendarFeeds";
 import { d1HttpCache } from "../db/httpCache";
 import { activeKeyCount, revokeAccountKey } from "../db/keys";
@@ -30,6 +31,7 @@ function bindDb<T extends Record<string, (db: D1Database, ...args: never[]) => u
 
 const registerReads = { editionInfo, entriesByCompanyNumber, entriesByKeys, entriesByDataField, keysByNames, historyOf, changesSince, countByMlr };
 const calendarFeedStore = { feedTokenFor, feedByToken, revokeFeed };
+const companiesRegisterReads = { companiesEdition, companyByNumber, companiesMatching, sicDescriptions };
 const accountStore = { createChallenge, attemptChallenge, useChallenge, accountByContact, issueKey, activeKeyCount, revokeAccountKey };
 
 export interface Services {
@@ -37,6 +39,8 @@ export interface Services {
   companiesHouse: CompaniesHouse;
   /** Companies House Document API: filings' metadata and iXBRL. */
   companiesHouseDocuments: CompaniesHouseDocuments;
+  /** Reads of the companies register (Basic Company Data and its name index, in COMPANIES_DB). */
+  companiesRegister: Bound<typeof companiesRegisterReads>;
   /** Reads of the published registers. */
   registers: Bound<typeof registerReads>;
   /** Sign-up challenges, accounts and keys. */
@@ -70,6 +74,7 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}): Serv
       return createDocumentClient({ baseUrl: env.COMPANIES_HOUSE_DOCUMENT_URL, apiKey: env.COMPANIES_HOUSE_API_KEY, cache, budget: d1RequestBudget(env.DB) });
     },
     registers: bindDb(env.DB, registerReads),
+    companiesRegister: bindDb(env.COMPANIES_DB, companiesRegisterReads),
     accounts: {
       ...bindDb(env.DB, accountStore),
       // A key revoked through the API stops working at once in this isolate (within the key cache's few seconds elsewhere).

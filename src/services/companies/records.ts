@@ -221,3 +221,24 @@ export interface CompanySearchResults {
   startIndex: number | null;
   items: CompanySearchItem[];
 }
+
+/** A company as the published Basic Company Data edition lists it (the companies register, src/db/companies.ts). */
+export interface CompanyRow {
+  number: string;
+  name: string;
+  status: string;
+  category: string;
+  incorporatedOn: string | null;
+  sicCodes: string[];
+  locality: string | null;
+  postcode: string | null;
+  countryOfOrigin: string | null;
+  accountsDue: string | null;
+  accountsMadeUpTo: string | null;
+  accountsCategory: string | null;
+  confirmationDue: string | null;
+  confirmationMadeUpTo: string | null;
+  previousNames: { name: string; until: string | null }[];
+  extra: Record<string, unknown>;
+}
+
