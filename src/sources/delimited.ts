@@ -69,7 +69,6 @@ export async function* delimitedRowBatches(input: DelimitedInput, delimiter: str
   let carry = "";
   let scanned = 0; // characters of `carry` already scanned
   let inQuotes = false;
-  let fieldStart = true;
   let newline: "\r\n" | "\n" | undefined;
   let recordIndex = 0;
   const parse = (text: string) => Papa.parse<string[]>(text, { delimiter, newline, skipEmptyLines: true }).data;
@@ -78,27 +77,49 @@ export async function* delimitedRowBatches(input: DelimitedInput, delimiter: str
     let cut = -1;
     let recordStart = 0;
     const kept: string[] = [];
+    // The scanner jumps between quotes and line breaks (indexOf), so a large file costs little beyond
+    // papaparse's own pass. A quote opens a quoted field only at a field's start: the first character of
+    // the text (a record's start) or after the delimiter or a line break.
     let i = scanned;
-    for (; i < text.length; i++) {
-      const c = text.charCodeAt(i);
+    let nextQuote = -2; // cached: the next quote at or after i (-1: none), -2: not looked for yet
+    let nextLf = -2;
+    while (i < text.length) {
       if (inQuotes) {
-        if (c !== QUOTE) continue;
-        if (i + 1 === text.length) break; // a doubled quote may straddle the pieces: decide next time
-        if (text.charCodeAt(i + 1) === QUOTE) i++;
-        else inQuotes = false;
-      } else if (c === LF) {
-        cut = i + 1;
-        fieldStart = true;
-        newline ??= i > 0 && text.charCodeAt(i - 1) === CR ? "\r\n" : "\n";
-        if (keep) {
-          const end = i > recordStart && text.charCodeAt(i - 1) === CR ? i - 1 : i;
-          if (keep(text.slice(recordStart, end), recordIndex++)) kept.push(text.slice(recordStart, i + 1));
-          recordStart = i + 1;
+        const q = text.indexOf('"', i);
+        if (q < 0) {
+          i = text.length;
+          break;
         }
-      } else {
-        if (c === QUOTE && fieldStart) inQuotes = true;
-        fieldStart = c === delim;
+        if (q + 1 === text.length) {
+          i = q; // a doubled quote may straddle the pieces: decide next time
+          break;
+        }
+        if (text.charCodeAt(q + 1) === QUOTE) i = q + 2;
+        else {
+          inQuotes = false;
+          i = q + 1;
+        }
+        nextQuote = nextLf = -2;
+        continue;
       }
+      if (nextQuote !== -1 && nextQuote < i) nextQuote = text.indexOf('"', i);
+      if (nextLf !== -1 && nextLf < i) nextLf = text.indexOf("\n", i);
+      if (nextLf >= 0 && (nextQuote < 0 || nextLf < nextQuote)) {
+        const lf = nextLf;
+        cut = lf + 1;
+        newline ??= lf > 0 && text.charCodeAt(lf - 1) === CR ? "\r\n" : "\n";
+        if (keep) {
+          const end = lf > recordStart && text.charCodeAt(lf - 1) === CR ? lf - 1 : lf;
+          if (keep(text.slice(recordStart, end), recordIndex++)) kept.push(text.slice(recordStart, lf + 1));
+          recordStart = lf + 1;
+        }
+        i = lf + 1;
+      } else if (nextQuote >= 0) {
+        const q = nextQuote;
+        const prev = q > 0 ? text.charCodeAt(q - 1) : LF;
+        if (prev === delim || prev === LF) inQuotes = true;
+        i = q + 1;
+      } else i = text.length;
     }
     if (cut < 0) {
       // An unclosed quote would otherwise swallow the rest of the file, re-copied piece after piece.

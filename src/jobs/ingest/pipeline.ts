@@ -106,9 +106,14 @@ export async function stageRecords(
     batch = [];
   };
   const store = storeOf((await runOf(env.DB, runId))?.source as RegisterSource);
+  // One write in flight while the next batches are parsed (the parse and the database work overlap);
+  // writes are applied in order, so "the first row of a key counts" still holds.
+  let inFlight: Promise<void> = Promise.resolve();
   const flushWrites = async () => {
-    await store.stage(env, runId, pending);
+    const writing = pending;
     pending = [];
+    await inFlight;
+    inFlight = writing.length ? store.stage(env, runId, writing) : Promise.resolve();
   };
   let done = true;
   for await (const r of records) {
@@ -128,6 +133,7 @@ export async function stageRecords(
   }
   flushBatch();
   await flushWrites();
+  await inFlight;
   const staged = skip + taken;
   // Every chunk parses the file from its start, so the chunk that reaches the end has counted all of it.
   const notes = done && opts.notes && Object.values(opts.notes).some((n) => n > 0) ? opts.notes : null;

@@ -7,11 +7,12 @@
  * prefixes (never integers: "07687209", "SC123456", "IP10067R"); SIC columns "CODE - Description" or
  * "None Supplied", 4-digit SIC 2003 codes on old records; runs of spaces inside values; older rows with
  * 53 columns (no confirmation-statement columns). Columns are found by their trimmed header names, so a
- * moved or missing column reads as blank rather than as its neighbour.
+ * moved or missing column reads as blank rather than as its neighbour. Records are short-lived (staged in
+ * batches), so values are kept as the parser cut them.
  */
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import type { RegisterRecord } from "../../services/registers/types";
-import { type DelimitedInput, delimitedRowBatches, firstRow, ownString } from "../delimited";
+import { type DelimitedInput, delimitedRowBatches, firstRow } from "../delimited";
 import { RegisterFormatError } from "../format-error";
 
 /** What a company's record carries in `data` (RegisterRecord: name, number, status, town are its own fields). */
@@ -43,7 +44,8 @@ const REQUIRED = ["CompanyName", "CompanyNumber"] as const;
 
 /** DD/MM/YYYY → YYYY-MM-DD; anything else (blank, a typo, 31/02) → null. */
 export function bulkDate(s: string | undefined): string | null {
-  const m = s && /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s.trim());
+  if (!s) return null;
+  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s.trim());
   if (!m) return null;
   const [d, mo, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const t = new Date(Date.UTC(y, mo - 1, d));
@@ -99,8 +101,11 @@ export function leadingFields(line: string, n: number): string[] {
 }
 
 /** Runs of spaces inside a value are the file's, not the company's. */
-const tidy = (s: string | undefined) => (s ?? "").trim().replace(/\s{2,}/g, " ");
-const orNull = (s: string) => (s ? ownString(s) : null);
+function tidy(s: string | undefined): string {
+  if (!s) return "";
+  const t = s.trim();
+  return t.includes("  ") ? t.replace(/\s{2,}/g, " ") : t;
+}
 
 /**
  * The header's column positions by trimmed name; throws RegisterFormatError unless it is a Basic
@@ -122,7 +127,6 @@ function columnsOf(header: string[]): Map<string, number> {
 export async function* parseBasicCompanyData(input: DelimitedInput, opts: { from?: number; stats?: BulkParseStats } = {}): AsyncGenerator<RegisterRecord> {
   const from = opts.from ?? 0;
   const stats = opts.stats;
-  let cols: Map<string, number> | null = null;
   let width = 0;
   // Records before `from` are skipped unparsed: only the two fields that decide whether a row is a
   // record (its number and name) are read, so `from` counts exactly the records yielded before.
@@ -139,20 +143,17 @@ export async function* parseBasicCompanyData(input: DelimitedInput, opts: { from
     if (numberOf(f[at!.number] ?? "") && tidy(f[at!.name])) toSkip--;
     return false;
   };
+  let at2: Columns | null = null;
   for await (const rows of delimitedRowBatches(input, ",", { keep: from > 0 ? keep : undefined })) {
     for (const row of rows) {
-      if (!cols) {
-        cols = columnsOf(row);
+      if (!at2) {
+        at2 = columnIndexes(columnsOf(row));
         width = row.length;
         continue;
       }
-      const v = (name: string) => {
-        const i = cols!.get(name);
-        return i === undefined ? "" : tidy(row[i]);
-      };
       if (row.length < width && stats) stats.shortRows++;
-      const number = numberOf(v("CompanyNumber"));
-      const name = v("CompanyName");
+      const number = numberOf(field(row, at2.number));
+      const name = field(row, at2.name);
       if (!number) {
         if (stats) stats.badNumberRows++;
         continue;
@@ -161,57 +162,91 @@ export async function* parseBasicCompanyData(input: DelimitedInput, opts: { from
         if (stats) stats.namelessRows++;
         continue;
       }
-      yield recordOf(number, name, v);
+      yield recordOf(number, name, row, at2);
     }
   }
-  if (!cols) throw new RegisterFormatError("not a Basic Company Data file: it is empty");
+  if (!at2) throw new RegisterFormatError("not a Basic Company Data file: it is empty");
 }
 
-function recordOf(number: string, name: string, v: (name: string) => string): RegisterRecord {
+/** Column positions of the fields read, found once per file by name (-1: the file has no such column). */
+function columnIndexes(cols: Map<string, number>) {
+  const i = (name: string) => cols.get(name) ?? -1;
+  return {
+    number: i("CompanyNumber"),
+    name: i("CompanyName"),
+    status: i("CompanyStatus"),
+    category: i("CompanyCategory"),
+    incorporated: i("IncorporationDate"),
+    dissolved: i("DissolutionDate"),
+    town: i("RegAddress.PostTown"),
+    postcode: i("RegAddress.PostCode"),
+    origin: i("CountryOfOrigin"),
+    accountsDue: i("Accounts.NextDueDate"),
+    accountsMadeUpTo: i("Accounts.LastMadeUpDate"),
+    accountsCategory: i("Accounts.AccountCategory"),
+    confirmationDue: i("ConfStmtNextDueDate"),
+    confirmationMadeUpTo: i("ConfStmtLastMadeUpDate"),
+    sic: [1, 2, 3, 4].map((n) => i(`SICCode.SicText_${n}`)),
+    previous: Array.from({ length: 10 }, (_, n) => ({ name: i(`PreviousName_${n + 1}.CompanyName`), date: i(`PreviousName_${n + 1}.CONDATE`) })),
+    address: (
+      [
+        ["careOf", "RegAddress.CareOf"],
+        ["poBox", "RegAddress.POBox"],
+        ["addressLine1", "RegAddress.AddressLine1"],
+        ["addressLine2", "RegAddress.AddressLine2"],
+        ["county", "RegAddress.County"],
+        ["country", "RegAddress.Country"],
+      ] as const
+    ).map(([key, col]) => [key, i(col)] as const),
+    charges: (
+      [
+        ["chargesTotal", "Mortgages.NumMortCharges"],
+        ["chargesOutstanding", "Mortgages.NumMortOutstanding"],
+        ["chargesPartSatisfied", "Mortgages.NumMortPartSatisfied"],
+        ["chargesSatisfied", "Mortgages.NumMortSatisfied"],
+      ] as const
+    ).map(([key, col]) => [key, i(col)] as const),
+  };
+}
+type Columns = ReturnType<typeof columnIndexes>;
+
+/** A field of a row, trimmed, with runs of spaces made one ("" when the row or the file lacks it). */
+const field = (row: string[], i: number): string => (i < 0 || i >= row.length ? "" : tidy(row[i]));
+
+function recordOf(number: string, name: string, row: string[], c: Columns): RegisterRecord {
   const sic: { code: string; description: string }[] = [];
-  for (let i = 1; i <= 4; i++) {
-    const s = bulkSic(v(`SICCode.SicText_${i}`));
-    if (s && !sic.some((x) => x.code === s.code)) sic.push({ code: s.code, description: ownString(s.description) });
+  for (const i of c.sic) {
+    const s = bulkSic(field(row, i));
+    if (s && !sic.some((x) => x.code === s.code)) sic.push(s);
   }
   const previousNames: { name: string; until: string | null }[] = [];
-  for (let i = 1; i <= 10; i++) {
-    const n = v(`PreviousName_${i}.CompanyName`);
-    if (n) previousNames.push({ name: ownString(n), until: bulkDate(v(`PreviousName_${i}.CONDATE`)) });
+  for (const p of c.previous) {
+    const n = field(row, p.name);
+    if (n) previousNames.push({ name: n, until: bulkDate(field(row, p.date)) });
   }
   const extra: Record<string, string | number> = {};
-  for (const [key, col] of [
-    ["careOf", "RegAddress.CareOf"],
-    ["poBox", "RegAddress.POBox"],
-    ["addressLine1", "RegAddress.AddressLine1"],
-    ["addressLine2", "RegAddress.AddressLine2"],
-    ["county", "RegAddress.County"],
-    ["country", "RegAddress.Country"],
-  ] as const) {
-    const x = v(col);
-    if (x) extra[key] = ownString(x);
+  for (const [key, i] of c.address) {
+    const x = field(row, i);
+    if (x) extra[key] = x;
   }
-  const dissolved = bulkDate(v("DissolutionDate"));
+  const dissolved = bulkDate(field(row, c.dissolved));
   if (dissolved) extra.dissolvedOn = dissolved;
-  for (const [key, col] of [
-    ["chargesTotal", "Mortgages.NumMortCharges"],
-    ["chargesOutstanding", "Mortgages.NumMortOutstanding"],
-    ["chargesPartSatisfied", "Mortgages.NumMortPartSatisfied"],
-    ["chargesSatisfied", "Mortgages.NumMortSatisfied"],
-  ] as const) {
-    const n = Number(v(col));
+  for (const [key, i] of c.charges) {
+    const n = Number(field(row, i));
     if (Number.isInteger(n) && n > 0) extra[key] = n;
   }
+  const orNull = (s: string) => s || null;
   const data: BulkCompanyData = {
-    category: ownString(v("CompanyCategory")),
-    incorporatedOn: bulkDate(v("IncorporationDate")),
+    category: field(row, c.category),
+    incorporatedOn: bulkDate(field(row, c.incorporated)),
     sic,
-    postcode: orNull(v("RegAddress.PostCode").toUpperCase()),
-    countryOfOrigin: orNull(v("CountryOfOrigin")),
-    accountsDue: bulkDate(v("Accounts.NextDueDate")),
-    accountsMadeUpTo: bulkDate(v("Accounts.LastMadeUpDate")),
-    accountsCategory: orNull(v("Accounts.AccountCategory")),
-    confirmationDue: bulkDate(v("ConfStmtNextDueDate")),
-    confirmationMadeUpTo: bulkDate(v("ConfStmtLastMadeUpDate")),
+    postcode: orNull(field(row, c.postcode).toUpperCase()),
+    countryOfOrigin: orNull(field(row, c.origin)),
+    accountsDue: bulkDate(field(row, c.accountsDue)),
+    accountsMadeUpTo: bulkDate(field(row, c.accountsMadeUpTo)),
+    accountsCategory: orNull(field(row, c.accountsCategory)),
+    confirmationDue: bulkDate(field(row, c.confirmationDue)),
+    confirmationMadeUpTo: bulkDate(field(row, c.confirmationMadeUpTo)),
     previousNames,
     extra,
   };
@@ -220,12 +255,12 @@ function recordOf(number: string, name: string, v: (name: string) => string): Re
     key: number,
     entity: number,
     part: null,
-    name: ownString(name),
+    name,
     companyNumber: number,
     altNames: previousNames.map((p) => p.name),
-    status: ownString(v("CompanyStatus")),
+    status: field(row, c.status),
     rating: null,
-    town: orNull(v("RegAddress.PostTown")),
+    town: orNull(field(row, c.town)),
     data: data as unknown as Record<string, unknown>,
   };
 }
