@@ -3,6 +3,7 @@ import { getAccount } from "./account/getAccount";
 import { revokeApiKey } from "./account/revokeApiKey";
 import { startSignup } from "./account/startSignup";
 import { verifySignup } from "./account/verifySignup";
+import { getAccounts } from "./companies/getAccounts";
 import { getDeadlines } from "./companies/getDeadlines";
 import { getOwnership } from "./companies/getOwnership";
 import { listCharges } from "./companies/listCharges";
@@ -39,6 +40,7 @@ export const operations: readonly AnyOperation[] = [
   searchCompanies,
   getOwnership,
   listCharges,
+  getAccounts,
   getDeadlines,
   revokeDeadlinesFeed,
   calculateLatePayment,

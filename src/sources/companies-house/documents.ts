@@ -6,6 +6,7 @@
  */
 import { notConfigured } from "../upstream";
 import { CH_BUDGET_SOURCE, type CompaniesHouseConfig, companiesHouseUpstream, malformed } from "./client";
+import { type AccountsDocument, readAccounts } from "./ixbrl";
 
 export interface DocumentMetadata {
   /** Content types the document is held in, e.g. application/pdf, application/xhtml+xml. */
@@ -21,6 +22,8 @@ export interface CompaniesHouseDocuments {
   getMetadata(link: string): Promise<DocumentMetadata | null>;
   /** The document as iXBRL (XHTML), or null when it is held only in other forms (a PDF). */
   getXhtml(meta: DocumentMetadata): Promise<string | null>;
+  /** The accounts in the document's iXBRL, read (./ixbrl.ts), or null when it is held only in other forms (a PDF). */
+  getAccounts(meta: DocumentMetadata): Promise<AccountsDocument | null>;
 }
 
 export const XHTML = "application/xhtml+xml";
@@ -59,7 +62,7 @@ export function parseDocumentMetadata(body: string): DocumentMetadata | null {
 
 export function createDocumentClient(cfg: CompaniesHouseConfig): CompaniesHouseDocuments {
   const upstream = companiesHouseUpstream(cfg, "Companies House Document API", cfg.timeoutMs ?? 15_000);
-  return {
+  const client: CompaniesHouseDocuments = {
     async getMetadata(link) {
       if (!cfg.apiKey) throw notConfigured(CH_BUDGET_SOURCE, "Companies House API key");
       const path = documentPath(link);
@@ -80,5 +83,10 @@ export function createDocumentClient(cfg: CompaniesHouseConfig): CompaniesHouseD
       const r = await upstream.cachedGet(meta.contentPath, { headers: { Accept: XHTML }, answers: [406] });
       return r.status === 406 ? null : r.body;
     },
+    async getAccounts(meta) {
+      const xhtml = await client.getXhtml(meta);
+      return xhtml === null ? null : readAccounts(xhtml);
+    },
   };
+  return client;
 }

@@ -1,0 +1,813 @@
+/**
+ * Companies House accounts as filed in iXBRL (XHTML with inline XBRL facts) or as a plain XBRL instance: string in,
+ * typed record out. Pure (no I/O). Format note: shared/formats/ch-ixbrl-accounts.md.
+ *
+ * How it reads:
+ * - Markup is read with a parser, never with patterns: saxes (streaming, namespace-aware) first, matching elements by
+ *   namespace URI and local name, so any prefix (ns5:, core:, uk-core:) and un-prefixed default-namespace ix elements
+ *   all work. A document that is not well-formed XML is read again with linkedom's tolerant HTML parser, where names
+ *   are lower-cased and namespaces unknown: elements are matched on their local names there.
+ * - Facts: `ix:nonFraction` (displayed text read per `format`, × 10^`scale`, negated by `sign="-"`; brackets are
+ *   presentation only; `xsi:nil` is no value), `ix:nonNumeric` (text, dates in the ixt date formats, booleans);
+ *   `ix:exclude` text is left out; `ix:continuation` is not followed (no figure needs it). A plain XBRL instance
+ *   (root `xbrli:xbrl`) has its facts as elements with a contextRef, read the same way.
+ * - Contexts (entity identifier, instant or start/end, explicit and typed dimension members) and units.
+ * - Figures for the current and the prior period, told apart by dates only (never by context ids), each from a table
+ *   of concepts (local names; FRC 2014+ and the 2009 UK GAAP / 2004 names) in priority order; a total is a fact with no
+ *   dimension, or only the dimension its field requires. Each figure keeps its evidence (concept as written,
+ *   contextRef, displayed text).
+ * - What cannot be read (a number in an unknown format, a date that is not one, a context the document never defines,
+ *   duplicate facts that disagree) is a warning, never a throw. Only a document with no facts at all throws
+ *   (InputError `unreadable_input`, 422).
+ */
+import { parseHTML } from "linkedom";
+import { SaxesParser } from "saxes";
+import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
+import { InputError } from "../../shared/errors";
+
+// ---- Namespaces ----
+
+const IX_NS = new Set(["http://www.xbrl.org/2013/inlineXBRL", "http://www.xbrl.org/2008/inlineXBRL"]);
+const XBRLI_NS = "http://www.xbrl.org/2003/instance";
+const XBRLDI_NS = "http://xbrl.org/2006/xbrldi";
+
+// ---- Public types ----
+
+/** The figures read for one period; null when the document does not tag it. */
+export const FIGURE_NAMES = [
+  "fixedAssets",
+  "currentAssets",
+  "cash",
+  "debtors",
+  "creditorsWithinOneYear",
+  "creditorsAfterOneYear",
+  "netCurrentAssets",
+  "totalAssetsLessCurrentLiabilities",
+  "netAssets",
+  "shareCapital",
+  "reserves",
+  "equity",
+  "turnover",
+  "grossProfit",
+  "operatingProfit",
+  "profitBeforeTax",
+  "profitAfterTax",
+  "averageEmployees",
+] as const;
+export type FigureName = (typeof FIGURE_NAMES)[number];
+export type Figures = Record<FigureName, number | null>;
+
+/** Where a figure came from in the document. */
+export interface FigureEvidence {
+  /** The concept as the document writes it (prefix:localName), e.g. `uk-core:Creditors`. */
+  concept: string;
+  contextRef: string;
+  /** The text the document displays (whitespace collapsed), e.g. `6,719` or `-`. */
+  text: string;
+  /** `-` when the document tags the figure as negative (`sign="-"`; brackets on the page are presentation only). */
+  sign: "-" | null;
+  /** The power of ten the displayed text is multiplied by (`scale="3"`: thousands). */
+  scale: number;
+  /** The unit's measure, e.g. `iso4217:GBP`, `xbrli:pure`; null when the fact names no unit the document defines. */
+  unit: string | null;
+  /** The context's dimensions (local names), e.g. `{ MaturitiesOrExpirationPeriodsDimension: "WithinOneYear" }`. */
+  dimensions: Record<string, string>;
+}
+
+export interface PeriodFigures {
+  /** The period's first day (durations), when known. */
+  startDate: string | null;
+  /** The period's last day: the balance sheet date for instants, the end of the profit and loss period. */
+  endDate: string | null;
+  figures: Figures;
+  evidence: Partial<Record<FigureName, FigureEvidence>>;
+}
+
+export interface AccountsDocument {
+  /** `ixbrl` for inline XBRL (XHTML), `xbrl` for a plain XBRL instance. */
+  format: "ixbrl" | "xbrl";
+  /** `xml` when the document is well-formed XML; `html` when it was read with the tolerant HTML parser. */
+  parsedAs: "xml" | "html";
+  /** From the contexts' entity identifier, else the UKCompaniesHouseRegisteredNumber fact; normalised. */
+  companyNumber: string | null;
+  companyName: string | null;
+  periodStart: string | null;
+  periodEnd: string | null;
+  balanceSheetDate: string | null;
+  /** Member of the AccountingStandardsDimension (e.g. `Micro-entities` = FRS 105, `SmallEntities` = FRS 102 s1A). */
+  accountingStandard: string | null;
+  /** Member of the AccountsTypeDimension (e.g. `FullAccounts`, `AbridgedAccounts`). */
+  accountsType: string | null;
+  /** Member of the AccountsStatusDimension (e.g. `AuditExempt-NoAccountantsReport`). */
+  accountsStatus: string | null;
+  dormant: boolean | null;
+  /** ISO currency of the monetary figures (from their unit), e.g. GBP. */
+  currency: string | null;
+  /** Namespaces of the concepts the facts use, in order of first use (e.g. http://xbrl.frc.org.uk/fr/2014-09-01/core). */
+  taxonomies: string[];
+  current: PeriodFigures;
+  /** Comparatives for the previous period; null when the document has no earlier period. */
+  prior: PeriodFigures | null;
+  /** Facts read (numeric and text). */
+  factCount: number;
+  warnings: string[];
+}
+
+/** A fact as read from the document (low level; `readAccounts` builds the record above from these). */
+export interface Fact {
+  /** As written: prefix:localName (ix `name`), or the element's qualified name in plain XBRL. */
+  concept: string;
+  localName: string;
+  namespace: string | null;
+  contextRef: string | null;
+  unitRef: string | null;
+  numeric: boolean;
+  format: string | null;
+  /** Parsed number (numeric facts; null when nil or unreadable) or the collapsed text (text facts). */
+  value: number | string | null;
+  /** Displayed text, whitespace collapsed. */
+  text: string;
+  sign: "-" | null;
+  scale: number;
+  nil: boolean;
+}
+
+export interface Context {
+  id: string;
+  identifier: string | null;
+  scheme: string | null;
+  instant: string | null;
+  startDate: string | null;
+  endDate: string | null;
+  /** Dimension local name → member local name (typed members: their text). */
+  dimensions: Record<string, string>;
+}
+
+export interface FactSet {
+  format: "ixbrl" | "xbrl";
+  parsedAs: "xml" | "html";
+  facts: Fact[];
+  contexts: Map<string, Context>;
+  /** Unit id → measure(s) as written, e.g. `iso4217:GBP`. */
+  units: Map<string, string>;
+  /** Prefix → namespace URI, as declared in the document. */
+  namespaces: Map<string, string>;
+  warnings: string[];
+}
+
+// ---- Small helpers ----
+
+const collapse = (s: string) => s.replace(/[\s\u00a0]+/g, " ").trim();
+const localOf = (qname: string) => qname.slice(qname.indexOf(":") + 1);
+const prefixOf = (qname: string) => (qname.includes(":") ? qname.slice(0, qname.indexOf(":")) : "");
+/** A format's local name, lower-cased and without hyphens: `ixt2:numdotdecimal` → `numdotdecimal`, `ixt4:fixed-zero` → `fixedzero`. */
+const formatKey = (format: string | null) => (format ? localOf(format.trim()).toLowerCase().replace(/-/g, "") : "");
+const MAX_TEXT = 4000;
+const MAX_WARNINGS = 50;
+
+// ---- Transformations (ixt / ixt2 / ixt4) ----
+
+/** A number's digits with the decimal point moved `scale` places right (string arithmetic: no float drift). */
+function scaled(intPart: string, fracPart: string, scale: number): number {
+  let i = intPart.replace(/^0+(?=\d)/, "");
+  let f = fracPart;
+  if (scale > 0) {
+    f = f.padEnd(scale, "0");
+    i += f.slice(0, scale);
+    f = f.slice(scale);
+  } else if (scale < 0) {
+    i = i.padStart(-scale + 1, "0");
+    f = i.slice(i.length + scale) + f;
+    i = i.slice(0, i.length + scale);
+  }
+  return Number(`${i || "0"}.${f || "0"}`);
+}
+
+const DASH = /^[-\u2010-\u2015\u2212]$/;
+
+/** The value of a numeric fact's displayed text, or a reason it cannot be read. */
+export function parseNumber(raw: string, format: string | null, scale = 0): { value: number } | { error: string } {
+  const key = formatKey(format);
+  let t = collapse(raw);
+  if (key === "zerodash" || key === "fixedzero" || key === "numzerodash") return { value: 0 };
+  // Brackets (and a trailing negative mark) are presentation: the sign is the `sign` attribute.
+  if (t.startsWith("(") && t.endsWith(")")) t = t.slice(1, -1).trim();
+  if (DASH.test(t)) return { value: 0 };
+  let negative = false;
+  if (/^[-\u2212]/.test(t)) {
+    negative = true;
+    t = t.slice(1).trim();
+  }
+  let decimal: "." | ",";
+  if (key === "" || key === "numdotdecimal" || key === "numcommadot" || key === "numspacedot") decimal = ".";
+  else if (key === "numcommadecimal" || key === "numdotcomma" || key === "numspacecomma") decimal = ",";
+  else return { error: `format ${format} is not one this reader knows` };
+  const thousands = decimal === "." ? /[,\s'\u00a0\u202f]/g : /[.\s'\u00a0\u202f]/g;
+  const plain = t.replace(thousands, "");
+  const m = decimal === "." ? /^(\d*)(?:\.(\d*))?$/.exec(plain) : /^(\d*)(?:,(\d*))?$/.exec(plain);
+  if (!m || (m[1] === "" && !m[2])) return { error: `"${collapse(raw)}" is not a number${format ? ` in format ${format}` : ""}` };
+  const v = scaled(m[1], m[2] ?? "", scale);
+  return { value: negative && v !== 0 ? -v : v };
+}
+
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+
+/** Day, month, year order of each ixt date format (local names, lower-cased, hyphens removed). */
+function dateOrder(key: string): "dmy" | "mdy" | "ymd" | null {
+  if (key === "") return "ymd";
+  if (/^date(daymonth(name)?year|longuk|shortuk|slasheu|doteu)/.test(key)) return "dmy";
+  if (/^date(month(name)?dayyear|longus|shortus|slashus|dotus)/.test(key)) return "mdy";
+  if (/^dateyearmonth(name)?day/.test(key)) return "ymd";
+  return null;
+}
+
+const pad2 = (n: number) => String(n).padStart(2, "0");
+
+/** A real calendar date between 1900 and 2100 as YYYY-MM-DD, else null. */
+function isoDate(y: number, m: number, d: number): string | null {
+  if (!(y >= 1900 && y <= 2100 && m >= 1 && m <= 12 && d >= 1)) return null;
+  const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return d <= days ? `${y}-${pad2(m)}-${pad2(d)}` : null;
+}
+
+/** A date fact's displayed text read per its ixt format (no format: an ISO date), or a reason it cannot be read. */
+export function parseDate(raw: string, format: string | null): { value: string } | { error: string } {
+  const t = collapse(raw);
+  const key = formatKey(format);
+  const order = dateOrder(key);
+  if (!order) return { error: `date format ${format} is not one this reader knows` };
+  const bad = { error: `"${t}" is not a date${format ? ` in format ${format}` : ""}` };
+  if (key === "") {
+    const m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[TZ+\-\s])/.exec(t);
+    const v = m && isoDate(Number(m[1]), Number(m[2]), Number(m[3]));
+    return v ? { value: v } : bad;
+  }
+  const numbers: number[] = [];
+  let month: number | null = null;
+  for (const token of t.split(/[^0-9A-Za-z]+/).filter(Boolean)) {
+    const n = /^(\d+)(?:st|nd|rd|th)?$/i.exec(token);
+    if (n) numbers.push(Number(n[1]));
+    else if (month === null && /^[a-z]{3,}$/i.test(token)) {
+      const i = MONTHS.indexOf(token.slice(0, 3).toLowerCase());
+      if (i >= 0) month = i + 1;
+    }
+  }
+  const fields = month === null ? order.split("") : order.replace("m", "").split("");
+  if (numbers.length !== fields.length) return bad;
+  const at = (f: string) => numbers[fields.indexOf(f)];
+  let y = at("y");
+  if (y < 100) y += 2000;
+  const v = isoDate(y, month ?? at("m"), at("d"));
+  return v ? { value: v } : bad;
+}
+
+/** A boolean fact (ixt booleantrue/booleanfalse, or the text true/false). */
+function parseBoolean(fact: Fact): boolean | null {
+  const key = formatKey(fact.format);
+  if (key === "booleantrue") return true;
+  if (key === "booleanfalse") return false;
+  const t = fact.text.toLowerCase();
+  return t === "true" || t === "1" ? true : t === "false" || t === "0" ? false : null;
+}
+
+// ---- Reading the markup into facts, contexts and units ----
+
+interface El {
+  /** Local name (lower-cased when read as HTML). */
+  local: string;
+  /** Namespace URI; null when read as HTML or when the document does not declare the prefix (matched by local name then). */
+  uri: string | null;
+  /** The name as written (prefix:local). */
+  qname: string;
+  /** Attribute local name, lower-cased → value. */
+  attr(name: string): string | undefined;
+}
+
+interface OpenFact {
+  fact: Fact;
+  text: string;
+}
+
+/** Turns element/text events (from either parser) into facts, contexts and units. */
+class Collector {
+  readonly facts: Fact[] = [];
+  readonly contexts = new Map<string, Context>();
+  readonly units = new Map<string, string>();
+  readonly namespaces = new Map<string, string>();
+  readonly warnings: string[] = [];
+  format: "ixbrl" | "xbrl" = "ixbrl";
+  private root = true;
+  /** Per open element: what to do when it closes. */
+  private closers: ((() => void) | null)[] = [];
+  private excludeDepth = 0;
+  private open: OpenFact[] = [];
+  private context: Context | null = null;
+  private unit: { id: string; measures: string[] } | null = null;
+  /** Text of a context or unit part being read (identifier, instant, member, measure). */
+  private leaf: string | null = null;
+
+  constructor(private readonly html: boolean) {}
+
+  warn(message: string) {
+    if (this.warnings.length < MAX_WARNINGS && !this.warnings.includes(message)) this.warnings.push(message);
+  }
+
+  private is(el: El, local: string, ns: string | Set<string>): boolean {
+    if (el.local !== (this.html ? local.toLowerCase() : local)) return false;
+    if (el.uri === null) return true;
+    return typeof ns === "string" ? el.uri === ns : ns.has(el.uri);
+  }
+
+  openTag(el: El, resolve: (prefix: string) => string | undefined) {
+    let closer: (() => void) | null = null;
+    if (this.root) {
+      this.root = false;
+      if (this.is(el, "xbrl", XBRLI_NS)) this.format = "xbrl";
+    }
+    if (this.is(el, "nonFraction", IX_NS) || this.is(el, "nonNumeric", IX_NS)) {
+      closer = this.startFact(el, el.local.toLowerCase() === "nonfraction", el.attr("name") ?? null, resolve);
+    } else if (this.format === "xbrl" && el.attr("contextref") !== undefined) {
+      // Any element with a contextRef is a fact (CH's 2009 "ae" instances even put theirs in the xbrli namespace).
+      closer = this.startFact(el, el.attr("unitref") !== undefined, el.qname, () => el.uri ?? resolve(prefixOf(el.qname)));
+    } else if (this.is(el, "exclude", IX_NS)) {
+      this.excludeDepth++;
+      closer = () => void this.excludeDepth--;
+    } else if (this.is(el, "context", XBRLI_NS)) {
+      const id = el.attr("id");
+      if (id === undefined) this.warn("a context without an id cannot be referred to; it is left out");
+      this.context = { id: id ?? "", identifier: null, scheme: null, instant: null, startDate: null, endDate: null, dimensions: {} };
+      closer = () => {
+        const c = this.context!;
+        this.context = null;
+        if (!c.id) return;
+        if (this.contexts.has(c.id)) this.warn(`context ${c.id} is defined twice; the first is used`);
+        else this.contexts.set(c.id, c);
+      };
+    } else if (this.context) {
+      closer = this.contextPart(el);
+    } else if (this.is(el, "unit", XBRLI_NS)) {
+      this.unit = { id: el.attr("id") ?? "", measures: [] };
+      closer = () => {
+        const u = this.unit!;
+        this.unit = null;
+        if (u.id) this.units.set(u.id, u.measures.join(""));
+      };
+    } else if (this.unit) {
+      if (this.is(el, "unitDenominator", XBRLI_NS)) {
+        this.unit.measures.push("/");
+      } else if (this.is(el, "measure", XBRLI_NS)) {
+        this.leaf = "";
+        closer = () => {
+          this.unit?.measures.push(collapse(this.leaf ?? ""));
+          this.leaf = null;
+        };
+      }
+    }
+    this.closers.push(closer);
+  }
+
+  private contextPart(el: El): (() => void) | null {
+    const c = this.context!;
+    const read = (set: (text: string) => void) => {
+      this.leaf = "";
+      return () => {
+        set(collapse(this.leaf ?? ""));
+        this.leaf = null;
+      };
+    };
+    if (this.is(el, "identifier", XBRLI_NS)) {
+      c.scheme = el.attr("scheme") ?? null;
+      return read((t) => (c.identifier = t));
+    }
+    if (this.is(el, "instant", XBRLI_NS)) return read((t) => (c.instant = this.contextDate(c, t)));
+    if (this.is(el, "startDate", XBRLI_NS)) return read((t) => (c.startDate = this.contextDate(c, t)));
+    if (this.is(el, "endDate", XBRLI_NS)) return read((t) => (c.endDate = this.contextDate(c, t)));
+    const explicit = this.is(el, "explicitMember", XBRLDI_NS);
+    if (explicit || this.is(el, "typedMember", XBRLDI_NS)) {
+      // An explicit member is a QName (its local name is kept); a typed member's value is its text.
+      const dimension = el.attr("dimension");
+      return read((t) => {
+        if (dimension) c.dimensions[localOf(dimension)] = explicit ? localOf(t) : t;
+      });
+    }
+    return null;
+  }
+
+  private contextDate(c: Context, text: string): string | null {
+    const m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[TZ+\-])/.exec(text);
+    const v = m && isoDate(Number(m[1]), Number(m[2]), Number(m[3]));
+    if (!v) this.warn(`context ${c.id || "(no id)"} has a period date that is not a plausible date ("${text}"); that date is left out`);
+    return v;
+  }
+
+  private startFact(el: El, numeric: boolean, concept: string | null, resolve: (prefix: string) => string | undefined): () => void {
+    const contextRef = el.attr("contextref") ?? null;
+    const fact: Fact = {
+      concept: concept ?? "",
+      localName: concept ? localOf(concept) : "",
+      namespace: concept ? (resolve(prefixOf(concept)) ?? null) : null,
+      contextRef,
+      unitRef: el.attr("unitref") ?? null,
+      numeric,
+      format: el.attr("format") ?? null,
+      value: null,
+      text: "",
+      sign: el.attr("sign") === "-" ? "-" : null,
+      scale: 0,
+      nil: el.attr("nil") === "true",
+    };
+    const scaleAttr = el.attr("scale");
+    if (scaleAttr !== undefined) {
+      const scale = Number(scaleAttr);
+      if (Number.isInteger(scale) && Math.abs(scale) <= 30) fact.scale = scale;
+      else this.warn(`${fact.concept || "a fact"} in context ${contextRef}: scale "${scaleAttr}" is not a whole number; 0 is used`);
+    }
+    const open: OpenFact = { fact, text: "" };
+    const index = this.facts.length;
+    this.facts.push(fact);
+    this.open.push(open);
+    return () => {
+      this.open.pop();
+      fact.text = collapse(open.text).slice(0, 500);
+      if (!concept || !contextRef) {
+        this.facts[index] = null as unknown as Fact; // dropped below
+        this.warn(`a fact without a name or a contextRef ("${fact.text.slice(0, 60)}") is left out`);
+        return;
+      }
+      if (fact.nil) return;
+      if (numeric) {
+        const r = parseNumber(open.text, fact.format, fact.scale);
+        if ("error" in r) this.warn(`${fact.concept} in context ${contextRef}: ${r.error}; left out`);
+        else fact.value = fact.sign === "-" && r.value !== 0 ? -r.value : r.value;
+      } else {
+        fact.value = formatKey(fact.format) === "nocontent" ? "" : fact.text;
+      }
+    };
+  }
+
+  text(t: string) {
+    if (this.leaf !== null) this.leaf += t;
+    if (this.excludeDepth > 0 || this.open.length === 0) return;
+    for (const o of this.open) if (o.text.length < MAX_TEXT) o.text += t;
+  }
+
+  closeTag() {
+    this.closers.pop()?.();
+  }
+
+  finish(parsedAs: "xml" | "html"): FactSet {
+    // Elements never closed (a truncated document): close them so their facts are kept.
+    while (this.closers.length) this.closeTag();
+    return {
+      format: this.format,
+      parsedAs,
+      facts: this.facts.filter((f) => f !== null),
+      contexts: this.contexts,
+      units: this.units,
+      namespaces: this.namespaces,
+      warnings: this.warnings,
+    };
+  }
+}
+
+/** Named character references XHTML filings use without declaring them (XML knows only five). */
+const HTML_ENTITIES: Record<string, string> = {
+  nbsp: "\u00a0", pound: "£", euro: "€", copy: "©", reg: "®", trade: "™", ndash: "–", mdash: "—", minus: "−",
+  lsquo: "‘", rsquo: "’", ldquo: "“", rdquo: "”", hellip: "…", bull: "•", middot: "·", deg: "°", times: "×",
+  shy: "\u00ad", ensp: "\u2002", emsp: "\u2003", thinsp: "\u2009", zwnj: "\u200c", zwj: "\u200d", sect: "§", para: "¶",
+  frac12: "½", frac14: "¼", frac34: "¾", laquo: "«", raquo: "»", cent: "¢", yen: "¥", eacute: "é", egrave: "è", acute: "´",
+};
+
+/**
+ * Well-formed XML, read with saxes. Namespaces are resolved here rather than by saxes (its namespace mode is about
+ * twice as slow): each element's declarations open a new scope. A prefix the document never declares resolves to
+ * nothing, and such an element is then matched on its local name alone, as in the HTML reading.
+ */
+function readXml(text: string): FactSet {
+  const c = new Collector(false);
+  const parser = new SaxesParser({ position: false });
+  Object.assign(parser.ENTITIES, HTML_ENTITIES);
+  let scope = new Map<string, string>([["xml", "http://www.w3.org/XML/1998/namespace"]]);
+  const scopes: Map<string, string>[] = [];
+  const resolve = (prefix: string) => scope.get(prefix);
+  parser.on("opentag", (tag) => {
+    const attributes = tag.attributes as Record<string, string>;
+    scopes.push(scope);
+    for (const name in attributes) {
+      if (name !== "xmlns" && !name.startsWith("xmlns:")) continue;
+      const prefix = name === "xmlns" ? "" : name.slice(6);
+      if (scope === scopes[scopes.length - 1]) scope = new Map(scope);
+      scope.set(prefix, attributes[name]);
+      if (prefix && !c.namespaces.has(prefix)) c.namespaces.set(prefix, attributes[name]);
+    }
+    const qname = tag.name;
+    const colon = qname.indexOf(":");
+    const uri = scope.get(colon < 0 ? "" : qname.slice(0, colon));
+    c.openTag(
+      {
+        local: colon < 0 ? qname : qname.slice(colon + 1),
+        uri: uri === undefined || uri === "" ? null : uri,
+        qname,
+        attr: (want) => {
+          for (const name in attributes) if (localOf(name).toLowerCase() === want) return attributes[name];
+          return undefined;
+        },
+      },
+      resolve,
+    );
+  });
+  parser.on("closetag", () => {
+    c.closeTag();
+    scope = scopes.pop() ?? scope;
+  });
+  parser.on("text", (t) => c.text(t));
+  parser.on("cdata", (t) => c.text(t));
+  parser.on("error", (e) => {
+    throw e;
+  });
+  parser.write(text).close();
+  return c.finish("xml");
+}
+
+interface DomNode {
+  nodeType: number;
+  localName?: string;
+  data?: string;
+  childNodes: ArrayLike<DomNode>;
+  attributes?: ArrayLike<{ name: string; value: string }>;
+}
+
+function readHtml(text: string): FactSet {
+  const c = new Collector(true);
+  const { document } = parseHTML(text) as unknown as { document: DomNode };
+  const ns = c.namespaces;
+  const resolve = (prefix: string) => ns.get(prefix.toLowerCase());
+  const elOf = (node: DomNode): El => {
+    const qname = node.localName ?? "";
+    const attrs = new Map<string, string>();
+    for (const a of Array.from(node.attributes ?? [])) {
+      const name = a.name.toLowerCase();
+      if (name.startsWith("xmlns:") && !ns.has(name.slice(6))) ns.set(name.slice(6), a.value);
+      attrs.set(localOf(name), a.value);
+    }
+    return { local: localOf(qname), uri: null, qname, attr: (name) => attrs.get(name) };
+  };
+  // Iterative walk (deeply nested tag soup must not exhaust the stack): [node, element once opened].
+  const stack: [DomNode, El | null][] = [[document, null]];
+  while (stack.length) {
+    const top = stack[stack.length - 1];
+    const [node, opened] = top;
+    if (opened) {
+      stack.pop();
+      c.closeTag();
+      continue;
+    }
+    if (node.nodeType === 3) {
+      stack.pop();
+      c.text(node.data ?? "");
+      continue;
+    }
+    if (node.nodeType === 1) {
+      const el = elOf(node);
+      c.openTag(el, resolve);
+      top[1] = el;
+    } else {
+      stack.pop();
+      if (node.nodeType !== 9 && node.nodeType !== 11) continue;
+    }
+    const kids = Array.from(node.childNodes);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i], null]);
+  }
+  return c.finish("html");
+}
+
+/**
+ * Every fact, context and unit of an iXBRL or XBRL document. Well-formed XML is read with saxes; anything else with
+ * linkedom's HTML parser. Never throws on content; `readAccounts` decides what an empty result means.
+ */
+export function readFacts(document: string): FactSet {
+  try {
+    return readXml(document);
+  } catch {
+    const set = readHtml(document);
+    set.warnings.unshift("the document is not well-formed XML; it was read with a tolerant HTML parser");
+    return set;
+  }
+}
+
+// ---- From facts to the accounts record ----
+
+interface Alternative {
+  concept: string;
+  /** Dimension → member the field allows (local names). Absent: the fact's context must have no dimension. */
+  allow?: Record<string, string>;
+}
+
+const CURRENT_CREDITORS = { MaturitiesOrExpirationPeriodsDimension: "WithinOneYear", "FinancialInstrumentCurrentNon-currentDimension": "CurrentFinancialInstruments" };
+const NONCURRENT_CREDITORS = { MaturitiesOrExpirationPeriodsDimension: "AfterOneYear", "FinancialInstrumentCurrentNon-currentDimension": "Non-currentFinancialInstruments" };
+
+/**
+ * Concept → field, alternatives in priority order (the first that has a fact for the period wins). FRC 2014+ names
+ * (core) first, then the 2009 UK GAAP / 2004 names. Creditors carry the maturity dimension (or, in some software,
+ * the current/non-current financial-instrument dimension, or both); equity components the EquityClassesDimension.
+ */
+export const CONCEPTS: Record<FigureName, Alternative[]> = {
+  fixedAssets: [{ concept: "FixedAssets" }, { concept: "PropertyPlantEquipment" }, { concept: "TangibleFixedAssets" }],
+  currentAssets: [{ concept: "CurrentAssets" }],
+  cash: [{ concept: "CashBankOnHand" }, { concept: "CashBankInHand" }],
+  debtors: [{ concept: "Debtors" }, { concept: "TradeDebtorsTradeReceivables" }],
+  creditorsWithinOneYear: [{ concept: "Creditors", allow: CURRENT_CREDITORS }, { concept: "CreditorsDueWithinOneYear" }],
+  creditorsAfterOneYear: [{ concept: "Creditors", allow: NONCURRENT_CREDITORS }, { concept: "CreditorsDueAfterOneYear" }],
+  netCurrentAssets: [{ concept: "NetCurrentAssetsLiabilities" }],
+  totalAssetsLessCurrentLiabilities: [{ concept: "TotalAssetsLessCurrentLiabilities" }],
+  netAssets: [{ concept: "NetAssetsLiabilities" }, { concept: "NetAssetsLiabilitiesIncludingPensionAssetLiability" }],
+  shareCapital: [{ concept: "Equity", allow: { EquityClassesDimension: "ShareCapital" } }, { concept: "CalledUpShareCapital" }],
+  reserves: [{ concept: "Equity", allow: { EquityClassesDimension: "RetainedEarningsAccumulatedLosses" } }, { concept: "ProfitLossAccountReserve" }],
+  equity: [{ concept: "Equity" }, { concept: "ShareholderFunds" }],
+  turnover: [{ concept: "TurnoverRevenue" }, { concept: "TurnoverGrossOperatingRevenue" }],
+  grossProfit: [{ concept: "GrossProfitLoss" }],
+  operatingProfit: [{ concept: "OperatingProfitLoss" }],
+  profitBeforeTax: [{ concept: "ProfitLossOnOrdinaryActivitiesBeforeTax" }],
+  profitAfterTax: [{ concept: "ProfitLoss" }, { concept: "ProfitLossForPeriod" }],
+  averageEmployees: [{ concept: "AverageNumberEmployeesDuringPeriod" }, { concept: "EmployeesTotal" }],
+};
+
+/** Report metadata, by local name (FRC `bus:` names first, then the 2009 / 2004 ones). */
+const META = {
+  start: ["StartDateForPeriodCoveredByReport"],
+  end: ["EndDateForPeriodCoveredByReport"],
+  balanceSheetDate: ["BalanceSheetDate"],
+  number: ["UKCompaniesHouseRegisteredNumber", "CompaniesHouseRegisteredNumber"],
+  name: ["EntityCurrentLegalOrRegisteredName", "EntityCurrentLegalName"],
+  dormant: ["EntityDormantTruefalse", "EntityDormant", "CompanyDormant"],
+  standard: ["AccountingStandardsApplied"],
+  type: ["AccountsTypeFullOrAbbreviated"],
+  status: ["AccountsStatusAuditedOrUnaudited"],
+};
+
+function dimensionsMatch(dims: Record<string, string>, allow: Record<string, string> | undefined): boolean {
+  const entries = Object.entries(dims);
+  if (!allow) return entries.length === 0;
+  return entries.length > 0 && entries.every(([d, m]) => allow[d] === m);
+}
+
+const daysAfter = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const yearBefore = (iso: string) => {
+  const d = new Date(`${iso}T00:00:00Z`);
+  d.setUTCFullYear(d.getUTCFullYear() - 1);
+  return d.toISOString().slice(0, 10);
+};
+
+/** The companies register's and the document's accounts, read: see the file's comment. */
+export function readAccounts(document: string): AccountsDocument {
+  const set = readFacts(document);
+  const { facts, contexts, units } = set;
+  const warnings = [...set.warnings];
+  const warn = (m: string) => {
+    if (warnings.length < MAX_WARNINGS && !warnings.includes(m)) warnings.push(m);
+  };
+  if (facts.length === 0) {
+    throw new InputError("unreadable_input", "The document holds no XBRL facts: it is not iXBRL or XBRL accounts, or its tags could not be read.");
+  }
+
+  // Facts whose context is not defined: reported once per context id, and left out of the figures.
+  const missing = new Map<string, number>();
+  for (const f of facts) if (f.contextRef && !contexts.has(f.contextRef)) missing.set(f.contextRef, (missing.get(f.contextRef) ?? 0) + 1);
+  for (const [id, n] of missing) warn(`${n} fact${n === 1 ? " refers" : "s refer"} to context "${id}", which the document does not define; left out of the figures`);
+
+  const byLocal = new Map<string, Fact[]>();
+  for (const f of facts) {
+    const list = byLocal.get(f.localName);
+    if (list) list.push(f);
+    else byLocal.set(f.localName, [f]);
+  }
+  const firstOf = (names: string[]) => {
+    for (const n of names) {
+      const f = byLocal.get(n)?.find((x) => !x.nil);
+      if (f) return f;
+    }
+    return null;
+  };
+  const metaDate = (names: string[]): string | null => {
+    const f = firstOf(names);
+    if (!f) return null;
+    const r = parseDate(f.text, f.format);
+    if ("error" in r) {
+      warn(`${f.concept}: ${r.error}; left out`);
+      return null;
+    }
+    return r.value;
+  };
+  /** A tagged choice (accounting standard, accounts type, status): the member of the fact's context, else its text. */
+  const metaMember = (names: string[]): string | null => {
+    const f = firstOf(names);
+    if (!f) return null;
+    const dims = f.contextRef ? contexts.get(f.contextRef)?.dimensions : undefined;
+    const member = dims ? Object.values(dims)[0] : undefined;
+    return member ?? (typeof f.value === "string" && f.value ? f.value : null);
+  };
+
+  // ---- Periods, by dates only ----
+  const usable = [...contexts.values()];
+  const durations = usable.filter((c) => c.startDate && c.endDate && c.startDate <= c.endDate);
+  const dates = [...new Set(usable.flatMap((c) => [c.instant, c.endDate]).filter((d): d is string => !!d))].sort();
+  let periodEnd = metaDate(META.end);
+  const balanceSheetDate = metaDate(META.balanceSheetDate);
+  periodEnd ??= balanceSheetDate ?? dates[dates.length - 1] ?? null;
+  const startOf = (end: string | null) =>
+    end ? (durations.filter((c) => c.endDate === end).map((c) => c.startDate!).sort()[0] ?? null) : null;
+  const periodStart = metaDate(META.start) ?? startOf(periodEnd);
+  const currentInstant = balanceSheetDate ?? periodEnd;
+  // The prior period ends on the latest date the contexts name before the current period starts (when the start is
+  // not known: a year before the end, with a week's slack for 52/53-week years).
+  const cutoff = periodStart ?? (periodEnd ? daysAfter(yearBefore(periodEnd), 8) : null);
+  const priorEnd = cutoff ? ([...dates].reverse().find((d) => d < cutoff) ?? null) : null;
+
+  const factsNamed = (name: string) => byLocal.get(name) ?? [];
+  function figuresFor(instantDate: string | null, durationEnd: string | null, label: string): PeriodFigures {
+    const figures = Object.fromEntries(FIGURE_NAMES.map((n) => [n, null])) as Figures;
+    const evidence: PeriodFigures["evidence"] = {};
+    for (const field of FIGURE_NAMES) {
+      for (const alt of CONCEPTS[field]) {
+        const hits = factsNamed(alt.concept).filter((f) => {
+          if (!f.numeric || f.value === null || !f.contextRef) return false;
+          const c = contexts.get(f.contextRef);
+          if (!c || !dimensionsMatch(c.dimensions, alt.allow)) return false;
+          return c.instant ? c.instant === instantDate : c.endDate === durationEnd && !!c.startDate;
+        });
+        if (!hits.length) continue;
+        const first = hits[0];
+        const other = hits.find((h) => h.value !== first.value);
+        const shown = (f: Fact) => `${f.value} (context ${f.contextRef}, shown "${f.text}"${f.sign ? ', sign="-"' : ""})`;
+        if (other) warn(`${first.concept}, ${label}: facts disagree, ${shown(first)} and ${shown(other)}; the first is used`);
+        const c = contexts.get(first.contextRef!)!;
+        figures[field] = first.value as number;
+        evidence[field] = {
+          concept: first.concept,
+          contextRef: first.contextRef!,
+          text: first.text,
+          sign: first.sign,
+          scale: first.scale,
+          unit: (first.unitRef && units.get(first.unitRef)) || null,
+          dimensions: { ...c.dimensions },
+        };
+        break;
+      }
+    }
+    // A negative shown in brackets but tagged without sign="-" (seen in real filings): said, not corrected.
+    const { currentAssets: ca, creditorsWithinOneYear: cr, netCurrentAssets: nca } = figures;
+    if (ca !== null && cr !== null && nca !== null && nca !== 0 && ca - cr === -nca)
+      warn(`netCurrentAssets, ${label}: tagged ${nca}, but currentAssets − creditorsWithinOneYear is ${ca - cr}; the document seems to show a negative figure without tagging its sign`);
+    return { startDate: null, endDate: null, figures, evidence };
+  }
+  const current = figuresFor(currentInstant, periodEnd, "current period");
+  current.startDate = periodStart;
+  current.endDate = periodEnd;
+  let prior: PeriodFigures | null = null;
+  if (priorEnd) {
+    prior = figuresFor(priorEnd, priorEnd, "prior period");
+    prior.startDate = startOf(priorEnd);
+    prior.endDate = priorEnd;
+  }
+
+  // ---- Who, what kind, which currency ----
+  const identifiers = new Map<string, number>();
+  for (const c of contexts.values()) if (c.identifier) identifiers.set(c.identifier, (identifiers.get(c.identifier) ?? 0) + 1);
+  const fromContexts = [...identifiers.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => normaliseCompanyNumber(id)).find((n) => n !== null) ?? null;
+  if (identifiers.size > 1) warn(`the contexts name more than one entity (${[...identifiers.keys()].slice(0, 3).join(", ")})`);
+  const numberFact = firstOf(META.number);
+  const companyNumber = fromContexts ?? normaliseCompanyNumber(numberFact?.text) ?? null;
+  const nameFact = firstOf(META.name);
+  const dormantFact = firstOf(META.dormant);
+
+  const currencies = new Set<string>();
+  for (const p of [current, prior]) {
+    for (const [field, e] of Object.entries(p?.evidence ?? {})) {
+      if (field !== "averageEmployees" && e.unit && /^iso4217:/i.test(e.unit)) currencies.add(localOf(e.unit).toUpperCase());
+    }
+  }
+  if (currencies.size > 1) warn(`the figures are in more than one currency (${[...currencies].join(", ")})`);
+
+  const taxonomies: string[] = [];
+  for (const f of facts) if (f.namespace && f.namespace !== XBRLI_NS && !taxonomies.includes(f.namespace)) taxonomies.push(f.namespace);
+
+  return {
+    format: set.format,
+    parsedAs: set.parsedAs,
+    companyNumber,
+    companyName: nameFact?.text || null,
+    periodStart,
+    periodEnd,
+    balanceSheetDate,
+    accountingStandard: metaMember(META.standard),
+    accountsType: metaMember(META.type),
+    accountsStatus: metaMember(META.status),
+    dormant: dormantFact ? parseBoolean(dormantFact) : null,
+    currency: [...currencies][0] ?? null,
+    taxonomies,
+    current,
+    prior,
+    factCount: facts.length,
+    warnings,
+  };
+}
