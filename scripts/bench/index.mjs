@@ -4,7 +4,12 @@
 //  2. register ingest: parse + diff of a 120,000-row sponsors edition built from real rows: rows/s and peak memory;
 //  3. register lookup latency on that register (sponsor-licence), p50 and p99;
 //  4. the Charity Commission extract: every table streamed and read in buckets, records/s and peak heap
-//     (BENCH_CHARITIES main charities, default 100,000; the real register has about 380,000).
+//     (BENCH_CHARITIES main charities, default 100,000; the real register has about 380,000);
+//  5. iXBRL: parse time of a 2 MB accounts document (scripts/bench/ixbrl.ts);
+//  6. upstream calls per Companies House operation, cold and warm cache (scripts/bench/upstream-calls.mjs);
+//  7. the companies register at full size: a BENCH_COMPANY_ROWS-row Basic Company Data file (default
+//     5,700,000) parsed, loaded into D1, its database size, and company-search latency (scripts/bench/companies.mjs).
+//     BENCH_COMPANY_ROWS=0 skips it (it takes a quarter of an hour on two cores).
 // Everything runs locally (wrangler dev on 127.0.0.1 with its own state under .bench/).
 // BENCH_SECONDS (default 10) sets each load test's duration.
 import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
@@ -13,6 +18,8 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { ROOT, importTs, localEnv, migrateLocal, startDev, waitFor } from "../lib.mjs";
 import { ingest } from "../ingest.mjs";
+import { benchCompanies } from "./companies.mjs";
+import { benchUpstreamCalls } from "./upstream-calls.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PORT = Number(process.env.BENCH_PORT ?? 8799);
@@ -188,6 +195,18 @@ await withDev(STATE, async (base) => {
   report.lookup = { query: decodeURIComponent(name), register: `${loaded.rowsRead} rows`, oneConnection: single, tenConnections: loaded10 };
   console.log("sponsor-licence lookup:", report.lookup);
 });
+// ---- 5. iXBRL parse time
+const ixbrl = await importTs("scripts/bench/ixbrl.ts");
+report.ixbrl = ixbrl.benchIxbrl();
+console.log("iXBRL parse (2 MB):", report.ixbrl);
+
+// ---- 6. upstream calls per Companies House operation
+report.upstreamCalls = await benchUpstreamCalls();
+console.log("upstream calls per operation:", report.upstreamCalls);
+
+// ---- 7. the companies register at full size
+if (Number(process.env.BENCH_COMPANY_ROWS ?? 5_700_000) > 0) report.companies = await benchCompanies();
+
 writeFileSync(join(ROOT, ".bench", "report.json"), JSON.stringify(report, null, 2));
 console.log(`\nreport written to .bench/report.json`);
 process.exit(0);
