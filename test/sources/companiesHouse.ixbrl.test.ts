@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../src/shared/errors";
-import { type AccountsDocument, parseDate, parseNumber, readAccounts } from "../../src/sources/companies-house/ixbrl";
+import { type AccountsDocument, parseDate, parseNumber, readAccounts, readFacts } from "../../src/sources/companies-house/ixbrl";
 
 /**
  * The iXBRL accounts reader (src/sources/companies-house/ixbrl.ts), behind GET /api/v1/accounts (SPEC §4.8).
@@ -352,12 +352,15 @@ describe("SPEC §4.8 the iXBRL reader on our fixture in the real shape (test/fix
 </ix:resources></ix:header></div>
 <P>Cash &mdash; &undeclared; <ix:nonFraction contextRef="i1" name="uk-core:CashBankOnHand" unitRef="GBP" format="ixt2:numdotdecimal" scale="0">1,234<br></ix:nonFraction>
 <p>Creditors (<ix:nonFraction contextRef="i1w" name="uk-core:Creditors" unitRef="GBP" format="ixt2:numdotdecimal">5,678</ix:nonFraction>)
+<p>Dormant: <ix:nonNumeric contextRef="i1" name="bus:EntityDormantTruefalse"/> (an empty self-closing fact must not swallow what follows)
 <p>Net assets <ix:nonFraction contextRef="i1" name="uk-core:NetAssetsLiabilities" unitRef="GBP" format="ixt2:numdotdecimal" sign="-">90</ix:nonFraction>
 </body></html>`;
     const a = readAccounts(soup);
     expect(a).toMatchObject({ parsedAs: "html", companyNumber: "07654321", periodEnd: "2024-06-30", currency: "GBP", prior: null });
     expect(tagged(a.current)).toEqual({ cash: 1234, creditorsWithinOneYear: 5678, netAssets: -90 });
     expect(a.current.evidence.creditorsWithinOneYear).toMatchObject({ concept: "uk-core:Creditors", contextRef: "i1w", text: "5,678", dimensions: { MaturitiesOrExpirationPeriodsDimension: "WithinOneYear" } });
+    expect(a.current.evidence.netAssets).toMatchObject({ text: "90" });
+    expect(readFacts(soup).facts.find((f) => f.localName === "EntityDormantTruefalse")).toMatchObject({ text: "" });
     expect(a.warnings[0]).toBe("the document is not well-formed XML; it was read with a tolerant HTML parser");
   });
 

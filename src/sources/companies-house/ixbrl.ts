@@ -5,7 +5,7 @@
  * How it reads:
  * - Markup is read with a parser, never with patterns: saxes (streaming, namespace-aware) first, matching elements by
  *   namespace URI and local name, so any prefix (ns5:, core:, uk-core:) and un-prefixed default-namespace ix elements
- *   all work. A document that is not well-formed XML is read again with linkedom's tolerant HTML parser, where names
+ *   all work. A document that is not well-formed XML is read again with htmlparser2's tolerant HTML parser, where names
  *   are lower-cased and namespaces unknown: elements are matched on their local names there.
  * - Facts: `ix:nonFraction` (displayed text read per `format`, × 10^`scale`, negated by `sign="-"`; brackets are
  *   presentation only; `xsi:nil` is no value), `ix:nonNumeric` (text, dates in the ixt date formats, booleans);
@@ -20,7 +20,7 @@
  *   duplicate facts that disagree) is a warning, never a throw. Only a document with no facts at all throws
  *   (InputError `unreadable_input`, 422).
  */
-import { parseHTML } from "linkedom";
+import { Parser } from "htmlparser2";
 import { SaxesParser } from "saxes";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { InputError } from "../../shared/errors";
@@ -529,61 +529,38 @@ function readXml(text: string): FactSet {
   return c.finish("xml");
 }
 
-interface DomNode {
-  nodeType: number;
-  localName?: string;
-  data?: string;
-  childNodes: ArrayLike<DomNode>;
-  attributes?: ArrayLike<{ name: string; value: string }>;
-}
-
+/**
+ * Tag soup, read with htmlparser2 (the tolerant streaming parser linkedom itself is built on): events, never a
+ * DOM, so a large filing costs little more than the XML reading. Names are lower-cased; a self-closing element
+ * (`<ix:nonNumeric ... />`) closes at once; implied closes arrive as close events, so opens and closes pair up.
+ */
 function readHtml(text: string): FactSet {
   const c = new Collector(true);
-  const { document } = parseHTML(text) as unknown as { document: DomNode };
   const ns = c.namespaces;
   const resolve = (prefix: string) => ns.get(prefix.toLowerCase());
-  const elOf = (node: DomNode): El => {
-    const qname = node.localName ?? "";
-    const attrs = new Map<string, string>();
-    for (const a of Array.from(node.attributes ?? [])) {
-      const name = a.name.toLowerCase();
-      if (name.startsWith("xmlns:") && !ns.has(name.slice(6))) ns.set(name.slice(6), a.value);
-      attrs.set(localOf(name), a.value);
-    }
-    return { local: localOf(qname), uri: null, qname, attr: (name) => attrs.get(name) };
-  };
-  // Iterative walk (deeply nested tag soup must not exhaust the stack): [node, element once opened].
-  const stack: [DomNode, El | null][] = [[document, null]];
-  while (stack.length) {
-    const top = stack[stack.length - 1];
-    const [node, opened] = top;
-    if (opened) {
-      stack.pop();
-      c.closeTag();
-      continue;
-    }
-    if (node.nodeType === 3) {
-      stack.pop();
-      c.text(node.data ?? "");
-      continue;
-    }
-    if (node.nodeType === 1) {
-      const el = elOf(node);
-      c.openTag(el, resolve);
-      top[1] = el;
-    } else {
-      stack.pop();
-      if (node.nodeType !== 9 && node.nodeType !== 11) continue;
-    }
-    const kids = Array.from(node.childNodes);
-    for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i], null]);
-  }
+  const parser = new Parser(
+    {
+      onopentag(qname, attributes) {
+        const attrs = new Map<string, string>();
+        for (const name in attributes) {
+          if (name.startsWith("xmlns:") && !ns.has(name.slice(6))) ns.set(name.slice(6), attributes[name]);
+          attrs.set(localOf(name), attributes[name]);
+        }
+        c.openTag({ local: localOf(qname), uri: null, qname, attr: (want) => attrs.get(want) }, resolve);
+      },
+      ontext: (t) => c.text(t),
+      onclosetag: () => c.closeTag(),
+    },
+    { lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: true, decodeEntities: true },
+  );
+  parser.write(text);
+  parser.end();
   return c.finish("html");
 }
 
 /**
  * Every fact, context and unit of an iXBRL or XBRL document. Well-formed XML is read with saxes; anything else with
- * linkedom's HTML parser. Never throws on content; `readAccounts` decides what an empty result means.
+ * htmlparser2's tolerant HTML parser. Never throws on content; `readAccounts` decides what an empty result means.
  */
 export function readFacts(document: string): FactSet {
   try {
