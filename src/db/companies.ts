@@ -158,7 +158,7 @@ export async function applyCompanySlice(
     : [
         // Added: never listed before; returned: listed in an earlier edition, not in the last one (restored).
         `INSERT INTO company_changes (run_id, change_date, number, kind, name, before, after)
-           SELECT ?1, ?2, s.number, CASE WHEN EXISTS (SELECT 1 FROM companies c WHERE c.number = s.number AND c.valid_from_run < ?1) THEN 'returned' ELSE 'added' END,
+           SELECT ?1, ?2, s.number, CASE WHEN EXISTS (SELECT 1 FROM company_changes h WHERE h.number = s.number AND h.kind = 'removed' AND h.run_id < ?1) THEN 'returned' ELSE 'added' END,
                   s.name, NULL, ${SNAPSHOT("s")} FROM company_staging s
             WHERE ${SLICE_S} AND NOT EXISTS (SELECT 1 FROM companies c WHERE ${OPEN_C})`,
         `INSERT INTO company_changes (run_id, change_date, number, kind, name, before, after)
@@ -230,6 +230,27 @@ export async function publishCompanies(db: D1Database, runId: number, opts: { ed
     // One run stages at a time (the run log refuses a second), so the whole table is this run's.
     db.prepare(`DELETE FROM company_staging`),
   ]);
+}
+
+/**
+ * Deletes versions no reader can see any more: those closed by a run at or before the published one (readers
+ * see only the published run; the change history keeps what they said). Without this every monthly edition
+ * would add the hundreds of thousands of versions it replaces to the database for good. In batches of
+ * `batch`; returns how many were deleted.
+ */
+export async function pruneClosedVersions(db: D1Database, publishedRun: number, batch = 50_000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const pick = `SELECT id FROM companies WHERE valid_to_run IS NOT NULL AND valid_to_run <= ?1 LIMIT ?2`;
+    const [fts, del] = await db.batch([
+      db.prepare(`INSERT INTO companies_fts (companies_fts, rowid, norm_core) SELECT 'delete', id, norm_core FROM companies WHERE id IN (${pick})`).bind(publishedRun, batch),
+      db.prepare(`DELETE FROM companies WHERE id IN (${pick})`).bind(publishedRun, batch),
+    ]);
+    void fts;
+    const n = del.meta.changes ?? 0;
+    total += n;
+    if (n < batch) return total;
+  }
 }
 
 /** An edition that changed nothing: the register is current as of its date; the staging goes. */

@@ -139,6 +139,9 @@ describe("issue §1 Basic Company Data through the pipeline, into COMPANIES_DB",
     // a change no kind names (new accounts filed) is a new version without a change record
     expect(await companyByNumber(env.COMPANIES_DB, "03712548")).toMatchObject({ accountsMadeUpTo: "2026-03-31" });
     expect(cs.some((c) => c.number === "03712548")).toBe(false);
+    // the versions it replaced are gone (no reader sees them; the changes keep what they said): one row per live company
+    expect(await env.COMPANIES_DB.prepare(`SELECT COUNT(*) AS n, COUNT(DISTINCT number) AS numbers, SUM(valid_to_run IS NOT NULL) AS closed FROM companies`).first()).toEqual({ n: 17, numbers: 17, closed: 0 });
+    expect(await env.COMPANIES_DB.prepare(`SELECT COUNT(*) AS n FROM companies_fts WHERE companies_fts MATCH '"cafe" OR "greystone"'`).first()).toEqual({ n: 0 });
   });
 
   it("a company back in the file after it left is `returned`, not added", async () => {

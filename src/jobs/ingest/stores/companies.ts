@@ -2,6 +2,7 @@ import {
   applyCompanySlice,
   discardCompanyRun,
   publishCompanies,
+  pruneClosedVersions,
   publishCompaniesUnchanged,
   resetCompanies,
   stageCompanies,
@@ -45,6 +46,8 @@ export const companiesStore: RegisterStore = {
     // Readers switch in the companies database first; the run log then says so.
     await publishCompanies(db, run.runId, { editionDate: run.editionDate, sample: run.sample, replacesSample: run.replacesSample });
     await recordPublished(env.DB, target, { editionDate: run.editionDate, sample: run.sample, replacesSample: run.replacesSample, changes, note: run.note, finishedAt });
+    // The versions this run replaced are now invisible: they go, so the database holds one version per live company.
+    await pruneClosedVersions(db, run.runId);
     return { outcome: "loaded", changes, byKind };
   },
 
