@@ -213,37 +213,116 @@ export async function resetRegister(db: D1Database, source: string): Promise<num
 }
 
 // ---- Write side: the ingest pipeline's statements.
+//
+// Rows go many to a statement, as ONE bound parameter holding a JSON array of rows
+// (INSERT … SELECT … FROM json_each(?)), not as bound parameters (D1 takes 100 a statement: five rows of
+// register_entries). Every statement and batch is a round trip (locally, through wrangler's proxy, each
+// prepare and bind too), so a large edition is written in a few large statements and batches.
 
-/** D1 allows 100 bound parameters per statement. */
-const MAX_PARAMS = 100;
+/** UTF-8 bytes of one JSON parameter at most (D1 takes 2 MB a value and a row; this keeps well under). */
+export const JSON_PARAM_BYTES = 512 * 1024;
+/** A batch (one D1 transaction) holds at most this many statements, and their JSON parameters this many bytes. */
+const BATCH_STATEMENTS = 50;
+const BATCH_BYTES = 4 * 1024 * 1024;
 
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+const NON_ASCII = /[^\x00-\x7f]/;
+/** UTF-8 length of a string. */
+export function utf8Length(s: string): number {
+  if (!NON_ASCII.test(s)) return s.length;
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** Items (rows, or keys) as JSON arrays of at most JSON_PARAM_BYTES each (an item larger than that goes alone). */
+function jsonArrays(items: unknown[]): { json: string; bytes: number }[] {
+  const out: { json: string; bytes: number }[] = [];
+  let part: string[] = [];
+  let bytes = 2;
+  for (const item of items) {
+    const json = JSON.stringify(item);
+    const size = utf8Length(json) + 1;
+    if (part.length && bytes + size > JSON_PARAM_BYTES) {
+      out.push({ json: `[${part.join(",")}]`, bytes });
+      part = [];
+      bytes = 2;
+    }
+    part.push(json);
+    bytes += size;
+  }
+  if (part.length) out.push({ json: `[${part.join(",")}]`, bytes });
   return out;
 }
 
-/** Runs statements in batches (each batch is one D1 transaction). */
-async function runBatches(db: D1Database, stmts: D1PreparedStatement[], per = 50): Promise<void> {
-  for (let i = 0; i < stmts.length; i += per) await db.batch(stmts.slice(i, i + per));
+/**
+ * The write side's statements, prepared once per database binding: a run writes the same few shapes
+ * over and over (a D1 prepared statement holds only its SQL; bind makes a new one).
+ */
+const preparedBy = new WeakMap<D1Database, Map<string, D1PreparedStatement>>();
+function prepared(db: D1Database, sql: string): D1PreparedStatement {
+  let statements = preparedBy.get(db);
+  if (!statements) preparedBy.set(db, (statements = new Map()));
+  let stmt = statements.get(sql);
+  if (!stmt) statements.set(sql, (stmt = db.prepare(sql)));
+  return stmt;
 }
 
-/** Multi-row INSERTs chunked to D1's 100-parameter limit. */
-function insertRows(db: D1Database, table: string, columns: string[], rows: unknown[][]): D1PreparedStatement[] {
-  const per = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
-  const stmts: D1PreparedStatement[] = [];
-  const one = `(${columns.map(() => "?").join(", ")})`;
-  for (let i = 0; i < rows.length; i += per) {
-    const chunk = rows.slice(i, i + per);
-    stmts.push(db.prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${chunk.map(() => one).join(", ")}`).bind(...chunk.flat()));
-  }
-  return stmts;
+/** A statement of the write side, with the bytes it carries (for the batch size). */
+interface Write {
+  stmt: D1PreparedStatement;
+  bytes: number;
 }
+
+/** Runs statements in order, in batches (each batch is one D1 transaction) of bounded count and bytes. */
+async function runBatches(db: D1Database, writes: Write[]): Promise<void> {
+  let batch: D1PreparedStatement[] = [];
+  let bytes = 0;
+  for (const w of writes) {
+    if (batch.length && (batch.length >= BATCH_STATEMENTS || bytes + w.bytes > BATCH_BYTES)) {
+      await db.batch(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(w.stmt);
+    bytes += w.bytes;
+  }
+  if (batch.length) await db.batch(batch);
+}
+
+/**
+ * INSERTs of `rows` (values of `columns`, in order) as JSON arrays: `INSERT … SELECT … FROM json_each(?1)`,
+ * in the arrays' order. `fixed`: columns with one value for every row, bound once (?2, ?3…). A JSON
+ * string comes back as TEXT, a number as INTEGER or REAL, null as NULL, as when bound one by one.
+ */
+function insertRows(db: D1Database, table: string, fixed: Record<string, unknown>, columns: string[], rows: unknown[][]): Write[] {
+  if (!rows.length) return [];
+  const names = Object.keys(fixed);
+  const values = Object.values(fixed);
+  const select = [...names.map((_, i) => `?${i + 2}`), ...columns.map((_, i) => `j.value ->> ${i}`)];
+  const stmt = prepared(db, `INSERT INTO ${table} (${[...names, ...columns].join(", ")}) SELECT ${select.join(", ")} FROM json_each(?1) AS j ORDER BY j.key`);
+  return jsonArrays(rows).map((a) => ({ stmt: stmt.bind(a.json, ...values), bytes: a.bytes }));
+}
+
+/** `key` is one of a JSON array of keys bound as `param`. */
+const keyIn = (param: string) => `key IN (SELECT value FROM json_each(${param}))`;
+/** Closes the open versions (older than run ?2) of the keys in JSON array ?1 of source ?3. */
+const CLOSE_VERSIONS = `UPDATE register_entries SET valid_to_run = ?2 WHERE source = ?3 AND valid_to_run IS NULL AND valid_from_run < ?2 AND ${keyIn("?1")}`;
 
 const ENTRY_COLUMNS = [
   "source", "key", "entity", "part", "valid_from_run", "scope", "name", "norm_name", "norm_core", "company_number",
   "status", "rating", "town", "alt_names", "data", "fp", "first_seen", "removed_on", "last_listed",
 ];
+/** The columns of a new entry version that differ from row to row (the rest are the run's, or null). */
+const VERSION_COLUMNS = ["key", "entity", "part", "name", "norm_name", "norm_core", "company_number", "status", "rating", "town", "alt_names", "data", "fp", "first_seen"];
+const NAME_COLUMNS = ["norm", "key"];
 
 /** A run being completed: which register it loads. */
 export interface RunTarget {
@@ -318,7 +397,7 @@ export interface EntryVersion {
 
 /**
  * Writes new entry versions of a run and their index names, closing the versions they replace
- * (`closeKeys`). Invisible to readers until the run is published.
+ * (`closeKeys`). Invisible to readers until the run is published, which also indexes the names for FTS.
  */
 export async function writeEntryVersions(
   db: D1Database,
@@ -326,22 +405,20 @@ export async function writeEntryVersions(
   write: { closeKeys: string[]; versions: EntryVersion[]; names: { norm: string; key: string }[] },
 ): Promise<void> {
   const { runId, source, scope } = run;
-  const stmts: D1PreparedStatement[] = [];
-  for (const keys of chunks(write.closeKeys, MAX_PARAMS - 3))
-    stmts.push(
-      db
-        .prepare(`UPDATE register_entries SET valid_to_run = ? WHERE source = ? AND valid_to_run IS NULL AND valid_from_run < ? AND key IN (${keys.map(() => "?").join(", ")})`)
-        .bind(runId, source, runId, ...keys),
-    );
+  const writes: Write[] = [];
+  if (write.closeKeys.length) {
+    const close = prepared(db, CLOSE_VERSIONS);
+    for (const a of jsonArrays(write.closeKeys)) writes.push({ stmt: close.bind(a.json, runId, source), bytes: a.bytes });
+  }
   const rows = write.versions.map((v) => [
-    source, v.key, v.entity, v.part, runId, scope, v.name, v.normName, v.normCore, v.companyNumber,
-    v.status, v.rating, v.town, JSON.stringify(v.altNames), JSON.stringify(v.data), v.fp, v.firstSeen, null, null,
+    v.key, v.entity, v.part, v.name, v.normName, v.normCore, v.companyNumber, v.status, v.rating, v.town, JSON.stringify(v.altNames), JSON.stringify(v.data), v.fp, v.firstSeen,
   ]);
-  const names = write.names.map((n) => [n.norm, source, n.key, runId]);
-  stmts.push(...insertRows(db, "register_entries", ENTRY_COLUMNS, rows));
-  stmts.push(...insertRows(db, "register_names_fts", ["norm", "source", "key", "valid_from_run"], names));
-  stmts.push(...insertRows(db, "register_names", ["norm", "source", "key", "valid_from_run"], names));
-  await runBatches(db, stmts);
+  const names = write.names.map((n) => [n.norm, n.key]);
+  const fixed = { source, valid_from_run: runId };
+  writes.push(...insertRows(db, "register_entries", { ...fixed, scope }, VERSION_COLUMNS, rows));
+  // The FTS table gets the run's names from register_names in one statement as the run is published (publishRun).
+  writes.push(...insertRows(db, "register_names", fixed, NAME_COLUMNS, names));
+  await runBatches(db, writes);
 }
 
 /**
@@ -378,37 +455,35 @@ export async function writeRemovalsAndChanges(
   write: { editionDate: string; lastListed: string | null; removedKeys: string[]; changes: ChangeToWrite[] },
 ): Promise<void> {
   const { runId, source, scope } = run;
-  const stmts: D1PreparedStatement[] = [];
-  const copied = ENTRY_COLUMNS.map((c) => (c === "valid_from_run" || c === "removed_on" || c === "last_listed" ? "?" : c)).join(", ");
-  for (const keys of chunks(write.removedKeys, MAX_PARAMS - 5)) {
-    stmts.push(
-      db
-        .prepare(
-          `INSERT INTO register_entries (${ENTRY_COLUMNS.join(", ")}) SELECT ${copied} FROM register_entries
-            WHERE source = ? AND valid_to_run IS NULL AND valid_from_run < ? AND key IN (${keys.map(() => "?").join(", ")})`,
-        )
-        .bind(runId, write.editionDate, write.lastListed, source, runId, ...keys),
-      db
-        .prepare(`UPDATE register_entries SET valid_to_run = ? WHERE source = ? AND valid_to_run IS NULL AND valid_from_run < ? AND key IN (${keys.map(() => "?").join(", ")})`)
-        .bind(runId, source, runId, ...keys),
+  const writes: Write[] = [];
+  if (write.removedKeys.length) {
+    const copied = ENTRY_COLUMNS.map((c) => (c === "valid_from_run" ? "?2" : c === "removed_on" ? "?4" : c === "last_listed" ? "?5" : c)).join(", ");
+    const copy = prepared(
+      db,
+      `INSERT INTO register_entries (${ENTRY_COLUMNS.join(", ")}) SELECT ${copied} FROM register_entries
+        WHERE source = ?3 AND valid_to_run IS NULL AND valid_from_run < ?2 AND ${keyIn("?1")}`,
     );
+    const close = prepared(db, CLOSE_VERSIONS);
+    for (const a of jsonArrays(write.removedKeys))
+      writes.push({ stmt: copy.bind(a.json, runId, source, write.editionDate, write.lastListed), bytes: a.bytes }, { stmt: close.bind(a.json, runId, source), bytes: a.bytes });
   }
-  stmts.push(
+  writes.push(
     ...insertRows(
       db,
       "register_changes",
-      ["source", "scope", "run_id", "change_date", "key", "kind", "name", "before", "after"],
-      write.changes.map((c) => [source, scope, runId, write.editionDate, c.key, c.kind, c.name, c.before ? JSON.stringify(c.before) : null, c.after ? JSON.stringify(c.after) : null]),
+      { source, scope, run_id: runId, change_date: write.editionDate },
+      ["key", "kind", "name", "before", "after"],
+      write.changes.map((c) => [c.key, c.kind, c.name, c.before ? JSON.stringify(c.before) : null, c.after ? JSON.stringify(c.after) : null]),
     ),
   );
-  await runBatches(db, stmts);
+  await runBatches(db, writes);
 }
 
 /**
- * Publishes a run: readers switch to it in one transaction, which also ends the run "loaded" and drops
- * its staging. `replacesSample`: the first real edition after our sample data, whose lineage (entries,
- * names, changes of the source/scope's other runs) goes in the same transaction, and history starts
- * again at this edition.
+ * Publishes a run: readers switch to it in one transaction, which also indexes the run's names for FTS
+ * (register_names_fts, from register_names in one statement), ends the run "loaded" and drops its staging.
+ * `replacesSample`: the first real edition after our sample data, whose lineage (entries, names, changes
+ * of the source/scope's other runs) goes in the same transaction, and history starts again at this edition.
  */
 export async function publishRun(
   db: D1Database,
@@ -427,6 +502,9 @@ export async function publishRun(
     : [];
   await db.batch([
     ...dropSample,
+    db
+      .prepare(`INSERT INTO register_names_fts (norm, source, key, valid_from_run) SELECT norm, source, key, valid_from_run FROM register_names WHERE valid_from_run = ? ORDER BY rowid`)
+      .bind(runId),
     db
       .prepare(
         `INSERT INTO register_state (source, scope, published_run, edition_date, history_since, sample) VALUES (?, ?, ?, ?, ?, ?)

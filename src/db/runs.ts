@@ -3,6 +3,8 @@
  * and its staging area (register_staging: the records a run has parsed, kept until it completes).
  */
 
+import { JSON_PARAM_BYTES, utf8Length } from "./registers";
+
 export type RunMode = "snapshot" | "partial";
 export type RunOutcome = "running" | "loaded" | "unchanged" | "failed" | "refused";
 
@@ -78,13 +80,64 @@ export async function rowsReadOf(db: D1Database, runId: number): Promise<number 
   return row ? row.rows_read : null;
 }
 
+/** A staging row stored deflated: this prefix, then the deflated JSON in base64 (which never holds ":"). */
+const DEFLATED = "z:";
+
 /**
- * Stages batches of a run's records, one staging row each (a JSON array), in one transaction. `seq` is
- * the index of a batch's first record in the edition: unique and ordered across chunks.
+ * A staging row's JSON, deflated (raw DEFLATE, then base64): a register's records repeat their field names
+ * and values, so a row takes about an eighth of its JSON, to send, store and read back. A row that would
+ * not get smaller stays JSON.
+ */
+async function deflateRow(json: string): Promise<string> {
+  const stream = new Blob([json]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  const stored = DEFLATED + btoa(binary);
+  return stored.length < json.length ? stored : json;
+}
+
+/** A staging row's JSON, as `deflateRow` stored it. */
+async function inflateRow(stored: string): Promise<string> {
+  if (!stored.startsWith(DEFLATED)) return stored;
+  const binary = atob(stored.slice(DEFLATED.length));
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"))).text();
+}
+
+/**
+ * Stages batches of a run's records in one transaction. Consecutive records go in one staging row (a JSON
+ * array, deflated: deflateRow) up to JSON_PARAM_BYTES of JSON (a record larger than that alone), so a large
+ * edition takes few rows, statements and bytes. A row's `seq` is the index of its first record in the
+ * edition: unique and ordered across chunks, and the same when a chunk is staged again (INSERT OR REPLACE).
  */
 export async function stageBatches(db: D1Database, runId: number, batches: { seq: number; records: unknown[] }[]): Promise<void> {
   if (!batches.length) return;
-  await db.batch(batches.map((b) => db.prepare(`INSERT OR REPLACE INTO register_staging (run_id, seq, record) VALUES (?, ?, ?)`).bind(runId, b.seq, JSON.stringify(b.records))));
+  const rows: { seq: number; record: string }[] = [];
+  let seq = -1;
+  let next = -1;
+  let part: string[] = [];
+  let bytes = 2;
+  const end = () => {
+    if (part.length) rows.push({ seq, record: `[${part.join(",")}]` });
+    part = [];
+    bytes = 2;
+  };
+  for (const b of batches)
+    b.records.forEach((r, i) => {
+      const json = JSON.stringify(r);
+      const size = utf8Length(json) + 1;
+      if (b.seq + i !== next || bytes + size > JSON_PARAM_BYTES) end();
+      if (!part.length) seq = b.seq + i;
+      part.push(json);
+      bytes += size;
+      next = b.seq + i + 1;
+    });
+  end();
+  const stored = await Promise.all(rows.map((r) => deflateRow(r.record)));
+  const insert = db.prepare(`INSERT OR REPLACE INTO register_staging (run_id, seq, record) VALUES (?, ?, ?)`);
+  await db.batch(rows.map((r, i) => insert.bind(runId, r.seq, stored[i])));
 }
 
 /** How many records the run has staged, and (once, when the file has ended) what the parse left out. */
@@ -95,12 +148,17 @@ export async function setRowsRead(db: D1Database, runId: number, rows: number, n
     .run();
 }
 
-/** The staged records of a run (as `stageBatches` wrote them), page by page, so a large edition is never held whole. */
+/**
+ * The staged records of a run (as `stageBatches` wrote them), page by page, so a large edition is never held
+ * whole: a page of 8 rows is at most about 4 MB of JSON. Rows staged as plain JSON are read as they are.
+ */
 export async function* stagedRecords<R>(db: D1Database, runId: number): AsyncGenerator<R> {
+  const page = db.prepare(`SELECT seq, record FROM register_staging WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT 8`);
   for (let after = -1; ; ) {
-    const rows = await db.prepare(`SELECT seq, record FROM register_staging WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT 20`).bind(runId, after).all<{ seq: number; record: string }>();
+    const rows = await page.bind(runId, after).all<{ seq: number; record: string }>();
     if (!rows.results.length) return;
-    for (const r of rows.results) yield* JSON.parse(r.record) as R[];
+    const texts = await Promise.all(rows.results.map((r) => inflateRow(r.record)));
+    for (const text of texts) yield* JSON.parse(text) as R[];
     after = rows.results[rows.results.length - 1].seq;
   }
 }
