@@ -19,7 +19,7 @@ function sampleCsv() {
 }
 
 /** Edition B: edition A with about 1% of its rows changed: re-rated (0.2%), removed (0.1%), and some added. */
-function nextEdition(a, added) {
+export function nextEdition(a, added) {
   const lines = a.split(/\r?\n/);
   const out = [lines[0]];
   for (let i = 1; i < lines.length; i++) {

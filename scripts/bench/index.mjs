@@ -20,6 +20,7 @@ import { ROOT, importTs, localEnv, migrateLocal, startDev, waitFor } from "../li
 import { ingest } from "../ingest.mjs";
 import { benchCompanies } from "./companies.mjs";
 import { benchUpstreamCalls } from "./upstream-calls.mjs";
+import { benchD1Load, nextEdition } from "./d1-load.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PORT = Number(process.env.BENCH_PORT ?? 8799);
@@ -40,21 +41,6 @@ function sampleCsv() {
   return { csv: readFileSync(join(ROOT, "test/fixtures/sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-26.csv"), "utf8"), from: "repo fixture rows" };
 }
 
-/** Edition B: edition A with some rows re-rated, moved and removed, and a few added (a realistic daily diff). */
-function nextEdition(a) {
-  const lines = a.split(/\r?\n/);
-  const out = [lines[0]];
-  for (let i = 1; i < lines.length; i++) {
-    const l = lines[i];
-    if (!l) continue;
-    if (i % 997 === 0) continue; // removed
-    if (i % 499 === 0) out.push(l.replace("(A rating)", "(B rating)"));
-    else out.push(l);
-  }
-  for (let i = 0; i < 50; i++) out.push(`New Sponsor Bench ${i} Ltd,London,,Worker (A rating),Skilled Worker`);
-  return out.join("\n");
-}
-
 const report = { date: new Date().toISOString(), node: process.version, seconds: SECONDS };
 
 const bench = await importTs("scripts/bench/bench.ts");
@@ -71,7 +57,7 @@ console.log("charity extract parse:", report.charityExtract);
 // ---- 2. parse + diff (pure, in Node) ----
 const { csv: sample, from } = sampleCsv();
 const editionA = bench.buildLargeSponsorsCsv(sample, ROWS);
-const editionB = nextEdition(editionA);
+const editionB = nextEdition(editionA, 50);
 const previous = await bench.publishedState(editionA);
 global.gc?.();
 const timing = await bench.benchParseDiff(previous, editionB);

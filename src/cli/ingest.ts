@@ -36,7 +36,9 @@ export async function ingestFile(
   const file: EditionFile = { source, bytes: bytes ?? undefined, open: opts.open, tables: opts.tables, fileName: opts.fileName, url: opts.url, editionDate: opts.editionDate, sample: opts.sample };
   // A file given without a date may carry its own (the charity extract's date_of_extract).
   file.editionDate ??= (await ADAPTERS[source].dateOf?.(file)) ?? null;
-  return ingestEdition(env, file, { chunkRows: Math.max(50_000, ADAPTERS[source].chunkRows), onProgress: opts.onProgress });
+  // One chunk: chunks exist for a queue invocation's CPU limit, which Node does not have (the queue's resumed
+  // chunks are tested on their own); each further chunk would read the file again from its start.
+  return ingestEdition(env, file, { onProgress: opts.onProgress });
 }
 
 /** Empties registers (`npm run reset`): each source's entries, changes and runs. */

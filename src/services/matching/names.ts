@@ -52,8 +52,25 @@ function words(raw: string): string[] {
   return w;
 }
 
+/**
+ * The last few thousand names split, by raw name: an ingest asks for the same name's forms several times per
+ * record (its key, its full and core forms, its index names), and a lookup for every candidate's. Never mutated.
+ */
+const PARTS_CACHE = new Map<string, Readonly<{ core: readonly string[]; form: string | null }>>();
+const PARTS_CACHE_SIZE = 4096;
+
 /** Splits a name into its words (without the legal form) and the unified trailing legal form, if any. */
-function parts(raw: string): { core: string[]; form: string | null } {
+function parts(raw: string): Readonly<{ core: readonly string[]; form: string | null }> {
+  let p = PARTS_CACHE.get(raw);
+  if (!p) {
+    p = splitParts(raw);
+    if (PARTS_CACHE.size >= PARTS_CACHE_SIZE) PARTS_CACHE.clear();
+    PARTS_CACHE.set(raw, p);
+  }
+  return p;
+}
+
+function splitParts(raw: string): { core: string[]; form: string | null } {
   const w = words(raw);
   for (const [tail, form] of LEGAL_FORMS) {
     const at = w.length - tail.length;

@@ -12,6 +12,9 @@ import type { RegisterStore } from "../store";
  * name index) in the main database. The diff runs in the Worker over the published entries' keys and
  * states (services/registers/diff.ts), which suits registers of up to a few hundred thousand rows.
  */
+/** New versions written per flush: each flush is a few D1 transactions, and each rewrites index pages, so fewer is faster. */
+const FLUSH_VERSIONS = 5_000;
+
 export const entriesStore: RegisterStore = {
   stage: (env, runId, batches) => stageBatches(env.DB, runId, batches),
 
@@ -63,7 +66,7 @@ export const entriesStore: RegisterStore = {
         firstSeen: prev?.first_seen ?? editionDate,
       });
       for (const norm of indexNamesOf(r)) names.push({ norm, key: r.key });
-      if (versions.length >= 1000) await flush();
+      if (versions.length >= FLUSH_VERSIONS) await flush();
     }
     await flush();
 
