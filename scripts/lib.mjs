@@ -112,6 +112,27 @@ export function startDev(port, { persistTo, vars = {} } = {}) {
   return spawn(process.execPath, args, { cwd: ROOT, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"] });
 }
 
+/**
+ * Runs `body(base)` against a `wrangler dev` it starts on 127.0.0.1:`port` (state under `persistTo`, extra
+ * `vars`), and stops exactly that process when done; on failure the server's last output is printed.
+ */
+export async function withDev(port, { persistTo, vars = {} } = {}, body) {
+  const dev = startDev(port, { persistTo, vars });
+  let log = "";
+  dev.stdout.on("data", (d) => (log += d));
+  dev.stderr.on("data", (d) => (log += d));
+  try {
+    await waitFor(`http://127.0.0.1:${port}/`, 120_000);
+    return await body(`http://127.0.0.1:${port}`);
+  } catch (e) {
+    console.error(log.slice(-3000));
+    throw e;
+  } finally {
+    dev.kill("SIGTERM");
+    await new Promise((r) => dev.once("exit", r));
+  }
+}
+
 export async function waitFor(url, ms = 60_000) {
   const end = Date.now() + ms;
   while (Date.now() < end) {

@@ -16,7 +16,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node
 import { createHash, randomBytes } from "node:crypto";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { ROOT, importTs, localEnv, migrateLocal, startDev, waitFor } from "../lib.mjs";
+import { ROOT, importTs, localEnv, migrateLocal, withDev } from "../lib.mjs";
 import { ingest } from "../ingest.mjs";
 import { benchCompanies } from "./companies.mjs";
 import { benchUpstreamCalls } from "./upstream-calls.mjs";
@@ -113,22 +113,7 @@ console.log("ingest into local D1 (whole pipeline):", report.ingestIntoD1);
 
 // ---- 1 and 3: HTTP under load ----
 /** Runs `body` against wrangler dev serving the state in `dir`. */
-async function withDev(dir, body) {
-  const dev = startDev(PORT, { persistTo: dir });
-  let devLog = "";
-  dev.stdout.on("data", (d) => (devLog += d));
-  dev.stderr.on("data", (d) => (devLog += d));
-  try {
-    await waitFor(`http://127.0.0.1:${PORT}/`);
-    return await body(`http://127.0.0.1:${PORT}`);
-  } catch (e) {
-    console.error(devLog.slice(-3000));
-    throw e;
-  } finally {
-    dev.kill("SIGTERM");
-    await new Promise((r) => dev.once("exit", r));
-  }
-}
+const withDevAt = (dir, body) => withDev(PORT, { persistTo: dir }, body);
 
 /**
  * Bare route, then the keyed, charged late-payment call, at 50 connections, in BENCH_ROUNDS rounds
@@ -165,13 +150,13 @@ const RAM = existsSync("/dev/shm") ? join("/dev/shm", `ukbi-bench-${process.pid}
 if (RAM) {
   try {
     await prepareState(RAM);
-    report.platformStateInMemory = await withDev(RAM, platform);
+    report.platformStateInMemory = await withDevAt(RAM, platform);
     console.log("platform (local state in memory):", report.platformStateInMemory);
   } finally {
     rmSync(RAM, { recursive: true, force: true });
   }
 }
-await withDev(STATE, async (base) => {
+await withDevAt(STATE, async (base) => {
   report.platformStateOnDisk = await platform(base);
   console.log("platform (local state on disk):", report.platformStateOnDisk);
   const name = encodeURIComponent(editionA.split(/\r?\n/)[60].split(",")[0].replace(/^"|"$/g, "").trim());
@@ -181,6 +166,10 @@ await withDev(STATE, async (base) => {
   report.lookup = { query: decodeURIComponent(name), register: `${loaded.rowsRead} rows`, oneConnection: single, tenConnections: loaded10 };
   console.log("sponsor-licence lookup:", report.lookup);
 });
+// ---- the register load on its own: a baseline and a next edition (scripts/bench/d1-load.mjs)
+report.d1Load = await benchD1Load({ rows: ROWS });
+console.log("register D1 load (sponsors):", report.d1Load);
+
 // ---- 5. iXBRL parse time
 const ixbrl = await importTs("scripts/bench/ixbrl.ts");
 report.ixbrl = ixbrl.benchIxbrl();

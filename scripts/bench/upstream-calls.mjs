@@ -6,7 +6,7 @@ import { createServer } from "node:http";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, localEnv, migrateLocal, startDev, waitFor } from "../lib.mjs";
+import { ROOT, localEnv, migrateLocal, withDev } from "../lib.mjs";
 
 /** Serves a fixture host's folder like the test runner does (a folder answers with its index.json). */
 function fixtureServer(counter) {
@@ -41,41 +41,30 @@ export async function benchUpstreamCalls({ port = 8796 } = {}) {
     db.prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES ('key_bench', 'acc_bench', ?, ?)`).bind(createHash("sha256").update(key).digest("hex"), key.slice(0, 9)),
   ]);
   await proxy.dispose();
-  const dev = startDev(port, {
-    persistTo: state,
-    vars: { COMPANIES_HOUSE_URL: upstream, COMPANIES_HOUSE_DOCUMENT_URL: upstream, COMPANIES_HOUSE_API_KEY: "bench" },
-  });
-  let log = "";
-  dev.stdout.on("data", (d) => (log += d));
-  dev.stderr.on("data", (d) => (log += d));
   const out = {};
   try {
-    await waitFor(`http://127.0.0.1:${port}/`, 120_000);
-    const calls = [
-      ["company-search by number (no local index)", "/api/v1/company-search?q=01234567"],
-      ["company-search by name (no local index)", "/api/v1/company-search?q=Harbourside%20Legal"],
-      ["charges", "/api/v1/charges?company=01234567"],
-      ["deadlines", "/api/v1/deadlines?company=01234567"],
-      ["ownership", "/api/v1/ownership?company=04712345"],
-      ["accounts", "/api/v1/accounts?company=01234567"],
-    ];
-    for (const [name, path] of calls) {
-      const row = {};
-      for (const run of ["cold", "warm"]) {
-        const before = counter.n;
-        const r = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { "x-api-key": key } });
-        await r.arrayBuffer();
-        row[run] = counter.n - before;
-        row.status = r.status;
+    await withDev(port, { persistTo: state, vars: { COMPANIES_HOUSE_URL: upstream, COMPANIES_HOUSE_DOCUMENT_URL: upstream, COMPANIES_HOUSE_API_KEY: "bench" } }, async (base) => {
+      const calls = [
+        ["company-search by number (no local index)", "/api/v1/company-search?q=01234567"],
+        ["company-search by name (no local index)", "/api/v1/company-search?q=Harbourside%20Legal"],
+        ["charges", "/api/v1/charges?company=01234567"],
+        ["deadlines", "/api/v1/deadlines?company=01234567"],
+        ["ownership", "/api/v1/ownership?company=04712345"],
+        ["accounts", "/api/v1/accounts?company=01234567"],
+      ];
+      for (const [name, path] of calls) {
+        const row = {};
+        for (const run of ["cold", "warm"]) {
+          const before = counter.n;
+          const r = await fetch(`${base}${path}`, { headers: { "x-api-key": key } });
+          await r.arrayBuffer();
+          row[run] = counter.n - before;
+          row.status = r.status;
+        }
+        out[name] = row;
       }
-      out[name] = row;
-    }
-  } catch (e) {
-    console.error(log.slice(-3000));
-    throw e;
+    });
   } finally {
-    dev.kill("SIGTERM");
-    await new Promise((r) => dev.once("exit", r));
     server.close();
   }
   return out;
