@@ -9,7 +9,7 @@
  */
 import { normaliseNameCore } from "../services/matching/names";
 import { fingerprint } from "../services/registers/fingerprint";
-import type { CompanyRow } from "../services/companies/records";
+import type { BulkCompanyData, CompanyRow } from "../services/companies/records";
 import type { RegisterRecord } from "../services/registers/types";
 
 export type { CompanyRow };
@@ -25,42 +25,27 @@ const FROM_JSON = COLUMNS.map((_, i) => `j.value->>${i}`).join(", ");
 /** Rough JSON size per statement: D1 takes bound values of up to about 2 MB. */
 const JSON_BYTES_PER_STATEMENT = 600_000;
 
-interface BulkData {
-  category?: string;
-  incorporatedOn?: string | null;
-  sic?: { code: string; description: string }[];
-  postcode?: string | null;
-  countryOfOrigin?: string | null;
-  accountsDue?: string | null;
-  accountsMadeUpTo?: string | null;
-  accountsCategory?: string | null;
-  confirmationDue?: string | null;
-  confirmationMadeUpTo?: string | null;
-  previousNames?: { name: string; until: string | null }[];
-  extra?: Record<string, unknown>;
-}
-
 /** A parsed record as its row of columns (COLUMNS order). */
 export function companyRowOf(r: RegisterRecord): (string | null)[] {
-  const d = r.data as BulkData;
+  const d = r.data as unknown as BulkCompanyData;
   return [
     r.key,
     r.name,
     normaliseNameCore(r.name),
     r.status,
-    d.category ?? "",
-    d.incorporatedOn ?? null,
-    (d.sic ?? []).map((s) => s.code).join(" "),
+    d.category,
+    d.incorporatedOn,
+    d.sic.map((s) => s.code).join(" "),
     r.town,
-    d.postcode ?? null,
-    d.countryOfOrigin ?? null,
-    d.accountsDue ?? null,
-    d.accountsMadeUpTo ?? null,
-    d.accountsCategory ?? null,
-    d.confirmationDue ?? null,
-    d.confirmationMadeUpTo ?? null,
-    d.previousNames?.length ? JSON.stringify(d.previousNames) : null,
-    d.extra && Object.keys(d.extra).length ? JSON.stringify(d.extra) : null,
+    d.postcode,
+    d.countryOfOrigin,
+    d.accountsDue,
+    d.accountsMadeUpTo,
+    d.accountsCategory,
+    d.confirmationDue,
+    d.confirmationMadeUpTo,
+    d.previousNames.length ? JSON.stringify(d.previousNames) : null,
+    Object.keys(d.extra).length ? JSON.stringify(d.extra) : null,
     fingerprint(r),
   ];
 }
@@ -91,7 +76,7 @@ function jsonChunks(rows: unknown[][]): string[] {
 export async function stageCompanies(db: D1Database, runId: number, records: RegisterRecord[]): Promise<void> {
   if (!records.length) return;
   const sic = new Map<string, string>();
-  for (const r of records) for (const s of (r.data as BulkData).sic ?? []) if (s.description && !sic.has(s.code)) sic.set(s.code, s.description);
+  for (const r of records) for (const s of (r.data as unknown as BulkCompanyData).sic) if (s.description && !sic.has(s.code)) sic.set(s.code, s.description);
   const stmts = jsonChunks(records.map(companyRowOf)).map((json) =>
     db.prepare(`INSERT OR IGNORE INTO company_staging (run_id, ${COLUMN_LIST}) SELECT ?1, ${FROM_JSON} FROM json_each(?2) AS j`).bind(runId, json),
   );
@@ -322,7 +307,7 @@ const toCompany = (r: RawRow): CompanyRow => ({
   confirmationDue: r.confirmation_due,
   confirmationMadeUpTo: r.confirmation_made_up_to,
   previousNames: r.previous_names ? (JSON.parse(r.previous_names) as { name: string; until: string | null }[]) : [],
-  extra: r.extra ? (JSON.parse(r.extra) as Record<string, unknown>) : {},
+  extra: r.extra ? (JSON.parse(r.extra) as Record<string, string | number>) : {},
 });
 
 const READ_COLUMNS = `c.number, c.name, c.status, c.category, c.incorporated_on, c.sic, c.locality, c.postcode, c.country_of_origin,

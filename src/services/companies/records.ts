@@ -222,15 +222,10 @@ export interface CompanySearchResults {
   items: CompanySearchItem[];
 }
 
-/** A company as the published Basic Company Data edition lists it (the companies register, src/db/companies.ts). */
-export interface CompanyRow {
-  number: string;
-  name: string;
-  status: string;
+/** What the Basic Company Data file says of a company beyond its name, number, status and post town. */
+interface BulkCompanyFields {
   category: string;
   incorporatedOn: string | null;
-  sicCodes: string[];
-  locality: string | null;
   postcode: string | null;
   countryOfOrigin: string | null;
   accountsDue: string | null;
@@ -238,7 +233,24 @@ export interface CompanyRow {
   accountsCategory: string | null;
   confirmationDue: string | null;
   confirmationMadeUpTo: string | null;
+  /** Most recent first. */
   previousNames: { name: string; until: string | null }[];
-  extra: Record<string, unknown>;
+  /** The rest a reply may show: the registered office lines, the charges counts, the dissolution date. */
+  extra: Record<string, string | number>;
+}
+
+/** A parsed Basic Company Data row's `data` (RegisterRecord: name, number, status and town are its own fields). */
+export interface BulkCompanyData extends BulkCompanyFields {
+  /** SIC codes with the description the file gives each. */
+  sic: { code: string; description: string }[];
+}
+
+/** A company as the published Basic Company Data edition lists it (the companies register, src/db/companies.ts). */
+export interface CompanyRow extends BulkCompanyFields {
+  number: string;
+  name: string;
+  status: string;
+  sicCodes: string[];
+  locality: string | null;
 }
 

@@ -11,26 +11,12 @@
  * batches), so values are kept as the parser cut them.
  */
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
+import type { BulkCompanyData } from "../../services/companies/records";
 import type { RegisterRecord } from "../../services/registers/types";
 import { type DelimitedInput, delimitedRowBatches, firstRow } from "../delimited";
 import { RegisterFormatError } from "../format-error";
 
-/** What a company's record carries in `data` (RegisterRecord: name, number, status, town are its own fields). */
-export interface BulkCompanyData {
-  category: string;
-  incorporatedOn: string | null;
-  sic: { code: string; description: string }[];
-  postcode: string | null;
-  countryOfOrigin: string | null;
-  accountsDue: string | null;
-  accountsMadeUpTo: string | null;
-  accountsCategory: string | null;
-  confirmationDue: string | null;
-  confirmationMadeUpTo: string | null;
-  previousNames: { name: string; until: string | null }[];
-  /** The rest a reply may show: the registered office lines, the charges counts, the dissolution date. */
-  extra: Record<string, string | number>;
-}
+export type { BulkCompanyData };
 
 /** Counts the parser keeps of rows it left out (never names). */
 export interface BulkParseStats {
