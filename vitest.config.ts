@@ -53,6 +53,7 @@ export default defineConfig(async () => {
             CQC_URL: "https://cqc.test/public/v1",
             CQC_API_KEY: "test-cqc-key",
             CHARITY_EXTRACT_URL: "https://charity.test/data/txt",
+            SANCTIONS_LIST_URL: "http://files.test/sanctions/UK-Sanctions-List.csv",
             DNS_RESOLVER_URL: "https://dns.test/dns-query",
             BOE_IADB_URL: "https://boe.test/boeapps/database/_iadb-fromshowcolumns.asp",
           },

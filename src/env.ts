@@ -29,6 +29,8 @@ export interface Env {
   SRA_URL: string;
   CQC_URL: string;
   CHARITY_EXTRACT_URL: string;
+  /** The FCDO UK Sanctions List, CSV. */
+  SANCTIONS_LIST_URL: string;
   /** "log" (codes go to the Worker log) or "http" (POST to EMAIL_ENDPOINT / SMS_ENDPOINT). */
   EMAIL_PROVIDER: string;
   SMS_PROVIDER: string;

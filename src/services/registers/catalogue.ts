@@ -85,4 +85,12 @@ export const REGISTER_CATALOGUE = {
     companyNumbers: true,
     notFound: "The monthly Basic Company Data file lists live companies only: a company dissolved before the file was compiled is not in it.",
   },
+  sanctions: {
+    title: "UK Sanctions List (FCDO; the OFSI consolidated list for editions before 28 January 2026)",
+    attribution: "Source: Foreign, Commonwealth & Development Office, UK Sanctions List.",
+    licence: OGL,
+    companyNumbers: true,
+    // SPEC §1 rule 6: only a definite match is reported, and its absence is never a clearance.
+    notFound: "No definite match on the UK sanctions list; this is not a clearance.",
+  },
 } as const satisfies Record<string, RegisterCatalogueEntry>;

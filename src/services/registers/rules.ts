@@ -74,6 +74,15 @@ export const CHANGE_RULES: Record<RegisterSource, ChangeRules> = {
     parts: null,
     towns: false,
   },
+  // A designation added or removed (delisted); a delisted entry listed again is returned.
+  sanctions: {
+    kinds: ["added", "removed", "returned", "status"],
+    gone: "removed",
+    offStatuses: [],
+    rating: null,
+    parts: null,
+    towns: false,
+  },
   // Diffed in SQL by its own store (src/db/companies.ts), with the same kinds the rules name here:
   // `moved` is a new registered-office postcode, `renamed` a change of name.
   companies: {

@@ -13,6 +13,7 @@
  */
 import Papa from "papaparse";
 import * as XLSX from "xlsx";
+import type { RegisterRecord } from "../../services/registers/types";
 import type { DesignationKind, SanctionsDesignation, SanctionsName } from "../../services/sanctions/types";
 import { extractCompanyNumber, normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { RegisterFormatError } from "../format-error";
@@ -402,4 +403,26 @@ export function parseUkSanctionsListCsv(input: string | Uint8Array): SanctionsPa
 /** Either list, told apart by its first bytes (an XLSX is a zip); RegisterFormatError when it is neither. */
 export function parseUkSanctionsFile(bytes: Uint8Array): SanctionsParse {
   return bytes[0] === 0x50 && bytes[1] === 0x4b ? parseOfsiConList(bytes) : parseUkSanctionsListCsv(bytes);
+}
+
+/**
+ * A designation as a register record (the ingest pipeline's shape): keyed by its list id, named by its first
+ * primary name, every other name an alternative name for matching. `data` keeps what matching and the replies
+ * need; an individual's record is for matching only and is never shown (SPEC §1 rule 7).
+ */
+export function designationRecord(d: SanctionsDesignation): RegisterRecord {
+  const primary = d.names.find((n) => n.type === "primary" && !n.nonLatin) ?? d.names.find((n) => !n.nonLatin) ?? d.names[0];
+  return {
+    source: "sanctions",
+    key: d.id,
+    entity: d.id,
+    part: null,
+    name: primary?.name ?? d.id,
+    companyNumber: d.ukCompanyNumbers[0] ?? null,
+    altNames: d.names.filter((n) => n !== primary).map((n) => n.name),
+    status: "designated",
+    rating: null,
+    town: null,
+    data: { ...d } as unknown as Record<string, unknown>,
+  };
 }

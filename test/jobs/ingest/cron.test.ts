@@ -56,6 +56,7 @@ describe("issue §1 cron and queue", () => {
       { body: { source: "cqc" } },
       { body: { source: "charity" } },
       { body: { source: "companies" } },
+      { body: { source: "sanctions" } },
     ]);
     expect([...sendBatch.mock.calls[0][0]].map((m) => m.body.source).sort()).toEqual([...REGISTER_SOURCES].sort());
   });
@@ -77,6 +78,7 @@ describe("issue §1 cron and queue", () => {
       ["cqc", "", today(), "loaded", 3],
       ["charity", "", "2026-07-09", "loaded", 4], // date_of_extract of the tables
       ["companies", "", candidateEditions(new Date())[0], "loaded", 17], // this month's Basic Company Data file (the fixture host serves every month)
+      ["sanctions", "", "2026-02-13", "loaded", 4], // the list's own Report Date
     ]);
     expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_changes`).first("n")).toBe(0);
 
@@ -93,13 +95,14 @@ describe("issue §1 cron and queue", () => {
     await worker.queue(again, env);
     expect((await getQueueResult(again, ctx2)).explicitAcks).toHaveLength(jobs.length);
     // The companies register is monthly: with no newer file than the one loaded, its job reads nothing.
-    expect((await runs()).slice(7).map((r) => `${r.source}/${r.scope}: ${r.outcome}`)).toEqual([
+    expect((await runs()).slice(8).map((r) => `${r.source}/${r.scope}: ${r.outcome}`)).toEqual([
       "aml/: unchanged",
       "sra/: unchanged",
       "sponsors/workers: unchanged",
       "sponsors/students: unchanged",
       "cqc/: unchanged",
       "charity/: unchanged",
+      "sanctions/: unchanged",
     ]);
     expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_changes`).first("n")).toBe(0);
   });

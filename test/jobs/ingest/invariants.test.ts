@@ -36,6 +36,7 @@ const STATUSES: Record<RegisterSource, string[]> = {
   cqc: ["Registered", "Deregistered"],
   charity: ["Registered", "Removed"],
   companies: ["Active", "Liquidation", "Active - Proposal to Strike off"],
+  sanctions: ["designated"],
 };
 const PARTS: Record<RegisterSource, (string | null)[]> = {
   aml: ["WR6", "SW1A", "CF14", "N1"],
@@ -44,6 +45,7 @@ const PARTS: Record<RegisterSource, (string | null)[]> = {
   cqc: [null],
   charity: [null],
   companies: [null],
+  sanctions: [null],
 };
 
 const entityArb = (source: RegisterSource) =>

@@ -4,8 +4,9 @@ import { aml } from "./aml";
 import { charity } from "./charity";
 import { companies } from "./companies";
 import { cqc } from "./cqc";
+import { sanctions } from "./sanctions";
 import { sponsors } from "./sponsors";
 import { sra } from "./sra";
 
 /** Each register's adapter, by source: every source of the catalogue has one. */
-export const ADAPTERS: Record<RegisterSource, RegisterAdapter> = { aml, sra, sponsors, cqc, charity, companies };
+export const ADAPTERS: Record<RegisterSource, RegisterAdapter> = { aml, sra, sponsors, cqc, charity, companies, sanctions };

@@ -66,6 +66,8 @@ export function identifierOf(source: RegisterSource, entity: string): Record<str
       return { register: entity.split("|")[0] };
     case "companies":
       return { companyNumber: entity };
+    case "sanctions":
+      return { uniqueId: entity };
   }
 }
 

@@ -1,0 +1,32 @@
+import { fetchUkSanctionsList } from "../../../sources/sanctions/client";
+import { designationRecord, parseUkSanctionsFile } from "../../../sources/sanctions/parse";
+import { type RegisterAdapter, fileDateOf, fileOf, timedFetch } from "../adapter";
+
+/**
+ * The UK sanctions list: the FCDO UK Sanctions List CSV from SANCTIONS_LIST_URL (daily), or, given to the CLI,
+ * the retired OFSI consolidated list (xlsx) to load history. One record per designation; its edition is the
+ * list's own date (UKSL "Report Date", ConList "Last Updated"). The list is small (about 5,000 designations),
+ * so it is parsed whole.
+ */
+export const sanctions: RegisterAdapter = {
+  chunkRows: 50_000,
+  async fetch(env) {
+    const e = await fetchUkSanctionsList({ url: env.SANCTIONS_LIST_URL, fetchImpl: timedFetch });
+    return [{ source: "sanctions", bytes: e.bytes, fileName: e.fileName, url: e.url, editionDate: null }];
+  },
+  parse(f) {
+    const list = parseUkSanctionsFile(fileOf(f)); // checks the header now
+    return {
+      scope: "",
+      editionDate: f.editionDate ?? list.listDate ?? fileDateOf(f),
+      mode: "snapshot",
+      async *records(from = 0, notes) {
+        if (notes) Object.assign(notes, { individualsForMatchingOnly: list.notes.individual ?? 0 });
+        for (const d of list.designations.slice(from)) yield designationRecord(d);
+      },
+    };
+  },
+  async dateOf(f) {
+    return f.bytes ? parseUkSanctionsFile(f.bytes).listDate : null;
+  },
+};
