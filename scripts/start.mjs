@@ -27,6 +27,7 @@ const SAMPLES = [
   ["charity", "test/fixtures/charity-commission/publicextract.charity.txt"],
   ["companies", "test/fixtures/companies-house/bulk/BasicCompanyData-2026-10-01.csv"],
   ["companies", "test/fixtures/companies-house/bulk/BasicCompanyData-2026-11-01.csv"],
+  ["sanctions", "test/fixtures/sanctions/UK-Sanctions-List.csv"],
 ];
 
 console.log("Applying D1 migrations to the local database…");

@@ -6,6 +6,7 @@
 //  4. the Charity Commission extract: every table streamed and read in buckets, records/s and peak heap
 //     (BENCH_CHARITIES main charities, default 100,000; the real register has about 380,000);
 //  5. iXBRL: parse time of a 2 MB accounts document (scripts/bench/ixbrl.ts);
+//     then sanctions matching: one company against the whole real list, p50 and p99 (scripts/bench/sanctions.ts);
 //  6. upstream calls per Companies House operation, cold and warm cache (scripts/bench/upstream-calls.mjs);
 //  7. the companies register at full size: a BENCH_COMPANY_ROWS-row Basic Company Data file (default
 //     5,700,000) parsed, loaded into D1, its database size, and company-search latency (scripts/bench/companies.mjs).
@@ -174,6 +175,10 @@ console.log("register D1 load (sponsors):", report.d1Load);
 const ixbrl = await importTs("scripts/bench/ixbrl.ts");
 report.ixbrl = ixbrl.benchIxbrl();
 console.log("iXBRL parse (2 MB):", report.ixbrl);
+
+// ---- sanctions matching against the whole real list
+report.sanctionsMatch = (await importTs("scripts/bench/sanctions.ts")).benchSanctionsMatch(ROOT);
+console.log("sanctions match (one company against the real list):", report.sanctionsMatch);
 
 // ---- 6. upstream calls per Companies House operation
 report.upstreamCalls = await benchUpstreamCalls();
