@@ -10,6 +10,7 @@ import { listCharges } from "./companies/listCharges";
 import { revokeDeadlinesFeed } from "./companies/revokeDeadlinesFeed";
 import { searchCompanies } from "./companies/searchCompanies";
 import { calculateLatePayment } from "./money/calculateLatePayment";
+import { checkIdentityVerification } from "./risk/checkIdentityVerification";
 import { checkAmlRegister } from "./registers/checkAmlRegister";
 import { checkCharity } from "./registers/checkCharity";
 import { checkCqcProvider } from "./registers/checkCqcProvider";
@@ -43,6 +44,7 @@ export const operations: readonly AnyOperation[] = [
   getAccounts,
   getDeadlines,
   revokeDeadlinesFeed,
+  checkIdentityVerification,
   calculateLatePayment,
   revokeApiKey,
   companyLogo,

@@ -89,7 +89,8 @@ const statusText = (s: number) =>
 /** The families of operations, as tags (declared once at the top level). */
 const FAMILY_TAGS: Record<string, string> = {
   registers: "Register checks and their change feeds: HMRC AML, SRA, licensed sponsors, CQC, charities.",
-  companies: "The companies register (Companies House): ownership, charges, deadlines and their calendar feed.",
+  companies: "The companies register (Companies House): search, ownership, accounts, charges, deadlines and their calendar feed.",
+  risk: "Risk and compliance: identity verification of directors and persons with significant control.",
   money: "Payments: statutory late-payment interest.",
   web: "Web tools: the keyless company logo.",
   account: "Sign-up and the caller's account.",

@@ -59,6 +59,7 @@ export const INPUT_LIMITS = {
   domain: { max: 200, appliesTo: "company-logo", spec: true },
   company: { max: 160, appliesTo: "register checks (a company number, register number or name)", spec: false },
   limit: { max: 50, appliesTo: "company-search: 1 to 50, default 10", spec: true },
+  companies: { max: 50, appliesTo: "idv-check: company numbers per call, comma-separated (600 characters at most)", spec: true, param: "company" },
   items: { max: 25, appliesTo: "batch: 1 to 25 entries", spec: true },
   text: { max: 200_000, appliesTo: "document readers (POST): characters of text", spec: false },
   target: { max: 200, appliesTo: "assess: company name or domain", spec: false },
