@@ -8,6 +8,7 @@ import { type CompanyCandidate, companyFtsQuery, rankCompanies } from "../../ser
 import { looksLikeCompanyNumber, normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { OGL } from "../../services/registers/catalogue";
 import { NotFoundError } from "../../shared/errors";
+import { CompaniesHouseProvenance, companiesHouseProvenance } from "./common/company";
 
 /** Name-index candidates read for ranking (best BM25 first): enough for the best 50 by our own scorer. */
 const CANDIDATES = 200;
@@ -46,7 +47,7 @@ const Output = z
       })
       .describe("Which index answered (SPEC §4.2: the register's own file when it is loaded here, Companies House's search otherwise)."),
     results: z.array(Result).describe("Best first. Company level only: never an officer or any person."),
-    provenance: z.object({ source: z.string(), fetchedAt: z.string(), attribution: z.string(), licence: z.string() }),
+    provenance: CompaniesHouseProvenance,
   })
   .openapi("CompanySearch");
 
@@ -98,7 +99,6 @@ const localProvenance = (ctx: OpContext) => ({
   attribution: "Source: Companies House.",
   licence: OGL,
 });
-const liveProvenance = (ctx: OpContext) => ({ source: "Companies House public data API", fetchedAt: ctx.now.toISOString(), attribution: "Source: Companies House.", licence: OGL });
 
 async function byNumber(number: string, q: string, limit: number, ctx: OpContext): Promise<Out> {
   const reg = ctx.services.companiesRegister;
@@ -122,7 +122,7 @@ async function byNumber(number: string, q: string, limit: number, ctx: OpContext
     query: { q, limit },
     answeredFrom: { index: "companies-house-profile", editionDate: null, sample: false, note: "The company's profile from Companies House (it is not in the monthly file of live companies loaded here, or no file is loaded)." },
     results: [{ ...profileFields(profile, sic), ...matched }],
-    provenance: liveProvenance(ctx),
+    provenance: companiesHouseProvenance(ctx.now),
   };
 }
 
@@ -186,7 +186,7 @@ export const searchCompanies = defineOperation({
       query: { q, limit },
       answeredFrom: { index: "companies-house-search", editionDate: null, sample: false, note: "Companies House's live search: no Basic Company Data file is loaded here." },
       results: ranked.map((r) => ({ ...itemFields(r.candidate.item), confidence: r.confidence, matchedOn: r.matchedOn, matchedName: r.matchedName, reasons: r.reasons })),
-      provenance: liveProvenance(ctx),
+      provenance: companiesHouseProvenance(ctx.now),
     };
   },
 });

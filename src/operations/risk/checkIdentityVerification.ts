@@ -4,8 +4,8 @@ import { INPUT_LIMITS } from "../../platform/schemas";
 import { identityVerificationOf } from "../../services/companies/identity";
 import { registerCompany } from "../../services/companies/profile";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
-import { OGL } from "../../services/registers/catalogue";
 import { mapLimited } from "../../shared/concurrency";
+import { CompaniesHouseProvenance, companiesHouseProvenance } from "../companies/common/company";
 import { RegisteredCompany } from "../registers/common/schemas";
 
 const MAX = INPUT_LIMITS.companies.max;
@@ -78,7 +78,7 @@ export const checkIdentityVerification = defineOperation({
     .object({
       query: z.object({ company: z.string() }),
       results: z.array(Result).describe("In the order asked."),
-      provenance: z.object({ source: z.string(), fetchedAt: z.string(), attribution: z.string(), licence: z.string() }),
+      provenance: CompaniesHouseProvenance,
     })
     .openapi("IdentityVerificationCheck"),
   price: { rule: "1 credit per company number asked (at most 50 a call)", credits: (input) => input.company.length },
@@ -98,7 +98,7 @@ export const checkIdentityVerification = defineOperation({
     return {
       query: { company: company.map((c) => c.asked).join(",") },
       results,
-      provenance: { source: "Companies House public data API", fetchedAt: ctx.now.toISOString(), attribution: "Source: Companies House.", licence: OGL },
+      provenance: companiesHouseProvenance(ctx.now),
     };
   },
 });
