@@ -68,6 +68,16 @@ export default defineConfig(async () => {
               const csv = await readFile(join(import.meta.dirname, "test/fixtures/companies-house/bulk/BasicCompanyData-2026-11-01.csv"));
               return new Response(req.method === "HEAD" ? null : zipSync({ [`${m[1]}.csv`]: csv }));
             }
+            if (u.hostname === "gazette.test" && u.pathname.endsWith("/notice/data.json")) {
+              // The notice feed searched by name: test/fixtures/hosts/gazette.test/<path>/<name, lower case, non-letters as ->-<page>.json
+              const text = (u.searchParams.get("text") ?? "").replace(/"/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+              const file = join(import.meta.dirname, "test/fixtures/hosts/gazette.test", path, `${text}-${u.searchParams.get("results-page") ?? "1"}.json`);
+              if (text === "unreadable-gazette-ltd") return new Response("upstream trouble", { status: 502 });
+              return readFile(file).then(
+                (b) => new Response(b, { headers: { "content-type": "application/json" } }),
+                () => new Response(JSON.stringify({ title: "Search results", "f:total": "0", "f:page-number": "1", link: [] }), { headers: { "content-type": "application/json" } }),
+              );
+            }
             if (u.hostname.endsWith(".test")) {
               const file = join(import.meta.dirname, "test/fixtures/hosts", u.hostname, u.pathname === "/" ? "index.html" : u.pathname);
               // A path that is a folder is served from its index.json (a Companies House company and its sub-resources:

@@ -99,6 +99,27 @@ export async function entriesByDataField(db: D1Database, source: string, field: 
   return rows.results.map(toEntry);
 }
 
+/** The published run and edition of a source (its greatest over scopes), or null before its first publication. */
+export async function publishedRunOf(db: D1Database, source: string): Promise<{ run: number; editionDate: string | null; finishedAt: string | null } | null> {
+  const r = await db
+    .prepare(
+      `SELECT MAX(s.published_run) AS run, MAX(s.edition_date) AS edition_date, MAX(r.finished_at) AS finished_at
+         FROM register_state s LEFT JOIN register_runs r ON r.id = s.published_run WHERE s.source = ?1`,
+    )
+    .bind(source)
+    .first<{ run: number | null; edition_date: string | null; finished_at: string | null }>();
+  return r?.run ? { run: r.run, editionDate: r.edition_date, finishedAt: r.finished_at } : null;
+}
+
+/** The `data` of every entry listed in a source's published edition, by key, a page (of `limit`) after `afterKey`. */
+export async function listedEntryData(db: D1Database, source: string, afterKey: string, limit = 2000): Promise<{ key: string; data: Record<string, unknown> }[]> {
+  const rows = await db
+    .prepare(`SELECT e.key, e.data ${VISIBLE} AND e.removed_on IS NULL AND e.key > ?2 ORDER BY e.key LIMIT ${limit}`)
+    .bind(source, afterKey)
+    .all<{ key: string; data: string }>();
+  return rows.results.map((r) => ({ key: r.key, data: JSON.parse(r.data) as Record<string, unknown> }));
+}
+
 /** The newest published run of a source: names written by a run still in progress are not candidates. */
 const PUBLISHED_RUN = `SELECT COALESCE(MAX(published_run), 0) FROM register_state WHERE source = ?1`;
 

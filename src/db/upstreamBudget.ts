@@ -3,6 +3,8 @@ import { takeWindow } from "./windowCounter";
 
 const DEFAULT_LIMITS: Record<string, { limit: number; windowSeconds: number }> = {
   "companies-house": { limit: 600, windowSeconds: 300 },
+  // The Gazette documents no limit; its own clients pace about one page in two seconds. Ours: 300 in 5 minutes.
+  gazette: { limit: 300, windowSeconds: 300 },
 };
 
 /**

@@ -10,6 +10,7 @@ import { listCharges } from "./companies/listCharges";
 import { revokeDeadlinesFeed } from "./companies/revokeDeadlinesFeed";
 import { searchCompanies } from "./companies/searchCompanies";
 import { calculateLatePayment } from "./money/calculateLatePayment";
+import { checkDistressSignals } from "./risk/checkDistressSignals";
 import { checkIdentityVerification } from "./risk/checkIdentityVerification";
 import { checkAmlRegister } from "./registers/checkAmlRegister";
 import { checkCharity } from "./registers/checkCharity";
@@ -45,6 +46,7 @@ export const operations: readonly AnyOperation[] = [
   getDeadlines,
   revokeDeadlinesFeed,
   checkIdentityVerification,
+  checkDistressSignals,
   calculateLatePayment,
   revokeApiKey,
   companyLogo,

@@ -18,10 +18,12 @@ import type { HttpCache } from "../shared/ports";
 import { type CompaniesHouse, createCompaniesHouseClient } from "../sources/companies-house/client";
 import { type CompaniesHouseDocuments, createDocumentClient } from "../sources/companies-house/documents";
 import { dohResolverFor } from "../sources/dns/doh";
+import { type Gazette, createGazetteClient } from "../sources/gazette/client";
 import { type Messenger, messengerFor } from "../sources/messaging/messenger";
 import { type SafeFetchOptions, type SafeFetchResult, decodeText, safeFetch } from "../sources/web/safeFetch";
 import { testHostsOf } from "../sources/web/testHosts";
 import { forgetKey } from "./keyCache";
+import { type SanctionsList, currentSanctionsList } from "./sanctionsList";
 
 /** Functions of a db module with their first argument (the database) bound. */
 type Bound<T> = { [K in keyof T]: T[K] extends (db: D1Database, ...args: infer A) => infer R ? (...args: A) => R : never };
@@ -41,6 +43,10 @@ export interface Services {
   companiesHouseDocuments: CompaniesHouseDocuments;
   /** Reads of the companies register (Basic Company Data and its name index, in COMPANIES_DB). */
   companiesRegister: Bound<typeof companiesRegisterReads>;
+  /** The Gazette's corporate insolvency notices, matched to a company. */
+  gazette: Gazette;
+  /** The published UK sanctions list, indexed for definite matching; null before the list is first loaded. */
+  sanctions: { current(): Promise<SanctionsList | null> };
   /** Reads of the published registers. */
   registers: Bound<typeof registerReads>;
   /** Sign-up challenges, accounts and keys. */
@@ -73,6 +79,10 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}): Serv
     get companiesHouseDocuments() {
       return createDocumentClient({ baseUrl: env.COMPANIES_HOUSE_DOCUMENT_URL, apiKey: env.COMPANIES_HOUSE_API_KEY, cache, budget: d1RequestBudget(env.DB) });
     },
+    get gazette() {
+      return createGazetteClient({ baseUrl: env.GAZETTE_URL, cache, budget: d1RequestBudget(env.DB) });
+    },
+    sanctions: { current: () => currentSanctionsList(env.DB) },
     registers: bindDb(env.DB, registerReads),
     companiesRegister: bindDb(env.COMPANIES_DB, companiesRegisterReads),
     accounts: {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { CORPORATE_INSOLVENCY_CODES, gazetteSignals } from "../../src/services/risk/gazette";
+import { CORPORATE_INSOLVENCY_CODES, gazetteSignals, matchNotices, noticeCompanyName } from "../../src/services/risk/gazette";
 import { parseNoticeFeed } from "../../src/sources/gazette/parse";
 
 /** Issue 13 §1 and §4: the Gazette notice feed, the category 24 codes, and a petition then its dismissal. */
@@ -48,5 +48,47 @@ describe("issue 13 the Gazette notice feed", () => {
     }));
     expect(real.size).toBe(46);
     for (const [code, c] of Object.entries(CORPORATE_INSOLVENCY_CODES)) expect({ code, section: real.get(code) }).toEqual({ code, section: c.section });
+  });
+});
+
+describe("issue 13 §1 which notices are the company's", () => {
+  const notice = (id: string, title: string, text: string, companyNumber: string | null = null) => ({ id, code: "2450", title, publishedOn: "2026-03-09", url: null, companyNumber, text });
+  const company = { number: "12300002", name: "Kestrel Couriers Ltd", previousNames: ["Kestrel Parcels Limited"], postcode: "LS1 4AB" };
+
+  it("by company number (linked data or stated in the notice); a notice stating another number never matches, whatever its name", () => {
+    const m = matchNotices(
+      [
+        notice("1", "SOMETHING ELSE LIMITED", "", "12300002"),
+        notice("2", "KESTREL COURIERS LTD", "KESTREL COURIERS LTD (Company Number 12300002)"),
+        notice("3", "KESTREL COURIERS LTD", "Company Number: 09999999. Registered office: 4 Mill Lane, Leeds LS1 4AB"),
+      ],
+      company,
+    );
+    expect(m.map((x) => [x.notice.id, x.matchedBy])).toEqual([
+      ["1", "company number"],
+      ["2", "company number"],
+    ]);
+  });
+
+  it("by the identical normalised name (current or previous, legal form and '(In Liquidation)' aside) and the registered office's postcode written before or after those words", () => {
+    const m = matchNotices(
+      [
+        notice("4", "Kestrel Couriers Limited (In Liquidation)", "Registered office: 4 Mill Lane, Leeds, LS1 4AB."),
+        notice("5", "KESTREL PARCELS LIMITED", "of 4 Mill Lane, Leeds ls14ab (registered office)"),
+        notice("6", "KESTREL COURIERS (NORTH) LTD", "Registered office: 4 Mill Lane, Leeds LS1 4AB"), // another name
+        notice("7", "KESTREL COURIERS LTD", "Registered office: 77 Harbour Way, Poole BH15 1AA"), // another office
+        notice("8", "KESTREL COURIERS LTD", "A petition ..."), // nothing to corroborate the name
+      ],
+      company,
+    );
+    expect(m.map((x) => [x.notice.id, x.matchedBy])).toEqual([
+      ["4", "name and registered-office postcode"],
+      ["5", "name and registered-office postcode"],
+    ]);
+    expect(noticeCompanyName("ACME LIMITED (formerly ACME HOLDINGS LIMITED)")).toBe(noticeCompanyName("Acme Ltd"));
+  });
+
+  it("a company with no registered-office postcode is matched by number only", () => {
+    expect(matchNotices([notice("4", "KESTREL COURIERS LTD", "Registered office: 4 Mill Lane, Leeds LS1 4AB")], { ...company, postcode: null })).toEqual([]);
   });
 });

@@ -3,6 +3,8 @@
  * category 24 taxonomy, newest first; a petition to wind up followed by its dismissal (2461) is reported as
  * dismissed, not as a live petition. Pure.
  */
+import { extractCompanyNumber } from "../matching/companyNumber";
+import { normaliseName } from "../matching/names";
 
 export interface GazetteNotice {
   /** The Gazette's notice id (numeric today, older ones like L-60768-1986497). */
@@ -97,4 +99,76 @@ export function gazetteSignals(notices: GazetteNotice[], codes: Record<string, N
     }
     return signal;
   });
+}
+
+/** A company as the Gazette's notices are matched to it. */
+export interface CompanyForNotices {
+  number: string;
+  name: string;
+  previousNames?: string[];
+  /** The registered office's postcode, if any. */
+  postcode: string | null;
+}
+
+export interface MatchedNotice {
+  notice: GazetteNotice;
+  /** How the notice was tied to the company (issue 13 §1). */
+  matchedBy: "company number" | "name and registered-office postcode";
+}
+
+const squashPostcode = (raw: string) => raw.toUpperCase().replace(/[^A-Z0-9]/g, "");
+const POSTCODE = /\b([A-Z]{1,2}\d[A-Z\d]?)\s*(\d[A-Z]{2})\b/gi;
+/** "(In Liquidation)", "(formerly …)", "(Company Number …)": what follows a company's name in a notice title. */
+const TRAILER = /\s*\((?:in\s|formerly|previously|company|registered|t\/a|trading)[^)]*\)\s*/gi;
+
+/** The company name a notice's title gives ("ACME LIMITED (In Liquidation)" → normalised "acme ltd"). */
+export function noticeCompanyName(title: string): string {
+  return normaliseName(title.replace(TRAILER, " ").split(/\s+(?:formerly|previously)\s+/i)[0]);
+}
+
+/**
+ * Postcodes a notice gives for the registered office: those near the words "registered office" (the address is
+ * written before or after them), else every postcode in the notice.
+ */
+export function noticePostcodes(text: string): Set<string> {
+  const at = text.search(/registered\s+office/i);
+  const scope = at >= 0 ? text.slice(Math.max(0, at - 120), at + 240) : text;
+  const out = new Set<string>();
+  for (const m of scope.matchAll(POSTCODE)) out.add(squashPostcode(m[1] + m[2]));
+  return out;
+}
+
+/** The company number a notice states, from its linked data or its text ("Company Number: 01234567"). */
+export function noticeCompanyNumber(n: GazetteNotice): string | null {
+  return n.companyNumber ?? extractCompanyNumber(n.text);
+}
+
+/**
+ * The notices that are this company's: the same company number (linked data, or stated in the notice), or else
+ * an identical normalised name (current or previous) and the registered office's postcode in the notice. A notice
+ * that states another number is never this company's, whatever its name. Pure.
+ */
+export function matchNotices(notices: GazetteNotice[], company: CompanyForNotices): MatchedNotice[] {
+  const names = new Set([company.name, ...(company.previousNames ?? [])].filter(Boolean).map(normaliseName));
+  const postcode = company.postcode ? squashPostcode(company.postcode) : "";
+  const out: MatchedNotice[] = [];
+  const seen = new Set<string>();
+  for (const notice of notices) {
+    if (seen.has(notice.id)) continue;
+    const stated = noticeCompanyNumber(notice);
+    let matchedBy: MatchedNotice["matchedBy"] | null = null;
+    if (stated) matchedBy = stated === company.number ? "company number" : null;
+    else if (postcode && names.has(noticeCompanyName(notice.title)) && noticePostcodes(notice.text).has(postcode)) matchedBy = "name and registered-office postcode";
+    if (matchedBy) {
+      seen.add(notice.id);
+      out.push({ notice, matchedBy });
+    }
+  }
+  return out;
+}
+
+/** Notices whose title is the company's name exactly but that state no number: their linked data may give it. */
+export function candidatesForLinkedData(notices: GazetteNotice[], company: CompanyForNotices, max = 5): GazetteNotice[] {
+  const names = new Set([company.name, ...(company.previousNames ?? [])].filter(Boolean).map(normaliseName));
+  return notices.filter((n) => !noticeCompanyNumber(n) && names.has(noticeCompanyName(n.title))).slice(0, max);
 }

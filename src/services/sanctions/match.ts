@@ -296,13 +296,14 @@ export function matchCompany(index: SanctionsIndex, company: CompanyToMatch): { 
     const s = normaliseSanctionsName(raw);
     const nl = nonLatinKey(raw);
     const keys: [string, string][] = [];
-    if (s.matchable) keys.push([s.key, `identical name after normalisation: ${s.key}`]);
-    if (nl.matchable) keys.push([nl.key, `identical name: ${raw.trim()}`]);
-    for (const [key, nameReason] of keys) {
+    if (s.matchable) keys.push([s.key, " after normalisation"]);
+    if (nl.matchable) keys.push([nl.key, ""]);
+    for (const [key, how] of keys) {
       for (const { entry, name } of index.byName.get(key) ?? []) {
         const reasons = corroborate(entry, country, postcode, number);
         if (!reasons) continue;
-        const why = [previous ? `${nameReason} (previous name ${raw.trim()})` : nameReason, ...reasons];
+        const nameReason = `${previous ? "previous name" : "name"} "${raw.trim()}" identical to the listed name "${name.name}"${how}`;
+        const why = [nameReason, ...reasons];
         const have = found.get(entry.d.id);
         if (!have) found.set(entry.d.id, toMatch(entry, name.name, name.type, why));
         else for (const r of why) if (!have.reasons.includes(r)) have.reasons.push(r);
