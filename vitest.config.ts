@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 import { zipSync } from "fflate";
 import { readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { fixturePersonNames } from "./test/privacy/personNames";
 
 /**
  * Tests run inside the Workers runtime (miniflare). Outbound fetch never reaches the network:
@@ -39,6 +40,8 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             TEST_COMPANIES_MIGRATIONS: companiesMigrations,
             SHARED_PRESENT: sharedPresent ? "1" : "",
+            // People named in the fixtures: test/setup.ts checks no reply to an unverified caller names them.
+            PERSON_NAMES: JSON.stringify(fixturePersonNames(import.meta.dirname)),
             SAFE_FETCH_TEST_HOSTS: "fixtures.test,logo.test,redirect.test,ch.test,govuk.test,assets.test,sra.test,cqc.test,charity.test",
             ENVIRONMENT: "test",
             // Upstreams point at fixture hosts (test/fixtures/hosts/<host>/...); keys are dummies.

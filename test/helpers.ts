@@ -43,11 +43,17 @@ export async function createTestKey(opts: TestKeyOptions = {}): Promise<{ key: s
       opts.credits === undefined ? null : periodOf(Date.now()),
     ),
   ]);
+  if (opts.verified) verifiedKeys.add(key);
   return { key, keyId, accountId };
 }
 
 /** Every (method, path, status) a test received through `call`: test/setup.ts checks each is documented. */
 export const received: { method: string; path: string; status: number }[] = [];
+
+/** Keys of accounts with a verified email and mobile: the only callers who may see people's names (SPEC §1 rule 7). */
+export const verifiedKeys = new Set<string>();
+/** The text of every JSON reply a caller without such a key received through `call`: test/setup.ts scans it for people's names. */
+export const unverifiedReplies: { path: string; text: string }[] = [];
 
 /** Calls the Worker in-process. */
 export const call = async (path: string, init: RequestInit & { key?: string } = {}) => {
@@ -55,6 +61,7 @@ export const call = async (path: string, init: RequestInit & { key?: string } = 
   if (init.key) headers.set("x-api-key", init.key);
   const r = await exports.default.fetch(new Request(`http://api.test${path}`, { ...init, headers }));
   received.push({ method: (init.method ?? "GET").toLowerCase(), path: new URL(`http://api.test${path}`).pathname, status: r.status });
+  if (!(init.key && verifiedKeys.has(init.key)) && /json/.test(r.headers.get("content-type") ?? "")) unverifiedReplies.push({ path, text: await r.clone().text() });
   return r;
 };
 

@@ -6,7 +6,7 @@ await applyD1Migrations(env.COMPANIES_DB, env.TEST_COMPANIES_MIGRATIONS);
 
 import { afterAll, beforeEach, expect } from "vitest";
 import { resetUpstreamPauses } from "../src/sources/upstream";
-import { received } from "./helpers";
+import { received, unverifiedReplies } from "./helpers";
 
 // An upstream that said "no requests left" is paused per isolate until its reset: each test starts unpaused.
 beforeEach(() => resetUpstreamPauses());
@@ -23,4 +23,18 @@ afterAll(async () => {
   });
   expect([...new Set(undocumented.map((r) => `${r.method.toUpperCase()} ${r.path} ${r.status}`))]).toEqual([]);
   received.length = 0;
+});
+
+// Issue 13 §4 (SPEC §1 rule 7): no person named in the fixtures (officers, PSCs, insolvency practitioners, people
+// entitled to charges, sanctioned individuals) appears in any JSON reply to a caller without a verified account.
+afterAll(() => {
+  const names = JSON.parse(env.PERSON_NAMES || "[]") as string[];
+  expect(names.length).toBeGreaterThan(10);
+  const found = new Set<string>();
+  for (const { path, text } of unverifiedReplies) {
+    const lower = text.toLowerCase();
+    for (const n of names) if (lower.includes(n.toLowerCase())) found.add(`${path.split("?")[0]}: ${n}`);
+  }
+  unverifiedReplies.length = 0;
+  expect([...found]).toEqual([]);
 });
