@@ -7,7 +7,8 @@
 //     (BENCH_CHARITIES main charities, default 100,000; the real register has about 380,000);
 //  5. iXBRL: parse time of a 2 MB accounts document (scripts/bench/ixbrl.ts);
 //     then sanctions matching: one company against the whole real list, p50 and p99 (scripts/bench/sanctions.ts);
-//  6. upstream calls per Companies House operation, cold and warm cache (scripts/bench/upstream-calls.mjs);
+//  6. upstream calls per Companies House operation, cold and warm cache (scripts/bench/upstream-calls.mjs),
+//     and distress-signals for 50 companies with a simulated 100 ms upstream (scripts/bench/distress.mjs);
 //  7. the companies register at full size: a BENCH_COMPANY_ROWS-row Basic Company Data file (default
 //     5,700,000) parsed, loaded into D1, its database size, and company-search latency (scripts/bench/companies.mjs).
 //     BENCH_COMPANY_ROWS=0 skips it (it takes a quarter of an hour on two cores).
@@ -21,6 +22,7 @@ import { ROOT, importTs, localEnv, migrateLocal, withDev } from "../lib.mjs";
 import { ingest } from "../ingest.mjs";
 import { benchCompanies } from "./companies.mjs";
 import { benchUpstreamCalls } from "./upstream-calls.mjs";
+import { benchDistress } from "./distress.mjs";
 import { benchD1Load, nextEdition } from "./d1-load.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -183,6 +185,10 @@ console.log("sanctions match (one company against the real list):", report.sanct
 // ---- 6. upstream calls per Companies House operation
 report.upstreamCalls = await benchUpstreamCalls();
 console.log("upstream calls per operation:", report.upstreamCalls);
+
+// ---- distress-signals for 50 companies, simulated 100 ms upstream, cold and warm
+report.distressSignals = await benchDistress();
+console.log("distress-signals, 50 companies:", report.distressSignals);
 
 // ---- 7. the companies register at full size
 if (Number(process.env.BENCH_COMPANY_ROWS ?? 5_700_000) > 0) report.companies = await benchCompanies();
