@@ -21,6 +21,7 @@ let cache: { at: number; sources: SourceStatus[] } | null = null;
 export function upstreamsOf(env: Env): { name: string; url: string | undefined }[] {
   return [
     { name: "companies-house", url: env.COMPANIES_HOUSE_URL },
+    { name: "the-gazette", url: env.GAZETTE_URL },
     { name: "gov-uk-content", url: env.GOVUK_CONTENT_URL },
     { name: "sra", url: env.SRA_URL },
     { name: "cqc", url: env.CQC_URL },
