@@ -12,6 +12,7 @@ import { searchCompanies } from "./companies/searchCompanies";
 import { calculateLatePayment } from "./money/calculateLatePayment";
 import { checkDistressSignals } from "./risk/checkDistressSignals";
 import { checkIdentityVerification } from "./risk/checkIdentityVerification";
+import { getLicencesAndRegisters } from "./risk/getLicencesAndRegisters";
 import { checkAmlRegister } from "./registers/checkAmlRegister";
 import { checkCharity } from "./registers/checkCharity";
 import { checkCqcProvider } from "./registers/checkCqcProvider";
@@ -46,6 +47,7 @@ export const operations: readonly AnyOperation[] = [
   getDeadlines,
   revokeDeadlinesFeed,
   checkIdentityVerification,
+  getLicencesAndRegisters,
   checkDistressSignals,
   calculateLatePayment,
   revokeApiKey,

@@ -1,0 +1,337 @@
+import { z } from "@hono/zod-openapi";
+import { defineOperation } from "../../platform/registry";
+import { INPUT_LIMITS } from "../../platform/schemas";
+import { type CompanyProfile, registerCompany } from "../../services/companies/profile";
+import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
+import { matchNames } from "../../services/matching/match";
+import { REGISTER_CATALOGUE } from "../../services/registers/catalogue";
+import type { Entry, RegisterSource } from "../../services/registers/types";
+import { matchCompany } from "../../services/sanctions/match";
+import { NotFoundError } from "../../shared/errors";
+import { CompaniesHouseProvenance, companiesHouseProvenance } from "../companies/common/company";
+import { type Found, type LookupResult, type LookupServices, companyNotes, lookup } from "../registers/common/lookup";
+import { Match, Provenance, RegisteredCompany, provenanceOf, textOf } from "../registers/common/schemas";
+import { SanctionsCheck, sanctionsCheckOf } from "./common/sanctions";
+
+/**
+ * licences-and-registers (SPEC §4.5, §1 rules 6–7): every register this service keeps, asked about one company
+ * in one call. Each register is searched as its own check searches it (common/lookup.ts: the company number on
+ * the register's own record, then the company's registered and former names, exact matches only), never by a
+ * near name; the sanctions list reports a definite match only. Registers hold organisations: nobody is named.
+ */
+
+/** The registers asked, in the order the reply lists them. */
+const REGISTERS = ["aml", "sra", "sponsors", "cqc", "charity"] as const satisfies readonly RegisterSource[];
+type Checked = (typeof REGISTERS)[number];
+
+/** Organisations shown per register; `matchesTotal` counts them all. */
+const MATCHES_SHOWN = 20;
+
+/** A short name for each register, for summaries. */
+const SHORT: Record<Checked, string> = {
+  aml: "HMRC money-laundering supervision register",
+  sra: "SRA register",
+  sponsors: "licensed sponsors register",
+  cqc: "CQC register",
+  charity: "Charity Commission register",
+};
+
+/** The register's own number of an entry, and what it is called. The sponsors register has none. */
+function registerNumberOf(source: Checked, e: Entry): { type: string; value: string } | null {
+  const d = e.data;
+  const n = (type: string, v: unknown) => (v === null || v === undefined || v === "" ? null : { type, value: String(v) });
+  switch (source) {
+    case "aml":
+      return n("MLR number", textOf(d.mlrNumber));
+    case "sra":
+      return n("SRA number", d.sraNumber);
+    case "cqc":
+      return d.kind === "provider" ? n("CQC provider id", textOf(d.providerId) ?? e.key) : n("CQC location id", textOf(d.locationId) ?? e.key);
+    case "charity":
+      return n("charity number", d.charityNumber);
+    case "sponsors":
+      return null;
+  }
+}
+
+const CompanyNumberQuery = z
+  .string()
+  .trim()
+  .min(1, "is required")
+  .max(INPUT_LIMITS.company.max, `must be at most ${INPUT_LIMITS.company.max} characters`)
+  .refine((v) => normaliseCompanyNumber(v) !== null, "must be a Companies House company number, e.g. 00445790 or SC123456")
+  .openapi({ example: "01234567" })
+  .describe("A Companies House company number: 8 characters, digits zero-padded (00445790) or a two-letter prefix (SC123456, OC…); unpadded numbers are padded.");
+
+const RegisterMatch = z
+  .object({
+    name: z.string().describe("The organisation's name on the register."),
+    registerNumber: z
+      .object({ type: z.string().describe("MLR number, SRA number, CQC provider id, CQC location id or charity number."), value: z.string() })
+      .nullable()
+      .describe("The register's own number for the organisation; null on the licensed sponsors register, which has none."),
+    companyNumber: z.string().nullable().describe("The company number the register itself records (SRA, CQC and Charity Commission records carry one; HMRC's and the sponsors register do not)."),
+    status: z.string().describe("The register's status as it gives it: e.g. Approved, Applied or Expired (HMRC); authorised, ceased, revoked or intervened (SRA); the route's type and rating (sponsors); Registered (CQC, Charity Commission). Several entries' distinct statuses are joined with '; '."),
+    listed: z.boolean().describe("In the register's current edition. false: the service saw it in an earlier edition and it has since gone."),
+    removedOn: z.string().nullable().describe("Date of the first edition without it; null while it is listed."),
+    entries: z.number().int().describe("Rows of the register for this organisation (premises, routes, towns)."),
+    town: z.string().nullable().describe("A town the register gives, where it gives one."),
+    matchedBy: z
+      .enum(["company-number", "registered-name", "former-name"])
+      .describe("company-number: the register's own record carries the company's number. registered-name: the company's current name at Companies House. former-name: one of its former names (see `possibleMatch`)."),
+    matchedCompanyName: z.string().nullable().describe("The Companies House name (current or former) that matched; null for a match by company number."),
+    match: Match.describe("How the register's name compared: `score` 1 exact, 0.95 the same apart from the legal form; `matchedName` is the register's name (or other or trading name) that matched."),
+  })
+  .openapi("RegisterMatch");
+
+const RegisterResult = z
+  .object({
+    register: z.enum(REGISTERS).describe("The register's id: aml (HMRC), sra, sponsors, cqc, charity."),
+    name: z.string().describe("The register's full name."),
+    checked: z.boolean().describe("false when this service has not loaded the register yet: the company was not looked for on it, and `found` false says nothing."),
+    found: z.boolean().describe("The company is on the register's current edition (at least one organisation matched is listed now)."),
+    formerlyListed: z.boolean().describe("Not listed now, but the service saw an organisation matching the company in an earlier edition (see `matches[].removedOn`)."),
+    status: z.string().nullable().describe("The register's status for the organisations listed now (distinct values joined with '; '; on the CQC register, the provider's own when the provider matched). null when none is listed."),
+    registerDate: z.string().nullable().describe("Date of the register edition answered from (for a company not found: the edition it is not in)."),
+    matchedBy: z.string().nullable().describe("How the register was matched, in words; null when nothing matched."),
+    possibleMatch: z.boolean().describe("true when every organisation found matched only through a former company name: the register may not have caught up with a change of name, or it may be another business that used the name. Confirm with the register number."),
+    matches: z.array(RegisterMatch).describe(`The organisations matched, listed ones first; at most ${MATCHES_SHOWN}.`),
+    matchesTotal: z.number().int(),
+    note: z.string().describe("What the answer means in words: for a company not found, what the register does not cover (on HMRC's register, that another body such as the FCA or a professional body may supervise it)."),
+    provenance: Provenance,
+  })
+  .openapi("RegisterResult");
+
+const Output = z
+  .object({
+    query: z.object({ company: z.string() }),
+    company: RegisteredCompany,
+    summary: z.string().describe("Every register in one paragraph: where the company is, where it is not (with the register's date), and the sanctions answer."),
+    foundOn: z.array(z.enum(REGISTERS)).describe("The registers the company is listed on now."),
+    registers: z.array(RegisterResult).describe("One result per register, in this order: aml, sra, sponsors, cqc, charity."),
+    sanctions: SanctionsCheck.describe("The UK sanctions list (SPEC §1 rule 6): a definite match only, never a maybe, and no match is never a clearance."),
+    sanctionsProvenance: Provenance.nullable().describe("The sanctions list answered from; null when it has not been loaded."),
+    provenance: CompaniesHouseProvenance.describe("Where `company` came from."),
+  })
+  .openapi("LicencesAndRegisters");
+
+type Result = z.infer<typeof RegisterResult>;
+type MatchOut = z.infer<typeof RegisterMatch>;
+
+/** The ways of matching, surest first. */
+const HOW = ["company-number", "registered-name", "former-name"] as const;
+
+/**
+ * An entry's status as its register gives it. A sponsor's is its licence type and rating (its row's own status is
+ * "listed", or a student sponsor's "Subject to Action Plan", which is kept).
+ */
+function statusOf(source: Checked, e: Entry): string {
+  if (source !== "sponsors") return e.status;
+  return [textOf(e.data.typeAndRating) ?? textOf(e.data.status), e.status === "listed" ? null : e.status].filter(Boolean).join("; ") || e.status;
+}
+
+/** Which Companies House name (current or former) a name match came through. */
+function viaName(profile: CompanyProfile, f: Found): Pick<MatchOut, "matchedBy" | "matchedCompanyName"> {
+  const candidate = [{ id: f.entry.key, name: f.entry.name, altNames: f.entry.altNames }];
+  if (matchNames(profile.name, candidate, { minScore: 0.95, limit: 1 }).length) return { matchedBy: "registered-name", matchedCompanyName: profile.name };
+  const former = profile.previousNames.find((p) => matchNames(p.name, candidate, { minScore: 0.95, limit: 1 }).length);
+  return former ? { matchedBy: "former-name", matchedCompanyName: former.name } : { matchedBy: "registered-name", matchedCompanyName: profile.name };
+}
+
+/** The organisations a lookup found, one per register entity (an MLR registration, a sponsor, a firm, a location, a charity). */
+function organisations(source: Checked, profile: CompanyProfile, found: LookupResult): MatchOut[] {
+  const byEntity = new Map<string, Found[]>();
+  for (const f of found.found) byEntity.set(f.entry.entity, [...(byEntity.get(f.entry.entity) ?? []), f]);
+  const out = [...byEntity.values()].map((all): MatchOut => {
+    const listed = all.filter((f) => !f.entry.removedOn);
+    const lastRemoved = all.map((f) => f.entry.removedOn!).sort().at(-1) ?? null;
+    const shown = listed.length ? listed : all.filter((f) => f.entry.removedOn === lastRemoved);
+    const best = all.reduce((b, f) => (f.match.score > b.match.score ? f : b), all[0]);
+    const first = shown[0].entry;
+    const byNumber = best.match.reasons.includes("company number");
+    return {
+      name: first.name,
+      registerNumber: registerNumberOf(source, first),
+      companyNumber: shown.map((f) => f.entry.companyNumber).find((n) => n) ?? null,
+      status: [...new Set(shown.map((f) => statusOf(source, f.entry)).filter(Boolean))].join("; "),
+      listed: listed.length > 0,
+      removedOn: listed.length ? null : lastRemoved,
+      entries: all.length,
+      town: shown.map((f) => f.entry.town).find((t) => t) ?? null,
+      ...(byNumber ? { matchedBy: "company-number" as const, matchedCompanyName: null } : viaName(profile, best)),
+      match: best.match,
+    };
+  });
+  // Listed first, then the surest way of matching, a CQC provider before its locations, the best score, then by name.
+  const provider = (m: MatchOut) => Number(m.registerNumber?.type === "CQC provider id");
+  return out.sort(
+    (a, b) =>
+      Number(b.listed) - Number(a.listed) ||
+      HOW.indexOf(a.matchedBy) - HOW.indexOf(b.matchedBy) ||
+      provider(b) - provider(a) ||
+      b.match.score - a.match.score ||
+      a.name.localeCompare(b.name),
+  );
+}
+
+/** One register's answer for the company. */
+async function registerResult(services: LookupServices, source: Checked, profile: CompanyProfile): Promise<Result> {
+  const cat = REGISTER_CATALOGUE[source];
+  const head = { register: source, name: cat.title };
+  const whole = await services.registers.editionInfo(source);
+  if (!whole.editionDate)
+    return {
+      ...head,
+      checked: false,
+      found: false,
+      formerlyListed: false,
+      status: null,
+      registerDate: null,
+      matchedBy: null,
+      possibleMatch: false,
+      matches: [],
+      matchesTotal: 0,
+      note: "This service has not loaded this register yet, so the company was not looked for on it: this says nothing either way.",
+      provenance: provenanceOf(source, whole),
+    };
+  let found: LookupResult | null = null;
+  try {
+    // The company number only: no register's own number is tried (an 8-digit company number can look like an MLR number).
+    found = await lookup(services, source, profile.number);
+  } catch (e) {
+    if (!(e instanceof NotFoundError)) throw e;
+  }
+  if (!found?.found.length) {
+    const how = cat.companyNumbers ? "under its company number or its registered or former names" : "under its registered or former names (the register carries no company numbers)";
+    return {
+      ...head,
+      checked: true,
+      found: false,
+      formerlyListed: false,
+      status: null,
+      registerDate: whole.editionDate,
+      matchedBy: null,
+      possibleMatch: false,
+      matches: [],
+      matchesTotal: 0,
+      note: `Not on this register (edition of ${whole.editionDate}) ${how}. ${cat.notFound}`,
+      provenance: provenanceOf(source, whole),
+    };
+  }
+  // The dates of the parts the entries come from (sponsors: workers and students are published apart).
+  const edition = await services.registers.editionInfo(source, [...new Set(found.found.map((f) => f.entry.scope))]);
+  const all = organisations(source, profile, found);
+  const listed = all.filter((m) => m.listed);
+  const providers = listed.filter((m) => m.registerNumber?.type === "CQC provider id");
+  const lead = providers.length ? providers : listed;
+  const possibleMatch = all.every((m) => m.matchedBy === "former-name");
+  const notes: string[] = [];
+  if (!listed.length) notes.push(`The company is no longer listed: it was in earlier editions (gone from the edition of ${all[0].removedOn}).`);
+  if (possibleMatch)
+    notes.push(
+      `Matched only through a former company name (${[...new Set(all.map((m) => m.matchedCompanyName))].join(", ")}): the register may not have caught up with the change of name, or this may be another business that used the name. ${all.some((m) => m.registerNumber) ? "Confirm with the register number." : "Confirm the organisation: this register has no numbers, so compare its town with the company's."}`,
+    );
+  if (source === "aml" && !listed.some((m) => m.status.split("; ").includes("Approved")))
+    notes.push(`No registration found is Approved. ${cat.notFound.split(". ")[0]}.`);
+  return {
+    ...head,
+    checked: true,
+    found: listed.length > 0,
+    formerlyListed: listed.length === 0,
+    // A CQC provider's own status stands for it (its locations' are in `matches`).
+    status: listed.length ? [...new Set(lead.flatMap((m) => m.status.split("; ")))].join("; ") : null,
+    registerDate: edition.editionDate,
+    matchedBy: found.matchedBy,
+    possibleMatch,
+    matches: all.slice(0, MATCHES_SHOWN),
+    matchesTotal: all.length,
+    note: notes.join(" ") || `On this register (edition of ${edition.editionDate}).`,
+    provenance: provenanceOf(source, edition),
+  };
+}
+
+function summaryOf(company: { name: string; number: string }, results: Result[], sanctionsNote: string, notes: string): string {
+  const who = `${company.name} (${company.number})`;
+  const on = results.filter((r) => r.found);
+  const gone = results.filter((r) => r.formerlyListed);
+  const absent = results.filter((r) => r.checked && !r.found && !r.formerlyListed);
+  const unchecked = results.filter((r) => !r.checked);
+  const parts = [
+    on.length
+      ? `${who} is on ${on.map((r) => `the ${SHORT[r.register]} (${r.status}${r.possibleMatch ? "; possible match through a former name" : ""})`).join(", ")}.`
+      : `${who} is on none of the registers checked.`,
+    gone.length ? `It is no longer listed on ${gone.map((r) => `the ${SHORT[r.register]}`).join(", ")}.` : "",
+    absent.length ? `Not found on ${absent.map((r) => `the ${SHORT[r.register]} (edition of ${r.registerDate})`).join(", ")}.` : "",
+    absent.some((r) => r.register === "aml") ? REGISTER_CATALOGUE.aml.notFound.split(". ")[0] + "." : "",
+    unchecked.length ? `Not checked (not loaded yet): ${unchecked.map((r) => `the ${SHORT[r.register]}`).join(", ")}.` : "",
+    sanctionsNote,
+  ];
+  return parts.filter(Boolean).join(" ") + notes;
+}
+
+export const getLicencesAndRegisters = defineOperation({
+  operationId: "getLicencesAndRegisters",
+  method: "get",
+  path: "/api/v1/licences-and-registers",
+  family: "risk",
+  title: "Licences and registers",
+  summary: "Every register this service keeps, for one company in one call: HMRC AML supervision, SRA, licensed sponsors, CQC, Charity Commission, and the UK sanctions list (definite match only).",
+  description: [
+    "Looks one company up on every register this service loads (SPEC §4.5): HMRC's money-laundering supervised business register (`aml`), the Solicitors Regulation Authority's register of organisations (`sra`), the Home Office register of licensed sponsors (`sponsors`), the Care Quality Commission register (`cqc`) and the Charity Commission register (`charity`), plus the UK sanctions list. Each register is matched as its own check matches it: by the company number on the register's own record (SRA, CQC and Charity Commission records carry one), else by the company's registered and former names from Companies House, exact or differing only in legal form; a near name is never taken. Each register's result says whether the company is listed now (`found`), its status there, the register's date, the organisations matched with their register numbers and how each matched, and a note; a company not found is said to be not found with the date of the edition it is not in. Not being on HMRC's register does not mean the business is unsupervised: another body, such as the FCA or a professional body, may supervise it. A register this service has not loaded yet is marked `checked: false`.",
+    "",
+    "Sanctions (SPEC §1 rule 6): only a definite match is reported (the same UK company number, or an identical name corroborated by the country or postcode and not contradicted), with the list entry's id, its regimes, the kind of name matched and the reasons; without one, the reply says there is no definite match with the list's date, which is never a clearance. If the list has not been loaded, the reply says it was not checked. Registers are company-level: people are never named (SPEC §1 rule 7).",
+    "",
+    "An unknown company number answers 404 with `query` (credits given back); if Companies House cannot be read the call answers 503 and gives its credits back. Price: 2 credits. Companies House answers are cached for up to 24 hours.",
+  ].join("\n"),
+  input: z.object({ company: CompanyNumberQuery }),
+  output: Output,
+  price: 2,
+  auth: "key",
+  errors: ["not_found", "upstream_unavailable"],
+  readOnly: true,
+  example: { company: "01234567" },
+  async handler({ company }, ctx) {
+    const number = normaliseCompanyNumber(company)!;
+    const ch = ctx.services.companiesHouse;
+    // A Companies House failure here is a 503 with credits back (the platform's): not caught.
+    const profile = await ch.getProfile(number);
+    if (!profile) throw new NotFoundError("No company with that number on the companies register.", company);
+    // The lookups match against this profile; Companies House is not asked again for it.
+    const services: LookupServices = {
+      registers: ctx.services.registers,
+      companiesHouse: Object.assign(Object.create(ch) as typeof ch, {
+        getProfile: async (n: string) => (normaliseCompanyNumber(n) === profile.number ? profile : ch.getProfile(n)),
+      }),
+    };
+    const [results, list, sanctionsEdition] = await Promise.all([
+      Promise.all(REGISTERS.map((source) => registerResult(services, source, profile))),
+      ctx.services.sanctions.current(),
+      ctx.services.registers.editionInfo("sanctions"),
+    ]);
+    const definite = list
+      ? matchCompany(list.index, {
+          name: profile.name,
+          number: profile.number,
+          previousNames: profile.previousNames.map((p) => p.name),
+          country: profile.registeredOffice.country,
+          postcode: profile.registeredOffice.postcode,
+        }).definite.filter((m) => m.kind !== "individual")
+      : [];
+    const sanctions = sanctionsCheckOf(list ? { listDate: list.listDate, definite } : null);
+    const sanctionsNote = sanctions.definiteMatches.length
+      ? `${sanctions.note} Entr${sanctions.definiteMatches.length === 1 ? "y" : "ies"} ${sanctions.definiteMatches.map((m) => `${m.listId} (${m.regimes.join(", ") || "regime not stated"}; ${m.reasons.join("; ")})`).join(", ")}.`
+      : sanctions.note;
+    const registered = registerCompany(profile);
+    const notes = companyNotes({ query: company, matchedBy: "", matchedOn: [], found: [], company: registered, profile });
+    return {
+      query: { company },
+      company: registered,
+      summary: summaryOf(registered, results, sanctionsNote, notes),
+      foundOn: results.filter((r) => r.found).map((r) => r.register),
+      registers: results,
+      sanctions,
+      sanctionsProvenance: list ? { ...provenanceOf("sanctions", sanctionsEdition), registerDate: list.listDate } : null,
+      provenance: companiesHouseProvenance(ctx.now),
+    };
+  },
+});
