@@ -5,12 +5,12 @@
  * Rows go in as ONE bound JSON array per statement (`INSERT … SELECT … FROM json_each(?)`), because D1
  * allows 100 bound parameters per statement and a company has 19 columns; the edition is then diffed and
  * written inside SQLite, slice by slice of company numbers, so 5.7 million rows never cross into the
- * Worker twice. Read side: a company by number, name-search candidates, SIC descriptions.
+ * Worker twice. Read side: a company by number, name-search candidates, SIC descriptions, a company's recorded changes.
  */
 import { normaliseNameCore } from "../services/matching/names";
 import { fingerprint } from "../services/registers/fingerprint";
 import type { BulkCompanyData, CompanyRow } from "../services/companies/records";
-import type { RegisterRecord } from "../services/registers/types";
+import type { ChangeRow, RegisterRecord } from "../services/registers/types";
 
 export type { CompanyRow };
 
@@ -353,4 +353,27 @@ export async function sicDescriptions(db: D1Database, codes: string[]): Promise<
     .bind(...uniq)
     .all<{ code: string; description: string }>();
   return new Map(rows.results.map((r) => [r.code, r.description]));
+}
+
+/**
+ * What the published editions recorded of one company (added, removed, renamed, status, moved), newest first, at
+ * most `limit`; `key` is the company number. Changes of a run not yet published are not read.
+ */
+export async function companyChangesOf(db: D1Database, number: string, limit = 100): Promise<ChangeRow[]> {
+  const rows = await db
+    .prepare(
+      `SELECT c.id, c.change_date, c.kind, c.number, c.name, c.before, c.after FROM company_changes c, company_state st
+        WHERE st.id = 1 AND c.number = ?1 AND c.run_id <= st.published_run ORDER BY c.id DESC LIMIT ?2`,
+    )
+    .bind(number, Math.max(1, Math.min(limit, 500)))
+    .all<{ id: number; change_date: string; kind: string; number: string; name: string; before: string | null; after: string | null }>();
+  return rows.results.map((r) => ({
+    id: r.id,
+    date: r.change_date,
+    kind: r.kind,
+    key: r.number,
+    name: r.name,
+    before: r.before ? (JSON.parse(r.before) as Record<string, unknown>) : null,
+    after: r.after ? (JSON.parse(r.after) as Record<string, unknown>) : null,
+  }));
 }

@@ -12,6 +12,7 @@ import { searchCompanies } from "./companies/searchCompanies";
 import { calculateLatePayment } from "./money/calculateLatePayment";
 import { checkDistressSignals } from "./risk/checkDistressSignals";
 import { checkIdentityVerification } from "./risk/checkIdentityVerification";
+import { getPublicRecord } from "./risk/getPublicRecord";
 import { getLicencesAndRegisters } from "./risk/getLicencesAndRegisters";
 import { checkAmlRegister } from "./registers/checkAmlRegister";
 import { checkCharity } from "./registers/checkCharity";
@@ -47,6 +48,7 @@ export const operations: readonly AnyOperation[] = [
   getDeadlines,
   revokeDeadlinesFeed,
   checkIdentityVerification,
+  getPublicRecord,
   getLicencesAndRegisters,
   checkDistressSignals,
   calculateLatePayment,

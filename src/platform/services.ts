@@ -6,7 +6,7 @@
  */
 import { accountByContact, attemptChallenge, createChallenge, issueKey, useChallenge } from "../db/accounts";
 import { storedBankRate } from "../db/bankRate";
-import { companiesEdition, companiesMatching, companyByNumber, sicDescriptions } from "../db/companies";
+import { companiesEdition, companiesMatching, companyByNumber, companyChangesOf, sicDescriptions } from "../db/companies";
 import { feedByToken, feedTokenFor, revokeFeed } from "../db/calendarFeeds";
 import { d1HttpCache } from "../db/httpCache";
 import { activeKeyCount, revokeAccountKey } from "../db/keys";
@@ -33,7 +33,7 @@ function bindDb<T extends Record<string, (db: D1Database, ...args: never[]) => u
 
 const registerReads = { editionInfo, entriesByCompanyNumber, entriesByKeys, entriesByDataField, keysByNames, historyOf, changesSince, countByMlr };
 const calendarFeedStore = { feedTokenFor, feedByToken, revokeFeed };
-const companiesRegisterReads = { companiesEdition, companyByNumber, companiesMatching, sicDescriptions };
+const companiesRegisterReads = { companiesEdition, companyByNumber, companiesMatching, sicDescriptions, companyChangesOf };
 const accountStore = { createChallenge, attemptChallenge, useChallenge, accountByContact, issueKey, activeKeyCount, revokeAccountKey };
 
 export interface Services {
