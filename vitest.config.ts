@@ -56,7 +56,11 @@ export default defineConfig(async () => {
             CQC_URL: "https://cqc.test/public/v1",
             CQC_API_KEY: "test-cqc-key",
             CHARITY_EXTRACT_URL: "https://charity.test/data/txt",
+            FIND_A_TENDER_URL: "https://fts.test",
+            CONTRACTS_FINDER_URL: "https://cf.test",
             SANCTIONS_LIST_URL: "http://files.test/sanctions/UK-Sanctions-List.csv",
+            PAYMENT_PRACTICES_URL: "http://files.test/payment-practices/export.csv",
+            GENDER_PAY_GAP_URL: "http://files.test/gender-pay-gap",
             DNS_RESOLVER_URL: "https://dns.test/dns-query",
             BOE_IADB_URL: "https://boe.test/boeapps/database/_iadb-fromshowcolumns.asp",
           },
@@ -80,6 +84,11 @@ export default defineConfig(async () => {
                 (b) => new Response(b, { headers: { "content-type": "application/json" } }),
                 () => new Response(JSON.stringify({ title: "Search results", "f:total": "0", "f:page-number": "1", link: [] }), { headers: { "content-type": "application/json" } }),
               );
+            }
+            if ((u.hostname === "fts.test" || u.hostname === "cf.test") && u.searchParams.has("cursor")) {
+              // OCDS release packages after the first page: test/fixtures/hosts/<host>/<path>/cursor-<cursor>.json
+              // (the first page, asked without a cursor, is the folder's index.json).
+              return serve(join(import.meta.dirname, "test/fixtures/hosts", u.hostname, path, `cursor-${u.searchParams.get("cursor")}.json`));
             }
             if (u.hostname.endsWith(".test")) {
               const file = join(import.meta.dirname, "test/fixtures/hosts", u.hostname, u.pathname === "/" ? "index.html" : u.pathname);

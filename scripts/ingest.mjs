@@ -9,6 +9,13 @@
 // (publicextract.<table>.txt or .zip) are read too, all as streams.
 // companies: give BasicCompanyDataAsOneFile-YYYY-MM-01.zip (or the CSV inside it, or its address); it is
 // read as a stream (the real file is 2.7 GB of CSV), and the edition date comes from its name or --date.
+// payment-practices: give the export CSV (or its address, https://check-payment-practices.service.gov.uk/export/csv/);
+// its edition date is its latest filing date unless --date is given.
+// gender-pay-gap: give one reporting year's CSV ("UK Gender Pay Gap Data - 2021 to 2022.csv", or its address
+// https://gender-pay-gap.service.gov.uk/viewing/download-data/2021); each year is its own scope, dated by the file's
+// newest submission unless --date is given.
+// contracts: give an OCDS release package, record package, release or JSON array of releases (dated by the newest
+// publishedDate or release date), or a Find a Tender / Contracts Finder search URL, whose pages are all read.
 import { createReadStream, existsSync, openSync, readFileSync, readSync, closeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { Readable } from "node:stream";
@@ -55,6 +62,12 @@ export async function ingest(source, target, { date = null, persistTo, quiet = f
       const stream = await body();
       yield* zipped ? cli.csvOfZip(stream) : stream;
     };
+  } else if (source === "contracts" && /^https?:\/\//.test(target)) {
+    // An OCDS search address (Find a Tender or Contracts Finder): every page, following links.next, Retry-After honoured.
+    const pages = await cli.fetchOcdsUrl(target);
+    bytes = new TextEncoder().encode(JSON.stringify({ publishedDate: pages.publishedDate, releases: pages.releases }));
+    fileName = basename(new URL(target).pathname);
+    url = target;
   } else if (/^https?:\/\//.test(target)) {
     const r = await fetch(target);
     if (!r.ok) throw new Error(`${target} answered ${r.status}`);

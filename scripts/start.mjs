@@ -28,6 +28,13 @@ const SAMPLES = [
   ["companies", "test/fixtures/companies-house/bulk/BasicCompanyData-2026-10-01.csv"],
   ["companies", "test/fixtures/companies-house/bulk/BasicCompanyData-2026-11-01.csv"],
   ["sanctions", "test/fixtures/sanctions/UK-Sanctions-List.csv"],
+  // Contract awards: one OCDS release package (our own FTS and CF releases), dated by its publishedDate.
+  ["contracts", "test/fixtures/contracts/award-release-package.json"],
+  // The whole export (CSV), dated by its latest filing date.
+  ["payment-practices", "test/fixtures/payment-practices/export.csv"],
+  // One file per reporting year (named by year, as downloaded from <GENDER_PAY_GAP_URL>/<year>), dated by its newest submission.
+  ["gender-pay-gap", "test/fixtures/gender-pay-gap/2025"],
+  ["gender-pay-gap", "test/fixtures/gender-pay-gap/2026"],
 ];
 
 console.log("Applying D1 migrations to the local database…");

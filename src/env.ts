@@ -29,8 +29,16 @@ export interface Env {
   SRA_URL: string;
   CQC_URL: string;
   CHARITY_EXTRACT_URL: string;
+  /** Find a Tender (OCDS release packages of award notices, read by updatedFrom with cursor paging). */
+  FIND_A_TENDER_URL: string;
+  /** Contracts Finder (OCDS search of award notices, read by publishedFrom with cursor paging). */
+  CONTRACTS_FINDER_URL: string;
   /** The FCDO UK Sanctions List, CSV. */
   SANCTIONS_LIST_URL: string;
+  /** The Check payment practices service's export of every payment practices report (CSV, about 100 MB). */
+  PAYMENT_PRACTICES_URL: string;
+  /** Gender pay gap data: one CSV per reporting year at `${GENDER_PAY_GAP_URL}/${year}`. */
+  GENDER_PAY_GAP_URL: string;
   /** "log" (codes go to the Worker log) or "http" (POST to EMAIL_ENDPOINT / SMS_ENDPOINT). */
   EMAIL_PROVIDER: string;
   SMS_PROVIDER: string;

@@ -7,6 +7,9 @@
 //     (BENCH_CHARITIES main charities, default 100,000; the real register has about 380,000);
 //  5. iXBRL: parse time of a 2 MB accounts document (scripts/bench/ixbrl.ts);
 //     then sanctions matching: one company against the whole real list, p50 and p99 (scripts/bench/sanctions.ts);
+//     then contract awards: a day of 1,500 FTS releases in pages of 100, read, parsed and loaded into D1 (scripts/bench/contracts.ts);
+//     then the payment practices export at full size: 110,000 reports (~100 MB), scanned and read, whole and streamed, rows/s and peak heap (scripts/bench/payment-practices.ts);
+//     then the gender pay gap parse: a full-size reporting year from the real rows, rows/s and peak heap (scripts/bench/gender-pay-gap.ts);
 //  6. upstream calls per Companies House operation, cold and warm cache (scripts/bench/upstream-calls.mjs),
 //     and distress-signals for 50 companies with a simulated 100 ms upstream (scripts/bench/distress.mjs);
 //  7. the companies register at full size: a BENCH_COMPANY_ROWS-row Basic Company Data file (default
@@ -181,6 +184,26 @@ console.log("iXBRL parse (2 MB):", report.ixbrl);
 // ---- sanctions matching against the whole real list
 report.sanctionsMatch = (await importTs("scripts/bench/sanctions.ts")).benchSanctionsMatch(ROOT);
 console.log("sanctions match (one company against the real list):", report.sanctionsMatch);
+
+// ---- contract awards: a synthetic day of 1,500 FTS releases (pages of 100) from the real shapes, read, parsed, loaded into a fresh local D1
+const contractsState = join(ROOT, ".bench", "contracts", "state");
+rmSync(contractsState, { recursive: true, force: true });
+mkdirSync(contractsState, { recursive: true });
+migrateLocal(contractsState);
+report.contracts = await (await importTs("scripts/bench/contracts.ts")).benchContracts(ROOT, {
+  load: (file) => ingest("contracts", file, { persistTo: contractsState, quiet: true }),
+});
+console.log("contract awards (a day of FTS releases):", report.contracts);
+
+// ---- the payment practices export at full size (110,000 reports, ~100 MB), scanned and read, whole and streamed
+global.gc?.();
+report.paymentPractices = await (await importTs("scripts/bench/payment-practices.ts")).benchPaymentPractices(ROOT);
+console.log("payment practices export parse:", report.paymentPractices);
+
+// ---- gender pay gap: a full-size reporting year (about 10,500 employers) built from the real rows, parsed
+global.gc?.();
+report.genderPayGap = await (await importTs("scripts/bench/gender-pay-gap.ts")).benchGenderPayGap(ROOT);
+console.log("gender pay gap parse (a full-size year):", report.genderPayGap);
 
 // ---- 6. upstream calls per Companies House operation
 report.upstreamCalls = await benchUpstreamCalls();

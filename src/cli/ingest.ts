@@ -15,6 +15,7 @@ import type { CharityTable, CharityTableInput } from "../sources/charity-commiss
 export { REGISTER_CATALOGUE, REGISTER_SOURCES };
 export { unzipMember } from "../sources/charity-commission/client";
 export { csvOfZip, isZip } from "../sources/companies-house/bulkDownload";
+export { fetchOcdsUrl } from "../sources/contracts/client";
 
 export async function ingestFile(
   env: Env,

@@ -13,16 +13,34 @@ const MAX_RECORD_CHARS = 1 << 24;
 /** Text, UTF-8 bytes, or a stream of UTF-8 bytes (a large download read as it arrives). */
 export type DelimitedInput = Uint8Array | string | AsyncIterable<Uint8Array>;
 
+/** Bytes that are not valid text in the encoding they were read as (BatchOptions `fatal`). */
+export class TextEncodingError extends Error {
+  name = "TextEncodingError";
+}
+
+/** A decoder that turns a malformed byte sequence into a TextEncodingError when `fatal`. */
+function decoderOf(encoding: string, fatal: boolean): (bytes?: Uint8Array, stream?: boolean) => string {
+  const dec = new TextDecoder(encoding, { fatal, ignoreBOM: false }); // utf-8 drops a leading BOM by itself
+  return (bytes, stream = false) => {
+    try {
+      return bytes ? dec.decode(bytes, { stream }) : dec.decode();
+    } catch (e) {
+      if (fatal && e instanceof TypeError) throw new TextEncodingError(`delimited text: not valid ${encoding}`);
+      throw e;
+    }
+  };
+}
+
 /** Splits the input into pieces of about `size` characters, decoding bytes piece by piece. */
-async function* textPieces(input: DelimitedInput, size: number): AsyncGenerator<string> {
+async function* textPieces(input: DelimitedInput, size: number, encoding = "utf-8", fatal = false): AsyncGenerator<string> {
   if (typeof input === "string") {
     const s = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
     for (let i = 0; i < s.length; i += size) yield s.slice(i, i + size);
     return;
   }
-  const dec = new TextDecoder("utf-8"); // drops a leading BOM by itself
+  const decode = decoderOf(encoding, fatal);
   if (input instanceof Uint8Array) {
-    for (let i = 0; i < input.length; i += size) yield dec.decode(input.subarray(i, i + size), { stream: true });
+    for (let i = 0; i < input.length; i += size) yield decode(input.subarray(i, i + size), true);
   } else {
     // Stream chunks are gathered up to `size` bytes, so the parser sees a few large pieces, not many small ones.
     let parts: Uint8Array[] = [];
@@ -38,14 +56,14 @@ async function* textPieces(input: DelimitedInput, size: number): AsyncGenerator<
       parts.push(chunk);
       bytes += chunk.length;
       if (bytes >= size) {
-        yield dec.decode(joined(), { stream: true });
+        yield decode(joined(), true);
         parts = [];
         bytes = 0;
       }
     }
-    if (bytes) yield dec.decode(joined(), { stream: true });
+    if (bytes) yield decode(joined(), true);
   }
-  yield dec.decode();
+  yield decode();
 }
 
 export interface BatchOptions {
@@ -57,6 +75,10 @@ export interface BatchOptions {
    * records the caller then ignores, but anything it refuses is gone.
    */
   keep?: (record: string, index: number) => boolean;
+  /** The bytes' encoding, a TextDecoder label (default utf-8; text input is already decoded). */
+  encoding?: string;
+  /** Throw a TextEncodingError on bytes that are not valid in `encoding`, instead of replacing them (default false). */
+  fatal?: boolean;
 }
 
 /**
@@ -64,7 +86,7 @@ export interface BatchOptions {
  * record boundary outside quotes in each piece, so papaparse only ever sees whole records and a large
  * file is never held as one array of rows. Accepts a BOM, CRLF or LF, quoted or unquoted fields.
  */
-export async function* delimitedRowBatches(input: DelimitedInput, delimiter: string, { batchChars = 1 << 20, keep }: BatchOptions = {}): AsyncGenerator<string[][]> {
+export async function* delimitedRowBatches(input: DelimitedInput, delimiter: string, { batchChars = 1 << 20, keep, encoding, fatal }: BatchOptions = {}): AsyncGenerator<string[][]> {
   const delim = delimiter.charCodeAt(0);
   let carry = "";
   let scanned = 0; // characters of `carry` already scanned
@@ -72,7 +94,7 @@ export async function* delimitedRowBatches(input: DelimitedInput, delimiter: str
   let newline: "\r\n" | "\n" | undefined;
   let recordIndex = 0;
   const parse = (text: string) => Papa.parse<string[]>(text, { delimiter, newline, skipEmptyLines: true }).data;
-  for await (const piece of textPieces(input, batchChars)) {
+  for await (const piece of textPieces(input, batchChars, encoding, fatal)) {
     const text = carry + piece;
     let cut = -1;
     let recordStart = 0;
@@ -156,4 +178,17 @@ export function firstRow(input: Uint8Array | string, delimiter: string): string[
   const line = end < 0 ? head : head.slice(0, end > 0 && head.charCodeAt(end - 1) === CR ? end - 1 : end);
   const row = Papa.parse<string[]>(line, { delimiter, newline: "\n" }).data[0] ?? [];
   return row.map((h) => h.trim());
+}
+
+/**
+ * The first `n` records of delimited text (the header included), read from its first 256K characters
+ * without decoding the whole input; quoted fields may span lines. Fewer when the text has fewer (or
+ * when a record runs past the piece read: the last one may then be cut short).
+ */
+export function firstRows(input: Uint8Array | string, delimiter: string, n: number): string[][] {
+  let head = typeof input === "string" ? input.slice(0, 1 << 18) : new TextDecoder().decode(input.subarray(0, 1 << 18));
+  if (head.charCodeAt(0) === 0xfeff) head = head.slice(1);
+  const lf = head.indexOf("\n");
+  const newline = lf > 0 && head.charCodeAt(lf - 1) === CR ? "\r\n" : "\n";
+  return Papa.parse<string[]>(head, { delimiter, newline, preview: n, skipEmptyLines: true }).data;
 }

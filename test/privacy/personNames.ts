@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import Papa from "papaparse";
 
 const ORGANISATION = /\b(ltd|limited|plc|llp|lp|bank|banking|building society|finance|financial|capital|trust|trustees?|holdings|group|company|corporation|inc|sarl|gmbh|ag|nv|bv|partners|council|fund|securities|investments?|nominees?)\b/i;
 
@@ -52,6 +53,15 @@ export function fixturePersonNames(root: string): string[] {
     const [family, ...given] = [cells[4], cells[5], cells[6], cells[7], cells[8], cells[9]];
     const first = given.filter(Boolean).join(" ");
     if (family && first) names.add(`${family}, ${first}`);
+  }
+  // Responsible persons on the gender pay gap fixtures ("Name (Job title)"), never stored (SPEC §1 rule 7).
+  const gpg = join(root, "test/fixtures/gender-pay-gap");
+  for (const f of readdirSync(gpg)) {
+    const rows = Papa.parse<Record<string, string>>(readFileSync(join(gpg, f), "utf8").replace(/^\uFEFF/, ""), { header: true, skipEmptyLines: true }).data;
+    for (const r of rows) {
+      const person = r.ResponsiblePerson?.replace(/\s*\(.*$/s, "").trim();
+      if (person) names.add(person);
+    }
   }
   return [...names].flatMap(variantsOf);
 }

@@ -93,4 +93,31 @@ export const REGISTER_CATALOGUE = {
     // SPEC §1 rule 6: only a definite match is reported, and its absence is never a clearance.
     notFound: "No definite match on the UK sanctions list; this is not a clearance.",
   },
+  // One scope per reporting year ("2021" for 2021 to 2022), one entry per employer and year.
+  "gender-pay-gap": {
+    title: "Gender pay gap reports (Government Equalities Office)",
+    attribution: "Source: Government Equalities Office, gender pay gap service (gender-pay-gap.service.gov.uk).",
+    licence: OGL,
+    companyNumbers: true,
+    notFound:
+      "Only employers with 250 or more employees on the snapshot date must report their gender pay gap; many public bodies that report have no company number.",
+  },
+  // Issue 14 §1: read as changes (awards published or updated since the last run), one entry per award and supplier.
+  contracts: {
+    title: "Public contract awards (Contracts Finder and Find a Tender)",
+    attribution: "Contains public sector information from Contracts Finder and Find a Tender, Cabinet Office",
+    licence: OGL,
+    companyNumbers: true,
+    notFound:
+      "Awards are matched by Companies House number, or by exact name and postcode; suppliers recorded without either cannot be tied to a company.",
+  },
+  // Issue 14 §1: the whole export daily, one entry per report (company and reporting period).
+  "payment-practices": {
+    title: "Payment practices and performance reports (Department for Business and Trade)",
+    attribution: "Source: Department for Business and Trade, Check payment practices service (check-payment-practices.service.gov.uk).",
+    licence: OGL,
+    companyNumbers: true,
+    notFound:
+      "Only large companies and LLPs must report their payment practices (each half of their financial year); most businesses are out of scope, so having no report is not evidence of good or bad payment.",
+  },
 } as const satisfies Record<string, RegisterCatalogueEntry>;

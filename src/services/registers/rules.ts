@@ -83,6 +83,42 @@ export const CHANGE_RULES: Record<RegisterSource, ChangeRules> = {
     parts: null,
     towns: false,
   },
+  // Per reporting year (scope): a report added or withdrawn; `status` when it becomes (or stops being) late,
+  // e.g. resubmitted after the deadline. Revised figures alone are a new version of the entry, not a change.
+  "gender-pay-gap": {
+    kinds: ["added", "removed", "returned", "status"],
+    gone: "removed",
+    offStatuses: [],
+    rating: null,
+    parts: null,
+    towns: false,
+  },
+  // Public contract awards: read as changes only (a partial edition), so an award is never removed nor returned;
+  // a cancelled award is a `status` change. One entity per award, its suppliers its entries.
+  contracts: {
+    kinds: ["added", "removed", "returned", "status"],
+    neverOccurs: {
+      removed: "awards are read as changes (those published or updated since the last run), so an award never leaves this register; a cancelled award is a `status` change",
+      returned: "an award never leaves this register, so none returns",
+    },
+    gone: "removed",
+    offStatuses: [],
+    rating: null,
+    parts: null,
+    towns: false,
+  },
+  // Payment practices: each report (company and period) is its own entity, so a new report is `added` (the
+  // watch list's `payment_report`); a report withdrawn from the export is `removed`. A resubmission of the same
+  // period is a new version of the entry, not a change.
+  "payment-practices": {
+    kinds: ["added", "removed", "returned", "status"],
+    neverOccurs: { status: "every report in the export is published, so a report's status never changes" },
+    gone: "removed",
+    offStatuses: [],
+    rating: null,
+    parts: null,
+    towns: false,
+  },
   // Diffed in SQL by its own store (src/db/companies.ts), with the same kinds the rules name here:
   // `moved` is a new registered-office postcode, `renamed` a change of name.
   companies: {

@@ -7,6 +7,7 @@ import { CQC_MAX_DETAILS, cqcWindowStart } from "../../../src/jobs/ingest/adapte
 import { handleIngestJob } from "../../../src/jobs/ingest/job";
 import { storeOf } from "../../../src/jobs/ingest/pipeline";
 import { candidateEditions } from "../../../src/sources/companies-house/bulkDownload";
+import { reportingYearOn } from "../../../src/sources/gender-pay-gap/parse";
 import type { IngestJob } from "../../../src/jobs/ingest/message";
 import { REGISTER_SOURCES } from "../../../src/services/registers/types";
 import { call, createTestKey, json } from "../../helpers";
@@ -27,6 +28,9 @@ const runs = () =>
     .all<{ source: string; scope: string; edition_date: string | null; outcome: string; rows_read: number; changes: number; reason: string | null }>()
     .then((r) => r.results);
 const today = () => new Date().toISOString().slice(0, 10);
+/** Gender pay gap: the fixture years (test/fixtures/gender-pay-gap/<year>) and their rows; the daily job reads the year before the current one and the current one. */
+const GPG_FIXTURES: Record<string, number> = { "2025": 6, "2026": 4 };
+const gpgYears = () => [reportingYearOn(new Date()) - 1, reportingYearOn(new Date())].map(String).filter((y) => y in GPG_FIXTURES);
 const batchOf = (jobs: IngestJob[]) => createMessageBatch<IngestJob>("register-ingest", jobs.map((body, i) => ({ id: `msg-${i}`, timestamp: new Date(), attempts: 1, body })));
 
 /** Messages the consumer sends to the ingest queue, captured instead of sent. */
@@ -57,6 +61,9 @@ describe("issue §1 cron and queue", () => {
       { body: { source: "charity" } },
       { body: { source: "companies" } },
       { body: { source: "sanctions" } },
+      { body: { source: "gender-pay-gap" } },
+      { body: { source: "contracts" } },
+      { body: { source: "payment-practices" } },
     ]);
     expect([...sendBatch.mock.calls[0][0]].map((m) => m.body.source).sort()).toEqual([...REGISTER_SOURCES].sort());
   });
@@ -79,6 +86,9 @@ describe("issue §1 cron and queue", () => {
       ["charity", "", "2026-07-09", "loaded", 4], // date_of_extract of the tables
       ["companies", "", candidateEditions(new Date())[0], "loaded", 17], // this month's Basic Company Data file (the fixture host serves every month)
       ["sanctions", "", "2026-02-13", "loaded", 4], // the list's own Report Date
+      ...gpgYears().map((y) => ["gender-pay-gap", y, today(), "loaded", GPG_FIXTURES[y]]), // one scope per reporting year, dated the day of the fetch
+      ["contracts", "", today(), "loaded", 7], // the awards of the last day (FTS two pages by cursor, then CF), dated by the window's end
+      ["payment-practices", "", today(), "loaded", 8], // the whole export, one report per company and period, dated the day of the fetch
     ]);
     expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_changes`).first("n")).toBe(0);
 
@@ -95,7 +105,7 @@ describe("issue §1 cron and queue", () => {
     await worker.queue(again, env);
     expect((await getQueueResult(again, ctx2)).explicitAcks).toHaveLength(jobs.length);
     // The companies register is monthly: with no newer file than the one loaded, its job reads nothing.
-    expect((await runs()).slice(8).map((r) => `${r.source}/${r.scope}: ${r.outcome}`)).toEqual([
+    expect((await runs()).slice(loaded.length).map((r) => `${r.source}/${r.scope}: ${r.outcome}`)).toEqual([
       "aml/: unchanged",
       "sra/: unchanged",
       "sponsors/workers: unchanged",
@@ -103,6 +113,9 @@ describe("issue §1 cron and queue", () => {
       "cqc/: unchanged",
       "charity/: unchanged",
       "sanctions/: unchanged",
+      ...gpgYears().map((y) => `gender-pay-gap/${y}: unchanged`),
+      "contracts/: unchanged",
+      "payment-practices/: unchanged",
     ]);
     expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_changes`).first("n")).toBe(0);
   });

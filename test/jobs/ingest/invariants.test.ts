@@ -37,6 +37,9 @@ const STATUSES: Record<RegisterSource, string[]> = {
   charity: ["Registered", "Removed"],
   companies: ["Active", "Liquidation", "Active - Proposal to Strike off"],
   sanctions: ["designated"],
+  "payment-practices": ["published"],
+  contracts: ["active", "pending", "cancelled"],
+  "gender-pay-gap": ["reported", "reported-late"],
 };
 const PARTS: Record<RegisterSource, (string | null)[]> = {
   aml: ["WR6", "SW1A", "CF14", "N1"],
@@ -46,6 +49,9 @@ const PARTS: Record<RegisterSource, (string | null)[]> = {
   charity: [null],
   companies: [null],
   sanctions: [null],
+  "payment-practices": ["2025-01-01/2025-06-30", "2025-07-01/2025-12-31"],
+  contracts: ["GB-COH-04142000", "GB-CFS-307558", "GB-PPON-PABC-1234-WXYZ"],
+  "gender-pay-gap": ["2025"],
 };
 
 const entityArb = (source: RegisterSource) =>

@@ -68,6 +68,12 @@ export function identifierOf(source: RegisterSource, entity: string): Record<str
       return { companyNumber: entity };
     case "sanctions":
       return { uniqueId: entity };
+    case "payment-practices":
+      return { companyNumber: entity.split(":")[0] };
+    case "contracts":
+      return { award: entity };
+    case "gender-pay-gap":
+      return { employerId: entity };
   }
 }
 
