@@ -10,6 +10,11 @@ import { listCharges } from "./companies/listCharges";
 import { revokeDeadlinesFeed } from "./companies/revokeDeadlinesFeed";
 import { searchCompanies } from "./companies/searchCompanies";
 import { calculateLatePayment } from "./money/calculateLatePayment";
+import { checkPpn018 } from "./money/checkPpn018";
+import { estimateCustomerPayment } from "./money/estimateCustomerPayment";
+import { getGenderPayGap } from "./money/getGenderPayGap";
+import { getPaymentPractices } from "./money/getPaymentPractices";
+import { listContractsWon } from "./money/listContractsWon";
 import { checkDistressSignals } from "./risk/checkDistressSignals";
 import { checkIdentityVerification } from "./risk/checkIdentityVerification";
 import { getPublicRecord } from "./risk/getPublicRecord";
@@ -52,6 +57,11 @@ export const operations: readonly AnyOperation[] = [
   getLicencesAndRegisters,
   checkDistressSignals,
   calculateLatePayment,
+  getPaymentPractices,
+  checkPpn018,
+  estimateCustomerPayment,
+  getGenderPayGap,
+  listContractsWon,
   revokeApiKey,
   companyLogo,
   startSignup,

@@ -8,6 +8,7 @@ import { accountByContact, attemptChallenge, createChallenge, issueKey, useChall
 import { storedBankRate } from "../db/bankRate";
 import { companiesEdition, companiesMatching, companyByNumber, companyChangesOf, sicDescriptions } from "../db/companies";
 import { feedByToken, feedTokenFor, revokeFeed } from "../db/calendarFeeds";
+import { contractAwardsOf, contractTotals } from "../db/contracts";
 import { d1HttpCache } from "../db/httpCache";
 import { activeKeyCount, revokeAccountKey } from "../db/keys";
 import { changesSince, countByMlr, editionInfo, entriesByCompanyNumber, entriesByDataField, entriesByKeys, historyOf, keysByNames } from "../db/registers";
@@ -33,6 +34,7 @@ function bindDb<T extends Record<string, (db: D1Database, ...args: never[]) => u
 
 const registerReads = { editionInfo, entriesByCompanyNumber, entriesByKeys, entriesByDataField, keysByNames, historyOf, changesSince, countByMlr };
 const calendarFeedStore = { feedTokenFor, feedByToken, revokeFeed };
+const contractReads = { contractAwardsOf, contractTotals };
 const companiesRegisterReads = { companiesEdition, companyByNumber, companiesMatching, sicDescriptions, companyChangesOf };
 const accountStore = { createChallenge, attemptChallenge, useChallenge, accountByContact, issueKey, activeKeyCount, revokeAccountKey };
 
@@ -49,6 +51,8 @@ export interface Services {
   sanctions: { current(): Promise<SanctionsList | null> };
   /** Reads of the published registers. */
   registers: Bound<typeof registerReads>;
+  /** Reads of the contracts register: a company's awards, paged, and their totals. */
+  contracts: Bound<typeof contractReads>;
   /** Sign-up challenges, accounts and keys. */
   accounts: Bound<typeof accountStore>;
   /** Calendar feed capability tokens (deadlines.ics). */
@@ -84,6 +88,7 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}): Serv
     },
     sanctions: { current: () => currentSanctionsList(env.DB) },
     registers: bindDb(env.DB, registerReads),
+    contracts: bindDb(env.DB, contractReads),
     companiesRegister: bindDb(env.COMPANIES_DB, companiesRegisterReads),
     accounts: {
       ...bindDb(env.DB, accountStore),
