@@ -26,6 +26,8 @@ export function upstreamsOf(env: Env): { name: string; url: string | undefined }
     { name: "sra", url: env.SRA_URL },
     { name: "cqc", url: env.CQC_URL },
     { name: "charity-commission", url: env.CHARITY_EXTRACT_URL },
+    { name: "find-a-tender", url: env.FIND_A_TENDER_URL },
+    { name: "contracts-finder", url: env.CONTRACTS_FINDER_URL },
   ];
 }
 

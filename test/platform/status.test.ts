@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { resetStatusCache } from "../../src/platform/status";
 import { call, json } from "../helpers";
 
-const UPSTREAMS = ["companies-house", "the-gazette", "gov-uk-content", "sra", "cqc", "charity-commission"];
+const UPSTREAMS = ["companies-house", "the-gazette", "gov-uk-content", "sra", "cqc", "charity-commission", "find-a-tender", "contracts-finder"];
 
 beforeEach(() => {
   resetStatusCache();

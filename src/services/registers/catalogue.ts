@@ -8,6 +8,8 @@
 export interface RegisterCatalogueEntry {
   /** The register's name, as replies name their source (provenance). */
   title: string;
+  /** How the service obtains it: a published file or an API (provenance). */
+  obtainedFrom: string;
   /** The attribution the publisher requires, in every answer from the register (checks and feeds alike). */
   attribution: string;
   /** The licence of the data, when it has an open one. */
@@ -33,6 +35,7 @@ const INDIVIDUALS_NOT_COVERED = "Individuals registered under their own names (s
 export const REGISTER_CATALOGUE = {
   aml: {
     title: "HMRC Money Laundering Regulations supervised business register",
+    obtainedFrom: "file: HMRC's supervised business register spreadsheet (ODS) on GOV.UK, read daily",
     attribution: "Source: HM Revenue & Customs, supervised business register.",
     licence: OGL,
     companyNumbers: false,
@@ -41,6 +44,7 @@ export const REGISTER_CATALOGUE = {
   },
   sra: {
     title: "Solicitors Regulation Authority register of organisations",
+    obtainedFrom: "API: the SRA data share API (every organisation), read daily",
     attribution: "Source: Solicitors Regulation Authority (SRA) register data, supplied under the SRA's firm data terms. The SRA does not endorse this service.",
     licence: null,
     companyNumbers: true,
@@ -48,6 +52,7 @@ export const REGISTER_CATALOGUE = {
   },
   sponsors: {
     title: "Home Office register of licensed sponsors (workers; students)",
+    obtainedFrom: "file: the Home Office's two CSV registers on GOV.UK, read daily",
     attribution: "Source: Home Office, register of licensed sponsors.",
     licence: OGL,
     companyNumbers: false,
@@ -55,6 +60,7 @@ export const REGISTER_CATALOGUE = {
   },
   cqc: {
     title: "Care Quality Commission register (API and HSCA active locations)",
+    obtainedFrom: "API and file: the CQC public API's changes, and its HSCA active locations spreadsheet",
     attribution: "Contains CQC data © Care Quality Commission, licensed under the Open Government Licence v3.0. CQC does not endorse this service.",
     licence: "Open Government Licence v3.0",
     companyNumbers: true,
@@ -62,6 +68,7 @@ export const REGISTER_CATALOGUE = {
   },
   charity: {
     title: "Charity Commission for England and Wales register of charities",
+    obtainedFrom: "file: the Charity Commission's register extract (zipped text tables), read daily",
     attribution: "Source: Charity Commission for England and Wales.",
     licence: OGL,
     companyNumbers: true,
@@ -80,6 +87,7 @@ export const REGISTER_CATALOGUE = {
   },
   companies: {
     title: "Companies House Basic Company Data (every live company, monthly)",
+    obtainedFrom: "file: Companies House's monthly Basic Company Data zip",
     attribution: "Source: Companies House.",
     licence: OGL,
     companyNumbers: true,
@@ -87,6 +95,7 @@ export const REGISTER_CATALOGUE = {
   },
   sanctions: {
     title: "UK Sanctions List (FCDO; the OFSI consolidated list for editions before 28 January 2026)",
+    obtainedFrom: "file: the FCDO UK Sanctions List (CSV), read daily",
     attribution: "Source: Foreign, Commonwealth & Development Office, UK Sanctions List.",
     licence: OGL,
     companyNumbers: true,
@@ -96,6 +105,7 @@ export const REGISTER_CATALOGUE = {
   // One scope per reporting year ("2021" for 2021 to 2022), one entry per employer and year.
   "gender-pay-gap": {
     title: "Gender pay gap reports (Government Equalities Office)",
+    obtainedFrom: "file: the gender pay gap service's CSV for each reporting year, read daily",
     attribution: "Source: Government Equalities Office, gender pay gap service (gender-pay-gap.service.gov.uk).",
     licence: OGL,
     companyNumbers: true,
@@ -105,6 +115,7 @@ export const REGISTER_CATALOGUE = {
   // Issue 14 §1: read as changes (awards published or updated since the last run), one entry per award and supplier.
   contracts: {
     title: "Public contract awards (Contracts Finder and Find a Tender)",
+    obtainedFrom: "API: the Find a Tender and Contracts Finder OCDS APIs (award releases), read daily",
     attribution: "Contains public sector information from Contracts Finder and Find a Tender, Cabinet Office",
     licence: OGL,
     companyNumbers: true,
@@ -114,6 +125,7 @@ export const REGISTER_CATALOGUE = {
   // Issue 14 §1: the whole export daily, one entry per report (company and reporting period).
   "payment-practices": {
     title: "Payment practices and performance reports (Department for Business and Trade)",
+    obtainedFrom: "file: the Check payment practices export (CSV of every report), read daily",
     attribution: "Source: Department for Business and Trade, Check payment practices service (check-payment-practices.service.gov.uk).",
     licence: OGL,
     companyNumbers: true,

@@ -38,6 +38,7 @@ export const HistoryItem = z
 export const Provenance = z
   .object({
     source: z.string(),
+    obtainedFrom: z.string().describe("How the service obtains the register: a published file or an API, and how often."),
     registerDate: z.string().nullable().describe("Date of the register edition answered from."),
     fetchedAt: z.string().nullable().describe("When that edition was loaded."),
     attribution: z.string(),
@@ -70,6 +71,7 @@ export const CheckReplyFields = {
 
 export const provenanceOf = (source: RegisterSource, edition: RegisterEditionInfo): z.infer<typeof Provenance> => ({
   source: REGISTERS[source].title,
+  obtainedFrom: REGISTERS[source].obtainedFrom,
   registerDate: edition.editionDate,
   fetchedAt: edition.fetchedAt,
   attribution: REGISTERS[source].attribution,
