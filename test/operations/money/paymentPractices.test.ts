@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ingestEdition } from "../../../src/jobs/ingest/job";
 import { storeOf } from "../../../src/jobs/ingest/pipeline";
 import { balanceOf, call, createTestKey, json } from "../../helpers";
@@ -64,6 +64,22 @@ describe("issue 14 §2 payment-practices", () => {
     expect(gone.r.status).toBe(404);
     expect(gone.body.query).toBe("07000001");
     expect(await balanceOf(gone.keyId)).toBe(100);
+  });
+});
+
+describe("issue 14 §2 payment-practices when Companies House cannot be read", () => {
+  afterEach(() => vi.restoreAllMocks());
+  it("asked by name, the reports still answer, with the register's own name and number and a company status that says so", async () => {
+    await env.DB.prepare(`DELETE FROM http_cache`).run();
+    const real = globalThis.fetch;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) =>
+      String(input instanceof Request ? input.url : input).includes("ch.test/") ? new Response("busy", { status: 503 }) : real(input, init),
+    );
+    const { r, body } = await get(`/api/v1/payment-practices?company=${encodeURIComponent("Oakhill Property Group Limited")}`);
+    expect(r.status).toBe(200);
+    expect(body.company).toMatchObject({ name: "OAKHILL PROPERTY GROUP LIMITED", number: "09876543", status: "unknown" });
+    expect(body.company.statusDetail).toContain("could not be read");
+    expect(body.reports).toHaveLength(2);
   });
 });
 

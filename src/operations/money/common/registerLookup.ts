@@ -57,5 +57,10 @@ export async function findOnRegister(services: Pick<Services, "registers" | "com
     if (!profile) throw e;
     return { ...base, found: [], matchedBy: "not found on the register by company number, registered or former names", company: registerCompany(profile), profile };
   }
-  return { ...base, found: r.found.map((f) => f.entry), matchedBy: r.matchedBy, company: r.company, profile: r.profile };
+  // Companies House could not be read for the number on the register's entry: the register's own name and number, said so.
+  const entry = r.companyUnavailable ? r.found.find((f) => f.entry.companyNumber === r.companyUnavailable)?.entry : undefined;
+  const company =
+    r.company ??
+    (entry ? { name: entry.name, number: r.companyUnavailable!, status: "unknown", statusDetail: "Companies House could not be read just now; name and number are the register's own." } : null);
+  return { ...base, found: r.found.map((f) => f.entry), matchedBy: r.matchedBy, company, profile: r.profile };
 }
