@@ -26,6 +26,7 @@ import { ingest } from "../ingest.mjs";
 import { benchCompanies } from "./companies.mjs";
 import { benchUpstreamCalls } from "./upstream-calls.mjs";
 import { benchDistress } from "./distress.mjs";
+import { benchMoneyLookup } from "./money-lookup.mjs";
 import { benchD1Load, nextEdition } from "./d1-load.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -212,6 +213,10 @@ console.log("upstream calls per operation:", report.upstreamCalls);
 // ---- distress-signals for 50 companies, simulated 100 ms upstream, cold and warm
 report.distressSignals = await benchDistress();
 console.log("distress-signals, 50 companies:", report.distressSignals);
+
+// ---- payment practices at full size in D1: load time, and lookup p50 of payment-practices and ppn-018
+report.moneyLookup = await benchMoneyLookup();
+console.log("payment practices (110,000 reports) load and lookups:", report.moneyLookup);
 
 // ---- 7. the companies register at full size
 if (Number(process.env.BENCH_COMPANY_ROWS ?? 5_700_000) > 0) report.companies = await benchCompanies();
