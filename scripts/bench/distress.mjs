@@ -6,10 +6,10 @@
 // upstream requests of one call for 50 companies, cold cache then warm.
 // Runnable alone: node scripts/bench/distress.mjs
 import { createServer } from "node:http";
-import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, localEnv, migrateLocal, withDev } from "../lib.mjs";
+import { ROOT, withDev } from "../lib.mjs";
+import { benchState } from "./state.mjs";
 
 const DELAY_MS = 100;
 const fixture = (p) => readFileSync(join(ROOT, "test/fixtures/hosts", p), "utf8");
@@ -44,18 +44,7 @@ export async function benchDistress({ port = 8797, companies = 50 } = {}) {
   const server = stubUpstreams(counter);
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   const upstream = `http://127.0.0.1:${server.address().port}`;
-  const state = join(ROOT, ".bench", "distress");
-  rmSync(state, { recursive: true, force: true });
-  mkdirSync(state, { recursive: true });
-  migrateLocal(state);
-  const key = `ukbi_${randomBytes(24).toString("base64url")}`;
-  const proxy = await localEnv(state);
-  const db = proxy.env.DB;
-  await db.batch([
-    db.prepare(`INSERT OR IGNORE INTO accounts (id, email, plan) VALUES ('acc_bench', 'bench@local.invalid', 'enterprise')`),
-    db.prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES ('key_bench', 'acc_bench', ?, ?)`).bind(createHash("sha256").update(key).digest("hex"), key.slice(0, 9)),
-  ]);
-  await proxy.dispose();
+  const { state, key } = await benchState("distress");
   const numbers = Array.from({ length: companies }, (_, i) => String(40_000_001 + i));
   const out = { companies, simulatedUpstreamMs: DELAY_MS };
   try {

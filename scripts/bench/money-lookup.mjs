@@ -5,11 +5,11 @@
 // call warms the Companies House cache; the figures are the service's own time on D1).
 // Runnable alone: node scripts/bench/money-lookup.mjs
 import { createServer } from "node:http";
-import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { ROOT, importTs, localEnv, migrateLocal, withDev } from "../lib.mjs";
+import { ROOT, importTs, withDev } from "../lib.mjs";
+import { benchState } from "./state.mjs";
 import { ingest } from "../ingest.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -28,20 +28,13 @@ function companiesHouse() {
 const fig = (r) => ({ p50: r.latency.p50, p99: r.latency.p99, rps: Math.round(r.requests.average), non2xx: r.non2xx, errors: r.errors });
 
 export async function benchMoneyLookup({ port = 8798, reports = 110_000 } = {}) {
-  const state = join(ROOT, ".bench", "money");
-  rmSync(state, { recursive: true, force: true });
-  mkdirSync(state, { recursive: true });
-  migrateLocal(state);
-  const key = `ukbi_${randomBytes(24).toString("base64url")}`;
-  const proxy = await localEnv(state);
-  await proxy.env.DB.batch([
-    proxy.env.DB.prepare(`INSERT OR IGNORE INTO accounts (id, email, plan) VALUES ('acc_bench', 'bench@local.invalid', 'enterprise')`),
-    proxy.env.DB.prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES ('key_bench', 'acc_bench', ?, ?)`).bind(createHash("sha256").update(key).digest("hex"), key.slice(0, 9)),
-  ]);
-  await proxy.dispose();
+  const { state, key } = await benchState("money");
 
   const pp = await importTs("scripts/bench/payment-practices.ts");
-  const header = readFileSync(join(ROOT, "..", "shared", "data", "payment-practices", "export-csv-header.txt"), "utf8").trim().split(/\r?\n/).pop().split(",").map((h) => h.replace(/^"|"$/g, "").trim());
+  // The real 52-column header (../shared), else our fixture's (the same columns).
+  const real = join(ROOT, "..", "shared", "data", "payment-practices", "export-csv-header.txt");
+  const headerLine = existsSync(real) ? readFileSync(real, "utf8").trim().split(/\r?\n/).pop() : readFileSync(join(ROOT, "test/fixtures/payment-practices/export.csv"), "utf8").replace(/^\uFEFF/, "").split(/\r?\n/)[0];
+  const header = headerLine.split(",").map((h) => h.replace(/^"|"$/g, "").trim());
   const file = join(state, "export.csv");
   writeFileSync(file, pp.buildPaymentPracticesExport(header, reports));
   const t0 = performance.now();

@@ -3,10 +3,10 @@
 // test/fixtures/hosts/ch.test and chdoc.test) counts the requests each call makes; wrangler dev points at it.
 // Runnable alone: node scripts/bench/upstream-calls.mjs
 import { createServer } from "node:http";
-import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, localEnv, migrateLocal, withDev } from "../lib.mjs";
+import { ROOT, withDev } from "../lib.mjs";
+import { benchState } from "./state.mjs";
 
 /** Serves a fixture host's folder like the test runner does (a folder answers with its index.json). */
 function fixtureServer(counter) {
@@ -29,18 +29,7 @@ export async function benchUpstreamCalls({ port = 8796 } = {}) {
   const server = fixtureServer(counter);
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   const upstream = `http://127.0.0.1:${server.address().port}`;
-  const state = join(ROOT, ".bench", "upstream-calls");
-  rmSync(state, { recursive: true, force: true });
-  mkdirSync(state, { recursive: true });
-  migrateLocal(state);
-  const key = `ukbi_${randomBytes(24).toString("base64url")}`;
-  const proxy = await localEnv(state);
-  const db = proxy.env.DB;
-  await db.batch([
-    db.prepare(`INSERT OR IGNORE INTO accounts (id, email, plan) VALUES ('acc_bench', 'bench@local.invalid', 'enterprise')`),
-    db.prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES ('key_bench', 'acc_bench', ?, ?)`).bind(createHash("sha256").update(key).digest("hex"), key.slice(0, 9)),
-  ]);
-  await proxy.dispose();
+  const { state, key } = await benchState("upstream-calls");
   const out = {};
   try {
     await withDev(port, { persistTo: state, vars: { COMPANIES_HOUSE_URL: upstream, COMPANIES_HOUSE_DOCUMENT_URL: upstream, COMPANIES_HOUSE_API_KEY: "bench" } }, async (base) => {

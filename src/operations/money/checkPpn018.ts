@@ -3,7 +3,7 @@ import { defineOperation } from "../../platform/registry";
 import type { PaymentReport } from "../../services/payments/types";
 import { PPN_NOTICE, THRESHOLDS, paymentPerformanceTest } from "../../services/payments/ppn018";
 import { NOT_A_VERDICT_ON_SMALL, PaymentReportSchema, paymentReportsOf, toReport } from "./common/paymentReports";
-import { MatchFields, MoneyCompanyQuery } from "./common/registerLookup";
+import { MatchFields, MoneyCompanyQuery, matchFieldsOf } from "./common/registerLookup";
 
 const PRICE = 1;
 const Verdict = z.enum(["pass", "pass-with-action-plan", "fail", "cannot-tell"]);
@@ -62,10 +62,7 @@ export const checkPpn018 = defineOperation({
     if (ppn018.instrument !== THRESHOLDS[0].instrument) throw new Error("PPN 018 must be the first threshold");
     return {
       query: { company },
-      company: r.company,
-      matchedBy: r.matchedBy,
-      registerDate: r.edition.editionDate,
-      provenance: r.provenance,
+      ...matchFieldsOf(r),
       // The test returns the reports it was given (the two newest), so they are PaymentReports.
       reports: t.reports.map((x) => toReport(x as PaymentReport)),
       ppn018,

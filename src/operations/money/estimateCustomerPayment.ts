@@ -4,7 +4,7 @@ import { strictPounds } from "../../platform/schemas";
 import { type BankRateTable, REPO_BANK_RATE } from "../../services/money/bankRate";
 import { willTheyPay } from "../../services/payments/willTheyPay";
 import { NOT_A_VERDICT_ON_SMALL, PaymentReportSchema, paymentReportsOf, toReport } from "./common/paymentReports";
-import { MatchFields, MoneyCompanyQuery } from "./common/registerLookup";
+import { MatchFields, MoneyCompanyQuery, matchFieldsOf } from "./common/registerLookup";
 
 const PRICE = 1;
 
@@ -82,10 +82,7 @@ export const estimateCustomerPayment = defineOperation({
     const rates: BankRateTable[] = stored ? [stored, REPO_BANK_RATE] : [REPO_BANK_RATE];
     return {
       query: { company, invoice, terms },
-      company: r.company,
-      matchedBy: r.matchedBy,
-      registerDate: r.edition.editionDate,
-      provenance: r.provenance,
+      ...matchFieldsOf(r),
       report: latest ? toReport(latest) : null,
       estimate: latest ? willTheyPay(latest, { invoice, terms, today: ctx.now.toISOString().slice(0, 10) }, rates) : null,
       notice: latest

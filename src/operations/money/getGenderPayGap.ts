@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import type { GenderPayGapReport } from "../../services/paygap/types";
-import { MatchFields, MoneyCompanyQuery, findOnRegister } from "./common/registerLookup";
+import { MatchFields, MoneyCompanyQuery, matchFieldsOf, findOnRegister } from "./common/registerLookup";
 
 const PRICE = 1;
 
@@ -81,10 +81,7 @@ export const getGenderPayGap = defineOperation({
     ];
     return {
       query: { company },
-      company: f.company,
-      matchedBy: f.matchedBy,
-      registerDate: f.edition.editionDate,
-      provenance: f.provenance,
+      ...matchFieldsOf(f),
       years: years.map(yearOf),
       note: note.filter(Boolean).join(" "),
     };

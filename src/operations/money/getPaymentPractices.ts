@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import { paymentTrend } from "../../services/payments/trend";
 import { NOT_A_VERDICT_ON_SMALL, PaymentReportSchema, paymentReportsOf, toReport } from "./common/paymentReports";
-import { MatchFields, MoneyCompanyQuery } from "./common/registerLookup";
+import { MatchFields, MoneyCompanyQuery, matchFieldsOf } from "./common/registerLookup";
 
 const PRICE = 1;
 
@@ -52,10 +52,7 @@ export const getPaymentPractices = defineOperation({
     ];
     return {
       query: { company },
-      company: r.company,
-      matchedBy: r.matchedBy,
-      registerDate: r.edition.editionDate,
-      provenance: r.provenance,
+      ...matchFieldsOf(r),
       reports: r.reports.map(toReport),
       trend,
       note: notes.filter(Boolean).join(" "),

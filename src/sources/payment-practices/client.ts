@@ -5,6 +5,7 @@
  * day of the fetch.
  */
 import { answeredBadly, unreachable } from "../upstream";
+import { chunksOf } from "../streams";
 
 const SOURCE = "payment-practices";
 
@@ -29,19 +30,6 @@ async function get(url: string, fetchImpl: typeof fetch): Promise<ReadableStream
     throw answeredBadly(SOURCE, res.status, `payment-practices: the export answered HTTP ${res.status}`);
   }
   return res.body;
-}
-
-async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      if (value?.length) yield value;
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
 }
 
 /** Asks for the export now (so an upstream failure shows at once) and hands back its body to stream. */

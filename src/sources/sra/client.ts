@@ -1,5 +1,6 @@
 /** Downloads the whole SRA organisation register (Data Share API `organisation/GetAll`). */
 import { answeredBadly, notConfigured, unreachable } from "../upstream";
+import { chunksOf } from "../streams";
 
 export interface SraClientConfig {
   baseUrl: string;
@@ -32,19 +33,6 @@ async function getAll(cfg: SraClientConfig): Promise<ReadableStream<Uint8Array>>
     throw answeredBadly("sra", res.status, `sra: GetAll answered HTTP ${res.status}`);
   }
   return res.body;
-}
-
-async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      if (value?.length) yield value;
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
 }
 
 /** Asks for GetAll now (so an upstream failure shows at once) and hands back its body to stream. */

@@ -64,3 +64,6 @@ export async function findOnRegister(services: Pick<Services, "registers" | "com
     (entry ? { name: entry.name, number: r.companyUnavailable!, status: "unknown", statusDetail: "Companies House could not be read just now; name and number are the register's own." } : null);
   return { ...base, found: r.found.map((f) => f.entry), matchedBy: r.matchedBy, company, profile: r.profile };
 }
+
+/** The MatchFields of a reply, from what was found. */
+export const matchFieldsOf = (f: RegisterFind) => ({ company: f.company, matchedBy: f.matchedBy, registerDate: f.edition.editionDate, provenance: f.provenance });
