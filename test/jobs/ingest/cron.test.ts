@@ -30,7 +30,7 @@ const runs = () =>
 const today = () => new Date().toISOString().slice(0, 10);
 /** Gender pay gap: the fixture years (test/fixtures/gender-pay-gap/<year>) and their rows; the daily job reads the year before the current one and the current one. */
 const GPG_FIXTURES: Record<string, number> = { "2025": 6, "2026": 4 };
-const gpgYears = () => [reportingYearOn(new Date()) - 1, reportingYearOn(new Date())].map(String).filter((y) => y in GPG_FIXTURES);
+const gpgYears = () => [reportingYearOn(new Date()) - 1, reportingYearOn(new Date())].map(String);
 const batchOf = (jobs: IngestJob[]) => createMessageBatch<IngestJob>("register-ingest", jobs.map((body, i) => ({ id: `msg-${i}`, timestamp: new Date(), attempts: 1, body })));
 
 /** Messages the consumer sends to the ingest queue, captured instead of sent. */
@@ -43,8 +43,15 @@ function captureSends(): IngestJob[] {
   return sent;
 }
 
-beforeEach(clearRegisters);
-afterEach(() => vi.restoreAllMocks());
+// A fixed day, so the gender pay gap's "year before and current year" are always the fixture years 2025 and 2026.
+beforeEach(async () => {
+  vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-24T12:00:00Z") });
+  await clearRegisters();
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 
 describe("issue §1 cron and queue", () => {
   it("issue §1 the daily cron sends one ingest message per register source", async () => {
