@@ -1,7 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
-import type { PaymentReport } from "../../services/payments/types";
-import { PPN_NOTICE, THRESHOLDS, paymentPerformanceTest } from "../../services/payments/ppn018";
+import { PPN_NOTICE, paymentPerformanceTest } from "../../services/payments/ppn018";
 import { NOT_A_VERDICT_ON_SMALL, PaymentReportSchema, paymentReportsOf, toReport } from "./common/paymentReports";
 import { MatchFields, MoneyCompanyQuery, matchFieldsOf } from "./common/registerLookup";
 
@@ -58,13 +57,12 @@ export const checkPpn018 = defineOperation({
   async handler({ company }, ctx) {
     const r = await paymentReportsOf(ctx.services, company);
     const t = paymentPerformanceTest(r.reports);
-    const [ppn018, ...earlier] = t.results;
-    if (ppn018.instrument !== THRESHOLDS[0].instrument) throw new Error("PPN 018 must be the first threshold");
+    const ppn018 = t.results.find((x) => x.instrument === "PPN 018")!;
+    const earlier = t.results.filter((x) => x !== ppn018);
     return {
       query: { company },
       ...matchFieldsOf(r),
-      // The test returns the reports it was given (the two newest), so they are PaymentReports.
-      reports: t.reports.map((x) => toReport(x as PaymentReport)),
+      reports: t.reports.map(toReport),
       ppn018,
       earlierThresholds: earlier,
       notice: PPN_NOTICE,

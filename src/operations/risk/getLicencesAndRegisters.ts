@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
-import { INPUT_LIMITS } from "../../platform/schemas";
 import { type CompanyProfile, registerCompany } from "../../services/companies/profile";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { matchNames } from "../../services/matching/match";
@@ -8,7 +7,7 @@ import { REGISTER_CATALOGUE } from "../../services/registers/catalogue";
 import type { Entry, RegisterSource } from "../../services/registers/types";
 import { matchCompany } from "../../services/sanctions/match";
 import { NotFoundError } from "../../shared/errors";
-import { CompaniesHouseProvenance, companiesHouseProvenance } from "../companies/common/company";
+import { CompaniesHouseProvenance, CompanyNumberQuery, companiesHouseProvenance, profileOf } from "../companies/common/company";
 import { type Found, type LookupResult, type LookupServices, companyNotes, lookup } from "../registers/common/lookup";
 import { Match, Provenance, RegisteredCompany, provenanceOf, textOf } from "../registers/common/schemas";
 import { SanctionsCheck, sanctionsCheckOf } from "./common/sanctions";
@@ -54,14 +53,6 @@ function registerNumberOf(source: Checked, e: Entry): { type: string; value: str
   }
 }
 
-const CompanyNumberQuery = z
-  .string()
-  .trim()
-  .min(1, "is required")
-  .max(INPUT_LIMITS.company.max, `must be at most ${INPUT_LIMITS.company.max} characters`)
-  .refine((v) => normaliseCompanyNumber(v) !== null, "must be a Companies House company number, e.g. 00445790 or SC123456")
-  .openapi({ example: "01234567" })
-  .describe("A Companies House company number: 8 characters, digits zero-padded (00445790) or a two-letter prefix (SC123456, OC…); unpadded numbers are padded.");
 
 const RegisterMatch = z
   .object({
@@ -291,11 +282,9 @@ export const getLicencesAndRegisters = defineOperation({
   readOnly: true,
   example: { company: "01234567" },
   async handler({ company }, ctx) {
-    const number = normaliseCompanyNumber(company)!;
     const ch = ctx.services.companiesHouse;
-    // A Companies House failure here is a 503 with credits back (the platform's): not caught.
-    const profile = await ch.getProfile(number);
-    if (!profile) throw new NotFoundError("No company with that number on the companies register.", company);
+    // 404 with `query` when there is no such company; a Companies House failure is a 503 with credits back (not caught).
+    const profile = await profileOf(ctx.services, company);
     // The lookups match against this profile; Companies House is not asked again for it.
     const services: LookupServices = {
       registers: ctx.services.registers,

@@ -96,7 +96,7 @@ export function testReport(r: ReportFigures, t: Threshold): ReportTest {
 const RANK: Record<ReportVerdict, number> = { pass: 0, "pass-with-action-plan": 1, "cannot-tell": 2, fail: 3 };
 
 /** The two most recent reports (by period end) tested under each instrument, with the overall verdict. */
-export function paymentPerformanceTest(reports: readonly ReportFigures[]): { reports: ReportFigures[]; results: InstrumentResult[] } {
+export function paymentPerformanceTest<R extends ReportFigures>(reports: readonly R[]): { reports: R[]; results: InstrumentResult[] } {
   const latest = [...reports].sort((a, b) => b.periodEnd.localeCompare(a.periodEnd) || (b.filedOn ?? "").localeCompare(a.filedOn ?? "")).slice(0, 2);
   const results = THRESHOLDS.map((t): InstrumentResult => {
     const tests = latest.map((r) => testReport(r, t));
