@@ -42,7 +42,7 @@ export default defineConfig(async () => {
             SHARED_PRESENT: sharedPresent ? "1" : "",
             // People named in the fixtures: test/setup.ts checks no reply to an unverified caller names them.
             PERSON_NAMES: JSON.stringify(fixturePersonNames(import.meta.dirname)),
-            SAFE_FETCH_TEST_HOSTS: "fixtures.test,logo.test,redirect.test,ch.test,govuk.test,assets.test,sra.test,cqc.test,charity.test",
+            SAFE_FETCH_TEST_HOSTS: "fixtures.test,logo.test,redirect.test,ch.test,govuk.test,assets.test,sra.test,cqc.test,charity.test,hooks.test",
             ENVIRONMENT: "test",
             // Upstreams point at fixture hosts (test/fixtures/hosts/<host>/...); keys are dummies.
             COMPANIES_HOUSE_URL: "https://ch.test",
@@ -84,6 +84,14 @@ export default defineConfig(async () => {
                 (b) => new Response(b, { headers: { "content-type": "application/json" } }),
                 () => new Response(JSON.stringify({ title: "Search results", "f:total": "0", "f:page-number": "1", link: [] }), { headers: { "content-type": "application/json" } }),
               );
+            }
+            if (u.hostname === "hooks.test") {
+              // Webhook receivers: /ok answers 204, /status/<n> answers n (a 3xx with Location http://127.0.0.1/), /slow never answers in time.
+              if (path === "/ok") return new Response(null, { status: 204 });
+              const m = /^\/status\/(\d{3})$/.exec(path);
+              if (m) return new Response(null, { status: Number(m[1]), headers: Number(m[1]) < 400 ? { location: "http://127.0.0.1/" } : {} });
+              if (path === "/slow") return new Promise<Response>((r) => setTimeout(() => r(new Response(null, { status: 204 })), 20_000));
+              return new Response("not found", { status: 404 });
             }
             if ((u.hostname === "fts.test" || u.hostname === "cf.test") && u.searchParams.has("cursor")) {
               // OCDS release packages after the first page: test/fixtures/hosts/<host>/<path>/cursor-<cursor>.json

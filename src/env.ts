@@ -1,5 +1,6 @@
 import type { KeyLedger } from "./ledger/KeyLedger";
 import type { IngestJob } from "./jobs/ingest/message";
+import type { WatchJob } from "./services/watch/feed";
 
 /** Bindings, configuration (vars) and secrets of the Worker. Upstream base URLs are configuration. */
 export interface Env {
@@ -8,6 +9,8 @@ export interface Env {
   COMPANIES_DB: D1Database;
   LEDGER: DurableObjectNamespace<KeyLedger>;
   INGEST: Queue<IngestJob>;
+  /** The watch list's queue: daily reads of watched companies and webhook deliveries (src/jobs/watch). */
+  WATCH: Queue<WatchJob>;
 
   API_VERSION: string;
   ENVIRONMENT: string;
@@ -51,6 +54,8 @@ export interface Env {
   CQC_API_KEY?: string;
   EMAIL_API_KEY?: string;
   SMS_API_KEY?: string;
+  /** Key material webhook signing secrets are sealed with at rest (AES-GCM); without it in production no webhook can be set. */
+  WEBHOOK_SECRETS_KEY?: string;
 
   /**
    * Test-only switch: comma-separated host names that the safe fetcher lets through even though

@@ -36,13 +36,41 @@ const SETUP: Record<string, (key: string | undefined) => Promise<Record<string, 
     expect(r.status, "deadlines before revoking the feed").toBe(200);
     return {};
   },
+  // A watch to remove.
+  unwatchCompany: async (key) => {
+    const r = await call("/api/v1/watch", { method: "POST", key, headers: { "content-type": "application/json" }, body: JSON.stringify({ company: "12300001" }) });
+    expect(r.status, "watch before unwatching").toBe(201);
+    return {};
+  },
+  // A webhook to read, remove or test (a fixture receiver that answers 204).
+  getWatchWebhook: async (key) => setHook(key),
+  removeWatchWebhook: async (key) => setHook(key),
+  testWatchWebhook: async (key) => setHook(key),
 };
+
+async function setHook(key: string | undefined): Promise<Record<string, unknown>> {
+  const r = await call("/api/v1/watch/webhook", { method: "PUT", key, headers: { "content-type": "application/json" }, body: JSON.stringify({ url: "https://hooks.test/ok" }) });
+  expect(r.status, "webhook set first").toBe(200);
+  return {};
+}
+
+/** The DoH resolver (dns.test) says every name is at a public address. */
+function publicDns(): void {
+  const real = globalThis.fetch;
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (url.hostname === "dns.test") return Response.json({ Status: 0, Answer: url.searchParams.get("type") === "A" ? [{ type: 1, data: "151.101.0.1", TTL: 60 }] : [] });
+    return real(input, init);
+  });
+}
 
 /**
  * Upstreams an example reaches that the fixture hosts cannot stand for (the example names a real domain): stood in
  * for with a stubbed fetch, the way the operation's own tests do. Everything else goes to vitest.config.ts's hosts.
  */
 const UPSTREAMS: Record<string, () => void> = {
+  // The webhook's host (hooks.example.co.uk) is checked to resolve only to public addresses.
+  setWatchWebhook: publicDns,
   // company-logo?domain=example.co.uk: the DoH resolver says the name is public; the homepage is a fixture page.
   companyLogo: () => {
     const real = globalThis.fetch;

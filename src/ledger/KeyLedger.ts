@@ -17,6 +17,17 @@ export interface ChargeRequest {
   now: number;
 }
 
+export interface ChargeOnceRequest {
+  /** The charge's id: a second charge with the same id (in the same month) charges nothing. */
+  id: string;
+  cost: number;
+  period: string;
+  allowance: number;
+  startingBalance?: number | null;
+}
+
+export type ChargeOnceResult = { ok: true; remaining: number; charged: number; repeated: boolean } | { ok: false; reason: "credits"; remaining: number };
+
 export type ChargeResult =
   | { ok: true; remaining: number; charged: number }
   | { ok: false; reason: "burst"; retryAfterSeconds: number; remaining: number }
@@ -52,6 +63,8 @@ export class KeyLedger extends DurableObject<NoBindings> {
   /** Changes decided but not yet written. */
   private dirtySlots = new Map<string, { keyId: string; slot: number; seq: number; at: number }>();
   private balanceDirty = false;
+  /** Charges made once by id (a watch's month) decided but not yet written: id → period (null: forget the id). */
+  private dirtyOnce = new Map<string, { period: string; cost: number } | null>();
   /** Calls waiting for the next write, and when that write was scheduled (0: none scheduled). */
   private waiting: { resolve: () => void; reject: (e: unknown) => void }[] = [];
   private writeScheduledAt = 0;
@@ -60,7 +73,8 @@ export class KeyLedger extends DurableObject<NoBindings> {
     super(ctx, env);
     ctx.storage.sql.exec(
       `CREATE TABLE IF NOT EXISTS balance (id INTEGER PRIMARY KEY CHECK (id = 1), period TEXT NOT NULL, credits INTEGER NOT NULL);
-       CREATE TABLE IF NOT EXISTS burst (key_id TEXT NOT NULL, slot INTEGER NOT NULL, seq INTEGER NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (key_id, slot));`,
+       CREATE TABLE IF NOT EXISTS burst (key_id TEXT NOT NULL, slot INTEGER NOT NULL, seq INTEGER NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (key_id, slot));
+       CREATE TABLE IF NOT EXISTS once (id TEXT PRIMARY KEY, period TEXT NOT NULL, cost INTEGER NOT NULL);`,
     );
     this.load();
   }
@@ -70,6 +84,7 @@ export class KeyLedger extends DurableObject<NoBindings> {
     this.balance = this.ctx.storage.sql.exec<{ period: string; credits: number }>(`SELECT period, credits FROM balance WHERE id = 1`).toArray()[0] ?? null;
     this.rings.clear();
     this.dirtySlots.clear();
+    this.dirtyOnce.clear();
     this.balanceDirty = false;
   }
 
@@ -82,7 +97,8 @@ export class KeyLedger extends DurableObject<NoBindings> {
   private writeDirty(): void {
     const slots = [...this.dirtySlots.values()];
     const balance = this.balanceDirty ? this.balance : null;
-    if (!slots.length && !balance) return;
+    const once = [...this.dirtyOnce];
+    if (!slots.length && !balance && !once.length) return;
     this.ctx.storage.transactionSync(() => {
       for (const r of slots)
         this.ctx.storage.sql.exec(
@@ -98,8 +114,15 @@ export class KeyLedger extends DurableObject<NoBindings> {
           balance.period,
           balance.credits,
         );
+      for (const [id, o] of once) {
+        if (o) this.ctx.storage.sql.exec(`INSERT OR REPLACE INTO once (id, period, cost) VALUES (?, ?, ?)`, id, o.period, o.cost);
+        else this.ctx.storage.sql.exec(`DELETE FROM once WHERE id = ?`, id);
+      }
+      // Ids of months gone by are no longer needed: a charge is made once within its month.
+      if (balance) this.ctx.storage.sql.exec(`DELETE FROM once WHERE period < ?`, balance.period);
     });
     this.dirtySlots.clear();
+    this.dirtyOnce.clear();
     this.balanceDirty = false;
   }
 
@@ -167,12 +190,41 @@ export class KeyLedger extends DurableObject<NoBindings> {
     return { ok: true, remaining, charged: req.cost };
   }
 
+  /** Whether a charge with this id was made (decided, written or not). */
+  private hasOnce(id: string): boolean {
+    const d = this.dirtyOnce.get(id);
+    if (d !== undefined) return d !== null;
+    return this.ctx.storage.sql.exec(`SELECT 1 FROM once WHERE id = ?`, id).toArray().length > 0;
+  }
+
+  /**
+   * A charge made at most once per id (a watch's month: `watch:<id>:<YYYY-MM>`), outside any call and so outside
+   * the burst ceiling: the daily read takes a watch's monthly credits with it, and a read repeated after a crash
+   * (the charge made, the watch not yet marked paid) charges nothing the second time (`repeated`).
+   */
+  async chargeOnce(req: ChargeOnceRequest): Promise<ChargeOnceResult> {
+    const credits = this.creditsFor(req.period, req.allowance, req.startingBalance);
+    if (this.hasOnce(req.id)) return { ok: true, remaining: credits, charged: 0, repeated: true };
+    if (credits < req.cost) return { ok: false, reason: "credits", remaining: credits };
+    const remaining = credits - req.cost;
+    this.balance = { period: req.period, credits: remaining };
+    this.balanceDirty = true;
+    this.dirtyOnce.set(req.id, { period: req.period, cost: req.cost });
+    await this.committed();
+    return { ok: true, remaining, charged: req.cost, repeated: false };
+  }
+
   /**
    * Gives credits back (a 5xx, a time-out, items of a batch that could not be read). A refund for a
-   * month that has already closed is dropped: the new month opened with a full allowance.
+   * month that has already closed is dropped: the new month opened with a full allowance. `onceIds`: the
+   * charge-once ids the refunded charges were made under, forgotten so a retry charges again.
    */
-  async refund(amount: number, period: string): Promise<{ remaining: number; refunded: number }> {
-    if (!this.balance || this.balance.period !== period || amount <= 0) return { remaining: this.balance?.credits ?? 0, refunded: 0 };
+  async refund(amount: number, period: string, onceIds: string[] = []): Promise<{ remaining: number; refunded: number }> {
+    for (const id of onceIds) this.dirtyOnce.set(id, null);
+    if (!this.balance || this.balance.period !== period || amount <= 0) {
+      if (onceIds.length) await this.committed();
+      return { remaining: this.balance?.credits ?? 0, refunded: 0 };
+    }
     const remaining = this.balance.credits + amount;
     this.balance = { period, credits: remaining };
     this.balanceDirty = true;

@@ -29,6 +29,14 @@ import { listCharityChanges } from "./registers/listCharityChanges";
 import { listCqcChanges } from "./registers/listCqcChanges";
 import { listSponsorLicenceChanges } from "./registers/listSponsorLicenceChanges";
 import { listSraChanges } from "./registers/listSraChanges";
+import { getWatchWebhook } from "./watch/getWatchWebhook";
+import { listWatchEvents } from "./watch/listWatchEvents";
+import { listWatches } from "./watch/listWatches";
+import { removeWatchWebhook } from "./watch/removeWatchWebhook";
+import { setWatchWebhook } from "./watch/setWatchWebhook";
+import { testWatchWebhook } from "./watch/testWatchWebhook";
+import { unwatchCompany } from "./watch/unwatchCompany";
+import { watchCompany } from "./watch/watchCompany";
 import { companyLogo } from "./web/companyLogo";
 
 /**
@@ -62,6 +70,14 @@ export const operations: readonly AnyOperation[] = [
   estimateCustomerPayment,
   getGenderPayGap,
   listContractsWon,
+  watchCompany,
+  listWatches,
+  unwatchCompany,
+  listWatchEvents,
+  setWatchWebhook,
+  getWatchWebhook,
+  removeWatchWebhook,
+  testWatchWebhook,
   revokeApiKey,
   companyLogo,
   startSignup,

@@ -99,11 +99,10 @@ export function operationMarkdown(ops: readonly AnyOperation[], base: string): s
 
 export function apiIndexMarkdown(ops: readonly AnyOperation[], base: string): string {
   const families = [...new Set(ops.map((o) => o.family))];
-  const seen = new Set<string>();
   const body = families
     .map((f) => {
       const rows = ops
-        .filter((o) => o.family === f && !seen.has(slugOf(o)) && seen.add(slugOf(o)))
+        .filter((o) => o.family === f)
         .map((o) => `| [${o.title}](${base}/apis/${slugOf(o)}.md) | \`${o.method.toUpperCase()} ${o.path}\` | ${priceText(o.price)} | ${o.summary} |`)
         .join("\n");
       return `## ${f}\n\n| API | endpoint | price | what it does |\n|---|---|---|---|\n${rows}`;

@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { claimIdempotencyKey, forgetReply, saveReply, storedReply } from "../db/idempotency";
 import type { Env } from "../env";
-import type { ChargeResult } from "../ledger/KeyLedger";
+import type { ChargeOnceResult, ChargeResult } from "../ledger/KeyLedger";
 import { newId, sha256Hex } from "./crypto";
 import { ApiError, toApiError } from "./errors";
 import { BURST_WINDOW_MS, PLANS, type PlanId, isPlanId, periodOf } from "./plans";
@@ -148,9 +148,34 @@ async function charge(env: Env, auth: Authenticated, cost: number, now: number):
   }
 }
 
-async function refund(env: Env, auth: Authenticated, amount: number): Promise<{ remaining: number; refunded: number } | null> {
+/** A charge from the handler (ctx.charge): outside the burst ceiling (the call was counted once), at most once per id. */
+async function chargeOnce(env: Env, auth: Authenticated, cost: number, onceId: string) {
   try {
-    const p = ledgerStub(env, auth.caller.ledger.name).refund(amount, auth.caller.ledger.period) as Promise<{ remaining: number; refunded: number }>;
+    return await withTimeout(
+      ledgerStub(env, auth.caller.ledger.name).chargeOnce({
+        id: onceId,
+        cost,
+        period: auth.caller.ledger.period,
+        allowance: auth.caller.ledger.allowance,
+        startingBalance: auth.caller.ledger.startingBalance,
+      }) as Promise<ChargeOnceResult>,
+      LEDGER_TIMEOUT_MS,
+      () => new Error("ledger time-out"),
+    );
+  } catch (e) {
+    console.error(JSON.stringify({ ledger: auth.caller.ledger.name, error: String(e) }));
+    throw new ApiError("ledger_unavailable", "The credit ledger could not be reached, so nothing was charged. Retry shortly.");
+  }
+}
+
+const shortOfCredits = (auth: Authenticated, remaining: number, cost: number) =>
+  auth.caller.ledger.pooled
+    ? new ApiError("org_pool_exhausted", `Your organisation's shared pool has ${remaining} credits left; this call costs ${cost}.`)
+    : new ApiError("quota_exhausted", `This month's credits are used up (${remaining} left; this call costs ${cost}). They reset on the 1st (UTC).`);
+
+async function refund(env: Env, auth: Authenticated, amount: number, onceIds: string[] = []): Promise<{ remaining: number; refunded: number } | null> {
+  try {
+    const p = ledgerStub(env, auth.caller.ledger.name).refund(amount, auth.caller.ledger.period, onceIds) as Promise<{ remaining: number; refunded: number }>;
     return await withTimeout(p, LEDGER_TIMEOUT_MS, () => new Error("ledger time-out"));
   } catch (e) {
     console.error(JSON.stringify({ ledger: auth.caller.ledger.name, refundLost: amount, error: String(e) }));
@@ -184,6 +209,8 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
   let auth: Authenticated | null = null;
   let charged = 0;
   let idem: { keyId: string; key: string } | null = null;
+  const onceIds: string[] = [];
+  let remainingAfter: number | null = null;
   try {
     refuseMarketplace(meta.headers);
     if (op.auth === "key") auth = await authenticate(env, meta.apiKey, now);
@@ -204,9 +231,7 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
           throw new ApiError("rate_limited", `Burst ceiling reached: at most ${auth.burstLimit} calls a minute per key. No credit was used.`, {
             retryAfter: r.retryAfterSeconds,
           });
-        throw auth.caller.ledger.pooled
-          ? new ApiError("org_pool_exhausted", `Your organisation's shared pool has ${r.remaining} credits left; this call costs ${cost}.`)
-          : new ApiError("quota_exhausted", `This month's credits are used up (${r.remaining} left; this call costs ${cost}). They reset on the 1st (UTC).`);
+        throw shortOfCredits(auth, r.remaining, cost);
       }
       charged = r.charged;
       if (charged > 0) headers["x-credits-remaining"] = String(r.remaining);
@@ -222,6 +247,17 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
       ip: meta.ip,
       now: new Date(now),
       signal: controller.signal,
+      charge: async (credits, onceId) => {
+        if (!auth) throw new Error("ctx.charge on a keyless operation");
+        const cost = Math.max(0, Math.floor(credits));
+        const id = onceId ?? newId("chg");
+        const r = await chargeOnce(env, auth, cost, id);
+        if (!r.ok) throw shortOfCredits(auth, r.remaining, cost);
+        if (r.charged > 0) onceIds.push(id);
+        charged += r.charged;
+        remainingAfter = r.remaining;
+        return { charged: r.charged, remaining: r.remaining };
+      },
       refund: (n) => {
         partial = Math.min(charged, partial + Math.max(0, Math.floor(n)));
       },
@@ -234,6 +270,7 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
     });
     const reply = result instanceof Reply ? result : new Reply(result);
     Object.assign(headers, reply.init.headers ?? {});
+    if (charged > 0 && remainingAfter !== null) headers["x-credits-remaining"] = String(remainingAfter);
     if (auth && partial > 0) {
       const back = await refund(env, auth, partial);
       if (back) {
@@ -249,7 +286,7 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
     // Errors are never charged: a 5xx or time-out (SPEC §7.4), and also a 4xx found after charging
     // (not found, unreadable page), give back what the call took.
     if (auth && charged > 0) {
-      const back = await refund(env, auth, charged);
+      const back = await refund(env, auth, charged, onceIds);
       if (back) {
         outcome.headers["x-credits-refunded"] = String(back.refunded);
         outcome.headers["x-credits-remaining"] = String(back.remaining);

@@ -48,7 +48,7 @@ export function apiDescription(): string {
     .map(([code, v]) => `| \`${code}\` | ${v.status} | ${v.meaning} |`)
     .join("\n");
   const plans = Object.entries(PLANS)
-    .map(([id, p]) => `| \`${id}\` | ${p.name} | ${p.monthlyCredits.toLocaleString("en-GB")} | ${p.burstPerMinute} |`)
+    .map(([id, p]) => `| \`${id}\` | ${p.name} | ${p.monthlyCredits.toLocaleString("en-GB")} | ${p.burstPerMinute} | ${p.maxWatches.toLocaleString("en-GB")} |`)
     .join("\n");
   const limits = (Object.keys(INPUT_LIMITS) as (keyof typeof INPUT_LIMITS)[])
     .map((name) => `| \`${limitParam(name)}\` | ${INPUT_LIMITS[name].max.toLocaleString("en-GB")} | ${INPUT_LIMITS[name].appliesTo} | ${INPUT_LIMITS[name].spec ? "SPEC §8" : "ours"} |`)
@@ -77,8 +77,8 @@ ${limits}
 
 **Plans** (balances reset on the 1st of each month, UTC):
 
-| plan | name | credits a month | calls a minute |
-|---|---|---|---|
+| plan | name | credits a month | calls a minute | companies watched |
+|---|---|---|---|---|
 ${plans}
 `;
 }
@@ -90,8 +90,9 @@ const statusText = (s: number) =>
 const FAMILY_TAGS: Record<string, string> = {
   registers: "Register checks and their change feeds: HMRC AML, SRA, licensed sponsors, CQC, charities.",
   companies: "The companies register (Companies House): search, ownership, accounts, charges, deadlines and their calendar feed.",
-  risk: "Risk and compliance: identity verification of directors and persons with significant control.",
-  money: "Payments: statutory late-payment interest.",
+  risk: "Risk and compliance: identity verification, distress signals, the public record, licences and registers, definite sanctions matches.",
+  money: "Payments and public money: late-payment interest, payment practices, PPN 018, how a customer pays, the gender pay gap, contracts won.",
+  watch: "The watch list: companies read every day, an event feed of what changed, and signed webhooks.",
   web: "Web tools: the keyless company logo.",
   account: "Sign-up and the caller's account.",
 };
@@ -109,6 +110,7 @@ export function registerOperations(app: OpenAPIHono<any>, ops: readonly AnyOpera
     const responses: Record<string, unknown> = {
       [ok]: { description: ok === 201 ? "Created" : "OK", content: { "application/json": { schema: op.output } } },
     };
+    if (ok === 201 && op.alsoOk) responses[200] = { description: `OK: ${op.alsoOk}`, content: { "application/json": { schema: op.output } } };
     for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0]))
       responses[status] = {
         description: `${statusText(status)}: ${codes.map((c) => `\`${c}\``).join(", ")}`,

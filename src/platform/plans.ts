@@ -1,22 +1,2 @@
-/**
- * The one table of plans. The free plan's 100 credits a month is SPEC §5.3 / §8; the others are ours.
- * Balances reset on the 1st of each calendar month (UTC); unused credits do not carry over.
- */
-export const PLANS = {
-  free: { name: "Free", monthlyCredits: 100, burstPerMinute: 60 },
-  starter: { name: "Starter", monthlyCredits: 2_000, burstPerMinute: 60 },
-  growth: { name: "Growth", monthlyCredits: 10_000, burstPerMinute: 60 },
-  scale: { name: "Scale", monthlyCredits: 50_000, burstPerMinute: 60 },
-  team: { name: "Team (shared organisation pool)", monthlyCredits: 25_000, burstPerMinute: 60 },
-  /** Contracted volume, with a burst ceiling agreed per contract (also used by `npm run bench`). */
-  enterprise: { name: "Enterprise", monthlyCredits: 10_000_000, burstPerMinute: 100_000 },
-} as const satisfies Record<string, { name: string; monthlyCredits: number; burstPerMinute: number }>;
-
-export type PlanId = keyof typeof PLANS;
-
-export const BURST_WINDOW_MS = 60_000;
-
-export const isPlanId = (p: string): p is PlanId => Object.hasOwn(PLANS, p);
-
-/** `YYYY-MM` of a time, UTC: the ledger's period. */
-export const periodOf = (now: number): string => new Date(now).toISOString().slice(0, 7);
+/** The plans live in shared/ (the daily watch read charges by plan too); the platform's code imports them from here. */
+export * from "../shared/plans";

@@ -27,6 +27,13 @@ export interface OpContext {
   now: Date;
   /** Aborted when the call passes its time limit. */
   signal: AbortSignal;
+  /**
+   * Charge more than the operation's price, from the handler, once it knows the call's cost (a watch charges only
+   * when it starts or resumes). With `onceId`, a charge under that id is made at most once (a repeat charges 0).
+   * Throws quota_exhausted / org_pool_exhausted (429) when the balance is short. Like the price, it is given back if
+   * the call then fails.
+   */
+  charge(credits: number, onceId?: string): Promise<{ charged: number; remaining: number }>;
   /** Give back part of what was charged (e.g. batch items that could not be read). */
   refund(credits: number): void;
   /** Let the Worker finish background work after replying. */
@@ -59,6 +66,8 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   description: string;
   /** The status of a successful reply (default 200; 201 where the call creates something). */
   successStatus?: 200 | 201;
+  /** With successStatus 201: when the call may also answer 200, what that means (documented as a second success reply). */
+  alsoOk?: string;
   /** Query parameters for GET/DELETE, JSON body for POST/PUT. */
   input: I;
   output: O;

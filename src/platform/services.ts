@@ -14,6 +14,26 @@ import { activeKeyCount, revokeAccountKey } from "../db/keys";
 import { changesSince, countByMlr, editionInfo, entriesByCompanyNumber, entriesByDataField, entriesByKeys, historyOf, keysByNames } from "../db/registers";
 import { d1RequestBudget } from "../db/upstreamBudget";
 import { takeWindow } from "../db/windowCounter";
+import {
+  addWatch,
+  deliveryCounts,
+  eventsSince,
+  forgetNewWatch,
+  lastEventId,
+  listWatches,
+  markPaid,
+  removeWatch,
+  removeWebhook,
+  resumeWatch,
+  setLabel,
+  setWebhook,
+  watchCount,
+  watchListRow,
+  watchOf,
+  webhookOf,
+} from "../db/watch";
+import type { PostOutcome } from "../services/watch/feed";
+import { DELIVERY_TIMEOUT_MS } from "../services/watch/delivery";
 import type { Env } from "../env";
 import type { HttpCache } from "../shared/ports";
 import { type CompaniesHouse, createCompaniesHouseClient } from "../sources/companies-house/client";
@@ -21,8 +41,9 @@ import { type CompaniesHouseDocuments, createDocumentClient } from "../sources/c
 import { dohResolverFor } from "../sources/dns/doh";
 import { type Gazette, createGazetteClient } from "../sources/gazette/client";
 import { type Messenger, messengerFor } from "../sources/messaging/messenger";
-import { type SafeFetchOptions, type SafeFetchResult, decodeText, safeFetch } from "../sources/web/safeFetch";
+import { type SafeFetchOptions, type SafeFetchResult, checkAddress, decodeText, postWebhook, safeFetch } from "../sources/web/safeFetch";
 import { testHostsOf } from "../sources/web/testHosts";
+import { InputError } from "../shared/errors";
 import { forgetKey } from "./keyCache";
 import { type SanctionsList, currentSanctionsList } from "./sanctionsList";
 
@@ -36,6 +57,24 @@ const registerReads = { editionInfo, entriesByCompanyNumber, entriesByKeys, entr
 const calendarFeedStore = { feedTokenFor, feedByToken, revokeFeed };
 const contractReads = { contractAwardsOf, contractTotals };
 const companiesRegisterReads = { companiesEdition, companyByNumber, companiesMatching, sicDescriptions, companyChangesOf };
+const watchStore = {
+  watchOf,
+  watchListRow,
+  watchCount,
+  addWatch,
+  forgetNewWatch,
+  setLabel,
+  resumeWatch,
+  markPaid,
+  removeWatch,
+  listWatches,
+  eventsSince,
+  lastEventId,
+  webhookOf,
+  setWebhook,
+  removeWebhook,
+  deliveryCounts,
+};
 const accountStore = { createChallenge, attemptChallenge, useChallenge, accountByContact, issueKey, activeKeyCount, revokeAccountKey };
 
 export interface Services {
@@ -53,6 +92,15 @@ export interface Services {
   registers: Bound<typeof registerReads>;
   /** Reads of the contracts register: a company's awards, paged, and their totals. */
   contracts: Bound<typeof contractReads>;
+  /** The watch list, its event feed and the webhook (db/watch.ts). */
+  watch: Bound<typeof watchStore>;
+  /** Webhooks: the address check at PUT, a signed post (the test event), and the key secrets are sealed with (null: not configured). */
+  webhooks: {
+    secretsKey: string | null;
+    /** Throws InputError (invalid_url, blocked_address, unreadable_input) unless the URL is https and every address it resolves to is public. */
+    check(url: string): Promise<URL>;
+    post(url: string, body: string, headers: Record<string, string>): Promise<PostOutcome>;
+  };
   /** Sign-up challenges, accounts and keys. */
   accounts: Bound<typeof accountStore>;
   /** Calendar feed capability tokens (deadlines.ics). */
@@ -70,6 +118,13 @@ export interface Services {
   /** A cache of answers this service computed from upstreams (e.g. logos), in D1. */
   cache: HttpCache;
 }
+
+/**
+ * The key webhook secrets are sealed with: the Worker secret WEBHOOK_SECRETS_KEY. Outside production a fixed local
+ * key stands in (the local server and the tests); in production without it no webhook can be set (503).
+ */
+export const webhookSecretsKey = (env: Pick<Env, "WEBHOOK_SECRETS_KEY" | "ENVIRONMENT">): string | null =>
+  env.WEBHOOK_SECRETS_KEY || (env.ENVIRONMENT === "production" ? null : "local-development-only-webhook-secrets-key");
 
 export function buildServices(env: Env, overrides: Partial<Services> = {}): Services {
   const cache = d1HttpCache(env.DB);
@@ -100,6 +155,15 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}): Serv
       },
     },
     calendarFeeds: bindDb(env.DB, calendarFeedStore),
+    watch: bindDb(env.DB, watchStore),
+    webhooks: {
+      secretsKey: webhookSecretsKey(env),
+      check: async (url) => {
+        if (!/^https:\/\//i.test(url.trim())) throw new InputError("invalid_url", "A webhook URL must be https.", { field: "url" });
+        return checkAddress(url, { testHosts, resolve: dohResolverFor(env.DNS_RESOLVER_URL) });
+      },
+      post: (url, body, headers) => postWebhook(url, body, headers, { timeoutMs: DELIVERY_TIMEOUT_MS, testHosts, resolve: dohResolverFor(env.DNS_RESOLVER_URL) }),
+    },
     limits: { take: (bucket, limit, windowSeconds, now) => takeWindow(env.DB, bucket, limit, windowSeconds, now) },
     bankRates: { stored: () => storedBankRate(env.DB) },
     ledger: {

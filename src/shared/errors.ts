@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   method_not_allowed: { status: 405, meaning: "The path exists but not with this method." },
   conflict: { status: 409, meaning: "The Idempotency-Key was reused with a different request, or the first call is still running." },
   key_limit_reached: { status: 409, meaning: "The account already holds its most active keys (5); disable one first (keys of one account share one balance)." },
+  watch_limit_reached: { status: 409, meaning: "The account already watches its plan's most companies; remove a watch first (the limits are in the watch list's description)." },
   payload_too_large: { status: 413, meaning: "The request body is larger than allowed." },
   unsupported_media_type: { status: 415, meaning: "POST bodies must be application/json." },
   blocked_address: { status: 422, meaning: "The URL resolves to a private, loopback, link-local, CGNAT, multicast or reserved address, or a local name." },
@@ -28,6 +29,7 @@ export const ERROR_CODES = {
   our_failure: { status: 500, meaning: "An unexpected error on our side; credits are given back." },
   upstream_unavailable: { status: 503, meaning: "An upstream source could not be read; retry later. Credits are given back." },
   ledger_unavailable: { status: 503, meaning: "The credit ledger could not be reached; nothing was charged." },
+  webhook_signing_unavailable: { status: 503, meaning: "Webhook secrets cannot be sealed just now (the service's signing key is not configured); nothing was changed." },
   timeout: { status: 503, meaning: "The call ran past its time limit; credits are given back." },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 

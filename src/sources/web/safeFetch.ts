@@ -194,3 +194,65 @@ export function decodeText(r: SafeFetchResult): string {
     return new TextDecoder("utf-8").decode(b); // unknown or unsupported label
   }
 }
+
+/** What one webhook post came to (the shape of services/watch/delivery.ts AttemptResult). */
+export type PostResult =
+  | { status: number; headers: Headers; error?: undefined }
+  | { error: "timeout" | "network" | "refused-address"; reason: string; status?: undefined; headers?: undefined };
+
+/**
+ * Posts a webhook delivery through the same address rules as every fetch of a caller's URL, checked again at each
+ * delivery (DNS can change): https only, public addresses only (every resolved address), no redirects followed (a
+ * 3xx is the answer). The reply's status line and headers must arrive within `timeoutMs`; its body is not read.
+ */
+export async function postWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: Pick<SafeFetchOptions, "resolve" | "testHosts" | "fetchImpl"> & { timeoutMs: number },
+): Promise<PostResult> {
+  const { timeoutMs, fetchImpl = globalThis.fetch } = opts;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const signal = controller.signal;
+  try {
+    let u: URL;
+    try {
+      u = checkUrl(url, opts);
+      if (u.protocol !== "https:") throw new InputError("blocked_address", "Webhooks are posted over https only.");
+      await checkResolved(u, opts, signal, timeoutMs);
+    } catch (e) {
+      if (e instanceof InputError && e.code === "fetch_timeout") return { error: "timeout", reason: e.message };
+      if (e instanceof InputError && e.code === "blocked_address") return { error: "refused-address", reason: e.message };
+      return { error: "network", reason: e instanceof Error ? e.message : "the address could not be checked" };
+    }
+    try {
+      const res = await raceAbort(
+        fetchImpl(u.href, { method: "POST", headers: { "user-agent": USER_AGENT, ...headers }, body, redirect: "manual", signal }),
+        signal,
+        timeoutMs,
+      );
+      res.body?.cancel().catch(() => {});
+      return { status: res.status, headers: res.headers };
+    } catch (e) {
+      if (signal.aborted || (e instanceof InputError && e.code === "fetch_timeout")) return { error: "timeout", reason: `no reply within ${timeoutMs / 1000} s` };
+      return { error: "network", reason: e instanceof Error ? e.message : "network error" };
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Checks a caller's URL and every address its host resolves to, without fetching it (a webhook when it is set). */
+export async function checkAddress(url: string, opts: Pick<SafeFetchOptions, "resolve" | "testHosts"> & { timeoutMs?: number }): Promise<URL> {
+  const ms = opts.timeoutMs ?? 5_000;
+  const u = checkUrl(url, opts);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), ms);
+  try {
+    await checkResolved(u, opts, controller.signal, ms);
+  } finally {
+    clearTimeout(timer);
+  }
+  return u;
+}

@@ -1,0 +1,28 @@
+/**
+ * The one table of plans. The free plan's 100 credits a month is SPEC §5.3 / §8; the others are ours.
+ * Balances reset on the 1st of each calendar month (UTC); unused credits do not carry over.
+ */
+/**
+ * `maxWatches`: companies an account may watch. A watch costs 2 credits a month, so the free plan's 100 credits
+ * pay for at most 50; each limit leaves room for the plan's other calls, and the largest stays well inside what
+ * the daily read can do within the shared Companies House budget (README "Watch list": about 25,000 companies a
+ * day at 5 calls each in half the budget).
+ */
+export const PLANS = {
+  free: { name: "Free", monthlyCredits: 100, burstPerMinute: 60, maxWatches: 25 },
+  starter: { name: "Starter", monthlyCredits: 2_000, burstPerMinute: 60, maxWatches: 500 },
+  growth: { name: "Growth", monthlyCredits: 10_000, burstPerMinute: 60, maxWatches: 2_500 },
+  scale: { name: "Scale", monthlyCredits: 50_000, burstPerMinute: 60, maxWatches: 10_000 },
+  team: { name: "Team (shared organisation pool)", monthlyCredits: 25_000, burstPerMinute: 60, maxWatches: 5_000 },
+  /** Contracted volume, with a burst ceiling agreed per contract (also used by `npm run bench`). */
+  enterprise: { name: "Enterprise", monthlyCredits: 10_000_000, burstPerMinute: 100_000, maxWatches: 20_000 },
+} as const satisfies Record<string, { name: string; monthlyCredits: number; burstPerMinute: number; maxWatches: number }>;
+
+export type PlanId = keyof typeof PLANS;
+
+export const BURST_WINDOW_MS = 60_000;
+
+export const isPlanId = (p: string): p is PlanId => Object.hasOwn(PLANS, p);
+
+/** `YYYY-MM` of a time, UTC: the ledger's period. */
+export const periodOf = (now: number): string => new Date(now).toISOString().slice(0, 7);
