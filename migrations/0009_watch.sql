@@ -34,6 +34,8 @@ CREATE TABLE watch_companies (
   name TEXT,
   -- JSON Reading (src/services/watch/reading.ts): the last good reading of every source
   reading TEXT,
+  -- JSON [{ source, since, reason }]: the sources that could not be read at the last read (their previous reading is kept)
+  unread TEXT,
   -- YYYY-MM-DD of the last daily read, and its time
   read_day TEXT,
   read_at TEXT,

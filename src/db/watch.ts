@@ -78,7 +78,7 @@ export async function removeWatch(db: D1Database, accountId: string, company: st
 /** One watch with its company's name and last reading. */
 export const watchListRow = (db: D1Database, accountId: string, company: string) =>
   db
-    .prepare(`SELECT w.*, c.name, c.reading, c.read_at FROM watches w LEFT JOIN watch_companies c ON c.company = w.company WHERE w.account_id = ? AND w.company = ?`)
+    .prepare(`SELECT w.*, c.name, c.reading, c.unread, c.read_at FROM watches w LEFT JOIN watch_companies c ON c.company = w.company WHERE w.account_id = ? AND w.company = ?`)
     .bind(accountId, company)
     .first<WatchListRow>();
 
@@ -86,7 +86,7 @@ export const watchListRow = (db: D1Database, accountId: string, company: string)
 export async function listWatches(db: D1Database, accountId: string, after: string, limit: number): Promise<WatchListRow[]> {
   const r = await db
     .prepare(
-      `SELECT w.*, c.name, c.reading, c.read_at FROM watches w LEFT JOIN watch_companies c ON c.company = w.company
+      `SELECT w.*, c.name, c.reading, c.unread, c.read_at FROM watches w LEFT JOIN watch_companies c ON c.company = w.company
        WHERE w.account_id = ? AND w.company > ? ORDER BY w.company LIMIT ?`,
     )
     .bind(accountId, after, limit)
@@ -243,7 +243,7 @@ export interface NewEvent {
  */
 export async function recordRead(
   db: D1Database,
-  r: { company: string; name: string | null; reading: string; day: string; readAt: string; nowMs: number; events: NewEvent[] },
+  r: { company: string; name: string | null; reading: string; unread: string; day: string; readAt: string; nowMs: number; events: NewEvent[] },
 ): Promise<number[]> {
   const insert = db.prepare(
     `INSERT OR IGNORE INTO watch_events (account_id, company, seen_at, kind, summary, before, after, event_key, delivery, next_attempt_at)
@@ -255,7 +255,9 @@ export async function recordRead(
   );
   const statements = [
     ...r.events.map((e) => insert.bind(e.accountId, r.company, r.readAt, e.kind, e.summary, JSON.stringify(e.before), JSON.stringify(e.after), e.key, r.nowMs)),
-    db.prepare(`UPDATE watch_companies SET name = COALESCE(?, name), reading = ?, read_day = ?, read_at = ? WHERE company = ?`).bind(r.name, r.reading, r.day, r.readAt, r.company),
+    db
+      .prepare(`UPDATE watch_companies SET name = COALESCE(?, name), reading = ?, unread = ?, read_day = ?, read_at = ? WHERE company = ?`)
+      .bind(r.name, r.reading, r.unread, r.day, r.readAt, r.company),
     db.prepare(`UPDATE watches SET last_read_at = ?1, baseline_at = COALESCE(baseline_at, ?1) WHERE company = ?2 AND state = 'watched'`).bind(r.readAt, r.company),
   ];
   const results = await db.batch<{ id: number; delivery: string }>(statements);

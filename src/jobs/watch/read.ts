@@ -17,7 +17,7 @@
 import { type WatchToCharge, markPaid, pauseWatch, recordRead, skipRead, storedReading, watchesOfCompany } from "../../db/watch";
 import { diffReadings, eventKey } from "../../services/watch/events";
 import type { WatchPorts } from "../../services/watch/feed";
-import { type Reading, readingOf } from "../../services/watch/reading";
+import { type Reading, SECTIONS, readingOf } from "../../services/watch/reading";
 import { PLANS, isPlanId, periodOf } from "../../shared/plans";
 
 /** Credits a watch costs a month (SPEC §8). */
@@ -107,7 +107,11 @@ export async function readWatchedCompany(ports: WatchPorts, company: string): Pr
   const rows = recipients.flatMap((accountId) =>
     events.map((e) => ({ accountId, kind: e.kind, summary: e.summary, before: e.before, after: e.after, key: eventKey(company, day, e) })),
   );
-  out.pending = await recordRead(ports.db, { company, name, reading: JSON.stringify(kept), day, readAt: now.toISOString(), nowMs: now.getTime(), events: rows });
+  const unread = SECTIONS.flatMap((s) => {
+    const x = reading[s];
+    return x.ok ? [] : [{ source: s, since: x.readAt, reason: x.reason }];
+  });
+  out.pending = await recordRead(ports.db, { company, name, reading: JSON.stringify(kept), unread: JSON.stringify(unread), day, readAt: now.toISOString(), nowMs: now.getTime(), events: rows });
   out.read = true;
   out.events = rows.length;
   return out;

@@ -19,6 +19,8 @@ export interface WatchRow {
 export interface WatchListRow extends WatchRow {
   name: string | null;
   reading: string | null;
+  /** JSON [{ source, since, reason }]: sources not read at the last read. */
+  unread: string | null;
   read_at: string | null;
 }
 

@@ -219,7 +219,8 @@ export async function postWebhook(
     let u: URL;
     try {
       u = checkUrl(url, opts);
-      if (u.protocol !== "https:") throw new InputError("blocked_address", "Webhooks are posted over https only.");
+      // https only; a test host (never set in production) may be http, for local receivers in tests and benchmarks.
+      if (u.protocol !== "https:" && !isTestHost(u.hostname, opts.testHosts)) throw new InputError("blocked_address", "Webhooks are posted over https only.");
       await checkResolved(u, opts, signal, timeoutMs);
     } catch (e) {
       if (e instanceof InputError && e.code === "fetch_timeout") return { error: "timeout", reason: e.message };

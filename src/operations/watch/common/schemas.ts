@@ -63,7 +63,9 @@ export const LastSeen = z
       .nullable(),
     contracts: z.object({ awards: z.number().int(), newestAwardDate: z.string().nullable() }).nullable(),
     sponsors: z.object({ listedRoutes: z.number().int(), ratings: z.array(z.string()) }).nullable(),
-    notRead: z.array(NotRead).describe("Sources not read at the last read (a source that is down keeps its previous reading and is never reported as a change); a section never read yet is null."),
+    notRead: z
+      .array(NotRead)
+      .describe("Sources that could not be read at the last read (register, distress, sanctions, payments, contracts, sponsors), with why: each keeps its previous reading (shown above) and is never reported as a change. A section never read yet is null."),
   })
   .openapi("WatchLastSeen");
 
@@ -98,17 +100,16 @@ type Ok<S> = Extract<S, { ok: true }>;
 const ok = <S extends { ok: boolean }>(s: S | undefined): s is Ok<S> & S => !!s && s.ok;
 
 /** The last state seen, from the kept reading (no person is in a reading). */
-export function lastSeenOf(readingJson: string | null): z.infer<typeof LastSeen> | null {
+export function lastSeenOf(readingJson: string | null, unreadJson: string | null): z.infer<typeof LastSeen> | null {
   if (!readingJson) return null;
   let r: Reading;
+  let notRead: z.infer<typeof NotRead>[];
   try {
     r = JSON.parse(readingJson) as Reading;
+    notRead = unreadJson ? (JSON.parse(unreadJson) as z.infer<typeof NotRead>[]) : [];
   } catch {
     return null;
   }
-  const notRead = (["register", "distress", "sanctions", "payments", "contracts", "sponsors"] as const)
-    .filter((k) => r[k] && !r[k].ok)
-    .map((k) => ({ source: k, since: r[k].readAt, reason: (r[k] as { reason: string }).reason }));
   const reg = r.register;
   const dis = r.distress;
   return {
@@ -158,7 +159,7 @@ export function watchOf(row: WatchListRow): z.infer<typeof Watch> {
     lastReadAt: row.last_read_at,
     paidFor: row.paid_period,
     paused: row.state === "paused" ? { since: row.paused_at ?? row.added_at, reason: row.paused_reason ?? "This month's credits could not be taken." } : null,
-    lastSeen: lastSeenOf(row.reading),
+    lastSeen: lastSeenOf(row.reading, row.unread),
   };
 }
 
