@@ -216,7 +216,7 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
     if (op.auth === "key") auth = await authenticate(env, meta.apiKey, now);
     const input = validate(op, rawInput);
 
-    if (auth && meta.idempotencyKey && (op.method === "post" || op.method === "put")) {
+    if (auth && meta.idempotencyKey && (op.method === "post" || op.method === "put") && op.replayable !== false) {
       const replay = await idempotencyBegin(env, auth.caller.keyId, meta.idempotencyKey, op, rawInput);
       if (replay) return replay;
       idem = { keyId: auth.caller.keyId, key: meta.idempotencyKey };

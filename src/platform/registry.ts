@@ -66,6 +66,8 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   description: string;
   /** The status of a successful reply (default 200; 201 where the call creates something). */
   successStatus?: 200 | 201;
+  /** False: `Idempotency-Key` is not honoured (the reply holds a secret that must not be stored to replay it). */
+  replayable?: false;
   /** With successStatus 201: when the call may also answer 200, what that means (documented as a second success reply). */
   alsoOk?: string;
   /** Query parameters for GET/DELETE, JSON body for POST/PUT. */

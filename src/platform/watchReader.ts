@@ -8,11 +8,11 @@
  * read once and handed to the register lookups; the other Companies House reads are the distress operation's.
  */
 import { paymentReportsOf } from "../operations/money/common/paymentReports";
+import { awardKeysByNameAndPostcode } from "../operations/money/common/contractAwards";
 import { findOnRegister } from "../operations/money/common/registerLookup";
 import type { CompanyProfile } from "../services/companies/profile";
 import type { ContractAward } from "../services/contracts/types";
 import { normaliseCompanyNumber } from "../services/matching/companyNumber";
-import { normaliseName, normaliseNameCore } from "../services/matching/names";
 import type { RegisterSource } from "../services/registers/types";
 import { matchCompany } from "../services/sanctions/match";
 import { type ReadingInput, STRIKE_OFF_DETAIL } from "../services/watch/reading";
@@ -28,8 +28,6 @@ export interface CompanyRead {
 /** Contract awards read at most (the newest first); the reading keeps the newest MAX_CONTRACTS of them. */
 const MAX_AWARDS_READ = 1000;
 const AWARDS_PAGE = 100;
-/** Entries of the same name looked at for the name-and-postcode match (as listContractsWon). */
-const NAME_CANDIDATES = 500;
 
 /** What `f` gives, or the Error it threw. */
 async function attempt<T>(f: () => Promise<T>): Promise<T | Error> {
@@ -39,8 +37,6 @@ async function attempt<T>(f: () => Promise<T>): Promise<T | Error> {
     return e instanceof Error ? e : new Error(String(e));
   }
 }
-
-const squash = (p: string | null | undefined) => (p ?? "").toUpperCase().replace(/[^A-Z0-9]/g, "");
 
 /**
  * Reads one watched company from every source, never throwing for a source failure: each failure is an Error in
@@ -154,19 +150,4 @@ async function readDistressSources(services: Services, p: CompanyProfile): Promi
     attempt(async () => (await services.gazette.insolvencyNotices(forMatching)).matched),
   ]);
   return { officers, pscs, insolvency, charges, gazetteFilings, notices };
-}
-
-/** Awards whose supplier has no company number, under the company's exact (former) name at its registered office's postcode: listContractsWon's rule. */
-async function awardKeysByNameAndPostcode(services: Services, p: CompanyProfile): Promise<string[]> {
-  const postcode = squash(p.registeredOffice.postcode);
-  if (!postcode) return [];
-  const names = [...new Set([p.name, ...p.previousNames.map((x) => x.name)].flatMap((x) => [normaliseName(x), normaliseNameCore(x)]).filter(Boolean))];
-  const candidates = await services.registers.keysByNames("contracts", names, null, NAME_CANDIDATES);
-  const entries = candidates.length ? await services.registers.entriesByKeys("contracts", candidates) : [];
-  return entries
-    .filter((e) => {
-      const a = e.data as unknown as ContractAward;
-      return !a.supplier?.companyNumber && squash(a.supplier?.postcode) === postcode;
-    })
-    .map((e) => e.key);
 }

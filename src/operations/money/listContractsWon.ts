@@ -2,18 +2,16 @@ import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import { IsoDate, strictInt } from "../../platform/schemas";
 import { type CompanyProfile, registerCompany } from "../../services/companies/profile";
-import type { ContractAward } from "../../services/contracts/types";
 import { looksLikeCompanyNumber, normaliseCompanyNumber } from "../../services/matching/companyNumber";
-import { normaliseName, normaliseNameCore } from "../../services/matching/names";
+import { normaliseName } from "../../services/matching/names";
 import { NotFoundError } from "../../shared/errors";
 import { Provenance, RegisteredCompany, provenanceOf } from "../registers/common/schemas";
+import { awardKeysByNameAndPostcode } from "./common/contractAwards";
 import { MoneyCompanyQuery } from "./common/registerLookup";
 
 const PRICE = 1;
 const DEFAULT_LIMIT = 25;
 const MAX_LIMIT = 100;
-/** Entries of the same name looked at for the name-and-postcode match. */
-const NAME_CANDIDATES = 500;
 
 const encodeCursor = (offset: number) => btoa(`o:${offset}`).replace(/=+$/, "");
 function decodeCursor(c: string): number | null {
@@ -24,7 +22,6 @@ function decodeCursor(c: string): number | null {
     return null;
   }
 }
-const squash = (p: string | null | undefined) => (p ?? "").toUpperCase().replace(/[^A-Z0-9]/g, "");
 
 const Award = z
   .object({
@@ -107,19 +104,7 @@ export const listContractsWon = defineOperation({
     }
     const number = profile.number;
     // Name and postcode: suppliers the notices give no company number, under the company's exact name at its registered office's postcode.
-    const postcode = squash(profile.registeredOffice.postcode);
-    let keys: string[] = [];
-    if (postcode) {
-      const names = [...new Set([profile.name, ...profile.previousNames.map((p) => p.name)].flatMap((n) => [normaliseName(n), normaliseNameCore(n)]).filter(Boolean))];
-      const candidates = await s.registers.keysByNames("contracts", names, null, NAME_CANDIDATES);
-      const entries = candidates.length ? await s.registers.entriesByKeys("contracts", candidates) : [];
-      keys = entries
-        .filter((e) => {
-          const a = e.data as unknown as ContractAward;
-          return !a.supplier?.companyNumber && squash(a.supplier?.postcode) === postcode;
-        })
-        .map((e) => e.key);
-    }
+    const keys = await awardKeysByNameAndPostcode(s, profile);
     const q = { numbers: [number], keys, since: since ?? null };
     const offset = (cursor && decodeCursor(cursor)) || 0;
     const [page, byYear, byBuyer, edition] = await Promise.all([

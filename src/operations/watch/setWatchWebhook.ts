@@ -16,7 +16,7 @@ export const setWatchWebhook = defineOperation({
   summary: "Set the https URL your watch events are posted to; the signing secret is returned once.",
   description: [
     "Free. Every event found from now on is posted to this URL, signed. The URL must be https, at most 500 characters, on port 443, 8443 (or 80/8080 refused as not https), with no user name or password, and its host must resolve only to public addresses: the same rules as every URL the service fetches, checked now and again at every delivery (DNS can change).",
-    "The reply carries `secret`, **shown only this once**; we keep it sealed and cannot show it again. Setting the webhook again (the same URL or another) issues a new secret; the previous one keeps signing alongside it for 24 hours (`previousSecretSignsUntil`), so you can deploy the new one without failing checks. A webhook disabled by a 410 reply is enabled again by setting it.",
+    "The reply carries `secret`, **shown only this once**; we keep it sealed and cannot show it again. Setting the webhook again (the same URL or another) issues a new secret; the previous one keeps signing alongside it for 24 hours (`previousSecretSignsUntil`), so you can deploy the new one without failing checks. A webhook disabled by a 410 reply is enabled again by setting it. `Idempotency-Key` is not honoured here: the secret is never stored in the clear to replay a reply, so a repeated PUT issues another secret (use the last one returned).",
     SIGNING_DOC,
     DELIVERY_DOC,
   ].join("\n\n"),
@@ -28,6 +28,8 @@ export const setWatchWebhook = defineOperation({
     replaced: z.boolean().describe("True when this replaced a webhook (its secret rotated)."),
   }).openapi("WebhookSet"),
   price: 0,
+  // The reply holds the secret in the clear: it is never stored to replay a repeated Idempotency-Key.
+  replayable: false,
   auth: "key",
   errors: ["invalid_url", "blocked_address", "unreadable_input", "upstream_unavailable", "webhook_signing_unavailable"],
   readOnly: false,
