@@ -17,6 +17,7 @@ export const setWatchWebhook = defineOperation({
   description: [
     "Free. Every event found from now on is posted to this URL, signed. The URL must be https, at most 500 characters, on port 443, 8443 (or 80/8080 refused as not https), with no user name or password, and its host must resolve only to public addresses: the same rules as every URL the service fetches, checked now and again at every delivery (DNS can change).",
     "The reply carries `secret`, **shown only this once**; we keep it sealed and cannot show it again. Setting the webhook again (the same URL or another) issues a new secret; the previous one keeps signing alongside it for 24 hours (`previousSecretSignsUntil`), so you can deploy the new one without failing checks. A webhook disabled by a 410 reply is enabled again by setting it. `Idempotency-Key` is not honoured here: the secret is never stored in the clear to replay a reply, so a repeated PUT issues another secret (use the last one returned).",
+    "The body of a delivery is the Event exactly as the feed gives it at that moment (`id`, `company`, `seenAt`, `kind`, `summary`, `before`, `after`, `deliveredToWebhook`), so `deliveredToWebhook` is false in it: it becomes true in the feed once the delivery succeeds. The same event may arrive more than once (a retry whose success we could not record): drop repeats by `webhook-id`, which is `evt_<event id>`.",
     SIGNING_DOC,
     DELIVERY_DOC,
   ].join("\n\n"),
