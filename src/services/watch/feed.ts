@@ -4,6 +4,7 @@
  * built by the platform (src/platform/watchDeps.ts) or by a test.
  */
 import type { ReadingInput } from "./reading";
+import type { EventRow } from "./records";
 
 export interface Event {
   id: number;
@@ -16,17 +17,8 @@ export interface Event {
   deliveredToWebhook: boolean;
 }
 
-/** An event as stored (db/watch.ts EventRow's columns). */
-export interface StoredEvent {
-  id: number;
-  company: string;
-  seen_at: string;
-  kind: string;
-  summary: string;
-  before: string;
-  after: string;
-  delivered: number;
-}
+/** An event as stored (db/watch.ts; records.ts EventRow). */
+export type StoredEvent = Pick<EventRow, "id" | "company" | "seen_at" | "kind" | "summary" | "before" | "after" | "delivered">;
 
 export const eventOf = (r: StoredEvent): Event => ({
   id: r.id,

@@ -399,6 +399,17 @@ describe("issue 15 §3 webhook delivery", () => {
 });
 
 describe("issue 15 §3 no event is lost", () => {
+  /** A watch with a webhook, read once (its baseline); the clock on the next day, when the company has changed. */
+  async function watchedWithWebhook() {
+    const a = await createTestKey();
+    await watch(a.key, "01234567");
+    await post(a.key, "/api/v1/watch/webhook", { url: "https://hooks.test/ok" }, "PUT");
+    const t = testPorts({ change: liquidationFrom(DAY1 + DAY) });
+    await readWatchedCompany(t.ports, "01234567");
+    t.clock.now += DAY;
+    return { a, t };
+  }
+
   it("the Worker dies between reading and recording: nothing is written, and the next read records the same events", async () => {
     const a = await createTestKey();
     await watch(a.key, "01234567");
@@ -416,12 +427,7 @@ describe("issue 15 §3 no event is lost", () => {
   });
 
   it("the Worker dies between recording and delivering (the wake-up never sent): the sweep finds the event pending and it is delivered", async () => {
-    const a = await createTestKey();
-    await watch(a.key, "01234567");
-    await post(a.key, "/api/v1/watch/webhook", { url: "https://hooks.test/ok" }, "PUT");
-    const t = testPorts({ change: liquidationFrom(DAY1 + DAY) });
-    await readWatchedCompany(t.ports, "01234567");
-    t.clock.now += DAY;
+    const { a, t } = await watchedWithWebhook();
     const lost: WatchPorts = { ...t.ports, send: () => Promise.reject(new Error("the isolate died")) };
     await handleWatchJob(lost, { kind: "read", companies: ["01234567"] }); // recorded; the wake-up lost
     const [e] = (await events(a.key)).events;
@@ -435,12 +441,7 @@ describe("issue 15 §3 no event is lost", () => {
   });
 
   it("the Worker dies after posting but before recording: the lease runs out and the event is posted again with the same webhook-id", async () => {
-    const a = await createTestKey();
-    await watch(a.key, "01234567");
-    await post(a.key, "/api/v1/watch/webhook", { url: "https://hooks.test/ok" }, "PUT");
-    const t = testPorts({ change: liquidationFrom(DAY1 + DAY) });
-    await readWatchedCompany(t.ports, "01234567");
-    t.clock.now += DAY;
+    const { a, t } = await watchedWithWebhook();
     await readWatchedCompany(t.ports, "01234567");
     const [e] = (await events(a.key)).events;
     const db = env.DB;
