@@ -4,9 +4,9 @@
  */
 /**
  * `maxWatches`: companies an account may watch. A watch costs 2 credits a month, so the free plan's 100 credits
- * pay for at most 50; each limit leaves room for the plan's other calls, and the largest stays well inside what
- * the daily read can do within the shared Companies House budget (README "Watch list": about 25,000 companies a
- * day at 5 calls each in half the budget).
+ * pay for at most 50; each limit leaves room for the plan's other calls. The daily read takes half the shared
+ * Companies House budget (600 requests per 5 minutes) at about 5 requests a company: 17,280 companies a day for
+ * every account together (README "Watch list"), so no one account may take more than 10,000 of them.
  */
 export const PLANS = {
   free: { name: "Free", monthlyCredits: 100, burstPerMinute: 60, maxWatches: 25 },
@@ -15,7 +15,7 @@ export const PLANS = {
   scale: { name: "Scale", monthlyCredits: 50_000, burstPerMinute: 60, maxWatches: 10_000 },
   team: { name: "Team (shared organisation pool)", monthlyCredits: 25_000, burstPerMinute: 60, maxWatches: 5_000 },
   /** Contracted volume, with a burst ceiling agreed per contract (also used by `npm run bench`). */
-  enterprise: { name: "Enterprise", monthlyCredits: 10_000_000, burstPerMinute: 100_000, maxWatches: 20_000 },
+  enterprise: { name: "Enterprise", monthlyCredits: 10_000_000, burstPerMinute: 100_000, maxWatches: 10_000 },
 } as const satisfies Record<string, { name: string; monthlyCredits: number; burstPerMinute: number; maxWatches: number }>;
 
 export type PlanId = keyof typeof PLANS;

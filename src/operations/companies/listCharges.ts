@@ -36,7 +36,7 @@ export const listCharges = companyReport({
   title: "Registered charges",
   summary: "A company's registered charges (mortgages and debentures): who holds them and whether they are satisfied.",
   description:
-    "The charges registered against the company at Companies House (SPEC §4.8): status (outstanding, part-satisfied, satisfied), created, delivered and satisfied dates, classification, and whether each is a fixed or floating charge (covering all the company's property or not) with a negative pledge. Lenders are named when they are organisations. A person entitled is taken for an organisation only when the name plainly is one (a legal form such as Ltd or PLC, or a word such as bank, finance or trustees); anyone else is counted in `individualsEntitled` and never named, for every caller. A company with no charges answers an empty list. Companies House answers are cached for up to 24 hours.",
+    "The charges registered against the company at Companies House (SPEC §4.8): status (outstanding, part-satisfied, satisfied), created, delivered and satisfied dates, classification, and whether each is a fixed or floating charge (covering all the company's property or not) with a negative pledge. Lenders are named when they are organisations. A person entitled is taken for an organisation only when the name plainly is one (a legal form such as Ltd or PLC, or a word such as bank, finance or trustees); anyone else is counted in `individualsEntitled` and never named, for every caller. A company with no charges answers an empty list. Companies House answers are cached for up to 12 hours.",
   fields,
   schemaName: "Charges",
   price: 1,

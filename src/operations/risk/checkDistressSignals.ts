@@ -65,7 +65,7 @@ export const checkDistressSignals = defineOperation({
     "- charges outstanding, and charges created in the last 12 months;",
     "- a **definite** match on the UK sanctions list (SPEC §1 rule 6): the same company number, or an identical name with a corroborating fact and no contradiction. Anything weaker is not reported, and no match is never a clearance: `sanctions.note` says so with the list's date.",
     "",
-    `Up to ${MAX} numbers a call, comma-separated, read four at a time. A number that is no company is answered in place with \`found: false\`. If Companies House or The Gazette cannot be read for any of them the whole call answers 503 and gives its credits back (SPEC §7). Price: ${PRICE_PER_COMPANY} credits per distinct company number asked. Companies House answers are cached for up to 24 hours, Gazette searches for 6 hours.`,
+    `Up to ${MAX} numbers a call, comma-separated, read four at a time. A number that is no company is answered in place with \`found: false\`. If Companies House or The Gazette cannot be read for any of them the whole call answers 503 and gives its credits back (SPEC §7). Price: ${PRICE_PER_COMPANY} credits per distinct company number asked. Companies House answers are cached for up to 12 hours, Gazette searches for 6 hours.`,
   ].join("\n"),
   input: z.object({ company: CompanyNumbers }),
   output: z

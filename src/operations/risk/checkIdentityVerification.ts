@@ -39,7 +39,7 @@ export const checkIdentityVerification = defineOperation({
   description: [
     "Identity verification at Companies House (Economic Crime and Corporate Transparency Act 2023): for each company asked about, its active directors (and LLP members) and persons with significant control are **counted** by state, never named (SPEC §1 rule 7): `verified` (Companies House records the identity as verified), `statementDue` (not verified, a verification statement due on a date still to come), `overdue` (that date has passed) and `notApplicable` (no requirement or date on record: corporate officers and PSCs, which have their own route, and individuals Companies House has set no date for yet). Secretaries are not counted. `earliestDueOn` is the earliest statement date not yet met.",
     "",
-    `Up to ${MAX} numbers a call, comma-separated, read four at a time. A number that is no company is answered in place with \`found: false\`. If the register cannot be read for any of them the whole call answers 503 and gives its credits back (SPEC §7). Price: 1 credit per distinct company number asked. Companies House answers are cached for up to 24 hours (officers and PSCs 6 hours).`,
+    `Up to ${MAX} numbers a call, comma-separated, read four at a time. A number that is no company is answered in place with \`found: false\`. If the register cannot be read for any of them the whole call answers 503 and gives its credits back (SPEC §7). Price: 1 credit per distinct company number asked. Companies House answers are cached for up to 12 hours (officers and PSCs 6 hours).`,
   ].join("\n"),
   input: z.object({ company: CompanyNumbers }),
   output: z

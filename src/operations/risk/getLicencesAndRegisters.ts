@@ -272,7 +272,7 @@ export const getLicencesAndRegisters = defineOperation({
     "",
     "Sanctions (SPEC §1 rule 6): only a definite match is reported (the same UK company number, or an identical name corroborated by the country or postcode and not contradicted), with the list entry's id, its regimes, the kind of name matched and the reasons; without one, the reply says there is no definite match with the list's date, which is never a clearance. If the list has not been loaded, the reply says it was not checked. Registers are company-level: people are never named (SPEC §1 rule 7).",
     "",
-    "An unknown company number answers 404 with `query` (credits given back); if Companies House cannot be read the call answers 503 and gives its credits back. Price: 2 credits. Companies House answers are cached for up to 24 hours.",
+    "An unknown company number answers 404 with `query` (credits given back); if Companies House cannot be read the call answers 503 and gives its credits back. Price: 2 credits. Companies House answers are cached for up to 12 hours.",
   ].join("\n"),
   input: z.object({ company: CompanyNumberQuery }),
   output: Output,

@@ -163,7 +163,7 @@ export const getPublicRecord = defineOperation({
     "",
     "`coverage` says what was read: the filing history is read to its newest 100 filings (an older company's timeline says it covers the newest 100 of its total), officers and PSCs to 500, The Gazette to the newest 300 notices under the company's name, each register's newest 50 changes; records with no date are counted in `undated`. Our registers record changes only from their first edition loaded here (`historySince`).",
     "",
-    `An unknown company is 404 with \`query\`. If Companies House or The Gazette cannot be read the answer is 503 and the credits are given back (SPEC §7), never a shorter timeline. Price: ${PRICE} credits. Companies House answers are cached for up to 24 hours (filings, officers and PSCs 6 hours), Gazette searches for 6 hours.`,
+    `An unknown company is 404 with \`query\`. If Companies House or The Gazette cannot be read the answer is 503 and the credits are given back (SPEC §7), never a shorter timeline. Price: ${PRICE} credits. Companies House answers are cached for up to 12 hours (filings, officers and PSCs 6 hours), Gazette searches for 6 hours.`,
   ].join("\n"),
   input: z.object({ company: CompanyNumberQuery }),
   output: Output,

@@ -56,14 +56,16 @@ export interface CompaniesHouse {
  * change more often than charges and insolvency, which move slowly. "Absent" (a 404 on a sub-resource: no
  * charges, no insolvency) is kept as long as a missing company. Search is kept briefly.
  */
+// Profile, charges and insolvency: 12 hours. The watch list reads each watched company once a day; a cached answer
+// as old as that interval could hide a day's change until the next read.
 export const CH_TTL = {
-  profile: 24 * 3600,
+  profile: 12 * 3600,
   officers: 6 * 3600,
   pscs: 6 * 3600,
   pscStatements: 6 * 3600,
-  charges: 24 * 3600,
+  charges: 12 * 3600,
   filingHistory: 6 * 3600,
-  insolvency: 24 * 3600,
+  insolvency: 12 * 3600,
   search: 3600,
   absent: 3600,
 } as const;

@@ -172,4 +172,4 @@ export const WATCH_RULES_DOC = `**Price and states** (SPEC §3.1). Watching a co
 - watched or paused → not watched: \`DELETE /api/v1/watch?company=\`. Its events stay in the feed.
 Watching a company already watched is idempotent and charges nothing (a label given replaces the label).
 
-**Limits.** Labels: at most ${INPUT_LIMITS.label.max} characters. Companies watched per account by plan: free 25, starter 500, growth 2,500, team 5,000, scale 10,000, enterprise 20,000 (more by contract); past it, 409 \`watch_limit_reached\`.`;
+**Limits.** Labels: at most ${INPUT_LIMITS.label.max} characters. Companies watched per account by plan: free 25, starter 500, growth 2,500, team 5,000, scale 10,000, enterprise 10,000; past it, 409 \`watch_limit_reached\`.`;
