@@ -15,6 +15,10 @@
 //  7. the companies register at full size: a BENCH_COMPANY_ROWS-row Basic Company Data file (default
 //     5,700,000) parsed, loaded into D1, its database size, and company-search latency (scripts/bench/companies.mjs).
 //     BENCH_COMPANY_ROWS=0 skips it (it takes a quarter of an hour on two cores).
+//  8. the watch list: BENCH_WATCHES watched companies (default 5,000; 10,000 takes about 14 minutes) read for two
+//     days through the tick and the watch queue: upstream calls per company against the Companies House budget, the
+//     largest watch list it reads, the time to read and record a day with 10% changed, and webhook deliveries per
+//     second (scripts/bench/watch.mjs).
 // Everything runs locally (wrangler dev on 127.0.0.1 with its own state under .bench/).
 // BENCH_SECONDS (default 10) sets each load test's duration.
 import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
@@ -26,6 +30,7 @@ import { ingest } from "../ingest.mjs";
 import { benchCompanies } from "./companies.mjs";
 import { benchUpstreamCalls } from "./upstream-calls.mjs";
 import { benchDistress } from "./distress.mjs";
+import { benchWatch } from "./watch.mjs";
 import { benchMoneyLookup } from "./money-lookup.mjs";
 import { benchD1Load, nextEdition } from "./d1-load.mjs";
 
@@ -213,6 +218,10 @@ console.log("upstream calls per operation:", report.upstreamCalls);
 // ---- distress-signals for 50 companies, simulated 100 ms upstream, cold and warm
 report.distressSignals = await benchDistress();
 console.log("distress-signals, 50 companies:", report.distressSignals);
+
+// ---- 8. the watch list: BENCH_WATCHES companies read for two days, events recorded and delivered
+report.watch = await benchWatch();
+console.log("watch list:", report.watch);
 
 // ---- payment practices at full size in D1: load time, and lookup p50 of payment-practices and ppn-018
 report.moneyLookup = await benchMoneyLookup();
