@@ -65,6 +65,8 @@ export class KeyLedger extends DurableObject<NoBindings> {
   private balanceDirty = false;
   /** Charges made once by id (a watch's month) decided but not yet written: id → period (null: forget the id). */
   private dirtyOnce = new Map<string, { period: string; cost: number } | null>();
+  /** The month whose older charge-once ids were last dropped. */
+  private prunedPeriod: string | null = null;
   /** Calls waiting for the next write, and when that write was scheduled (0: none scheduled). */
   private waiting: { resolve: () => void; reject: (e: unknown) => void }[] = [];
   private writeScheduledAt = 0;
@@ -118,8 +120,12 @@ export class KeyLedger extends DurableObject<NoBindings> {
         if (o) this.ctx.storage.sql.exec(`INSERT OR REPLACE INTO once (id, period, cost) VALUES (?, ?, ?)`, id, o.period, o.cost);
         else this.ctx.storage.sql.exec(`DELETE FROM once WHERE id = ?`, id);
       }
-      // Ids of months gone by are no longer needed: a charge is made once within its month.
-      if (balance) this.ctx.storage.sql.exec(`DELETE FROM once WHERE period < ?`, balance.period);
+      // Ids of months gone by are no longer needed (a charge is made once within its month): dropped once a month,
+      // at the first write of a new one, not on every charge.
+      if (balance && balance.period !== this.prunedPeriod) {
+        this.ctx.storage.sql.exec(`DELETE FROM once WHERE period < ?`, balance.period);
+        this.prunedPeriod = balance.period;
+      }
     });
     this.dirtySlots.clear();
     this.dirtyOnce.clear();

@@ -214,3 +214,27 @@ describe("SPEC §7.3 organisation pool (org_pool_exhausted)", () => {
     expect(await balanceOf(a.keyId)).toBe(100);
   });
 });
+
+describe("issue 15 a charge made once by id (a watch's month)", () => {
+  it("the same id charges once however often it is asked, concurrently too; short of credits it charges nothing; a refund under the id forgets it", async () => {
+    const name = `test:${crypto.randomUUID()}`;
+    const stub = ledgerOf(name);
+    const once = (id: string, period = "2026-12") => stub.chargeOnce({ id, cost: 2, period, allowance: 5, startingBalance: null });
+    const first = await Promise.all([once("watch:1:2026-12"), once("watch:1:2026-12"), once("watch:1:2026-12")]);
+    expect(first.filter((r) => r.ok && r.charged === 2)).toHaveLength(1);
+    expect(first.filter((r) => r.ok && r.charged === 0 && r.repeated)).toHaveLength(2);
+    expect((await stub.peek("2026-12", 5, null)).remaining).toBe(3);
+    expect(await once("watch:2:2026-12")).toMatchObject({ ok: true, charged: 2, remaining: 1 });
+    expect(await once("watch:3:2026-12")).toEqual({ ok: false, reason: "credits", remaining: 1 });
+    expect(await once("watch:3:2026-12")).toMatchObject({ ok: false }); // a refused charge is not remembered
+    // Given back (the call failed after charging): the id is forgotten, so a retry charges again.
+    expect(await stub.refund(2, "2026-12", ["watch:2:2026-12"])).toEqual({ remaining: 3, refunded: 2 });
+    expect(await once("watch:2:2026-12")).toMatchObject({ ok: true, charged: 2, repeated: false, remaining: 1 });
+    // Remembered across a restart of the object, and per month: a new month's id charges again.
+    await runInDurableObject(stub, async (_o: KeyLedger, state) => state.storage.sql.exec(`SELECT 1`));
+    expect(await once("watch:1:2026-12")).toMatchObject({ ok: true, charged: 0, repeated: true });
+    expect(await once("watch:1:2027-01", "2027-01")).toMatchObject({ ok: true, charged: 2, remaining: 3 });
+    const ids = await runInDurableObject(stub, async (_o: KeyLedger, state) => state.storage.sql.exec<{ id: string }>(`SELECT id FROM once ORDER BY id`).toArray().map((r) => r.id));
+    expect(ids).toEqual(["watch:1:2027-01"]); // December's ids dropped with the new month
+  });
+});
