@@ -54,7 +54,7 @@ export async function forgetNewWatch(db: D1Database, id: number): Promise<void> 
   await db.prepare(`DELETE FROM watches WHERE id = ? AND last_read_at IS NULL`).bind(id).run();
 }
 
-export async function setLabel(db: D1Database, id: number, label: string): Promise<void> {
+export async function setLabel(db: D1Database, id: number, label: string | null): Promise<void> {
   await db.prepare(`UPDATE watches SET label = ? WHERE id = ?`).bind(label, id).run();
 }
 

@@ -230,11 +230,11 @@ describe("issue 15 a charge made once by id (a watch's month)", () => {
     // Given back (the call failed after charging): the id is forgotten, so a retry charges again.
     expect(await stub.refund(2, "2026-12", ["watch:2:2026-12"])).toEqual({ remaining: 3, refunded: 2 });
     expect(await once("watch:2:2026-12")).toMatchObject({ ok: true, charged: 2, repeated: false, remaining: 1 });
-    // Remembered across a restart of the object, and per month: a new month's id charges again.
-    await runInDurableObject(stub, async (_o: KeyLedger, state) => state.storage.sql.exec(`SELECT 1`));
-    expect(await once("watch:1:2026-12")).toMatchObject({ ok: true, charged: 0, repeated: true });
+    // Remembered in storage (a fresh instance over the same storage knows it), and per month: a new month's id charges again.
+    const again = await runInDurableObject(stub, (_o: unknown, state) => new KeyLedger(state, env).chargeOnce({ id: "watch:1:2026-12", cost: 2, period: "2026-12", allowance: 5, startingBalance: null }));
+    expect(again).toMatchObject({ ok: true, charged: 0, repeated: true });
     expect(await once("watch:1:2027-01", "2027-01")).toMatchObject({ ok: true, charged: 2, remaining: 3 });
-    const ids = await runInDurableObject(stub, async (_o: KeyLedger, state) => state.storage.sql.exec<{ id: string }>(`SELECT id FROM once ORDER BY id`).toArray().map((r) => r.id));
+    const ids = await runInDurableObject(stub, (_o: unknown, state) => state.storage.sql.exec<{ id: string }>(`SELECT id FROM once ORDER BY id`).toArray().map((r) => r.id));
     expect(ids).toEqual(["watch:1:2027-01"]); // December's ids dropped with the new month
   });
 });

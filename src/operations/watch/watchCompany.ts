@@ -52,8 +52,10 @@ export const watchCompany = defineOperation({
       return new Reply({ watch: watchOf(row), created, resumed, charged }, { status });
     };
 
+    // An empty label clears it.
+    const newLabel = label === undefined ? undefined : label || null;
     if (existing) {
-      if (label !== undefined && label !== existing.label) await store.setLabel(existing.id, label);
+      if (newLabel !== undefined && newLabel !== existing.label) await store.setLabel(existing.id, newLabel);
       if (existing.state === "watched") return listed(false, false, 0, 200);
       // Paused: resume now, charged this month's credits (once per watch and month, however often it is asked).
       const { charged } = await ctx.charge(MONTHLY, chargeId(existing.id, period));
@@ -69,7 +71,7 @@ export const watchCompany = defineOperation({
       accountId: caller.accountId,
       company: number,
       name: profile.name,
-      label: label ?? null,
+      label: newLabel ?? null,
       now,
       // A reading from yesterday or today is the new watch's baseline; older (nobody watched it since), its first read is.
       freshSince: new Date(ctx.now.getTime() - 86_400_000).toISOString().slice(0, 10),

@@ -214,6 +214,13 @@ describe("issue 15 §4 the state table of SPEC §3.1", () => {
     expect(again.status).toBe(200);
     expect(again.headers.get("x-credits-remaining")).toBeNull();
     expect(await again.json()).toMatchObject({ created: false, charged: 0, watch: { label: "renamed" } });
+    expect(await (await post(a.key, "/api/v1/watch", { company: "01234567", label: "" })).json()).toMatchObject({ charged: 0, watch: { label: null } });
+    const bad = await watch(a.key, "01234567", "x".repeat(101));
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ code: "bad_request", field: "label" });
+    const notANumber = await watch(a.key, "ACME LTD");
+    expect(notANumber.status).toBe(400);
+    expect(await notANumber.json()).toMatchObject({ code: "bad_request", field: "company" });
     const unknown = await watch(a.key, "99999999");
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ code: "not_found", query: "99999999" });

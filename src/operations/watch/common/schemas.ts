@@ -22,7 +22,7 @@ export const Label = z
   .max(INPUT_LIMITS.label.max, `must be at most ${INPUT_LIMITS.label.max} characters`)
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   .regex(/^[^\u0000-\u001f\u007f]*$/, "must not contain control characters")
-  .describe(`Your own name for the watch (at most ${INPUT_LIMITS.label.max} characters), e.g. a supplier id. Given again on an existing watch, it replaces the label.`);
+  .describe(`Your own name for the watch (at most ${INPUT_LIMITS.label.max} characters), e.g. a supplier id. Given again on an existing watch, it replaces the label; an empty label clears it.`);
 
 const NotRead = z.object({ source: z.string(), since: z.string(), reason: z.string() });
 
