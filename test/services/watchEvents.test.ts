@@ -388,3 +388,41 @@ describe("all the tests above (run last)", () => {
     expect(allEvents.length).toBeGreaterThan(20);
   });
 });
+
+describe.skipIf(!env.SHARED_PRESENT)("real Companies House replies (../shared/data/companies-house-api)", () => {
+  const real = async (file: string) => (await fetch(`http://shared.test/data/companies-house-api/fixtures/${file}`)).text();
+
+  it("a reading made of real replies: every part read, people counted and never named; a change the next day is an event that names no one", async () => {
+    const [profileJson, officersJson, pscsJson, chargesJson, insolvencyJson] = await Promise.all(
+      ["herrbert74__company_candour.json", "kevbite__officers_00445790_tesco_idv.json", "herrbert74__persons_yorkshire_air_ambulance.json", "herrbert74__charges_pfb_hire.json", "herrbert74__insolvency_london_airways.json"].map(real),
+    );
+    const profile = parseCompanyProfile(profileJson)!;
+    const officers = parseOfficerList(officersJson)!;
+    const pscs = parsePscList(pscsJson)!;
+    const charges = parseChargeList(chargesJson)!;
+    const insolvency = parseInsolvency(insolvencyJson)!;
+    const input = (day: string, x: Partial<ReadingInput> = {}) => base(profile.number, day, { profile, officers, pscs, charges, insolvency, ...x });
+    const day1 = readingOf(input("2026-11-24"));
+    expect(day1.register).toMatchObject({ ok: true, status: "active" });
+    expect(day1.distress).toMatchObject({ ok: true, strikeOff: { proposed: false }, cases: [{ caseNumber: "1", caseType: "compulsory-liquidation" }] });
+    if (!day1.register.ok || !day1.distress.ok) throw new Error("not read");
+    const activeDirectors = officers.items.filter((o) => !o.resignedOn && /director|member/.test(o.role ?? "") && !/secretary/.test(o.role ?? "")).length;
+    expect(day1.register.directors).toBe(activeDirectors);
+    expect(day1.register.pscs).toBe(pscs.items.filter((p) => !p.ceasedOn).length);
+    expect(day1.register.idv.directors).not.toBeNull();
+    expect(day1.distress.charges).toHaveLength(charges.items.length);
+
+    // The next day: a director resigned and a charge was satisfied (the same real records, one field changed each).
+    const director = officers.items.find((o) => !o.resignedOn && /director/.test(o.role ?? ""))!;
+    const officers2 = { ...officers, items: officers.items.map((o) => (o === director ? { ...o, resignedOn: "2026-11-24" } : o)) };
+    const charge = charges.items.find((c) => c.status === "outstanding" && c.chargeCode)!;
+    const charges2 = { ...charges, items: charges.items.map((c) => (c === charge ? { ...c, status: "fully-satisfied" } : c)) };
+    const { events } = diff(day1, readingOf(input("2026-11-25", { officers: officers2, charges: charges2 })), profile.name);
+    expect(kinds(events)).toEqual(expect.arrayContaining(["director_count", "charge_satisfied"]));
+    const text = JSON.stringify([day1, events]).toLowerCase();
+    const names = [...officers.items, ...pscs.items].map((p) => p.name).filter((n): n is string => !!n);
+    expect(names.length).toBeGreaterThan(0);
+    // Surnames as Companies House writes them (SURNAME, Forenames): neither the surname nor the full name appears.
+    for (const n of names) for (const part of [n, n.split(",")[0]]) expect(text, n).not.toContain(part.trim().toLowerCase());
+  });
+});
