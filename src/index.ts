@@ -13,6 +13,19 @@ export { KeyLedger } from "./ledger/KeyLedger";
 
 const app = buildApp();
 
+/** Each message handled in turn: acked when done, retried after `retrySeconds` when it threw. */
+async function consume<T>(batch: MessageBatch<T>, what: string, retrySeconds: number, handle: (body: T) => Promise<unknown>): Promise<void> {
+  for (const msg of batch.messages) {
+    try {
+      await handle(msg.body);
+      msg.ack();
+    } catch (e) {
+      console.error(JSON.stringify({ [what]: msg.body, error: String(e) }));
+      msg.retry({ delaySeconds: retrySeconds });
+    }
+  }
+}
+
 export default {
   fetch: app.fetch,
 
@@ -38,25 +51,7 @@ export default {
   async queue(batch, env) {
     if (batch.queue === "watch") {
       const ports = watchPortsFor(env);
-      for (const msg of (batch as MessageBatch<WatchJob>).messages) {
-        try {
-          await handleWatchJob(ports, msg.body);
-          msg.ack();
-        } catch (e) {
-          console.error(JSON.stringify({ watchJob: msg.body, error: String(e) }));
-          msg.retry({ delaySeconds: 60 });
-        }
-      }
-      return;
-    }
-    for (const msg of (batch as MessageBatch<IngestJob>).messages) {
-      try {
-        await handleIngestJob(env, msg.body);
-        msg.ack();
-      } catch (e) {
-        console.error(JSON.stringify({ ingestJob: msg.body, error: String(e) }));
-        msg.retry({ delaySeconds: 600 });
-      }
-    }
+      await consume(batch as MessageBatch<WatchJob>, "watchJob", 60, (job) => handleWatchJob(ports, job));
+    } else await consume(batch as MessageBatch<IngestJob>, "ingestJob", 600, (job) => handleIngestJob(env, job));
   },
 } satisfies ExportedHandler<Env, IngestJob | WatchJob>;

@@ -58,14 +58,6 @@ export async function setLabel(db: D1Database, id: number, label: string | null)
   await db.prepare(`UPDATE watches SET label = ? WHERE id = ?`).bind(label, id).run();
 }
 
-/** Paused → watched, paid for `period`; its next read is a fresh baseline (changes while paused are not reported). */
-export async function resumeWatch(db: D1Database, id: number, period: string): Promise<WatchRow | null> {
-  return db
-    .prepare(`UPDATE watches SET state = 'watched', paid_period = ?, paused_at = NULL, paused_reason = NULL, baseline_at = NULL WHERE id = ? RETURNING *`)
-    .bind(period, id)
-    .first<WatchRow>();
-}
-
 /** Removes a watch (its events stay in the feed); a company nobody watches any more is no longer read. */
 export async function removeWatch(db: D1Database, accountId: string, company: string): Promise<WatchRow | null> {
   const [removed] = await db.batch<WatchRow>([
@@ -102,27 +94,23 @@ export async function eventsSince(db: D1Database, accountId: string, since: numb
   return r.results;
 }
 
-/** The account's newest event id (0 when it has none). */
-export async function lastEventId(db: D1Database, accountId: string): Promise<number> {
-  return (await db.prepare(`SELECT MAX(id) AS id FROM watch_events WHERE account_id = ?`).bind(accountId).first<{ id: number | null }>())?.id ?? 0;
-}
-
 // ---- the webhook -----------------------------------------------------------------------------------------
 
 export const webhookOf = (db: D1Database, accountId: string) => db.prepare(`SELECT * FROM watch_webhooks WHERE account_id = ?`).bind(accountId).first<WebhookRow>();
 
-/** Sets the webhook with a new (sealed) secret; the one it replaces keeps signing for the grace period. Returns whether one was replaced. */
-export async function setWebhook(db: D1Database, w: { accountId: string; url: string; secret: string; rotatedAt: number; now: string }): Promise<{ replaced: boolean }> {
+/** Sets the webhook with a new (sealed) secret; the one it replaces (`previous_secret`) keeps signing for the grace period. */
+export async function setWebhook(db: D1Database, w: { accountId: string; url: string; secret: string; rotatedAt: number; now: string }): Promise<WebhookRow> {
   const row = await db
     .prepare(
       `INSERT INTO watch_webhooks (account_id, url, secret, previous_secret, rotated_at, set_at) VALUES (?, ?, ?, NULL, ?, ?)
        ON CONFLICT(account_id) DO UPDATE SET url = excluded.url, previous_secret = watch_webhooks.secret, secret = excluded.secret,
          rotated_at = excluded.rotated_at, set_at = excluded.set_at, disabled_at = NULL, disabled_reason = NULL
-       RETURNING previous_secret IS NOT NULL AS replaced`,
+       RETURNING *`,
     )
     .bind(w.accountId, w.url, w.secret, w.rotatedAt, w.now)
-    .first<{ replaced: number }>();
-  return { replaced: !!row?.replaced };
+    .first<WebhookRow>();
+  if (!row) throw new Error("the webhook was not stored");
+  return row;
 }
 
 const CANCEL_PENDING = `UPDATE watch_events SET delivery = 'cancelled', next_attempt_at = NULL, last_error = ? WHERE account_id = ? AND delivery = 'pending'`;

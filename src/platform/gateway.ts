@@ -4,7 +4,7 @@ import type { Env } from "../env";
 import type { ChargeOnceResult, ChargeResult } from "../ledger/KeyLedger";
 import { newId, sha256Hex } from "./crypto";
 import { ApiError, toApiError } from "./errors";
-import { BURST_WINDOW_MS, PLANS, type PlanId, isPlanId, periodOf } from "./plans";
+import { BURST_WINDOW_MS, PLANS, ledgerFor, periodOf } from "./plans";
 import { type AnyOperation, type Caller, type OpContext, Reply, priceOf } from "./registry";
 import { keyRow } from "./keyCache";
 import { type Services, buildServices } from "./services";
@@ -94,23 +94,20 @@ export async function authenticate(env: Env, apiKey: string | null, now: number)
   const row = await keyRow(env.DB, apiKey, now);
   if (!row) throw new ApiError("invalid_key", "That API key is not recognised.");
   if (!row.active) throw new ApiError("inactive_key", "That API key has been disabled. Create a new one or contact support.");
-  const pooled = !!(row.orgId && row.pooled);
-  const planId: PlanId = pooled && row.orgPlan && isPlanId(row.orgPlan) ? row.orgPlan : isPlanId(row.plan) ? row.plan : "free";
-  const plan = PLANS[planId];
   const period = periodOf(now);
   // A key's one-month starting balance applies to its own ledger only; a pool opens at the org plan's allowance.
-  const startingBalance = !pooled && row.creditsOverridePeriod === period ? row.creditsOverride : null;
+  const ledger = ledgerFor({ ...row, startingBalance: row.creditsOverridePeriod === period ? row.creditsOverride : null });
   return {
     caller: {
       keyId: row.keyId,
       accountId: row.accountId,
-      plan: planId,
+      plan: ledger.plan,
       canSeeNames: row.emailVerifiedAt !== null && row.mobileVerifiedAt !== null,
       // The allowance belongs to the person (the account with its verified email and mobile), not to each key:
       // every key of an account draws on one balance and one burst window (an organisation's pool, when pooled).
-      ledger: { name: pooled ? `org:${row.orgId}` : `acct:${row.accountId}`, pooled, allowance: plan.monthlyCredits, startingBalance, period },
+      ledger: { name: ledger.name, pooled: ledger.pooled, allowance: ledger.allowance, startingBalance: ledger.startingBalance, period },
     },
-    burstLimit: plan.burstPerMinute,
+    burstLimit: PLANS[ledger.plan].burstPerMinute,
   };
 }
 
@@ -126,47 +123,29 @@ function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Prom
 
 const ledgerStub = (env: Env, name: string) => env.LEDGER.get(env.LEDGER.idFromName(name));
 
-async function charge(env: Env, auth: Authenticated, cost: number, now: number): Promise<ChargeResult> {
+/** One call to the caller's ledger under its time limit; unreachable or late, the call is refused with `whenDown` and nothing is charged. */
+async function onLedger<T>(auth: Authenticated, call: (ledger: ReturnType<typeof ledgerStub>) => Promise<T>, whenDown: string, env: Env): Promise<T> {
   try {
-    return await withTimeout(
-      ledgerStub(env, auth.caller.ledger.name).charge({
-        cost,
-        keyId: auth.caller.keyId,
-        period: auth.caller.ledger.period,
-        allowance: auth.caller.ledger.allowance,
-        startingBalance: auth.caller.ledger.startingBalance,
-        burstLimit: auth.burstLimit,
-        burstWindowMs: BURST_WINDOW_MS,
-        now,
-      }) as Promise<ChargeResult>,
-      LEDGER_TIMEOUT_MS,
-      () => new Error("ledger time-out"),
-    );
+    return await withTimeout(call(ledgerStub(env, auth.caller.ledger.name)), LEDGER_TIMEOUT_MS, () => new Error("ledger time-out"));
   } catch (e) {
     console.error(JSON.stringify({ ledger: auth.caller.ledger.name, error: String(e) }));
-    throw new ApiError("ledger_unavailable", "The credit ledger could not be reached, so the call was not run and nothing was charged. Retry shortly.");
+    throw new ApiError("ledger_unavailable", whenDown);
   }
 }
 
+const ledgerTerms = (auth: Authenticated) => ({ period: auth.caller.ledger.period, allowance: auth.caller.ledger.allowance, startingBalance: auth.caller.ledger.startingBalance });
+
+const charge = (env: Env, auth: Authenticated, cost: number, now: number) =>
+  onLedger(
+    auth,
+    (l) => l.charge({ cost, keyId: auth.caller.keyId, ...ledgerTerms(auth), burstLimit: auth.burstLimit, burstWindowMs: BURST_WINDOW_MS, now }) as Promise<ChargeResult>,
+    "The credit ledger could not be reached, so the call was not run and nothing was charged. Retry shortly.",
+    env,
+  );
+
 /** A charge from the handler (ctx.charge): outside the burst ceiling (the call was counted once), at most once per id. */
-async function chargeOnce(env: Env, auth: Authenticated, cost: number, onceId: string) {
-  try {
-    return await withTimeout(
-      ledgerStub(env, auth.caller.ledger.name).chargeOnce({
-        id: onceId,
-        cost,
-        period: auth.caller.ledger.period,
-        allowance: auth.caller.ledger.allowance,
-        startingBalance: auth.caller.ledger.startingBalance,
-      }) as Promise<ChargeOnceResult>,
-      LEDGER_TIMEOUT_MS,
-      () => new Error("ledger time-out"),
-    );
-  } catch (e) {
-    console.error(JSON.stringify({ ledger: auth.caller.ledger.name, error: String(e) }));
-    throw new ApiError("ledger_unavailable", "The credit ledger could not be reached, so nothing was charged. Retry shortly.");
-  }
-}
+const chargeOnce = (env: Env, auth: Authenticated, cost: number, onceId: string) =>
+  onLedger(auth, (l) => l.chargeOnce({ id: onceId, cost, ...ledgerTerms(auth) }) as Promise<ChargeOnceResult>, "The credit ledger could not be reached, so nothing was charged. Retry shortly.", env);
 
 const shortOfCredits = (auth: Authenticated, remaining: number, cost: number) =>
   auth.caller.ledger.pooled

@@ -19,12 +19,10 @@ import {
   deliveryCounts,
   eventsSince,
   forgetNewWatch,
-  lastEventId,
   listWatches,
   markPaid,
   removeWatch,
   removeWebhook,
-  resumeWatch,
   setLabel,
   setWebhook,
   watchCount,
@@ -41,7 +39,7 @@ import { type CompaniesHouseDocuments, createDocumentClient } from "../sources/c
 import { dohResolverFor } from "../sources/dns/doh";
 import { type Gazette, createGazetteClient } from "../sources/gazette/client";
 import { type Messenger, messengerFor } from "../sources/messaging/messenger";
-import { type SafeFetchOptions, type SafeFetchResult, checkAddress, checkUrl, decodeText, postWebhook, safeFetch } from "../sources/web/safeFetch";
+import { type SafeFetchOptions, type SafeFetchResult, checkAddress, decodeText, postWebhook, safeFetch } from "../sources/web/safeFetch";
 import { testHostsOf } from "../sources/web/testHosts";
 import { InputError } from "../shared/errors";
 import { forgetKey } from "./keyCache";
@@ -64,12 +62,10 @@ const watchStore = {
   addWatch,
   forgetNewWatch,
   setLabel,
-  resumeWatch,
   markPaid,
   removeWatch,
   listWatches,
   eventsSince,
-  lastEventId,
   webhookOf,
   setWebhook,
   removeWebhook,
@@ -160,10 +156,7 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}): Serv
       secretsKey: webhookSecretsKey(env),
       check: async (url) => {
         try {
-          // https only; a test host (SAFE_FETCH_TEST_HOSTS, never set in production) may be http, for local receivers.
-          const u = checkUrl(url, { testHosts });
-          if (u.protocol !== "https:" && !testHosts.some((h) => h.toLowerCase() === u.hostname.toLowerCase())) throw new InputError("invalid_url", "A webhook URL must be https.");
-          return await checkAddress(u.href, { testHosts, resolve: dohResolverFor(env.DNS_RESOLVER_URL) });
+          return await checkAddress(url, { testHosts, resolve: dohResolverFor(env.DNS_RESOLVER_URL), httpsOnly: true });
         } catch (e) {
           throw e instanceof InputError ? new InputError(e.code, e.message, { field: "url" }) : e;
         }

@@ -24,5 +24,22 @@ export const BURST_WINDOW_MS = 60_000;
 
 export const isPlanId = (p: string): p is PlanId => Object.hasOwn(PLANS, p);
 
+/**
+ * The ledger an account draws on (the gateway for a call, the watch list's monthly charge alike): its organisation's
+ * pool at the organisation's plan when pooled, else the account's own at the account's plan. `startingBalance` is a
+ * key's one-month starting balance for the period in question; a pool opens at its plan's allowance.
+ */
+export function ledgerFor(a: { accountId: string; plan: string; orgId: string | null; orgPlan: string | null; pooled: number | boolean | null; startingBalance: number | null }): {
+  name: string;
+  pooled: boolean;
+  plan: PlanId;
+  allowance: number;
+  startingBalance: number | null;
+} {
+  const pooled = !!(a.orgId && a.pooled);
+  const plan: PlanId = pooled && a.orgPlan && isPlanId(a.orgPlan) ? a.orgPlan : isPlanId(a.plan) ? a.plan : "free";
+  return { name: pooled ? `org:${a.orgId}` : `acct:${a.accountId}`, pooled, plan, allowance: PLANS[plan].monthlyCredits, startingBalance: pooled ? null : a.startingBalance };
+}
+
 /** `YYYY-MM` of a time, UTC: the ledger's period. */
 export const periodOf = (now: number): string => new Date(now).toISOString().slice(0, 7);

@@ -12,10 +12,10 @@
  * (at-least-once; receivers drop repeats by it). Every event stays in the pull feed whatever happens.
  */
 import { claimDelivery, disableWebhook, recordAttempt, webhookOf } from "../../db/watch";
-import { DELIVERY_TIMEOUT_MS, outcomeOf } from "../../services/watch/delivery";
+import { outcomeOf } from "../../services/watch/delivery";
 import { type WatchPorts, deliveryIdOf, eventOf } from "../../services/watch/feed";
-import { openSecret } from "../../services/watch/seal";
-import { secretsForSigning, signDelivery } from "../../services/watch/signing";
+import { signingSecretsOf } from "../../services/watch/seal";
+import { signDelivery } from "../../services/watch/signing";
 
 /** An attempt holds its event this long; past it the sweep may try again (longer than the 15 s reply limit). */
 export const LEASE_MS = 60_000;
@@ -24,13 +24,10 @@ const MAX_QUEUE_DELAY_S = 12 * 3600;
 
 export type DeliveryResult = "delivered" | "retry" | "failed" | "disabled" | "cancelled" | "skipped";
 
-/** The secrets that sign an attempt at `ts` (Unix seconds), opened from their sealed form. */
-async function signingSecrets(ports: WatchPorts, hook: { secret: string; previous_secret: string | null; rotated_at: number }, ts: number): Promise<string[]> {
+const secretsKeyOf = (ports: WatchPorts): string => {
   if (!ports.secretsKey) throw new Error("WEBHOOK_SECRETS_KEY is not configured");
-  const current = await openSecret(hook.secret, ports.secretsKey);
-  const previous = hook.previous_secret ? { secret: await openSecret(hook.previous_secret, ports.secretsKey), rotatedAt: hook.rotated_at } : null;
-  return secretsForSigning({ current, previous }, ts);
-}
+  return ports.secretsKey;
+};
 
 /** One attempt at delivering one event. */
 export async function deliverEvent(ports: WatchPorts, id: number): Promise<DeliveryResult> {
@@ -46,7 +43,7 @@ export async function deliverEvent(ports: WatchPorts, id: number): Promise<Deliv
   const ts = Math.floor(started / 1000);
   let result;
   try {
-    const headers = await signDelivery({ id: deliveryIdOf(row.id), timestamp: ts, body, secret: await signingSecrets(ports, hook, ts) });
+    const headers = await signDelivery({ id: deliveryIdOf(row.id), timestamp: ts, body, secret: await signingSecretsOf(hook, secretsKeyOf(ports), ts) });
     result = await ports.post(hook.url, body, { ...headers });
   } catch (e) {
     // Our side could not sign (the sealing key missing or changed): nothing was sent; retried like a failure.
@@ -81,4 +78,3 @@ export async function deliverEvents(ports: WatchPorts, ids: number[]): Promise<D
   return out;
 }
 
-export { DELIVERY_TIMEOUT_MS };

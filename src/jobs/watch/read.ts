@@ -16,21 +16,13 @@
  */
 import { type WatchToCharge, markPaid, pauseWatch, recordRead, skipRead, storedReading, watchesOfCompany } from "../../db/watch";
 import { diffReadings, eventKey } from "../../services/watch/events";
-import type { WatchPorts } from "../../services/watch/feed";
+import { WATCH_MONTHLY_CREDITS, type WatchPorts, monthChargeId } from "../../services/watch/feed";
 import { type Reading, SECTIONS, readingOf } from "../../services/watch/reading";
-import { PLANS, isPlanId, periodOf } from "../../shared/plans";
+import { ledgerFor, periodOf } from "../../shared/plans";
 
-/** Credits a watch costs a month (SPEC §8). */
-export const WATCH_MONTHLY_CREDITS = 2;
-
-/** The ledger a watch's account draws on, as the gateway names it (an organisation's pool, or the account's own). */
-export function ledgerOfWatch(w: WatchToCharge): { name: string; allowance: number; startingBalance: number | null } {
-  const pooled = !!(w.org_id && w.pooled);
-  const plan = pooled && w.org_plan && isPlanId(w.org_plan) ? w.org_plan : isPlanId(w.plan) ? w.plan : "free";
-  return { name: pooled ? `org:${w.org_id}` : `acct:${w.account_id}`, allowance: PLANS[plan].monthlyCredits, startingBalance: pooled ? null : w.credits_override };
-}
-
-export const monthChargeId = (watchId: number, period: string) => `watch:${watchId}:${period}`;
+/** The ledger a watch's account draws on, as the gateway names it (credits_override is already this month's). */
+const ledgerOfWatch = (w: WatchToCharge) =>
+  ledgerFor({ accountId: w.account_id, plan: w.plan, orgId: w.org_id, orgPlan: w.org_plan, pooled: w.pooled, startingBalance: w.credits_override });
 
 export interface ReadOutcome {
   company: string;

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
-import { WATCH_RULES_DOC, Watch, watchOf } from "./common/schemas";
+import { WATCH_RULES_DOC, Watch, watchReplyOf } from "./common/schemas";
 
 const PAGE = 1_000;
 
@@ -26,6 +26,6 @@ export const listWatches = defineOperation({
   example: {},
   async handler({ after }, ctx) {
     const rows = await ctx.services.watch.listWatches(ctx.caller!.accountId, (after ?? "").toUpperCase(), PAGE + 1);
-    return { watches: rows.slice(0, PAGE).map(watchOf), more: rows.length > PAGE };
+    return { watches: rows.slice(0, PAGE).map(watchReplyOf), more: rows.length > PAGE };
   },
 });

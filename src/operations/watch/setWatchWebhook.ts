@@ -41,9 +41,8 @@ export const setWatchWebhook = defineOperation({
     const checked = await ctx.services.webhooks.check(url);
     const secret = newSigningSecret();
     const rotatedAt = Math.floor(ctx.now.getTime() / 1000);
-    const { replaced } = await ctx.services.watch.setWebhook({ accountId: ctx.caller!.accountId, url: checked.href, secret: await sealSecret(secret, key), rotatedAt, now: ctx.now.toISOString() });
-    const state = webhookStateOf({ account_id: "", url: checked.href, secret: "", previous_secret: replaced ? "x" : null, rotated_at: rotatedAt, set_at: ctx.now.toISOString(), disabled_at: null, disabled_reason: null }, ctx.now);
-    return { ...state, secret, replaced };
+    const hook = await ctx.services.watch.setWebhook({ accountId: ctx.caller!.accountId, url: checked.href, secret: await sealSecret(secret, key), rotatedAt, now: ctx.now.toISOString() });
+    return { ...webhookStateOf(hook, ctx.now), secret, replaced: hook.previous_secret !== null };
   },
 });
 

@@ -3,8 +3,8 @@ import { ApiError } from "../../platform/errors";
 import { defineOperation } from "../../platform/registry";
 import { outcomeOf } from "../../services/watch/delivery";
 import { testEvent } from "../../services/watch/feed";
-import { openSecret } from "../../services/watch/seal";
-import { secretsForSigning, signDelivery } from "../../services/watch/signing";
+import { signingSecretsOf } from "../../services/watch/seal";
+import { signDelivery } from "../../services/watch/signing";
 import { newId } from "../../platform/crypto";
 
 export const testWatchWebhook = defineOperation({
@@ -39,11 +39,9 @@ export const testWatchWebhook = defineOperation({
     if (!key) throw new ApiError("webhook_signing_unavailable", "The service's key for webhook secrets is not configured, so nothing can be signed.");
     const started = Date.now();
     const ts = Math.floor(ctx.now.getTime() / 1000);
-    const current = await openSecret(hook.secret, key);
-    const previous = hook.previous_secret ? { secret: await openSecret(hook.previous_secret, key), rotatedAt: hook.rotated_at } : null;
     const webhookId = newId("test");
     const body = JSON.stringify(testEvent(ctx.now));
-    const headers = await signDelivery({ id: webhookId, timestamp: ts, body, secret: secretsForSigning({ current, previous }, ts) });
+    const headers = await signDelivery({ id: webhookId, timestamp: ts, body, secret: await signingSecretsOf(hook, key, ts) });
     const r = await ctx.services.webhooks.post(hook.url, body, { ...headers });
     const outcome = outcomeOf({ ...r, attempt: 0, now: ctx.now.getTime() });
     const delivered = outcome.kind === "delivered";

@@ -3,12 +3,10 @@ import { ApiError } from "../../platform/errors";
 import { PLANS, periodOf } from "../../platform/plans";
 import { Reply, defineOperation } from "../../platform/registry";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
+import { WATCH_MONTHLY_CREDITS, monthChargeId } from "../../services/watch/feed";
 import { profileOf } from "../companies/common/company";
-import { Label, WATCH_RULES_DOC, Watch, WatchCompany, watchOf } from "./common/schemas";
+import { Label, WATCH_RULES_DOC, Watch, WatchCompany, watchReplyOf } from "./common/schemas";
 
-/** Credits a watch costs now and in each calendar month (SPEC §4.6, §8). */
-const MONTHLY = 2;
-const chargeId = (watchId: number, period: string) => `watch:${watchId}:${period}`;
 
 export const watchCompany = defineOperation({
   operationId: "watchCompany",
@@ -49,7 +47,7 @@ export const watchCompany = defineOperation({
     const listed = async (created: boolean, resumed: boolean, charged: number, status: 200 | 201) => {
       const row = await store.watchListRow(caller.accountId, number);
       if (!row) throw new ApiError("conflict", "The watch was removed by another call at the same moment; try again.");
-      return new Reply({ watch: watchOf(row), created, resumed, charged }, { status });
+      return new Reply({ watch: watchReplyOf(row), created, resumed, charged }, { status });
     };
 
     // An empty label clears it.
@@ -58,8 +56,8 @@ export const watchCompany = defineOperation({
       if (newLabel !== undefined && newLabel !== existing.label) await store.setLabel(existing.id, newLabel);
       if (existing.state === "watched") return listed(false, false, 0, 200);
       // Paused: resume now, charged this month's credits (once per watch and month, however often it is asked).
-      const { charged } = await ctx.charge(MONTHLY, chargeId(existing.id, period));
-      await store.resumeWatch(existing.id, period);
+      const { charged } = await ctx.charge(WATCH_MONTHLY_CREDITS, monthChargeId(existing.id, period));
+      await store.markPaid(existing.id, period, true);
       return listed(false, true, charged, 201);
     }
 
@@ -78,12 +76,12 @@ export const watchCompany = defineOperation({
     });
     if (!added) return listed(false, false, 0, 200); // watched by a call that ran at the same moment
     try {
-      await ctx.charge(MONTHLY, chargeId(added.id, period));
+      await ctx.charge(WATCH_MONTHLY_CREDITS, monthChargeId(added.id, period));
     } catch (e) {
       await store.forgetNewWatch(added.id);
       throw e;
     }
     await store.markPaid(added.id, period, false);
-    return listed(true, false, MONTHLY, 201);
+    return listed(true, false, WATCH_MONTHLY_CREDITS, 201);
   },
 });

@@ -31,6 +31,12 @@ export const eventOf = (r: StoredEvent): Event => ({
   deliveredToWebhook: r.delivered === 1,
 });
 
+/** Credits a watch costs when it starts or resumes, and in each calendar month (SPEC §4.6, §8). */
+export const WATCH_MONTHLY_CREDITS = 2;
+
+/** The ledger's charge-once id of a watch's month: the month is charged at most once, however often it is asked. */
+export const monthChargeId = (watchId: number, period: string) => `watch:${watchId}:${period}`;
+
 /** The `webhook-id` of an event's deliveries: the same on every retry. */
 export const deliveryIdOf = (eventId: number) => `evt_${eventId}`;
 

@@ -6,6 +6,9 @@
  * Sealed form: `v1.<base64 12-byte IV>.<base64 ciphertext and tag>`.
  */
 
+import type { WebhookRow } from "./records";
+import { secretsForSigning } from "./signing";
+
 const utf8 = new TextEncoder();
 const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 const unb64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
@@ -36,6 +39,16 @@ export async function sealSecret(secret: string, material: string): Promise<stri
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const ct = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await keyOf(material), utf8.encode(secret)));
   return `v1.${b64(iv)}.${b64(ct)}`;
+}
+
+/**
+ * The secrets that sign a delivery attempt at `ts` (Unix seconds), opened from a stored webhook's sealed secrets:
+ * the current one, and the one it replaced while the rotation's grace lasts (signing.ts secretsForSigning).
+ */
+export async function signingSecretsOf(hook: Pick<WebhookRow, "secret" | "previous_secret" | "rotated_at">, material: string, ts: number): Promise<string[]> {
+  const current = await openSecret(hook.secret, material);
+  const previous = hook.previous_secret ? { secret: await openSecret(hook.previous_secret, material), rotatedAt: hook.rotated_at } : null;
+  return secretsForSigning({ current, previous }, ts);
 }
 
 /** Opens a sealed secret; throws when the key material is not the one it was sealed with, or the text was altered. */

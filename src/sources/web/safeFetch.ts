@@ -5,6 +5,7 @@
  */
 import { InputError, UpstreamError } from "../../shared/errors";
 import { isLocalName, isPublicAddress, parseIpLiteral } from "../../services/net/address";
+import type { PostOutcome } from "../../services/watch/feed";
 
 export interface SafeFetchOptions {
   /** Whole fetch including redirects and body; default 8000. */
@@ -195,11 +196,6 @@ export function decodeText(r: SafeFetchResult): string {
   }
 }
 
-/** What one webhook post came to (the shape of services/watch/delivery.ts AttemptResult). */
-export type PostResult =
-  | { status: number; headers: Headers; error?: undefined }
-  | { error: "timeout" | "network" | "refused-address"; reason: string; status?: undefined; headers?: undefined };
-
 /**
  * Posts a webhook delivery through the same address rules as every fetch of a caller's URL, checked again at each
  * delivery (DNS can change): https only, public addresses only (every resolved address), no redirects followed (a
@@ -210,23 +206,20 @@ export async function postWebhook(
   body: string,
   headers: Record<string, string>,
   opts: Pick<SafeFetchOptions, "resolve" | "testHosts" | "fetchImpl"> & { timeoutMs: number },
-): Promise<PostResult> {
+): Promise<PostOutcome> {
   const { timeoutMs, fetchImpl = globalThis.fetch } = opts;
+  let u: URL;
+  try {
+    u = await checkAddress(url, { ...opts, httpsOnly: true, timeoutMs: ADDRESS_CHECK_MS });
+  } catch (e) {
+    if (e instanceof InputError && (e.code === "blocked_address" || e.code === "invalid_url")) return { error: "refused-address", reason: e.message };
+    if (e instanceof InputError && e.code === "fetch_timeout") return { error: "timeout", reason: e.message };
+    return { error: "network", reason: e instanceof Error ? e.message : "the address could not be checked" };
+  }
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   const signal = controller.signal;
   try {
-    let u: URL;
-    try {
-      u = checkUrl(url, opts);
-      // https only; a test host (never set in production) may be http, for local receivers in tests and benchmarks.
-      if (u.protocol !== "https:" && !isTestHost(u.hostname, opts.testHosts)) throw new InputError("blocked_address", "Webhooks are posted over https only.");
-      await checkResolved(u, opts, signal, timeoutMs);
-    } catch (e) {
-      if (e instanceof InputError && e.code === "fetch_timeout") return { error: "timeout", reason: e.message };
-      if (e instanceof InputError && e.code === "blocked_address") return { error: "refused-address", reason: e.message };
-      return { error: "network", reason: e instanceof Error ? e.message : "the address could not be checked" };
-    }
     try {
       const res = await raceAbort(
         fetchImpl(u.href, { method: "POST", headers: { "user-agent": USER_AGENT, ...headers }, body, redirect: "manual", signal }),
@@ -244,10 +237,17 @@ export async function postWebhook(
   }
 }
 
-/** Checks a caller's URL and every address its host resolves to, without fetching it (a webhook when it is set). */
-export async function checkAddress(url: string, opts: Pick<SafeFetchOptions, "resolve" | "testHosts"> & { timeoutMs?: number }): Promise<URL> {
-  const ms = opts.timeoutMs ?? 5_000;
+/** The address check before a webhook post (the reply then has DELIVERY_TIMEOUT_MS of its own). */
+const ADDRESS_CHECK_MS = 5_000;
+
+/**
+ * Checks a caller's URL and every address its host resolves to, without fetching it (a webhook when it is set, and
+ * before each delivery). `httpsOnly`: http is refused (invalid_url), except on a test host (never set in production).
+ */
+export async function checkAddress(url: string, opts: Pick<SafeFetchOptions, "resolve" | "testHosts"> & { timeoutMs?: number; httpsOnly?: boolean }): Promise<URL> {
+  const ms = opts.timeoutMs ?? ADDRESS_CHECK_MS;
   const u = checkUrl(url, opts);
+  if (opts.httpsOnly && u.protocol !== "https:" && !isTestHost(u.hostname, opts.testHosts)) throw new InputError("invalid_url", "A webhook URL must be https.");
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), ms);
   try {

@@ -149,7 +149,7 @@ export function lastSeenOf(readingJson: string | null, unreadJson: string | null
   };
 }
 
-export function watchOf(row: WatchListRow): z.infer<typeof Watch> {
+export function watchReplyOf(row: WatchListRow): z.infer<typeof Watch> {
   return {
     company: row.company,
     name: row.name,

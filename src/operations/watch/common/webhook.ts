@@ -11,7 +11,7 @@ export const WebhookState = z
   })
   .openapi("WebhookState");
 
-export function webhookStateOf(h: WebhookRow, now: Date): z.infer<typeof WebhookState> {
+export function webhookStateOf(h: Pick<WebhookRow, "url" | "set_at" | "disabled_at" | "disabled_reason" | "previous_secret" | "rotated_at">, now: Date): z.infer<typeof WebhookState> {
   const until = (h.rotated_at + ROTATION.graceSeconds) * 1000;
   return {
     url: h.url,
