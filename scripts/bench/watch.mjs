@@ -52,7 +52,6 @@ const hasCharges = (i) => kindOf(i) === "liquidation" || (kindOf(i) === "active"
  */
 const DEFAULT_WATCHES = 5_000;
 const CH_DAILY_BUDGET = (600 * 24 * 60) / 5; // 172,800
-const WATCH_MONTHLY_CREDITS = 2;
 const TICK_CRON = "*/5 * * * *";
 const DAY_MS = 86_400_000;
 const HOST = "localhost"; // the webhook's host: a name (an IP literal is refused), let through as a test host
@@ -662,6 +661,7 @@ export async function benchWatch({ port = 8795, watches = Number(process.env.BEN
         tickCeilingPerDay: tickMax * 288,
         planLimits: await (async () => {
           const { PLANS } = await importTs(".bench/watch-worker/src/shared/plans.ts");
+          const { WATCH_MONTHLY_CREDITS } = await importTs(".bench/watch-worker/src/services/watch/feed.ts");
           return Object.fromEntries(
             Object.entries(PLANS).map(([id, p]) => [
               id,
