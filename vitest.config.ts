@@ -4,6 +4,8 @@ import { zipSync } from "fflate";
 import { readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fixturePersonNames } from "./test/privacy/personNames";
+// @ts-expect-error a plain .mjs script without types
+import { axeSource, linkChromium } from "./scripts/browser-prep.mjs";
 
 /**
  * Tests run inside the Workers runtime (miniflare). Outbound fetch never reaches the network:
@@ -27,6 +29,8 @@ async function serve(file: string): Promise<Response> {
 }
 
 export default defineConfig(async () => {
+  axeSource();
+  const browserPresent = linkChromium();
   const migrations = await readD1Migrations("./migrations");
   const companiesMigrations = await readD1Migrations("./migrations/companies");
   const sharedPresent = await stat(SHARED).then(() => true, () => false);
@@ -40,9 +44,17 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             TEST_COMPANIES_MIGRATIONS: companiesMigrations,
             SHARED_PRESENT: sharedPresent ? "1" : "",
+            BROWSER_PRESENT: browserPresent ? "1" : "",
             // People named in the fixtures: test/setup.ts checks no reply to an unverified caller names them.
             PERSON_NAMES: JSON.stringify(fixturePersonNames(import.meta.dirname)),
-            SAFE_FETCH_TEST_HOSTS: "fixtures.test,logo.test,redirect.test,ch.test,govuk.test,assets.test,sra.test,cqc.test,charity.test,hooks.test",
+            // Web tools' fixture sites: a11y/hostile (accessibility audit, browser safety), legal* (website-legal), aiv* (ai-visibility), brand* (brand-kit).
+            SAFE_FETCH_TEST_HOSTS: [
+              "fixtures.test,logo.test,redirect.test,ch.test,govuk.test,assets.test,sra.test,cqc.test,charity.test,hooks.test",
+              "a11y.test,a11y2.test,hostile.test,hostile2.test",
+              "legal.test,legal2.test,legal3.test,legal4.test,legal5.test",
+              "aiv.test,aiv2.test,aiv3.test,aiv4.test,aiv5.test",
+              "brand.test,brand2.test,brand3.test,brand4.test",
+            ].join(","),
             ENVIRONMENT: "test",
             // Upstreams point at fixture hosts (test/fixtures/hosts/<host>/...); keys are dummies.
             COMPANIES_HOUSE_URL: "https://ch.test",

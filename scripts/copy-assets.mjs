@@ -5,6 +5,7 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { axeSource, linkChromium } from "./browser-prep.mjs";
 import { ROOT } from "./lib.mjs";
 
 const require = createRequire(join(ROOT, "package.json"));
@@ -19,3 +20,7 @@ for (const [from, to] of FILES) {
   mkdirSync(dirname(dest), { recursive: true });
   copyFileSync(src, dest);
 }
+
+// The accessibility audit's axe-core (embedded in the Worker) and, locally, the browser miniflare launches.
+axeSource();
+linkChromium();

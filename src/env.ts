@@ -11,6 +11,8 @@ export interface Env {
   INGEST: Queue<IngestJob>;
   /** The watch list's queue: daily reads of watched companies and webhook deliveries (src/jobs/watch). */
   WATCH: Queue<WatchJob>;
+  /** Browser Rendering (the accessibility audit and the web tools); absent where it is not configured. */
+  BROWSER?: Fetcher;
 
   API_VERSION: string;
   ENVIRONMENT: string;

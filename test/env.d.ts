@@ -8,6 +8,7 @@ declare global {
       TEST_COMPANIES_MIGRATIONS: D1Migration[];
       /** "1" when ../shared (real sample files) is present beside the repo; tests reading it skip otherwise. */
       SHARED_PRESENT: string;
+      BROWSER_PRESENT: string;
       PERSON_NAMES: string;
     }
     interface GlobalProps {

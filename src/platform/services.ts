@@ -41,6 +41,8 @@ import { type Gazette, createGazetteClient } from "../sources/gazette/client";
 import { type Messenger, messengerFor } from "../sources/messaging/messenger";
 import { type SafeFetchOptions, type SafeFetchResult, checkAddress, decodeText, postWebhook, safeFetch } from "../sources/web/safeFetch";
 import { testHostsOf } from "../sources/web/testHosts";
+import { createBrowser } from "../sources/web/browser";
+import type { Browser } from "../services/web/rendered";
 import { InputError } from "../shared/errors";
 import { forgetKey } from "./keyCache";
 import { type SanctionsList, currentSanctionsList } from "./sanctionsList";
@@ -111,6 +113,8 @@ export interface Services {
   messenger: Messenger;
   /** Fetches a URL a caller gave: every host resolved through the DoH resolver and refused unless public; `text` is the body decoded by its charset. */
   web: { fetch(url: string, opts?: Omit<SafeFetchOptions, "resolve" | "testHosts">): Promise<SafeFetchResult & { text: string }> };
+  /** A real browser (Browser Rendering) whose every request goes through the safe fetcher's rules; `available` false where unconfigured. */
+  browser: Browser;
   /** A cache of answers this service computed from upstreams (e.g. logos), in D1. */
   cache: HttpCache;
 }
@@ -174,6 +178,9 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}): Serv
         const page = await safeFetch(url, { ...opts, testHosts, resolve: dohResolverFor(env.DNS_RESOLVER_URL) });
         return { ...page, text: decodeText(page) };
       },
+    },
+    get browser() {
+      return createBrowser(env.BROWSER, { testHosts, resolve: dohResolverFor(env.DNS_RESOLVER_URL) });
     },
     cache,
     ...overrides,

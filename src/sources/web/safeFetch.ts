@@ -25,6 +25,10 @@ export interface SafeFetchOptions {
   resolve?: (host: string) => Promise<string[]>;
   /** Defaults to globalThis.fetch (tests may inject). */
   fetchImpl?: typeof fetch;
+  /** Return a non-2xx answer (its body read under the same cap) instead of throwing unreadable_input: robots.txt, llms.txt, a sitemap. */
+  anyStatus?: boolean;
+  /** Do not follow redirects: a 3xx is returned as the answer (with its Location), as a browser asks for them. */
+  manualRedirects?: boolean;
 }
 
 export interface SafeFetchResult {
@@ -150,7 +154,7 @@ export async function safeFetch(url: string, opts: SafeFetchOptions = {}): Promi
         throw new InputError("unreadable_input", `The page could not be fetched (${e instanceof Error ? e.message : "network error"}).`);
       }
       const location = res.headers.get("location");
-      if (REDIRECT_STATUSES.has(res.status) && location) {
+      if (REDIRECT_STATUSES.has(res.status) && location && !opts.manualRedirects) {
         res.body?.cancel().catch(() => {});
         if (redirects.length >= maxRedirects) throw new InputError("too_many_redirects", `The page redirected more than ${maxRedirects} times.`);
         let next: string;
@@ -163,7 +167,7 @@ export async function safeFetch(url: string, opts: SafeFetchOptions = {}): Promi
         redirects.push(current.href);
         continue;
       }
-      if (res.status < 200 || res.status > 299) {
+      if ((res.status < 200 || res.status > 299) && !opts.anyStatus && !(opts.manualRedirects && REDIRECT_STATUSES.has(res.status))) {
         res.body?.cancel().catch(() => {});
         throw new InputError("unreadable_input", `The page answered with HTTP status ${res.status}.`);
       }
