@@ -2,6 +2,8 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-worker
 import { defineConfig } from "vitest/config";
 import { zipSync } from "fflate";
 import { readFile, stat } from "node:fs/promises";
+import { createServer as createHttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { fixturePersonNames } from "./test/privacy/personNames";
 // @ts-expect-error a plain .mjs script without types
@@ -28,6 +30,52 @@ async function serve(file: string): Promise<Response> {
   }
 }
 
+/**
+ * The browser-safety canary: a listener on 127.0.0.1 that hostile fixture pages point at (as a loopback address, the
+ * way an attacker would). Nothing may ever reach it: test/sources/browser.test.ts reads its log through
+ * http://canary.test/log. Unref'd: it ends with the test run's process.
+ */
+const canaryHits: string[] = [];
+const canary = createHttpServer((req, res) => {
+  canaryHits.push(`${req.method} ${req.url}`);
+  res.end("canary");
+});
+canary.on("upgrade", (req, socket) => {
+  canaryHits.push(`UPGRADE ${req.url}`);
+  socket.destroy();
+});
+await new Promise<void>((r) => canary.listen(0, "127.0.0.1", () => r()));
+canary.unref();
+const CANARY = `127.0.0.1:${(canary.address() as AddressInfo).port}`;
+
+/** hostile.test: pages that try to reach private addresses, and documents that never end, are huge, or never load. */
+async function hostile(u: URL): Promise<Response> {
+  const path = u.pathname;
+  const page = (html: string) => new Response(html.replaceAll("{{CANARY}}", CANARY), { headers: { "content-type": "text/html; charset=utf-8" } });
+  if (path === "/redirect/1") return new Response(null, { status: 302, headers: { location: "/redirect/2" } });
+  if (path === "/redirect/2") return new Response(null, { status: 302, headers: { location: `http://${CANARY}/redirected` } });
+  if (path === "/endless" || path === "/endless.png") {
+    // Endless as far as any cap of ours goes (64 KiB every 5 ms, up to 128 MiB), so the test run can still drain it.
+    let n = 0;
+    const stream = new ReadableStream({
+      pull: async (c) => {
+        await new Promise((r) => setTimeout(r, 5));
+        if (n > 2048) return c.close();
+        c.enqueue(new TextEncoder().encode(n++ === 0 && path === "/endless" ? "<!doctype html><html><body><p>" : "x".repeat(65536)));
+      },
+    });
+    return new Response(stream, { headers: { "content-type": path === "/endless" ? "text/html" : "image/png" } });
+  }
+  if (path === "/huge") return page(`<!doctype html><html lang="en"><title>Huge</title><body><p>${"big ".repeat(3_000_000)}</p></body></html>`);
+  // Never, as far as any time limit of ours goes: answered after a minute, so the test run can end.
+  if (path === "/never" || path === "/never.png") return new Promise<Response>((r) => setTimeout(() => r(new Response(null, { status: 204 })), 60_000).unref());
+  try {
+    return page(await readFile(join(import.meta.dirname, "test/fixtures/hosts/hostile.test", path === "/" ? "index.html" : path), "utf8"));
+  } catch {
+    return new Response("not found", { status: 404 });
+  }
+}
+
 export default defineConfig(async () => {
   axeSource();
   const browserPresent = linkChromium();
@@ -45,11 +93,13 @@ export default defineConfig(async () => {
             TEST_COMPANIES_MIGRATIONS: companiesMigrations,
             SHARED_PRESENT: sharedPresent ? "1" : "",
             BROWSER_PRESENT: browserPresent ? "1" : "",
+            // Every render closes its browser: a session kept alive would outlive the test file.
+            BROWSER_KEEP_ALIVE_MS: "0",
             // People named in the fixtures: test/setup.ts checks no reply to an unverified caller names them.
             PERSON_NAMES: JSON.stringify(fixturePersonNames(import.meta.dirname)),
             // Web tools' fixture sites: a11y/hostile (accessibility audit, browser safety), legal* (website-legal), aiv* (ai-visibility), brand* (brand-kit).
             SAFE_FETCH_TEST_HOSTS: [
-              "fixtures.test,logo.test,redirect.test,ch.test,govuk.test,assets.test,sra.test,cqc.test,charity.test,hooks.test",
+              "fixtures.test,logo.test,redirect.test,ch.test,govuk.test,assets.test,sra.test,cqc.test,charity.test,hooks.test,shared.test",
               "a11y.test,a11y2.test,hostile.test,hostile2.test",
               "legal.test,legal2.test,legal3.test,legal4.test,legal5.test",
               "aiv.test,aiv2.test,aiv3.test,aiv4.test,aiv5.test",
@@ -80,6 +130,8 @@ export default defineConfig(async () => {
             const u = new URL(req.url);
             const path = decodeURIComponent(u.pathname);
             if (u.hostname === "files.test") return serve(join(import.meta.dirname, "test/fixtures", path));
+            if (u.hostname === "canary.test") return Response.json({ canary: CANARY, hits: canaryHits });
+            if (u.hostname === "hostile.test") return hostile(u);
             if (u.hostname === "shared.test") return serve(join(SHARED, path));
             if (u.hostname === "chbulk.test") {
               const m = /^\/(BasicCompanyDataAsOneFile-\d{4}-\d{2}-01)\.zip$/.exec(path);

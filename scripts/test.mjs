@@ -1,5 +1,6 @@
 // npm test: every test. The unit and integration tests in the Workers runtime (vitest; arguments after
-// `npm test --` go to vitest), then the pages in a real browser (scripts/test-browser.mjs).
+// `npm test --` go to vitest), the accessibility audit's ACT conformance run (scripts/act.mjs), then the pages in a
+// real browser (scripts/test-browser.mjs).
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { ROOT } from "./lib.mjs";
@@ -7,5 +8,6 @@ import { ROOT } from "./lib.mjs";
 const run = (args) => spawnSync(process.execPath, args, { cwd: ROOT, stdio: "inherit" }).status ?? 1;
 
 const unit = run([join(ROOT, "node_modules/vitest/vitest.mjs"), "run", ...process.argv.slice(2)]);
+const act = run([join(ROOT, "scripts/act.mjs")]);
 const browser = run([join(ROOT, "scripts/test-browser.mjs")]);
-process.exit(unit || browser);
+process.exit(unit || act || browser);

@@ -13,6 +13,8 @@ export interface Env {
   WATCH: Queue<WatchJob>;
   /** Browser Rendering (the accessibility audit and the web tools); absent where it is not configured. */
   BROWSER?: Fetcher;
+  /** Milliseconds a browser session is kept after a render for the next one to reuse; "0" or unset closes it every time. */
+  BROWSER_KEEP_ALIVE_MS?: string;
 
   API_VERSION: string;
   ENVIRONMENT: string;

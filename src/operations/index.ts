@@ -37,7 +37,11 @@ import { setWatchWebhook } from "./watch/setWatchWebhook";
 import { testWatchWebhook } from "./watch/testWatchWebhook";
 import { unwatchCompany } from "./watch/unwatchCompany";
 import { watchCompany } from "./watch/watchCompany";
+import { auditAccessibility } from "./web/auditAccessibility";
 import { companyLogo } from "./web/companyLogo";
+import { checkWebsiteLegal } from "./web/checkWebsiteLegal";
+import { checkAiVisibility } from "./web/checkAiVisibility";
+import { getBrandKit } from "./web/getBrandKit";
 
 /**
  * Every operation of the service, once. Routes, OpenAPI, Markdown, the catalog, MCP tools and the contract
@@ -79,7 +83,11 @@ export const operations: readonly AnyOperation[] = [
   removeWatchWebhook,
   testWatchWebhook,
   revokeApiKey,
+  auditAccessibility,
   companyLogo,
+  checkWebsiteLegal,
+  checkAiVisibility,
+  getBrandKit,
   startSignup,
   verifySignup,
   getAccount,

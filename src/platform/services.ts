@@ -180,7 +180,7 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}): Serv
       },
     },
     get browser() {
-      return createBrowser(env.BROWSER, { testHosts, resolve: dohResolverFor(env.DNS_RESOLVER_URL) });
+      return createBrowser(env.BROWSER, { testHosts, resolve: dohResolverFor(env.DNS_RESOLVER_URL), keepAliveMs: Number(env.BROWSER_KEEP_ALIVE_MS) || 0 });
     },
     cache,
     ...overrides,

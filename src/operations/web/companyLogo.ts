@@ -14,7 +14,7 @@ export const LOGO_NOTICE =
 const HOST = /^(?=.{1,200}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
 
 /** Accepts `example.co.uk`, `www.example.co.uk` or a pasted URL, and keeps only the host name. */
-const Domain = z
+export const Domain = z
   .string()
   .trim()
   .min(1, "is required")

@@ -103,6 +103,8 @@ export interface RenderedPage {
 /** The parts of axe-core's result this service reads (axe.run's resolved value). */
 export interface AxeResults {
   testEngine: { name: string; version: string };
+  /** Frames in the page axe did not enter (it runs in the top document only). */
+  framesNotAudited: number;
   violations: AxeRuleResult[];
   incomplete: AxeRuleResult[];
   passes: AxeRuleResult[];
@@ -116,6 +118,9 @@ export interface AxeRuleResult {
   description: string;
   help: string;
   helpUrl: string;
+  /** Every element the rule matched. */
+  nodeCount: number;
+  /** The first few of them (the browser trims the rest). */
   nodes: { target: unknown[]; html: string; impact?: string | null; failureSummary?: string }[];
 }
 

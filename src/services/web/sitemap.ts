@@ -1,0 +1,84 @@
+/**
+ * XML sitemaps (sitemaps.org) as ai-visibility reads them (SPEC §4.8): whether a file is a `urlset` or a
+ * `sitemapindex`, its `<loc>` entries and their `<lastmod>` dates, and whether a page is listed. A simple,
+ * tolerant read (the root element, then each `<url>`/`<sitemap>` entry), not a validating parser: a sitemap with a
+ * stray error elsewhere still lists its URLs, as search engines read it. Pure: the caller fetches.
+ */
+import { gunzipSync } from "fflate";
+
+/** Bytes read of one sitemap (after decompression). */
+export const MAX_SITEMAP_BYTES = 2 * 1024 * 1024;
+/** Sitemap files read in all: the ones robots.txt lists (or /sitemap.xml), then an index's children. */
+export const MAX_SITEMAP_FILES = 4;
+
+export interface SitemapEntry {
+  loc: string;
+  /** YYYY-MM-DD, when given and readable. */
+  lastmod: string | null;
+}
+
+export interface SitemapRead {
+  kind: "urlset" | "sitemapindex" | "not-a-sitemap";
+  /** The root element's name, as written (for a file that is not a sitemap: what it is instead). */
+  root: string | null;
+  /** Pages (urlset) or child sitemaps (sitemapindex). */
+  entries: SitemapEntry[];
+}
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+const decode = (s: string) =>
+  s
+    .replace(/^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/, "$1")
+    .replace(/&(amp|lt|gt|quot|apos);|&#(\d+);|&#x([0-9a-f]+);/gi, (_, n, d, h) => (n ? ENTITIES[n.toLowerCase()] : String.fromCodePoint(Number(d ?? parseInt(h, 16)))))
+    .trim();
+
+/** A W3C datetime's date: `2026-10-01T09:00:00+01:00` → `2026-10-01`; anything else → null. */
+const dateOf = (s: string): string | null => /^(\d{4}-\d{2}-\d{2})/.exec(s.trim())?.[1] ?? /^(\d{4}-\d{2})$/.exec(s.trim())?.[1] ?? null;
+
+/** A sitemap body as text: gzip (a `.xml.gz` file served as is) is inflated when its stated size is within the cap. */
+export function sitemapText(body: Uint8Array, decoded: string): { text: string } | { tooLarge: true } {
+  if (body[0] !== 0x1f || body[1] !== 0x8b) return { text: decoded };
+  const n = body.length;
+  const size = n >= 4 ? (body[n - 4] | (body[n - 3] << 8) | (body[n - 2] << 16) | (body[n - 1] << 24)) >>> 0 : 0;
+  if (size > MAX_SITEMAP_BYTES) return { tooLarge: true };
+  try {
+    const out = gunzipSync(body);
+    if (out.byteLength > MAX_SITEMAP_BYTES) return { tooLarge: true };
+    return { text: new TextDecoder().decode(out) };
+  } catch {
+    return { text: "" };
+  }
+}
+
+/** Reads one sitemap file. */
+export function readSitemap(xml: string): SitemapRead {
+  // The root: the first element that is not the prolog, a comment, a doctype or a processing instruction.
+  const body = xml.replace(/^\uFEFF/, "").replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>/gi, "");
+  const rootName = /<\s*([A-Za-z_][\w.-]*(?::[\w.-]+)?)/.exec(body)?.[1] ?? null;
+  const local = rootName?.replace(/^.*:/, "").toLowerCase();
+  if (local !== "urlset" && local !== "sitemapindex") return { kind: "not-a-sitemap", root: rootName, entries: [] };
+  const item = local === "urlset" ? "url" : "sitemap";
+  const entries: SitemapEntry[] = [];
+  const re = new RegExp(`<(?:[\\w.-]+:)?${item}\\b[^>]*>([\\s\\S]*?)<\\/(?:[\\w.-]+:)?${item}\\s*>`, "gi");
+  for (const m of body.matchAll(re)) {
+    const loc = /<(?:[\w.-]+:)?loc\b[^>]*>([\s\S]*?)<\/(?:[\w.-]+:)?loc\s*>/i.exec(m[1]);
+    if (!loc) continue;
+    const href = decode(loc[1]);
+    if (!href) continue;
+    const lastmod = /<(?:[\w.-]+:)?lastmod\b[^>]*>([\s\S]*?)<\/(?:[\w.-]+:)?lastmod\s*>/i.exec(m[1]);
+    entries.push({ loc: href, lastmod: lastmod ? dateOf(decode(lastmod[1])) : null });
+  }
+  return { kind: local, root: rootName, entries };
+}
+
+/** A URL as compared for "is the page listed": host lower case, no fragment, no default port, scheme and a trailing slash ignored. */
+export function comparableUrl(u: string, base?: string): string | null {
+  try {
+    const url = new URL(u, base);
+    url.hash = "";
+    const path = url.pathname.replace(/\/+$/, "") || "";
+    return `${url.hostname.toLowerCase()}${url.port ? `:${url.port}` : ""}${path}${url.search}`;
+  } catch {
+    return null;
+  }
+}
