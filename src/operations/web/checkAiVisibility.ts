@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
-import { INPUT_LIMITS } from "../../platform/schemas";
 import type { Services } from "../../platform/services";
 import { OGL } from "../../services/registers/catalogue";
 import {
@@ -23,7 +22,8 @@ import {
 import { ORGANISATION_TYPES } from "../../services/web/jsonLd";
 import { MAX_ROBOTS_BYTES } from "../../services/web/robots";
 import { MAX_SITEMAP_BYTES, MAX_SITEMAP_FILES } from "../../services/web/sitemap";
-import { InputError, UpstreamError } from "../../shared/errors";
+import { InputError } from "../../shared/errors";
+import { domainOrUrl, fetchHtmlPage, pageOf, renderOrReason } from "./common/page";
 
 /**
  * ai-visibility (SPEC §4.8, the enrichment family's `business` with `companyNumber`, SPEC §2.1): fetches the page,
@@ -38,54 +38,10 @@ const ROBOTS_FETCH_BYTES = 2 * MAX_ROBOTS_BYTES;
 const LLMS_FETCH_BYTES = 256 * 1024;
 const SIDE_TIMEOUT_MS = 6_000;
 
-const HOST = /^(?=.{1,200}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
-
-/** Accepts `example.co.uk`, `www.example.co.uk` or a pasted URL, and keeps only the host name (as company-logo does). */
-const Domain = z
-  .string()
-  .trim()
-  .min(1, "is required")
-  .max(INPUT_LIMITS.domain.max, `must be at most ${INPUT_LIMITS.domain.max} characters`)
-  .transform((s, ctx) => {
-    const raw = /^[a-z][a-z0-9+.-]*:\/\//i.test(s) ? s : `https://${s}`;
-    let host: string;
-    try {
-      host = new URL(raw).hostname.toLowerCase().replace(/\.$/, "");
-    } catch {
-      host = "";
-    }
-    if (!HOST.test(host)) {
-      ctx.addIssue({ code: "custom", message: "must be a domain name such as example.co.uk" });
-      return z.NEVER;
-    }
-    return host;
-  })
-  .openapi({ example: "example.co.uk", type: "string", maxLength: INPUT_LIMITS.domain.max })
-  .describe("The business's website domain, e.g. `example.co.uk`: its home page is checked (a full URL is accepted; only its host is used). Give this or `url`.");
-
-const PageUrl = z
-  .string()
-  .trim()
-  .min(1, "is required")
-  .max(INPUT_LIMITS.url.max, `must be at most ${INPUT_LIMITS.url.max} characters`)
-  .refine((s) => {
-    try {
-      const u = new URL(s);
-      return u.protocol === "https:" || u.protocol === "http:";
-    } catch {
-      return false;
-    }
-  }, "must be an absolute http(s) URL such as https://example.co.uk/services")
-  .openapi({ example: "https://example.co.uk/services", type: "string", maxLength: INPUT_LIMITS.url.max })
-  .describe("A page of the business's site, e.g. `https://example.co.uk/services`: that page is checked, and its origin is the site (robots.txt, llms.txt, sitemap). Give this or `domain`.");
-
-const Input = z
-  .object({ domain: Domain.optional(), url: PageUrl.optional() })
-  .superRefine((v, ctx) => {
-    if (v.domain === undefined && v.url === undefined)
-      ctx.addIssue({ code: "custom", path: ["domain"], message: "give `domain` (a host such as example.co.uk) or `url` (a page of the site)" });
-    else if (v.domain !== undefined && v.url !== undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "give either `domain` or `url`, not both" });
-  });
+const Input = domainOrUrl({
+  domain: "The business's website domain, e.g. `example.co.uk`: its home page is checked (a full URL is accepted; only its host is used). Give this or `url`.",
+  url: "A page of the business's site, e.g. `https://example.co.uk/services`: that page is checked, and its origin is the site (robots.txt, llms.txt, sitemap). Give this or `domain`.",
+});
 
 // ---------------------------------------------------------------------------------------------------------------
 // The reply
@@ -334,19 +290,6 @@ async function small(web: Services["web"], url: string, maxBytes: number, accept
   }
 }
 
-/** The page rendered in a browser, with the HTML already fetched; "couldn't tell" when there is no browser or it fails. */
-async function renderText(browser: Services["browser"], url: string, page: { body: Uint8Array; contentType: string; status: number }): Promise<RenderAnswer> {
-  if (!browser.available) return { ok: false, reason: "no browser is configured on this server" };
-  try {
-    const r = await browser.render(url, { document: page, read: { text: true }, timeoutMs: 20_000, loadTimeoutMs: 8_000 });
-    return { ok: true, text: r.text ?? "" };
-  } catch (e) {
-    if (e instanceof UpstreamError || e instanceof InputError) return { ok: false, reason: `the page could not be rendered (${e.message})` };
-    throw e;
-  }
-}
-
-const looksLikeHtml = (contentType: string, text: string) => /html|xml/i.test(contentType) || (!contentType && /^\s*</.test(text)) || /^\s*<(?:!doctype|html|head|body)\b/i.test(text);
 
 export const checkAiVisibility = defineOperation({
   operationId: "checkAiVisibility",
@@ -381,11 +324,9 @@ export const checkAiVisibility = defineOperation({
   example: { domain: "example.co.uk" },
   async handler({ domain, url }, ctx): Promise<Reply> {
     const { web, browser, companiesHouse } = ctx.services;
-    const asked = url ?? `https://${domain}/`;
+    const asked = pageOf({ domain, url });
     // The page first: one that cannot be fetched is the caller's 4xx, with nothing else fetched and nothing charged.
-    const fetched = await web.fetch(asked, { accept: "text/html,application/xhtml+xml", timeoutMs: 10_000, maxBytes: PAGE_MAX_BYTES });
-    if (!looksLikeHtml(fetched.contentType, fetched.text))
-      throw new InputError("unreadable_input", `The page is not HTML (Content-Type ${fetched.contentType || "not given"}).`, { field: url ? "url" : "domain" });
+    const fetched = await fetchHtmlPage(ctx.services, asked, { field: url ? "url" : "domain", maxBytes: PAGE_MAX_BYTES });
     const page: FetchedPage = {
       requestedUrl: asked,
       url: fetched.url,
@@ -409,7 +350,10 @@ export const checkAiVisibility = defineOperation({
       })(),
       small(web, `${origin}/llms.txt`, LLMS_FETCH_BYTES, "text/markdown,text/plain;q=0.9,*/*;q=0.5"),
       small(web, `${origin}/llms-full.txt`, LLMS_FETCH_BYTES, "text/markdown,text/plain;q=0.9,*/*;q=0.5"),
-      renderText(browser, fetched.url, { body: fetched.body, contentType: fetched.contentType, status: fetched.status }),
+      // "couldn't tell" when there is no browser or it fails.
+      renderOrReason(browser, fetched, { read: { text: true }, timeoutMs: 20_000, loadTimeoutMs: 8_000 }).then(
+        (r): RenderAnswer => ("page" in r ? { ok: true, text: r.page.text ?? "" } : { ok: false, reason: r.reason }),
+      ),
       // A Companies House failure is a 503 with credits back (not caught): never reported as a disagreement.
       toCheck ? companiesHouse.getProfile(toCheck.number).then((profile) => ({ ...toCheck, profile })) : Promise.resolve(null),
     ]);

@@ -1,11 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
-import { INPUT_LIMITS } from "../../platform/schemas";
 import type { CompanyProfile } from "../../services/companies/profile";
 import { siteOf } from "../../services/net/site";
 import { type LegalReport, type PageNotRead, type PageRead, type RegisterAnswer, type RenderOutcome, assessLegal, numbersToCheck } from "../../services/web/legal";
 import { type LinkKind, legalPagesToFollow, readPage } from "../../services/web/siteLinks";
 import { InputError, UpstreamError } from "../../shared/errors";
+import { PageUrl, fetchHtmlPage, isHtmlPage, pageOf, renderOrReason } from "./common/page";
 
 /**
  * website-legal (SPEC §4.8): the legal basics of a UK business website. The homepage is read through the safe
@@ -23,15 +23,6 @@ const MAX_PAGES = 5;
 /** Pages fetched at once. */
 const CONCURRENCY = 3;
 const HTML_ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1";
-
-const Url = z
-  .string()
-  .trim()
-  .min(1, "is required")
-  .max(INPUT_LIMITS.url.max, `must be at most ${INPUT_LIMITS.url.max} characters`)
-  .transform((s) => (/^[a-z][a-z0-9+.-]*:\/\//i.test(s) ? s : `https://${s}`))
-  .openapi({ example: "https://www.example.co.uk/", type: "string", maxLength: INPUT_LIMITS.url.max })
-  .describe("The website's address, usually its homepage (`https://` is assumed when no scheme is given).");
 
 const Status = z
   .enum(["found", "not_found", "unknown"])
@@ -199,9 +190,6 @@ const Output = z
 
 type Reply = z.infer<typeof Output>;
 
-const isHtml = (contentType: string, text: string) =>
-  /html|xml/i.test(contentType) || (!contentType && /<(?:!doctype\s+html|html|head|body|a\s)/i.test(text.slice(0, 4096)));
-
 /** The reply from the pure report and what was read. */
 function replyOf(url: string, home: PageRead, report: LegalReport, pagesRead: Reply["pagesRead"], now: Date): Reply {
   return {
@@ -310,7 +298,7 @@ export const checkWebsiteLegal = defineOperation({
 8. **Accessibility statement**: required of public sector bodies, good practice otherwise.
 
 \`summary\` says what is missing first. Quotes are short and never name a person (SPEC §1 rule 7). Not legal advice (SPEC §1 rule 2). A page that cannot be fetched answers 422 and is not charged.`,
-  input: z.object({ url: Url }),
+  input: z.object({ url: PageUrl.describe("The website's address, usually its homepage (`https://` is assumed when no scheme is given).") }),
   output: Output,
   price: 4,
   auth: "key",
@@ -320,45 +308,22 @@ export const checkWebsiteLegal = defineOperation({
   example: { url: "https://www.example.co.uk/" },
   exampleReply: exampleReply(),
   async handler({ url }, ctx) {
-    // The page itself: a refusal (bad address, private address, not answering, too large) is the caller's 4xx.
-    let page;
-    try {
-      page = await ctx.services.web.fetch(url, { accept: HTML_ACCEPT, timeoutMs: 10_000, maxBytes: 3 * 1024 * 1024 });
-    } catch (e) {
-      if (e instanceof InputError) throw new InputError(e.code, e.message, { field: "url", query: { url } });
-      throw e;
-    }
-    if (!isHtml(page.contentType, page.text)) throw new InputError("unreadable_input", `The address is not an HTML page (${page.contentType || "no content type"}).`, { field: "url", query: { url } });
+    // The page itself: a refusal (bad address, private address, not answering, too large, not HTML) is the caller's 4xx.
+    const asked = pageOf({ url });
+    const page = await fetchHtmlPage(ctx.services, asked, { field: "url", query: { url: asked }, maxBytes: 3 * 1024 * 1024 });
     const home: PageRead = { ...readPage(page.text, page.url), url: page.url, kind: "home" };
 
     // The browser, alongside everything else: its failure only makes the cookie check "couldn't tell".
-    const browser = ctx.services.browser;
-    const rendering: Promise<RenderOutcome> = browser.available
-      ? browser
-          .render(page.url, {
-            document: { body: page.body, contentType: page.contentType || "text/html", status: page.status },
-            timeoutMs: 15_000,
-            loadTimeoutMs: 8_000,
-          })
-          .then(
-            (rendered): RenderOutcome => ({ page: rendered }),
-            (e): RenderOutcome => ({
-              reason:
-                e instanceof UpstreamError
-                  ? "the browser could not be reached just now, so cookies and trackers were not observed"
-                  : e instanceof InputError
-                    ? `the browser could not render the page (${e.message.replace(/\.$/, "")})`
-                    : "the browser failed while rendering the page",
-            }),
-          )
-      : Promise.resolve({ reason: "no browser is available on this server, so cookies and trackers were not observed" });
+    const rendering: Promise<RenderOutcome> = renderOrReason(ctx.services.browser, page, { timeoutMs: 15_000, loadTimeoutMs: 8_000 }).then((r) =>
+      "page" in r ? r : { reason: `${r.reason}, so cookies and trackers were not observed` },
+    );
 
     // The legal pages it links to, a few at a time; each failure just means that page was not read.
     const follow = legalPagesToFollow(home.links, page.url, MAX_PAGES);
     const fetched = await mapLimited(follow, CONCURRENCY, async (f): Promise<{ read: PageRead } | { notRead: PageNotRead }> => {
       try {
         const p = await ctx.services.web.fetch(f.url, { accept: HTML_ACCEPT, timeoutMs: 8_000, maxBytes: 2 * 1024 * 1024 });
-        if (!isHtml(p.contentType, p.text)) return { notRead: { url: f.url, kind: f.kind, reason: `not an HTML page (${p.contentType || "no content type"})` } };
+        if (!isHtmlPage(p.contentType, p.text)) return { notRead: { url: f.url, kind: f.kind, reason: `not an HTML page (${p.contentType || "no content type"})` } };
         return { read: { ...readPage(p.text, p.url), url: p.url, kind: f.kind } };
       } catch (e) {
         const reason = e instanceof InputError || e instanceof UpstreamError ? e.message.replace(/\.$/, "") : "it could not be fetched";
@@ -381,6 +346,6 @@ export const checkWebsiteLegal = defineOperation({
       { url: page.url, kind: "home", read: true },
       ...fetched.map((x) => ("read" in x ? { url: x.read.url, kind: x.read.kind as LinkKind, read: true } : { url: x.notRead.url, kind: x.notRead.kind, read: false, reason: x.notRead.reason })),
     ];
-    return replyOf(url, home, report, pagesRead, ctx.now);
+    return replyOf(asked, home, report, pagesRead, ctx.now);
   },
 });

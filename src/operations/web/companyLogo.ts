@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../platform/errors";
 import { defineOperation } from "../../platform/registry";
-import { INPUT_LIMITS } from "../../platform/schemas";
 import { extractLogos } from "../../services/logo/extractLogos";
+import { Domain } from "./common/page";
 
 /** Keyless, so limited per IP: 30 lookups a minute (SPEC §4.7 leaves the number to us). */
 export const LOGO_IP_LIMIT = { limit: 30, windowSeconds: 60 };
@@ -10,30 +10,6 @@ const CACHE_TTL_SECONDS = 24 * 3600;
 
 export const LOGO_NOTICE =
   "Logos are provided to identify the company only. Trademarks and logos remain the property of their owners; using them does not imply endorsement, and you are responsible for having the right to display them.";
-
-const HOST = /^(?=.{1,200}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
-
-/** Accepts `example.co.uk`, `www.example.co.uk` or a pasted URL, and keeps only the host name. */
-export const Domain = z
-  .string()
-  .trim()
-  .min(1, "is required")
-  .max(INPUT_LIMITS.domain.max, `must be at most ${INPUT_LIMITS.domain.max} characters`)
-  .transform((s, ctx) => {
-    const raw = /^[a-z][a-z0-9+.-]*:\/\//i.test(s) ? s : `https://${s}`;
-    let host: string;
-    try {
-      host = new URL(raw).hostname.toLowerCase().replace(/\.$/, "");
-    } catch {
-      host = "";
-    }
-    if (!HOST.test(host)) {
-      ctx.addIssue({ code: "custom", message: "must be a domain name such as example.co.uk" });
-      return z.NEVER;
-    }
-    return host;
-  })
-  .openapi({ example: "monzo.com", type: "string", maxLength: 200 }).describe("The company's website domain, e.g. `example.co.uk` (a full URL is accepted; only its host is used).");
 
 const Logo = z.object({
   url: z.string().describe("Absolute URL of the image."),
@@ -63,7 +39,9 @@ export const companyLogo = defineOperation({
   title: "Company logo",
   summary: "Logo URLs for a company's website domain, best first.",
   description: `Reads the domain's homepage and returns its logo URLs in this order: the page's own logo image, then the app icon, then an SVG or PNG icon, and the social share image last (\`source: "social-image"\`). Logos in partner, accreditation, client, sponsor, award or footer-badge areas are other organisations' and are left out. URLs are absolute. No key needed; browsers may call it from any origin (CORS). Limited to ${LOGO_IP_LIMIT.limit} lookups a minute per IP address (429 \`rate_limited\` with \`Retry-After\`). Results are cached for 24 hours. A homepage with no logo answers 404 with \`query\`.`,
-  input: z.object({ domain: Domain }),
+  input: z.object({
+    domain: Domain.openapi({ example: "monzo.com" }).describe("The company's website domain, e.g. `example.co.uk` (a full URL is accepted; only its host is used)."),
+  }),
   output: Output,
   price: 0,
   auth: "keyless",

@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
-import { INPUT_LIMITS } from "../../platform/schemas";
 import {
   type BrandPage,
   type Manifest,
@@ -17,10 +16,10 @@ import {
   sameSiteImports,
 } from "../../services/web/brandKit";
 import { statedCompanyNumbers } from "../../services/web/disclosures";
-import type { RenderedPage } from "../../services/web/rendered";
 import { InputError, UpstreamError } from "../../shared/errors";
 import type { OpContext } from "../../platform/registry";
-import { Domain, LOGO_NOTICE } from "./companyLogo";
+import { domainOrUrl, fetchHtmlPage, pageOf, renderOrReason } from "./common/page";
+import { LOGO_NOTICE } from "./companyLogo";
 
 /**
  * brand-kit (SPEC §4.8 names it; the shape is ours; SPEC §2.1: the enrichment family gives the company as `business`
@@ -29,23 +28,10 @@ import { Domain, LOGO_NOTICE } from "./companyLogo";
 
 const PAGE_MAX_BYTES = 3 * 1024 * 1024;
 
-const Input = z
-  .object({
-    domain: Domain.optional().describe("The website's domain, e.g. `example.co.uk` (a pasted URL is reduced to its host); its homepage is read. Give this or `url`, not both."),
-    url: z
-      .string()
-      .trim()
-      .min(1, "is required")
-      .max(INPUT_LIMITS.url.max, `must be at most ${INPUT_LIMITS.url.max} characters`)
-      .optional()
-      .openapi({ example: "https://example.co.uk/about" })
-      .describe("One page of the site to read instead of its homepage (an address without a scheme is read as https). Give this or `domain`, not both."),
-  })
-  .superRefine((v, ctx) => {
-    if (v.domain === undefined && v.url === undefined)
-      ctx.addIssue({ code: "custom", path: ["domain"], message: "give `domain` (the website's domain) or `url` (a page of the site)" });
-    else if (v.domain !== undefined && v.url !== undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "give either `domain` or `url`, not both" });
-  });
+const Input = domainOrUrl({
+  domain: "The website's domain, e.g. `example.co.uk` (a pasted URL is reduced to its host); its homepage is read. Give this or `url`, not both.",
+  url: "One page of the site to read instead of its homepage (an address without a scheme is read as https). Give this or `domain`, not both.",
+});
 
 const Source = <T extends string>(values: readonly [T, ...T[]], what: string) => z.enum(values).describe(what);
 
@@ -246,24 +232,6 @@ async function readManifestOf(ctx: OpContext, url: string, notes: string[]): Pro
   }
 }
 
-/** The rendered page's colours and fonts, or why there are none. A browser failure never fails the call. */
-async function renderOf(ctx: OpContext, page: { url: string; body: Uint8Array; contentType: string; status: number }): Promise<{ page: RenderedPage } | { reason: string }> {
-  const browser = ctx.services.browser;
-  if (!browser.available) return { reason: "No browser is configured here, so the rendered page's colours and fonts were not read; the rest comes from the HTML and CSS." };
-  try {
-    const rendered = await browser.render(page.url, {
-      document: { body: page.body, contentType: page.contentType || "text/html", status: page.status },
-      read: { colours: true, fonts: true },
-      timeoutMs: 20_000,
-      loadTimeoutMs: 8_000,
-    });
-    return { page: rendered };
-  } catch (e) {
-    if (e instanceof UpstreamError || e instanceof InputError) return { reason: `The page could not be rendered (${e.message.replace(/\.$/, "")}); the rest comes from the HTML and CSS.` };
-    throw e;
-  }
-}
-
 const EXAMPLE_PAGE = "https://example.co.uk/";
 
 export const getBrandKit = defineOperation({
@@ -375,17 +343,7 @@ export const getBrandKit = defineOperation({
   } satisfies Out,
   async handler(input, ctx) {
     const query = input.domain !== undefined ? { domain: input.domain } : { url: input.url! };
-    const target = input.domain !== undefined ? `https://${input.domain}/` : /^[a-z][a-z0-9+.-]*:\/\//i.test(input.url!) ? input.url! : `https://${input.url}`;
-    let page;
-    try {
-      page = await ctx.services.web.fetch(target, { accept: "text/html,application/xhtml+xml", timeoutMs: 10_000, maxBytes: PAGE_MAX_BYTES });
-    } catch (e) {
-      if (e instanceof InputError) throw new InputError(e.code, e.message, { field: input.domain !== undefined ? "domain" : "url", query });
-      throw e;
-    }
-    const type = page.contentType.toLowerCase();
-    if ((type && !/html|xml|text\/plain/.test(type)) || page.text.startsWith("%PDF"))
-      throw new InputError("unreadable_input", `The page is not an HTML page (${type || "a PDF"}); give the address of a web page.`, { query });
+    const page = await fetchHtmlPage(ctx.services, pageOf(input), { field: input.domain !== undefined ? "domain" : "url", query, maxBytes: PAGE_MAX_BYTES });
 
     const facts = readBrandPage(page.text, page.url);
     const evidence = companyEvidence(statedCompanyNumbers(facts.text), facts.jsonLdCompanyNumbers);
@@ -395,7 +353,8 @@ export const getBrandKit = defineOperation({
     const [sheets, manifest, render, profile] = await Promise.all([
       readStylesheets(ctx, facts, page.url, sheetNotes),
       facts.manifestUrl ? readManifestOf(ctx, facts.manifestUrl, manifestNotes) : Promise.resolve(null),
-      renderOf(ctx, page),
+      // The rendered page's colours and fonts, or why there are none: a browser failure never fails the call.
+      renderOrReason(ctx.services.browser, page, { read: { colours: true, fonts: true }, timeoutMs: 20_000, loadTimeoutMs: 8_000 }),
       // A Companies House failure is an UpstreamError: 503 with the credits back, never a silent omission.
       evidence.kind === "one" ? ctx.services.companiesHouse.getProfile(evidence.number) : Promise.resolve(null),
     ]);

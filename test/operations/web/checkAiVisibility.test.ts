@@ -95,14 +95,13 @@ describe("SPEC §4.8 GET /api/v1/ai-visibility over HTTP", () => {
     [{}, "domain"],
     [{ domain: "aiv.test", url: "https://aiv.test/" }, "url"],
     [{ domain: "not a domain" }, "domain"],
-    [{ url: "ftp://aiv.test/file" }, "url"],
-    [{ url: "aiv.test/about" }, "url"],
-  ])("SPEC §7 %j → 400 naming the field, nothing fetched or charged", async (q, field) => {
+    [{ url: "ftp://aiv.test/file" }, "url", "invalid_url"],
+  ])("SPEC §7 %j → 400 naming the field, nothing fetched or charged", async (q, field, code = "bad_request") => {
     const { key, keyId } = await createTestKey({ credits: CREDITS });
     const spy = vi.spyOn(globalThis, "fetch");
     const r = await visibility(q as Record<string, string>, key);
     expect(r.status).toBe(400);
-    expect(await json(r)).toMatchObject({ code: "bad_request", field });
+    expect(await json(r)).toMatchObject({ code, field });
     expect(spy.mock.calls.filter(([i]) => /aiv\.test/.test(i instanceof Request ? i.url : String(i)))).toEqual([]);
     expect(await balanceOf(keyId, { credits: CREDITS })).toBe(CREDITS);
   });
@@ -170,7 +169,7 @@ describe("SPEC §4.8 ai-visibility through execute(), with a stand-in browser", 
     const out = await execute(env, checkAiVisibility as never, { domain: "aiv.test" }, meta(key, { services: { browser: down } }));
     expect(out.status).toBe(200);
     const body = out.body as Record<string, any>;
-    expect(body.rendering).toMatchObject({ judged: false, reason: "the page could not be rendered (Browser Rendering could not be reached.)" });
+    expect(body.rendering).toMatchObject({ judged: false, reason: "the browser could not be reached just now (Browser Rendering could not be reached)" });
     expect(body.scoring.checks.find((c: { check: string }) => c.check === "rendering").judged).toBe(false);
     expect(body.business.nameAgrees).toBe(true);
     const none = await execute(env, checkAiVisibility as never, { domain: "aiv.test" }, meta(key, { services: { browser: noBrowser } }));

@@ -179,7 +179,7 @@ describe("SPEC §4.8 GET /api/v1/website-legal", () => {
     const none = await run("https://legal4.test/", noBrowser);
     expect(none.status).toBe(200);
     expect(none.body.checks.cookiesBeforeConsent).toMatchObject({ status: "unknown", ok: null, cookies: [], trackers: [] });
-    expect(none.body.checks.cookiesBeforeConsent.note).toMatch(/^Couldn't tell: no browser is available/);
+    expect(none.body.checks.cookiesBeforeConsent.note).toMatch(/^Couldn't tell: no browser is configured/);
     expect(none.body.checks.tradingDisclosures.status).toBe("found");
     expect(none.body.summary).toMatch(/Couldn't tell: cookies or trackers before consent/);
 

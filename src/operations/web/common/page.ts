@@ -1,7 +1,36 @@
+/**
+ * What the web tools share: the `domain` and `url` inputs, the fetch of the caller's page (through the safe fetcher,
+ * HTML only, the field named on refusal) and the optional render of it in the browser.
+ */
 import { z } from "@hono/zod-openapi";
 import { INPUT_LIMITS } from "../../../platform/schemas";
 import type { Services } from "../../../platform/services";
-import { InputError } from "../../../shared/errors";
+import type { RenderOptions, RenderedPage } from "../../../services/web/rendered";
+import { InputError, UpstreamError } from "../../../shared/errors";
+
+const HOST = /^(?=.{1,200}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
+
+/** Accepts `example.co.uk`, `www.example.co.uk` or a pasted URL, and keeps only the host name. */
+export const Domain = z
+  .string()
+  .trim()
+  .min(1, "is required")
+  .max(INPUT_LIMITS.domain.max, `must be at most ${INPUT_LIMITS.domain.max} characters`)
+  .transform((s, ctx) => {
+    const raw = /^[a-z][a-z0-9+.-]*:\/\//i.test(s) ? s : `https://${s}`;
+    let host: string;
+    try {
+      host = new URL(raw).hostname.toLowerCase().replace(/\.$/, "");
+    } catch {
+      host = "";
+    }
+    if (!HOST.test(host)) {
+      ctx.addIssue({ code: "custom", message: "must be a domain name such as example.co.uk" });
+      return z.NEVER;
+    }
+    return host;
+  })
+  .openapi({ example: "example.co.uk", type: "string", maxLength: INPUT_LIMITS.domain.max });
 
 /** A page a caller gives (`url`): an absolute http(s) address, at most 500 characters; the safe fetcher checks the rest. */
 export const PageUrl = z
@@ -11,22 +40,52 @@ export const PageUrl = z
   .max(INPUT_LIMITS.url.max, `must be at most ${INPUT_LIMITS.url.max} characters`)
   .openapi({ example: "https://www.example.co.uk/", type: "string", maxLength: INPUT_LIMITS.url.max });
 
-const HTML = /^(text\/html|application\/xhtml\+xml)\b/i;
+/** `?domain=` or `?url=`, exactly one (400 naming `domain` when neither is given, `url` when both are). */
+export const domainOrUrl = (describe: { domain: string; url: string }) =>
+  z
+    .object({ domain: Domain.optional().describe(describe.domain), url: PageUrl.optional().describe(describe.url) })
+    .superRefine((v, ctx) => {
+      if (v.domain === undefined && v.url === undefined)
+        ctx.addIssue({ code: "custom", path: ["domain"], message: "give `domain` (a host such as example.co.uk) or `url` (a page of the site)" });
+      else if (v.domain !== undefined && v.url !== undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "give either `domain` or `url`, not both" });
+    });
+
+/** The page a `domain`/`url` input asks for: the domain's homepage, or the URL (https assumed when no scheme is given). */
+export const pageOf = (input: { domain?: string; url?: string }): string =>
+  input.domain !== undefined ? `https://${input.domain}/` : /^[a-z][a-z0-9+.-]*:\/\//i.test(input.url!) ? input.url! : `https://${input.url}`;
+
+/** HTML by its content type or, without one, by its first characters. */
+export const isHtmlPage = (contentType: string, text: string): boolean => {
+  const type = contentType.split(";")[0].trim().toLowerCase();
+  return type ? /^(text\/html|application\/xhtml\+xml)$/.test(type) : /^\s*(?:<!doctype\s+html|<html\b|<head\b|<body\b|<)/i.test(text.slice(0, 200));
+};
+
+export type FetchedPage = Awaited<ReturnType<Services["web"]["fetch"]>> & {
+  /** The page as the browser's document (served to it instead of fetching again). */
+  document: { body: Uint8Array; contentType: string; status: number; headers: Record<string, string> };
+};
 
 /**
- * Fetches a caller's page through the safe fetcher (redirects followed and each checked) for the browser to render:
- * 422 `unreadable_input` unless it is an HTML page. The body is handed to the browser as its document, so the page
- * is fetched once.
+ * Fetches a caller's page through the safe fetcher (redirects followed and each checked): a refusal names the
+ * caller's field; 422 `unreadable_input` unless it is an HTML page.
  */
-export async function fetchHtmlPage(services: Pick<Services, "web">, url: string) {
-  const page = await services.web.fetch(url, { accept: "text/html,application/xhtml+xml", timeoutMs: 10_000, maxBytes: 5 * 1024 * 1024 }).catch((e: unknown) => {
-    // The caller's own value is at fault: say which field.
-    throw e instanceof InputError && !e.field ? new InputError(e.code, e.message, { field: "url" }) : e;
-  });
-  const type = page.contentType.split(";")[0].trim();
-  // Without a content type the body must look like markup.
-  if (type ? !HTML.test(type) : !/^\s*</.test(page.text.slice(0, 200)))
-    throw new InputError("unreadable_input", `The address is not a web page (its content type is ${type || "not given and it does not look like HTML"}).`, { field: "url" });
+export async function fetchHtmlPage(
+  services: Pick<Services, "web">,
+  url: string,
+  opts: { field?: string; query?: unknown; maxBytes?: number; timeoutMs?: number } = {},
+): Promise<FetchedPage> {
+  const field = opts.field ?? "url";
+  const page = await services.web
+    .fetch(url, { accept: "text/html,application/xhtml+xml", timeoutMs: opts.timeoutMs ?? 10_000, maxBytes: opts.maxBytes ?? 5 * 1024 * 1024 })
+    .catch((e: unknown) => {
+      // The caller's own value is at fault: say which field.
+      throw e instanceof InputError && !e.field ? new InputError(e.code, e.message, { field, query: opts.query }) : e;
+    });
+  if (!isHtmlPage(page.contentType, page.text))
+    throw new InputError("unreadable_input", `The address is not a web page (its content type is ${page.contentType || "not given and it does not look like HTML"}).`, {
+      field,
+      query: opts.query,
+    });
   const headers: Record<string, string> = {};
   for (const k of ["content-language", "x-robots-tag", "link", "refresh"]) {
     const v = page.headers.get(k);
@@ -35,4 +94,19 @@ export async function fetchHtmlPage(services: Pick<Services, "web">, url: string
   const cookies = page.headers.getAll("set-cookie");
   if (cookies.length) headers["set-cookie"] = cookies.join("\n");
   return { ...page, document: { body: page.body, contentType: page.contentType || "text/html", status: page.status, headers } };
+}
+
+/**
+ * Renders the fetched page where the browser is available. The web tools other than the audit answer without it: a
+ * browser that is not configured or fails gives `{ reason }` for the parts that needed it, never an error.
+ */
+export async function renderOrReason(browser: Services["browser"], page: FetchedPage, opts: RenderOptions): Promise<{ page: RenderedPage } | { reason: string }> {
+  if (!browser.available) return { reason: "no browser is configured on this server" };
+  try {
+    return { page: await browser.render(page.url, { ...opts, document: page.document }) };
+  } catch (e) {
+    if (e instanceof UpstreamError) return { reason: `the browser could not be reached just now (${e.message.replace(/\.$/, "")})` };
+    if (e instanceof InputError) return { reason: `the browser could not render the page (${e.message.replace(/\.$/, "")})` };
+    throw e;
+  }
 }
