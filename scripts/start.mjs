@@ -62,7 +62,7 @@ if (!existsSync(keyFile)) {
 }
 
 console.log(`Serving the API at http://localhost:${port} (sign-up codes are printed in this log)…`);
-const dev = spawn(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", "--port", port, "--var", "ENVIRONMENT:development"], {
+const dev = spawn(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", "--port", port, "--var", "ENVIRONMENT:development", "--var", "BROWSER_KEEP_ALIVE_MS:0"], {
   cwd: ROOT,
   // Keep colours when this terminal has them: wrangler's output goes through the log filter below.
   env: wranglerEnv({ CI: "", ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}) }),

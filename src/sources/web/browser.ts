@@ -26,6 +26,8 @@ const DEFAULTS = { timeoutMs: 20_000, loadTimeoutMs: 10_000, maxBytes: 8 * 1024 
 const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 /** Each subresource fetch: at most this, or what is left of the render's time. */
 const RESOURCE_TIMEOUT_MS = 8_000;
+/** After the load event, how long requests already under way may take to finish before the page is read. */
+const SETTLE_MS = 1_500;
 /** Examples kept per axe rule. */
 const AXE_NODES_KEPT = 10;
 /** Response headers passed to the browser (a page's CSP is not: it could stop the audit's own script). */
@@ -102,6 +104,7 @@ async function render(binding: Fetcher, url: string, opts: Parameters<Browser["r
   let documentServed = false;
   let documentError: InputError | UpstreamError | null = null;
   let documentStatus = 0;
+  let inflight = 0;
 
   const thirdParty = (u: string) => {
     try {
@@ -114,6 +117,9 @@ async function render(binding: Fetcher, url: string, opts: Parameters<Browser["r
   async function answer(req: HTTPRequest, page: Page) {
     const u = req.url();
     if (/^(data|blob|about):/i.test(u)) return req.continue();
+    // The browser's own requests (a favicon, a prefetch) render nothing: not fetched, not listed, so that when they
+    // happen to be made cannot change the reply.
+    if (req.resourceType() === "other" && !req.isNavigationRequest()) return req.abort("aborted");
     const isDocument = req.isNavigationRequest() && req.frame() === page.mainFrame();
     const entry: RenderedRequest = { url: u.slice(0, 500), type: req.resourceType(), thirdParty: thirdParty(u), status: null, bytes: 0 };
     requests.push(entry);
@@ -127,6 +133,12 @@ async function render(binding: Fetcher, url: string, opts: Parameters<Browser["r
       // a failed navigation would replace the page with the browser's error page.
       return req.abort(req.isNavigationRequest() ? "aborted" : "blockedbyclient");
     };
+    // The address rules first, so a refused address reads the same whenever the request is made.
+    try {
+      checkUrl(u, { testHosts: deps.testHosts });
+    } catch (e) {
+      return refuse(e instanceof Error ? e.message.replace(/\.$/, "") : "refused", e instanceof InputError ? e : undefined);
+    }
     if (closed) return refuse("the page had already been read");
     if (requests.length > o.maxRequests) {
       countRefused++;
@@ -148,6 +160,7 @@ async function render(binding: Fetcher, url: string, opts: Parameters<Browser["r
       weightRefused++;
       return refuse(`over the page weight of ${o.maxBytes} bytes`);
     }
+    inflight++;
     try {
       const r = await safeFetch(u, {
         testHosts: deps.testHosts,
@@ -180,6 +193,8 @@ async function render(binding: Fetcher, url: string, opts: Parameters<Browser["r
       }
       if (e instanceof UpstreamError) return refuse(`its address could not be checked (${e.message.replace(/\.$/, "")})`, e);
       return refuse("it could not be fetched");
+    } finally {
+      inflight--;
     }
   }
 
@@ -215,6 +230,9 @@ async function render(binding: Fetcher, url: string, opts: Parameters<Browser["r
         cut.push(`the page did not finish loading within ${Math.round(o.loadTimeoutMs / 1000)} s; what had rendered by then was read`);
       }
       if (documentError && !documentServed) throw documentError;
+      // Requests already under way when the load event fired (scripts' fetches, late images) are let finish, up to
+      // SETTLE_MS, so the page is read the same each time.
+      for (const until = Date.now() + Math.min(SETTLE_MS, Math.max(0, left() - 3000)); inflight > 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
       timings.loadMs = Date.now() - tLoad;
       const read = opts.read ?? {};
       const evaluate = <T>(script: string) => page.evaluate(script) as Promise<T>;
@@ -262,7 +280,8 @@ async function render(binding: Fetcher, url: string, opts: Parameters<Browser["r
         ...(fonts ? { fonts } : {}),
         cookies,
         storageKeys,
-        requests,
+        // As they stood when the page was read: a request still under way then is listed as cut.
+        requests: requests.map((r) => (r.status === null && !r.refused ? { ...r, refused: "still loading when the page was read" } : { ...r })),
         cut,
         ...(axe ? { axe } : {}),
         timings,
