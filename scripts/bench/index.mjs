@@ -19,6 +19,10 @@
 //     days through the tick and the watch queue: upstream calls per company against the Companies House budget, the
 //     largest watch list it reads, the time to read and record a day with 10% changed, and webhook deliveries per
 //     second (scripts/bench/watch.mjs).
+//  9. the web tools: the accessibility audit through the API against axe-core run by hand in the same chromium
+//     (launching the browser each time, and one browser reused), median and p90 of BENCH_AUDIT_RUNS runs (default 10),
+//     the ratio audit/raw (goal ≤ 1.2×) and where the time goes; website-legal, brand-kit and ai-visibility on their
+//     fixture sites when registered (scripts/bench/web.mjs).
 // Everything runs locally (wrangler dev on 127.0.0.1 with its own state under .bench/).
 // BENCH_SECONDS (default 10) sets each load test's duration.
 import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
@@ -31,6 +35,7 @@ import { benchCompanies } from "./companies.mjs";
 import { benchUpstreamCalls } from "./upstream-calls.mjs";
 import { benchDistress } from "./distress.mjs";
 import { benchWatch } from "./watch.mjs";
+import { benchWeb } from "./web.mjs";
 import { benchMoneyLookup } from "./money-lookup.mjs";
 import { benchD1Load, nextEdition } from "./d1-load.mjs";
 
@@ -222,6 +227,10 @@ console.log("distress-signals, 50 companies:", report.distressSignals);
 // ---- 8. the watch list: BENCH_WATCHES companies read for two days, events recorded and delivered
 report.watch = await benchWatch();
 console.log("watch list:", report.watch);
+
+// ---- 9. the web tools: accessibility audit against raw axe-core, and the other web tools, on fixture sites
+report.web = await benchWeb();
+console.log("web tools:", JSON.stringify(report.web, null, 2));
 
 // ---- payment practices at full size in D1: load time, and lookup p50 of payment-practices and ppn-018
 report.moneyLookup = await benchMoneyLookup();
