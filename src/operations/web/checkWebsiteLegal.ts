@@ -314,7 +314,7 @@ export const checkWebsiteLegal = defineOperation({
     const home: PageRead = { ...readPage(page.text, page.url), url: page.url, kind: "home" };
 
     // The browser, alongside everything else: its failure only makes the cookie check "couldn't tell".
-    const rendering: Promise<RenderOutcome> = renderOrReason(ctx.services.browser, page, { timeoutMs: 15_000, loadTimeoutMs: 8_000 }).then((r) =>
+    const rendering: Promise<RenderOutcome> = renderOrReason(ctx.services.browser, page, { read: { cookies: true }, timeoutMs: 15_000, loadTimeoutMs: 8_000 }).then((r) =>
       "page" in r ? r : { reason: `${r.reason}, so cookies and trackers were not observed` },
     );
 

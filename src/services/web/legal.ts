@@ -669,7 +669,7 @@ function cookiesBeforeConsent(rendered: RenderOutcome): CookieCheck {
       trackers: [],
       consentTool: null,
     };
-  const page = rendered.page;
+  const page = { ...rendered.page, cookies: rendered.page.cookies ?? [] }; // the operation asks for them (read.cookies)
   const cookies: CookieFinding[] = page.cookies.map((c: RenderedCookie) => {
     const category = cookieCategory(c.name);
     const counted = category === "analytics" || category === "advertising" || (category === "unknown" && c.thirdParty);

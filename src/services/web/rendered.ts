@@ -28,6 +28,8 @@ export interface RenderOptions {
     colours?: boolean;
     /** The font families used by visible text, by amount of text. */
     fonts?: boolean;
+    /** Cookies (every domain) and web storage keys after the load and before any interaction. */
+    cookies?: boolean;
   };
 }
 
@@ -86,10 +88,10 @@ export interface RenderedPage {
   html?: string;
   colours?: RenderedColour[];
   fonts?: RenderedFont[];
-  /** Cookies present after the load and before any interaction (document.cookie and Set-Cookie, every domain). */
-  cookies: RenderedCookie[];
-  /** Keys in localStorage and sessionStorage after the load (names only). */
-  storageKeys: string[];
+  /** With `read.cookies`: cookies present after the load and before any interaction (scripts' and Set-Cookie, every domain). */
+  cookies?: RenderedCookie[];
+  /** With `read.cookies`: keys in localStorage and sessionStorage after the load (names only). */
+  storageKeys?: string[];
   /** Every request the page made, in order. */
   requests: RenderedRequest[];
   /** What was cut short, in words: "the page did not finish loading within 10 s", "page weight over 8 MiB: 3 requests refused"… */

@@ -249,23 +249,27 @@ async function render(binding: Fetcher, url: string, opts: Parameters<Browser["r
         axe = { ...(await evaluate<Omit<AxeResults, "framesNotAudited">>(runAxe(opts.axe, AXE_NODES_KEPT))), framesNotAudited: frames };
         timings.axeMs = Date.now() - tAxe;
       }
-      const storageKeys = await evaluate<string[]>(READ_STORAGE).catch(() => []);
-      const cdp = await page.createCDPSession();
-      const all = ((await cdp.send("Network.getAllCookies")) as { cookies: CdpCookie[] }).cookies;
-      await cdp.detach().catch(() => {});
+      let cookies: RenderedCookie[] | undefined;
+      let storageKeys: string[] | undefined;
+      if (read.cookies) {
+        storageKeys = await evaluate<string[]>(READ_STORAGE).catch(() => []);
+        const cdp = await page.createCDPSession();
+        const all = ((await cdp.send("Network.getAllCookies")) as { cookies: CdpCookie[] }).cookies;
+        await cdp.detach().catch(() => {});
+        cookies = all
+          .map((c) => ({
+            name: c.name,
+            domain: c.domain,
+            path: c.path,
+            expires: c.session || c.expires < 0 ? null : Math.round(c.expires),
+            httpOnly: c.httpOnly,
+            secure: c.secure,
+            sameSite: c.sameSite ?? null,
+            thirdParty: siteOf(c.domain.replace(/^\./, "")) !== pageSite,
+          }))
+          .sort((a, b) => (a.domain + a.name < b.domain + b.name ? -1 : 1));
+      }
       closed = true;
-      const cookies: RenderedCookie[] = all
-        .map((c) => ({
-          name: c.name,
-          domain: c.domain,
-          path: c.path,
-          expires: c.session || c.expires < 0 ? null : Math.round(c.expires),
-          httpOnly: c.httpOnly,
-          secure: c.secure,
-          sameSite: c.sameSite ?? null,
-          thirdParty: siteOf(c.domain.replace(/^\./, "")) !== pageSite,
-        }))
-        .sort((a, b) => (a.domain + a.name < b.domain + b.name ? -1 : 1));
       if (weightRefused) cut.push(`page weight over ${o.maxBytes} bytes: ${weightRefused} request(s) refused`);
       if (countRefused) cut.push(`more than ${o.maxRequests} requests: ${countRefused} refused`);
       keep = true;
@@ -278,8 +282,7 @@ async function render(binding: Fetcher, url: string, opts: Parameters<Browser["r
         ...(html !== undefined ? { html } : {}),
         ...(colours ? { colours } : {}),
         ...(fonts ? { fonts } : {}),
-        cookies,
-        storageKeys,
+        ...(cookies ? { cookies, storageKeys } : {}),
         // As they stood when the page was read: a request still under way then is listed as cut.
         requests: requests.map((r) => (r.status === null && !r.refused ? { ...r, refused: "still loading when the page was read" } : { ...r })),
         cut,
