@@ -29,9 +29,6 @@ export const READ_STORAGE = `(() => {
   return keys.sort();
 })()`;
 
-/** How many frames the top document holds. */
-export const COUNT_FRAMES = `document.querySelectorAll("iframe, frame").length`;
-
 /**
  * Colours painted on the page: every visible element's background (by its area on the first two screens), its text
  * (by characters times font size), its border (by length times width); buttons' and links' colours named as such.
@@ -103,7 +100,7 @@ export const READ_FONTS = `(() => {
     .sort((a, b) => b.share - a.share || (a.family < b.family ? -1 : 1)).slice(0, 8);
 })()`;
 
-/** Runs axe-core (already evaluated in the page) with the given options; trims each rule's nodes to `keep` examples. */
+/** Runs axe-core (evaluated just before it) with the given options; trims each rule's nodes to `keep` examples; counts the frames axe does not enter. */
 export const runAxe = (options: unknown, keep: number) => `(async () => {
   const r = await axe.run(document, ${JSON.stringify(options)});
   // A rule that passed has no impact of its own in the result: its declared impact (what a failure would weigh) is used.
@@ -111,5 +108,6 @@ export const runAxe = (options: unknown, keep: number) => `(async () => {
   const trim = (list) => list.map((x) => ({ id: x.id, impact: x.impact || declared[x.id] || null, tags: x.tags, description: x.description, help: x.help, helpUrl: x.helpUrl,
     nodeCount: x.nodes.length,
     nodes: x.nodes.slice(0, ${keep}).map((n) => ({ target: n.target, html: String(n.html || "").slice(0, 300), impact: n.impact || null, failureSummary: n.failureSummary ? String(n.failureSummary).slice(0, 600) : undefined })) }));
-  return { testEngine: r.testEngine, violations: trim(r.violations), incomplete: trim(r.incomplete), passes: trim(r.passes), inapplicable: trim(r.inapplicable) };
+  return { testEngine: r.testEngine, violations: trim(r.violations), incomplete: trim(r.incomplete), passes: trim(r.passes), inapplicable: trim(r.inapplicable),
+    framesNotAudited: document.querySelectorAll("iframe, frame").length };
 })()`;
