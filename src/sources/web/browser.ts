@@ -213,9 +213,8 @@ async function render(binding: Fetcher, url: string, opts: Parameters<Browser["r
     try {
       const page = await context.newPage();
       timings.browserMs = Date.now() - t0;
-      await page.evaluateOnNewDocument(LOCK_DOWN);
-      await page.setViewport({ width: 1280, height: 800 });
-      await page.setRequestInterception(true);
+      // Independent set-up steps, sent together (each is a round trip through Browser Rendering's relay).
+      await Promise.all([page.evaluateOnNewDocument(LOCK_DOWN), page.setViewport({ width: 1280, height: 800 }), page.setRequestInterception(true)]);
       page.on("request", (req) => {
         answer(req, page).catch(() => {});
       });
@@ -290,7 +289,8 @@ async function render(binding: Fetcher, url: string, opts: Parameters<Browser["r
       };
     } finally {
       closed = true;
-      await context.close().catch(() => {});
+      // A kept session is left clean for the next render; a browser about to be closed takes its context with it.
+      if ((deps.keepAliveMs ?? 0) > 0) await context.close().catch(() => {});
     }
   })();
 
