@@ -1,3 +1,4 @@
+import { visibleText } from "../../src/services/web/domText";
 import { env } from "cloudflare:workers";
 import { parseHTML } from "linkedom";
 import { describe, expect, it } from "vitest";
@@ -12,7 +13,6 @@ import {
   readBrandPage,
   readManifest,
   socialProfile,
-  visibleText,
 } from "../../src/services/web/brandKit";
 import { statedCompanyNumbers } from "../../src/services/web/disclosures";
 

@@ -3,7 +3,7 @@ import { defineOperation } from "../../platform/registry";
 import { AXE_RUN_OPTIONS } from "../../services/web/accessibility/axeOptions";
 import { AUDIT_NOTICE, EXAMPLES_PER_FINDING, IMPACT_WEIGHTS, SCORE_FORMULA, auditReply } from "../../services/web/accessibility/audit";
 import { CLAIMED_ACT_RULES } from "../../services/web/accessibility/actRules";
-import { PageUrl, fetchHtmlPage } from "./common/page";
+import { PAGE_ERRORS, PageUrl, fetchHtmlPage } from "./common/page";
 
 /** The whole audit (fetch, render, axe): past this the call answers 422 and is not charged. */
 const AUDIT_TIMEOUT_MS = 25_000;
@@ -93,7 +93,7 @@ export const auditAccessibility = defineOperation({
   output: Output,
   price: 3,
   auth: "key",
-  errors: ["invalid_url", "blocked_address", "too_many_redirects", "fetch_timeout", "response_too_large", "unreadable_input", "upstream_unavailable"],
+  errors: [...PAGE_ERRORS],
   readOnly: true,
   timeoutMs: AUDIT_TIMEOUT_MS + 3_000,
   example: { url: "https://www.example.co.uk/" },

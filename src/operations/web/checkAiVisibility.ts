@@ -23,7 +23,7 @@ import { ORGANISATION_TYPES } from "../../services/web/jsonLd";
 import { MAX_ROBOTS_BYTES } from "../../services/web/robots";
 import { MAX_SITEMAP_BYTES, MAX_SITEMAP_FILES } from "../../services/web/sitemap";
 import { InputError } from "../../shared/errors";
-import { domainOrUrl, fetchHtmlPage, pageOf, renderOrReason } from "./common/page";
+import { PAGE_ERRORS, domainOrUrl, fetchHtmlPage, pageOf, renderOrReason } from "./common/page";
 
 /**
  * ai-visibility (SPEC §4.8, the enrichment family's `business` with `companyNumber`, SPEC §2.1): fetches the page,
@@ -318,7 +318,7 @@ export const checkAiVisibility = defineOperation({
   output: Output,
   price: 2,
   auth: "key",
-  errors: ["invalid_url", "blocked_address", "too_many_redirects", "fetch_timeout", "response_too_large", "unreadable_input", "upstream_unavailable"],
+  errors: [...PAGE_ERRORS],
   readOnly: true,
   timeoutMs: 45_000,
   example: { domain: "example.co.uk" },

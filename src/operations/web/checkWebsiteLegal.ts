@@ -5,7 +5,7 @@ import { siteOf } from "../../services/net/site";
 import { type LegalReport, type PageNotRead, type PageRead, type RegisterAnswer, type RenderOutcome, assessLegal, numbersToCheck } from "../../services/web/legal";
 import { type LinkKind, legalPagesToFollow, readPage } from "../../services/web/siteLinks";
 import { InputError, UpstreamError } from "../../shared/errors";
-import { PageUrl, fetchHtmlPage, isHtmlPage, pageOf, renderOrReason } from "./common/page";
+import { PAGE_ERRORS, PageUrl, fetchHtmlPage, isHtmlPage, pageOf, renderOrReason } from "./common/page";
 
 /**
  * website-legal (SPEC §4.8): the legal basics of a UK business website. The homepage is read through the safe
@@ -302,7 +302,7 @@ export const checkWebsiteLegal = defineOperation({
   output: Output,
   price: 4,
   auth: "key",
-  errors: ["invalid_url", "blocked_address", "too_many_redirects", "fetch_timeout", "response_too_large", "unreadable_input", "upstream_unavailable"],
+  errors: [...PAGE_ERRORS],
   readOnly: true,
   timeoutMs: 40_000,
   example: { url: "https://www.example.co.uk/" },

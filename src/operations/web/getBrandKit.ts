@@ -18,7 +18,7 @@ import {
 import { statedCompanyNumbers } from "../../services/web/disclosures";
 import { InputError, UpstreamError } from "../../shared/errors";
 import type { OpContext } from "../../platform/registry";
-import { domainOrUrl, fetchHtmlPage, pageOf, renderOrReason } from "./common/page";
+import { PAGE_ERRORS, domainOrUrl, fetchHtmlPage, pageOf, renderOrReason } from "./common/page";
 import { LOGO_NOTICE } from "./companyLogo";
 
 /**
@@ -259,7 +259,7 @@ export const getBrandKit = defineOperation({
   output: Output,
   price: 2,
   auth: "key",
-  errors: ["invalid_url", "blocked_address", "too_many_redirects", "fetch_timeout", "response_too_large", "unreadable_input", "upstream_unavailable"],
+  errors: [...PAGE_ERRORS],
   readOnly: true,
   timeoutMs: 45_000,
   example: { domain: "example.co.uk" },

@@ -23,6 +23,7 @@
  *   1 `<html lang>`, 1 exactly one h1, 1 an OpenGraph title or description.
  * score = round(100 × points earned ÷ points of the parts that could be judged).
  */
+import { visibleText } from "./domText";
 import { parseHTML } from "linkedom";
 import type { CompanyProfile } from "../companies/profile";
 import { normaliseNameCore } from "../matching/names";
@@ -146,10 +147,6 @@ export interface PageReading {
   statedNumbers: StatedNumber[];
 }
 
-const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "SVG", "IFRAME", "OBJECT", "CANVAS", "TITLE", "META", "LINK"]);
-const BLOCK = new Set(
-  "ADDRESS ARTICLE ASIDE BLOCKQUOTE BODY BR CAPTION DD DETAILS DIALOG DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM H1 H2 H3 H4 H5 H6 HEADER HR HTML LI MAIN NAV OL P PRE SECTION SUMMARY TABLE TBODY TD TFOOT TH THEAD TR UL".split(" "),
-);
 const TAG_MAX = 200;
 
 /** The little of linkedom's DOM this module reads. */
@@ -167,33 +164,6 @@ const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 const cut = (s: string, max = TAG_MAX) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 /** Characters of text with white space runs as one: how both the HTML's and the rendered text are measured. */
 export const textLengthOf = (s: string) => collapse(s).length;
-
-function visibleText(root: DomNode): string {
-  const out: string[] = [];
-  const walk = (node: DomNode, depth: number) => {
-    if (depth > 400) return;
-    const kids = node.childNodes;
-    for (let i = 0; i < kids.length; i++) {
-      const child = kids[i];
-      if (child.nodeType === 3) out.push(child.textContent ?? "");
-      else if (child.nodeType === 1) {
-        const tag = (child.tagName ?? "").toUpperCase();
-        if (SKIP.has(tag) || child.hasAttribute("hidden")) continue;
-        const block = BLOCK.has(tag);
-        if (block) out.push("\n");
-        walk(child, depth + 1);
-        if (block) out.push("\n");
-      }
-    }
-  };
-  walk(root, 0);
-  return out
-    .join("")
-    .split("\n")
-    .map((l) => l.replace(/[ \t\f\v\r\u00a0]+/g, " ").trim())
-    .filter(Boolean)
-    .join("\n");
-}
 
 /** Meta names read as robots directives: robots, the search crawlers' own and the crawlers ai-visibility reports on. */
 const ROBOTS_META = new Set(["robots", "googlebot", "googlebot-news", "bingbot", "msnbot", ...CRAWLERS.map((c) => c.token.toLowerCase())]);

@@ -6,6 +6,7 @@
  *
  * People are never named (SPEC §1 rule 7): a personal LinkedIn profile is left out of `socials` and only counted.
  */
+import { visibleText } from "./domText";
 import { parseHTML } from "linkedom";
 import { type LogoCandidate, extractLogos } from "../logo/extractLogos";
 import { sameSite } from "../net/site";
@@ -126,33 +127,6 @@ interface El {
 }
 
 const clean = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
-
-const BLOCK = new Set([
-  "ADDRESS", "ARTICLE", "ASIDE", "BLOCKQUOTE", "BR", "DD", "DIV", "DL", "DT", "FIELDSET", "FIGCAPTION", "FIGURE", "FOOTER", "FORM", "H1", "H2", "H3",
-  "H4", "H5", "H6", "HEADER", "HR", "LI", "MAIN", "NAV", "OL", "P", "PRE", "SECTION", "TABLE", "TD", "TH", "TR", "UL",
-]);
-const HIDDEN = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "SVG", "IFRAME", "OBJECT", "HEAD"]);
-
-/** The visible text of an element: scripts and styles left out, one block element a line. */
-export function visibleText(root: El): string {
-  const out: string[] = [];
-  const walk = (n: El) => {
-    if (n.nodeType === 3) return void out.push(n.nodeValue ?? "");
-    if (n.nodeType !== 1) return;
-    if (HIDDEN.has(n.tagName)) return;
-    const block = BLOCK.has(n.tagName);
-    if (block) out.push("\n");
-    for (const c of Array.from(n.childNodes)) walk(c);
-    if (block) out.push("\n");
-  };
-  walk(root);
-  return out
-    .join("")
-    .split("\n")
-    .map((l) => l.replace(/[ \t\u00a0]+/g, " ").trim())
-    .filter(Boolean)
-    .join("\n");
-}
 
 /** The first sentence of a text ("Ltd." and the like are not sentence ends), at most MAX_TAGLINE characters. */
 export function firstSentence(s: string): string {

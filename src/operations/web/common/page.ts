@@ -8,6 +8,9 @@ import type { Services } from "../../../platform/services";
 import type { RenderOptions, RenderedPage } from "../../../services/web/rendered";
 import { InputError, UpstreamError } from "../../../shared/errors";
 
+/** What a web tool answers besides its reply: the safe fetcher's refusals of the caller's page, and 503 for an upstream (the DNS resolver, the browser, Companies House). */
+export const PAGE_ERRORS = ["invalid_url", "blocked_address", "too_many_redirects", "fetch_timeout", "response_too_large", "unreadable_input", "upstream_unavailable"] as const;
+
 const HOST = /^(?=.{1,200}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
 
 /** Accepts `example.co.uk`, `www.example.co.uk` or a pasted URL, and keeps only the host name. */
