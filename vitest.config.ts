@@ -97,13 +97,15 @@ export default defineConfig(async () => {
             BROWSER_KEEP_ALIVE_MS: "0",
             // People named in the fixtures: test/setup.ts checks no reply to an unverified caller names them.
             PERSON_NAMES: JSON.stringify(fixturePersonNames(import.meta.dirname)),
-            // Web tools' fixture sites: a11y/hostile (accessibility audit, browser safety), legal* (website-legal), aiv* (ai-visibility), brand* (brand-kit).
+            // Web tools' and document readers' fixture sites: a11y/hostile (accessibility audit, browser safety), legal* (website-legal), aiv* (ai-visibility), brand* (brand-kit).
             SAFE_FETCH_TEST_HOSTS: [
               "fixtures.test,logo.test,redirect.test,ch.test,govuk.test,assets.test,sra.test,cqc.test,charity.test,hooks.test,shared.test",
               "a11y.test,a11y2.test,hostile.test,hostile2.test",
               "legal.test,legal2.test,legal3.test,legal4.test,legal5.test",
               "aiv.test,aiv2.test,aiv3.test,aiv4.test,aiv5.test",
               "brand.test,brand2.test,brand3.test,brand4.test",
+              // Document readers and the carbon reduction plan check: files.test (test/fixtures), docs.test and supplier*.test (fixture sites), pdf.test (PDFs made in the test).
+              "files.test,docs.test,pdf.test,supplier.test,supplier2.test,supplier3.test,www.cqc.test",
             ].join(","),
             ENVIRONMENT: "test",
             // Upstreams point at fixture hosts (test/fixtures/hosts/<host>/...); keys are dummies.

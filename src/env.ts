@@ -15,6 +15,10 @@ export interface Env {
   BROWSER?: Fetcher;
   /** Milliseconds a browser session is kept after a render for the next one to reuse; "0" or unset closes it every time. */
   BROWSER_KEEP_ALIVE_MS?: string;
+  /** Workers AI, optional: where bound, the document readers' `summary` is worded by SUMMARY_MODEL from the extracted facts (and checked against them). */
+  AI?: { run(model: string, input: { messages: { role: string; content: string }[]; max_tokens?: number }): Promise<unknown> };
+  /** The Workers AI model that words the readers' summaries (default @cf/meta/llama-3.1-8b-instruct). */
+  SUMMARY_MODEL?: string;
 
   API_VERSION: string;
   ENVIRONMENT: string;

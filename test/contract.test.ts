@@ -6,6 +6,8 @@ import { operations } from "../src/operations";
 import type { AnyOperation } from "../src/platform/registry";
 import type { RegisterSource } from "../src/services/registers/types";
 import { CHARITY_EXTRA_TABLES } from "../src/sources/charity-commission/parse";
+import { EXAMPLE_PLAN } from "../src/operations/documents/checkCarbonReductionPlan";
+import { CHARITY, CQC, MODERN_SLAVERY, OFSTED } from "../src/operations/documents/common/readers";
 import { call, createTestKey, startSignup, uniqueContact } from "./helpers";
 
 /**
@@ -68,7 +70,30 @@ function publicDns(): void {
  * Upstreams an example reaches that the fixture hosts cannot stand for (the example names a real domain): stood in
  * for with a stubbed fetch, the way the operation's own tests do. Everything else goes to vitest.config.ts's hosts.
  */
+/**
+ * A document reader's GET example names a document on www.example.co.uk: the DoH resolver says the name is public,
+ * and the document is served as the reader's documented example text (the carbon reduction plan check: its example
+ * plan page).
+ */
+function exampleDocument(body: string, contentType: string): () => void {
+  return () => {
+    const real = globalThis.fetch;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (url.hostname === "dns.test")
+        return Response.json({ Status: 0, Answer: url.searchParams.get("type") === "A" ? [{ type: 1, data: "151.101.0.1", TTL: 60 }] : [] });
+      if (url.hostname === "www.example.co.uk") return new Response(body, { headers: { "content-type": contentType } });
+      return real(input, init);
+    });
+  };
+}
+
 const UPSTREAMS: Record<string, () => void> = {
+  scoreModernSlaveryStatementByUrl: exampleDocument(MODERN_SLAVERY.exampleText, "text/plain; charset=utf-8"),
+  structureOfstedReportByUrl: exampleDocument(OFSTED.exampleText, "text/plain; charset=utf-8"),
+  structureCqcReportByUrl: exampleDocument(CQC.exampleText, "text/plain; charset=utf-8"),
+  structureCharityReportByUrl: exampleDocument(CHARITY.exampleText, "text/plain; charset=utf-8"),
+  checkCarbonReductionPlan: exampleDocument(EXAMPLE_PLAN, "text/html; charset=utf-8"),
   // brand-kit?domain=example.co.uk: the DoH resolver says the name is public; the site is the brand.test fixture (path for path: its stylesheets and manifest too).
   getBrandKit: () => {
     const real = globalThis.fetch;

@@ -23,6 +23,8 @@
 //     (launching the browser each time, and one browser reused), median and p90 of BENCH_AUDIT_RUNS runs (default 10),
 //     the ratio audit/raw (goal ≤ 1.2×) and where the time goes; website-legal, brand-kit and ai-visibility on their
 //     fixture sites when registered (scripts/bench/web.mjs).
+// 10. the document readers: a 100-page text PDF end to end and 1 MB of text through each reader (goals 2 s and
+//     300 ms), peak heap and resident memory (scripts/bench/documents.ts; alone: node --expose-gc scripts/bench/documents.mjs).
 // Everything runs locally (wrangler dev on 127.0.0.1 with its own state under .bench/).
 // BENCH_SECONDS (default 10) sets each load test's duration.
 import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
@@ -36,6 +38,7 @@ import { benchUpstreamCalls } from "./upstream-calls.mjs";
 import { benchDistress } from "./distress.mjs";
 import { benchWatch } from "./watch.mjs";
 import { benchWeb } from "./web.mjs";
+import { benchDocumentReaders } from "./documents.mjs";
 import { benchMoneyLookup } from "./money-lookup.mjs";
 import { benchD1Load, nextEdition } from "./d1-load.mjs";
 
@@ -231,6 +234,10 @@ console.log("watch list:", report.watch);
 // ---- 9. the web tools: accessibility audit against raw axe-core, and the other web tools, on fixture sites
 report.web = await benchWeb();
 console.log("web tools:", JSON.stringify(report.web, null, 2));
+
+// ---- 10. the document readers: a 100-page PDF and 1 MB of text through each reader, time and peak memory
+report.documents = await benchDocumentReaders();
+console.log("document readers:", JSON.stringify(report.documents, null, 2));
 
 // ---- payment practices at full size in D1: load time, and lookup p50 of payment-practices and ppn-018
 report.moneyLookup = await benchMoneyLookup();

@@ -43,6 +43,15 @@ import { checkWebsiteLegal } from "./web/checkWebsiteLegal";
 import { checkAiVisibility } from "./web/checkAiVisibility";
 import { getBrandKit } from "./web/getBrandKit";
 
+import { scoreModernSlaveryStatementByUrl } from "./documents/scoreModernSlaveryStatementByUrl";
+import { scoreModernSlaveryStatement } from "./documents/scoreModernSlaveryStatement";
+import { structureOfstedReportByUrl } from "./documents/structureOfstedReportByUrl";
+import { structureOfstedReport } from "./documents/structureOfstedReport";
+import { structureCqcReportByUrl } from "./documents/structureCqcReportByUrl";
+import { structureCqcReport } from "./documents/structureCqcReport";
+import { structureCharityReportByUrl } from "./documents/structureCharityReportByUrl";
+import { structureCharityReport } from "./documents/structureCharityReport";
+import { checkCarbonReductionPlan } from "./documents/checkCarbonReductionPlan";
 /**
  * Every operation of the service, once. Routes, OpenAPI, Markdown, the catalog, MCP tools and the contract
  * test come from this list. Each lives in `<family>/<operationId>.ts`; shared pieces of a family in `<family>/common/`.
@@ -88,6 +97,15 @@ export const operations: readonly AnyOperation[] = [
   checkWebsiteLegal,
   checkAiVisibility,
   getBrandKit,
+  scoreModernSlaveryStatementByUrl,
+  scoreModernSlaveryStatement,
+  structureOfstedReportByUrl,
+  structureOfstedReport,
+  structureCqcReportByUrl,
+  structureCqcReport,
+  structureCharityReportByUrl,
+  structureCharityReport,
+  checkCarbonReductionPlan,
   startSignup,
   verifySignup,
   getAccount,

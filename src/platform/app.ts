@@ -49,7 +49,7 @@ async function rawInput(c: Context<AppEnv>, op: AnyOperation): Promise<unknown> 
   if (op.method === "get" || op.method === "delete") return c.req.query();
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(type)) throw new ApiError("unsupported_media_type", "Send the body as JSON with `content-type: application/json`.", { field: "body" });
-  const text = await bodyText(c.req.raw, MAX_BODY_BYTES);
+  const text = await bodyText(c.req.raw, op.maxBodyBytes ?? MAX_BODY_BYTES);
   try {
     return JSON.parse(text);
   } catch {
@@ -136,7 +136,7 @@ export function buildApp(ops: readonly AnyOperation[] = operations) {
   app.get("/", (c) =>
     c.json({
       name: "UK Business Intelligence API",
-      version: "1.9.0",
+      version: "1.10.0",
       docs: ["/openapi.yaml", "/openapi.json", "/apis.md", "/.well-known/api-catalog", "/apis.json", "/changelog"],
       mcp: "/mcp",
       status: "/api/status",

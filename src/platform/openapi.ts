@@ -6,7 +6,7 @@ import { INPUT_LIMITS, limitParam } from "./schemas";
 import { type AnyOperation, priceText } from "./registry";
 
 export const API_TITLE = "UK Business Intelligence API";
-export const API_VERSION = "1.9.0";
+export const API_VERSION = "1.10.0";
 
 export const ErrorEnvelope = z
   .object({
@@ -93,7 +93,8 @@ const FAMILY_TAGS: Record<string, string> = {
   risk: "Risk and compliance: identity verification, distress signals, the public record, licences and registers, definite sanctions matches.",
   money: "Payments and public money: late-payment interest, payment practices, PPN 018, how a customer pays, the gender pay gap, contracts won.",
   watch: "The watch list: companies read every day, an event feed of what changed, and signed webhooks.",
-  web: "Web tools: the keyless company logo.",
+  web: "Web tools: the accessibility audit, website legal basics, brand kit, AI visibility and the keyless company logo.",
+  documents: "Document readers: modern slavery statements, Ofsted and CQC reports, charity reports (GET by URL, POST with text), and the carbon reduction plan check.",
   account: "Sign-up and the caller's account.",
 };
 

@@ -81,6 +81,8 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   readOnly: boolean;
   /** Time limit of a call in ms; past it the call answers 503 timeout and its credits come back. */
   timeoutMs?: number;
+  /** The largest JSON body taken (default 256 KiB): the document readers take a long `text`. */
+  maxBodyBytes?: number;
   /** Browsers may call it from any origin (company-logo). */
   cors?: boolean;
   /** An example request (query or body) used in the generated docs. */

@@ -61,7 +61,7 @@ export const INPUT_LIMITS = {
   limit: { max: 50, appliesTo: "company-search: 1 to 50, default 10", spec: true },
   companies: { max: 50, appliesTo: "idv-check: company numbers per call, comma-separated (600 characters at most)", spec: true, param: "company" },
   items: { max: 25, appliesTo: "batch: 1 to 25 entries", spec: true },
-  text: { max: 200_000, appliesTo: "document readers (POST): characters of text", spec: false },
+  text: { max: 1_000_000, appliesTo: "document readers (POST): characters of text (the JSON body at most 4 MiB)", spec: false },
   target: { max: 200, appliesTo: "assess: company name or domain", spec: false },
   offer: { max: 1_000, appliesTo: "assess: what is sold and to whom", spec: false },
   label: { max: 100, appliesTo: "watch label", spec: false },

@@ -42,6 +42,9 @@ import { type Messenger, messengerFor } from "../sources/messaging/messenger";
 import { type SafeFetchOptions, type SafeFetchResult, checkAddress, decodeText, postWebhook, safeFetch } from "../sources/web/safeFetch";
 import { testHostsOf } from "../sources/web/testHosts";
 import { createBrowser } from "../sources/web/browser";
+import { workersAiPhraser } from "../sources/ai/workersAi";
+import { type PdfText, isPdf, readPdf } from "../sources/documents/pdf";
+import type { Phraser } from "../services/documents/summary";
 import type { Browser } from "../services/web/rendered";
 import { InputError } from "../shared/errors";
 import { forgetKey } from "./keyCache";
@@ -117,6 +120,10 @@ export interface Services {
   browser: Browser;
   /** A cache of answers this service computed from upstreams (e.g. logos), in D1. */
   cache: HttpCache;
+  /** PDFs' text page by page (unpdf); `read` refuses a scan (422 unreadable_input). */
+  pdf: { isPdf(bytes: Uint8Array): boolean; read(bytes: Uint8Array): Promise<PdfText> };
+  /** The optional language model that words the document readers' summaries from their facts (Workers AI); `available` false where unbound. */
+  phraser: Phraser;
 }
 
 /**
@@ -183,6 +190,8 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}): Serv
       return createBrowser(env.BROWSER, { testHosts, resolve: dohResolverFor(env.DNS_RESOLVER_URL), keepAliveMs: Number(env.BROWSER_KEEP_ALIVE_MS) || 0 });
     },
     cache,
+    pdf: { isPdf, read: (bytes) => readPdf(bytes) },
+    phraser: workersAiPhraser(env.AI, env.SUMMARY_MODEL),
     ...overrides,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The people named in this repo's fixtures (runs in Node, from vitest.config.ts, before the tests): officers and
  * individual PSCs, insolvency practitioners, people entitled to charges, and the individuals on the sanctions
- * fixtures. test/setup.ts checks that none of them appears in any reply a test received without a verified
+ * fixtures, and the people named in the document readers' fixtures (their people.txt). test/setup.ts checks that none of them appears in any reply a test received without a verified
  * account (SPEC §1 rule 7: people are counted, never named; issue 13 §4).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -61,6 +61,22 @@ export function fixturePersonNames(root: string): string[] {
     for (const r of rows) {
       const person = r.ResponsiblePerson?.replace(/\s*\(.*$/s, "").trim();
       if (person) names.add(person);
+    }
+  }
+  // People named in the document readers' fixtures (signers, managers, trustees): a `people.txt` beside them, one
+  // name a line, lists them (test/fixtures/documents/<reader>/people.txt, test/fixtures/hosts/docs.test/people.txt).
+  for (const dir of [join(root, "test/fixtures/documents"), join(root, "test/fixtures/hosts")]) {
+    const walk = (d: string) => {
+      for (const f of readdirSync(d)) {
+        const path = join(d, f);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (f === "people.txt") for (const line of readFileSync(path, "utf8").split(/\r?\n/)) if (line.trim() && !line.startsWith("#")) names.add(line.trim());
+      }
+    };
+    try {
+      walk(dir);
+    } catch {
+      // no such folder
     }
   }
   return [...names].flatMap(variantsOf);

@@ -97,6 +97,8 @@ export function pdfBlocks(pages: string[]): Block[] {
         blocks.push({ kind: "heading", level: 2, text: clean(l), page });
         return;
       }
+      // A bullet starts its own block: each item is read as its own sentence(s).
+      if (/^[•▪●◦■\-–*]\s/.test(l) || /^\(?[a-z0-9]{1,2}[).]\s+\p{Lu}/u.test(l)) flush();
       para.push(l);
     });
     flush();

@@ -4,6 +4,7 @@
  * OCR, and says so rather than answering "not found" from an empty text.
  */
 import { getDocumentProxy } from "unpdf";
+import { MAX_PDF_PAGES } from "../../services/documents/document";
 import { InputError } from "../../shared/errors";
 
 export interface PdfText {
@@ -14,8 +15,7 @@ export interface PdfText {
   cut: boolean;
 }
 
-/** Pages read at most (a 100-page report reads whole). */
-export const MAX_PDF_PAGES = 300;
+export { MAX_PDF_PAGES };
 /** Below this many letters a page on average, the PDF is taken to have no text layer. */
 const MIN_LETTERS_PER_PAGE = 25;
 

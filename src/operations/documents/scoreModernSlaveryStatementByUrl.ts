@@ -1,0 +1,5 @@
+import { readerByUrl } from "./common/reader";
+import { MODERN_SLAVERY } from "./common/readers";
+
+/** MODERN_SLAVERY reader, GET: the document at `?url=` (HTML or PDF) (SPEC §4.3). */
+export const scoreModernSlaveryStatementByUrl = readerByUrl("scoreModernSlaveryStatementByUrl", MODERN_SLAVERY);

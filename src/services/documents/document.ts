@@ -1,0 +1,108 @@
+/**
+ * A document as every reader sees it (issue 17 §1): headed sections of sentences, each sentence keeping its page
+ * (PDF) and its section, plus the whole text for "is it mentioned" questions (SPEC §4.3: those come from the full
+ * text). Built from HTML (linkedom), from a PDF's pages (read at the edge by sources/documents/pdf.ts) or from plain
+ * text a caller sent. Pure.
+ */
+import { type Block, htmlBlocks, pdfBlocks } from "./blocks";
+import { sectionsOf } from "./segment";
+
+/** PDF pages read at most (a 100-page report reads whole); the rest is cut and `Doc.cut` says so. */
+export const MAX_PDF_PAGES = 300;
+
+export interface DocSentence {
+  /** Position in `Doc.sentences`. */
+  index: number;
+  text: string;
+  /** The PDF page (1-based); null for HTML and text. */
+  page: number | null;
+  /** The heading of the section the sentence is in; null before the first heading. */
+  section: string | null;
+}
+
+export interface DocSection {
+  heading: string | null;
+  level: number;
+  page: number | null;
+  /** Indexes into `Doc.sentences`. */
+  first: number;
+  /** One past the last sentence of the section. */
+  end: number;
+}
+
+export interface Doc {
+  kind: "html" | "pdf" | "text";
+  /** The HTML title, or null. */
+  title: string | null;
+  sections: DocSection[];
+  sentences: DocSentence[];
+  /** Headings and sentences joined, one per line (for "is it mentioned anywhere" questions). */
+  text: string;
+  /** Characters of text read. */
+  chars: number;
+  /** Pages read (PDF), else null. */
+  pages: number | null;
+  /** The PDF's page count, else null. */
+  totalPages: number | null;
+  /** True when the document was longer than was read (pages or characters). */
+  cut: boolean;
+}
+
+function docOf(kind: Doc["kind"], title: string | null, blocks: Block[], extra: { pages?: number; totalPages?: number; cut?: boolean } = {}): Doc {
+  const sections: DocSection[] = [];
+  const sentences: DocSentence[] = [];
+  const lines: string[] = [];
+  for (const s of sectionsOf(blocks)) {
+    const first = sentences.length;
+    if (s.heading) lines.push(s.heading);
+    for (const x of s.sentences) {
+      sentences.push({ index: sentences.length, text: x.text, page: x.page ?? null, section: s.heading });
+      lines.push(x.text);
+    }
+    sections.push({ heading: s.heading, level: s.level, page: s.page ?? null, first, end: sentences.length });
+  }
+  const text = lines.join("\n");
+  return { kind, title: title || null, sections, sentences, text, chars: text.length, pages: extra.pages ?? null, totalPages: extra.totalPages ?? null, cut: extra.cut ?? false };
+}
+
+/** An HTML page: navigation, page chrome, scripts and forms dropped (blocks.ts). */
+export const docFromHtml = (html: string): Doc => {
+  const { title, blocks } = htmlBlocks(html);
+  return docOf("html", title, blocks);
+};
+
+/** A PDF's pages, as read by sources/documents/pdf.ts. */
+export const docFromPdf = (pdf: { pages: string[]; totalPages: number; cut: boolean }): Doc =>
+  docOf("pdf", null, pdfBlocks(pdf.pages), { pages: pdf.pages.length, totalPages: pdf.totalPages, cut: pdf.cut });
+
+/**
+ * Plain text a caller sent (often copied from a PDF or a page): lines read as a PDF page's are (short capitalised
+ * lines before text are headings, a blank line ends a paragraph), with no page numbers. Markdown headings (`#`) and
+ * bullets are read as such.
+ */
+export function docFromText(text: string): Doc {
+  const normalised = text
+    .replace(/\r\n?/g, "\n")
+    .replace(/\u00a0/g, " ")
+    .replace(/^[ \t]*[-*+][ \t]+/gm, "• ");
+  const blocks: Block[] = [];
+  let chunk: string[] = [];
+  const flush = () => {
+    if (chunk.some((l) => l.trim())) for (const { page: _page, ...b } of pdfBlocks([chunk.join("\n")])) blocks.push(b);
+    chunk = [];
+  };
+  for (const line of normalised.split("\n")) {
+    const md = /^[ \t]*(#{1,6})[ \t]+(.+?)[ \t#]*$/.exec(line);
+    if (!md) {
+      chunk.push(line);
+      continue;
+    }
+    flush();
+    blocks.push({ kind: "heading", level: md[1].length, text: md[2].trim() });
+  }
+  flush();
+  return docOf("text", null, blocks);
+}
+
+/** The sentences of a section. */
+export const sentencesOf = (doc: Doc, section: DocSection): DocSentence[] => doc.sentences.slice(section.first, section.end);
