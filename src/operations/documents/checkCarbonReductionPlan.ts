@@ -3,6 +3,7 @@ import { defineOperation } from "../../platform/registry";
 import { type CarbonPlanReport, checkCarbonPlan, looksLikePlan } from "../../services/documents/carbonPlan";
 import { type Doc, docFromHtml, docFromPdf, docFromText } from "../../services/documents/document";
 import { Reading } from "../../services/documents/evidence";
+import { redactQuotes } from "../../services/documents/names";
 import { planLinks } from "../../services/documents/planLinks";
 import { InputError, UpstreamError } from "../../shared/errors";
 import { PAGE_ERRORS, isHtmlPage, pageOf } from "../web/common/page";
@@ -120,7 +121,7 @@ function replyOf(asked: string, plan: { loaded: Loaded; reading: Reading; report
     meetsTemplate: report.meetsTemplate,
     partsMet: report.partsMet,
     partsTotal: 8,
-    parts: Object.fromEntries(PART_KEYS.map((k) => [k, { found: report.parts[k].found, status: report.parts[k].status, note: report.parts[k].note, evidence: report.parts[k].evidence }])) as Reply["parts"],
+    parts: redactQuotes(Object.fromEntries(PART_KEYS.map((k) => [k, { found: report.parts[k].found, status: report.parts[k].status, note: report.parts[k].note, evidence: report.parts[k].evidence }]))) as Reply["parts"],
     scope3Found: report.scope3Found,
     gaps: report.gaps,
     reading: report.reading,

@@ -3,8 +3,8 @@
  * came from (and the page, for a PDF), or says it couldn't tell. A `Reading` remembers which passages were cited, for
  * the reply's `read.passages`. Pure.
  */
-import { looksLikePerson } from "../matching/people";
 import type { Doc, DocSection, DocSentence } from "./document";
+import { redactHeadingOf } from "./names";
 
 /** The passage a fact comes from. */
 export interface Evidence {
@@ -122,7 +122,7 @@ export class Reading {
           if (p !== null) pages.add(p);
         }
       // A signer's name often stands on its own line and is read as a heading: never given (SPEC §1 rule 7).
-      const section = sec.heading !== null && looksLikePerson(sec.heading, "standalone") ? "[name]" : sec.heading;
+      const section = sec.heading === null ? null : redactHeadingOf(sec.heading);
       if (n) out.push({ section, pages: [...pages].sort((a, b) => a - b), sentences: n });
     }
     return out;

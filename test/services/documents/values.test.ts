@@ -40,3 +40,17 @@ describe("values read from sentences", () => {
     expect(r.passages()).toEqual([{ section: "Training", pages: [], sentences: 1 }]);
   });
 });
+
+describe("the last guard against names in quotes (services/documents/names.ts)", () => {
+  it("a name after an honorific or a signature label, and a heading that is a name, are taken out; roles and organisations stay", async () => {
+    const { redactPeople, redactQuotes } = await import("../../../src/services/documents/names");
+    expect(redactPeople("The chair of governors is Mrs Helen Rowbotham and Dr A. Patel visited.")).toBe("The chair of governors is [name] and [name] visited.");
+    expect(redactPeople("Signed: Jane Doe-Smith, Managing Director")).toBe("Signed: [name], Managing Director");
+    expect(redactPeople("Signed: Managing Director")).toBe("Signed: Managing Director");
+    expect(redactPeople("Signed on behalf of the Board of Directors")).toBe("Signed on behalf of the Board of Directors");
+    expect(redactQuotes({ a: [{ quote: "Print name: Sam Jones", page: 2, section: "Jane Harper" }], note: "Mr Smith" })).toEqual({
+      a: [{ quote: "Print name: [name]", page: 2, section: "[name]" }],
+      note: "Mr Smith",
+    });
+  });
+});

@@ -9,7 +9,8 @@ import { type OpContext, type Operation, defineOperation } from "../../../platfo
 import type { Services } from "../../../platform/services";
 import { type Doc, MAX_PDF_PAGES, docFromHtml, docFromPdf, docFromText } from "../../../services/documents/document";
 import { Reading } from "../../../services/documents/evidence";
-import { summarise } from "../../../services/documents/summary";
+import { redactQuotes } from "../../../services/documents/names";
+import { type Summary, composeSummary, summarise } from "../../../services/documents/summary";
 import { InputError } from "../../../shared/errors";
 import { PAGE_ERRORS, PageUrl, isHtmlPage, pageOf } from "../../web/common/page";
 
@@ -194,22 +195,28 @@ function outputOf(spec: ReaderSpec<{ facts: string[] }, z.ZodRawShape>) {
     .openapi(spec.schemaName);
 }
 
-async function answer<R extends { facts: string[] }>(spec: ReaderSpec<R, z.ZodRawShape>, loaded: Loaded, query: { url: string | null; textChars: number | null }, ctx: OpContext | null, now: Date) {
-  const reading = new Reading(loaded.doc);
-  const { facts, ...report } = spec.read(reading, { today: todayOf(now) });
-  const extra = spec.enrich && ctx ? await spec.enrich({ facts, ...report } as R, ctx) : (spec.exampleExtra ?? {});
-  const { summary, by } = ctx ? await summarise(ctx.services.phraser, spec.documentName, facts) : { summary: facts.join(" ") || "Nothing the reader looks for was found in the document.", by: "facts" as const };
+/** The reply from what the reader found: its fields, the extra ones, the summary and the `read` object. */
+function replyOf(spec: ReaderSpec<{ facts: string[] }, z.ZodRawShape>, loaded: Loaded, reading: Reading, query: { url: string | null; textChars: number | null }, parts: { report: Record<string, unknown>; extra: Record<string, unknown>; summary: Summary; now: Date }) {
   return {
     query,
     document: { title: loaded.doc.title, url: loaded.url },
-    ...report,
-    ...extra,
-    summary,
-    summaryBy: by,
+    // Each reader takes names out of its quotes; every quote and heading passes the last guard too (SPEC §1 rule 7).
+    ...redactQuotes(parts.report),
+    ...parts.extra,
+    summary: parts.summary.summary,
+    summaryBy: parts.summary.by,
     read: readObjectOf(loaded, reading),
-    checkedAt: now.toISOString(),
+    checkedAt: parts.now.toISOString(),
     notice: spec.notice,
   };
+}
+
+async function answer<R extends { facts: string[] }>(spec: ReaderSpec<R, z.ZodRawShape>, loaded: Loaded, query: { url: string | null; textChars: number | null }, ctx: OpContext) {
+  const reading = new Reading(loaded.doc);
+  const { facts, ...report } = spec.read(reading, { today: todayOf(ctx.now) });
+  const extra = spec.enrich ? await spec.enrich({ facts, ...report } as R, ctx) : {};
+  const summary = await summarise(ctx.services.phraser, spec.documentName, facts);
+  return replyOf(spec as never, loaded, reading, query, { report, extra, summary, now: ctx.now });
 }
 
 const inputsText = (spec: ReaderSpec<{ facts: string[] }, z.ZodRawShape>) => `
@@ -239,7 +246,7 @@ export function readerByUrl<R extends { facts: string[] }, X extends z.ZodRawSha
     async handler({ url }, ctx) {
       const query = { url, textChars: null };
       const loaded = await loadDocument(ctx.services, { url }, { url });
-      return answer(s, loaded, query, ctx, ctx.now);
+      return answer(s, loaded, query, ctx);
     },
   }) as unknown as Operation;
 }
@@ -268,29 +275,20 @@ export function readerByText<R extends { facts: string[] }, X extends z.ZodRawSh
     example,
     // Computed by the real reader from the example text (the summary is the facts' own sentences).
     get exampleReply() {
-      return answerSync(s, exampleLoaded);
+      return exampleReplyOf(s, exampleLoaded);
     },
     async handler(input, ctx) {
       const query = { url: input.url ?? null, textChars: input.text === undefined ? null : input.text.length };
       const loaded = await loadDocument(ctx.services, input, query);
-      return answer(s, loaded, query, ctx, ctx.now);
+      return answer(s, loaded, query, ctx);
     },
   } as Operation<typeof TextOrUrl, ReturnType<typeof outputOf>>) as unknown as Operation;
 }
 
-/** The documented example's reply, computed without a context (no model, the example's own extra fields). */
-function answerSync(spec: ReaderSpec<{ facts: string[] }, z.ZodRawShape>, loaded: Loaded) {
+/** The documented example's reply, computed by the real reader without a context (no model, the example's own extra fields). */
+function exampleReplyOf(spec: ReaderSpec<{ facts: string[] }, z.ZodRawShape>, loaded: Loaded) {
   const reading = new Reading(loaded.doc);
   const { facts, ...report } = spec.read(reading, { today: todayOf(NOW_OF_EXAMPLE) });
-  return {
-    query: { url: null, textChars: spec.exampleText.length },
-    document: { title: null, url: null },
-    ...report,
-    ...(spec.exampleExtra ?? {}),
-    summary: facts.length ? facts.join(" ") : "Nothing the reader looks for was found in the document.",
-    summaryBy: "facts",
-    read: readObjectOf(loaded, reading),
-    checkedAt: NOW_OF_EXAMPLE.toISOString(),
-    notice: spec.notice,
-  };
+  const summary: Summary = { summary: composeSummary(facts), by: "facts" };
+  return replyOf(spec, loaded, reading, { url: null, textChars: spec.exampleText.length }, { report, extra: spec.exampleExtra ?? {}, summary, now: NOW_OF_EXAMPLE });
 }
