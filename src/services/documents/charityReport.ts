@@ -66,7 +66,7 @@ export interface TransparencyItem {
 }
 
 export interface CharityReport {
-  document: {
+  recognition: {
     /** Whether the text reads as a charity's report or accounts at all. When false every field is "couldn't tell". */
     recognised: boolean;
     /** The parts found: a trustees' report, accounts (and which kind), an examiner's or auditor's report. */
@@ -719,7 +719,7 @@ export function readCharityReport(reading: Reading, opts: CharityReadOptions): C
   ].filter((x): x is string => !!x);
 
   const report: Omit<CharityReport, "transparency" | "funderGaps" | "facts"> = {
-    document: {
+    recognition: {
       recognised: true,
       parts,
       note: `Read as a charity's report or accounts (it mentions ${signals.join(", ")}).${doc.cut ? " The document was cut: what is not found may be in the part not read." : ""}`,
@@ -743,7 +743,7 @@ function unrecognised(signals: string[], chars: number): CharityReport {
   const why = chars < 40 ? "The document has almost no text." : `The document does not read as a charity's trustees' report or accounts${signals.length ? ` (it mentions only ${signals.join(", ")})` : ""}: nothing was read from it.`;
   const nf = <T>(): Fact<T> => notFound(`Couldn't tell: ${why}`);
   const base: Omit<CharityReport, "transparency" | "funderGaps" | "facts"> = {
-    document: { recognised: false, parts: [], note: why },
+    recognition: { recognised: false, parts: [], note: why },
     charity: { name: nf(), charityNumber: nf(), regulator: nf(), companyNumber: nf(), financialYear: nf() },
     finances: { basis: nf(), income: nf(), expenditure: nf(), netIncome: nf(), reserves: nf(), funds: { unrestricted: nf(), restricted: nf(), endowment: nf(), designated: nf(), total: nf() } },
     governance: { trustees: nf(), meetings: nf(), safeguarding: nf(), conflictsOfInterest: nf(), riskStatement: nf(), reservesPolicy: nf(), publicBenefit: nf(), scrutiny: nf(), approvedOn: nf() },
@@ -1337,14 +1337,14 @@ export const TRANSPARENCY_FORMULA = `${TRANSPARENCY_ITEMS.length} disclosures, $
 
 function transparencyOf(r: Body): CharityReport["transparency"] {
   const components = TRANSPARENCY_ITEMS.map(([item, test]) => {
-    const present = r.document.recognised && test(r);
+    const present = r.recognition.recognised && test(r);
     return { item, present, points: present ? POINTS : 0 };
   });
   return { score: components.reduce((s, c) => s + c.points, 0), formula: TRANSPARENCY_FORMULA, components };
 }
 
 function funderGapsOf(r: Body): string[] {
-  if (!r.document.recognised) return [];
+  if (!r.recognition.recognised) return [];
   const gaps: string[] = [];
   const f = r.finances;
   const g = r.governance;

@@ -47,10 +47,22 @@ export async function readPdf(bytes: Uint8Array, opts: { maxPages?: number } = {
         "unreadable_input",
         `The PDF has no text layer to read (${pages.length} page${pages.length === 1 ? "" : "s"}, ${letters} letters): it looks scanned. Give a PDF with selectable text, or its text.`,
       );
-    return { pages, totalPages, cut: totalPages > maxPages };
+    return { pages: mendLigatures(pages), totalPages, cut: totalPages > maxPages };
   } finally {
     await pdf.destroy().catch(() => {});
   }
+}
+
+/**
+ * Some PDFs' text layers give an "f" ligature (ff, fi, fl, fo…) as a lone "f" between spaces: "The f ollowing",
+ * "f or", "signed of f". English has no word "f", so where a document does this (twice or more) a lone "f" is joined
+ * to the word after it when that starts in lower case, else to the word before it.
+ */
+function mendLigatures(pages: string[]): string[] {
+  const LONE_F = /(?<![\p{L}\d'’-])f (?=\p{Ll})/gu;
+  const count = pages.reduce((n, p) => n + (p.match(LONE_F)?.length ?? 0), 0);
+  if (count < 2) return pages;
+  return pages.map((p) => p.replace(LONE_F, "f").replace(/(?<=\p{L}) f(?=[\s.,;:)]|$)/gmu, "f"));
 }
 
 interface TextItem {

@@ -57,8 +57,8 @@ describe.skipIf(!env.SHARED_PRESENT)("real documents (../shared/corpora/charity)
     const r = read(doc);
     checkSchema(r);
     checkEvidence(r, doc);
-    expect(r.document.recognised).toBe(true);
-    expect(r.document.parts).toEqual(["receipts and payments accounts"]);
+    expect(r.recognition.recognised).toBe(true);
+    expect(r.recognition.parts).toEqual(["receipts and payments accounts"]);
     // The form's first line: "UK Python Association 173471", then "For the period from 2022-04-01 To 2023-03-31".
     expect(r.charity.name.value).toBe("UK Python Association");
     expect(r.charity.charityNumber).toMatchObject({ value: "173471", evidence: { page: 1 } });
@@ -144,7 +144,7 @@ describe.skipIf(!env.SHARED_PRESENT)("real documents (../shared/corpora/charity)
     for (const p of ["ofsted/farnham-heath-end-school-2016-s5.pdf", "modern-slavery/statements/edan-uk-mss-2024.pdf", "carbon-reduction-plans/apexiar-crp.pdf"]) {
       const r = read(docFromPdf(await readPdf(await shared(p))));
       checkSchema(r);
-      expect(r.document.recognised, p).toBe(false);
+      expect(r.recognition.recognised, p).toBe(false);
       expect(r.charity.charityNumber.value).toBeNull();
       expect(r.finances.income).toMatchObject({ value: null, evidence: null, note: expect.stringMatching(/^Couldn't tell/) });
       // "Safeguarding is effective" in an Ofsted report is not a charity's safeguarding policy.
@@ -330,7 +330,7 @@ describe("edge cases", () => {
     for (const text of ["", "   ", "Lemon drizzle cake. Mix 225g butter with 225g caster sugar. Bake for 45 minutes at 180C. Serves 12."]) {
       const r = read(docFromText(text));
       checkSchema(r);
-      expect(r.document.recognised).toBe(false);
+      expect(r.recognition.recognised).toBe(false);
       expect(r.charity.name).toMatchObject({ value: null, evidence: null });
       expect(r.governance.reservesPolicy.value).toBeNull();
       expect(r.flags.lateFiling.value).toBeNull();

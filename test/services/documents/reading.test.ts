@@ -14,6 +14,13 @@ const bytes = async (p: string) => new Uint8Array(await (await fetch(`http://sha
 const headings = (secs: ReturnType<typeof sectionsOf>) => secs.map((s) => (s.page ? `${s.heading}@${s.page}` : s.heading));
 
 describe.skipIf(!env.SHARED_PRESENT)("real documents (../shared/corpora)", () => {
+  it("Apexiar's CRP (PDF): its text layer's split \"f\" ligatures mended (\"The f ollowing\" reads \"The following\")", async () => {
+    const pdf = await readPdf(await bytes("carbon-reduction-plans/apexiar-crp.pdf"));
+    const text = pdf.pages.join("\n");
+    expect(text).toContain("The following categories");
+    expect(text).not.toMatch(/\bf (?:ollowing|or|igures)\b/);
+  });
+
   it("Cwiri's modern slavery statement (HTML): its ten numbered sections, in order, each with its sentences", async () => {
     const { title, blocks } = htmlBlocks(new TextDecoder().decode(await bytes("modern-slavery/statements/cwiri-mss-2026.html")));
     expect(title).toBe("Cwiri | Modern Slavery Statement 2026");

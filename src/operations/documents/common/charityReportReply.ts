@@ -33,7 +33,7 @@ const flag = (describe: string) => fact(z.boolean(), describe);
 
 export const CharityReportReply = z
   .object({
-    document: z
+    recognition: z
       .object({
         recognised: z.boolean().describe("Whether the text reads as a charity's report or accounts at all (it mentions at least two of: a registered charity number, a trustees' report, a statement of financial activities, receipts and payments accounts, the SORP or the Charities Act, an independent examiner, restricted or unrestricted funds, charitable objects). When false, every field is \"couldn't tell\", the transparency score is 0 and there are no funder gaps."),
         parts: z.array(z.string()).describe("The parts found: \"a trustees' report\", \"accruals accounts\" or \"receipts and payments accounts\", \"an independent examiner's report\" or \"an auditor's report\"."),

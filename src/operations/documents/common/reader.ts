@@ -167,7 +167,12 @@ export interface ReaderSpec<R extends { facts: string[] }, X extends z.ZodRawSha
 
 const NOW_OF_EXAMPLE = new Date("2026-11-25T09:00:00.000Z");
 
+/** The reply's own keys, which no reader's field may take. */
+const ENVELOPE = ["query", "document", "summary", "summaryBy", "read", "checkedAt", "notice"];
+
 function outputOf(spec: ReaderSpec<{ facts: string[] }, z.ZodRawShape>) {
+  const taken = [...Object.keys(spec.reply.shape), ...Object.keys(spec.extra ?? {})].filter((k) => ENVELOPE.includes(k));
+  if (taken.length) throw new Error(`${spec.schemaName}: the reader's field(s) ${taken.join(", ")} would hide the reply's own`);
   return z
     .object({
       query: z
