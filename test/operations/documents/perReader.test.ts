@@ -1,0 +1,173 @@
+import { env } from "cloudflare:workers";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { balanceOf, call, createTestKey, json } from "../../helpers";
+import { load } from "../registers/registerData";
+
+/**
+ * Issue 17 §3–4 over HTTP: each reader on a real document first (../shared/corpora, skipped without it), then on the
+ * fixtures that stand for formats with no real sample here; the charity register's trustee count; crp-check from a
+ * plan, from a homepage, and with no plan to find.
+ */
+const get = (path: string, url: string, key: string) => call(`/api/v1/${path}?${new URLSearchParams({ url })}`, { key });
+const post = (path: string, body: unknown, key: string) => call(`/api/v1/${path}`, { method: "POST", key, body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+const shared = (p: string) => `http://shared.test/corpora/${p}`;
+afterEach(() => vi.restoreAllMocks());
+
+describe.skipIf(!env.SHARED_PRESENT)("the readers on real documents (../shared/corpora)", () => {
+  it("modern-slavery, EDAN's 2024 statement (PDF): signed by a UK General Manager, who is not a director: sign-off does not meet s.54(6); the signer's name is never given", async () => {
+    const { key, keyId } = await createTestKey();
+    const r = await get("modern-slavery", shared("modern-slavery/statements/edan-uk-mss-2024.pdf"), key);
+    const text = await r.text();
+    expect(r.status, text.slice(0, 300)).toBe(200);
+    const body = JSON.parse(text);
+    expect(body.signature.value).toMatchObject({ role: "UK General Manager", qualifies: false });
+    expect(body.signature.evidence.page).toBe(2);
+    expect(body.signOff.verdict).toBe("does_not_meet");
+    expect(body.read).toMatchObject({ format: "pdf", pages: 2, cut: false });
+    expect(text).not.toMatch(/Juby/i);
+    expect(await balanceOf(keyId)).toBe(97);
+  });
+
+  it("modern-slavery, Cwiri's statement (HTML): approved by the board and signed by a director: meets", async () => {
+    const { key } = await createTestKey();
+    const body = await json(await get("modern-slavery", shared("modern-slavery/statements/cwiri-mss-2026.html"), key));
+    expect(body.approval.value).toMatchObject({ by: "board_of_directors" });
+    expect(body.signature.value).toMatchObject({ qualifies: true });
+    expect(body.signOff.verdict).toBe("meets");
+    expect(body.document.title).toBe("Cwiri | Modern Slavery Statement 2026");
+  });
+
+  it("ofsted-report, Farnham Heath End 2016 (PDF, graded table): Requires improvement overall, on page 1, with the inspection dates", async () => {
+    const { key } = await createTestKey();
+    const body = await json(await get("ofsted-report", shared("ofsted/farnham-heath-end-school-2016-s5.pdf"), key));
+    expect(body.format.value).toBe("graded-table-to-2019");
+    expect(body.overallEffectiveness.value).toMatchObject({ grade: "Requires improvement", gradeNumber: 3 });
+    expect(body.overallEffectiveness.evidence.page).toBe(1);
+    expect(body.inspectionDates.value).toEqual({ from: "2016-02-09", to: "2016-02-10" });
+    expect(body.gradedAreas.length).toBeGreaterThanOrEqual(4);
+    expect(body.read).toMatchObject({ format: "pdf", pages: 10 });
+  });
+
+  it("charity-report, the UK Python Association's CC16a accounts (PDF): receipts and payments, the year, the number; a number not on our register says so", async () => {
+    const { key } = await createTestKey();
+    const body = await json(await get("charity-report", shared("charity/ukpa-cc16a-receipts-payments-latest.pdf"), key));
+    expect(body.charity.financialYear.value).toEqual({ start: "2024-04-01", end: "2025-03-31" });
+    expect(body.finances.basis.value ?? body.finances.basis).toBeTruthy();
+    expect(body.finances.expenditure.value.amount).toBe(2454);
+    expect(body.document).toMatchObject({ title: null, url: shared("charity/ukpa-cc16a-receipts-payments-latest.pdf") });
+    expect(body.register.charityNumber).toBe("173471");
+    expect(body.register.found === false || body.register.found === null).toBe(true);
+  });
+
+  it("crp-check, Apexiar's plan (PDF): seven of eight parts; Scope 3 categories 4 and 9 missing; form only", async () => {
+    const { key, keyId } = await createTestKey({ plan: "starter", credits: 100 });
+    const r = await get("crp-check", shared("carbon-reduction-plans/apexiar-crp.pdf"), key);
+    const body = await json(r);
+    expect(r.status).toBe(200);
+    expect(body).toMatchObject({ found: true, foundFrom: null, company: "Apexiar Limited", partsMet: 7, partsTotal: 8, meetsTemplate: false });
+    expect(body.parts.scope3Categories).toMatchObject({ found: false, status: "not_found" });
+    expect(body.scope3Found).toEqual(["1", "5", "6", "7", "8"]);
+    expect(body.gaps.length).toBe(1);
+    expect(body.notice).toMatch(/never judges whether the figures are right/);
+    expect(await balanceOf(keyId, { plan: "starter", credits: 100 })).toBe(96);
+  });
+});
+
+describe("the CQC reader on the regulator's own pages (fixtures: no real CQC report is in ../shared)", () => {
+  it("a location page on the CQC's site (HTML): overall and the five key questions, the provider; the registered manager's name never given", async () => {
+    const { key } = await createTestKey();
+    const r = await get("cqc-report", "https://www.cqc.test/location/1-123456789", key);
+    const text = await r.text();
+    expect(r.status, text.slice(0, 300)).toBe(200);
+    const body = JSON.parse(text);
+    expect(body.overallRating.value.rating).toBe("Requires improvement");
+    expect(Object.keys(body.keyQuestions)).toEqual(["safe", "effective", "caring", "responsive", "wellLed"]);
+    expect(body.keyQuestions.safe.value.rating).toBe("Inadequate");
+    expect(body.provider.name.value).toBe("Sunrise Living Care Limited");
+    expect(body.read).toMatchObject({ format: "html" });
+    expect(text).not.toMatch(/Gail Hartley|Helen Carver/);
+  });
+
+  it("the report the page links to (PDF), by POST {url}: the same ratings, dates and enforcement, each quoted with its page", async () => {
+    const { key } = await createTestKey();
+    const body = await json(await post("cqc-report", { url: "https://www.cqc.test/sites/default/files/new_reports/AAAH1234.pdf" }, key));
+    expect(body.read).toMatchObject({ from: "url", format: "pdf" });
+    expect(body.overallRating.value.rating).toBe("Requires improvement");
+    expect(body.overallRating.evidence.page).toBeGreaterThanOrEqual(1);
+    expect(body.enforcement.length).toBeGreaterThan(0);
+    expect(body.publicationDate.value).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+});
+
+describe("charity-report: the trustee count our charity register lists (SPEC §4.3)", () => {
+  beforeAll(() => load("charity"));
+
+  it("a report giving a registered number: the register's trustee count, counted, never named", async () => {
+    const { key } = await createTestKey();
+    const text = `Riverside Community Trust\nTrustees' Annual Report for the year ended 31 March 2025\nRegistered charity number 1100001\n\nObjectives and activities\nThe charity runs a food bank and advice sessions for families in the town. We helped 1,240 people this year.\n\nFinancial review\nTotal income for the year was £84,500 and total expenditure was £79,200.\n`;
+    const r = await post("charity-report", { text }, key);
+    const body = await json(r);
+    expect(r.status, JSON.stringify(body).slice(0, 300)).toBe(200);
+    expect(body.charity.charityNumber.value).toBe("1100001");
+    expect(body.register).toMatchObject({ charityNumber: "1100001", found: true, trusteeCount: 3 });
+    expect(body.register.note).toMatch(/counted, never named/);
+  });
+
+  it("a Scottish number is not looked up on the Charity Commission's register, and says why", async () => {
+    const { key } = await createTestKey();
+    const text = `Glen Trust\nTrustees' report and accounts for the year ended 31 March 2025\nScottish Charity Number SC041877\n\nTotal income was £12,000 and total expenditure £11,000.\n`;
+    const body = await json(await post("charity-report", { text }, key));
+    expect(body.register).toMatchObject({ charityNumber: "SC041877", found: null, trusteeCount: null });
+    expect(body.register.note).toMatch(/not an England and Wales charity number/);
+  });
+});
+
+describe("crp-check (SPEC §4.4): from a plan or a homepage, at most three pages followed", () => {
+  it("a homepage whose sustainability page links the plan (a PDF): found, foundFrom the homepage, every page read listed; 4 credits (paid plan)", async () => {
+    const { key, keyId } = await createTestKey({ plan: "starter", credits: 100 });
+    const r = await get("crp-check", "https://supplier.test/", key);
+    const body = await json(r);
+    expect(r.status, JSON.stringify(body).slice(0, 400)).toBe(200);
+    expect(body).toMatchObject({ found: true, url: "https://supplier.test/docs/carbon-reduction-plan.pdf", foundFrom: "https://supplier.test/", meetsTemplate: true, partsMet: 8 });
+    expect(body.pagesRead.map((p: { url: string; role: string; plan: boolean }) => [p.url, p.role, p.plan])).toEqual([
+      ["https://supplier.test/", "asked", false],
+      ["https://supplier.test/sustainability", "candidate", false],
+      ["https://supplier.test/docs/carbon-reduction-plan.pdf", "candidate", true],
+    ]);
+    expect(body.read).toMatchObject({ format: "pdf" });
+    expect(await balanceOf(keyId, { plan: "starter", credits: 100 })).toBe(96);
+  });
+
+  it("a real supplier's homepage layout (links to the plan by several names, one off-site): the plan found within three pages", async () => {
+    const { key } = await createTestKey();
+    const body = await json(await get("crp-check", "https://supplier3.test/", key));
+    expect(body.found, JSON.stringify(body.pagesRead)).toBe(true);
+    expect(body.pagesRead.length).toBeLessThanOrEqual(4);
+    // The off-site copy is tried first and cannot be fetched: listed with its reason, and the next candidate read.
+    expect(body.pagesRead.some((p: { plan: boolean; reason: string | null }) => !p.plan && /northwold-fs\.test/.test(JSON.stringify(p)))).toBe(true);
+    expect(body.company).toBe("Northwold Facilities Services Ltd");
+    expect(body.planDate).toBe("2026-10-14");
+  });
+
+  it("a homepage with no plan and no candidate link: found false with the gap said, charged (an answer); 8 credits on the free plan", async () => {
+    const { key, keyId } = await createTestKey();
+    const r = await get("crp-check", "https://supplier2.test/", key);
+    const body = await json(r);
+    expect(r.status).toBe(200);
+    expect(body).toMatchObject({ found: false, url: null, partsMet: 0, meetsTemplate: false, read: null });
+    expect(body.gaps[0]).toMatch(/No carbon reduction plan was found/);
+    expect(Object.values(body.parts).every((p) => (p as { found: boolean }).found === false)).toBe(true);
+    expect(await balanceOf(keyId)).toBe(92);
+  });
+
+  it("a page that cannot be fetched, or a private address: 422 naming url, nothing charged", async () => {
+    const { key, keyId } = await createTestKey();
+    for (const url of ["https://supplier.test/missing", "http://10.0.0.1/crp.pdf"]) {
+      const r = await get("crp-check", url, key);
+      const body = await json(r);
+      expect(r.status, url).toBe(422);
+      expect(body.message).toBeTruthy();
+    }
+    expect(await balanceOf(keyId)).toBe(100);
+  });
+});
