@@ -55,6 +55,10 @@ const Output = z
     found: z.boolean().describe("A carbon reduction plan was found at `url` or on the pages followed from it."),
     company: z.string().nullable().describe("The supplier's name as the plan gives it; null when it does not."),
     planDate: z.string().nullable().describe("The plan's date (`YYYY-MM-DD`: its publication or sign-off date); null when it gives none."),
+    planDateNote: z.string().nullable().describe("How `planDate` was read, where it needs saying: a month given without a day (its last day taken), a year only, a sign-off dated differently from publication."),
+    sources: z
+      .object({ company: Evidence.nullable().describe("The passage the company's name is from."), planDate: Evidence.nullable().describe("The passage the plan's date is from.") })
+      .describe("The passages `company` and `planDate` rest on; null where not found."),
     meetsTemplate: z.boolean().describe("All eight parts found."),
     partsMet: z.number().int().describe("Parts found."),
     partsTotal: z.literal(8).describe("Always 8."),
@@ -95,6 +99,8 @@ function replyOf(asked: string, plan: { loaded: Loaded; reading: Reading; report
       found: false,
       company: null,
       planDate: null,
+      planDateNote: null,
+      sources: { company: null, planDate: null },
       meetsTemplate: false,
       partsMet: 0,
       partsTotal: 8,
@@ -118,6 +124,8 @@ function replyOf(asked: string, plan: { loaded: Loaded; reading: Reading; report
     found: true,
     company: report.company.value,
     planDate: report.planDate.value,
+    planDateNote: report.planDate.note,
+    sources: redactQuotes({ company: report.company.evidence, planDate: report.planDate.evidence }),
     meetsTemplate: report.meetsTemplate,
     partsMet: report.partsMet,
     partsTotal: 8,

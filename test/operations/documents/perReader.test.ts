@@ -147,6 +147,8 @@ describe("crp-check (SPEC §4.4): from a plan or a homepage, at most three pages
     expect(body.pagesRead.some((p: { plan: boolean; reason: string | null }) => !p.plan && /northwold-fs\.test/.test(JSON.stringify(p)))).toBe(true);
     expect(body.company).toBe("Northwold Facilities Services Ltd");
     expect(body.planDate).toBe("2026-10-14");
+    expect(body.sources.planDate.quote).toMatch(/14\/10\/2026/);
+    expect(body.sources.company.page).toBe(1);
   });
 
   it("a homepage with no plan and no candidate link: found false with the gap said, charged (an answer); 8 credits on the free plan", async () => {
