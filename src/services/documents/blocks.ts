@@ -117,7 +117,7 @@ function runningLines(pages: string[]): Set<string> {
   return new Set([...counts].filter(([, n]) => n >= Math.max(3, pages.length / 2)).map(([shape]) => shape));
 }
 
-function isHeadingLine(line: string, next: string, previous: string): boolean {
+export function isHeadingLine(line: string, next: string, previous: string): boolean {
   if (line.length > 90 || line.length < 3 || /[.,;:]$/.test(line) || !next) return false;
   if (/^\d{1,3}$/.test(line) || /^page \d+/i.test(line)) return false; // page numbers
   // A table row or a labelled value ("Scope 2 0", "Total Emissions 3.06", "Baseline Year: 1 October 2025"), not a heading.

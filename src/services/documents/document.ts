@@ -4,7 +4,7 @@
  * text). Built from HTML (linkedom), from a PDF's pages (read at the edge by sources/documents/pdf.ts) or from plain
  * text a caller sent. Pure.
  */
-import { type Block, htmlBlocks, pdfBlocks } from "./blocks";
+import { type Block, htmlBlocks, isHeadingLine, pdfBlocks } from "./blocks";
 import { sectionsOf } from "./segment";
 
 /** PDF pages read at most (a 100-page report reads whole); the rest is cut and `Doc.cut` says so. */
@@ -88,7 +88,7 @@ export function docFromText(text: string): Doc {
   const blocks: Block[] = [];
   let chunk: string[] = [];
   const flush = () => {
-    if (chunk.some((l) => l.trim())) for (const { page: _page, ...b } of pdfBlocks([chunk.join("\n")])) blocks.push(b);
+    if (chunk.some((l) => l.trim())) for (const { page: _page, ...b } of pdfBlocks([headingsKept(chunk).join("\n")])) blocks.push(b);
     chunk = [];
   };
   for (const line of normalised.split("\n")) {
@@ -102,6 +102,24 @@ export function docFromText(text: string): Doc {
   }
   flush();
   return docOf("text", null, blocks);
+}
+
+/**
+ * Pasted text often puts a blank line after a heading ("Training", blank, the paragraph), where a PDF page's lines
+ * have none: a line standing alone between blank lines that reads as a heading before the next paragraph keeps that
+ * paragraph as its next line.
+ */
+function headingsKept(lines: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    out.push(lines[i]);
+    const line = lines[i].trim();
+    if (!line || (i > 0 && lines[i - 1].trim()) || (lines[i + 1] ?? "").trim()) continue;
+    let j = i + 1;
+    while (j < lines.length && !lines[j].trim()) j++;
+    if (j < lines.length && isHeadingLine(line, lines[j].trim(), "")) i = j - 1; // drop the blank lines between
+  }
+  return out;
 }
 
 /** The sentences of a section. */

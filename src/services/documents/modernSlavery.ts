@@ -489,6 +489,17 @@ function readFinancialYear(reading: Reading): Fact<FinancialYear> {
       return found({ period, endDate, year }, citeOf(reading, s, re));
     }
   }
+  // The period in a heading (a title line: "Modern Slavery Act Statement (FY 2023/24)").
+  for (const re of FY_PATTERNS)
+    for (const sec of reading.doc.sections.slice(0, 4)) {
+      const m = sec.heading ? flat(re).exec(sec.heading) : null;
+      if (!m) continue;
+      const endText = m[2] ?? m[1];
+      const d = datesIn(endText)[0];
+      const year = d ? Number(d.iso.slice(0, 4)) : yearOfRange(endText);
+      if (year === null) continue;
+      return found({ period: m[0].trim().replace(/^(?:the|our)\s+/i, ""), endDate: d ? d.iso : null, year }, reading.citeHeading(sec));
+    }
   // A title's year: "Modern Slavery Statement 2026", "Slavery and human trafficking statement 2018/19".
   const TITLE = /\b(?:slavery|trafficking)\b[^.]{0,40}\bstatement\b[\s:–-]*(?:for\s+)?((?:19|20)\d{2}(?:\s*[/–-]\s*(?:19|20)?\d{2})?)\b/i;
   for (const sec of reading.doc.sections.slice(0, 4)) {

@@ -28,6 +28,12 @@ describe("values read from sentences", () => {
     expect(q).toMatch(/^….*board approved.*…$/);
   });
 
+  it("pasted text: a heading followed by a blank line is still a heading; a sentence standing alone is not", () => {
+    const doc = docFromText("Our supply chains\n\nWe buy timber from six mills in Scotland.\n\nWe are proud of our people.\n\nTraining\n\nAll buyers were trained in March.\n");
+    expect(doc.sections.map((s) => s.heading)).toEqual(["Our supply chains", "Training"]);
+    expect(doc.sentences.map((s) => s.section)).toEqual(["Our supply chains", "Our supply chains", "Training"]);
+  });
+
   it("text read as sections (Markdown headings, capitalised lines, bullets); a Reading remembers the passages cited", () => {
     const doc = docFromText("# Statement\n\nWe are a small firm. We buy from ten suppliers.\n\nTraining\nAll staff were trained in 2024.\n- Buyers had extra sessions.\n- Managers too.\n");
     expect(doc.sections.map((s) => s.heading)).toEqual(["Statement", "Training"]);
