@@ -105,7 +105,7 @@ export default defineConfig(async () => {
               "aiv.test,aiv2.test,aiv3.test,aiv4.test,aiv5.test",
               "brand.test,brand2.test,brand3.test,brand4.test",
               // Document readers and the carbon reduction plan check: files.test (test/fixtures), docs.test and supplier*.test (fixture sites), pdf.test (PDFs made in the test).
-              "files.test,docs.test,pdf.test,supplier.test,supplier2.test,supplier3.test,www.cqc.test",
+              "files.test,docs.test,pdf.test,supplier.test,supplier2.test,www.cqc.test",
             ].join(","),
             ENVIRONMENT: "test",
             // Upstreams point at fixture hosts (test/fixtures/hosts/<host>/...); keys are dummies.

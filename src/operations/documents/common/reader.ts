@@ -228,6 +228,18 @@ const inputsText = (spec: ReaderSpec<{ facts: string[] }, z.ZodRawShape>) => `
 
 **Reading.** A web page is read without its navigation, header, footer, scripts and forms, keeping its headings; a PDF page by page (up to ${MAX_PDF_PAGES} pages; a PDF with no text layer, a scan, answers 422 \`unreadable_input\` and costs nothing). The text is split into headed sections and sentences. Every factual field quotes the sentence it rests on (with its page, for a PDF) or says the reader couldn't tell; \`read\` says how much was read and which passages the answers rest on. The \`summary\` only restates the facts (SPEC §1 rule 2: not ${spec.documentName === "a modern slavery statement" ? "legal" : "professional"} advice).`;
 
+/** What the GET and POST variants of a reader have alike. */
+const shared = (s: ReaderSpec<{ facts: string[] }, z.ZodRawShape>) => ({
+  family: "documents",
+  summary: s.summary,
+  output: outputOf(s),
+  price: s.price,
+  auth: "key" as const,
+  errors: [...PAGE_ERRORS],
+  readOnly: true,
+  timeoutMs: s.timeoutMs ?? 30_000,
+});
+
 /** The GET variant: `?url=`. */
 export function readerByUrl<R extends { facts: string[] }, X extends z.ZodRawShape>(operationId: string, spec: ReaderSpec<R, X>): Operation {
   const s = spec as unknown as ReaderSpec<R, z.ZodRawShape>;
@@ -235,17 +247,10 @@ export function readerByUrl<R extends { facts: string[] }, X extends z.ZodRawSha
     operationId,
     method: "get",
     path: spec.path,
-    family: "documents",
     title: `${spec.title} (by URL)`,
-    summary: spec.summary,
     description: `${spec.description}${inputsText(s)} The document at \`url\` (HTML or PDF) is fetched by the service; to send the text instead, POST to the same path.`,
     input: UrlQuery,
-    output: outputOf(s),
-    price: spec.price,
-    auth: "key",
-    errors: [...PAGE_ERRORS],
-    readOnly: true,
-    timeoutMs: spec.timeoutMs ?? 30_000,
+    ...shared(s),
     example: { url: spec.exampleUrl },
     exampleReply: undefined,
     async handler({ url }, ctx) {
@@ -265,17 +270,10 @@ export function readerByText<R extends { facts: string[] }, X extends z.ZodRawSh
     operationId,
     method: "post",
     path: spec.path,
-    family: "documents",
     title: spec.title,
-    summary: spec.summary,
     description: `${spec.description}${inputsText(s)} Send the document's \`text\`, or its \`url\` to have it fetched; when both are sent the text is read and the URL is not fetched (\`read.note\` says so).`,
     input: TextOrUrl,
-    output: outputOf(s),
-    price: spec.price,
-    auth: "key",
-    errors: [...PAGE_ERRORS],
-    readOnly: true,
-    timeoutMs: spec.timeoutMs ?? 30_000,
+    ...shared(s),
     maxBodyBytes: READER_BODY_BYTES,
     example,
     // Computed by the real reader from the example text (the summary is the facts' own sentences).
