@@ -231,7 +231,6 @@ const inputsText = (spec: ReaderSpec<{ facts: string[] }, z.ZodRawShape>) => `
 /** What the GET and POST variants of a reader have alike. */
 const shared = (s: ReaderSpec<{ facts: string[] }, z.ZodRawShape>) => ({
   family: "documents",
-  summary: s.summary,
   output: outputOf(s),
   price: s.price,
   auth: "key" as const,
@@ -248,6 +247,8 @@ export function readerByUrl<R extends { facts: string[] }, X extends z.ZodRawSha
     method: "get",
     path: spec.path,
     title: `${spec.title} (by URL)`,
+    // The two variants' summaries differ: the API reference names each operation's section by it.
+    summary: `By URL (a web page or a PDF): ${spec.summary.charAt(0).toLowerCase()}${spec.summary.slice(1)}`,
     description: `${spec.description}${inputsText(s)} The document at \`url\` (HTML or PDF) is fetched by the service; to send the text instead, POST to the same path.`,
     input: UrlQuery,
     ...shared(s),
@@ -271,6 +272,7 @@ export function readerByText<R extends { facts: string[] }, X extends z.ZodRawSh
     method: "post",
     path: spec.path,
     title: spec.title,
+    summary: `From text or a URL: ${spec.summary.charAt(0).toLowerCase()}${spec.summary.slice(1)}`,
     description: `${spec.description}${inputsText(s)} Send the document's \`text\`, or its \`url\` to have it fetched; when both are sent the text is read and the URL is not fetched (\`read.note\` says so).`,
     input: TextOrUrl,
     ...shared(s),
