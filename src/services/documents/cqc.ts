@@ -12,6 +12,7 @@
  * rating as written. Deterministic and pure: `today` is passed in. People are never named (a registered manager, a
  * provider who is an individual): a name in a quote is replaced with "[name]".
  */
+import { type NameWords, nameAfter, nameBefore } from "./names";
 import type { DocSection, DocSentence } from "./document";
 import { type Evidence, type Fact, type Reading, found, notFound, quoteOf } from "./evidence";
 import { datesIn, monthsBetween } from "./values";
@@ -104,32 +105,25 @@ const STOP_AFTER_LABEL = new Set([
   "The", "This", "That", "There", "They", "She", "He", "We", "Our", "A", "An", "And", "Of", "In", "On", "Is", "Was", "Has", "Had", "Told", "Said", "Who", "Since", "From", "For", "At", "To",
   "Good", "Outstanding", "Inadequate", "Requires", "Not", "No", "None", "Vacant", "Care", "Service", "Services", "Registered", "Manager", "Provider", "Regulation", "Safe", "Effective", "Caring", "Responsive", "Well",
 ]);
-/** A capitalised word or an initial that may be part of a person's name (not a role or an organisation's word). */
-const NAME_WORD = String.raw`(?!(?:Chief|Deputy|Inspector|Director|Manager|Registered|Care|Quality|Commission|Limited|Ltd|Services?|Healthcare|Hospital|Trust|Partners|Practice|Surgery)\b)(?:\p{Lu}[\p{Ll}'’\-]+(?:-\p{Lu}[\p{Ll}'’\-]+)?|\p{Lu}\.?)`;
-const HONORIFIC = new RegExp(String.raw`\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof(?:essor)?|Sir|Dame|Lord|Lady)\.?\s+(?:${NAME_WORD}\s+){0,3}${NAME_WORD}`, "gu");
-/** Role labels a person's name may follow ("Registered manager: …", "Signed …"); matched case-insensitively, the name after it case-sensitively. */
-const LABEL = /\b(registered\s+manager|home\s+manager|service\s+manager|nominated\s+individual|responsible\s+individual|lead\s+inspector|inspector|signed|signature|name)\b(\s*[:–-]\s*|\s*,\s*|\s+)/gi;
-const NAME_AT = new RegExp(String.raw`^${NAME_WORD}(?:\s+${NAME_WORD}){1,3}`, "u");
-const CHIEF = new RegExp(String.raw`\b(${NAME_WORD}(?:\s+${NAME_WORD}){1,3})(\s*,?\s*(?:Deputy\s+)?Chief\s+Inspector\b)`, "gu");
+/** Words that are never (part of) a person's name in a CQC report: roles, the regulator's and services' words. */
+const NOT_NAME = new Set(["Chief", "Deputy", "Inspector", "Director", "Manager", "Registered", "Care", "Quality", "Commission", "Limited", "Ltd", "Service", "Services", "Healthcare", "Hospital", "Trust", "Partners", "Practice", "Surgery"]);
+/** A capitalised word (not all capitals) or an initial that may be part of a person's name. */
+const CQC_NAMES: NameWords = {
+  isNameWord: (w) => /^\p{Lu}\.?$/u.test(w) || (!NOT_NAME.has(w) && !STOP_AFTER_LABEL.has(w) && /^\p{Lu}[\p{Ll}'’-]+(?:-\p{Lu}[\p{Ll}'’-]+)?$/u.test(w)),
+};
+const HONORIFIC = /\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof(?:essor)?|Sir|Dame|Lord|Lady)\.?(?=\s+\p{Lu})/gu;
+/** Role labels a person's name may follow ("Registered manager: …", "Signed …", "Name: …"); matched case-insensitively, the name after it case-sensitively. */
+const LABEL = /\b(?:registered\s+manager|home\s+manager|service\s+manager|nominated\s+individual|responsible\s+individual|lead\s+inspector|inspector|signed|signature)\b(?:\s*[:–-]\s*|\s*,\s*|\s+)|\bname\s*[:–-]\s*/gi;
+const CHIEF = /\s*,?\s*(?:Deputy\s+)?Chief\s+Inspector\b/g;
 
-/** A quote with any person's name replaced by "[name]": after an honorific, after a role label, before "Chief Inspector". */
+/** Whether a text starts with a person's name (two to four name words). */
+const startsWithName = (text: string): boolean => nameAfter(`:${text}`, /^:/, CQC_NAMES, { min: 2 }) !== `:${text}`;
+
+/** A quote with any person's name replaced by "[name]": after an honorific, after a role label, before "Chief Inspector" (services/documents/names.ts). */
 export function redactNames(text: string): string {
-  let t = text.replace(HONORIFIC, "[name]");
-  let out = "";
-  let from = 0;
-  for (const m of t.matchAll(LABEL)) {
-    const at = m.index + m[0].length;
-    if (at < from) continue;
-    if (/^name$/i.test(m[1]) && !/:/.test(m[2])) continue; // "Name of service" is not a person
-    const name = NAME_AT.exec(t.slice(at))?.[0];
-    if (!name) continue;
-    const words = name.split(/\s+/);
-    if (words.some((w) => STOP_AFTER_LABEL.has(w)) || /^\p{Lu}{2,}$/u.test(words[0])) continue;
-    out += t.slice(from, at) + "[name]";
-    from = at + name.length;
-  }
-  t = out + t.slice(from);
-  return t.replace(CHIEF, (all, name: string, rest: string) => (name.split(/\s+/).some((w) => STOP_AFTER_LABEL.has(w)) ? all : `[name]${rest}`));
+  let t = nameAfter(text, HONORIFIC, CQC_NAMES, { min: 1, withLead: true });
+  t = nameAfter(t, LABEL, CQC_NAMES, { min: 2 });
+  return nameBefore(t, CHIEF, CQC_NAMES);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -703,7 +697,7 @@ function readRegisteredManager(stream: Stream): Fact<boolean> {
   for (const m of stream.head(yes)) {
     if (/\b(not|n['’]t|no\s+longer)\s*$/i.test(stream.before(m.index, 20))) continue;
     // "Registered manager: <a person's name>" on a page: a name follows (two capitalised words), not a sentence.
-    if (/registered\s+manager\s*(?::|\n)/i.test(m[0]) && !NAME_AT.test(stream.text.slice(m.index + m[0].length))) continue;
+    if (/registered\s+manager\s*(?::|\n)/i.test(m[0]) && !startsWithName(stream.text.slice(m.index + m[0].length))) continue;
     y = m;
     break;
   }

@@ -33,3 +33,72 @@ export function redactQuotes<T>(value: T): T {
   }
   return value;
 }
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The engine the readers take names out with, each with its own words: a name is a run of capitalised words that are
+// not one of the reader's words (roles, organisations' words, a report's labels).
+
+export interface NameWords {
+  /** A word that may be (part of) a person's name: capitalised, or an initial, and not one of the reader's own words. */
+  isNameWord(word: string): boolean;
+  /** Words after a name that make it an organisation's ("… School", "… Trust", "… Limited"). */
+  orgNext?: RegExp;
+}
+
+/**
+ * Replaces, after each match of `lead`, a run of `min`–4 capitalised name words (a person's name) by "[name]" — not
+ * when an organisation's word follows it (a school named after a person). With `withLead`, the lead (a title: "Mrs")
+ * goes too.
+ */
+export function nameAfter(text: string, lead: RegExp, names: NameWords, opts: { min?: number; withLead?: boolean } = {}): string {
+  const min = opts.min ?? 2;
+  const withLead = opts.withLead ?? false;
+  const { isNameWord, orgNext } = names;
+  let out = "";
+  let last = 0;
+  const re = new RegExp(lead.source, lead.flags.includes("g") ? lead.flags : lead.flags + "g");
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m.index < last) continue; // inside a name already taken out ("Professor Sir …")
+    const start = m.index + m[0].length;
+    const rest = text.slice(start);
+    const gap = /^[\s,:]*/.exec(rest)![0];
+    const words: string[] = [];
+    let pos = gap.length;
+    for (const w of rest.slice(gap.length).split(/(?=\s)/)) {
+      // A word's trailing punctuation is not the name's, except an initial's full stop ("A.").
+      const t = w.trim().replace(/(?<=\p{L}{2,})[.,;:]$|[,;:]$/u, "");
+      if (words.length >= 4 || !t || !isNameWord(t)) break;
+      words.push(t);
+      pos += w.length - (w.trim().length - t.length);
+      if (t.length < w.trim().length) break;
+    }
+    if (words.length >= min && !(orgNext?.test(rest.slice(pos)) ?? false)) {
+      out += withLead ? text.slice(last, m.index) + "[name]" : text.slice(last, start) + gap + "[name]";
+      last = start + pos;
+    }
+    if (m[0].length === 0) re.lastIndex++;
+  }
+  return out + text.slice(last);
+}
+
+/** Replaces a run of 2–4 capitalised name words just before each match of `trail` ("…, lead inspector") by "[name]". */
+export function nameBefore(text: string, trail: RegExp, { isNameWord }: NameWords): string {
+  const re = new RegExp(trail.source, trail.flags.includes("g") ? trail.flags : trail.flags + "g");
+  const cuts: [number, number][] = [];
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const before = text.slice(0, m.index).replace(/[\s,]+$/, "");
+    const words = before.split(/\s+/);
+    let n = 0;
+    while (n < 4 && n < words.length && isNameWord(words[words.length - 1 - n])) n++;
+    if (n >= 2) {
+      const name = words.slice(words.length - n).join(" ");
+      const at = before.lastIndexOf(name);
+      if (at >= 0) cuts.push([at, at + name.length]);
+    }
+    if (m[0].length === 0) re.lastIndex++;
+  }
+  let out = text;
+  for (const [a, b] of cuts.sort((x, y) => y[0] - x[0])) out = out.slice(0, a) + "[name]" + out.slice(b);
+  return out;
+}
+

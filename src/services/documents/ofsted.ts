@@ -21,6 +21,7 @@
  * quote that would hold a name (the headteacher, the chair, an inspector) has it replaced by "[name]". Deterministic and
  * pure: `today` is passed in.
  */
+import { type NameWords, nameAfter as nameAfterBy, nameBefore as nameBeforeBy } from "./names";
 import type { DocSection, DocSentence } from "./document";
 import { type Evidence, type Fact, type Reading, found, notFound, quoteOf } from "./evidence";
 import { datesIn, monthsBetween } from "./values";
@@ -176,58 +177,9 @@ const isNameWord = (w: string) => /^\p{Lu}\.$/u.test(w) || (/^\p{Lu}[\p{L}'’-]
 /** The words after a name that make it an organisation's ("Lady Margaret School", "run by Oak Learning Trust"). */
 const ORG_NEXT = /^\s*(?:['’]s\s+)?(?:School|Schools|Academy|College|Trust|Foundation|Federation|Partnership|Council|Diocese|Ltd|Limited|Group|Nursery|Centre|Church|Association|Society|University|Institute|Primary|Secondary|Grammar|High|Infant|Junior|CofE|C of E|RC|Catholic)\b/u;
 
-/**
- * Replaces, after each match of `lead`, a run of `min`–4 capitalised name words (a person's name) by "[name]" — not
- * when an organisation's word follows it (a school named after a person). With `withLead`, the lead (a title: "Mrs")
- * goes too.
- */
-function nameAfter(text: string, lead: RegExp, min = 2, withLead = false): string {
-  let out = "";
-  let last = 0;
-  const re = new RegExp(lead.source, lead.flags.includes("g") ? lead.flags : lead.flags + "g");
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    const start = m.index + m[0].length;
-    const rest = text.slice(start);
-    const gap = /^[\s,:]*/.exec(rest)![0];
-    const words: string[] = [];
-    let pos = gap.length;
-    for (const w of rest.slice(gap.length).split(/(?=\s)/)) {
-      // A word's trailing punctuation is not the name's, except an initial's full stop ("A.").
-      const t = w.trim().replace(/(?<=\p{L}{2,})[.,;:]$|[,;:]$/u, "");
-      if (words.length >= 4 || !t || !isNameWord(t)) break;
-      words.push(t);
-      pos += w.length - (w.trim().length - t.length);
-      if (t.length < w.trim().length) break;
-    }
-    if (words.length >= min && !ORG_NEXT.test(rest.slice(pos))) {
-      out += withLead ? text.slice(last, m.index) + "[name]" : text.slice(last, start) + gap + "[name]";
-      last = start + pos;
-    }
-    if (m[0].length === 0) re.lastIndex++;
-  }
-  return out + text.slice(last);
-}
-
-/** Replaces a run of 2–4 capitalised name words just before each match of `trail` ("…, lead inspector") by "[name]". */
-function nameBefore(text: string, trail: RegExp): string {
-  const re = new RegExp(trail.source, trail.flags.includes("g") ? trail.flags : trail.flags + "g");
-  const cuts: [number, number][] = [];
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    const before = text.slice(0, m.index).replace(/[\s,]+$/, "");
-    const words = before.split(/\s+/);
-    let n = 0;
-    while (n < 4 && n < words.length && isNameWord(words[words.length - 1 - n])) n++;
-    if (n >= 2) {
-      const name = words.slice(words.length - n).join(" ");
-      const at = before.lastIndexOf(name);
-      if (at >= 0) cuts.push([at, at + name.length]);
-    }
-    if (m[0].length === 0) re.lastIndex++;
-  }
-  let out = text;
-  for (const [a, b] of cuts.sort((x, y) => y[0] - x[0])) out = out.slice(0, a) + "[name]" + out.slice(b);
-  return out;
-}
+const NAMES: NameWords = { isNameWord, orgNext: ORG_NEXT };
+const nameAfter = (text: string, lead: RegExp, min = 2, withLead = false) => nameAfterBy(text, lead, NAMES, { min, withLead });
+const nameBefore = (text: string, trail: RegExp) => nameBeforeBy(text, trail, NAMES);
 
 const ROLE_LABEL =
   /\b(?:Principal\s*\/\s*CEO|CEO\s*\/\s*Principal|Principal and (?:CEO|chief executive)|Headteacher\s*\/\s*Principal|Executive headteacher|Headteacher|Head teacher|Headmaster|Headmistress|Head of school|Principal|Chief executive officer|Chief executive|CEO|Chair(?: of (?:the )?(?:governing body|governors|the board of trustees|trustees|local governing body|interim executive board|the board))?|Registered person|Registered manager|Nominated individual|Responsible individual|Proprietor|Manager|Lead inspector|Name|Signed|Signature|Yours sincerely|Yours faithfully|Dear)\b\s*:?/gi;
