@@ -75,7 +75,7 @@ describe("signDelivery: headers a Standard Webhooks library verifies", () => {
     expect(() => new Webhook(secret).verify(changed, headers)).toThrow(/No matching signature/);
     // And with the id or the timestamp changed (both are signed).
     expect(() => new Webhook(secret).verify(BODY, { ...headers, "webhook-id": "evt_1843" })).toThrow(/No matching signature/);
-    expect(() => new Webhook(secret).verify(BODY, { ...headers, "webhook-timestamp": String(nowSeconds() - 1) })).toThrow(/No matching signature/);
+    expect(() => new Webhook(secret).verify(BODY, { ...headers, "webhook-timestamp": String(Number(headers["webhook-timestamp"]) - 1) })).toThrow(/No matching signature/);
     // And with another secret.
     expect(() => new Webhook(newSigningSecret()).verify(BODY, headers)).toThrow(/No matching signature/);
   });
