@@ -1,14 +1,14 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import { type CarbonPlanReport, checkCarbonPlan, looksLikePlan } from "../../services/documents/carbonPlan";
-import { type Doc, docFromHtml, docFromPdf, docFromText } from "../../services/documents/document";
+import { docFromHtml } from "../../services/documents/document";
 import { Reading } from "../../services/documents/evidence";
 import { redactQuotes } from "../../services/documents/names";
 import { planLinks } from "../../services/documents/planLinks";
-import { InputError, UpstreamError } from "../../shared/errors";
-import { PAGE_ERRORS, isHtmlPage, pageOf } from "../web/common/page";
+import { InputError } from "../../shared/errors";
+import { PAGE_ERRORS, pageOf } from "../web/common/page";
 import { Evidence } from "./common/facts";
-import { DocumentUrl, type Loaded, ReadObject, readObjectOf, todayOf } from "./common/reader";
+import { DocumentUrl, type FetchedDocument, type Loaded, ReadObject, fetchDocument, readObjectOf, todayOf } from "./common/reader";
 
 /**
  * crp-check (SPEC §4.4, §2.4): a supplier's carbon reduction plan against the government template (PPN 06/21, now
@@ -23,7 +23,6 @@ export const CRP_NOTICE =
 
 /** Pages followed at most from a page that is not the plan (SPEC §4.4). */
 const MAX_CANDIDATES = 3;
-const ACCEPT = "application/pdf, text/html;q=0.9, application/xhtml+xml;q=0.9, text/plain;q=0.5, */*;q=0.1";
 
 const Part = z
   .object({
@@ -140,13 +139,6 @@ function replyOf(asked: string, plan: { loaded: Loaded; reading: Reading; report
   };
 }
 
-interface Fetched {
-  url: string;
-  doc: Doc;
-  /** The page's HTML, for its links. */
-  html: string | null;
-}
-
 // The documented example: a short plan page, judged by the real (pure) checker.
 export const EXAMPLE_PLAN = `<!doctype html><html><head><title>Carbon Reduction Plan | Example Trading Ltd</title></head><body><main>
 <h1>Carbon Reduction Plan</h1>
@@ -196,14 +188,8 @@ It judges the completeness of the plan's form only, never whether its figures ar
     const query = { url: asked };
     const today = todayOf(ctx.now);
 
-    const fetchDoc = async (address: string): Promise<Fetched> => {
-      const got = await ctx.services.web.fetch(address, { accept: ACCEPT, timeoutMs: 12_000, maxBytes: 15 * 1024 * 1024 });
-      if (ctx.services.pdf.isPdf(got.body)) return { url: got.url, doc: docFromPdf(await ctx.services.pdf.read(got.body)), html: null };
-      if (isHtmlPage(got.contentType, got.text)) return { url: got.url, doc: docFromHtml(got.text), html: got.text };
-      if (/^text\/(plain|markdown)\b/i.test(got.contentType)) return { url: got.url, doc: docFromText(got.text), html: null };
-      throw new InputError("unreadable_input", `The address is not a web page, a PDF or text (its content type is ${got.contentType || "not given"}).`);
-    };
-    const judge = (f: Fetched) => {
+    const fetchDoc = (address: string) => fetchDocument(ctx.services, address, 12_000);
+    const judge = (f: FetchedDocument) => {
       const loaded: Loaded = { doc: f.doc, from: "url", url: f.url, note: f.doc.cut ? `The PDF has ${f.doc.totalPages} pages; the first ${f.doc.pages} were read.` : null };
       const reading = new Reading(f.doc);
       return { loaded, reading, report: checkCarbonPlan(reading, { today }) };
@@ -227,11 +213,13 @@ It judges the completeness of the plan's form only, never whether its figures ar
     while (queue.length && followed < MAX_CANDIDATES) {
       const next = queue.shift()!;
       followed++;
-      let page: Fetched;
+      let page: FetchedDocument;
       try {
         page = await fetchDoc(next);
       } catch (e) {
-        if (e instanceof InputError || e instanceof UpstreamError) {
+        // The candidate's own refusal (not found, not a document, a private address) is listed; an upstream this
+        // service needs (the DNS resolver) failing is 503 with credits back, never "no plan found".
+        if (e instanceof InputError) {
           pagesRead.push({ url: next, role: "candidate", plan: false, reason: e.message.replace(/\.$/, "") });
           continue;
         }

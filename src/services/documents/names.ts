@@ -12,8 +12,16 @@ const SIGNED = new RegExp(String.raw`\b((?:signed|signature|print\s+name|name)\s
 /** Words after a signature label that are not a name. */
 const NOT_NAME = /\b(?:director|manager|board|company|limited|ltd|llp|plc|trust|group|on|behalf|of|the|date|dated|position|title|chair|secretary|officer|partner|member|trustee)\b/i;
 
+/** What makes a name after a label an organisation's: "Supplier name: Northwold Facilities Services Ltd". */
+const ORG_LABEL = /\b(?:supplier|company|organi[sz]ation|business|charity|service|school|provider|trading|registered|legal|brand|product|file)\s+$/i;
+const ORG_AFTER = /^\s*(?:ltd|limited|llp|plc|lp|cic|cio|group|trust|services|partners|&|and\s+co)\b/i;
+
 export function redactPeople(text: string): string {
-  return text.replace(HONORIFIC, "[name]").replace(SIGNED, (all, label: string, name: string) => (NOT_NAME.test(name) ? all : `${label}[name]`));
+  return text
+    .replace(HONORIFIC, "[name]")
+    .replace(SIGNED, (all, label: string, name: string, at: number, whole: string) =>
+      NOT_NAME.test(name) || ORG_LABEL.test(whole.slice(Math.max(0, at - 30), at)) || ORG_AFTER.test(whole.slice(at + all.length)) ? all : `${label}[name]`,
+    );
 }
 
 /** A section heading: "[name]" when it is a person's name, else redacted as text. */

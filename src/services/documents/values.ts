@@ -67,8 +67,8 @@ export interface MoneyFound {
 }
 
 /**
- * Sums of money in a text: "£1,234,567", "£1.2m", "£12k", "£(4,500)", "-£300", "£2.5 million", and a bare figure
- * after `unitsHint` when a table states its units ("£000": multiply by 1,000).
+ * Sums of money in a text: "£1,234,567", "£1.2m", "£12k", "£(4,500)", "-£300", "£2.5 million", and, with `thousands`,
+ * figures of a table stated in £000 (multiplied by 1,000).
  */
 export function moneyIn(text: string, opts: { thousands?: boolean } = {}): MoneyFound[] {
   const out: MoneyFound[] = [];

@@ -1,5 +1,9 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { checkCarbonReductionPlan } from "../../../src/operations/documents/checkCarbonReductionPlan";
+import { execute } from "../../../src/platform/gateway";
+import { buildServices } from "../../../src/platform/services";
+import { UpstreamError } from "../../../src/shared/errors";
 import { balanceOf, call, createTestKey, json } from "../../helpers";
 import { load } from "../registers/registerData";
 
@@ -141,8 +145,24 @@ describe("crp-check (SPEC §4.4): from a plan or a homepage, at most three pages
     expect(body.company).toBe("Northwold Facilities Services Ltd");
     expect(body.planDate).toBe("2026-10-14");
     expect(body.sources.planDate.quote).toMatch(/14\/10\/2026/);
+    expect(body.sources.company.quote).toContain("Supplier name: Northwold Facilities Services Ltd");
     expect(body.read).toMatchObject({ format: "pdf" });
     expect(await balanceOf(keyId, { plan: "starter", credits: 100 })).toBe(96);
+  });
+
+  it("an upstream failing while a candidate is fetched (the DNS resolver): 503 with the credits given back, never \"no plan found\"", async () => {
+    const real = buildServices(env as never).web;
+    const web = {
+      fetch: async (url: string, opts?: Parameters<typeof real.fetch>[1]) => {
+        if (url.includes("cdn.calder-fm.test")) throw new UpstreamError("dns", "unreachable", "The DNS resolver could not be reached.");
+        return real.fetch(url, opts);
+      },
+    };
+    const { key, keyId } = await createTestKey();
+    const out = await execute(env, checkCarbonReductionPlan as never, { url: "https://supplier.test/" }, { requestId: "req_crp503", headers: new Headers(), ip: "192.0.2.10", apiKey: key, waitUntil: () => {}, services: { web } });
+    expect(out.status, JSON.stringify(out.body).slice(0, 300)).toBe(503);
+    expect(out.body).toMatchObject({ code: "upstream_unavailable" });
+    expect(await balanceOf(keyId)).toBe(100);
   });
 
   it("a homepage with no plan and no candidate link: found false with the gap said, charged (an answer); 8 credits on the free plan", async () => {

@@ -54,6 +54,10 @@ describe("the last guard against names in quotes (services/documents/names.ts)",
     expect(redactPeople("Signed: Jane Doe-Smith, Managing Director")).toBe("Signed: [name], Managing Director");
     expect(redactPeople("Signed: Managing Director")).toBe("Signed: Managing Director");
     expect(redactPeople("Signed on behalf of the Board of Directors")).toBe("Signed on behalf of the Board of Directors");
+    // An organisation's name after a "name" label is not a person's.
+    expect(redactPeople("Supplier name: Northwold Facilities Services Ltd Publication date: 14/10/2026")).toBe("Supplier name: Northwold Facilities Services Ltd Publication date: 14/10/2026");
+    expect(redactPeople("Name: Acme Widgets Limited")).toBe("Name: Acme Widgets Limited");
+    expect(redactPeople("Name: Jane Harper")).toBe("Name: [name]");
     expect(redactQuotes({ a: [{ quote: "Print name: Sam Jones", page: 2, section: "Jane Harper" }], note: "Mr Smith" })).toEqual({
       a: [{ quote: "Print name: [name]", page: 2, section: "[name]" }],
       note: "Mr Smith",

@@ -91,16 +91,9 @@ export async function loadDocument(services: Pick<Services, "web" | "pdf">, inpu
     };
   }
   const asked = pageOf({ url: input.url! });
-  const refuse = (e: unknown): never => {
+  const { doc, url } = await fetchDocument(services, asked).catch((e: unknown) => {
     throw e instanceof InputError && !e.field ? new InputError(e.code, e.message, { field: "url", query }) : e;
-  };
-  const got = await services.web.fetch(asked, { accept: ACCEPT, timeoutMs: 15_000, maxBytes: FETCH_MAX_BYTES }).catch(refuse);
-  let doc: Doc;
-  if (services.pdf.isPdf(got.body)) doc = docFromPdf(await services.pdf.read(got.body).catch(refuse));
-  else if (isHtmlPage(got.contentType, got.text)) doc = docFromHtml(got.text);
-  else if (/^text\/(plain|markdown)\b/i.test(got.contentType)) doc = docFromText(got.text);
-  else
-    throw new InputError("unreadable_input", `The address is not a web page, a PDF or text (its content type is ${got.contentType || "not given"}).`, { field: "url", query });
+  });
   if (doc.chars < MIN_CHARS)
     throw new InputError(
       "unreadable_input",
@@ -110,7 +103,26 @@ export async function loadDocument(services: Pick<Services, "web" | "pdf">, inpu
       { field: "url", query },
     );
   const note = doc.cut ? `The PDF has ${doc.totalPages} pages; the first ${doc.pages} were read.` : null;
-  return { doc, from: "url", url: got.url, note };
+  return { doc, from: "url", url, note };
+}
+
+/** A fetched document: read as a PDF (by its bytes), a web page or text; `html` kept for its links. */
+export interface FetchedDocument {
+  url: string;
+  doc: Doc;
+  html: string | null;
+}
+
+/**
+ * Fetches a document through the safe fetcher and reads it (crp-check reads candidate pages with it too). Refusals are
+ * InputError without a field (the caller names its own); an upstream that cannot be reached is UpstreamError (503).
+ */
+export async function fetchDocument(services: Pick<Services, "web" | "pdf">, url: string, timeoutMs = 15_000): Promise<FetchedDocument> {
+  const got = await services.web.fetch(url, { accept: ACCEPT, timeoutMs, maxBytes: FETCH_MAX_BYTES });
+  if (services.pdf.isPdf(got.body)) return { url: got.url, doc: docFromPdf(await services.pdf.read(got.body)), html: null };
+  if (isHtmlPage(got.contentType, got.text)) return { url: got.url, doc: docFromHtml(got.text), html: got.text };
+  if (/^text\/(plain|markdown)\b/i.test(got.contentType)) return { url: got.url, doc: docFromText(got.text), html: null };
+  throw new InputError("unreadable_input", `The address is not a web page, a PDF or text (its content type is ${got.contentType || "not given"}).`);
 }
 
 export function readObjectOf(loaded: Loaded, reading: Reading): z.infer<typeof ReadObject> {
