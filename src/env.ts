@@ -70,4 +70,6 @@ export interface Env {
    * they resolve to no public address (fixture hosts such as `logo.test`). Never set in production.
    */
   SAFE_FETCH_TEST_HOSTS?: string;
+  /** Domain suffixes tried when a company known by its name is looked for on the web (comma-separated; default co.uk,com,uk). */
+  ENRICH_DOMAIN_SUFFIXES?: string;
 }

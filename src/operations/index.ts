@@ -52,6 +52,7 @@ import { structureCqcReport } from "./documents/structureCqcReport";
 import { structureCharityReportByUrl } from "./documents/structureCharityReportByUrl";
 import { structureCharityReport } from "./documents/structureCharityReport";
 import { checkCarbonReductionPlan } from "./documents/checkCarbonReductionPlan";
+import { enrichCompany } from "./enrichment/enrichCompany";
 /**
  * Every operation of the service, once. Routes, OpenAPI, Markdown, the catalog, MCP tools and the contract
  * test come from this list. Each lives in `<family>/<operationId>.ts`; shared pieces of a family in `<family>/common/`.
@@ -106,6 +107,7 @@ export const operations: readonly AnyOperation[] = [
   structureCharityReportByUrl,
   structureCharityReport,
   checkCarbonReductionPlan,
+  enrichCompany,
   startSignup,
   verifySignup,
   getAccount,

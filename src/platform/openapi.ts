@@ -88,6 +88,7 @@ const statusText = (s: number) =>
 
 /** The families of operations, as tags (declared once at the top level). */
 const FAMILY_TAGS: Record<string, string> = {
+  enrichment: "Enrichment: who a business is from its name or domain (its own website decides the company), the Business Score, batch enrichment, fit assessment, industry classification and tender match.",
   registers: "Register checks and their change feeds: HMRC AML, SRA, licensed sponsors, CQC, charities.",
   companies: "The companies register (Companies House): search, ownership, accounts, charges, deadlines and their calendar feed.",
   risk: "Risk and compliance: identity verification, distress signals, the public record, licences and registers, definite sanctions matches.",

@@ -124,6 +124,8 @@ export interface Services {
   pdf: { isPdf(bytes: Uint8Array): boolean; read(bytes: Uint8Array): Promise<PdfText> };
   /** The optional language model that words the document readers' summaries from their facts (Workers AI); `available` false where unbound. */
   phraser: Phraser;
+  /** Enrichment settings: the suffixes of the domains a company's name suggests (ENRICH_DOMAIN_SUFFIXES; default co.uk, com, uk). */
+  enrichment: { domainSuffixes: string[] };
 }
 
 /**
@@ -132,6 +134,12 @@ export interface Services {
  */
 export const webhookSecretsKey = (env: Pick<Env, "WEBHOOK_SECRETS_KEY" | "ENVIRONMENT">): string | null =>
   env.WEBHOOK_SECRETS_KEY || (env.ENVIRONMENT === "production" ? null : "local-development-only-webhook-secrets-key");
+
+/** ENRICH_DOMAIN_SUFFIXES: comma-separated domain suffixes tried for a company known by its name (a var; tests use their fixture hosts'). */
+export const domainSuffixesOf = (v: string | undefined): string[] => {
+  const list = (v ?? "").split(",").map((x) => x.trim().toLowerCase().replace(/^\./, "")).filter((x) => /^[a-z0-9-]+(?:\.[a-z0-9-]+)*$/.test(x));
+  return list.length ? list : ["co.uk", "com", "uk"];
+};
 
 export function buildServices(env: Env, overrides: Partial<Services> = {}): Services {
   const cache = d1HttpCache(env.DB);
@@ -192,6 +200,7 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}): Serv
     cache,
     pdf: { isPdf, read: (bytes) => readPdf(bytes) },
     phraser: workersAiPhraser(env.AI, env.SUMMARY_MODEL),
+    enrichment: { domainSuffixes: domainSuffixesOf(env.ENRICH_DOMAIN_SUFFIXES) },
     ...overrides,
   };
 }

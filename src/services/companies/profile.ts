@@ -33,6 +33,8 @@ export interface CompanyProfile {
   };
   /** True when the profile has an accounts or confirmation_statement block, i.e. the overdue flags mean something. */
   hasFilingDeadlines: boolean;
+  /** The type of the last accounts filed (Companies House's code: micro-entity, small, full, group, dormant, …), where given. */
+  lastAccountsType?: string | null;
 }
 
 /** SPEC §2.1 `company` object (plus the one-line registered office used by SPEC §2.6). */

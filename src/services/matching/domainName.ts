@@ -46,7 +46,7 @@ export function domainIsName(host: string, registeredName: string): boolean {
  * under .co.uk, .com and .uk. A domain is accepted only when the site then confirms the company (its number, or its
  * full name and postcode) — this list is where to look, never evidence.
  */
-export function domainsForName(registeredName: string, max = 6): string[] {
+export function domainsForName(registeredName: string, max = 6, suffixes: readonly string[] = ["co.uk", "com", "uk"]): string[] {
   const core = normaliseNameCore(registeredName);
   const words = core.split(" ").filter(Boolean);
   if (!words.length || ONLY_FORM.test(core)) return [];
@@ -55,6 +55,6 @@ export function domainsForName(registeredName: string, max = 6): string[] {
   const noAnd = words.filter((w) => w !== "and").join("");
   const labels = [...new Set([joined, hyphened, noAnd])].filter((l) => l.length >= 3 && l.length <= 63 && /^[a-z0-9-]+$/.test(l) && !/^-|-$/.test(l));
   const out: string[] = [];
-  for (const tld of ["co.uk", "com", "uk"]) for (const l of labels) out.push(`${l}.${tld}`);
+  for (const tld of suffixes) for (const l of labels) out.push(`${l}.${tld}`);
   return [...new Set(out)].slice(0, max);
 }

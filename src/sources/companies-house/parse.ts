@@ -86,6 +86,7 @@ export function parseCompanyProfile(body: string): CompanyProfile | null {
       confirmationStatementMadeUpTo: str(confirmation?.next_made_up_to),
     },
     hasFilingDeadlines: accounts !== null || confirmation !== null,
+    lastAccountsType: str(obj(accounts?.last_accounts)?.type),
   };
 }
 

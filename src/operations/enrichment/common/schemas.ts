@@ -1,0 +1,95 @@
+/**
+ * The enrichment family's reply schemas (SPEC §2.2): BusinessProfile and EnrichResponse, shared by enrich, batch,
+ * the demo, score and assess. Every field says where it comes from.
+ */
+import { z } from "@hono/zod-openapi";
+import { INPUT_LIMITS } from "../../../platform/schemas";
+import { ACCURACY_FORMULA } from "../../../services/enrich/identity";
+
+export const Q = z
+  .string()
+  .trim()
+  .min(1, "is required")
+  .max(INPUT_LIMITS.q.max, `must be at most ${INPUT_LIMITS.q.max} characters`)
+  .describe("A company name, a domain (`acme-widgets.co.uk`, or a URL of the site), or a company number.");
+
+export const Location = z
+  .string()
+  .trim()
+  .max(INPUT_LIMITS.location.max, `must be at most ${INPUT_LIMITS.location.max} characters`)
+  .optional()
+  .describe("Town or city (or a postcode or postcode area) of the registered office, to tell apart companies sharing a name.");
+
+export const Signal = z
+  .object({
+    code: z.string().describe("Stable code: recently-incorporated, hiring, accounts-overdue, confirmation-statement-overdue, proposal-to-strike-off, not-active, dormant, won-public-contracts, licensed-sponsor, cqc-registered."),
+    label: z.string().describe("The signal in words, with its figures and dates."),
+    kind: z.enum(["opportunity", "risk", "info"]),
+    source: z.string().describe("Where it comes from (the companies register, the website page, the register or the contract notices)."),
+  })
+  .openapi("Signal");
+
+export const Accuracy = z
+  .object({
+    score: z.number().int().describe("0–100: the sum of the breakdown's points."),
+    confidence: z.enum(["high", "medium", "low"]),
+    breakdown: z
+      .array(
+        z.object({
+          label: z.string(),
+          points: z.number(),
+          max: z.number(),
+          evidence: z.string().nullable().describe("The evidence quoted (a line of the site, a number), or null when this piece was not found."),
+        }),
+      )
+      .describe("Points per piece of identity evidence."),
+  })
+  .describe(`How surely the profile is the business asked about. ${ACCURACY_FORMULA}`)
+  .openapi("Accuracy");
+
+export const Alternative = z
+  .object({
+    name: z.string().describe("The registered name."),
+    companyNumber: z.string(),
+    status: z.string().nullable(),
+    locality: z.string().nullable().describe("The registered office's post town."),
+    postcode: z.string().nullable(),
+    incorporationDate: z.string().nullable(),
+    needsConfirm: z.literal(true).describe("Always true: this entry is offered for you to confirm, never picked for you."),
+    reason: z.string().describe("Why it is offered."),
+  })
+  .openapi("Alternative");
+
+export const BusinessProfile = z
+  .object({
+    found: z.boolean().describe("True when a business was identified: its website read, or its register entry confirmed (or named by its number). A miss costs nothing."),
+    name: z.string().optional().describe("The registered name of the confirmed company, else the site's own name."),
+    website: z.string().optional().describe("The business's homepage as reached, always with its scheme."),
+    companyNumber: z
+      .string()
+      .optional()
+      .describe("Absent when the business's own website does not confirm the company (its number stated and the name agreeing, or its full name or postcode with the register's entry); `registryNote` then says why. Given back for a query that is itself a company number."),
+    status: z.string().optional().describe("Companies House company_status of the confirmed company."),
+    sicCodes: z.array(z.string()).optional().describe("Registered SIC 2007 codes."),
+    incorporationDate: z.string().optional(),
+    sizeSignal: z.string().optional().describe("A size band from the last accounts type (micro, small, medium…), with the active officers counted (never named)."),
+    whatTheyDo: z.string().optional().describe("The site's own description (its meta description), else the registered activities."),
+    services: z.array(z.string()).optional().describe("What the business offers: items listed under a services or products heading on its homepage, else its registered activities."),
+    sector: z.string().optional().describe("The SIC 2007 section of its first registered code, in words."),
+    signals: z.array(Signal),
+    accuracy: Accuracy,
+    confidence: z.enum(["high", "medium", "low"]).describe("The accuracy's confidence."),
+    sources: z.array(z.string()).describe("What was read: the website, the register entry, other registers."),
+    attribution: z.string().describe("The Open Government Licence notice (SPEC §1 rule 3)."),
+    alternatives: z.array(Alternative).optional().describe("Register entries for you to confirm: companies sharing the name, or entries the site could not confirm."),
+    registryNote: z.string().optional().describe("Why no company number is given."),
+  })
+  .openapi("BusinessProfile");
+
+export const EnrichResponse = z
+  .object({
+    query: z.object({ q: z.string(), location: z.string().optional() }),
+    ms: z.number().int().describe("Time taken, milliseconds."),
+    profile: BusinessProfile,
+  })
+  .openapi("EnrichResponse");

@@ -1,0 +1,47 @@
+import { z } from "@hono/zod-openapi";
+import { defineOperation } from "../../platform/registry";
+import { ACCURACY_FORMULA } from "../../services/enrich/identity";
+import { enrich } from "./common/enrich";
+import { EnrichResponse, Location, Q } from "./common/schemas";
+
+/** SPEC §4.1: 2 credits; a miss (`found: false`) is given back. */
+export const ENRICH_PRICE = 2;
+
+export const MATCHING_RULES = [
+  "**How the company is chosen (SPEC §2.2).** The business's own website decides which registered company a query means; a wrong company number is the worst answer this service can give, so anything short of confirmation gives none.",
+  "- **A domain:** its homepage and up to four legal pages it links to (contact, about, terms, privacy, legal) are read. A company number the site states (in its text or its organisation JSON-LD) is looked up: it must be on the register and its registered (or former) name must appear on the site, or the domain be that name. Otherwise a register entry is confirmed only when its name is the domain's name (`acme-widgets.co.uk` ↔ ACME WIDGETS LIMITED), or the site gives its full registered name, or its registered office postcode together with its name. A site that states a number the register contradicts is not matched any other way. Unconfirmed: no `companyNumber`, and `registryNote` says why.",
+  "- **A name:** the register is searched (with `location` narrowing it to a town, city or postcode). Companies sharing the name are never picked for you: each goes into `alternatives` with `needsConfirm: true`. The domains a company's name suggests are tried (`.co.uk`, `.com`, `.uk`), and one is accepted only when that site confirms the company by its number, or by its full name with its registered office postcode. Without such a site the entry is offered in `alternatives`, not answered.",
+  "- **A company number:** the register's facts for it, and its website when one of the suggested domains confirms it.",
+  "",
+  `**Accuracy.** ${ACCURACY_FORMULA}`,
+].join("\n");
+
+export const enrichCompany = defineOperation({
+  operationId: "enrichCompany",
+  method: "get",
+  path: "/api/v1/enrich",
+  family: "enrichment",
+  title: "Enrich a company",
+  summary: "Who a business is, from its name or domain: its website decides the registered company; what it does, its size, signals and how sure the match is.",
+  description: [
+    "A BusinessProfile (SPEC §2.2): the registered company (name, number, status, SIC codes, incorporation date) where the business's own website confirms it; what the business does and the services it lists, in its own words; a size signal from its accounts type and officers (counted, never named); signals (recently incorporated, hiring, accounts or confirmation statement overdue, a proposal to strike off, public contracts won, on the sponsor register, CQC registered); and `accuracy`, the evidence tying the site to the register, point by point.",
+    "",
+    MATCHING_RULES,
+    "",
+    "**Price.** 2 credits; a miss (`found: false`: no site could be read and no company confirmed) costs nothing — the credits come back (`x-credits-refunded`). A site that does not answer is part of the answer, not an error. A failure of ours (Companies House, the DNS resolver) is a 503 with the credits back. Answers are kept for 6 hours: the same query within that time is answered from them.",
+  ].join("\n"),
+  input: z.object({ q: Q.openapi({ example: "harbourside-legal.co.uk" }), location: Location }),
+  output: EnrichResponse,
+  price: ENRICH_PRICE,
+  auth: "key",
+  errors: ["upstream_unavailable"],
+  readOnly: true,
+  timeoutMs: 45_000,
+  example: { q: "harbourside-legal.co.uk" },
+  async handler({ q, location }, ctx) {
+    const started = Date.now();
+    const e = await enrich(ctx, q, location);
+    if (!e.profile.found) ctx.refund(ENRICH_PRICE);
+    return { query: { q, ...(location ? { location } : {}) }, ms: Date.now() - started, profile: e.profile };
+  },
+});

@@ -1,0 +1,121 @@
+/**
+ * The BusinessProfile of SPEC §2.2 from what was read: the identity decision (identity.ts), the register's facts
+ * of the confirmed company, the site's facts, and the signals other registers gave. Register facts appear only for
+ * a confirmed company (or one the caller named by its number); a query the site does not confirm gets no company
+ * number, with `registryNote` saying why. Pure and deterministic: `today` is passed in.
+ */
+import { OGL } from "../registers/catalogue";
+import { firstSentence } from "../web/brandKit";
+import { type Identity, type Tie, accuracyOf, alternativeOf } from "./identity";
+import type { Alternative, BusinessProfile, RegisterFacts, Signal, SiteFacts } from "./types";
+
+export const ENRICH_ATTRIBUTION = `${OGL} Company data: Companies House. Website facts: the business's own site, as read.`;
+
+const MONTH_MS = 30.44 * 86_400_000;
+const monthsBetween = (from: string, today: string) => Math.floor((Date.parse(today) - Date.parse(from)) / MONTH_MS);
+
+/** Accounts types (the bulk file's words or Companies House's codes) → a size band. */
+function sizeOfAccounts(type: string | null): { band: string; words: string } | null {
+  if (!type) return null;
+  const t = type.toLowerCase().replace(/[-_]/g, " ");
+  if (/dormant/.test(t)) return { band: "dormant", words: "dormant company accounts" };
+  if (/micro/.test(t)) return { band: "micro", words: "micro-entity accounts" };
+  if (/\bmedium\b/.test(t)) return { band: "medium", words: "medium-sized company accounts" };
+  if (/small|total exemption|abridged|audit exemption|filing exemption|partial exemption/.test(t)) return { band: "small", words: `${type.toLowerCase()} accounts` };
+  if (/group/.test(t)) return { band: "large", words: "group accounts" };
+  if (/\bfull\b/.test(t)) return { band: "medium or large", words: "full accounts" };
+  return null;
+}
+
+/** SPEC §2.2 sizeSignal: the accounts type's band and the officers counted (never named). */
+export function sizeSignalOf(r: RegisterFacts): string | undefined {
+  const acc = sizeOfAccounts(r.lastAccountsType);
+  const parts: string[] = [];
+  if (acc) parts.push(acc.words);
+  if (r.activeOfficers !== null) parts.push(`${r.activeOfficers} active officer${r.activeOfficers === 1 ? "" : "s"}`);
+  if (!parts.length) return undefined;
+  return acc ? `${acc.band}: ${parts.join("; ")}` : `size not stated in the accounts type: ${parts.join("; ")}`;
+}
+
+const SIGNAL_SOURCE = "companies register";
+
+/** Signals the register and the site give (the operation adds those of other registers). */
+export function baseSignals(register: RegisterFacts | null, site: SiteFacts | null, today: string): Signal[] {
+  const out: Signal[] = [];
+  if (register) {
+    const status = register.status.toLowerCase();
+    if (status && status !== "active")
+      out.push({ code: "not-active", label: `Register status: ${register.status}${register.statusDetail ? ` (${register.statusDetail})` : ""}`, kind: "risk", source: SIGNAL_SOURCE });
+    if (register.statusDetail && /strike.?off/i.test(register.statusDetail))
+      out.push({ code: "proposal-to-strike-off", label: "A proposal to strike the company off the register is in progress", kind: "risk", source: SIGNAL_SOURCE });
+    if (register.accountsOverdue) out.push({ code: "accounts-overdue", label: "Accounts are overdue at Companies House", kind: "risk", source: SIGNAL_SOURCE });
+    if (register.confirmationStatementOverdue)
+      out.push({ code: "confirmation-statement-overdue", label: "The confirmation statement is overdue at Companies House", kind: "risk", source: SIGNAL_SOURCE });
+    if (register.incorporationDate) {
+      const months = monthsBetween(register.incorporationDate, today);
+      if (months >= 0 && months < 24)
+        out.push({ code: "recently-incorporated", label: `Incorporated ${months} month${months === 1 ? "" : "s"} ago (${register.incorporationDate})`, kind: "opportunity", source: SIGNAL_SOURCE });
+    }
+    if (register.sicCodes.includes("99999") || /dormant/i.test(register.lastAccountsType ?? ""))
+      out.push({ code: "dormant", label: "Dormant: no trading activity is reported to the register", kind: "info", source: SIGNAL_SOURCE });
+  }
+  if (site?.careersUrl) out.push({ code: "hiring", label: "The website has a careers or jobs page", kind: "opportunity", source: `website: ${site.careersUrl}` });
+  return out;
+}
+
+/** What the business does: the site's own description, else its registered activities. */
+function whatTheyDoOf(site: SiteFacts | null, register: RegisterFacts | null): string | undefined {
+  if (site?.description && site.description.length >= 20) {
+    const s = site.description.length <= 300 ? site.description : firstSentence(site.description);
+    return s;
+  }
+  const descs = register ? register.sicCodes.map((c) => register.sicDescriptions[c]).filter(Boolean) : [];
+  if (descs.length) return `Registered activit${descs.length === 1 ? "y" : "ies"}: ${descs.join("; ")}.`;
+  if (site?.headings[0] && site.headings[0].length >= 12) return site.headings[0];
+  return undefined;
+}
+
+export interface ProfileInput {
+  identity: Identity;
+  /** The tie of the company the caller named by its number (no site confirmed it), when that is the query. */
+  numberFromQuery: Tie | null;
+  register: RegisterFacts | null;
+  site: SiteFacts | null;
+  /** The name to show when no company is confirmed: the site's own name. */
+  siteName: string | null;
+  sector: string | null;
+  signals: Signal[];
+  sources: string[];
+  alternatives: Alternative[];
+  today: string;
+}
+
+/** SPEC §2.2 BusinessProfile. `found` is true when a business was identified: its site read, or its register entry confirmed. */
+export function buildProfile(p: ProfileInput): BusinessProfile {
+  const tie = p.identity.confirmed ?? p.numberFromQuery;
+  const reg = tie ? p.register : null;
+  const accuracy = accuracyOf({ tie, siteRead: p.site !== null, numberFromQuery: p.numberFromQuery !== null && !p.identity.confirmed, site: p.site?.url ?? null });
+  const found = reg !== null || p.site !== null;
+  const services = p.site?.offerings.length ? p.site.offerings : reg ? reg.sicCodes.map((c) => reg.sicDescriptions[c]).filter(Boolean) : [];
+  const profile: BusinessProfile = {
+    found,
+    ...(reg ? { name: reg.name } : p.siteName ? { name: p.siteName } : {}),
+    ...(p.site ? { website: p.site.url } : {}),
+    ...(reg ? { companyNumber: reg.number, status: reg.status, sicCodes: reg.sicCodes } : {}),
+    ...(reg?.incorporationDate ? { incorporationDate: reg.incorporationDate } : {}),
+    ...(reg && sizeSignalOf(reg) ? { sizeSignal: sizeSignalOf(reg) } : {}),
+    ...(found && whatTheyDoOf(p.site, reg) ? { whatTheyDo: whatTheyDoOf(p.site, reg) } : {}),
+    ...(found ? { services } : {}),
+    ...(found && p.sector ? { sector: p.sector } : {}),
+    signals: found ? p.signals : [],
+    accuracy,
+    confidence: accuracy.confidence,
+    sources: p.sources,
+    attribution: ENRICH_ATTRIBUTION,
+    ...(p.alternatives.length ? { alternatives: p.alternatives } : {}),
+    ...(!reg && (p.identity.note || !found) ? { registryNote: p.identity.note ?? "No registered company could be tied to the query." } : {}),
+  };
+  return profile;
+}
+
+export { alternativeOf };
