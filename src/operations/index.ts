@@ -52,7 +52,9 @@ import { structureCqcReport } from "./documents/structureCqcReport";
 import { structureCharityReportByUrl } from "./documents/structureCharityReportByUrl";
 import { structureCharityReport } from "./documents/structureCharityReport";
 import { checkCarbonReductionPlan } from "./documents/checkCarbonReductionPlan";
+import { enrichBatch } from "./enrichment/enrichBatch";
 import { enrichCompany } from "./enrichment/enrichCompany";
+import { enrichDemo } from "./enrichment/enrichDemo";
 /**
  * Every operation of the service, once. Routes, OpenAPI, Markdown, the catalog, MCP tools and the contract
  * test come from this list. Each lives in `<family>/<operationId>.ts`; shared pieces of a family in `<family>/common/`.
@@ -108,6 +110,8 @@ export const operations: readonly AnyOperation[] = [
   structureCharityReport,
   checkCarbonReductionPlan,
   enrichCompany,
+  enrichBatch,
+  enrichDemo,
   startSignup,
   verifySignup,
   getAccount,

@@ -1,8 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ingestEdition } from "../../../src/jobs/ingest/job";
-import { storeOf } from "../../../src/jobs/ingest/pipeline";
 import { balanceOf, call, createTestKey, json } from "../../helpers";
+import { loadEnrichRegister } from "./register";
 
 /**
  * Issue 18 §1 and §3: enrich (SPEC §2.2) on fixture businesses (test/fixtures/hosts/<name>.test) and the companies
@@ -10,12 +8,6 @@ import { balanceOf, call, createTestKey, json } from "../../helpers";
  * website decides the company; a site that does not confirm gets no company number.
  */
 
-export const loadEnrichRegister = async () => {
-  await storeOf("companies").reset(env, "companies");
-  const bytes = new Uint8Array(await (await fetch("http://files.test/enrich/BasicCompanyData-2026-11-01.csv")).arrayBuffer());
-  const r = await ingestEdition(env, { source: "companies", bytes, fileName: "BasicCompanyData-2026-11-01.csv", url: null, editionDate: null });
-  expect(r.outcome).toBe("loaded");
-};
 
 const enrich = async (query: string) => {
   const { key, keyId } = await createTestKey();
@@ -26,7 +18,7 @@ const enrich = async (query: string) => {
 beforeAll(loadEnrichRegister);
 
 /** Every fixture query and the company number its site confirms (undefined: none may be given). */
-export const CASES: { q: string; location?: string; number: string | undefined; why: string }[] = [
+const CASES: { q: string; location?: string; number: string | undefined; why: string }[] = [
   { q: "bayside.test", number: "07654321", why: "number in the footer, name agrees" },
   { q: "https://meadowcare.test/", number: "03712548", why: "number only on the terms page (unpadded), name agrees" },
   { q: "brightbakes.test", number: undefined, why: "someone else's number: the register's name for it is not on the site" },

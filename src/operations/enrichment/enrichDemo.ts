@@ -1,0 +1,87 @@
+import { z } from "@hono/zod-openapi";
+import { ApiError } from "../../platform/errors";
+import { defineOperation } from "../../platform/registry";
+import { enrich } from "./common/enrich";
+import { Alternative, Q, Signal } from "./common/schemas";
+
+/** SPEC §4.7 and §8: one enrichment per IP address per day. */
+export const DEMO_IP_LIMIT = { limit: 1, windowSeconds: 86_400 };
+
+const Output = z
+  .object({
+    query: z.object({ q: z.string() }),
+    ms: z.number().int(),
+    profile: z
+      .object({
+        found: z.boolean(),
+        name: z.string().optional(),
+        website: z.string().optional(),
+        companyNumber: z.string().optional().describe("Absent when the business's own website does not confirm the company (as enrich)."),
+        status: z.string().optional(),
+        sicCodes: z.array(z.string()).optional(),
+        incorporationDate: z.string().optional(),
+        whatTheyDo: z.string().optional(),
+        signals: z.array(Signal).describe("At most three."),
+        confidence: z.enum(["high", "medium", "low"]),
+        alternatives: z.array(Alternative).optional().describe("At most three."),
+        registryNote: z.string().optional(),
+        attribution: z.string(),
+      })
+      .describe("A trimmed BusinessProfile: enrich's answer without services, size, sector, sources or the accuracy breakdown, and at most three signals and alternatives."),
+    demo: z.object({
+      note: z.string(),
+      limit: z.string().describe("The demo's limit, in words."),
+    }),
+  })
+  .openapi("EnrichDemo");
+
+export const enrichDemo = defineOperation({
+  operationId: "enrichDemo",
+  method: "get",
+  path: "/api/v1/demo",
+  family: "enrichment",
+  title: "Enrichment demo (keyless)",
+  summary: "Try enrichment without a key: one company name, domain or number per IP address per day, a trimmed profile.",
+  description: [
+    "The keyless demo of `GET /api/v1/enrich` (SPEC §4.7): the same enrichment, the same matching rules (the business's own website decides the company; unconfirmed gets no company number), trimmed to the profile's core: name, website, company number, status, SIC codes, incorporation date, what the business does, up to three signals, confidence, up to three alternatives and the registry note.",
+    "",
+    `**Limit.** One enrichment per IP address per day: a second call within 24 hours answers 429 \`rate_limited\` with \`Retry-After\` (seconds). A call refused for bad input does not count. Answers are cached for 6 hours, shared with enrich. No key and no credits; for the full profile, batch and the rest, get a free key.`,
+  ].join("\n"),
+  input: z.object({ q: Q.openapi({ example: "harbourside-legal.co.uk" }) }),
+  output: Output,
+  price: 0,
+  auth: "keyless",
+  errors: ["rate_limited", "upstream_unavailable"],
+  readOnly: true,
+  timeoutMs: 45_000,
+  example: { q: "harbourside-legal.co.uk" },
+  async handler({ q }, ctx) {
+    const started = Date.now();
+    const limited = await ctx.services.limits.take(`ip:demo:${ctx.ip}`, DEMO_IP_LIMIT.limit, DEMO_IP_LIMIT.windowSeconds, ctx.now.getTime());
+    if (!limited.ok) throw new ApiError("rate_limited", "The demo allows one enrichment per IP address per day; retry later, or use a free key.", { retryAfter: limited.retryAfterSeconds });
+    const p = (await enrich(ctx, q, undefined)).profile;
+    return {
+      query: { q },
+      ms: Date.now() - started,
+      profile: {
+        found: p.found,
+        ...(p.name ? { name: p.name } : {}),
+        ...(p.website ? { website: p.website } : {}),
+        ...(p.companyNumber ? { companyNumber: p.companyNumber } : {}),
+        ...(p.status ? { status: p.status } : {}),
+        ...(p.sicCodes ? { sicCodes: p.sicCodes } : {}),
+        ...(p.incorporationDate ? { incorporationDate: p.incorporationDate } : {}),
+        ...(p.whatTheyDo ? { whatTheyDo: p.whatTheyDo } : {}),
+        signals: p.signals.slice(0, 3),
+        confidence: p.confidence,
+        ...(p.alternatives ? { alternatives: p.alternatives.slice(0, 3) } : {}),
+        ...(p.registryNote ? { registryNote: p.registryNote } : {}),
+        attribution: p.attribution,
+      },
+      demo: {
+        note: "A trimmed enrichment, free and without a key. The full profile (services, size, sector, accuracy breakdown, every signal) is GET /api/v1/enrich with a key.",
+        limit: "one enrichment per IP address per day",
+      },
+    };
+  },
+});
