@@ -25,6 +25,8 @@
 //     fixture sites when registered (scripts/bench/web.mjs).
 // 10. the document readers: a 100-page text PDF end to end and 1 MB of text through each reader (goals 2 s and
 //     300 ms), peak heap and resident memory (scripts/bench/documents.ts; alone: node --expose-gc scripts/bench/documents.mjs).
+// 11. enrichment: enrich p50 cold and warm and upstream requests per enrichment, a batch of 25 (wall time, peak
+//     requests in flight), against stand-ins with a simulated 80 ms upstream (scripts/bench/enrichment.ts).
 // Everything runs locally (wrangler dev on 127.0.0.1 with its own state under .bench/).
 // BENCH_SECONDS (default 10) sets each load test's duration.
 import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
@@ -39,6 +41,7 @@ import { benchDistress } from "./distress.mjs";
 import { benchWatch } from "./watch.mjs";
 import { benchWeb } from "./web.mjs";
 import { benchDocumentReaders } from "./documents.mjs";
+import { benchEnrichmentCore } from "./enrichment.mjs";
 import { benchMoneyLookup } from "./money-lookup.mjs";
 import { benchD1Load, nextEdition } from "./d1-load.mjs";
 
@@ -238,6 +241,9 @@ console.log("web tools:", JSON.stringify(report.web, null, 2));
 // ---- 10. the document readers: a 100-page PDF and 1 MB of text through each reader, time and peak memory
 report.documents = await benchDocumentReaders();
 console.log("document readers:", JSON.stringify(report.documents, null, 2));
+
+report.enrichment = await benchEnrichmentCore();
+console.log("enrichment:", JSON.stringify(report.enrichment, null, 2));
 
 // ---- payment practices at full size in D1: load time, and lookup p50 of payment-practices and ppn-018
 report.moneyLookup = await benchMoneyLookup();

@@ -52,6 +52,8 @@ import { structureCqcReport } from "./documents/structureCqcReport";
 import { structureCharityReportByUrl } from "./documents/structureCharityReportByUrl";
 import { structureCharityReport } from "./documents/structureCharityReport";
 import { checkCarbonReductionPlan } from "./documents/checkCarbonReductionPlan";
+import { assessFit } from "./enrichment/assessFit";
+import { businessScore } from "./enrichment/businessScore";
 import { enrichBatch } from "./enrichment/enrichBatch";
 import { enrichCompany } from "./enrichment/enrichCompany";
 import { enrichDemo } from "./enrichment/enrichDemo";
@@ -112,6 +114,8 @@ export const operations: readonly AnyOperation[] = [
   enrichCompany,
   enrichBatch,
   enrichDemo,
+  businessScore,
+  assessFit,
   startSignup,
   verifySignup,
   getAccount,

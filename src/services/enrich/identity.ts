@@ -224,7 +224,7 @@ export const ACCURACY_POINTS = {
 } as const;
 
 export const ACCURACY_FORMULA =
-  "Out of 100: company number stated on the site and on the register 40 (given in the query: 40); registered name on the site 20 (its words without the legal form: 10); registered office postcode on the site 15; domain is the registered name 15; the business's site read 10. Confidence: high at 70 or more with a confirmed company number, medium at 45 or more, low otherwise (always low when no company is confirmed).";
+  "Out of 100: company number stated on the site and on the register 40 (given in the query: 40); registered name on the site 20 (its words without the legal form: 10); registered office postcode on the site 15; domain is the registered name 15; the business's site read 10. Confidence: high when the company is confirmed by its number (stated on the site, or given in the query) and the score is 70 or more; medium for any other confirmed company; low when no company is confirmed.";
 
 /** The accuracy breakdown of an identity: what tied the site to the register, and what did not. */
 export function accuracyOf(input: { tie: Tie | null; siteRead: boolean; numberFromQuery: boolean; site: string | null }): { score: number; confidence: Confidence; breakdown: AccuracyItem[] } {
@@ -241,6 +241,6 @@ export function accuracyOf(input: { tie: Tie | null; siteRead: boolean; numberFr
   ];
   const score = Math.round(breakdown.reduce((s, b) => s + b.points, 0));
   const confirmed = t !== null && (input.numberFromQuery || t.number !== null || confirmsWithoutNumber(t));
-  const confidence: Confidence = !confirmed ? "low" : score >= 70 && (t.number || input.numberFromQuery) ? "high" : score >= 45 ? "medium" : "low";
+  const confidence: Confidence = !confirmed ? "low" : score >= 70 && (t.number || input.numberFromQuery) ? "high" : "medium";
   return { score, confidence, breakdown };
 }

@@ -15,6 +15,7 @@ import type { CompanyRow } from "../../../services/companies/records";
 import { companyFtsQuery, rankCompanies } from "../../../services/companies/search";
 import { type Candidate, type EnrichQuery, type Identity, type Tie, alternativeOf, decideForSite, inPlace, parseEnrichQuery, sameNamed, siteConfirms } from "../../../services/enrich/identity";
 import { baseSignals, buildProfile } from "../../../services/enrich/profile";
+import { sicHierarchy } from "../../../services/enrich/sic";
 import { type SitePage, readSite } from "../../../services/enrich/site";
 import type { Alternative, BusinessProfile, RegisterFacts, Signal, SiteFacts } from "../../../services/enrich/types";
 import { domainLabel, domainsForName } from "../../../services/matching/domainName";
@@ -339,6 +340,12 @@ async function forRegisterEntries(ctx: OpContext, candidates: Candidate[], count
   return { identity: { confirmed: null, note: null, alternatives: candidates }, site: null, tried };
 }
 
+/** The SIC 2007 section of the first registered code with a real activity, in words. */
+const sectorOf = (r: RegisterFacts | null): string | null => {
+  const h = (r?.sicCodes ?? []).map(sicHierarchy).find((x) => x && !x.noActivity);
+  return h ? h.section.name : null;
+};
+
 const triedWords = (tried: string[]) => (tried.length ? ` (looked for at ${tried.join(", ")})` : "");
 
 /** Enriches one query. Upstream failures of ours throw (503); the business's own site failing is part of the answer. */
@@ -427,7 +434,7 @@ async function enrichUncached(ctx: OpContext, query: EnrichQuery, location: stri
     register,
     site,
     siteName: site?.siteName ?? null,
-    sector: null,
+    sector: sectorOf(register),
     signals,
     sources,
     alternatives,
