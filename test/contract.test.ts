@@ -88,7 +88,27 @@ function exampleDocument(body: string, contentType: string): () => void {
   };
 }
 
+/** A real-looking domain stood in for by a fixture site, path for path (the DoH resolver says every name is public). */
+function siteAs(domain: string, fixtureHost: string): () => void {
+  return () => {
+    const real = globalThis.fetch;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (url.hostname === "dns.test")
+        return Response.json({ Status: 0, Answer: url.searchParams.get("type") === "A" ? [{ type: 1, data: "151.101.0.1", TTL: 60 }] : [] });
+      if (url.hostname === domain) return real(`https://${fixtureHost}${url.pathname}${url.search}`);
+      return real(input, init);
+    });
+  };
+}
+
 const UPSTREAMS: Record<string, () => void> = {
+  // The enrichment family's example q=harbourside-legal.co.uk: the site is the harbourside-legal.test fixture.
+  enrichCompany: siteAs("harbourside-legal.co.uk", "harbourside-legal.test"),
+  enrichDemo: siteAs("harbourside-legal.co.uk", "harbourside-legal.test"),
+  businessScore: siteAs("harbourside-legal.co.uk", "harbourside-legal.test"),
+  assessFit: siteAs("harbourside-legal.co.uk", "harbourside-legal.test"),
+  enrichBatch: siteAs("harbourside-legal.co.uk", "harbourside-legal.test"),
   scoreModernSlaveryStatementByUrl: exampleDocument(MODERN_SLAVERY.exampleText, "text/plain; charset=utf-8"),
   structureOfstedReportByUrl: exampleDocument(OFSTED.exampleText, "text/plain; charset=utf-8"),
   structureCqcReportByUrl: exampleDocument(CQC.exampleText, "text/plain; charset=utf-8"),
