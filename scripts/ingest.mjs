@@ -16,6 +16,9 @@
 // newest submission unless --date is given.
 // contracts: give an OCDS release package, record package, release or JSON array of releases (dated by the newest
 // publishedDate or release date), or a Find a Tender / Contracts Finder search URL, whose pages are all read.
+// tenders: the same OCDS forms, read for their tender notices (issue 18 tender-match; not a register: a table of
+// notices updated in place, src/jobs/tenders.ts); a search URL is read with its stages as given (e.g. stages=tender).
+// sic: the SIC 2007 lists of the industry classifier, not a register: npm run ingest -- sic <folder | files…> (scripts/sic.mjs).
 import { createReadStream, existsSync, openSync, readFileSync, readSync, closeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { Readable } from "node:stream";
@@ -38,7 +41,7 @@ function isZipFile(path) {
 
 export async function ingest(source, target, { date = null, persistTo, quiet = false, sample = false } = {}) {
   const cli = await loadCli();
-  if (!cli.REGISTER_SOURCES.includes(source)) throw new Error(`unknown source ${source}; sources: ${cli.REGISTER_SOURCES.join(", ")}`);
+  if (!cli.REGISTER_SOURCES.includes(source) && source !== "tenders") throw new Error(`unknown source ${source}; sources: ${[...cli.REGISTER_SOURCES, "tenders"].join(", ")}`);
   if (date !== null && !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error("--date must be YYYY-MM-DD");
   let bytes = null;
   let fileName;
@@ -62,9 +65,9 @@ export async function ingest(source, target, { date = null, persistTo, quiet = f
       const stream = await body();
       yield* zipped ? cli.csvOfZip(stream) : stream;
     };
-  } else if (source === "contracts" && /^https?:\/\//.test(target)) {
+  } else if ((source === "contracts" || source === "tenders") && /^https?:\/\//.test(target)) {
     // An OCDS search address (Find a Tender or Contracts Finder): every page, following links.next, Retry-After honoured.
-    const pages = await cli.fetchOcdsUrl(target);
+    const pages = source === "tenders" ? await cli.fetchTenderUrl(target) : await cli.fetchOcdsUrl(target);
     bytes = new TextEncoder().encode(JSON.stringify({ publishedDate: pages.publishedDate, releases: pages.releases }));
     fileName = basename(new URL(target).pathname);
     url = target;
@@ -90,6 +93,7 @@ export async function ingest(source, target, { date = null, persistTo, quiet = f
   }
   const proxy = await localEnv(persistTo);
   try {
+    if (source === "tenders") return await cli.ingestTenders(proxy.env, bytes, { fileName, url, sample });
     const result = await cli.ingestFile(proxy.env, source, bytes, {
       open,
       fileName,
@@ -105,7 +109,9 @@ export async function ingest(source, target, { date = null, persistTo, quiet = f
   }
 }
 
-if (process.argv[1] && import.meta.url.endsWith(basename(process.argv[1]))) {
+if (process.argv[1] && import.meta.url.endsWith(basename(process.argv[1])) && process.argv[2] === "sic") {
+  await (await import("./sic.mjs")).main(process.argv.slice(3));
+} else if (process.argv[1] && import.meta.url.endsWith(basename(process.argv[1]))) {
   const args = process.argv.slice(2);
   const sample = args.includes("--sample");
   const rest = args.filter((a) => a !== "--sample");
@@ -114,7 +120,7 @@ if (process.argv[1] && import.meta.url.endsWith(basename(process.argv[1]))) {
   const [source, target] = i >= 0 ? rest.filter((_, j) => j !== i && j !== i + 1) : rest;
   if (!source || !target) {
     const { REGISTER_SOURCES } = await loadCli();
-    console.error(`usage: npm run ingest -- <${REGISTER_SOURCES.join("|")}> <file-or-url> [--date YYYY-MM-DD] [--sample]`);
+    console.error(`usage: npm run ingest -- <${[...REGISTER_SOURCES, "tenders"].join("|")}> <file-or-url> [--date YYYY-MM-DD] [--sample]`);
     process.exit(2);
   }
   migrateLocal();

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pipeFiltered } from "./devlog.mjs";
 import { ingest } from "./ingest.mjs";
+import { describeSicLoad, loadSicFiles } from "./sic.mjs";
 import { ROOT, migrateLocal, run, wranglerEnv } from "./lib.mjs";
 
 const port = process.env.PORT ?? "8787";
@@ -30,6 +31,8 @@ const SAMPLES = [
   ["sanctions", "test/fixtures/sanctions/UK-Sanctions-List.csv"],
   // Contract awards: one OCDS release package (our own FTS and CF releases), dated by its publishedDate.
   ["contracts", "test/fixtures/contracts/award-release-package.json"],
+  // Open tender notices (tender-match): our own FTS and CF tender releases, into the tenders table.
+  ["tenders", "test/fixtures/contracts/tender-release-package.json"],
   // The whole export (CSV), dated by its latest filing date.
   ["payment-practices", "test/fixtures/payment-practices/export.csv"],
   // One file per reporting year (named by year, as downloaded from <GENDER_PAY_GAP_URL>/<year>), dated by its newest submission.
@@ -49,6 +52,8 @@ if (!existsSync(marker)) {
       const r = await ingest(source, join(ROOT, file), { date: date ?? null, quiet: true, sample: true });
       console.log(`  ${source}${r.scope ? `/${r.scope}` : ""}: ${r.outcome}, ${r.rowsRead} rows, ${r.changes} changes${r.outcome === "refused" ? ` (${r.reason})` : ""}`);
     }
+    // The industry classifier's SIC 2007 lists: our sample of the condensed list and the ONS index (npm run ingest -- sic loads the real ones).
+    console.log(`  ${describeSicLoad(await loadSicFiles([join(ROOT, "test/fixtures/sic-2007")], { sample: true }))}`);
   }
   // Asked once: a later plain npm start never adds sample data to an install that started empty.
   writeFileSync(marker, `${new Date().toISOString()} ${empty ? "empty" : "sample data"}\n`);

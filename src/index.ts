@@ -1,5 +1,6 @@
 import type { Env } from "./env";
 import { refreshBankRate } from "./jobs/bankRate";
+import { refreshTenders } from "./jobs/tenders";
 import { handleIngestJob } from "./jobs/ingest/job";
 import type { IngestJob } from "./jobs/ingest/message";
 import { handleWatchJob } from "./jobs/watch/job";
@@ -43,6 +44,13 @@ export default {
       refreshBankRate(env, new Date(controller.scheduledTime)).then(
         (r) => console.log(JSON.stringify({ bankRate: r })),
         (e) => console.error(JSON.stringify({ bankRate: "not read; late-payment keeps the rates it holds", error: String((e as Error)?.message ?? e) })),
+      ),
+    );
+    // Open tenders (tender-match): the notices published or updated since the last complete read; a failure is read again next time.
+    ctx.waitUntil(
+      refreshTenders(env, new Date(controller.scheduledTime)).then(
+        (r) => console.log(JSON.stringify({ tenders: r })),
+        (e) => console.error(JSON.stringify({ tenders: "not read; tender-match keeps the notices it holds", error: String((e as Error)?.message ?? e) })),
       ),
     );
   },

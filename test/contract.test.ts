@@ -109,6 +109,7 @@ const UPSTREAMS: Record<string, () => void> = {
   businessScore: siteAs("harbourside-legal.co.uk", "harbourside-legal.test"),
   assessFit: siteAs("harbourside-legal.co.uk", "harbourside-legal.test"),
   enrichBatch: siteAs("harbourside-legal.co.uk", "harbourside-legal.test"),
+  classifyIndustry: siteAs("harbourside-legal.co.uk", "harbourside-legal.test"),
   scoreModernSlaveryStatementByUrl: exampleDocument(MODERN_SLAVERY.exampleText, "text/plain; charset=utf-8"),
   structureOfstedReportByUrl: exampleDocument(OFSTED.exampleText, "text/plain; charset=utf-8"),
   structureCqcReportByUrl: exampleDocument(CQC.exampleText, "text/plain; charset=utf-8"),

@@ -10,11 +10,15 @@
  * 3. given `load` (scripts/bench/index.mjs passes one that runs `npm run ingest` against a fresh local D1), the
  *    whole pipeline for the day (the baseline), then the next day: as many new releases, and a tenth of the
  *    first day's awards updated (cancelled).
+ * 4. tender-match's ranking (issue 18 §2, pure): 5,000 synthetic open and closed tender notices ranked for an IT
+ *    consultancy (SIC 62020) with its keywords, as the operation ranks its candidates.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fetchReleasePages } from "../../src/sources/contracts/client";
 import { contractRecord, parseContracts } from "../../src/sources/contracts/parse";
+import { cpvForSicCodes } from "../../src/services/contracts/cpvForSic";
+import { type TenderNotice, keywordsFrom, rankTenders } from "../../src/services/contracts/tenderMatch";
 
 type Obj = Record<string, any>;
 
@@ -112,6 +116,8 @@ export async function benchContracts(
     recordsPerSecond: Math.round(records.length / (parseMs / 1000)),
   };
 
+  out.tenderMatch = benchTenderMatch(5_000);
+
   // 3. Into D1 through the whole pipeline: the day, then the next day (new releases and a tenth of day 1 cancelled).
   if (opts.load) {
     const dir = join(root, ".bench", "contracts");
@@ -134,4 +140,45 @@ export async function benchContracts(
     out.ingestIntoD1 = { note: "npm run ingest into a fresh local D1 (getPlatformProxy): parse, staging, diff, write, publish; the seconds include the CLI's start-up", loads };
   }
   return out;
+}
+
+/** Tender notice `n` of a synthetic pool: CPV codes, words, deadlines and statuses spread so some fit, some are closed. */
+function syntheticTender(n: number): TenderNotice {
+  const cpv = ["72220000", "72300000", "79100000", "45421000", "85311000", "90910000", "48000000", "72253000", "80500000", "55520000"];
+  const words = ["software support", "data analytics", "legal advice", "joinery works", "care placements", "cleaning", "consultancy", "training", "catering", "cloud hosting"];
+  return {
+    source: n % 2 ? "FTS" : "CF",
+    ocid: `ocds-h6vhtk-${(0x500000 + n).toString(16)}`,
+    noticeId: `${String(200_000 + n).slice(-6)}-2026`,
+    releaseDate: "2026-11-10T09:00:00Z",
+    noticeUrl: `https://www.find-tender.service.gov.uk/Notice/${String(200_000 + n).slice(-6)}-2026`,
+    title: `${words[n % 10]} for the council, lot ${n}`,
+    description: `The buyer seeks ${words[(n * 7) % 10]} and ${words[(n * 3) % 10]} services across its estate. Lot ${n}.`,
+    buyer: "Bench Borough Council",
+    cpv: [{ id: cpv[n % 10], description: null }, { id: cpv[(n * 3) % 10], description: null }],
+    value: { amount: 10_000 + (n % 97) * 1_000, min: null, max: null, currency: "GBP" },
+    status: n % 17 === 0 ? "cancelled" : "active",
+    deadline: n % 13 === 0 ? null : new Date(Date.parse("2026-11-01T12:00:00Z") + (n % 120) * 86_400_000).toISOString(),
+    suitability: { sme: n % 3 === 0, vcse: null },
+    regions: [["UKH1", "TLK", "South West", "UKI"][n % 4]],
+    published: "2026-11-01T09:00:00Z",
+    category: "services",
+    closedBy: null,
+  };
+}
+
+/** tender-match's ranking of `count` notices for SIC 62020 with its keywords (median of five runs). */
+export function benchTenderMatch(count: number) {
+  const tenders = Array.from({ length: count }, (_, n) => syntheticTender(n));
+  const cpv = cpvForSicCodes(["62020"]).map((t) => ({ prefix: t.prefix, description: t.description, fromSic: t.fromSic, sicDescription: "Information technology consultancy activities" }));
+  const keywords = ["data analytics", ...keywordsFrom(["Information technology consultancy activities"])];
+  const times: number[] = [];
+  let offered = 0;
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    offered = rankTenders({ cpv, keywords, postcode: "NR2 4PX", today: "2026-11-20", now: "2026-11-20T10:00:00Z", tenders }).length;
+    times.push(performance.now() - t);
+  }
+  const median = times.sort((a, b) => a - b)[2];
+  return { tenders: count, offered, rankMs: Math.round(median), microsecondsPerTender: +((median * 1000) / count).toFixed(1) };
 }

@@ -7,6 +7,7 @@
 //     (BENCH_CHARITIES main charities, default 100,000; the real register has about 380,000);
 //  5. iXBRL: parse time of a 2 MB accounts document (scripts/bench/ixbrl.ts);
 //     then sanctions matching: one company against the whole real list, p50 and p99 (scripts/bench/sanctions.ts);
+//     then the SIC industry classifier: model build time and memory, classification time, accuracy on the labelled sites (scripts/bench/classifier.ts);
 //     then contract awards: a day of 1,500 FTS releases in pages of 100, read, parsed and loaded into D1 (scripts/bench/contracts.ts);
 //     then the payment practices export at full size: 110,000 reports (~100 MB), scanned and read, whole and streamed, rows/s and peak heap (scripts/bench/payment-practices.ts);
 //     then the gender pay gap parse: a full-size reporting year from the real rows, rows/s and peak heap (scripts/bench/gender-pay-gap.ts);
@@ -201,6 +202,10 @@ console.log("iXBRL parse (2 MB):", report.ixbrl);
 // ---- sanctions matching against the whole real list
 report.sanctionsMatch = (await importTs("scripts/bench/sanctions.ts")).benchSanctionsMatch(ROOT);
 console.log("sanctions match (one company against the real list):", report.sanctionsMatch);
+
+// ---- the industry classifier: SIC 2007 model build time, memory and accuracy on the labelled fixture sites (scripts/bench/classifier.ts)
+report.sicClassifier = (await importTs("scripts/bench/classifier.ts")).benchClassifier(ROOT);
+console.log("SIC industry classifier:", JSON.stringify(report.sicClassifier, null, 2));
 
 // ---- contract awards: a synthetic day of 1,500 FTS releases (pages of 100) from the real shapes, read, parsed, loaded into a fresh local D1
 const contractsState = join(ROOT, ".bench", "contracts", "state");

@@ -8,6 +8,7 @@ import type { EditionFile } from "../jobs/ingest/adapter";
 import { ADAPTERS } from "../jobs/ingest/adapters";
 import { ingestEdition } from "../jobs/ingest/job";
 import { storeOf } from "../jobs/ingest/pipeline";
+import { loadTenderFile } from "../jobs/tenders";
 import { REGISTER_CATALOGUE } from "../services/registers/catalogue";
 import { REGISTER_SOURCES, type RegisterSource } from "../services/registers/types";
 import type { CharityTable, CharityTableInput } from "../sources/charity-commission/parse";
@@ -16,6 +17,7 @@ export { REGISTER_CATALOGUE, REGISTER_SOURCES };
 export { unzipMember } from "../sources/charity-commission/client";
 export { csvOfZip, isZip } from "../sources/companies-house/bulkDownload";
 export { fetchOcdsUrl } from "../sources/contracts/client";
+export { fetchTenderUrl } from "../sources/contracts/tenders";
 
 export async function ingestFile(
   env: Env,
@@ -47,4 +49,23 @@ export async function resetRegisters(env: Env, sources: RegisterSource[]): Promi
   const out: Record<string, number> = {};
   for (const s of sources) out[s] = await storeOf(s).reset(env, s);
   return out;
+}
+
+/**
+ * `npm run ingest -- tenders <file-or-url>` (issue 18 §2 tender-match): tender notices from an OCDS file into the
+ * tenders table (not a register: src/jobs/tenders.ts), answered in the shape the script prints for a register.
+ */
+export async function ingestTenders(env: Env, bytes: Uint8Array, opts: { fileName: string | null; url: string | null; sample?: boolean }) {
+  const r = await loadTenderFile(env, bytes, opts);
+  return {
+    source: "tenders",
+    scope: "",
+    outcome: r.outcome,
+    editionDate: r.editionDate,
+    rowsRead: r.releases,
+    changes: r.written,
+    reason: r.reason,
+    byKind: r.closed ? { closed: r.closed } : {},
+    notes: r.notes ?? null,
+  };
 }

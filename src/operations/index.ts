@@ -15,6 +15,7 @@ import { estimateCustomerPayment } from "./money/estimateCustomerPayment";
 import { getGenderPayGap } from "./money/getGenderPayGap";
 import { getPaymentPractices } from "./money/getPaymentPractices";
 import { listContractsWon } from "./money/listContractsWon";
+import { tenderMatch } from "./enrichment/tenderMatch";
 import { checkDistressSignals } from "./risk/checkDistressSignals";
 import { checkIdentityVerification } from "./risk/checkIdentityVerification";
 import { getPublicRecord } from "./risk/getPublicRecord";
@@ -54,6 +55,7 @@ import { structureCharityReport } from "./documents/structureCharityReport";
 import { checkCarbonReductionPlan } from "./documents/checkCarbonReductionPlan";
 import { assessFit } from "./enrichment/assessFit";
 import { businessScore } from "./enrichment/businessScore";
+import { classifyIndustry } from "./enrichment/classifyIndustry";
 import { enrichBatch } from "./enrichment/enrichBatch";
 import { enrichCompany } from "./enrichment/enrichCompany";
 import { enrichDemo } from "./enrichment/enrichDemo";
@@ -88,6 +90,7 @@ export const operations: readonly AnyOperation[] = [
   estimateCustomerPayment,
   getGenderPayGap,
   listContractsWon,
+  tenderMatch,
   watchCompany,
   listWatches,
   unwatchCompany,
@@ -116,6 +119,7 @@ export const operations: readonly AnyOperation[] = [
   enrichDemo,
   businessScore,
   assessFit,
+  classifyIndustry,
   startSignup,
   verifySignup,
   getAccount,

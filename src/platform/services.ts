@@ -7,8 +7,10 @@
 import { accountByContact, attemptChallenge, createChallenge, issueKey, useChallenge } from "../db/accounts";
 import { storedBankRate } from "../db/bankRate";
 import { companiesEdition, companiesMatching, companyByNumber, companyChangesOf, sicDescriptions } from "../db/companies";
+import { sicIndexState, sicListDescriptions, sicModel } from "../db/sicIndex";
 import { feedByToken, feedTokenFor, revokeFeed } from "../db/calendarFeeds";
 import { contractAwardsOf, contractTotals } from "../db/contracts";
+import { openTenderCandidates, openTenderCount, tenderEdition } from "../db/tenders";
 import { d1HttpCache } from "../db/httpCache";
 import { activeKeyCount, revokeAccountKey } from "../db/keys";
 import { changesSince, countByMlr, editionInfo, entriesByCompanyNumber, entriesByDataField, entriesByKeys, historyOf, keysByNames } from "../db/registers";
@@ -58,8 +60,8 @@ function bindDb<T extends Record<string, (db: D1Database, ...args: never[]) => u
 
 const registerReads = { editionInfo, entriesByCompanyNumber, entriesByKeys, entriesByDataField, keysByNames, historyOf, changesSince, countByMlr };
 const calendarFeedStore = { feedTokenFor, feedByToken, revokeFeed };
-const contractReads = { contractAwardsOf, contractTotals };
-const companiesRegisterReads = { companiesEdition, companyByNumber, companiesMatching, sicDescriptions, companyChangesOf };
+const contractReads = { contractAwardsOf, contractTotals, openTenderCandidates, openTenderCount, tenderEdition };
+const companiesRegisterReads = { companiesEdition, companyByNumber, companiesMatching, sicDescriptions, companyChangesOf, sicModel, sicIndexState, sicListDescriptions };
 const watchStore = {
   watchOf,
   watchListRow,

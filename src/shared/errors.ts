@@ -25,7 +25,7 @@ export const ERROR_CODES = {
   quota_exhausted: { status: 429, meaning: "This month's credits are used up; they reset on the 1st (UTC)." },
   org_pool_exhausted: { status: 429, meaning: "The organisation's shared credit pool is used up." },
   rate_limited: { status: 429, meaning: "Burst ceiling (60 a minute per account, shared by its keys) or an IP limit; see Retry-After. No credit used." },
-  target_unidentified: { status: 422, meaning: "The assess target could not be identified confidently: no registered company is confirmed by the business's own website (or the company number given). Nothing is charged." },
+  target_unidentified: { status: 422, meaning: "The business asked about (assess's target, tender-match's company) could not be identified confidently: no registered company is confirmed by its own website. Nothing is charged." },
   date_out_of_range: { status: 422, meaning: "A date is outside the data the service holds (e.g. past the Bank Rate table)." },
   our_failure: { status: 500, meaning: "An unexpected error on our side; credits are given back." },
   upstream_unavailable: { status: 503, meaning: "An upstream source could not be read; retry later. Credits are given back." },

@@ -59,8 +59,16 @@ function nextUrl(base: string, current: string, next: unknown): string | null {
   return u.origin === b.origin ? u.href : `${b.origin}${u.pathname}${u.search}`;
 }
 
-/** Follows `links.next` from `url`, honouring Retry-After within the wait budget. */
-export async function fetchReleasePages(cfg: ContractsClientConfig, source: "fts" | "cf", url: string): Promise<ReleasePages> {
+/**
+ * Follows `links.next` from `url`, honouring Retry-After within the wait budget. `slim` cuts each release down to
+ * what its reader needs, or drops it (null): the award releases' slimRelease by default; tender notices pass theirs.
+ */
+export async function fetchReleasePages(
+  cfg: ContractsClientConfig,
+  source: "fts" | "cf",
+  url: string,
+  slim: (release: unknown) => Record<string, unknown> | null = slimRelease,
+): Promise<ReleasePages> {
   const fetchImpl = cfg.fetchImpl ?? fetch;
   const sleep = cfg.sleep ?? realSleep;
   const budget = cfg.maxWaitSeconds ?? CONTRACTS_MAX_WAIT_SECONDS;
@@ -79,8 +87,8 @@ export async function fetchReleasePages(cfg: ContractsClientConfig, source: "fts
     const pkg = page as Record<string, unknown>;
     if (!Array.isArray(pkg.releases)) throw new UpstreamError("contracts", "malformed", `${label}: GET ${at} answered no releases`);
     for (const r of pkg.releases) {
-      const slim = slimRelease(r);
-      if (slim) out.releases.push(slim);
+      const cut = slim(r);
+      if (cut) out.releases.push(cut);
     }
     if (typeof pkg.publishedDate === "string" && (!out.publishedDate || pkg.publishedDate > out.publishedDate)) out.publishedDate = pkg.publishedDate;
     const links = pkg.links as Record<string, unknown> | undefined;

@@ -26,8 +26,8 @@ import { RegisterFormatError } from "../format-error";
 export const CF_NOTICE_PAGE = "https://www.contractsfinder.service.gov.uk/Notice/";
 export const FTS_NOTICE_PAGE = "https://www.find-tender.service.gov.uk/Notice/";
 
-/** OCID prefixes of the two publishers this register reads. */
-const PUBLISHERS: Record<string, ContractSource> = { "ocds-h6vhtk": "FTS", "ocds-b5fd17": "CF" };
+/** OCID prefixes of the two publishers this register reads (also the tender notices' reader, ./tenders.ts). */
+export const PUBLISHERS: Record<string, ContractSource> = { "ocds-h6vhtk": "FTS", "ocds-b5fd17": "CF" };
 
 export const DESCRIPTION_MAX = 500;
 
@@ -173,7 +173,7 @@ function scaleOf(party: Obj): "sme" | "large" | null {
   return s === "sme" || s === "micro" || s === "small" || s === "medium" ? "sme" : null;
 }
 
-function amountOf(v: unknown): number | null {
+export function amountOf(v: unknown): number | null {
   const n = typeof v === "number" ? v : typeof v === "string" && v.trim() ? Number(v) : NaN;
   return Number.isFinite(n) ? n : null;
 }
@@ -205,8 +205,8 @@ function describe(text: string | null): string | null {
 
 const GUID = /^([\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12})(?:-\d+)?$/i;
 
-/** The notice page: FTS by release (notice) id; CF by the notice's guid (the release id less its version). */
-function noticeUrlOf(source: ContractSource, ocid: string, releaseId: string, award: Obj): string {
+/** The notice page: FTS by release (notice) id; CF by the notice's guid (the release id less its version). `award` (or the tender) lends its documents' CF link. */
+export function noticeUrlOf(source: ContractSource, ocid: string, releaseId: string, award: Obj): string {
   if (source === "FTS") return FTS_NOTICE_PAGE + encodeURIComponent(releaseId || ocid);
   const guid = GUID.exec(releaseId)?.[1];
   if (guid) return CF_NOTICE_PAGE + guid.toLowerCase();
