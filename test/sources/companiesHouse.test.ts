@@ -84,6 +84,7 @@ describe("Companies House company profile (SPEC §2.1)", () => {
       confirmationStatementOverdue: false,
       filingDates: { accountsDueOn: "2024-06-30", accountsMadeUpTo: "2023-09-30", confirmationStatementDueOn: "2024-11-16", confirmationStatementMadeUpTo: "2024-11-02" },
       hasFilingDeadlines: true,
+      lastAccountsType: "micro-entity",
     });
     expect(registerCompany(p!)).toEqual({
       name: "HARBOURSIDE ROPEWORKS LTD",
