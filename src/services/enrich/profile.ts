@@ -7,6 +7,7 @@
 import { OGL } from "../registers/catalogue";
 import { firstSentence } from "../web/brandKit";
 import { type Identity, type Tie, accuracyOf, alternativeOf } from "./identity";
+import type { CompanyProfile } from "../companies/profile";
 import type { Alternative, BusinessProfile, RegisterFacts, Signal, SiteFacts } from "./types";
 
 export const ENRICH_ATTRIBUTION = `${OGL} Company data: Companies House. Website facts: the business's own site, as read.`;
@@ -35,6 +36,25 @@ export function sizeSignalOf(r: RegisterFacts): string | undefined {
   if (r.activeOfficers !== null) parts.push(`${r.activeOfficers} active officer${r.activeOfficers === 1 ? "" : "s"}`);
   if (!parts.length) return undefined;
   return acc ? `${acc.band}: ${parts.join("; ")}` : `size not stated in the accounts type: ${parts.join("; ")}`;
+}
+
+/** The register's facts of a company from its Companies House profile (SIC descriptions and officers are read separately). */
+export function registerFactsOfProfile(p: CompanyProfile): RegisterFacts {
+  return {
+    number: p.number,
+    name: p.name,
+    status: p.status,
+    statusDetail: p.statusDetail,
+    type: p.type,
+    incorporationDate: p.incorporatedOn,
+    sicCodes: p.sicCodes,
+    sicDescriptions: {},
+    registeredOffice: { text: p.registeredOffice.text, postcode: p.registeredOffice.postcode, locality: p.registeredOffice.locality },
+    accountsOverdue: p.accountsOverdue,
+    confirmationStatementOverdue: p.confirmationStatementOverdue,
+    lastAccountsType: p.lastAccountsType ?? null,
+    activeOfficers: null,
+  };
 }
 
 const SIGNAL_SOURCE = "companies register";

@@ -340,16 +340,21 @@ export interface ContractsParse {
 }
 
 /** Every award to every supplier in an OCDS file, each award from its newest release in the file. */
-export function parseContracts(input: Uint8Array | string): ContractsParse {
+/** The releases of an OCDS file (bytes or text), refusing anything that is not OCDS JSON; `what` names the reader in the error. */
+export function readOcdsFile(input: Uint8Array | string, what: string): OcdsInput {
   const text = typeof input === "string" ? input : new TextDecoder().decode(input);
-  if (!/^\s*[[{]/.test(text.slice(0, 1024).replace(/^\uFEFF/, ""))) throw new RegisterFormatError("contracts: expected OCDS JSON (it starts with neither [ nor {)");
+  if (!/^\s*[[{]/.test(text.slice(0, 1024).replace(/^\uFEFF/, ""))) throw new RegisterFormatError(`${what}: expected OCDS JSON (it starts with neither [ nor {)`);
   let json: unknown;
   try {
     json = parseOcdsJson(text);
   } catch (e) {
-    throw new RegisterFormatError(`contracts: not JSON: ${(e as Error).message}`);
+    throw new RegisterFormatError(`${what}: not JSON: ${(e as Error).message}`);
   }
-  const { releases, publishedDate } = releasesOf(json);
+  return releasesOf(json);
+}
+
+export function parseContracts(input: Uint8Array | string): ContractsParse {
+  const { releases, publishedDate } = readOcdsFile(input, "contracts");
   const notes: Record<string, number> = {};
   // The newest release of each award (by release date; the later in the file on a tie).
   const newest = new Map<string, { at: number; index: number }>();

@@ -17,9 +17,8 @@
  * `publishedFrom/publishedTo`), through ./client.ts's paging (cursor links, Retry-After within a budget).
  */
 import { DESCRIPTION_CHARS, type TenderNotice, type TenderSource } from "../../services/contracts/tenderMatch";
-import { RegisterFormatError } from "../format-error";
 import { CONTRACTS_PAGE_SIZE, type ContractsClientConfig, type ReleasePages, apiTimestamp, fetchReleasePages } from "./client";
-import { PUBLISHERS, amountOf, noticeUrlOf, parseOcdsJson, releasesOf } from "./parse";
+import { PUBLISHERS, amountOf, noticeUrlOf, readOcdsFile } from "./parse";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -219,15 +218,7 @@ function isoDay(t: string): string {
 
 /** Every tender notice of an OCDS file (release package, record package, release, or an array of them). */
 export function parseTenders(input: Uint8Array | string): TendersParse {
-  const text = typeof input === "string" ? input : new TextDecoder().decode(input);
-  if (!/^\s*[[{]/.test(text.slice(0, 1024).replace(/^\uFEFF/, ""))) throw new RegisterFormatError("tenders: expected OCDS JSON (it starts with neither [ nor {)");
-  let json: unknown;
-  try {
-    json = parseOcdsJson(text);
-  } catch (e) {
-    throw new RegisterFormatError(`tenders: not JSON: ${(e as Error).message}`);
-  }
-  const { releases, publishedDate } = releasesOf(json);
+  const { releases, publishedDate } = readOcdsFile(input, "tenders");
   const notes: Record<string, number> = {};
   // Each process's releases, oldest first (file order on a tie).
   const byOcid = new Map<string, { r: Obj; at: number; index: number; source: TenderSource }[]>();

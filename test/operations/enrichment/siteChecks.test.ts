@@ -9,6 +9,7 @@ import type { OpContext } from "../../../src/platform/registry";
 import { type Services, buildServices } from "../../../src/platform/services";
 import type { CompanyProfile } from "../../../src/services/companies/profile";
 import { scoreBusiness } from "../../../src/services/enrich/businessScore";
+import { registerFactsOfProfile } from "../../../src/services/enrich/profile";
 import type { BusinessProfile, RegisterFacts } from "../../../src/services/enrich/types";
 import type { Browser } from "../../../src/services/web/rendered";
 import { InputError, UpstreamError } from "../../../src/shared/errors";
@@ -52,22 +53,7 @@ function ctxOf(overrides: Partial<Services> = {}): OpContext {
 
 /** The register's facts of a company, from its Companies House profile (as the enrichment core reads them). */
 async function factsOf(ctx: OpContext, number: string): Promise<RegisterFacts> {
-  const p = (await ctx.services.companiesHouse.getProfile(number)) as CompanyProfile;
-  return {
-    number: p.number,
-    name: p.name,
-    status: p.status,
-    statusDetail: p.statusDetail,
-    type: p.type,
-    incorporationDate: p.incorporatedOn,
-    sicCodes: p.sicCodes,
-    sicDescriptions: {},
-    registeredOffice: { text: p.registeredOffice.text, postcode: p.registeredOffice.postcode, locality: p.registeredOffice.locality },
-    accountsOverdue: p.accountsOverdue,
-    confirmationStatementOverdue: p.confirmationStatementOverdue,
-    lastAccountsType: p.lastAccountsType ?? null,
-    activeOfficers: null,
-  };
+  return registerFactsOfProfile((await ctx.services.companiesHouse.getProfile(number)) as CompanyProfile);
 }
 
 const profileOf = (r: RegisterFacts, website: string): BusinessProfile => ({

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { BusinessScoreResult } from "../../../src/operations/enrichment/common/scoreSchema";
 import { parseCompanyProfile } from "../../../src/sources/companies-house/parse";
 import type { CompanyProfile } from "../../../src/services/companies/profile";
+import { registerFactsOfProfile } from "../../../src/services/enrich/profile";
 import {
   type AccessibilityReplyPart,
   type AiVisibilityReplyPart,
@@ -494,21 +495,7 @@ describe("issue 18 §2 businessScore on a real register entry", () => {
   it.skipIf(!env.SHARED_PRESENT)("a Companies House API profile (../shared): its facts score the registry; its accounts type leaves the modern slavery part unjudged", async () => {
     const body = await (await fetch("http://shared.test/data/companies-house-api/fixtures/herrbert74__company_candour_last_account_type.json")).text();
     const p = parseCompanyProfile(body)!;
-    const register: RegisterFacts = {
-      number: p.number,
-      name: p.name,
-      status: p.status,
-      statusDetail: p.statusDetail,
-      type: p.type,
-      incorporationDate: p.incorporatedOn,
-      sicCodes: p.sicCodes,
-      sicDescriptions: {},
-      registeredOffice: { text: p.registeredOffice.text, postcode: p.registeredOffice.postcode, locality: p.registeredOffice.locality },
-      accountsOverdue: p.accountsOverdue,
-      confirmationStatementOverdue: p.confirmationStatementOverdue,
-      lastAccountsType: p.lastAccountsType ?? null,
-      activeOfficers: null,
-    };
+    const register: RegisterFacts = registerFactsOfProfile(p);
     expect(register.lastAccountsType).toBe("total-exemption-full");
     // Its site is not in the corpus: website-legal's reply is for a site that states no number.
     const out = run({ legal: { ran: true, reply: legalReply(POOR_FOOTER) } }, register);

@@ -14,7 +14,7 @@ import type { CompanyProfile } from "../../../services/companies/profile";
 import type { CompanyRow } from "../../../services/companies/records";
 import { companyFtsQuery, rankCompanies } from "../../../services/companies/search";
 import { type Candidate, type EnrichQuery, type Identity, type Tie, alternativeOf, decideForSite, inPlace, parseEnrichQuery, sameNamed, siteConfirms } from "../../../services/enrich/identity";
-import { baseSignals, buildProfile } from "../../../services/enrich/profile";
+import { baseSignals, buildProfile, registerFactsOfProfile } from "../../../services/enrich/profile";
 import { sicHierarchy } from "../../../services/enrich/sic";
 import { type SitePage, readSite } from "../../../services/enrich/site";
 import type { Alternative, BusinessProfile, RegisterFacts, Signal, SiteFacts } from "../../../services/enrich/types";
@@ -207,20 +207,8 @@ async function registerFactsOf(ctx: OpContext, entry: NonNullable<Awaited<Return
       lastAccountsType: r.accountsCategory,
     };
   } else {
-    const p = entry.profile!;
-    facts = {
-      number: p.number,
-      name: p.name,
-      status: p.status,
-      statusDetail: p.statusDetail,
-      type: p.type,
-      incorporationDate: p.incorporatedOn,
-      sicCodes: p.sicCodes,
-      registeredOffice: { text: p.registeredOffice.text, postcode: p.registeredOffice.postcode, locality: p.registeredOffice.locality },
-      accountsOverdue: p.accountsOverdue,
-      confirmationStatementOverdue: p.confirmationStatementOverdue,
-      lastAccountsType: p.lastAccountsType ?? null,
-    };
+    const { sicDescriptions: _d, activeOfficers: _o, ...fromProfile } = registerFactsOfProfile(entry.profile!);
+    facts = fromProfile;
   }
   const [sic, activeOfficers] = await Promise.all([reg.sicDescriptions(facts.sicCodes), officers]);
   return { ...facts, sicDescriptions: Object.fromEntries(sic), activeOfficers };
