@@ -107,7 +107,7 @@ export default defineConfig(async () => {
               // Document readers and the carbon reduction plan check: files.test (test/fixtures), docs.test and supplier*.test (fixture sites), pdf.test (PDFs made in the test).
               "files.test,docs.test,pdf.test,supplier.test,supplier2.test,www.cqc.test",
               // Enrichment's fixture businesses (and the domains their names suggest, ENRICH_DOMAIN_SUFFIXES below); down.test has no site.
-              "bayside.test,meadowcare.test,brightbakes.test,acme-widgets.test,sunny-days.test,down.test",
+              "bayside.test,meadowcare.test,brightbakes.test,acme-widgets.test,sunny-days.test,down.test,pixelharbour.test",
               "castlebrooklegal.test,castle-brook-legal.test,northgatebakery.test,northgate-bakery.test,harboursidelegal.test,harbourside-legal.test",
             ].join(","),
             ENRICH_DOMAIN_SUFFIXES: "test",

@@ -50,6 +50,11 @@ export interface SiteEvidence {
   host: string;
   /** The pages' visible text, homepage first. */
   text: string;
+  /**
+   * Where a business speaks of itself: every page's footer, and the legal pages' text (terms, privacy, contact, about,
+   * legal, cookies). A registered name only in the homepage's body may be a client's or a supplier's.
+   */
+  ownText: string;
   /** Company numbers stated (labelled in the text, or in the organisation's JSON-LD), in page order. */
   numbers: { number: string; quote: string; url: string }[];
   /** UK postcodes the pages give. */
@@ -61,8 +66,8 @@ export interface Tie {
   candidate: Candidate;
   /** The site states its number. */
   number: { quote: string; url: string } | null;
-  /** The site gives its registered name: `exact` with its legal form, else its words only. */
-  name: { quote: string; exact: boolean } | null;
+  /** The site gives its registered name: `exact` with its legal form, else its words only; `own` when in a footer or a legal page. */
+  name: { quote: string; exact: boolean; own: boolean } | null;
   /** The site gives its registered office postcode. */
   postcode: { quote: string; url: string } | null;
   /** The domain is its name. */
@@ -96,17 +101,21 @@ export function tieOf(site: SiteEvidence, candidate: Candidate): Tie {
   }
   const pc = postcodeOf(candidate);
   const postcode = pc ? (site.postcodes.find((p) => p.postcode === pc) ?? null) : null;
+  const own = name?.exact ? findName(site.ownText, candidate.name)?.exact === true : false;
   return {
     candidate,
     number: stated ? { quote: stated.quote, url: stated.url } : null,
-    name: name ? { quote: name.quote, exact: name.exact } : null,
+    name: name ? { quote: name.quote, exact: name.exact, own } : null,
     postcode: postcode ? { quote: postcode.quote, url: postcode.url } : null,
     domain: domainIsName(site.host, candidate.name),
   };
 }
 
-/** Whether the site confirms the entry without a stated number: its name is the domain's, or its full name, or its postcode with its name's words. */
-const confirmsWithoutNumber = (t: Tie) => t.domain || t.name?.exact === true || (t.postcode !== null && t.name !== null);
+/**
+ * Whether the site confirms the entry without a stated number: its name is the domain's, or the site gives its full
+ * registered name where a business speaks of itself (a footer, a legal page), or its postcode with its name's words.
+ */
+const confirmsWithoutNumber = (t: Tie) => t.domain || (t.name?.exact === true && t.name.own) || (t.postcode !== null && t.name !== null);
 
 /** Evidence weight, to choose between two entries a site names (a parent and its subsidiary). */
 const strength = (t: Tie) => (t.number ? 4 : 0) + (t.name?.exact ? 2 : t.name ? 1 : 0) + (t.postcode ? 2 : 0) + (t.domain ? 2 : 0);

@@ -90,6 +90,7 @@ export function readSite(host: string, homeHtml: string, pages: SitePage[]): { f
   for (const j of brand.jsonLdCompanyNumbers) if (!numbers.some((x) => x.number === j.number)) numbers.push({ number: j.number, quote: j.quote, url: home.url });
   const careers = pages.flatMap((p) => p.links).find((l) => l.sameSite && l.kinds.includes("careers")) ?? null;
   const text = pages.map((p) => p.text).join("\n");
+  const ownText = pages.map((p) => (p.kind === "home" ? p.footerText : `${p.footerText}\n${p.text}`)).join("\n");
   const description = brand.description ?? brand.openGraph.description ?? null;
   return {
     facts: {
@@ -103,6 +104,6 @@ export function readSite(host: string, homeHtml: string, pages: SitePage[]): { f
       careersUrl: careers?.url ?? null,
       pagesRead: pages.map((p) => ({ url: p.url, kind: p.kind })),
     },
-    evidence: { host, text, numbers, postcodes },
+    evidence: { host, text, ownText, numbers, postcodes },
   };
 }

@@ -25,6 +25,7 @@ const CASES: { q: string; location?: string; number: string | undefined; why: st
   { q: "acme-widgets.test", number: "06543210", why: "the domain is the registered name" },
   { q: "sunny-days.test", number: undefined, why: "no number, no registered name" },
   { q: "down.test", number: undefined, why: "the site does not answer" },
+  { q: "pixelharbour.test", number: undefined, why: "a client's full registered name in a case study on the homepage is not the site's own" },
   { q: "Castle Brook Legal", number: "08112233", why: "a name: the domain it suggests states its number" },
   { q: "Northgate Bakery", number: undefined, why: "two companies share the name" },
   { q: "Northgate Bakery", location: "Leeds", number: "15550101", why: "the location leaves one, whose site gives its full name and postcode" },
@@ -91,6 +92,15 @@ describe("SPEC §2.2 the website decides the company (issue 18 §1)", () => {
     expect(body.profile.companyNumber).toBeUndefined();
     expect(body.profile.registryNote).toMatch(/states no company number/);
     expect(body.profile.signals).toContainEqual(expect.objectContaining({ code: "hiring" }));
+  });
+
+  it("a client's full registered name in the homepage's body (a case study) does not make the site that company's", async () => {
+    const { body } = await enrich("q=pixelharbour.test");
+    expect(body.profile).toMatchObject({ found: true, name: "Pixel Harbour Studio", website: "https://pixelharbour.test/" });
+    expect(body.profile.companyNumber).toBeUndefined();
+    expect(body.profile.registryNote).toBeTruthy();
+    // The client's entry was found and weighed (its full name is on the page), then offered only for you to confirm.
+    expect(body.profile.alternatives).toEqual([expect.objectContaining({ companyNumber: "01234567", needsConfirm: true })]);
   });
 
   it("a site that is down: a miss, not an error; nothing charged (x-credits-refunded)", async () => {

@@ -38,6 +38,8 @@ const HTML_ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1";
 /** A cached enrichment is reused for this long (the demo and repeated calls). */
 export const ENRICH_CACHE_SECONDS = 6 * 3600;
 const CACHE_VERSION = "enrich:v1";
+/** Characters of the site's visible text kept in the cache. */
+const CACHED_TEXT = 100_000;
 
 export interface Enriched {
   profile: BusinessProfile;
@@ -346,7 +348,9 @@ export async function enrich(ctx: OpContext, q: string, location: string | undef
   const out = await enrichUncached(ctx, parseEnrichQuery(q), location?.trim() || undefined);
   if (opts.cache !== false) {
     const { profile, register, site, siteProblem } = out;
-    ctx.waitUntil(ctx.services.cache.put(key, { status: 200, body: JSON.stringify({ profile, register, site, siteProblem }), fetchedAt: ctx.now.getTime() }, ENRICH_CACHE_SECONDS).catch(() => {}));
+    // The site's text is kept to its first CACHED_TEXT characters: enough for the classifier, small enough for a row.
+    const kept = site ? { ...site, text: site.text.slice(0, CACHED_TEXT) } : null;
+    ctx.waitUntil(ctx.services.cache.put(key, { status: 200, body: JSON.stringify({ profile, register, site: kept, siteProblem }), fetchedAt: ctx.now.getTime() }, ENRICH_CACHE_SECONDS).catch(() => {}));
   }
   return out;
 }
