@@ -5,7 +5,7 @@ import { INPUT_LIMITS } from "../../platform/schemas";
 import { assessFit as assess, draftOpener } from "../../services/enrich/assess";
 import { ASSESS_METHOD, AssessmentFields } from "./common/assessSchema";
 import { enrich } from "./common/enrich";
-import { BusinessProfile, Location } from "./common/schemas";
+import { BusinessProfile, Location, nameable } from "./common/schemas";
 import { MATCHING_RULES } from "./enrichCompany";
 
 /** SPEC §4.8: 25 credits. */
@@ -40,12 +40,13 @@ export const assessFit = defineOperation({
     MATCHING_RULES,
   ].join("\n"),
   input: z.object({
-    target: z
-      .string()
-      .trim()
-      .min(1, "is required")
-      .max(INPUT_LIMITS.target.max, `must be at most ${INPUT_LIMITS.target.max} characters`)
-      .describe("The business: a company name, a domain or a company number."),
+    target: nameable(
+      z
+        .string()
+        .trim()
+        .min(1, "is required")
+        .max(INPUT_LIMITS.target.max, `must be at most ${INPUT_LIMITS.target.max} characters`),
+    ).describe("The business: a company name, a domain or a company number."),
     offer: z
       .string()
       .trim()

@@ -17,6 +17,7 @@ import { INPUT_LIMITS } from "../../platform/schemas";
 import { profileOf } from "../companies/common/company";
 import { Provenance } from "../registers/common/schemas";
 import { enrich } from "./common/enrich";
+import { nameable } from "./common/schemas";
 
 const PRICE = 2;
 const DEFAULT_LIMIT = 10;
@@ -77,11 +78,7 @@ export const tenderMatch = defineOperation({
     `**No tenders** means none of the open notices loaded (\`openTendersKnown\`) fits this company's SIC codes or keywords; it does not mean no suitable tender exists. A company without SIC codes is matched on \`keywords\` only. \`company\` is a company number; \`keywords\` adds your own words (comma-separated, at most ${KEYWORDS_MAX} characters); \`limit\` 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}). An unknown company is 404 with \`query\`; Companies House unreadable is 503 with the credits back. Price: ${PRICE} credits a call.`,
   ].join("\n"),
   input: z.object({
-    company: z
-      .string()
-      .trim()
-      .min(1, "is required")
-      .max(INPUT_LIMITS.q.max, `must be at most ${INPUT_LIMITS.q.max} characters`)
+    company: nameable(z.string().trim().min(1, "is required").max(INPUT_LIMITS.q.max, `must be at most ${INPUT_LIMITS.q.max} characters`))
       .describe("A company number (e.g. 00445790 or SC123456), or the business's domain or name: then it is identified as enrich identifies it, and its website's own words about what it does join the keywords.")
       .openapi({ example: "16240003" }),
     keywords: z

@@ -157,7 +157,7 @@ describe("SPEC §2.2 the website decides the company (issue 18 §1)", () => {
   });
 
   it("400 naming q when it is missing or too long; nothing charged", async () => {
-    for (const q of ["", "q=", `q=${"a".repeat(201)}`]) {
+    for (const q of ["", "q=", `q=${"a".repeat(201)}`, "q=%E2%80%8B", "q=%F0%9F%98%80", "q=a%00b", "q=---"]) {
       const { r, body, keyId } = await enrich(q);
       expect(r.status).toBe(400);
       expect(body.code).toBe("bad_request");

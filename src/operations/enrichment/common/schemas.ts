@@ -6,12 +6,19 @@ import { z } from "@hono/zod-openapi";
 import { INPUT_LIMITS } from "../../../platform/schemas";
 import { ACCURACY_FORMULA } from "../../../services/enrich/identity";
 
-export const Q = z
-  .string()
-  .trim()
-  .min(1, "is required")
-  .max(INPUT_LIMITS.q.max, `must be at most ${INPUT_LIMITS.q.max} characters`)
-  .describe("A company name, a domain (`acme-widgets.co.uk`, or a URL of the site), or a company number.");
+/** A name, domain or number names something: a letter or a digit, and no control characters. */
+export const nameable = <T extends z.ZodString>(s: T) =>
+  s
+    .refine((v) => /[\p{L}\p{N}]/u.test(v), "must contain a letter or a digit")
+    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), "must not contain control characters");
+
+export const Q = nameable(
+  z
+    .string()
+    .trim()
+    .min(1, "is required")
+    .max(INPUT_LIMITS.q.max, `must be at most ${INPUT_LIMITS.q.max} characters`),
+).describe("A company name, a domain (`acme-widgets.co.uk`, or a URL of the site), or a company number.");
 
 export const Location = z
   .string()
