@@ -46,13 +46,16 @@ export const assessFit = defineOperation({
         .trim()
         .min(1, "is required")
         .max(INPUT_LIMITS.target.max, `must be at most ${INPUT_LIMITS.target.max} characters`),
-    ).describe("The business: a company name, a domain or a company number."),
+    )
+      .describe("The business: a company name, a domain or a company number.")
+      .openapi({ example: "harbourside-legal.co.uk" }),
     offer: z
       .string()
       .trim()
       .min(1, "is required")
       .max(INPUT_LIMITS.offer.max, `must be at most ${INPUT_LIMITS.offer.max} characters`)
-      .describe("What you sell and to whom, in a sentence or two, e.g. `Case management software for small law firms`."),
+      .describe("What you sell and to whom, in a sentence or two, e.g. `Case management software for small law firms`.")
+      .openapi({ example: "Case management software for small law firms" }),
     location: Location,
   }),
   output: Output,

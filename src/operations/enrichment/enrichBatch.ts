@@ -55,8 +55,9 @@ export const enrichBatch = defineOperation({
       .array(Q)
       .min(1, `must have 1 to ${INPUT_LIMITS.items.max} entries`)
       .max(INPUT_LIMITS.items.max, `must have 1 to ${INPUT_LIMITS.items.max} entries`)
-      .describe("Company names, domains or company numbers: 1 to 25."),
-    location: Location,
+      .describe("Company names, domains or company numbers: 1 to 25.")
+      .openapi({ example: ["harbourside-legal.co.uk", "Castle Brook Legal"] }),
+    location: Location.openapi({ example: "Chester" }),
   }),
   output: Output,
   price: { rule: `${ENRICH_PRICE} credits per item, charged at once for the whole batch; misses and unreadable items given back`, credits: (input) => ENRICH_PRICE * input.items.length },
