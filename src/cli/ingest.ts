@@ -8,6 +8,8 @@ import type { EditionFile } from "../jobs/ingest/adapter";
 import { ADAPTERS } from "../jobs/ingest/adapters";
 import { ingestEdition } from "../jobs/ingest/job";
 import { storeOf } from "../jobs/ingest/pipeline";
+import { resetSicIndex } from "../db/sicIndex";
+import { resetTenders } from "../db/tenders";
 import { loadTenderFile } from "../jobs/tenders";
 import { REGISTER_CATALOGUE } from "../services/registers/catalogue";
 import { REGISTER_SOURCES, type RegisterSource } from "../services/registers/types";
@@ -68,4 +70,11 @@ export async function ingestTenders(env: Env, bytes: Uint8Array, opts: { fileNam
     byKind: r.closed ? { closed: r.closed } : {},
     notes: r.notes ?? null,
   };
+}
+
+/** `npm run reset -- tenders|sic`: the tender notices (and their read log), or the SIC 2007 lists; neither is a register. */
+export async function resetTables(env: Env, names: ("tenders" | "sic")[]): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const n of names) out[n] = n === "tenders" ? await resetTenders(env.DB) : await resetSicIndex(env.COMPANIES_DB);
+  return out;
 }

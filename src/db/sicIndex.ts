@@ -132,3 +132,9 @@ export async function sicModel(db: D1Database): Promise<LoadedSicModel | null> {
     throw e;
   }
 }
+
+/** Empties the SIC lists (npm run reset -- sic): the classifier then says none are loaded. */
+export async function resetSicIndex(db: D1Database): Promise<number> {
+  const [r] = await db.batch([db.prepare(`DELETE FROM sic_index`), db.prepare(`DELETE FROM sic_index_state`)]);
+  return r.meta.changes ?? 0;
+}
