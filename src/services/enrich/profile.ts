@@ -134,6 +134,7 @@ export function buildProfile(p: ProfileInput): BusinessProfile {
     attribution: ENRICH_ATTRIBUTION,
     ...(p.alternatives.length ? { alternatives: p.alternatives } : {}),
     ...(!reg && (p.identity.note || !found) ? { registryNote: p.identity.note ?? "No registered company could be tied to the query." } : {}),
+    ...(reg && !p.site && p.identity.note ? { websiteNote: p.identity.note } : {}),
   };
   return profile;
 }

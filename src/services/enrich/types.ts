@@ -106,4 +106,6 @@ export interface BusinessProfile {
   attribution: string;
   alternatives?: Alternative[];
   registryNote?: string;
+  /** Why no website is given for a company named by its number (none confirmed it, or none could be looked for). */
+  websiteNote?: string;
 }

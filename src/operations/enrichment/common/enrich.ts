@@ -22,7 +22,7 @@ import { domainLabel, domainsForName } from "../../../services/matching/domainNa
 import { statedCompanyNames } from "../../../services/web/disclosures";
 import { legalPagesToFollow, readPage } from "../../../services/web/siteLinks";
 import type { Services } from "../../../platform/services";
-import { InputError, NotFoundError } from "../../../shared/errors";
+import { InputError, NotFoundError, UpstreamError } from "../../../shared/errors";
 import { type LookupServices, lookup } from "../../registers/common/lookup";
 import { isHtmlPage } from "../../web/common/page";
 
@@ -309,6 +309,7 @@ async function forDomain(ctx: OpContext, host: string, count: Counter) {
 /** Looks for the website of a register entry among the domains its name suggests; the site must confirm it. */
 async function discoverSite(ctx: OpContext, c: Candidate, count: Counter): Promise<{ site: SiteFacts; tie: Tie; tried: string[] } | { site: null; tried: string[] }> {
   const tried = domainsForName(c.name, GUESSES, ctx.services.enrichment.domainSuffixes);
+  // An upstream of ours failing here (the DNS resolver) propagates: "no website found" is never said when none could be looked for.
   const homes = await mapLimited(tried, PAGE_CONCURRENCY, (d) => readSiteAt(ctx, `https://${d}/`, false, count));
   for (let i = 0; i < tried.length; i++) {
     if (!homes[i].ok) continue;
@@ -373,13 +374,23 @@ async function enrichUncached(ctx: OpContext, query: EnrichQuery, location: stri
     entry = await entryOf(ctx, query.number, count);
     if (!entry) identity = { confirmed: null, note: `No company with number ${query.number} is on the companies register.`, alternatives: [] };
     else {
-      const d = await forRegisterEntries(ctx, [entry.candidate], count);
-      site = d.site;
-      identity = d.identity.confirmed ? d.identity : { confirmed: null, note: null, alternatives: [] };
-      if (!d.identity.confirmed) {
-        // The caller named the company by its number: its register facts are given; no website is claimed for it.
+      // The caller named the company by its number: its register facts are the answer; its website is a part of it
+      // that may be missing. When the websites could not be looked for (the DNS resolver down), the note says so.
+      let d: Awaited<ReturnType<typeof forRegisterEntries>> | null = null;
+      let unavailable: string | null = null;
+      try {
+        d = await forRegisterEntries(ctx, [entry.candidate], count);
+      } catch (e) {
+        if (!(e instanceof UpstreamError)) throw e;
+        unavailable = e.message.replace(/\.$/, "");
+      }
+      site = d?.site ?? null;
+      identity = d?.identity.confirmed ? d.identity : { confirmed: null, note: null, alternatives: [] };
+      if (!d?.identity.confirmed) {
         numberFromQuery = { candidate: entry.candidate, number: null, name: null, postcode: null, domain: false };
-        identity.note = `No website confirming the company was found${triedWords(d.tried)}: the register's facts are given for the number asked, without a website.`;
+        identity.note = unavailable
+          ? `The company's website could not be looked for just now (${unavailable}): the register's facts are given for the number asked, without a website; ask again later for it.`
+          : `No website confirming the company was found${triedWords(d!.tried)}: the register's facts are given for the number asked, without a website.`;
       }
     }
   } else {

@@ -90,6 +90,7 @@ export const BusinessProfile = z
     attribution: z.string().describe("The Open Government Licence notice (SPEC §1 rule 3)."),
     alternatives: z.array(Alternative).optional().describe("Register entries for you to confirm: companies sharing the name, or entries the site could not confirm."),
     registryNote: z.string().optional().describe("Why no company number is given."),
+    websiteNote: z.string().optional().describe("For a company asked for by its number: why no website is given (none of the domains its name suggests confirmed it, or they could not be looked for just now)."),
   })
   .openapi("BusinessProfile");
 
