@@ -588,7 +588,7 @@ export const FIT_METHOD = [
   "Stage: an offer for new businesses +35 when incorporated under 24 months ago, +10 under 36 months, -15 when older. Charities: a charitable company type +40, a description as a charity +30.",
   "What is sold: +6 for each key word of the offer found in what the business says it does (at most +18); not counted, and shown as a watch-out, when two or more are shared and the sector the offer names is not shown.",
   "What the offer is about: +20 for a register or website fact that bears on it (a careers page for hiring, overdue filings for accounts, recent incorporation for setting up, won public contracts for tenders, CQC registration for care quality, a sponsor licence for visas), +10 for an indirect one (a website for web offers); at most +40 in all.",
-  "Size words: +10 when the accounts type's staff range overlaps the offer's, -10 when it does not. Place: +10 when the registered office is in the town or region named, -5 when it is not.",
+  "Size words: +10 when the accounts type's staff range overlaps the offer's, -10 when it does not. Place: +10 when the registered office is in the town or region named; -5 when its postcode area is outside the region named; a town the address does not name is not weighed (a county, district or trading address may).",
   "Status: dissolved -60 (score at most 5), in liquidation, receivership or insolvency -50 (at most 15), in administration -40 (at most 20), a proposal to strike off -30 (at most 30), dormant -20 (at most 40), a voluntary arrangement -15, accounts or confirmation statement overdue -5 each (0 when the offer is about accounts and filings).",
   `Bands: strong ${FIT_BANDS.strong}+, possible ${FIT_BANDS.possible}–${FIT_BANDS.strong - 1}, weak below ${FIT_BANDS.possible}.`,
   "The score measures how far the offer matches recorded facts; it makes no forecast of the business's reaction, and no fact outside the profile is used.",
@@ -940,7 +940,9 @@ function weighSizeAndPlace(t: Tally, offer: OfferRead) {
   else if (regionHit) {
     const where = inRegion(regionHit.name);
     t.add(`The registered office's postcode ${postcode} (area ${area}) is in ${where}, the region your offer names.`, 10, postcodeFact(), `Your registered office is in ${where}.`);
-  } else if (towns.length && office?.text) t.add(`The registered office (${office.text}) is outside ${named}, named in your offer; trading addresses may differ.`, -5, textFact());
+  } else if (towns.length && office?.text)
+    // A place name missing from an address is no proof the business is elsewhere (a county, a district, a trading address): not weighed.
+    t.notWeighed.push(`Place: the registered office (${office.text}) does not name ${named}; a county, district or trading address may, so it was not weighed.`);
   else if (regions.length && area) t.add(`The registered office's postcode ${postcode} (area ${area}) is outside ${named}, named in your offer; trading addresses may differ.`, -5, postcodeFact());
   else t.notWeighed.push("Place: the registered office was not read, so the place your offer names was not compared.");
 }

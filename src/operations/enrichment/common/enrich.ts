@@ -126,7 +126,7 @@ const candidateOfRow = (r: CompanyRow): Candidate => {
     status: statusFromBulk(r.status).status,
     postcode: r.postcode,
     locality: r.locality,
-    address: [x.addressLine1, x.addressLine2, r.locality, r.postcode].filter(Boolean).join(", ") || null,
+    address: [x.addressLine1, x.addressLine2, r.locality, x.county, r.postcode].filter(Boolean).join(", ") || null,
     incorporationDate: r.incorporatedOn,
   };
 };
