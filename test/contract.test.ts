@@ -116,50 +116,14 @@ const UPSTREAMS: Record<string, () => void> = {
   structureCharityReportByUrl: exampleDocument(CHARITY.exampleText, "text/plain; charset=utf-8"),
   checkCarbonReductionPlan: exampleDocument(EXAMPLE_PLAN, "text/html; charset=utf-8"),
   // brand-kit?domain=example.co.uk: the DoH resolver says the name is public; the site is the brand.test fixture (path for path: its stylesheets and manifest too).
-  getBrandKit: () => {
-    const real = globalThis.fetch;
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      if (url.hostname === "dns.test")
-        return Response.json({ Status: 0, Answer: url.searchParams.get("type") === "A" ? [{ type: 1, data: "151.101.0.1", TTL: 60 }] : [] });
-      if (url.hostname === "example.co.uk") return real(`https://brand.test${url.pathname}${url.search}`);
-      return real(input, init);
-    });
-  },
+  getBrandKit: siteAs("example.co.uk", "brand.test"),
   // ai-visibility?domain=example.co.uk: the DoH resolver says the name is public; the site is the aiv.test fixture (path for path).
-  checkAiVisibility: () => {
-    const real = globalThis.fetch;
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      if (url.hostname === "dns.test")
-        return Response.json({ Status: 0, Answer: url.searchParams.get("type") === "A" ? [{ type: 1, data: "151.101.0.1", TTL: 60 }] : [] });
-      if (url.hostname === "example.co.uk") return real(`https://aiv.test${url.pathname}${url.search}`);
-      return real(input, init);
-    });
-  },
+  checkAiVisibility: siteAs("example.co.uk", "aiv.test"),
   // website-legal?url=https://www.example.co.uk/: the DoH resolver says the name is public; the site is the legal.test fixture.
-  checkWebsiteLegal: () => {
-    const real = globalThis.fetch;
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      if (url.hostname === "dns.test")
-        return Response.json({ Status: 0, Answer: url.searchParams.get("type") === "A" ? [{ type: 1, data: "151.101.0.1", TTL: 60 }] : [] });
-      if (url.hostname === "www.example.co.uk") return real(`https://legal.test${url.pathname}`);
-      return real(input, init);
-    });
-  },
+  checkWebsiteLegal: siteAs("www.example.co.uk", "legal.test"),
   // accessibility-audit?url=https://www.example.co.uk/: the DoH resolver says the name is public; the site is a11y.test's
   // fixture (the page and, through the browser's interception, its stylesheet and images).
-  auditAccessibility: () => {
-    const real = globalThis.fetch;
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      if (url.hostname === "dns.test")
-        return Response.json({ Status: 0, Answer: url.searchParams.get("type") === "A" ? [{ type: 1, data: "151.101.0.1", TTL: 60 }] : [] });
-      if (url.hostname === "www.example.co.uk") return real(`https://a11y.test${url.pathname}`);
-      return real(input, init);
-    });
-  },
+  auditAccessibility: siteAs("www.example.co.uk", "a11y.test"),
   // The webhook's host (hooks.example.co.uk) is checked to resolve only to public addresses.
   setWatchWebhook: publicDns,
   // company-logo?domain=example.co.uk: the DoH resolver says the name is public; the homepage is a fixture page.

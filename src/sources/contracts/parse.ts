@@ -31,12 +31,13 @@ export const PUBLISHERS: Record<string, ContractSource> = { "ocds-h6vhtk": "FTS"
 
 export const DESCRIPTION_MAX = 500;
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const objs = (v: unknown): Obj[] => arr(v).filter(isObj);
-const str = (v: unknown): string | null => (typeof v === "string" ? v.trim() || null : typeof v === "number" && Number.isFinite(v) ? String(v) : null);
-const obj = (v: unknown): Obj => (isObj(v) ? v : {});
+/** Readers of untyped OCDS JSON (shared with tenders.ts). */
+export type Obj = Record<string, unknown>;
+export const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+export const objs = (v: unknown): Obj[] => arr(v).filter(isObj);
+export const str = (v: unknown): string | null => (typeof v === "string" ? v.trim() || null : typeof v === "number" && Number.isFinite(v) ? String(v) : null);
+export const obj = (v: unknown): Obj => (isObj(v) ? v : {});
 
 // ---------------------------------------------------------------------------------------------- JSON
 

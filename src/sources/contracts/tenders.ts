@@ -18,14 +18,7 @@
  */
 import { DESCRIPTION_CHARS, type TenderNotice, type TenderSource } from "../../services/contracts/tenderMatch";
 import { CONTRACTS_PAGE_SIZE, type ContractsClientConfig, type ReleasePages, apiTimestamp, fetchReleasePages } from "./client";
-import { PUBLISHERS, amountOf, noticeUrlOf, readOcdsFile } from "./parse";
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const objs = (v: unknown): Obj[] => arr(v).filter(isObj);
-const str = (v: unknown): string | null => (typeof v === "string" ? v.trim() || null : typeof v === "number" && Number.isFinite(v) ? String(v) : null);
-const obj = (v: unknown): Obj => (isObj(v) ? v : {});
+import { type Obj, PUBLISHERS, amountOf, arr, isObj, noticeUrlOf, obj, objs, readOcdsFile, str } from "./parse";
 const bool = (v: unknown): boolean | null => (typeof v === "boolean" ? v : v === "true" ? true : v === "false" ? false : null);
 
 /** Tags of a tender-stage release (lower case). Planning releases announce a `planned` procurement. */
