@@ -11,7 +11,9 @@ import { enrich } from "../../src/operations/enrichment/common/enrich";
 import { enrichBatch } from "../../src/operations/enrichment/enrichBatch";
 import type { OpContext } from "../../src/platform/registry";
 import type { Services } from "../../src/platform/services";
-import { parseCompanyProfile, parseOfficerList, parseSearchResults } from "../../src/sources/companies-house/parse";
+import { type DocumentMetadata, parseDocumentMetadata } from "../../src/sources/companies-house/documents";
+import { readAccounts } from "../../src/sources/companies-house/ixbrl";
+import { parseCompanyProfile, parseFilingHistory, parseOfficerList, parseSearchResults } from "../../src/sources/companies-house/parse";
 import { InputError } from "../../src/shared/errors";
 import { memoryHttpCache } from "../../src/shared/ports";
 
@@ -68,6 +70,18 @@ function servicesOf(m: Meter, cache = memoryHttpCache()): Services {
       getProfile: (n: string) => upstream(m, () => (ch(`company/${n}`) ? parseCompanyProfile(ch(`company/${n}`)!) : null)),
       getOfficers: (n: string) => upstream(m, () => (ch(`company/${n}/officers`) ? parseOfficerList(ch(`company/${n}/officers`)!) : null)),
       searchCompanies: () => upstream(m, () => parseSearchResults(ch("search/companies")!)!),
+      getFilingHistory: (n: string) => upstream(m, () => (ch(`company/${n}/filing-history`) ? parseFilingHistory(ch(`company/${n}/filing-history`)!) : null)),
+    },
+    // The Document API: metadata and the tagged accounts from test/fixtures/hosts/chdoc.test (their paths as the register links them).
+    companiesHouseDocuments: {
+      getMetadata: (link: string) => upstream(m, () => {
+        const body = file(join(HOSTS, "chdoc.test", new URL(link).pathname));
+        return body ? parseDocumentMetadata(body) : null;
+      }),
+      getAccounts: (meta: DocumentMetadata) => upstream(m, () => {
+        const body = meta.contentPath && meta.contentTypes.includes("application/xhtml+xml") ? file(join(HOSTS, "chdoc.test", meta.contentPath.replace(/\?.*$/, ""))) : null;
+        return body ? readAccounts(body) : null;
+      }),
     },
     companiesRegister: { companiesEdition: async () => null, companyByNumber: async () => null, companiesMatching: async () => [], sicDescriptions: async () => new Map() },
     contracts: { contractAwardsOf: async () => [] },

@@ -2,8 +2,9 @@ import { z } from "@hono/zod-openapi";
 import type { AnyOperation, OpContext } from "../../platform/registry";
 import type { Filing } from "../../services/companies/records";
 import { InputError } from "../../shared/errors";
-import type { AccountsDocument, FigureName, PeriodFigures } from "../../sources/companies-house/ixbrl";
+import type { FigureName, PeriodFigures } from "../../sources/companies-house/ixbrl";
 import { companyReport } from "./common/companyReport";
+import { latestAccountsOf, registerTypeOf } from "./common/latestAccounts";
 
 const PRICE = 2;
 
@@ -112,11 +113,11 @@ type Reply = {
   warnings: string[];
 };
 
-/** A filing of the company's accounts (not a change of accounting reference date, which is also category accounts). */
-const isAccounts = (f: Filing) => f.category === "accounts" && (f.description ?? "").startsWith("accounts");
-
-/** `accounts-with-accounts-type-micro-entity` → `micro-entity`; amended accounts alike. */
-const registerTypeOf = (f: Filing | null) => /^accounts(?:-amended)?-with-accounts-type-(.+)$/.exec(f?.description ?? "")?.[1] ?? null;
+/** "The latest accounts (made up to …, filed …)". */
+const whatOf = (filing: Filing | null, madeUpTo: string | null) => {
+  const when = [madeUpTo && `made up to ${madeUpTo}`, filing?.date && `filed ${filing.date}`].filter(Boolean).join(", ");
+  return `The latest accounts${when ? ` (${when})` : ""}`;
+};
 
 const unread = (filing: Filing | null, formats: string[], message: string, madeUpTo: string | null): Reply => ({
   readable: false,
@@ -134,32 +135,24 @@ const unread = (filing: Filing | null, formats: string[], message: string, madeU
 });
 
 async function latestAccounts(number: string, ctx: OpContext): Promise<Reply> {
-  const history = await ctx.services.companiesHouse.getFilingHistory(number, { category: "accounts" });
-  const filing = (history?.items ?? []).filter(isAccounts).sort((a, b) => (b.date ?? "").localeCompare(a.date ?? ""))[0] ?? null;
-  if (!filing) {
+  const latest = await latestAccountsOf(ctx.services, number);
+  if (latest.kind === "none") {
     ctx.refund(PRICE);
     return unread(null, [], "Companies House has no accounts filed for this company yet; nothing was charged.", null);
   }
-  const madeUpTo = filing.descriptionValues.made_up_date ?? filing.actionDate;
-  const when = [madeUpTo && `made up to ${madeUpTo}`, filing.date && `filed ${filing.date}`].filter(Boolean).join(", ");
-  const what = `The latest accounts${when ? ` (${when})` : ""}`;
-  const documents = ctx.services.companiesHouseDocuments;
-  const meta = filing.documentMetadataUrl ? await documents.getMetadata(filing.documentMetadataUrl) : null;
-  if (!meta) {
+  const { filing, madeUpTo } = latest;
+  const what = whatOf(filing, madeUpTo);
+  if (latest.kind === "no-document") {
     ctx.refund(PRICE);
     return unread(filing, [], `${what} have no document at the Companies House Document API, so they cannot be read; nothing was charged.`, madeUpTo);
   }
-  let doc: AccountsDocument | null;
-  try {
-    doc = await documents.getAccounts(meta);
-  } catch (e) {
-    if (e instanceof InputError) throw new InputError(e.code, `${what} could not be read: ${e.message}`, { query: number });
-    throw e;
-  }
-  if (!doc) {
+  const { meta } = latest;
+  if (latest.kind === "pdf-only") {
     ctx.refund(PRICE);
     return unread(filing, meta.contentTypes, `${what} were filed as a PDF only, with no tagged (iXBRL) version, so their figures cannot be read; nothing was charged.`, madeUpTo);
   }
+  if (latest.kind === "unreadable") throw new InputError(latest.error.code, `${what} could not be read: ${latest.error.message}`, { query: number });
+  const { doc } = latest;
   const warnings = [...doc.warnings];
   if (doc.companyNumber && doc.companyNumber !== number) warnings.unshift(`The document names company ${doc.companyNumber}, not ${number}.`);
   if (madeUpTo && doc.periodEnd && doc.periodEnd !== madeUpTo) warnings.unshift(`The document's period ends ${doc.periodEnd}; the register says the accounts are made up to ${madeUpTo}.`);

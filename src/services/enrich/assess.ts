@@ -604,7 +604,8 @@ function sourceOf(field: string, x: AssessInput): string {
   if (field.startsWith("site.")) return site ? `website: ${site.url}` : "website";
   if (field.startsWith("register.")) return "companies register";
   if (/^profile\.(?:sicCodes|status|incorporationDate|companyNumber)/.test(field)) return "companies register";
-  if (field === "profile.sizeSignal") return "companies register (accounts type, officers counted)";
+  if (field === "profile.sizeSignal")
+    return `companies register (accounts type${profile.sizeSignal?.includes("(accounts") ? ", average employees in the filed accounts" : ""}, officers counted)${profile.sizeSignal?.includes("gender pay gap") ? "; gender pay gap report (headcount band)" : ""}`;
   if (field === "profile.whatTheyDo") return profile.whatTheyDo?.startsWith("Registered activit") ? "companies register" : web;
   if (field.startsWith("profile.services")) return site?.offerings.length || !profile.companyNumber ? web : "companies register";
   if (field === "profile.website") return web;
@@ -634,7 +635,10 @@ const fmtCodes = (codes: string[], r: RegisterFacts | null) => codes.map((c) => 
 function profileRange(x: AssessInput): { range: Range; fact: Fact; words: string } | null {
   const band = (t: string): Range | null => {
     const s = t.toLowerCase();
-    const n = s.match(/(\d[\d,]*)\s*(?:-|–|to)\s*(\d[\d,]*)\s*(?:staff|employees)/) ?? s.match(/(\d[\d,]*)\s*(?:staff|employees)/);
+    // The first count stated (the accounts' average comes before a gender pay gap band in the size signal).
+    const ranged = s.match(/(\d[\d,]*)\s*(?:-|–|to)\s*(\d[\d,]*)\s*(?:staff|employees)/);
+    const single = s.match(/(\d[\d,]*)\s*(?:staff|employees)/);
+    const n = ranged && (!single || ranged.index! <= single.index!) ? ranged : single;
     if (n) return [Number(n[1].replace(/,/g, "")), Number((n[2] ?? n[1]).replace(/,/g, ""))];
     // The enrichment's sizeSignal starts with its band ("small: …"); the register's accounts type is words.
     const lead = s.match(/^(micro|small|medium or large|medium|large|dormant)\b/)?.[1];

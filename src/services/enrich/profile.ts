@@ -28,14 +28,30 @@ function sizeOfAccounts(type: string | null): { band: string; words: string } | 
   return null;
 }
 
-/** SPEC §2.2 sizeSignal: the accounts type's band and the officers counted (never named). */
+/** The Companies Act's employee thresholds (micro ≤ 10, small ≤ 50, medium ≤ 250), for a count with no accounts type. */
+const bandOfCount = (n: number) => (n <= 10 ? "micro" : n <= 50 ? "small" : n <= 250 ? "medium" : "large");
+
+/**
+ * SPEC §2.2 sizeSignal: the band (the last accounts' type, else the employees the accounts state, else a gender pay gap
+ * report's headcount band) and the facts it rests on, each with where it comes from: the accounts type, the average
+ * employees of the latest tagged accounts, the gender pay gap headcount band, the active officers (counted, never named).
+ * Figures that disagree are both given with their sources; nothing is estimated.
+ */
 export function sizeSignalOf(r: RegisterFacts): string | undefined {
   const acc = sizeOfAccounts(r.lastAccountsType);
+  const e = r.employees;
   const parts: string[] = [];
   if (acc) parts.push(acc.words);
+  if (e?.average != null) parts.push(`average ${e.average.toLocaleString("en-GB")} employee${e.average === 1 ? "" : "s"} (accounts${e.periodEnd ? ` to ${e.periodEnd}` : ""})`);
+  if (e?.average == null && e?.note) parts.push(e.note);
+  if (e?.band) parts.push(`${e.band} employees (gender pay gap report ${e.bandYear} to ${Number(e.bandYear) + 1})`);
   if (r.activeOfficers !== null) parts.push(`${r.activeOfficers} active officer${r.activeOfficers === 1 ? "" : "s"}`);
   if (!parts.length) return undefined;
-  return acc ? `${acc.band}: ${parts.join("; ")}` : `size not stated in the accounts type: ${parts.join("; ")}`;
+  const fromBand = e?.band ? (/^(\d[\d,]*)/.exec(e.band)?.[1] ?? null) : null;
+  const band =
+    acc?.band ??
+    (e?.average != null ? bandOfCount(e.average) : fromBand !== null ? (Number(fromBand.replace(/,/g, "")) >= 250 ? "large" : bandOfCount(Number(fromBand.replace(/,/g, "")))) : null);
+  return band ? `${band}: ${parts.join("; ")}` : `size not stated in the accounts type: ${parts.join("; ")}`;
 }
 
 /** The register's facts of a company from its Companies House profile (SIC descriptions and officers are read separately). */

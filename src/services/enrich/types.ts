@@ -64,6 +64,20 @@ export interface RegisterFacts {
   lastAccountsType: string | null;
   /** Active officers, counted (never named); null when not read. */
   activeOfficers: number | null;
+  /** What is known of its employees (absent when nothing was read). */
+  employees?: Employees;
+}
+
+/** A company's employees as its filings state them: never estimated. */
+export interface Employees {
+  /** The average number of employees its latest tagged (iXBRL) accounts state, and the period they end; null when not tagged or not read. */
+  average: number | null;
+  periodEnd: string | null;
+  /** The headcount band of its newest gender pay gap report ("250 to 499") and that report's first year; null when it has none. */
+  band: string | null;
+  bandYear: string | null;
+  /** Why the accounts' figure is missing, when they could not be read just now. */
+  note: string | null;
 }
 
 /** What the business's own website says (the homepage and the legal pages it links to). */

@@ -329,6 +329,18 @@ describe("assessFit (SPEC §4.1: grounded in the verified profile)", () => {
     expect(a.openerFacts[0]).toBe("Your company is registered under SIC code 69102 (Solicitors).");
   });
 
+  it("size from the accounts' average employees when the signal gives it (before a gender pay gap band), with both sources named", () => {
+    const sizeSignal = "small: small accounts; average 23 employees (accounts to 2025-03-31); 250 to 499 employees (gender pay gap report 2026 to 2027); 3 active officers";
+    const law = { ...biz("lawFirm"), profile: { ...lawFirm, sizeSignal } };
+    // 23 staff fit an offer for small businesses (up to 50) and not one for enterprises: the accounts' count decides, not the band.
+    const small = assessFit({ ...law, offer: `${OFFERS.legalSoftware} and other small businesses`, today: TODAY });
+    expect(small.fitReasons.find((r) => r.fact.field === "profile.sizeSignal")).toMatchObject({
+      points: 10,
+      fact: { value: sizeSignal, source: "companies register (accounts type, average employees in the filed accounts, officers counted); gender pay gap report (headcount band)" },
+    });
+    expect(assessFit({ ...law, offer: "Treasury management for enterprises", today: TODAY }).fitReasons.find((r) => r.fact.field === "profile.sizeSignal")?.points).toBe(-10);
+  });
+
   it("care recruitment: the hiring signal, the CQC register and the North West postcode", () => {
     const a = run("careHome", OFFERS.careRecruitment);
     expect(a.fitReasons.map((r) => [r.points, r.fact.field])).toEqual(

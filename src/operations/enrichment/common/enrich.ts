@@ -15,9 +15,14 @@ import type { CompanyRow } from "../../../services/companies/records";
 import { companyFtsQuery, rankCompanies } from "../../../services/companies/search";
 import { type Candidate, type EnrichQuery, type Identity, type Tie, alternativeOf, decideForSite, inPlace, parseEnrichQuery, sameNamed, siteConfirms } from "../../../services/enrich/identity";
 import { baseSignals, buildProfile, registerFactsOfProfile } from "../../../services/enrich/profile";
+import { PAYMENT_SOURCE, cqcSignals, paymentSignal } from "../../../services/enrich/registerSignals";
 import { sicHierarchy } from "../../../services/enrich/sic";
+import type { PaymentReport } from "../../../services/payments/types";
+import type { GenderPayGapReport } from "../../../services/paygap/types";
+import type { Entry, RegisterSource } from "../../../services/registers/types";
+import { latestAccountsOf } from "../../companies/common/latestAccounts";
 import { type SitePage, readSite } from "../../../services/enrich/site";
-import type { Alternative, BusinessProfile, RegisterFacts, Signal, SiteFacts } from "../../../services/enrich/types";
+import type { Alternative, BusinessProfile, Employees, RegisterFacts, Signal, SiteFacts } from "../../../services/enrich/types";
 import { domainLabel, domainsForName } from "../../../services/matching/domainName";
 import { statedCompanyNames } from "../../../services/web/disclosures";
 import { legalPagesToFollow, readPage } from "../../../services/web/siteLinks";
@@ -37,7 +42,7 @@ const DISCOVER_MAX = 3;
 const HTML_ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1";
 /** A cached enrichment is reused for this long (the demo and repeated calls). */
 export const ENRICH_CACHE_SECONDS = 6 * 3600;
-const CACHE_VERSION = "enrich:v1";
+const CACHE_VERSION = "enrich:v2";
 /** Characters of the site's visible text kept in the cache. */
 const CACHED_TEXT = 100_000;
 
@@ -191,7 +196,7 @@ async function registerFactsOf(ctx: OpContext, entry: NonNullable<Awaited<Return
     if (!list) return null;
     return list.activeCount ?? list.items.filter((o) => !o.resignedOn).length;
   })();
-  let facts: Omit<RegisterFacts, "activeOfficers" | "sicDescriptions">;
+  let facts: Omit<RegisterFacts, "activeOfficers" | "sicDescriptions" | "employees">;
   if (entry.row) {
     const r = entry.row;
     const { status, statusDetail } = statusFromBulk(r.status);
@@ -209,11 +214,11 @@ async function registerFactsOf(ctx: OpContext, entry: NonNullable<Awaited<Return
       lastAccountsType: r.accountsCategory,
     };
   } else {
-    const { sicDescriptions: _d, activeOfficers: _o, ...fromProfile } = registerFactsOfProfile(entry.profile!);
+    const { sicDescriptions: _d, activeOfficers: _o, employees: _e, ...fromProfile } = registerFactsOfProfile(entry.profile!);
     facts = fromProfile;
   }
-  const [sic, activeOfficers] = await Promise.all([reg.sicDescriptions(facts.sicCodes), officers]);
-  return { ...facts, sicDescriptions: Object.fromEntries(sic), activeOfficers };
+  const [sic, activeOfficers, employees] = await Promise.all([reg.sicDescriptions(facts.sicCodes), officers, employeesOf(ctx, facts, c.previousNames, count)]);
+  return { ...facts, sicDescriptions: Object.fromEntries(sic), activeOfficers, ...(employees ? { employees } : {}) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -221,7 +226,7 @@ async function registerFactsOf(ctx: OpContext, entry: NonNullable<Awaited<Return
 // ---------------------------------------------------------------------------------------------------------------
 
 /** The company profile the register lookups match against, from the facts already read. */
-const profileOfFacts = (r: RegisterFacts, previousNames: string[]): CompanyProfile => ({
+const profileOfFacts = (r: Omit<RegisterFacts, "sicDescriptions" | "activeOfficers">, previousNames: string[]): CompanyProfile => ({
   number: r.number,
   name: r.name,
   status: r.status,
@@ -238,6 +243,53 @@ const profileOfFacts = (r: RegisterFacts, previousNames: string[]): CompanyProfi
   filingDates: { accountsDueOn: null, accountsMadeUpTo: null, confirmationStatementDueOn: null, confirmationStatementMadeUpTo: null },
   hasFilingDeadlines: false,
 });
+
+/**
+ * The company's entries on a register this service keeps, asked as its own check asks (the company number, then its
+ * registered and former names, exact only), without asking Companies House again. None when the register is not
+ * loaded or does not list it; an entry that states another company's number is never this one's, whatever its name.
+ */
+async function companyEntriesOn(ctx: OpContext, r: Omit<RegisterFacts, "sicDescriptions" | "activeOfficers">, previousNames: string[], source: RegisterSource): Promise<Entry[]> {
+  if (!(await ctx.services.registers.editionInfo(source)).editionDate) return [];
+  const profile = profileOfFacts(r, previousNames);
+  const services: LookupServices = {
+    registers: ctx.services.registers,
+    companiesHouse: Object.assign(Object.create(ctx.services.companiesHouse) as Services["companiesHouse"], { getProfile: async () => profile }),
+  };
+  try {
+    return (await lookup(services, source, r.number)).found.map((f) => f.entry).filter((e) => !e.removedOn && (e.companyNumber === null || e.companyNumber === r.number));
+  } catch (e) {
+    if (e instanceof NotFoundError) return [];
+    throw e;
+  }
+}
+
+/**
+ * What the company's filings say of its employees: the average its latest tagged accounts state (not read for a
+ * dormant company; Companies House failing leaves it out, said in `note`, rather than failing the enrichment), and the
+ * headcount band of its newest gender pay gap report. Never an estimate.
+ */
+async function employeesOf(ctx: OpContext, facts: Omit<RegisterFacts, "sicDescriptions" | "activeOfficers">, previousNames: string[], count: Counter): Promise<Employees | undefined> {
+  const accounts = (async (): Promise<Pick<Employees, "average" | "periodEnd" | "note">> => {
+    const none = { average: null, periodEnd: null, note: null };
+    if (/dormant/i.test(facts.lastAccountsType ?? "")) return none;
+    try {
+      const latest = await latestAccountsOf(ctx.services, facts.number);
+      count.calls += { none: 1, "no-document": 2, "pdf-only": 3, unreadable: 3, read: 3 }[latest.kind];
+      if (latest.kind !== "read" || (latest.doc.companyNumber && latest.doc.companyNumber !== facts.number)) return none;
+      const average = latest.doc.current.figures.averageEmployees;
+      return average === null ? none : { average, periodEnd: latest.doc.periodEnd ?? latest.madeUpTo, note: null };
+    } catch (e) {
+      if (!(e instanceof UpstreamError)) throw e;
+      count.calls++;
+      return { ...none, note: "employees in the filed accounts not read (Companies House could not be read just now)" };
+    }
+  })();
+  const [acc, gpg] = await Promise.all([accounts, companyEntriesOn(ctx, facts, previousNames, "gender-pay-gap")]);
+  const newest = gpg.map((e) => e.data as unknown as GenderPayGapReport).filter((g) => g.sizeBand).sort((a, b) => b.year.localeCompare(a.year))[0];
+  if (acc.average === null && !acc.note && !newest) return undefined;
+  return { ...acc, band: newest?.sizeBand ?? null, bandYear: newest?.year ?? null };
+}
 
 const money = (n: number) => `£${Math.round(n).toLocaleString("en-GB")}`;
 
@@ -256,25 +308,16 @@ async function otherSignals(ctx: OpContext, r: RegisterFacts, previousNames: str
       source: "contract awards (Find a Tender, Contracts Finder)",
     });
   }
-  // The registers this service keeps, asked as their own checks ask them (the company number, then its registered and
-  // former names, exact only); Companies House is not asked again for the profile.
-  const profile = profileOfFacts(r, previousNames);
-  const services: LookupServices = {
-    registers: ctx.services.registers,
-    companiesHouse: Object.assign(Object.create(ctx.services.companiesHouse) as Services["companiesHouse"], { getProfile: async () => profile }),
-  };
-  const onRegister = async (source: "sponsors" | "cqc") => {
-    if (!(await ctx.services.registers.editionInfo(source)).editionDate) return false;
-    try {
-      return (await lookup(services, source, r.number)).found.length > 0;
-    } catch (e) {
-      if (e instanceof NotFoundError) return false;
-      throw e;
-    }
-  };
-  const [sponsor, cqc] = await Promise.all([onRegister("sponsors"), onRegister("cqc")]);
-  if (sponsor) out.push({ code: "licensed-sponsor", label: "On the register of licensed visa sponsors", kind: "info", source: "Home Office register of licensed sponsors" });
-  if (cqc) out.push({ code: "cqc-registered", label: "Registered with the Care Quality Commission", kind: "info", source: "CQC register of care providers" });
+  const on = (source: RegisterSource) => companyEntriesOn(ctx, r, previousNames, source);
+  const [sponsor, cqc, payments] = await Promise.all([on("sponsors"), on("cqc"), on("payment-practices")]);
+  if (sponsor.length) out.push({ code: "licensed-sponsor", label: "On the register of licensed visa sponsors", kind: "info", source: "Home Office register of licensed sponsors" });
+  // The CQC lists a provider's locations under its provider id (a location often carries no company number).
+  const providerIds = [...new Set(cqc.filter((e) => e.data.kind === "provider" && typeof e.data.providerId === "string").map((e) => e.data.providerId as string))];
+  const locations = (await Promise.all(providerIds.map((id) => ctx.services.registers.entriesByDataField("cqc", "providerId", id, 2000)))).flat().filter((e) => e.data.kind === "location" && !e.removedOn);
+  const cqcAll = [...new Map([...cqc, ...locations].map((e) => [e.key, e])).values()];
+  out.push(...cqcSignals(cqcAll.map((e) => ({ kind: (e.data as { kind?: string }).kind === "provider" ? "provider" : "location", status: e.status, rating: e.rating, removed: e.removedOn !== null }))));
+  const paid = paymentSignal(payments.map((e) => e.data as unknown as PaymentReport), today);
+  if (paid) out.push(paid);
   return out;
 }
 
@@ -430,6 +473,8 @@ async function enrichUncached(ctx: OpContext, query: EnrichQuery, location: stri
     ...(signals.some((s) => s.code === "won-public-contracts") ? ["contract awards: Find a Tender, Contracts Finder"] : []),
     ...(signals.some((s) => s.code === "licensed-sponsor") ? ["Home Office register of licensed sponsors"] : []),
     ...(signals.some((s) => s.code === "cqc-registered") ? ["CQC register"] : []),
+    ...(signals.some((s) => s.source === PAYMENT_SOURCE) ? ["payment practices reports"] : []),
+    ...(register?.employees?.band ? ["gender pay gap reports (headcount band)"] : []),
   ];
   const profile = buildProfile({
     identity,

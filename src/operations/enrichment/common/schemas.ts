@@ -29,7 +29,11 @@ export const Location = z
 
 export const Signal = z
   .object({
-    code: z.string().describe("Stable code: recently-incorporated, hiring, accounts-overdue, confirmation-statement-overdue, proposal-to-strike-off, not-active, dormant, won-public-contracts, licensed-sponsor, cqc-registered."),
+    code: z
+      .string()
+      .describe(
+        "Stable code: recently-incorporated, hiring, accounts-overdue, confirmation-statement-overdue, proposal-to-strike-off, not-active, dormant, won-public-contracts, licensed-sponsor, cqc-registered (with the provider's and locations' ratings), cqc-rating-concern (a provider or location rated Inadequate or Requires improvement), slow-payment-report (a payment practices report filed in the last six months that misses PPN 018's 95% within 60 days and average of at most 45 days), payment-practices-report (the newest report's figures otherwise).",
+      ),
     label: z.string().describe("The signal in words, with its figures and dates."),
     kind: z.enum(["opportunity", "risk", "info"]),
     source: z.string().describe("Where it comes from (the companies register, the website page, the register or the contract notices)."),
@@ -79,7 +83,12 @@ export const BusinessProfile = z
     status: z.string().optional().describe("Companies House company_status of the confirmed company."),
     sicCodes: z.array(z.string()).optional().describe("Registered SIC 2007 codes."),
     incorporationDate: z.string().optional(),
-    sizeSignal: z.string().optional().describe("A size band from the last accounts type (micro, small, medium…), with the active officers counted (never named)."),
+    sizeSignal: z
+      .string()
+      .optional()
+      .describe(
+        "A size band (micro, small, medium, large; from the last accounts type, else the employees stated) and the facts it rests on, each with its source: the accounts type, the average employees of the latest tagged accounts (and the date they run to), the headcount band of the newest gender pay gap report, and the active officers counted (never named). Figures that disagree are both given; nothing is estimated. E.g. `small: small accounts; average 23 employees (accounts to 2025-03-31); 3 active officers`.",
+      ),
     whatTheyDo: z.string().optional().describe("The site's own description (its meta description), else the registered activities."),
     services: z.array(z.string()).optional().describe("What the business offers: items listed under a services or products heading on its homepage, else its registered activities."),
     sector: z.string().optional().describe("The SIC 2007 section of its first registered code, in words."),

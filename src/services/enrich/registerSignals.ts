@@ -1,0 +1,88 @@
+/**
+ * Signals (SPEC §2.2) from the registers this service keeps, for a confirmed company: its payment practices reports
+ * and its CQC registration. Pure: the enrichment core reads the entries (by the company's number) and passes them in,
+ * with `today`. Each label states the figures it rests on; none is a verdict beyond the rule it names.
+ */
+import { THRESHOLDS, testReport } from "../payments/ppn018";
+import type { PaymentReport } from "../payments/types";
+import type { Signal } from "./types";
+
+const DAY_MS = 86_400_000;
+const daysBetween = (from: string, to: string) => Math.floor((Date.parse(to) - Date.parse(from)) / DAY_MS);
+
+/** A report filed within this many days is new (reports are six-monthly, due 30 days after the period). */
+export const NEW_REPORT_DAYS = 183;
+/** A report older than this gives no signal (two and a half reporting periods). */
+const STALE_REPORT_DAYS = 550;
+
+export const PAYMENT_SOURCE = "payment practices reports (Department for Business and Trade)";
+
+const pct = (n: number) => `${Math.round(n * 100) / 100}%`;
+
+/**
+ * The newest payment practices report as a signal: `slow-payment-report` (risk) when a report filed in the last six
+ * months misses the prompt payment test of PPN 018 (at least 95% of invoices paid within 60 days and an average of at
+ * most 45 days); otherwise `payment-practices-report` (info) with its figures. None when the newest report is older
+ * than about eighteen months, or there is none.
+ */
+export function paymentSignal(reports: readonly PaymentReport[], today: string): Signal | null {
+  const newest = reports
+    .filter((r) => (r.filedOn ?? r.periodEnd) <= today)
+    .sort((a, b) => b.periodEnd.localeCompare(a.periodEnd) || (b.filedOn ?? "").localeCompare(a.filedOn ?? ""))[0];
+  if (!newest) return null;
+  const filed = newest.filedOn ?? newest.periodEnd;
+  const age = daysBetween(filed, today);
+  if (age > STALE_REPORT_DAYS) return null;
+  const isNew = age <= NEW_REPORT_DAYS;
+  const t = testReport(newest, THRESHOLDS[0]);
+  const figures = [
+    newest.avgDaysToPay !== null ? `average ${newest.avgDaysToPay} days to pay` : null,
+    t.paidWithin60Pct !== null ? `${pct(t.paidWithin60Pct)} of invoices paid within 60 days` : null,
+    newest.pctNotPaidWithinTerms !== null ? `${pct(newest.pctNotPaidWithinTerms)} not paid within agreed terms` : null,
+  ].filter(Boolean);
+  const which = `${isNew ? "New payment practices report" : "Payment practices report"} (period ending ${newest.periodEnd}${newest.filedOn ? `, filed ${newest.filedOn}` : ""})`;
+  const said = figures.length ? `: ${figures.join("; ")}` : ": it gives no payment figures";
+  if (isNew && t.verdict === "fail")
+    return {
+      code: "slow-payment-report",
+      label: `${which}${said}, short of the public sector's prompt payment test (PPN 018: 95% within 60 days and an average of at most 45 days)`,
+      kind: "risk",
+      source: PAYMENT_SOURCE,
+    };
+  return { code: "payment-practices-report", label: `${which}${said}`, kind: "info", source: PAYMENT_SOURCE };
+}
+
+/** A CQC register entry as the signal reads it (a provider or one of its locations). */
+export interface CqcEntry {
+  kind: "provider" | "location";
+  status: string;
+  rating: string | null;
+  removed: boolean;
+}
+
+export const CQC_SOURCE = "CQC register of care providers";
+
+const CONCERN = /^(?:inadequate|requires improvement)$/i;
+
+/**
+ * `cqc-registered` (info) with the provider's and the registered locations' ratings; `cqc-rating-concern` (risk) as
+ * well when the provider or any registered location is rated Inadequate or Requires improvement. None when nothing is
+ * registered now.
+ */
+export function cqcSignals(entries: readonly CqcEntry[]): Signal[] {
+  const live = entries.filter((e) => !e.removed && /^registered$/i.test(e.status.trim()));
+  if (!live.length) return [];
+  const provider = live.find((e) => e.kind === "provider");
+  const locations = live.filter((e) => e.kind === "location");
+  const counts = new Map<string, number>();
+  for (const l of locations) counts.set(l.rating ?? "not yet rated", (counts.get(l.rating ?? "not yet rated") ?? 0) + 1);
+  const rated = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([r, n]) => `${n} ${r}`);
+  const parts = [
+    provider?.rating ? `provider rated ${provider.rating}` : null,
+    locations.length ? `${locations.length} registered location${locations.length === 1 ? "" : "s"}${rated.length ? ` (${rated.join(", ")})` : ""}` : null,
+  ].filter(Boolean);
+  const out: Signal[] = [{ code: "cqc-registered", label: `Registered with the Care Quality Commission${parts.length ? `: ${parts.join("; ")}` : ""}`, kind: "info", source: CQC_SOURCE }];
+  const concerns = [...(provider?.rating && CONCERN.test(provider.rating) ? [`the provider is rated ${provider.rating}`] : []), ...[...counts].filter(([r]) => CONCERN.test(r)).map(([r, n]) => `${n} location${n === 1 ? " is" : "s are"} rated ${r}`)];
+  if (concerns.length) out.push({ code: "cqc-rating-concern", label: `CQC ratings: ${concerns.join("; ")}`, kind: "risk", source: CQC_SOURCE });
+  return out;
+}

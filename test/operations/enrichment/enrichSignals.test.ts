@@ -1,0 +1,103 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ingestEdition } from "../../../src/jobs/ingest/job";
+import { storeOf } from "../../../src/jobs/ingest/pipeline";
+import { enrich } from "../../../src/operations/enrichment/common/enrich";
+import type { OpContext } from "../../../src/platform/registry";
+import { type Services, buildServices } from "../../../src/platform/services";
+import { UpstreamError } from "../../../src/shared/errors";
+import { call, createTestKey, json } from "../../helpers";
+import { load } from "../registers/registerData";
+import { loadEnrichRegister } from "./register";
+
+/**
+ * Issue 18 §2 enrich: the signals and size facts a confirmed company gets from the other sources, read by its number —
+ * its CQC registration and ratings (test/fixtures/cqc: MEADOW CARE HOMES LIMITED's provider rated Good, its care home
+ * re-rated Inadequate), its payment practices reports (HARBOURSIDE LEGAL LIMITED: 89% within 60 days in the period to
+ * 2025-06-30, 95% in the period to 2026-06-30), its gender pay gap headcount band, and the average employees of its
+ * latest tagged accounts (HARBOURSIDE's 2025 iXBRL: 23). `today` is fixed through the context, so "new" stays new.
+ */
+
+const ctxAt = (today: string, web?: (real: Services["web"]) => Services["web"], ch?: (real: Services["companiesHouse"]) => Services["companiesHouse"]): OpContext => {
+  const base = buildServices(env as never);
+  return {
+    services: { ...base, ...(web ? { web: web(base.web) } : {}), ...(ch ? { companiesHouse: ch(base.companiesHouse) } : {}) },
+    requestId: "req_enrich_signals",
+    origin: "http://api.test",
+    caller: null,
+    ip: "192.0.2.62",
+    now: new Date(`${today}T09:00:00.000Z`),
+    signal: new AbortController().signal,
+    charge: async () => ({ charged: 0, remaining: 0 }),
+    refund: () => {},
+    waitUntil: () => {},
+  };
+};
+
+beforeAll(async () => {
+  await loadEnrichRegister();
+  await load("cqc");
+  for (const [source, path, fileName] of [
+    ["payment-practices", "payment-practices/operations-export.csv", "operations-export.csv"],
+    ["gender-pay-gap", "gender-pay-gap/2025", "UK Gender Pay Gap Data - 2025 to 2026.csv"],
+    ["gender-pay-gap", "gender-pay-gap/2026", "UK Gender Pay Gap Data - 2026 to 2027.csv"],
+  ] as const) {
+    if (source === "payment-practices") await storeOf(source).reset(env, source);
+    const bytes = new Uint8Array(await (await fetch(`http://files.test/${path}`)).arrayBuffer());
+    const r = await ingestEdition(env, { source, bytes, fileName, url: null, editionDate: null });
+    expect(r.outcome, path).toBe("loaded");
+  }
+});
+
+describe("issue 18 §2 enrich: signals of the registers this service keeps", () => {
+  it("CQC rated: the care provider's and its locations' ratings, and a risk for an Inadequate location; its headcount band", async () => {
+    const e = await enrich(ctxAt("2026-11-25"), "meadowcare.test", undefined, { cache: false });
+    expect(e.profile.companyNumber).toBe("03712548");
+    const cqc = e.profile.signals.filter((s) => s.code.startsWith("cqc-"));
+    expect(cqc).toEqual([
+      { code: "cqc-registered", label: "Registered with the Care Quality Commission: provider rated Good; 1 registered location (1 Inadequate)", kind: "info", source: "CQC register of care providers" },
+      { code: "cqc-rating-concern", label: "CQC ratings: 1 location is rated Inadequate", kind: "risk", source: "CQC register of care providers" },
+    ]);
+    expect(e.profile.sizeSignal).toContain("500 to 999 employees (gender pay gap report 2025 to 2026)");
+    expect(e.profile.sources).toEqual(expect.arrayContaining(["CQC register", "gender pay gap reports (headcount band)"]));
+  });
+
+  it("a new report of slow payment is a risk; a year later, the newer report that meets the test is info", async () => {
+    const then = await enrich(ctxAt("2025-08-15"), "harbourside-legal.test", undefined, { cache: false });
+    expect(then.profile.companyNumber).toBe("01234567");
+    const slow = then.profile.signals.find((s) => s.code === "slow-payment-report");
+    expect(slow).toMatchObject({ kind: "risk", label: expect.stringContaining("(period ending 2025-06-30, filed 2025-07-21): average 52 days to pay; 89% of invoices paid within 60 days") });
+    expect(then.profile.sources).toContain("payment practices reports");
+
+    const now = await enrich(ctxAt("2026-11-25"), "harbourside-legal.test", undefined, { cache: false });
+    expect(now.profile.signals.find((s) => s.code === "slow-payment-report")).toBeUndefined();
+    expect(now.profile.signals.find((s) => s.code === "payment-practices-report")).toMatchObject({ kind: "info", label: expect.stringContaining("period ending 2026-06-30") });
+  });
+
+  it("sizeSignal: the latest tagged accounts' average employees and the gender pay gap band, each with its source", async () => {
+    const e = await enrich(ctxAt("2026-11-25"), "harbourside-legal.test", undefined, { cache: false });
+    expect(e.register?.employees).toMatchObject({ average: 23, band: "250 to 499", bandYear: "2026", note: null });
+    expect(e.profile.sizeSignal).toMatch(/average 23 employees \(accounts to \d{4}-\d{2}-\d{2}\); 250 to 499 employees \(gender pay gap report 2026 to 2027\)/);
+  });
+
+  it("the accounts unreadable just now (Companies House failing for them): said in the size signal, the enrichment still answers", async () => {
+    const failing = (real: Services["companiesHouse"]): Services["companiesHouse"] =>
+      Object.assign(Object.create(real) as Services["companiesHouse"], {
+        getFilingHistory: async () => {
+          throw new UpstreamError("companies-house", "refused", "Companies House answered 503.");
+        },
+      });
+    const e = await enrich(ctxAt("2026-11-25", undefined, failing), "harbourside-legal.test", undefined, { cache: false });
+    expect(e.profile.companyNumber).toBe("01234567");
+    expect(e.profile.sizeSignal).toContain("employees in the filed accounts not read (Companies House could not be read just now)");
+    expect(e.profile.sizeSignal).not.toMatch(/average \d+ employees/);
+  });
+
+  it("over HTTP: the same signals in the reply, and the size signal's sources named", async () => {
+    const { key } = await createTestKey();
+    const r = await call("/api/v1/enrich?q=meadowcare.test", { key });
+    expect(r.status).toBe(200);
+    const body = await json(r);
+    expect(body.profile.signals.map((s: { code: string }) => s.code)).toEqual(expect.arrayContaining(["cqc-registered", "cqc-rating-concern"]));
+  });
+});
