@@ -136,7 +136,7 @@ export function buildApp(ops: readonly AnyOperation[] = operations) {
   app.get("/", (c) =>
     c.json({
       name: "UK Business Intelligence API",
-      version: "1.11.0",
+      version: "1.12.0",
       docs: ["/openapi.yaml", "/openapi.json", "/apis.md", "/.well-known/api-catalog", "/apis.json", "/changelog"],
       mcp: "/mcp",
       status: "/api/status",

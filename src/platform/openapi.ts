@@ -6,7 +6,7 @@ import { INPUT_LIMITS, limitParam } from "./schemas";
 import { type AnyOperation, priceText } from "./registry";
 
 export const API_TITLE = "UK Business Intelligence API";
-export const API_VERSION = "1.11.0";
+export const API_VERSION = "1.12.0";
 
 export const ErrorEnvelope = z
   .object({
