@@ -24,3 +24,9 @@ export async function takeWindow(
   if (row.used === 1) await db.prepare("DELETE FROM upstream_budget WHERE source = ? AND window_start < ?").bind(bucket, windowStart).run();
   return { ok: true };
 }
+
+/** Gives back one use of the current window (a call that failed on our side); never below zero. */
+export async function releaseWindow(db: D1Database, bucket: string, windowSeconds: number, now: number): Promise<void> {
+  const windowStart = Math.floor(now / 1000 / windowSeconds) * windowSeconds;
+  await db.prepare("UPDATE upstream_budget SET used = used - 1 WHERE source = ? AND window_start = ? AND used > 0").bind(bucket, windowStart).run();
+}

@@ -15,7 +15,7 @@ import { d1HttpCache } from "../db/httpCache";
 import { activeKeyCount, revokeAccountKey } from "../db/keys";
 import { changesSince, countByMlr, editionInfo, entriesByCompanyNumber, entriesByDataField, entriesByKeys, historyOf, keysByNames } from "../db/registers";
 import { d1RequestBudget } from "../db/upstreamBudget";
-import { takeWindow } from "../db/windowCounter";
+import { releaseWindow, takeWindow } from "../db/windowCounter";
 import {
   addWatch,
   deliveryCounts,
@@ -109,7 +109,11 @@ export interface Services {
   /** Calendar feed capability tokens (deadlines.ics). */
   calendarFeeds: Bound<typeof calendarFeedStore>;
   /** Fixed-window counters (per-IP and per-address limits). */
-  limits: { take(bucket: string, limit: number, windowSeconds: number, now: number): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> };
+  limits: {
+    take(bucket: string, limit: number, windowSeconds: number, now: number): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }>;
+    /** Gives back one use taken in the same window (a call that failed on our side). */
+    release(bucket: string, windowSeconds: number, now: number): Promise<void>;
+  };
   /** The Bank Rate series the daily cron stored, if any. */
   bankRates: { stored: () => ReturnType<typeof storedBankRate> };
   /** The caller's credit ledger, read without charging. */
@@ -184,7 +188,10 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}): Serv
       },
       post: (url, body, headers) => postWebhook(url, body, headers, { timeoutMs: DELIVERY_TIMEOUT_MS, testHosts, resolve: dohResolverFor(env.DNS_RESOLVER_URL) }),
     },
-    limits: { take: (bucket, limit, windowSeconds, now) => takeWindow(env.DB, bucket, limit, windowSeconds, now) },
+    limits: {
+      take: (bucket, limit, windowSeconds, now) => takeWindow(env.DB, bucket, limit, windowSeconds, now),
+      release: (bucket, windowSeconds, now) => releaseWindow(env.DB, bucket, windowSeconds, now),
+    },
     bankRates: { stored: () => storedBankRate(env.DB) },
     ledger: {
       peek: (name, period, allowance, startingBalance) => env.LEDGER.get(env.LEDGER.idFromName(name)).peek(period, allowance, startingBalance) as Promise<{ remaining: number }>,

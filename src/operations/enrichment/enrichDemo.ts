@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../platform/errors";
+import { UpstreamError } from "../../shared/errors";
 import { defineOperation } from "../../platform/registry";
 import { enrich } from "./common/enrich";
 import { Alternative, Q, Signal } from "./common/schemas";
@@ -45,7 +46,7 @@ export const enrichDemo = defineOperation({
   description: [
     "The keyless demo of `GET /api/v1/enrich` (SPEC §4.7): the same enrichment, the same matching rules (the business's own website decides the company; unconfirmed gets no company number), trimmed to the profile's core: name, website, company number, status, SIC codes, incorporation date, what the business does, up to three signals, confidence, up to three alternatives and the registry note.",
     "",
-    `**Limit.** One enrichment per IP address per day: a second call within 24 hours answers 429 \`rate_limited\` with \`Retry-After\` (seconds). A call refused for bad input does not count. Answers are cached for 6 hours, shared with enrich. No key and no credits; for the full profile, batch and the rest, get a free key.`,
+    `**Limit.** One enrichment per IP address per calendar day (UTC): a second call the same day answers 429 \`rate_limited\` with \`Retry-After\` (the seconds to midnight UTC). A call refused for bad input does not count, nor does one that fails on our side (a 503: an upstream or the DNS resolver could not be read); a miss (\`found: false\`) does. Answers are cached for 6 hours, shared with enrich. No key and no credits; for the full profile, batch and the rest, get a free key.`,
   ].join("\n"),
   input: z.object({ q: Q.openapi({ example: "harbourside-legal.co.uk" }) }),
   output: Output,
@@ -57,9 +58,17 @@ export const enrichDemo = defineOperation({
   example: { q: "harbourside-legal.co.uk" },
   async handler({ q }, ctx) {
     const started = Date.now();
-    const limited = await ctx.services.limits.take(`ip:demo:${ctx.ip}`, DEMO_IP_LIMIT.limit, DEMO_IP_LIMIT.windowSeconds, ctx.now.getTime());
-    if (!limited.ok) throw new ApiError("rate_limited", "The demo allows one enrichment per IP address per day; retry later, or use a free key.", { retryAfter: limited.retryAfterSeconds });
-    const p = (await enrich(ctx, q, undefined)).profile;
+    const bucket = `ip:demo:${ctx.ip}`;
+    const limited = await ctx.services.limits.take(bucket, DEMO_IP_LIMIT.limit, DEMO_IP_LIMIT.windowSeconds, ctx.now.getTime());
+    if (!limited.ok) throw new ApiError("rate_limited", "The demo allows one enrichment per IP address per day (UTC); retry after midnight UTC, or use a free key.", { retryAfter: limited.retryAfterSeconds });
+    let p;
+    try {
+      p = (await enrich(ctx, q, undefined)).profile;
+    } catch (e) {
+      // A failure of ours (an upstream, the DNS resolver) does not use up the day's enrichment.
+      if (e instanceof UpstreamError) await ctx.services.limits.release(bucket, DEMO_IP_LIMIT.windowSeconds, ctx.now.getTime()).catch(() => {});
+      throw e;
+    }
     return {
       query: { q },
       ms: Date.now() - started,

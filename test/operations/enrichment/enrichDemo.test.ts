@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { call, json } from "../../helpers";
 import { loadEnrichRegister } from "./register";
 
@@ -7,6 +7,7 @@ import { loadEnrichRegister } from "./register";
 const demo = (q: string, ip: string) => call(`/api/v1/demo?${new URLSearchParams({ q })}`, { headers: { "cf-connecting-ip": ip } });
 
 beforeAll(loadEnrichRegister);
+afterEach(() => vi.restoreAllMocks());
 
 describe("SPEC §4.7 the keyless demo", () => {
   it("no key needed; a trimmed profile with the same matching rules", async () => {
@@ -30,6 +31,22 @@ describe("SPEC §4.7 the keyless demo", () => {
     expect(retry).toBeGreaterThan(0);
     expect(retry).toBeLessThanOrEqual(86_400);
     expect((await demo("acme-widgets.test", "203.0.113.21")).status).toBe(200);
+  });
+
+  it("a failure of ours (Companies House down: 503, never a miss) does not use the day's enrichment; a miss does", async () => {
+    const real = globalThis.fetch;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) =>
+      String(input instanceof Request ? input.url : input).includes("ch.test/company/") ? new Response("upstream connect error", { status: 502 }) : real(input, init),
+    );
+    const down = await demo("https://meadowcare.test/", "203.0.113.50");
+    expect(down.status).toBe(503);
+    expect((await json(down)).code).toBe("upstream_unavailable");
+    vi.restoreAllMocks();
+    expect((await demo("https://meadowcare.test/", "203.0.113.50")).status).toBe(200);
+    expect((await demo("bayside.test", "203.0.113.50")).status).toBe(429);
+    // A miss is an answer: it uses the day's enrichment.
+    expect((await json(await demo("down.test", "203.0.113.51"))).profile.found).toBe(false);
+    expect((await demo("bayside.test", "203.0.113.51")).status).toBe(429);
   });
 
   it("bad input is 400 naming q and does not use the day's enrichment", async () => {
