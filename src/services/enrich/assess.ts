@@ -720,7 +720,8 @@ const NEED_EVIDENCE: Record<NeedKey, (x: AssessInput) => Evidence[]> = {
     return out;
   },
   tenders: (x) => signalsMatching(x, /contract|tender|award|procure/i).map(({ i }) => fromSignal(x, i, 20, "Public contract award records list your company as a supplier.")),
-  "care-quality": (x) => signalsMatching(x, /\bcqc\b|care quality/i).map(({ i }) => fromSignal(x, i, 20, "Your service is registered with the Care Quality Commission.")),
+  // The registration (a rating below Good, cqc-rating-concern, is a risk: a watch-out, never "registered" twice).
+  "care-quality": (x) => signalsMatching(x, /^cqc-registered$/).map(({ i }) => fromSignal(x, i, 20, "Your service is registered with the Care Quality Commission.")),
   accessibility: (x) => [
     ...signalsMatching(x, /accessib|wcag/i).map(({ i }) => fromSignal(x, i, 20, `${x.profile.signals[i].label}.`)),
     ...(x.profile.website
@@ -732,7 +733,8 @@ const NEED_EVIDENCE: Record<NeedKey, (x: AssessInput) => Evidence[]> = {
       ? [{ code: "has-website", label: `Website: ${x.profile.website}`, kind: "info", points: 10, statement: `Your website is ${x.profile.website}.`, fact: { field: "profile.website", value: x.profile.website, source: sourceOf("profile.website", x) } }]
       : [],
   "cash-flow": (x) => [
-    ...signalsMatching(x, /late-pay|payment|paid|charge|mortgage/i).map(({ i }) => fromSignal(x, i, 20, `${x.profile.signals[i].label}.`)),
+    // A new report of slow payment weighs more than the figures of one that meets the test.
+    ...signalsMatching(x, /late-pay|payment|paid|charge|mortgage/i).map(({ s, i }) => fromSignal(x, i, s.code === "payment-practices-report" ? 10 : 20, `${x.profile.signals[i].label}.`)),
     ...signalsMatching(x, /contract|tender|award/i).map(({ i }) => fromSignal(x, i, 10, "Public contract award records list your company as a supplier.")),
   ],
   growth: (x) => [...NEED_EVIDENCE.hiring(x).map((e) => ({ ...e, points: 10 })), ...NEED_EVIDENCE.tenders(x).map((e) => ({ ...e, points: 10 }))],
@@ -741,7 +743,9 @@ const NEED_EVIDENCE: Record<NeedKey, (x: AssessInput) => Evidence[]> = {
     ...NEED_EVIDENCE.tenders(x).map((e) => ({ ...e, points: 10 })),
   ],
   compliance: (x) => [
-    ...signalsMatching(x, /\bcqc\b|sponsor|\bsra\b|\bfca\b|ofsted|\bico\b|\bmlr\b|money laundering/i).map(({ s, i }) => fromSignal(x, i, 20, `Your business is listed: ${s.label.replace(/\.$/, "")} (${s.source}).`)),
+    ...signalsMatching(x, /\bcqc\b|sponsor|\bsra\b|\bfca\b|ofsted|\bico\b|\bmlr\b|money laundering/i)
+      .filter(({ s }) => !s.code.endsWith("-concern"))
+      .map(({ s, i }) => fromSignal(x, i, 20, `Your business is listed: ${s.label.replace(/\.$/, "")} (${s.source}).`)),
     ...NEED_EVIDENCE.accounts(x).map((e) => ({ ...e, points: 10 })),
   ],
 };
@@ -910,7 +914,8 @@ function weighNeeds(t: Tally, offer: OfferRead) {
     const rule = AUDIENCES.find((r) => r.key === a.key)!;
     if (!rule.signals) continue;
     for (const { s, i } of signalsMatching(t.x, rule.signals)) {
-      if (t.signals.some((g) => g.fact.field === `profile.signals[${i}].label`)) continue;
+      // A rating concern is a watch-out, not the register listing them.
+      if (s.code.endsWith("-concern") || t.signals.some((g) => g.fact.field === `profile.signals[${i}].label`)) continue;
       t.signals.push({ code: s.code, label: s.label, kind: s.kind, whyItMatters: `Your offer names "${a.matched}", and this register lists businesses of that sector.`, fact: signalFact(t.x, i) });
     }
   }

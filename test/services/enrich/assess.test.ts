@@ -366,6 +366,27 @@ describe("assessFit (SPEC §4.1: grounded in the verified profile)", () => {
     expect(visas.signalsForYou.map((s) => s.code)).toContain("licensed-sponsor");
   });
 
+  it("the registers' signals: a CQC rating below Good is a watch-out, never a second 'registered' or 'listed' line; a new report of slow payment weighs more than a report's figures", () => {
+    const signals = [
+      ...careHome.signals,
+      { code: "cqc-rating-concern", label: "CQC ratings: 1 location is rated Inadequate", kind: "risk" as const, source: "CQC register of care providers" },
+      { code: "slow-payment-report", label: "New payment practices report (period ending 2026-06-30, filed 2026-07-21): average 52 days to pay", kind: "risk" as const, source: "payment practices reports (Department for Business and Trade)" },
+    ];
+    const care = { ...biz("careHome"), profile: { ...careHome, signals } };
+    const quality = assessFit({ ...care, offer: "Care quality improvement consultancy for care homes", today: TODAY });
+    const byField = (a: ReturnType<typeof assessFit>, i: number) => a.fitReasons.find((r) => r.fact.field === `profile.signals[${i}].label`);
+    expect(byField(quality, 2)?.points).toBe(20);
+    expect(byField(quality, 3)).toBeUndefined();
+    expect(quality.signalsForYou.map((s) => s.code)).not.toContain("cqc-rating-concern");
+    expect(quality.watchOuts).toContainEqual({ text: "CQC ratings: 1 location is rated Inadequate (CQC register of care providers).", fact: expect.objectContaining({ field: "profile.signals[3].label" }) });
+    const compliance = assessFit({ ...care, offer: "Regulatory compliance software for CQC registered providers", today: TODAY });
+    expect(strings(compliance).some((t) => /listed: CQC ratings/.test(t))).toBe(false);
+    const finance = assessFit({ ...care, offer: "Invoice finance and cash flow funding for care providers", today: TODAY });
+    expect(byField(finance, 4)?.points).toBe(20);
+    const prompt = { ...care, profile: { ...careHome, signals: [...careHome.signals, { ...signals[4], code: "payment-practices-report", kind: "info" as const }] } };
+    expect(byField(assessFit({ ...prompt, offer: "Invoice finance and cash flow funding for care providers", today: TODAY }), 3)?.points).toBe(10);
+  });
+
   it("accounting for startups: recent incorporation, and overdue accounts as a signal rather than a penalty", () => {
     const a = run("startup", OFFERS.startupAccounting);
     expect(a.fitReasons[0]).toMatchObject({ points: 35, fact: { field: "register.incorporationDate", value: "2025-09-03", source: "companies register" } });
