@@ -604,8 +604,10 @@ function sourceOf(field: string, x: AssessInput): string {
   if (field.startsWith("site.")) return site ? `website: ${site.url}` : "website";
   if (field.startsWith("register.")) return "companies register";
   if (/^profile\.(?:sicCodes|status|incorporationDate|companyNumber)/.test(field)) return "companies register";
-  if (field === "profile.sizeSignal")
-    return `companies register (accounts type${profile.sizeSignal?.includes("(accounts") ? ", average employees in the filed accounts" : ""}, officers counted)${profile.sizeSignal?.includes("gender pay gap") ? "; gender pay gap report (headcount band)" : ""}`;
+  if (field === "profile.sizeSignal") {
+    const e = x.register?.employees;
+    return `companies register (accounts type${e?.average != null ? ", average employees in the filed accounts" : ""}, officers counted)${e?.band ? "; gender pay gap report (headcount band)" : ""}`;
+  }
   if (field === "profile.whatTheyDo") return profile.whatTheyDo?.startsWith("Registered activit") ? "companies register" : web;
   if (field.startsWith("profile.services")) return site?.offerings.length || !profile.companyNumber ? web : "companies register";
   if (field === "profile.website") return web;
@@ -743,8 +745,9 @@ const NEED_EVIDENCE: Record<NeedKey, (x: AssessInput) => Evidence[]> = {
     ...NEED_EVIDENCE.tenders(x).map((e) => ({ ...e, points: 10 })),
   ],
   compliance: (x) => [
+    // Being listed, never a risk the register gives (a rating concern is a watch-out).
     ...signalsMatching(x, /\bcqc\b|sponsor|\bsra\b|\bfca\b|ofsted|\bico\b|\bmlr\b|money laundering/i)
-      .filter(({ s }) => !s.code.endsWith("-concern"))
+      .filter(({ s }) => s.kind !== "risk")
       .map(({ s, i }) => fromSignal(x, i, 20, `Your business is listed: ${s.label.replace(/\.$/, "")} (${s.source}).`)),
     ...NEED_EVIDENCE.accounts(x).map((e) => ({ ...e, points: 10 })),
   ],
@@ -914,8 +917,8 @@ function weighNeeds(t: Tally, offer: OfferRead) {
     const rule = AUDIENCES.find((r) => r.key === a.key)!;
     if (!rule.signals) continue;
     for (const { s, i } of signalsMatching(t.x, rule.signals)) {
-      // A rating concern is a watch-out, not the register listing them.
-      if (s.code.endsWith("-concern") || t.signals.some((g) => g.fact.field === `profile.signals[${i}].label`)) continue;
+      // A risk the register gives (a rating concern) is a watch-out, not the register listing them.
+      if (s.kind === "risk" || t.signals.some((g) => g.fact.field === `profile.signals[${i}].label`)) continue;
       t.signals.push({ code: s.code, label: s.label, kind: s.kind, whyItMatters: `Your offer names "${a.matched}", and this register lists businesses of that sector.`, fact: signalFact(t.x, i) });
     }
   }

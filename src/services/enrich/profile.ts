@@ -47,10 +47,9 @@ export function sizeSignalOf(r: RegisterFacts): string | undefined {
   if (e?.band) parts.push(`${e.band} employees (gender pay gap report ${e.bandYear} to ${Number(e.bandYear) + 1})`);
   if (r.activeOfficers !== null) parts.push(`${r.activeOfficers} active officer${r.activeOfficers === 1 ? "" : "s"}`);
   if (!parts.length) return undefined;
-  const fromBand = e?.band ? (/^(\d[\d,]*)/.exec(e.band)?.[1] ?? null) : null;
-  const band =
-    acc?.band ??
-    (e?.average != null ? bandOfCount(e.average) : fromBand !== null ? (Number(fromBand.replace(/,/g, "")) >= 250 ? "large" : bandOfCount(Number(fromBand.replace(/,/g, "")))) : null);
+  // A headcount band's lower bound ("250 to 499" → 250; "Less than 250" has none): 250 or more is large.
+  const lower = e?.band ? /^(\d[\d,]*)/.exec(e.band)?.[1] : undefined;
+  const band = acc?.band ?? (e?.average != null ? bandOfCount(e.average) : lower !== undefined ? (Number(lower.replace(/,/g, "")) >= 250 ? "large" : bandOfCount(Number(lower.replace(/,/g, "")))) : null);
   return band ? `${band}: ${parts.join("; ")}` : `size not stated in the accounts type: ${parts.join("; ")}`;
 }
 

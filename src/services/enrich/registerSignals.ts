@@ -11,7 +11,7 @@ const DAY_MS = 86_400_000;
 const daysBetween = (from: string, to: string) => Math.floor((Date.parse(to) - Date.parse(from)) / DAY_MS);
 
 /** A report filed within this many days is new (reports are six-monthly, due 30 days after the period). */
-export const NEW_REPORT_DAYS = 183;
+const NEW_REPORT_DAYS = 183;
 /** A report older than this gives no signal (two and a half reporting periods). */
 const STALE_REPORT_DAYS = 550;
 
@@ -75,7 +75,8 @@ export function cqcSignals(entries: readonly CqcEntry[]): Signal[] {
   const provider = live.find((e) => e.kind === "provider");
   const locations = live.filter((e) => e.kind === "location");
   const counts = new Map<string, number>();
-  for (const l of locations) counts.set(l.rating ?? "not yet rated", (counts.get(l.rating ?? "not yet rated") ?? 0) + 1);
+  // Ratings as the register gives them ("Not rated" kept verbatim); many services (most dentists) have none.
+  for (const l of locations) counts.set(l.rating ?? "no overall rating", (counts.get(l.rating ?? "no overall rating") ?? 0) + 1);
   const rated = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([r, n]) => `${n} ${r}`);
   const parts = [
     provider?.rating ? `provider rated ${provider.rating}` : null,

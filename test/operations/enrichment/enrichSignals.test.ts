@@ -93,6 +93,44 @@ describe("issue 18 §2 enrich: signals of the registers this service keeps", () 
     expect(e.profile.sizeSignal).not.toMatch(/average \d+ employees/);
   });
 
+  it("an answer missing the accounts just now is not cached: the next call reads them; a whole answer is cached", async () => {
+    const failing = (real: Services["companiesHouse"]): Services["companiesHouse"] =>
+      Object.assign(Object.create(real) as Services["companiesHouse"], {
+        getFilingHistory: async () => {
+          throw new UpstreamError("companies-house", "refused", "Companies House answered 503.");
+        },
+      });
+    const kept: Promise<unknown>[] = [];
+    const withCache = (ctx: OpContext): OpContext => ({ ...ctx, waitUntil: (p: Promise<unknown>) => void kept.push(p) });
+    const q = "HTTPS://harbourside-legal.test";
+    const degraded = await enrich(withCache(ctxAt("2026-11-25", undefined, failing)), q, undefined);
+    await Promise.all(kept);
+    expect(degraded.profile.sizeSignal).toContain("not read");
+    const whole = await enrich(withCache(ctxAt("2026-11-25")), q, undefined);
+    await Promise.all(kept);
+    expect(whole.cached).toBe(false);
+    expect(whole.profile.sizeSignal).toContain("average 23 employees");
+    const again = await enrich(withCache(ctxAt("2026-11-25")), q, undefined);
+    expect(again).toMatchObject({ cached: true, upstreamCalls: 0 });
+    expect(again.profile.sizeSignal).toBe(whole.profile.sizeSignal);
+  });
+
+  it("upstream requests are counted as asked: the filing history, the document's metadata and the document", async () => {
+    const withAccounts = await enrich(ctxAt("2026-11-25"), "harbourside-legal.test", undefined, { cache: false });
+    const asked: string[] = [];
+    const watching = (real: Services["companiesHouse"]): Services["companiesHouse"] =>
+      Object.assign(Object.create(real) as Services["companiesHouse"], {
+        getFilingHistory: async (n: string) => {
+          asked.push(n);
+          return null;
+        },
+      });
+    const none = await enrich(ctxAt("2026-11-25", undefined, watching), "harbourside-legal.test", undefined, { cache: false });
+    expect(asked).toEqual(["01234567"]);
+    // No filing history: the metadata and the document are never asked, two requests fewer.
+    expect(withAccounts.upstreamCalls - none.upstreamCalls).toBe(2);
+  });
+
   it("over HTTP: the same signals in the reply, and the size signal's sources named", async () => {
     const { key } = await createTestKey();
     const r = await call("/api/v1/enrich?q=meadowcare.test", { key });

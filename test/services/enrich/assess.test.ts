@@ -331,7 +331,7 @@ describe("assessFit (SPEC §4.1: grounded in the verified profile)", () => {
 
   it("size from the accounts' average employees when the signal gives it (before a gender pay gap band), with both sources named", () => {
     const sizeSignal = "small: small accounts; average 23 employees (accounts to 2025-03-31); 250 to 499 employees (gender pay gap report 2026 to 2027); 3 active officers";
-    const law = { ...biz("lawFirm"), profile: { ...lawFirm, sizeSignal } };
+    const law = { ...biz("lawFirm"), register: { ...lawReg, employees: { average: 23, periodEnd: "2025-03-31", band: "250 to 499", bandYear: "2026", note: null } }, profile: { ...lawFirm, sizeSignal } };
     // 23 staff fit an offer for small businesses (up to 50) and not one for enterprises: the accounts' count decides, not the band.
     const small = assessFit({ ...law, offer: `${OFFERS.legalSoftware} and other small businesses`, today: TODAY });
     expect(small.fitReasons.find((r) => r.fact.field === "profile.sizeSignal")).toMatchObject({

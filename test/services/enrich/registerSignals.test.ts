@@ -80,7 +80,7 @@ describe("issue 18 §2 signal: CQC rated", () => {
       { kind: "location", status: "Registered", rating: "Inadequate", removed: true },
     ]);
     expect(s).toEqual([
-      { code: "cqc-registered", label: "Registered with the Care Quality Commission: provider rated Good; 3 registered locations (2 Good, 1 not yet rated)", kind: "info", source: "CQC register of care providers" },
+      { code: "cqc-registered", label: "Registered with the Care Quality Commission: provider rated Good; 3 registered locations (2 Good, 1 no overall rating)", kind: "info", source: "CQC register of care providers" },
     ]);
   });
 

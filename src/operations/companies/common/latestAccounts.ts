@@ -1,6 +1,6 @@
-import type { Services } from "../../../platform/services";
 import type { Filing } from "../../../services/companies/records";
-import type { DocumentMetadata } from "../../../sources/companies-house/documents";
+import type { CompaniesHouse } from "../../../sources/companies-house/client";
+import type { CompaniesHouseDocuments, DocumentMetadata } from "../../../sources/companies-house/documents";
 import type { AccountsDocument } from "../../../sources/companies-house/ixbrl";
 import { InputError } from "../../../shared/errors";
 
@@ -29,7 +29,10 @@ export type LatestAccounts =
   | { kind: "read"; filing: Filing; madeUpTo: string | null; meta: DocumentMetadata; doc: AccountsDocument };
 
 /** Reads the newest accounts filing of `number` as far as it can be read. */
-export async function latestAccountsOf(services: Pick<Services, "companiesHouse" | "companiesHouseDocuments">, number: string): Promise<LatestAccounts> {
+export async function latestAccountsOf(
+  services: { companiesHouse: Pick<CompaniesHouse, "getFilingHistory">; companiesHouseDocuments: Pick<CompaniesHouseDocuments, "getMetadata" | "getAccounts"> },
+  number: string,
+): Promise<LatestAccounts> {
   const history = await services.companiesHouse.getFilingHistory(number, { category: "accounts" });
   const filing = (history?.items ?? []).filter(isAccounts).sort((a, b) => (b.date ?? "").localeCompare(a.date ?? ""))[0] ?? null;
   if (!filing) return { kind: "none" };

@@ -264,25 +264,32 @@ async function companyEntriesOn(ctx: OpContext, r: Omit<RegisterFacts, "sicDescr
   }
 }
 
+const EMPLOYEES_NOT_READ = "employees in the filed accounts not read (Companies House could not be read just now)";
+
 /**
  * What the company's filings say of its employees: the average its latest tagged accounts state (not read for a
  * dormant company; Companies House failing leaves it out, said in `note`, rather than failing the enrichment), and the
  * headcount band of its newest gender pay gap report. Never an estimate.
  */
 async function employeesOf(ctx: OpContext, facts: Omit<RegisterFacts, "sicDescriptions" | "activeOfficers">, previousNames: string[], count: Counter): Promise<Employees | undefined> {
+  // Each request the accounts take is counted as it is asked (the filing history, the metadata, the document).
+  const counted = <T extends object>(o: T, names: (keyof T)[]): T =>
+    Object.assign(Object.create(o) as T, Object.fromEntries(names.map((n) => [n, (...a: unknown[]) => (count.calls++, (o[n] as (...a: unknown[]) => unknown).apply(o, a))])));
+  const services = {
+    companiesHouse: counted(ctx.services.companiesHouse, ["getFilingHistory"]),
+    companiesHouseDocuments: counted(ctx.services.companiesHouseDocuments, ["getMetadata", "getAccounts"]),
+  };
   const accounts = (async (): Promise<Pick<Employees, "average" | "periodEnd" | "note">> => {
     const none = { average: null, periodEnd: null, note: null };
     if (/dormant/i.test(facts.lastAccountsType ?? "")) return none;
     try {
-      const latest = await latestAccountsOf(ctx.services, facts.number);
-      count.calls += { none: 1, "no-document": 2, "pdf-only": 3, unreadable: 3, read: 3 }[latest.kind];
+      const latest = await latestAccountsOf(services, facts.number);
       if (latest.kind !== "read" || (latest.doc.companyNumber && latest.doc.companyNumber !== facts.number)) return none;
       const average = latest.doc.current.figures.averageEmployees;
       return average === null ? none : { average, periodEnd: latest.doc.periodEnd ?? latest.madeUpTo, note: null };
     } catch (e) {
       if (!(e instanceof UpstreamError)) throw e;
-      count.calls++;
-      return { ...none, note: "employees in the filed accounts not read (Companies House could not be read just now)" };
+      return { ...none, note: EMPLOYEES_NOT_READ };
     }
   })();
   const [acc, gpg] = await Promise.all([accounts, companyEntriesOn(ctx, facts, previousNames, "gender-pay-gap")]);
@@ -315,7 +322,7 @@ async function otherSignals(ctx: OpContext, r: RegisterFacts, previousNames: str
   const providerIds = [...new Set(cqc.filter((e) => e.data.kind === "provider" && typeof e.data.providerId === "string").map((e) => e.data.providerId as string))];
   const locations = (await Promise.all(providerIds.map((id) => ctx.services.registers.entriesByDataField("cqc", "providerId", id, 2000)))).flat().filter((e) => e.data.kind === "location" && !e.removedOn);
   const cqcAll = [...new Map([...cqc, ...locations].map((e) => [e.key, e])).values()];
-  out.push(...cqcSignals(cqcAll.map((e) => ({ kind: (e.data as { kind?: string }).kind === "provider" ? "provider" : "location", status: e.status, rating: e.rating, removed: e.removedOn !== null }))));
+  out.push(...cqcSignals(cqcAll.map((e) => ({ kind: e.data.kind === "provider" ? "provider" : "location", status: e.status, rating: e.rating, removed: e.removedOn !== null }))));
   const paid = paymentSignal(payments.map((e) => e.data as unknown as PaymentReport), today);
   if (paid) out.push(paid);
   return out;
@@ -390,7 +397,8 @@ export async function enrich(ctx: OpContext, q: string, location: string | undef
     if (hit) return { ...(JSON.parse(hit.body) as Omit<Enriched, "cached" | "upstreamCalls">), upstreamCalls: 0, cached: true };
   }
   const out = await enrichUncached(ctx, parseEnrichQuery(q), location?.trim() || undefined);
-  if (opts.cache !== false) {
+  // An answer missing a part that could not be read just now (the accounts' employees) is not kept: the next call reads again.
+  if (opts.cache !== false && !out.register?.employees?.note) {
     const { profile, register, site, siteProblem } = out;
     // The site's text is kept to its first CACHED_TEXT characters: enough for the classifier, small enough for a row.
     const kept = site ? { ...site, text: site.text.slice(0, CACHED_TEXT) } : null;
