@@ -110,6 +110,25 @@ describe("issue 13 §3 distress signals", () => {
     }
   });
 
+  it("SPEC §4.8 issue 28 §3: a voluntary arrangement that ended on 2019-03-11, the company active and nothing after it, is context (info), not high; the reply never calls it completed", async () => {
+    const { body } = await distress("04455667");
+    const [x] = body.results as Result[];
+    const today = new Date().toISOString().slice(0, 10);
+    const cva = x.signals!.find((s) => s.kind === "insolvency-case")!;
+    const years = Number(today.slice(0, 4)) - 2019 - (today.slice(5) < "03-11" ? 1 : 0);
+    expect(cva).toMatchObject({
+      date: "2019-03-11",
+      evidence: { caseType: "corporate-voluntary-arrangement", procedure: "arrangement", state: "ended", outcome: "ended", endedOn: "2019-03-11", yearsSinceEnd: years, followedBy: null, practitioners: 2 },
+    });
+    expect(cva.severity).toBe(today > "2025-03-11" ? "info" : "low"); // more than six years after the end: info
+    expect(cva.summary).toContain("Companies House records completion and termination of an arrangement alike");
+    expect(cva.summary).not.toMatch(/\bcompleted\b/);
+    // Nothing else of concern: a petition that was dismissed, a charge outstanding.
+    expect(x.signals!.every((s) => s.severity === "info" || s.severity === "low")).toBe(true);
+    expect(x.level).not.toBe("high");
+    expect(JSON.stringify(body)).not.toContain("Rosewarne"); // practitioners counted, never named
+  });
+
   it("a number that is no company is answered in place; an active company with nothing of concern has level none", async () => {
     const { body, keyId } = await distress("07000001,01234567");
     expect(body.results[0]).toEqual({ query: "07000001", found: false, note: "No company with that number on the companies register." });
@@ -179,7 +198,7 @@ describe("issue 13 §3 distress signals", () => {
 });
 
 describe("distress signals, pure", () => {
-  it("a dissolved company is dated by its dissolution; a members' voluntary liquidation is low; a charge created within 12 months is low", async () => {
+  it("a dissolved company is dated by its dissolution; a members' voluntary liquidation that ended with the company is info (issue 28 §3); a charge created within 12 months is low", async () => {
     const profile = parseCompanyProfile(await (await fetch("https://ch.test/company/12300001")).text())!;
     const signals = distressSignals({
       profile: { ...profile, status: "dissolved", ceasedOn: "2026-10-01" },
@@ -189,6 +208,7 @@ describe("distress signals, pure", () => {
       sanctions: [],
       today: "2026-11-24",
     });
-    expect(signals.map((s) => `${s.kind}:${s.severity}:${s.date}`)).toEqual(["status:high:2026-10-01", "charges-recent:low:2026-02-01", "insolvency-case:low:2026-01-05", "charges-outstanding:info:2026-02-01"]);
+    expect(signals.map((s) => `${s.kind}:${s.severity}:${s.date}`)).toEqual(["status:high:2026-10-01", "charges-recent:low:2026-02-01", "insolvency-case:info:2026-10-01", "charges-outstanding:info:2026-02-01"]);
+    expect(signals.find((s) => s.kind === "insolvency-case")!.evidence).toMatchObject({ procedure: "solvent-liquidation", state: "ended", outcome: "solvent-wound-up", endedOn: "2026-10-01" });
   });
 });
