@@ -28,9 +28,25 @@ const Level = z.object({
   notes: z.array(z.string()),
 });
 
+const End = z.object({
+  depth: z.number().int(),
+  company: z.object({ name: z.string(), number: z.string() }).describe("The company at which the branch ends."),
+  reason: z
+    .enum(["individuals", "legal-person", "overseas-entity", "cycle", "protected-person", "no-psc-registered", "psc-not-identified", "unidentified", "not-on-register", "depth-limit"])
+    .describe(
+      "individuals: individuals with significant control (counted). legal-person: a legal person such as a government body. overseas-entity: a corporate controller registered outside the UK, not followed. cycle: a controller already in the chain. protected-person: super-secure persons whose details the register withholds (counted). no-psc-registered: the company has no active person with significant control on the register (with its statement, if any). psc-not-identified: the company states a registrable person it has not identified or confirmed. unidentified: a corporate controller with no registration details. not-on-register: a UK company number the register does not have. depth-limit: not followed further.",
+    ),
+  controller: z.string().nullable().describe("The corporate controller or legal person the branch ends at; null for individuals, protected persons and statements."),
+  registeredIn: z.string().nullable().describe("Where an overseas entity is registered, as the register gives it; null otherwise."),
+  count: z.number().int().describe("Individuals or protected persons the end stands for; 1 for a controller; 0 when none is registered."),
+  controllerReached: z.boolean().describe("True only for individuals and a legal person: an ultimate controller. False where the chain ends short of one."),
+});
+
 const fields = {
   levels: z.array(Level),
-  conclusion: z.string().describe("Where the ultimate controller was reached, in plain words."),
+  ends: z.array(End).describe("Every place the chain ends and why, in the order met."),
+  ultimateControllerReached: z.boolean().describe("True only when every end is an ultimate controller (individuals or a legal person)."),
+  conclusion: z.string().describe("Where the chain ends and why, from `ends`: the ultimate controllers only where they were reached, and each place it ends short of one."),
   maxDepth: z.number().int(),
 };
 
@@ -39,7 +55,7 @@ export const getOwnership = companyReport({
   path: "/api/v1/ownership",
   title: "Ownership",
   summary: "Who controls a company, followed up the chain while the controller is a UK company.",
-  description: `Reads the company's persons with significant control (PSCs) and PSC statements at Companies House, and follows each corporate controller registered in the UK to its own PSCs, up to ${MAX_OWNERSHIP_DEPTH} levels (SPEC §4.8). A corporate PSC is followed when the register it is on is the UK's (its country, place or authority of registration), not by the look of its number: its registration number is free text and often unpadded, and is normalised to a company number. Each level gives the company, its corporate controllers with their natures of control, and its individuals counted by nature of control; their names only for accounts with a verified email and mobile (SPEC §1 rule 7). A controller registered abroad, a legal person, a protected (super-secure) PSC or a "no registrable person" statement ends that branch with a plain sentence; a company met twice is a cycle; \`conclusion\` says where the ultimate controller was reached. Each company read costs up to three Companies House requests, cached for hours.`,
+  description: `Reads the company's persons with significant control (PSCs) and PSC statements at Companies House, and follows each corporate controller registered in the UK to its own PSCs, up to ${MAX_OWNERSHIP_DEPTH} levels (SPEC §4.8). A corporate PSC is followed when the register it is on is the UK's (its country, place or authority of registration), not by the look of its number: its registration number is free text and often unpadded, and is normalised to a company number. Each level gives the company, its corporate controllers with their natures of control, and its individuals counted by nature of control; their names only for accounts with a verified email and mobile (SPEC §1 rule 7). A controller registered abroad, a legal person, a protected (super-secure) PSC or a "no registrable person" statement ends that branch with a plain sentence; a company met twice is a cycle. \`ends\` lists every place the chain ends and why (issue 28 §3): only individuals with significant control and a legal person are ultimate controllers reached (\`controllerReached\`); an overseas entity, a cycle, a protected person, no PSC registered, a PSC the company has not identified, a controller without registration details or not on the register, and the depth limit are places the chain ends short of one. \`ultimateControllerReached\` is true only when every end is a controller reached. \`conclusion\` is written from \`ends\` alone: it never says the ultimate controller was reached at a company whose controllers go on beyond what was read, and names each place the chain stops and why. Each company read costs up to three Companies House requests, cached for hours.`,
   fields,
   schemaName: "Ownership",
   price: 2,

@@ -52,7 +52,22 @@ describe("SPEC §4.8 ownership", () => {
     expect(last.protectedPersons).toBe(1);
     expect(last.notes.join(" ")).toMatch(/already in the chain: the ownership is circular/);
     expect(last.notes.join(" ")).toMatch(/registered outside the UK \(Delaware\)/);
-    expect(body.conclusion).toMatch(/^The ultimate controller was reached at level 2, BAYSIDE HOSPITALITY LIMITED \(07654321\)/);
+  });
+
+  it("SPEC §4.8 issue 28 §3 the conclusion names where the chain really ends and why (a cycle, a Delaware parent, a protected person at BAYSIDE), never a controller reached there", async () => {
+    const { body } = await ownership("01234567");
+    expect(body.ends.map((e: { depth: number; company: { number: string }; reason: string; controllerReached: boolean }) => [e.depth, e.company.number, e.reason, e.controllerReached])).toEqual([
+      [0, "01234567", "individuals", true],
+      [2, "07654321", "cycle", false],
+      [2, "07654321", "overseas-entity", false],
+      [2, "07654321", "protected-person", false],
+    ]);
+    expect(body.ultimateControllerReached).toBe(false);
+    expect(body.conclusion).not.toMatch(/ultimate controller was reached at/i);
+    expect(body.conclusion).toContain(
+      "The chain ends at BAYSIDE HOSPITALITY LIMITED (07654321), level 2 without reaching an ultimate controller: its controller Harbourside Legal Limited (01234567) is already in the chain (a cycle); its controller Atlantic Capital Holdings, Inc. is an overseas entity (registered in Delaware), beyond the UK register, which does not give its own controllers; 1 protected (super-secure) person with significant control, whose details the register withholds.",
+    );
+    expect(body.conclusion).toMatch(/Ultimate controllers reached: 2 individuals with significant control of HARBOURSIDE LEGAL LIMITED \(01234567\), level 0\.$/);
   });
 
   it("SPEC §1 rule 7 individuals are counted for every caller and named only for a verified account", async () => {
@@ -67,13 +82,16 @@ describe("SPEC §4.8 ownership", () => {
     expect(JSON.stringify(verified.body)).not.toContain("Peel"); // ceased
   });
 
-  it("SPEC §4.8 a 'no registrable person' statement ends the chain with a plain sentence; an unknown company is 404 with query, free", async () => {
+  it("SPEC §4.8 a 'no registrable person' statement ends the chain with a plain sentence, no PSC registered (issue 28 §3); an unknown company is 404 with query, free", async () => {
     const { r, body } = await ownership("9876543");
     expect(r.status).toBe(200);
     expect(body.levels).toHaveLength(1);
     expect(body.levels[0]).toMatchObject({ statements: ["no-individual-or-entity-with-signficant-control"], individuals: { count: 0 }, corporateControllers: [] });
     expect(body.levels[0].notes).toEqual(["For OAKHILL PROPERTY GROUP LIMITED (09876543), the company says it has no registrable person or relevant legal entity."]);
-    expect(body.conclusion).toMatch(/^The ultimate controller was reached at level 0, OAKHILL PROPERTY GROUP LIMITED \(09876543\) \(For OAKHILL/);
+    expect(body.ends).toEqual([{ depth: 0, company: { name: "OAKHILL PROPERTY GROUP LIMITED", number: "09876543" }, reason: "no-psc-registered", controller: null, registeredIn: null, count: 0, controllerReached: false }]);
+    expect(body.conclusion).toBe(
+      "No ultimate controller was reached. The chain ends at OAKHILL PROPERTY GROUP LIMITED (09876543), level 0 without reaching an ultimate controller: no person with significant control is registered (the company says it has no registrable person or relevant legal entity).",
+    );
     const missing = await ownership("99999999");
     expect(missing.r.status).toBe(404);
     expect(missing.body).toMatchObject({ code: "not_found", query: "99999999" });
