@@ -168,7 +168,7 @@ const Output = z
       .object({ name: z.string(), number: z.string(), status: z.string() })
       .nullable()
       .describe("The registered company the site's number is, at Companies House; null when no number was stated or the register does not know it."),
-    summary: z.string().describe("One paragraph: what is missing first, then what is wrong, what could not be told and what is in order."),
+    summary: z.string().describe("One paragraph: a check that could not run (status `unknown`) first, with why; then what is missing, what is wrong, what is required only in some cases and what is in order. 'Nothing required was found missing or wrong' is said of the site only when every check ran."),
     problems: z.array(z.string()).describe("Every finding of the checks that are not in order (`ok` false), in the checks' order."),
     checks: z
       .object({
@@ -297,7 +297,7 @@ export const checkWebsiteLegal = defineOperation({
 7. **Modern slavery statement** linked from the homepage (Modern Slavery Act 2015 s.54(7)): required only with a turnover of £36m or more.
 8. **Accessibility statement**: required of public sector bodies, good practice otherwise.
 
-\`summary\` says what is missing first. Quotes are short and never name a person (SPEC §1 rule 7). Not legal advice (SPEC §1 rule 2). A page that cannot be fetched answers 422 and is not charged.`,
+\`summary\` leads with any check that could not run (status \`unknown\`, e.g. no browser for the cookies check), saying how many and why; then what is missing, what is wrong, what is required only in some cases and what is in order. It says "Nothing required was found missing or wrong" of the site only when every check ran; otherwise "Of the checks that ran, nothing required was found missing or wrong" (issue 28 §3). Quotes are short and never name a person (SPEC §1 rule 7). Not legal advice (SPEC §1 rule 2). A page that cannot be fetched answers 422 and is not charged.`,
   input: z.object({ url: PageUrl.describe("The website's address, usually its homepage (`https://` is assumed when no scheme is given).") }),
   output: Output,
   price: 4,

@@ -822,23 +822,28 @@ export function assessLegal(input: LegalInput): LegalReport {
   };
 }
 
-/** One plain paragraph: what is missing first, then what is wrong, what could not be told, and what was found. */
+/**
+ * One plain paragraph (issue 28 §3): a check that could not run (status `unknown`) leads, with why; then what is
+ * missing, what is wrong, what is required only in some cases, and what was found in order. "Nothing required was
+ * found missing or wrong" is said of the whole site only when every check ran; otherwise only of the checks that ran.
+ */
 export function summaryOf(checks: LegalChecks, site: string, pagesNotRead = 0): string {
   const keys = Object.keys(checks) as (keyof LegalChecks)[];
   const label = (k: keyof LegalChecks) => CHECK_LABELS[k];
   const missing = keys.filter((k) => k !== "cookiesBeforeConsent" && checks[k].status === "not_found" && checks[k].ok === false);
   const wrong = keys.filter((k) => checks[k].ok === false && !missing.includes(k));
-  const unknown = keys.filter((k) => checks[k].status === "unknown");
+  const notRun = keys.filter((k) => checks[k].status === "unknown");
   const conditional = keys.filter((k) => checks[k].status === "not_found" && checks[k].ok === null);
   const fine = keys.filter((k) => checks[k].ok === true);
   const parts: string[] = [];
   const where = site ? ` on ${site}` : "";
+  if (notRun.length)
+    parts.push(`${notRun.length === 1 ? "1 check" : `${notRun.length} checks`} could not run${where}: ${notRun.map((k) => `${label(k)} (${checks[k].note.replace(/^Couldn't tell:\s*/, "").replace(/\.$/, "")})`).join("; ")}.`);
+  if (!missing.length && !wrong.length) parts.push(notRun.length ? "Of the checks that ran, nothing required was found missing or wrong." : `Nothing required was found missing or wrong${where}.`);
   if (missing.length) parts.push(`Missing${where}: ${missing.map((k) => `${label(k)}${checks[k].findings.length ? ` (${checks[k].findings.join(" ").replace(/\.$/, "")})` : ""}`).join("; ")}.`);
   for (const k of wrong) parts.push(`${cap(label(k))}: ${checks[k].findings.join(" ")}`);
   if (conditional.length) parts.push(`Not found, required only in some cases: ${conditional.map(label).join("; ")}.`);
-  if (unknown.length) parts.push(`Couldn't tell: ${unknown.map((k) => `${label(k)} (${checks[k].note.replace(/^Couldn't tell:\s*/, "").replace(/\.$/, "")})`).join("; ")}.`);
   if (fine.length) parts.push(`In order: ${fine.map(label).join("; ")}.`);
-  if (!missing.length && !wrong.length) parts.unshift(`Nothing required was found missing or wrong${where}.`);
   if (pagesNotRead) parts.push(`${pagesNotRead} linked page${pagesNotRead === 1 ? "" : "s"} could not be read.`);
   return parts.join(" ");
 }

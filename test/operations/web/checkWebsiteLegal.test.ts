@@ -120,7 +120,7 @@ describe("SPEC §4.8 GET /api/v1/website-legal", () => {
     ]);
     // An email written "hello [at] legal2 [dot] test" and a mailto link both count.
     expect(body.checks.contactDetails).toMatchObject({ status: "found", email: true });
-    expect(body.summary).toMatch(/^Trading disclosures/);
+    expect(body.summary).toMatch(/^1 check could not run on legal2\.test: cookies or trackers before consent \(.*?\)\. Trading disclosures/);
   });
 
   it("SPEC §4.8 a number Companies House does not know is a finding; an unreachable privacy page is not in order", async () => {
@@ -147,8 +147,8 @@ describe("SPEC §4.8 GET /api/v1/website-legal", () => {
     expect(c.termsOfBusiness).toMatchObject({ status: "not_found", ok: null });
     expect(c.modernSlaveryStatement.note).toMatch(/£36m/);
     expect(c.accessibilityStatement.note).toMatch(/public sector/);
-    // What is missing comes first in the summary.
-    expect(body.summary).toMatch(/^Missing on legal3\.test: trading disclosures .*; contact details .*; privacy notice/);
+    // A check that could not run (no browser here) comes first in the summary, then what is missing (issue 28 §3).
+    expect(body.summary).toMatch(/^1 check could not run on legal3\.test: cookies or trackers before consent \(.*?\)\. Missing on legal3\.test: trading disclosures .*; contact details .*; privacy notice/);
   });
 
   it("SPEC §4.8 PECR: analytics cookies and a tracker requested before consent are counted; a refused request still counts", async () => {
@@ -181,12 +181,15 @@ describe("SPEC §4.8 GET /api/v1/website-legal", () => {
     expect(none.body.checks.cookiesBeforeConsent).toMatchObject({ status: "unknown", ok: null, cookies: [], trackers: [] });
     expect(none.body.checks.cookiesBeforeConsent.note).toMatch(/^Couldn't tell: no browser is configured/);
     expect(none.body.checks.tradingDisclosures.status).toBe("found");
-    expect(none.body.summary).toMatch(/Couldn't tell: cookies or trackers before consent/);
+    // Issue 28 §3: the check that could not run leads the summary; nothing is said to be in order of the whole site.
+    expect(none.body.summary).toMatch(/^1 check could not run on legal4\.test: cookies or trackers before consent \(no browser is configured/);
+    expect(none.body.summary).not.toContain("Nothing required was found missing or wrong");
 
     const down = await run("https://legal4.test/", fakeBrowser(async () => { throw new UpstreamError("browser", "unreachable", "Browser Rendering did not answer"); }));
     expect(down.status).toBe(200);
     expect(down.body.checks.cookiesBeforeConsent).toMatchObject({ status: "unknown", ok: null });
     expect(down.body.checks.cookiesBeforeConsent.note).toMatch(/could not be reached/);
+    expect(down.body.summary).toMatch(/^1 check could not run on legal4\.test: cookies or trackers before consent \([^)]*could not be reached/);
 
     const unreadable = await run("https://legal4.test/", fakeBrowser(async () => { throw new InputError("unreadable_input", "The page could not be rendered."); }));
     expect(unreadable.status).toBe(200);

@@ -1,6 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CompanyProfile } from "../../../src/services/companies/profile";
-import { type PageRead, assessLegal, cookieCategory, numbersToCheck, trackerOf } from "../../../src/services/web/legal";
+import { CHECK_LABELS, type LegalChecks, type PageRead, assessLegal, cookieCategory, numbersToCheck, summaryOf, trackerOf } from "../../../src/services/web/legal";
 import { readPage } from "../../../src/services/web/siteLinks";
 
 const page = (url: string, body: string, kind: PageRead["kind"] = "home"): PageRead => ({ ...readPage(`<html><body>${body}</body></html>`, url), url, kind });
@@ -65,13 +66,49 @@ describe("assessLegal", () => {
     expect(a).toMatchObject({ status: "not_found", ok: false, requirement: "required" });
   });
 
-  it("the summary names what is missing first, and is the same for the same findings", () => {
+  it("the summary names what is missing first after a check that could not run, and is the same for the same findings", () => {
     const home = page("https://bare.co.uk/", `<p>Hello</p>`);
     const input = { pages: [home], notRead: [], register: null, rendered: NO_BROWSER };
     const a = assessLegal(input);
     expect(a.summary).toBe(assessLegal(input).summary);
-    expect(a.summary).toMatch(/^Missing on bare\.co\.uk: contact details .*; privacy notice \(No link to a privacy notice was found\)\. Not found, required only in some cases: trading disclosures/);
+    expect(a.summary).toMatch(/^1 check could not run on bare\.co\.uk: cookies or trackers before consent \(no browser\)\. Missing on bare\.co\.uk: contact details .*; privacy notice \(No link to a privacy notice was found\)\. Not found, required only in some cases: trading disclosures/);
     expect(a.checks.tradingDisclosures.ok).toBeNull(); // no sign of a company: a sole trader may have no number
+  });
+});
+
+describe("SPEC §4.8 website-legal: a check that could not run leads the summary (issue 28 §3)", () => {
+  const complete = page(
+    "https://harbourside.co.uk/",
+    `<footer><p>Harbourside Legal Limited. Registered in England and Wales, company number 01234567. Registered office: 10 Quay Road, Bristol BS1 4QA. Email hello@harbourside.co.uk</p><a href="/privacy">Privacy notice</a></footer>`,
+  );
+  const input = { pages: [complete], notRead: [], register: [{ number: "01234567", profile: profile({ previousNames: [] }) }] };
+
+  it("nothing missing or wrong among the checks that ran, the cookie check not run: the summary says so first, never 'Nothing required was found missing or wrong on …'", () => {
+    const r = assessLegal({ ...input, rendered: NO_BROWSER });
+    expect(r.problems).toEqual([]);
+    expect(r.checks.cookiesBeforeConsent).toMatchObject({ status: "unknown", ok: null });
+    expect(r.summary).toMatch(/^1 check could not run on harbourside\.co\.uk: cookies or trackers before consent \(no browser\)\. Of the checks that ran, nothing required was found missing or wrong\./);
+    expect(r.summary).not.toContain("Nothing required was found missing or wrong");
+    // The same site with the cookie check run and clean: only then the plain sentence.
+    const rendered = { page: { finalUrl: "https://harbourside.co.uk/", html: "", cookies: [], requests: [], cut: [] } } as never;
+    expect(assessLegal({ ...input, rendered }).summary).toMatch(/^Nothing required was found missing or wrong on harbourside\.co\.uk\./);
+  });
+
+  it("whatever the checks' statuses, a check that could not run is named before anything else, with how many", () => {
+    const base = assessLegal({ ...input, rendered: NO_BROWSER }).checks;
+    const keys = Object.keys(base) as (keyof LegalChecks)[];
+    fc.assert(
+      fc.property(fc.subarray(keys), fc.subarray(keys), (notRun, failing) => {
+        const checks = structuredClone(base) as LegalChecks;
+        for (const k of keys) Object.assign(checks[k], { status: "found", ok: true, findings: [] });
+        for (const k of failing) Object.assign(checks[k], { status: "not_found", ok: false, findings: [`${k} failed.`] });
+        for (const k of notRun) Object.assign(checks[k], { status: "unknown", ok: null, findings: [], note: `Couldn't tell: ${k} reason.` });
+        const summary = summaryOf(checks, "x.co.uk");
+        if (!notRun.length) return !/could not run/.test(summary);
+        const lead = `${notRun.length === 1 ? "1 check" : `${notRun.length} checks`} could not run on x.co.uk: `;
+        return summary.startsWith(lead) && notRun.every((k) => summary.split(". ")[0].includes(CHECK_LABELS[k])) && !summary.includes("Nothing required was found");
+      }),
+    );
   });
 });
 
