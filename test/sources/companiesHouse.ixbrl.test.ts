@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../src/shared/errors";
-import { type AccountsDocument, parseDate, parseNumber, readAccounts, readFacts } from "../../src/sources/companies-house/ixbrl";
+import { type AccountsDocument, deriveNetAssets, type Figures, FIGURE_NAMES, parseDate, parseNumber, readAccounts, readFacts } from "../../src/sources/companies-house/ixbrl";
 
 /**
  * The iXBRL accounts reader (src/sources/companies-house/ixbrl.ts), behind GET /api/v1/accounts (SPEC §4.8).
@@ -18,6 +18,8 @@ import { type AccountsDocument, parseDate, parseNumber, readAccounts, readFacts 
  *   is +51; the prior figures are negative (sign="-") except total assets less current liabilities (371).
  * - account_1.xml: a plain XBRL instance in the 2004 names whose facts sit in the xbrli namespace, whose contexts name
  *   the entity as "DEMO XML LIMITED", and which gives ShareholderFunds for 2019-12-31 twice: sign="-" 1000 and 1000.
+ *   Its ShareholderFunds (1000, −1000) are not its NetAssetsLiabilitiesIncludingPensionAssetLiability (1, 1): a
+ *   parser's test file whose figures were edited, not a balance sheet that adds up (account_errors.xml is a copy).
  */
 
 const SAMPLES = "http://shared.test/data/ch-ixbrl-accounts/kanedata-ixbrl-parse";
@@ -61,6 +63,8 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 the iXBRL reader on real Compan
       creditorsAfterOneYear: 0,
       netCurrentAssets: 3810,
       totalAssetsLessCurrentLiabilities: 3810,
+      provisions: 0,
+      accrualsDeferredIncome: 0,
       netAssets: 3810,
       equity: 3810,
     });
@@ -72,6 +76,8 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 the iXBRL reader on real Compan
       creditorsAfterOneYear: 0,
       netCurrentAssets: 1294,
       totalAssetsLessCurrentLiabilities: 1294,
+      provisions: 0,
+      accrualsDeferredIncome: 0,
       netAssets: 1294,
       equity: 1294,
     });
@@ -146,6 +152,7 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 the iXBRL reader on real Compan
       creditorsAfterOneYear: 19294,
       netCurrentAssets: -17957,
       totalAssetsLessCurrentLiabilities: 45493,
+      provisions: 0,
       netAssets: 26199,
       shareCapital: 2,
       reserves: 26197,
@@ -242,7 +249,12 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 the iXBRL reader on real Compan
     expect(tagged(a.prior)).toEqual({ cash: 1, netAssets: 1, equity: -1000 });
     expect(a.prior).toMatchObject({ startDate: "2019-01-01", endDate: "2019-12-31" });
     expect(where(a.current, "cash")).toBe("CashBankInHand@e1=1");
-    expect(a.warnings).toEqual(['ShareholderFunds, prior period: facts disagree, -1000 (context e2, shown "1000", sign="-") and 1000 (context e2, shown "1000"); the first is used']);
+    // The net assets line is the answer (rule 1); its disagreement with total equity is said, for each period.
+    expect(a.warnings).toEqual([
+      "netAssets, current period: NetAssetsLiabilitiesIncludingPensionAssetLiability is 1 but total equity (ShareholderFunds) is 1000; they should be equal; net assets are the tagged NetAssetsLiabilitiesIncludingPensionAssetLiability",
+      'ShareholderFunds, prior period: facts disagree, -1000 (context e2, shown "1000", sign="-") and 1000 (context e2, shown "1000"); the first is used',
+      "netAssets, prior period: NetAssetsLiabilitiesIncludingPensionAssetLiability is 1 but total equity (ShareholderFunds) is -1000; they should be equal; net assets are the tagged NetAssetsLiabilitiesIncludingPensionAssetLiability",
+    ]);
 
     const bad = await real("account_errors.xml");
     expect(bad.balanceSheetDate).toBeNull();
@@ -279,6 +291,8 @@ describe("SPEC §4.8 the iXBRL reader on our fixture in the real shape (test/fix
       creditorsAfterOneYear: 40_000,
       netCurrentAssets: 144_000,
       totalAssetsLessCurrentLiabilities: 358_000,
+      provisions: null,
+      accrualsDeferredIncome: null,
       netAssets: 318_000,
       shareCapital: 100,
       reserves: 317_900,
@@ -300,6 +314,8 @@ describe("SPEC §4.8 the iXBRL reader on our fixture in the real shape (test/fix
       creditorsAfterOneYear: 0,
       netCurrentAssets: 83_000,
       totalAssetsLessCurrentLiabilities: 314_000,
+      provisions: null,
+      accrualsDeferredIncome: null,
       netAssets: 314_000,
       shareCapital: 100,
       reserves: 313_900,
@@ -318,6 +334,7 @@ describe("SPEC §4.8 the iXBRL reader on our fixture in the real shape (test/fix
     expect(a.prior!.evidence.creditorsAfterOneYear).toMatchObject({ contextRef: "ctx7", text: "-", dimensions: { MaturitiesOrExpirationPeriodsDimension: "AfterOneYear" } });
     expect(a.current.evidence.averageEmployees).toMatchObject({ text: "23", scale: 0, unit: "xbrli:pure" });
     expect(a.prior!.evidence.grossProfit).toBeUndefined();
+    expect(a.current.netAssetsFrom).toEqual({ rule: 1, concept: "NetAssetsLiabilities", deducted: [], notTagged: [] });
     // Equal duplicates (total equity twice, creditors within one year again in the note) are fine; the debtors note disagrees.
     expect(a.warnings).toEqual(['core:Debtors, current period: facts disagree, 187000 (context ctx4, shown "187") and 178000 (context ctx4, shown "178"); the first is used']);
   });
@@ -425,5 +442,205 @@ describe("SPEC §4.8 iXBRL transformations", () => {
     expect(d("30 February 2018", "ixt2:datedaymonthyearen")).toBe('"30 February 2018" is not a date in format ixt2:datedaymonthyearen');
     expect(d("0001-01-01", null)).toBe('"0001-01-01" is not a date');
     expect(d("March 2018", "ixt2:datemonthyearen")).toBe("date format ixt2:datemonthyearen is not one this reader knows");
+  });
+});
+
+/** Every real filing in ../shared/data/ch-ixbrl-accounts (its format note lists them). */
+const REAL_FILES = [
+  "account_1.html",
+  "account_2.html",
+  "account_3.html",
+  "account_4.html",
+  "account_5.html",
+  "account_6.xhtml",
+  "account_errors.html",
+  "account_errors_date.html",
+  "account_errors_nonnumeric.html",
+  "account_1.xml",
+  "account_errors.xml",
+];
+
+/** The net assets line as the document tags it for a date (no dimension), read from the raw facts, not the record. */
+const taggedNetAssets = (doc: string, date: string | null) => {
+  const set = readFacts(doc);
+  const f = set.facts.find((x) => {
+    const c = x.contextRef ? set.contexts.get(x.contextRef) : undefined;
+    return /^NetAssetsLiabilities(IncludingPensionAssetLiability)?$/.test(x.localName) && x.value !== null && c?.instant === date && Object.keys(c.dimensions).length === 0;
+  });
+  return (f?.value as number | undefined) ?? null;
+};
+
+describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 net assets in a documented order, checked on every real filing in ../shared", () => {
+  it("SPEC §4.8 every period that tags its net assets line answers it (rule 1); held out, total equity (rule 2) gives the same but for the edited demo XBRL, and TALCL less the lines below (rule 3) but for account_5's signs", async () => {
+    const rows: string[] = [];
+    for (const file of REAL_FILES) {
+      const text = await (await fetch(`${SAMPLES}/${file}`)).text();
+      const a = readAccounts(text);
+      for (const [label, p] of [["current", a.current], ["prior", a.prior]] as const) {
+        if (!p) continue;
+        const tagged = taggedNetAssets(text, p.endDate);
+        // The reply: the tagged line wherever there is one, named.
+        if (tagged !== null) {
+          expect(p.figures.netAssets, `${file} ${label}`).toBe(tagged);
+          expect(p.netAssetsFrom, `${file} ${label}`).toMatchObject({ rule: 1, concept: expect.stringMatching(/^NetAssetsLiabilities/) });
+        }
+        // What the order would have answered had the filing not tagged the line (and then not total equity either).
+        const withoutLine = deriveNetAssets({ figures: { ...p.figures, netAssets: null }, evidence: p.evidence });
+        const withoutEquity = deriveNetAssets({ figures: { ...p.figures, netAssets: null, equity: null }, evidence: p.evidence });
+        rows.push(`${file} ${label} ${tagged} ${withoutLine?.from.rule === 2 ? withoutLine.value : "-"} ${withoutEquity?.value ?? "-"}`);
+      }
+    }
+    // file, period, tagged net assets, rule 2 held out, rule 3 held out.
+    expect(rows).toEqual([
+      "account_1.html current 3810 3810 3810",
+      "account_1.html prior 1294 1294 1294",
+      "account_2.html current 3219 3219 3219",
+      "account_2.html prior 4433 4433 4433",
+      "account_3.html current 1000 1000 1000",
+      "account_3.html prior 1000 1000 1000",
+      // The current balance sheet's context lost its id (see above): nothing can be placed, so nothing is answered.
+      "account_4.html current null - -",
+      "account_4.html prior 26199 26199 26199", // 45,493 − 19,294 − 0
+      // TALCL tagged −51 (sign="-") beside net current assets of +51, and +371 beside −371: rule 3 inherits the wrong signs.
+      "account_5.html current 51 51 -51",
+      "account_5.html prior -371 -371 371",
+      "account_6.xhtml current 254 254 -",
+      "account_6.xhtml prior 5 5 -",
+      "account_errors.html current 3810 3810 3810",
+      "account_errors.html prior 1294 1294 1294",
+      "account_errors_date.html current 3810 3810 3810",
+      "account_errors_date.html prior 1294 1294 1294",
+      "account_errors_nonnumeric.html current 3810 3810 3810",
+      "account_errors_nonnumeric.html prior 1294 1294 1294",
+      "account_1.xml current 1 1000 -",
+      "account_1.xml prior 1 -1000 -",
+      "account_errors.xml current 1 1000 -",
+      "account_errors.xml prior 1 -1000 -",
+    ]);
+  });
+
+  it("SPEC §4.8 rule 3 on account_4's prior year names what it took away and what the filing does not tag; the tagged line and total equity disagreeing is a warning", async () => {
+    const a = await real("account_4.html");
+    const held = deriveNetAssets({ figures: { ...a.prior!.figures, netAssets: null, equity: null }, evidence: a.prior!.evidence });
+    expect(held).toEqual({ value: 26199, from: { rule: 3, concept: "TotalAssetsLessCurrentLiabilities", deducted: ["creditorsAfterOneYear", "provisions"], notTagged: ["accrualsDeferredIncome"] } });
+    expect(a.prior!.figures).toMatchObject({ totalAssetsLessCurrentLiabilities: 45493, creditorsAfterOneYear: 19294, provisions: 0 });
+
+    const demo = await real("account_1.xml");
+    expect(demo.warnings).toContain(
+      "netAssets, current period: NetAssetsLiabilitiesIncludingPensionAssetLiability is 1 but total equity (ShareholderFunds) is 1000; they should be equal; net assets are the tagged NetAssetsLiabilitiesIncludingPensionAssetLiability",
+    );
+    expect(demo.current.netAssetsFrom).toEqual({ rule: 1, concept: "NetAssetsLiabilitiesIncludingPensionAssetLiability", deducted: [], notTagged: [] });
+  });
+});
+
+describe("SPEC §4.8 an IRIS-shaped micro-entity filing that tags Equity and TotalAssetsLessCurrentLiabilities but no NetAssetsLiabilities (test/fixtures/companies-house/ixbrl/ashgrove-micro-iris-2024.xhtml)", () => {
+  const expectedCurrent: Figures = {
+    ...(Object.fromEntries(FIGURE_NAMES.map((n) => [n, null])) as Figures),
+    fixedAssets: 12_400,
+    currentAssets: 18_250,
+    creditorsWithinOneYear: 21_730,
+    creditorsAfterOneYear: 9_800,
+    netCurrentAssets: -3_480,
+    totalAssetsLessCurrentLiabilities: 8_920,
+    provisions: 1_150,
+    netAssets: -2_030,
+    shareCapital: 100,
+    reserves: -2_130,
+    equity: -2_030,
+    averageEmployees: 4,
+  };
+  const expectedPrior: Figures = {
+    ...expectedCurrent,
+    fixedAssets: 14_050,
+    currentAssets: 15_900,
+    creditorsWithinOneYear: 13_620,
+    creditorsAfterOneYear: 12_600,
+    netCurrentAssets: 2_280,
+    totalAssetsLessCurrentLiabilities: 16_330,
+    provisions: 0,
+    netAssets: 3_730,
+    reserves: 3_630,
+    equity: 3_730,
+  };
+
+  it("SPEC §4.8 net assets are the total equity (rule 2, concept Equity), never a dimensioned component; ns1/ns2/ns3/ns5/ns10 prefixes resolved by namespace; sign=\"-\" and scale=\"0\" read", async () => {
+    const a = readAccounts(await ownFixture("ashgrove-micro-iris-2024.xhtml"));
+    expect(a).toMatchObject({
+      format: "ixbrl",
+      parsedAs: "xml",
+      companyNumber: "11482930",
+      companyName: "ASHGROVE JOINERY LTD",
+      periodStart: "2023-04-01",
+      periodEnd: "2024-03-31",
+      balanceSheetDate: "2024-03-31",
+      accountingStandard: "Micro-entities",
+      accountsType: "FullAccounts",
+      accountsStatus: "AuditExempt-NoAccountantsReport",
+      dormant: false,
+      currency: "GBP", // the unit's measure is ns3:GBP, ns3 bound to the ISO 4217 namespace
+      warnings: [],
+    });
+    expect(a.current.figures).toEqual(expectedCurrent);
+    expect(a.prior!.figures).toEqual(expectedPrior);
+    expect(a.current.netAssetsFrom).toEqual({ rule: 2, concept: "Equity", deducted: [], notTagged: [] });
+    expect(a.prior!.netAssetsFrom).toEqual({ rule: 2, concept: "Equity", deducted: [], notTagged: [] });
+    expect(a.current.evidence.netAssets).toEqual({ concept: "ns5:Equity", contextRef: "cfwd_31_03_2024", text: "2,030", sign: "-", scale: 0, unit: "ns3:GBP", dimensions: {} });
+    expect(a.current.evidence.reserves).toMatchObject({ contextRef: "EquitySOCI-SegmentsHypercube_cfwd_31_03_2024_Set7", sign: "-", dimensions: { EquityClassesDimension: "RetainedEarningsAccumulatedLosses" } });
+    expect(a.prior!.evidence.provisions).toMatchObject({ text: "-", scale: 0 });
+  });
+
+  it("SPEC §4.8 rule 3 on the same balance sheet, total equity held out, gives the same net assets: 8,920 − 9,800 − 1,150", async () => {
+    const a = readAccounts(await ownFixture("ashgrove-micro-iris-2024.xhtml"));
+    for (const [p, want] of [[a.current, -2_030], [a.prior!, 3_730]] as const) {
+      const held = deriveNetAssets({ figures: { ...p.figures, netAssets: null, equity: null }, evidence: p.evidence });
+      expect(held).toEqual({ value: want, from: { rule: 3, concept: "TotalAssetsLessCurrentLiabilities", deducted: ["creditorsAfterOneYear", "provisions"], notTagged: ["accrualsDeferredIncome"] } });
+    }
+  });
+
+  it("SPEC §4.8 the same filing as tag soup (read with the HTML parser) gives the same figures, net assets and currency", async () => {
+    const soup = (await ownFixture("ashgrove-micro-iris-2024.xhtml")).replace("<body>", "<body>&undeclared;<br>");
+    const a = readAccounts(soup);
+    expect(a.parsedAs).toBe("html");
+    expect(a.currency).toBe("GBP");
+    expect(a.current.figures).toEqual(expectedCurrent);
+    expect(a.prior!.figures).toEqual(expectedPrior);
+    expect(a.current.netAssetsFrom).toMatchObject({ rule: 2, concept: "Equity" });
+  });
+});
+
+describe("SPEC §4.8 concepts and units by namespace URI, never by prefix; the net assets order", () => {
+  const doc = (facts: string) => `<?xml version="1.0"?>
+<html xmlns="http://www.w3.org/1999/xhtml" xmlns:ix="http://www.xbrl.org/2013/inlineXBRL" xmlns:xbrli="http://www.xbrl.org/2003/instance"
+ xmlns:core="http://www.iris.co.uk/ixbrl" xmlns:uk="http://xbrl.frc.org.uk/fr/2021-01-01/core" xmlns:money="http://www.xbrl.org/2003/iso4217" xmlns:iso4217="http://www.iris.co.uk/ixbrl"><body>
+<ix:header><ix:resources>
+<xbrli:context id="i"><xbrli:entity><xbrli:identifier scheme="http://www.companieshouse.gov.uk/">08123456</xbrli:identifier></xbrli:entity><xbrli:period><xbrli:instant>2024-12-31</xbrli:instant></xbrli:period></xbrli:context>
+<xbrli:unit id="u"><xbrli:measure>money:GBP</xbrli:measure></xbrli:unit>
+<xbrli:unit id="v"><xbrli:measure>iso4217:EUR</xbrli:measure></xbrli:unit>
+</ix:resources></ix:header>
+<p>${facts}</p></body></html>`;
+
+  it("SPEC §4.8 a NetAssetsLiabilities in a namespace that is not an accounts taxonomy (bound to the prefix core:) is not net assets; the FRC core bound to uk: is read; money:GBP is GBP, and iso4217: bound elsewhere is no currency", () => {
+    const a = readAccounts(
+      doc(`<ix:nonFraction name="core:NetAssetsLiabilities" contextRef="i" unitRef="v">999</ix:nonFraction>
+<ix:nonFraction name="uk:Equity" contextRef="i" unitRef="u">500</ix:nonFraction>`),
+    );
+    expect(a.current.figures.netAssets).toBe(500);
+    expect(a.current.netAssetsFrom).toMatchObject({ rule: 2, concept: "Equity" });
+    expect(a.current.evidence.netAssets).toMatchObject({ concept: "uk:Equity", text: "500" });
+    expect(a.currency).toBe("GBP");
+    expect(a.warnings).toEqual([]);
+  });
+
+  it("SPEC §4.8 the order: the tagged line before total equity, total equity before TALCL, components never summed, nothing when none applies", () => {
+    const blank = Object.fromEntries(FIGURE_NAMES.map((n) => [n, null])) as Figures;
+    const net = (figures: Partial<Figures>) => deriveNetAssets({ figures: { ...blank, ...figures }, evidence: {} });
+    expect(net({ netAssets: 10, equity: 12, totalAssetsLessCurrentLiabilities: 40, creditorsAfterOneYear: 30 })).toMatchObject({ value: 10, from: { rule: 1 } });
+    expect(net({ equity: 12, totalAssetsLessCurrentLiabilities: 40, creditorsAfterOneYear: 30 })).toMatchObject({ value: 12, from: { rule: 2 } });
+    expect(net({ totalAssetsLessCurrentLiabilities: 40, creditorsAfterOneYear: 30, accrualsDeferredIncome: 2.5 })).toEqual({
+      value: 7.5,
+      from: { rule: 3, concept: "TotalAssetsLessCurrentLiabilities", deducted: ["creditorsAfterOneYear", "accrualsDeferredIncome"], notTagged: ["provisions"] },
+    });
+    expect(net({ shareCapital: 100, reserves: 900 })).toBeNull();
+    expect(net({})).toBeNull();
   });
 });

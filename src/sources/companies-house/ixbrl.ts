@@ -14,8 +14,12 @@
  * - Contexts (entity identifier, instant or start/end, explicit and typed dimension members) and units.
  * - Figures for the current and the prior period, told apart by dates only (never by context ids), each from a table
  *   of concepts (local names; FRC 2014+ and the 2009 UK GAAP / 2004 names) in priority order; a total is a fact with no
- *   dimension, or only the dimension its field requires. Each figure keeps its evidence (concept as written,
- *   contextRef, displayed text).
+ *   dimension, or only the dimension its field requires. A concept counts only when its namespace URI is one of the
+ *   accounts taxonomies (ACCOUNTS_TAXONOMIES): prefixes are resolved in the scope they are declared in, never taken
+ *   literally (IRIS writes ns5: for core); so are unit measures (ISO 4217 by its namespace). Each figure keeps its
+ *   evidence (concept as written, contextRef, displayed text).
+ * - Net assets: the tagged net assets line, else total equity, else total assets less current liabilities less the
+ *   lines below it (deriveNetAssets), with the concept they came from (`netAssetsFrom`).
  * - What cannot be read (a number in an unknown format, a date that is not one, a context the document never defines,
  *   duplicate facts that disagree) is a warning, never a throw. Only a document with no facts at all throws
  *   (InputError `unreadable_input`, 422).
@@ -30,6 +34,22 @@ import { InputError } from "../../shared/errors";
 const IX_NS = new Set(["http://www.xbrl.org/2013/inlineXBRL", "http://www.xbrl.org/2008/inlineXBRL"]);
 const XBRLI_NS = "http://www.xbrl.org/2003/instance";
 const XBRLDI_NS = "http://xbrl.org/2006/xbrldi";
+const ISO4217_NS = "http://www.xbrl.org/2003/iso4217";
+
+/**
+ * The taxonomies whose concepts the figures are read from, matched on the namespace URI the document binds (never on
+ * the prefix: core:, uk-core:, ns5: and un-prefixed names are all the document's own choice). A fact in any other
+ * namespace (business, reports, a software house's own, the tax computation's) is not a figure, whatever its local
+ * name. A fact whose prefix the document never declares (tag soup) has no namespace, and is matched on its local
+ * name alone.
+ */
+const ACCOUNTS_TAXONOMIES = [
+  /^https?:\/\/xbrl\.frc\.org\.uk\/fr\/\d{4}-\d{2}-\d{2}\/core$/, // FRC core, FRS 101/102/105, 2014-09-01 onwards
+  /^http:\/\/www\.xbrl\.org\/uk\/gaap\/core\/2009-09-01$/, // UK GAAP 2009 (uk-gaap-pt)
+  /^http:\/\/www\.xbrl\.org\/uk\/fr\/gaap\/pt\/2004-12-01$/, // UK GAAP 2004 (pt)
+  /^http:\/\/www\.companieshouse\.gov\.uk\/ef\/xbrl\/uk\/fr\/gaap\/ae\/2009-06-21$/, // Companies House's 2009 "ae" instances
+  /^https?:\/\/xbrl\.ifrs\.org\/taxonomy\/\d{4}-\d{2}-\d{2}\/ifrs-full$/, // IFRS: Equity, CurrentAssets, ProfitLoss mean the same
+];
 
 // ---- Public types ----
 
@@ -43,6 +63,8 @@ export const FIGURE_NAMES = [
   "creditorsAfterOneYear",
   "netCurrentAssets",
   "totalAssetsLessCurrentLiabilities",
+  "provisions",
+  "accrualsDeferredIncome",
   "netAssets",
   "shareCapital",
   "reserves",
@@ -74,6 +96,25 @@ export interface FigureEvidence {
   dimensions: Record<string, string>;
 }
 
+/**
+ * Where `netAssets` came from: the rule of deriveNetAssets' order that gave it. Net assets equal total equity on every
+ * balance sheet, so a filing that does not tag its net assets line still states them, through the concepts it does tag.
+ */
+export interface NetAssetsSource {
+  /** 1: the net assets line as tagged; 2: total equity; 3: total assets less current liabilities less what is below it. */
+  rule: 1 | 2 | 3;
+  /**
+   * The concept the value came from, by local name (the prefix is each document's own choice):
+   * NetAssetsLiabilities or NetAssetsLiabilitiesIncludingPensionAssetLiability (rule 1), Equity or ShareholderFunds
+   * (rule 2), TotalAssetsLessCurrentLiabilities (rule 3).
+   */
+  concept: string;
+  /** Rule 3: the figures taken away (those the document tags for the period), in balance sheet order. */
+  deducted: FigureName[];
+  /** Rule 3: the lines below total assets less current liabilities the document does not tag for the period, counted as nil. */
+  notTagged: FigureName[];
+}
+
 export interface PeriodFigures {
   /** The period's first day (durations), when known. */
   startDate: string | null;
@@ -81,6 +122,8 @@ export interface PeriodFigures {
   endDate: string | null;
   figures: Figures;
   evidence: Partial<Record<FigureName, FigureEvidence>>;
+  /** How `figures.netAssets` was found (deriveNetAssets' order); null when it could not be. */
+  netAssetsFrom: NetAssetsSource | null;
 }
 
 export interface AccountsDocument {
@@ -150,6 +193,8 @@ export interface FactSet {
   contexts: Map<string, Context>;
   /** Unit id → measure(s) as written, e.g. `iso4217:GBP`. */
   units: Map<string, string>;
+  /** Unit id → ISO currency code, for units whose one measure is in the ISO 4217 namespace (by URI, whatever its prefix). */
+  currencies: Map<string, string>;
   /** Prefix → namespace URI, as declared in the document. */
   namespaces: Map<string, string>;
   warnings: string[];
@@ -293,6 +338,7 @@ class Collector {
   readonly facts: Fact[] = [];
   readonly contexts = new Map<string, Context>();
   readonly units = new Map<string, string>();
+  readonly currencies = new Map<string, string>();
   readonly namespaces = new Map<string, string>();
   readonly warnings: string[] = [];
   format: "ixbrl" | "xbrl" = "ixbrl";
@@ -302,7 +348,7 @@ class Collector {
   private excludeDepth = 0;
   private open: OpenFact[] = [];
   private context: Context | null = null;
-  private unit: { id: string; measures: string[] } | null = null;
+  private unit: { id: string; measures: string[]; currency: string | null } | null = null;
   /** Text of a context or unit part being read (identifier, instant, member, measure). */
   private leaf: string | null = null;
 
@@ -346,11 +392,13 @@ class Collector {
     } else if (this.context) {
       closer = this.contextPart(el);
     } else if (this.is(el, "unit", XBRLI_NS)) {
-      this.unit = { id: el.attr("id") ?? "", measures: [] };
+      this.unit = { id: el.attr("id") ?? "", measures: [], currency: null };
       closer = () => {
         const u = this.unit!;
         this.unit = null;
-        if (u.id) this.units.set(u.id, u.measures.join(""));
+        if (!u.id) return;
+        this.units.set(u.id, u.measures.join(""));
+        if (u.measures.length === 1 && u.currency) this.currencies.set(u.id, u.currency);
       };
     } else if (this.unit) {
       if (this.is(el, "unitDenominator", XBRLI_NS)) {
@@ -358,7 +406,13 @@ class Collector {
       } else if (this.is(el, "measure", XBRLI_NS)) {
         this.leaf = "";
         closer = () => {
-          this.unit?.measures.push(collapse(this.leaf ?? ""));
+          // A measure is a QName: ISO 4217 by its namespace URI (in scope here), whatever the prefix; only a prefix the
+          // document never declares is taken at its word.
+          const measure = collapse(this.leaf ?? "");
+          const uri = resolve(prefixOf(measure));
+          const iso = uri === undefined ? prefixOf(measure).toLowerCase() === "iso4217" : uri === ISO4217_NS;
+          if (this.unit && iso && /^[A-Za-z]{3}$/.test(localOf(measure))) this.unit.currency = localOf(measure).toUpperCase();
+          this.unit?.measures.push(measure);
           this.leaf = null;
         };
       }
@@ -464,6 +518,7 @@ class Collector {
       facts: this.facts.filter((f) => f !== null),
       contexts: this.contexts,
       units: this.units,
+      currencies: this.currencies,
       namespaces: this.namespaces,
       warnings: this.warnings,
     };
@@ -597,6 +652,9 @@ export const CONCEPTS: Record<FigureName, Alternative[]> = {
   creditorsAfterOneYear: [{ concept: "Creditors", allow: NONCURRENT_CREDITORS }, { concept: "CreditorsDueAfterOneYear" }],
   netCurrentAssets: [{ concept: "NetCurrentAssetsLiabilities" }],
   totalAssetsLessCurrentLiabilities: [{ concept: "TotalAssetsLessCurrentLiabilities" }],
+  provisions: [{ concept: "ProvisionsForLiabilitiesBalanceSheetSubtotal" }, { concept: "ProvisionsForLiabilitiesCharges" }],
+  // The balance sheet line after provisions (FRS 105 format, Companies Act format 1 J), never accruals within creditors.
+  accrualsDeferredIncome: [{ concept: "AccruedLiabilitiesNotExpressedWithinCreditorsSubtotal" }, { concept: "AccrualsDeferredIncome" }],
   netAssets: [{ concept: "NetAssetsLiabilities" }, { concept: "NetAssetsLiabilitiesIncludingPensionAssetLiability" }],
   shareCapital: [{ concept: "Equity", allow: { EquityClassesDimension: "ShareCapital" } }, { concept: "CalledUpShareCapital" }],
   reserves: [{ concept: "Equity", allow: { EquityClassesDimension: "RetainedEarningsAccumulatedLosses" } }, { concept: "ProfitLossAccountReserve" }],
@@ -634,6 +692,41 @@ const yearBefore = (iso: string) => {
   d.setUTCFullYear(d.getUTCFullYear() - 1);
   return d.toISOString().slice(0, 10);
 };
+
+/**
+ * Net assets: the order in which they are found, the first that applies (getAccounts' OpenAPI description says it too):
+ * 1. the net assets line itself: NetAssetsLiabilities (FRC), NetAssetsLiabilitiesIncludingPensionAssetLiability
+ *    (UK GAAP 2009 / 2004);
+ * 2. total equity: Equity with no dimension at the balance sheet date (FRC; with the EquityClassesDimension it is a
+ *    component, never the total), ShareholderFunds (UK GAAP). Capital and reserves equal net assets on every balance
+ *    sheet, and the total is one tagged figure, read as displayed: no arithmetic, no line that could be missed. Every
+ *    balance sheet format (micro-entity, abridged, full) ends with it, so a filing that leaves its net assets line
+ *    untagged (IRIS micro-entity filings) almost always tags it;
+ * 3. TotalAssetsLessCurrentLiabilities less creditors due after more than one year, provisions for liabilities, and
+ *    accruals and deferred income shown after provisions: the balance sheet's own arithmetic from that subtotal down.
+ *    A line the document does not tag for the period is counted as nil and named in `notTagged`; a pension asset or
+ *    liability shown separately is not known to this rule. Last, because it depends on every line below the subtotal
+ *    being tagged, and on each sign being tagged right (real filings get some wrong).
+ * Sums of equity components are never used: a filing may tag only some of its reserves.
+ */
+const BELOW_TOTAL_ASSETS_LESS_CURRENT_LIABILITIES: FigureName[] = ["creditorsAfterOneYear", "provisions", "accrualsDeferredIncome"];
+
+/**
+ * Net assets from the figures a period tags, in the order above, with the source they came from; null when none of
+ * the three applies. Pure: `figures.netAssets` is the tagged net assets line (or null), `evidence` the facts read.
+ */
+export function deriveNetAssets(period: Pick<PeriodFigures, "figures" | "evidence">): { value: number; from: NetAssetsSource } | null {
+  const { figures: f, evidence: e } = period;
+  const conceptOf = (field: FigureName, fallback: string) => (e[field] ? localOf(e[field]!.concept) : fallback);
+  if (f.netAssets !== null) return { value: f.netAssets, from: { rule: 1, concept: conceptOf("netAssets", "NetAssetsLiabilities"), deducted: [], notTagged: [] } };
+  if (f.equity !== null) return { value: f.equity, from: { rule: 2, concept: conceptOf("equity", "Equity"), deducted: [], notTagged: [] } };
+  if (f.totalAssetsLessCurrentLiabilities === null) return null;
+  const deducted = BELOW_TOTAL_ASSETS_LESS_CURRENT_LIABILITIES.filter((n) => f[n] !== null);
+  const notTagged = BELOW_TOTAL_ASSETS_LESS_CURRENT_LIABILITIES.filter((n) => f[n] === null);
+  // Whole pence are exact in doubles; round to them so 0.1 + 0.2 style drift never shows.
+  const value = Math.round((f.totalAssetsLessCurrentLiabilities - deducted.reduce((sum, n) => sum + f[n]!, 0)) * 100) / 100;
+  return { value: value === 0 ? 0 : value, from: { rule: 3, concept: conceptOf("totalAssetsLessCurrentLiabilities", "TotalAssetsLessCurrentLiabilities"), deducted, notTagged } };
+}
 
 /** The companies register's and the document's accounts, read: see the file's comment. */
 export function readAccounts(document: string): AccountsDocument {
@@ -700,7 +793,12 @@ export function readAccounts(document: string): AccountsDocument {
   const cutoff = periodStart ?? (periodEnd ? daysAfter(yearBefore(periodEnd), 8) : null);
   const priorEnd = cutoff ? ([...dates].reverse().find((d) => d < cutoff) ?? null) : null;
 
-  const factsNamed = (name: string) => byLocal.get(name) ?? [];
+  // Figures come only from the accounts taxonomies, by namespace URI (see ACCOUNTS_TAXONOMIES). A plain XBRL instance
+  // whose facts sit in the instance namespace itself (Companies House's 2009 "ae" samples) is read by local name.
+  const accountsConcept = (f: Fact) =>
+    f.namespace === null || ACCOUNTS_TAXONOMIES.some((re) => re.test(f.namespace!)) || (set.format === "xbrl" && f.namespace === XBRLI_NS);
+  const factsNamed = (name: string) => (byLocal.get(name) ?? []).filter(accountsConcept);
+  const currencies = new Set<string>();
   function figuresFor(instantDate: string | null, durationEnd: string | null, label: string): PeriodFigures {
     const figures = Object.fromEntries(FIGURE_NAMES.map((n) => [n, null])) as Figures;
     const evidence: PeriodFigures["evidence"] = {};
@@ -718,6 +816,8 @@ export function readAccounts(document: string): AccountsDocument {
         const shown = (f: Fact) => `${f.value} (context ${f.contextRef}, shown "${f.text}"${f.sign ? ', sign="-"' : ""})`;
         if (other) warn(`${first.concept}, ${label}: facts disagree, ${shown(first)} and ${shown(other)}; the first is used`);
         const c = contexts.get(first.contextRef!)!;
+        const currency = first.unitRef ? set.currencies.get(first.unitRef) : undefined;
+        if (field !== "averageEmployees" && currency) currencies.add(currency);
         figures[field] = first.value as number;
         evidence[field] = {
           concept: first.concept,
@@ -735,7 +835,13 @@ export function readAccounts(document: string): AccountsDocument {
     const { currentAssets: ca, creditorsWithinOneYear: cr, netCurrentAssets: nca } = figures;
     if (ca !== null && cr !== null && nca !== null && nca !== 0 && ca - cr === -nca)
       warn(`netCurrentAssets, ${label}: tagged ${nca}, but currentAssets − creditorsWithinOneYear is ${ca - cr}; the document seems to show a negative figure without tagging its sign`);
-    return { startDate: null, endDate: null, figures, evidence };
+    // Net assets in deriveNetAssets' order. Both totals tagged and different: one of the two tags is wrong; said, not chosen.
+    const derived = deriveNetAssets({ figures, evidence });
+    if (figures.netAssets !== null && figures.equity !== null && figures.netAssets !== figures.equity)
+      warn(`netAssets, ${label}: ${evidence.netAssets!.concept} is ${figures.netAssets} but total equity (${evidence.equity!.concept}) is ${figures.equity}; they should be equal; net assets are the tagged ${evidence.netAssets!.concept}`);
+    if (derived && derived.from.rule === 2) evidence.netAssets = evidence.equity;
+    figures.netAssets = derived?.value ?? null;
+    return { startDate: null, endDate: null, figures, evidence, netAssetsFrom: derived?.from ?? null };
   }
   const current = figuresFor(currentInstant, periodEnd, "current period");
   current.startDate = periodStart;
@@ -757,12 +863,6 @@ export function readAccounts(document: string): AccountsDocument {
   const nameFact = firstOf(META.name);
   const dormantFact = firstOf(META.dormant);
 
-  const currencies = new Set<string>();
-  for (const p of [current, prior]) {
-    for (const [field, e] of Object.entries(p?.evidence ?? {})) {
-      if (field !== "averageEmployees" && e.unit && /^iso4217:/i.test(e.unit)) currencies.add(localOf(e.unit).toUpperCase());
-    }
-  }
   if (currencies.size > 1) warn(`the figures are in more than one currency (${[...currencies].join(", ")})`);
 
   const taxonomies: string[] = [];

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { getAccounts } from "../../../src/operations/companies/getAccounts";
 import { balanceOf, call, createTestKey, json } from "../../helpers";
 
 /**
@@ -40,7 +41,7 @@ describe("SPEC §4.8 accounts", () => {
     expect(body.company).toMatchObject({ name: "HARBOURSIDE LEGAL LIMITED", number: "01234567", status: "active" });
     expect(body.provenance).toMatchObject({ source: "Companies House public data API", licence: expect.stringContaining("Open Government Licence") });
     expect(body.readable).toBe(true);
-    expect(body.message).toBe("The latest accounts (made up to 2025-03-31, filed 2025-12-18) were read from their iXBRL: 18 of 18 figures tagged for the period, with the previous period's comparatives.");
+    expect(body.message).toBe("The latest accounts (made up to 2025-03-31, filed 2025-12-18) were read from their iXBRL: 18 of 20 figures tagged for the period, with the previous period's comparatives.");
     // The newer AA01 (a change of accounting reference date, category accounts too) is not accounts.
     expect(body.filing).toEqual({
       transactionId: "MzQ4NzY1NDMyMWFkaXF6a2N4",
@@ -64,6 +65,7 @@ describe("SPEC §4.8 accounts", () => {
       dimensions: { MaturitiesOrExpirationPeriodsDimension: "WithinOneYear" },
     });
     expect(body.prior.evidence.profitAfterTax).toMatchObject({ concept: "core:ProfitLoss", contextRef: "ctx2", text: "15", sign: "-" });
+    expect(body.current.netAssetsFrom).toEqual({ rule: 1, concept: "NetAssetsLiabilities", deducted: [], notTagged: [] });
     expect(body.document).toEqual({
       format: "ixbrl",
       companyNumber: "01234567",
@@ -125,6 +127,45 @@ describe("SPEC §4.8 accounts", () => {
     expect(nonNull(body.current.figures)).toEqual({ currentAssets: 12480, creditorsWithinOneYear: 8120, netCurrentAssets: 4360, netAssets: 4360, equity: 4360, averageEmployees: 2 });
     expect(nonNull(body.prior.figures)).toEqual({ currentAssets: 9310, creditorsWithinOneYear: 7905, netCurrentAssets: 1405, netAssets: 1405, equity: 1405, averageEmployees: 2 });
     expect(body.current.evidence.netAssets).toMatchObject({ concept: "core:NetAssetsLiabilities", contextRef: "i1", text: "4,360" });
+  });
+
+  it("SPEC §4.8 accounts that tag total equity and TALCL but no net assets line (an IRIS-shaped micro-entity filing, ns5: prefixes): net assets are the total equity, and the reply names Equity as their source", async () => {
+    // SC612345's Document API serves the IRIS-shaped fixture instead of its own document: the company and period
+    // the fixture names are its own, and the reply says they are not the register's.
+    const iris = await (await fetch("http://files.test/companies-house/ixbrl/ashgrove-micro-iris-2024.xhtml")).text();
+    failing("/document/RpwSc2022MicroXhtml3/content", () => new Response(iris, { headers: { "content-type": "application/xhtml+xml" } }));
+    const { r, body } = await accounts("SC612345");
+    expect(r.status).toBe(200);
+    expect(body).toMatchObject({ readable: true, currency: "GBP", accountsType: { accountingStandard: "Micro-entities" } });
+    expect(body.current.figures).toMatchObject({ netAssets: -2_030, equity: -2_030, totalAssetsLessCurrentLiabilities: 8_920, creditorsAfterOneYear: 9_800, provisions: 1_150, shareCapital: 100, reserves: -2_130 });
+    expect(body.current.netAssetsFrom).toEqual({ rule: 2, concept: "Equity", deducted: [], notTagged: [] });
+    expect(body.current.evidence.netAssets).toMatchObject({ concept: "ns5:Equity", contextRef: "cfwd_31_03_2024", text: "2,030", sign: "-", dimensions: {} });
+    expect(body.prior.figures.netAssets).toBe(3_730);
+    expect(body.prior.netAssetsFrom).toMatchObject({ rule: 2, concept: "Equity" });
+    expect(body.message).toBe(
+      "The latest accounts (made up to 2022-09-30, filed 2023-06-27) were read from their iXBRL: 11 of 20 figures tagged for the period, with the previous period's comparatives; net assets are their total equity (Equity), as they tag no net assets line.",
+    );
+    expect(body.warnings).toEqual(["The document's period ends 2024-03-31; the register says the accounts are made up to 2022-09-30.", "The document names company 11482930, not SC612345."]);
+    // The reply, with its new fields, is what the OpenAPI schema describes.
+    const parsed = getAccounts.output.safeParse(body);
+    expect(parsed.success, parsed.success ? "" : JSON.stringify(parsed.error.issues.slice(0, 3))).toBe(true);
+  });
+
+  it("SPEC §4.8 the same accounts with total equity untagged too: net assets worked out from TALCL (rule 3), the lines taken away and the line not tagged said in netAssetsFrom and the message", async () => {
+    const iris = await (await fetch("http://files.test/companies-house/ixbrl/ashgrove-micro-iris-2024.xhtml")).text();
+    // The balance sheet's total equity shown as plain text instead of tagged (its components stay tagged).
+    const untagged = iris.replace(/<ix:nonFraction contextRef="cfwd_31_03_20\d\d"[^>]*name="ns5:Equity"[^>]*>([^<]*)<\/ix:nonFraction>/g, "$1");
+    expect(untagged).not.toBe(iris);
+    failing("/document/RpwSc2022MicroXhtml3/content", () => new Response(untagged, { headers: { "content-type": "application/xhtml+xml" } }));
+    const { r, body } = await accounts("SC612345");
+    expect(r.status).toBe(200);
+    expect(body.current.figures).toMatchObject({ netAssets: -2_030, equity: null, shareCapital: 100, reserves: -2_130 });
+    expect(body.current.netAssetsFrom).toEqual({ rule: 3, concept: "TotalAssetsLessCurrentLiabilities", deducted: ["creditorsAfterOneYear", "provisions"], notTagged: ["accrualsDeferredIncome"] });
+    expect(body.current.evidence.netAssets).toBeUndefined();
+    expect(body.prior.figures.netAssets).toBe(3_730);
+    expect(body.message).toBe(
+      "The latest accounts (made up to 2022-09-30, filed 2023-06-27) were read from their iXBRL: 10 of 20 figures tagged for the period, with the previous period's comparatives; net assets are worked out as total assets less current liabilities less creditors due after more than one year and provisions, as they tag neither a net assets line nor total equity; accruals and deferred income not tagged, counted as nil.",
+    );
   });
 
   it("SPEC §7 the Document API answering 429 is 503 upstream_unavailable with the credits back, never 'not found' or 'no accounts'", async () => {
