@@ -124,7 +124,8 @@ export async function readWatchedCompany(services: Services, company: string, no
     // Licensed sponsors: through the registered and former names (checkSponsorLicence's lookup), removed ones included.
     attempt(async () => {
       await loaded("sponsors", "the register of licensed sponsors");
-      return onRegister(async () => (await findOnRegister(lookups, "sponsors", company)).found);
+      // Only a definite match is the company's (issue 28 §1): a sponsor matched through a former name may be another business.
+      return onRegister(async () => (await findOnRegister(lookups, "sponsors", company)).sure);
     }),
   ]);
 

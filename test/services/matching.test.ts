@@ -140,7 +140,7 @@ describe("SPEC §4.5 matchNames", () => {
 
   it("Ltd vs Limited is an exact name; a missing legal form is an exact core", () => {
     const [m] = matchNames("RIVERINE HOLDINGS LTD", entries);
-    expect(m).toEqual({ id: "riv", matchedName: "Riverine Holdings Limited", score: 1, exact: true, reasons: ["exact name"] });
+    expect(m).toEqual({ id: "riv", matchedName: "Riverine Holdings Limited", score: 1, exact: true, reasons: ["exact name"], primary: true });
     const [c] = matchNames("Riverine Holdings", entries);
     expect(c).toMatchObject({ id: "riv", score: 0.95, exact: true, reasons: ["same name apart from legal form (Ltd/Limited)"] });
     expect(matchNames("K Line Energy Shipping (UK) Ltd", entries)[0]).toMatchObject({ id: "kline", score: 1 });
@@ -154,9 +154,12 @@ describe("SPEC §4.5 matchNames", () => {
 
   it("matches on a trading name and on other names", () => {
     const [m] = matchNames("Lilo", entries);
-    expect(m).toEqual({ id: "branos", matchedName: "LILO", score: 1, exact: true, reasons: ["exact name", "matched on trading name LILO"] });
+    expect(m).toEqual({ id: "branos", matchedName: "LILO", score: 1, exact: true, reasons: ["exact name", "matched on trading name LILO"], primary: false });
     expect(matchNames("Branos Oxford Limited", entries)[0]).toMatchObject({ id: "branos", matchedName: "BRANOS OXFORD LTD", score: 1 });
     expect(matchNames("Southwind Widgets Limited", entries)[0]).toMatchObject({ id: "renamed", matchedName: "Southwind Widgets Ltd", score: 1 });
+    // Issue 28 §1: a match on the entry's own name is primary; on a trading or other name it is not.
+    expect(matchNames("Branos Oxford Limited", entries)[0].primary).toBe(true);
+    expect(matchNames("Southwind Widgets Limited", entries)[0].primary).toBe(false); // an other name of Northwind Traders Ltd
   });
 
   it("scores a near name below exact, with reasons", () => {

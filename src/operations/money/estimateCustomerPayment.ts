@@ -4,7 +4,10 @@ import { strictPounds } from "../../platform/schemas";
 import { type BankRateTable, REPO_BANK_RATE } from "../../services/money/bankRate";
 import { willTheyPay } from "../../services/payments/willTheyPay";
 import { NOT_A_VERDICT_ON_SMALL, PaymentReportSchema, paymentReportsOf, toReport } from "./common/paymentReports";
-import { MatchFields, MoneyCompanyQuery, matchFieldsOf } from "./common/registerLookup";
+import { MatchFields, MoneyCompanyQuery, matchFieldsOf, possibleMatchCaveat } from "./common/registerLookup";
+
+/** The estimate's sentence led by the possible-match caveat, when there is one. */
+const caveated = <T extends { sentence: string }>(e: T, caveat: string): T => (caveat ? { ...e, sentence: `${caveat}${e.sentence}` } : e);
 
 const PRICE = 1;
 
@@ -84,7 +87,7 @@ export const estimateCustomerPayment = defineOperation({
       query: { company, invoice, terms },
       ...matchFieldsOf(r),
       report: latest ? toReport(latest) : null,
-      estimate: latest ? willTheyPay(latest, { invoice, terms, today: ctx.now.toISOString().slice(0, 10) }, rates) : null,
+      estimate: latest ? caveated(willTheyPay(latest, { invoice, terms, today: ctx.now.toISOString().slice(0, 10) }, rates), possibleMatchCaveat(r)) : null,
       notice: latest
         ? "An estimate from the customer's self-reported figures for all its invoices, not a prediction for yours. Not legal or credit advice."
         : `No payment practices report found for this company, so there is nothing to estimate from. ${NOT_A_VERDICT_ON_SMALL}`,

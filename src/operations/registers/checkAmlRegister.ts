@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { companyNotes } from "./common/lookup";
+import { possibleMatchSentence } from "../../services/matching/certainty";
+import { companyNotes, queriedAs } from "./common/lookup";
 import { registerCheck } from "./common/registerCheck";
-import { CheckReplyFields, textOf } from "./common/schemas";
+import { CheckReplyFields, MatchBasis, textOf } from "./common/schemas";
 
 const ENTRIES_SHOWN = 50;
 
@@ -17,6 +18,7 @@ const Registration = z.object({
   premises: z.number().int().describe("Premises (agent or branch rows) listed now: every row of the register is read, so this is the full count."),
   premisesAtLeast: z.number().int().optional().describe("Present only when not every premises could be read; then `premises` is a lower bound."),
   districts: z.array(z.string()).describe("Postcode districts of the premises."),
+  definite: z.boolean().describe("This registration is the queried business for certain (see the match rule); false for a possible match."),
 });
 
 const EntryOut = z.object({
@@ -31,7 +33,7 @@ const EntryOut = z.object({
   seenSince: z.string(),
   lastSeen: z.string().nullable(),
   removedOn: z.string().nullable(),
-  match: z.object({ score: z.number(), reasons: z.array(z.string()) }),
+  match: z.object({ score: z.number(), reasons: z.array(z.string()), basis: MatchBasis, definite: z.boolean() }),
 });
 
 const Output = z
@@ -41,7 +43,7 @@ const Output = z
     supervisedByHmrc: z
       .boolean()
       .describe(
-        "true only when a registration found is listed now with status Approved. Applied (being considered) and Expired are false. false does not mean unsupervised: another body (the FCA or a professional body) may supervise.",
+        "true only when a registration found by a definite match (see the match rule) is listed now with status Approved; a possible match is false. Applied (being considered) and Expired are false. false does not mean unsupervised: another body (the FCA or a professional body) may supervise.",
       ),
     summary: z.string(),
     registrations: z.array(Registration),
@@ -59,12 +61,13 @@ export const checkAmlRegister = registerCheck({
   summary: "Is a business on HMRC's register of businesses supervised under the Money Laundering Regulations?",
   description: `Looks the business up in HMRC's supervised business register (estate and letting agents, accountancy service providers, trust or company service providers, high value dealers, art market participants, money service businesses and bill payment and IT payment providers). \`company\` is a company number (its registered and former names, from Companies House, are matched) or a business name. The register has no company numbers, so name matches are scored and explained. Entries are premises: up to ${ENTRIES_SHOWN} are listed, \`entriesTotal\` counts all. \`history\` lists changes the service recorded between register files (kept since \`historySince\`). Not being on the register does not mean a business is unsupervised: the FCA or a professional body may supervise it. Nothing found answers 404 with \`query\`.`,
   output: Output,
+  positive: "supervisedByHmrc",
   example: { company: "Harbour Formations Ltd" },
   // Modern `X?ML` numbers and the 8-digit legacy ones (the latter also look like company numbers: both are tried).
   ownNumber: { field: "mlrNumber", label: "MLR number", pattern: /^(?:X[A-Z]ML\d{11}|\d{8})$/i },
   async reply({ company, found, base: shared, services }) {
     const base = await shared();
-    const entries = found.found.map(({ entry, match }) => ({
+    const entries = found.found.map(({ entry, match }, i) => ({
       mlrNumber: textOf(entry.data.mlrNumber),
       name: entry.name,
       businessName: textOf(entry.data.businessName) ?? entry.name,
@@ -76,7 +79,7 @@ export const checkAmlRegister = registerCheck({
       seenSince: entry.firstSeen,
       lastSeen: entry.lastListed,
       removedOn: entry.removedOn,
-      match: { score: match.score, reasons: match.reasons },
+      match: { score: match.score, reasons: match.reasons, basis: found.found[i].certainty.basis, definite: found.found[i].certainty.definite },
     }));
     // One registration per entity: its MLR number (a renamed business keeps it), or the business name where the row has none.
     const entityOf = new Map(found.found.map((f, i) => [entries[i], f.entry.entity]));
@@ -100,18 +103,21 @@ export const checkAmlRegister = registerCheck({
         removedOn: listed.length ? null : lastRemoved,
         premises: listed.length ? (c?.premises ?? listed.length) : 0,
         districts: listed.length ? (c?.districts ?? [...new Set(listed.map((e) => e.postcodeDistrict).filter((d): d is string => !!d))].sort()) : [],
+        definite: g.some((e) => e.match.definite),
       };
     });
-    const current = registrations.filter((r) => r.removedOn === null);
+    // The positive answer comes from definite matches only (issue 28 §1); possible ones are described, never affirmed.
+    const current = registrations.filter((r) => r.removedOn === null && r.definite);
     const approved = current.filter((r) => r.status === "Approved");
-    const strong = found.found[0].match.score >= 0.95;
-    const possible = strong ? "" : " This is a possible match by name only, so confirm the business.";
     const describe = (r: (typeof registrations)[number]) =>
       `${r.mlrNumber ?? "no number"}: ${r.status === "Approved" ? "Approved" : r.status === "Applied" ? "Applied (being considered, not yet approved)" : r.status === "Expired" ? "Expired (listed, but the registration has expired)" : r.status}`;
     const elsewhere = "Not being supervised by HMRC does not mean a business is unsupervised: another body, such as the FCA or a professional body, may supervise it.";
-    const summary = current.length
-      ? `${current[0].businessName} is on HMRC's supervised business register (${current.map(describe).join("; ")}).${approved.length ? "" : ` No registration found is Approved. ${elsewhere}`}${possible}`
-      : `No current HMRC registration was found for this business: it was on the register and is no longer in the file (last listed ${registrations.map((r) => `${r.mlrNumber ?? "no number"} as ${r.status}, gone from the file of ${r.removedOn}`).join("; ")}). ${elsewhere}${possible}`;
+    const top = registrations[0];
+    const summary = found.possibleMatch
+      ? `${possibleMatchSentence(`${top.businessName} (${top.removedOn ? `${top.mlrNumber ?? "no number"}, gone from the file of ${top.removedOn}` : describe(top)})`, queriedAs(found, company), found.certainty)} ${elsewhere}`
+      : current.length
+        ? `${current[0].businessName} is on HMRC's supervised business register (${current.map(describe).join("; ")}).${approved.length ? "" : ` No registration found is Approved. ${elsewhere}`}`
+        : `No current HMRC registration was found for this business: it was on the register and is no longer in the file (last listed ${registrations.filter((r) => r.definite).map((r) => `${r.mlrNumber ?? "no number"} as ${r.status}, gone from the file of ${r.removedOn}`).join("; ")}). ${elsewhere}`;
     return {
       ...base,
       matchedOn: found.matchedOn,

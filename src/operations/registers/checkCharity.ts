@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { companyNotes } from "./common/lookup";
+import { possibleMatchSentence } from "../../services/matching/certainty";
+import { companyNotes, queriedAs } from "./common/lookup";
 import { registerCheck } from "./common/registerCheck";
-import { CheckReplyFields, Match, textOf } from "./common/schemas";
+import { CheckReplyFields, Match, matchOut, textOf } from "./common/schemas";
 
 const Money = z.object({ periodStart: z.string().nullable(), periodEnd: z.string().nullable(), income: z.number().nullable(), spend: z.number().nullable() });
 
@@ -33,7 +34,7 @@ const Output = z
   .object({
     ...CheckReplyFields,
     matchedOn: z.array(z.string()),
-    registered: z.boolean(),
+    registered: z.boolean().describe("A charity found by a definite match (see the match rule) is registered now; false for a possible match."),
     summary: z.string(),
     charities: z.array(Charity),
   })
@@ -51,11 +52,13 @@ export const checkCharity = registerCheck({
   description:
     "`company` is a charity number, a company number (a charitable company's) or a name. The reply gives the register status with dates and the removal reason, the charity type, flags (insolvent, in administration, interim manager appointed), reporting status, latest accounts, up to six years of income and spend, classification (what, how, who), areas of operation, the number of trustees (never their names), charitable objects and other regulators. Nothing found answers 404 with `query`.",
   output: Output,
+  positive: "registered",
   example: { company: "1100001" },
   ownNumber: { field: "charityNumber", label: "charity number", pattern: /^\d{6,7}$/, first: true },
   async reply({ company, found, base: shared, services }) {
     const base = await shared();
-    const charities = found.found.map(({ entry, match }) => {
+    const charities = found.found.map((f) => {
+      const { entry } = f;
       const d = entry.data;
       const flags = (d.flags ?? {}) as Record<string, unknown>;
       return {
@@ -79,14 +82,16 @@ export const checkCharity = registerCheck({
         isCio: b(d.isCio),
         linkedCharities: Number(d.linkedCharities ?? 0),
         website: textOf(d.website),
-        match,
+        match: matchOut(f),
       };
     });
     const top = charities[0];
-    const registered = charities.some((c) => c.registrationStatus === "Registered");
+    // The positive answer comes from definite matches only (issue 28 §1).
+    const registered = charities.some((c) => c.registrationStatus === "Registered" && c.match.definite);
     const warnings = [top.flags.insolvent && "insolvent", top.flags.inAdministration && "in administration", top.flags.interimManager && "an interim manager has been appointed"].filter(Boolean);
-    const summary =
-      top.registrationStatus === "Registered"
+    const summary = found.possibleMatch
+      ? possibleMatchSentence(`${top.name} (charity ${top.charityNumber}, ${top.registrationStatus === "Registered" ? "listed as registered" : "removed"})`, queriedAs(found, company), found.certainty)
+      : top.registrationStatus === "Registered"
         ? `${top.name} (charity ${top.charityNumber}) is registered with the Charity Commission${top.latestAccounts?.income != null ? `; latest income £${top.latestAccounts.income.toLocaleString("en-GB")}` : ""}${warnings.length ? `; flagged: ${warnings.join(", ")}` : ""}.${top.reportingStatus && /overdue/i.test(top.reportingStatus) ? ` Its annual return or accounts are overdue at the Charity Commission (${top.reportingStatus}).` : ""}`
         : `${top.name} (charity ${top.charityNumber}) was removed from the register${top.removedOn ? ` on ${top.removedOn}` : ""}${top.removalReason ? ` (${top.removalReason})` : ""}.`;
     return {

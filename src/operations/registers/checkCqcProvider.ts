@@ -1,8 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import type { Entry } from "../../services/registers/types";
-import { companyNotes } from "./common/lookup";
+import { possibleMatchSentence } from "../../services/matching/certainty";
+import { companyNotes, queriedAs } from "./common/lookup";
 import { registerCheck } from "./common/registerCheck";
-import { CheckReplyFields, Match, textOf } from "./common/schemas";
+import { CheckReplyFields, Match, matchOut, textOf } from "./common/schemas";
 
 const LOCATIONS_SHOWN = 100;
 
@@ -19,6 +20,7 @@ const Location = z.object({
   noticedGoneOn: z.string().nullable().describe("The date of the first edition this service read without the location: when the service noticed, not CQC's date."),
   overallRating: Rating,
   keyQuestions: KeyQuestions,
+  ratingDate: z.string().nullable().describe("When CQC published the overall rating (else the latest key question's rating)."),
   lastInspectionDate: z.string().nullable(),
   lastReportDate: z.string().nullable(),
   town: z.string().nullable(),
@@ -46,7 +48,7 @@ const Output = z
   .object({
     ...CheckReplyFields,
     matchedOn: z.array(z.string()),
-    registered: z.boolean().describe("The provider, or at least one of its locations, is registered with CQC now."),
+    registered: z.boolean().describe("The provider, or at least one of its locations, is registered with CQC now, found by a definite match (see the match rule); false for a possible match."),
     summary: z.string(),
     provider: Provider.nullable(),
     locations: z.array(Location),
@@ -69,6 +71,7 @@ function location(e: Entry): z.infer<typeof Location> {
     noticedGoneOn: e.removedOn,
     overallRating: textOf(d.overallRating),
     keyQuestions: kq(d.keyQuestions),
+    ratingDate: textOf(d.ratingDate),
     lastInspectionDate: textOf(d.lastInspectionDate),
     lastReportDate: textOf(d.lastReportDate),
     town: textOf(a.town),
@@ -84,8 +87,9 @@ export const checkCqcProvider = registerCheck({
   path: "/api/v1/cqc-check",
   title: "CQC care provider check",
   summary: "A care provider's CQC registration, its locations, ratings and inspection dates.",
-  description: `Finds the care provider (by company number, name or CQC id) and its locations on the Care Quality Commission register: registered or deregistered, overall rating and the five key questions (safe, effective, caring, responsive, well-led), last inspection and report dates, and the changes the service recorded (added, deregistered, re-rated). Loaded from CQC's API, a location has its five key questions and inspection and report dates; loaded from the monthly HSCA file of active locations, it has the overall rating, its publication date (\`lastReportDate\`) and whether the rating was inherited, and the key questions and inspection date are null because the file does not carry them (the file rates locations, not providers). \`deregistrationDate\` is CQC's own date; \`noticedGoneOn\` is when this service first read an edition without the location. At most ${LOCATIONS_SHOWN} locations are listed; \`locationsTotal\` counts them all. Providers that are individuals are not loaded. Nothing found answers 404 with \`query\`.`,
+  description: `Finds the care provider (by company number, name or CQC id) and its locations on the Care Quality Commission register: registered or deregistered, overall rating and the five key questions (safe, effective, caring, responsive, well-led), the date of the rating, last inspection and report dates, and the changes the service recorded (added, deregistered, re-rated). Where each field comes from: the register is CQC's monthly HSCA file of active locations joined to CQC's ratings file of the same month ("Care directory with ratings", by location id and provider id), kept current daily from CQC's API. From the API: \`overallRating\` and the five key questions (its \`currentRatings\`) and \`lastInspectionDate\`, and for a location \`ratingDate\` (the rating's report date) and \`lastReportDate\`. From the files: \`overallRating\` and the five key questions are the ratings file's (the HSCA file's overall rating when that is the newer, and then no key questions), a location's \`ratingDate\` is the date CQC published its rating and \`lastReportDate\` the latest publication date of its ratings, \`inheritedRating\` is the HSCA file's, and \`lastInspectionDate\` is null, as neither file gives one. The ratings file rates few providers (NHS trusts and some independent healthcare), so most providers have no rating of their own: their locations are rated. A rating is given verbatim ("Not rated" and "Insufficient evidence to rate" included); a service CQC has not rated has null ratings. \`deregistrationDate\` is CQC's own date; \`noticedGoneOn\` is when this service first read an edition without the location. At most ${LOCATIONS_SHOWN} locations are listed; \`locationsTotal\` counts them all. Providers that are individuals are not loaded. Nothing found answers 404 with \`query\`.`,
   output: Output,
+  positive: "registered",
   example: { company: "Meadow Care Homes Limited" },
   // Location and provider ids share one form (1-123456789): both are looked up.
   ownNumber: { field: ["locationId", "providerId"], label: "CQC id", pattern: /^1-\d{6,}$/, first: true },
@@ -94,7 +98,8 @@ export const checkCqcProvider = registerCheck({
     const providerId = textOf(providerEntry?.entry.data.providerId) ?? textOf(found.found[0].entry.data.providerId);
     if (!providerEntry && providerId) {
       const [p] = await services.registers.entriesByKeys("cqc", [`provider:${providerId}`]);
-      if (p) providerEntry = { entry: p, match: { score: 0, matchedName: p.name, reasons: ["provider of the matched location"] } };
+      // Reached through the matched location: as sure as that match, no surer.
+      if (p) providerEntry = { ...found.found[0], entry: p, match: { score: 0, matchedName: p.name, reasons: ["provider of the matched location"] } };
     }
     const locEntries = providerId
       ? (await services.registers.entriesByDataField("cqc", "providerId", providerId, 2000)).filter((e) => e.data.kind === "location")
@@ -114,22 +119,24 @@ export const checkCqcProvider = registerCheck({
           overallRating: textOf(pd!.overallRating),
           keyQuestions: kq(pd!.keyQuestions),
           lastInspectionDate: textOf(pd!.lastInspectionDate),
-          match: providerEntry.match.score > 0 ? providerEntry.match : null,
+          match: providerEntry.match.score > 0 ? matchOut(providerEntry) : null,
         }
       : null;
     const keys = [...(providerEntry ? [providerEntry.entry.entity] : []), ...locEntries.map((e) => e.entity)];
     const base = await shared(keys);
     const registeredLocations = locations.filter((l) => l.registrationStatus === "Registered");
-    const registered = provider?.registrationStatus === "Registered" || registeredLocations.length > 0;
+    const onRegister = provider?.registrationStatus === "Registered" || registeredLocations.length > 0;
+    // The positive answer comes from a definite match only (issue 28 §1).
+    const registered = onRegister && !found.possibleMatch;
     const who = provider?.name ?? locations[0]?.name ?? found.found[0].entry.name;
     const inadequate = registeredLocations.filter((l) => l.overallRating === "Inadequate").length;
-    const summary = registered
-      ? `${who} is registered with CQC${locations.length ? ` with ${registeredLocations.length} registered location${registeredLocations.length === 1 ? "" : "s"}` : ""}${provider?.overallRating ? `; overall rating ${provider.overallRating}` : ""}${inadequate ? `; ${inadequate} location${inadequate === 1 ? " is" : "s are"} rated Inadequate` : ""}.`
-      : `${who} is not registered with CQC now (deregistered).`;
+    const summary = found.possibleMatch
+      ? possibleMatchSentence(`${who} (${onRegister ? `listed as registered with CQC${provider?.overallRating ? `, overall rating ${provider.overallRating}` : ""}` : "deregistered"})`, queriedAs(found, company), found.certainty)
+      : registered
+        ? `${who} is registered with CQC${locations.length ? ` with ${registeredLocations.length} registered location${registeredLocations.length === 1 ? "" : "s"}` : ""}${provider?.overallRating ? `; overall rating ${provider.overallRating}` : ""}${inadequate ? `; ${inadequate} location${inadequate === 1 ? " is" : "s are"} rated Inadequate` : ""}.`
+        : `${who} is not registered with CQC now (deregistered).`;
     const inherited = registeredLocations.filter((l) => l.inheritedRating).length;
-    const notes =
-      (inherited ? ` ${inherited} location rating${inherited === 1 ? " is" : "s are"} inherited from a previous provider, not from an inspection of this one.` : "") +
-      (found.found[0].match.score < 0.95 ? " This is a possible match by name only; confirm the provider (its CQC id or company number)." : "");
+    const notes = inherited ? ` ${inherited} location rating${inherited === 1 ? " is" : "s are"} inherited from a previous provider, not from an inspection of this one.` : "";
     return {
       ...base,
       matchedOn: found.matchedOn,

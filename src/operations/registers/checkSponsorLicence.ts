@@ -1,8 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { normaliseName } from "../../services/matching/names";
-import { companyNotes } from "./common/lookup";
+import { possibleMatchSentence } from "../../services/matching/certainty";
+import { companyNotes, queriedAs } from "./common/lookup";
 import { registerCheck } from "./common/registerCheck";
-import { CheckReplyFields, Match, textOf } from "./common/schemas";
+import { CheckReplyFields, Match, matchOut, textOf } from "./common/schemas";
 
 const Route = z.object({
   route: z.string().describe("The route under its current name (a route the Home Office renamed is shown under its new name)."),
@@ -29,7 +30,7 @@ const Output = z
   .object({
     ...CheckReplyFields,
     matchedOn: z.array(z.string()),
-    licensed: z.boolean().describe("On the current register of licensed sponsors (workers or students)."),
+    licensed: z.boolean().describe("On the current register of licensed sponsors (workers or students), by a definite match (see the match rule): false for a possible match."),
     summary: z.string(),
     sponsors: z.array(Sponsor),
     ratings: z.array(z.string()).describe("Ratings held now, e.g. A rating, B rating (under an action plan), A (Premium)."),
@@ -55,6 +56,7 @@ export const checkSponsorLicence = registerCheck({
   description:
     "Looks the organisation up on the Home Office registers of licensed sponsors (workers and temporary workers; students and child students): its routes and ratings (a B rating means the sponsor is under an action plan), a town check against the company's registered office, and the changes the service recorded (added, removed, returned, re-rated, moved). The register has no company numbers, so a company number is matched through the company's registered and former names; name matches are scored and explained. A licence revoked or surrendered simply disappears from the register. Nothing found answers 404 with `query`.",
   output: Output,
+  positive: "licensed",
   example: { company: "Bayside Hotel Group Ltd" },
   async reply({ company, found, base: shared, services }) {
     const base = await shared();
@@ -89,14 +91,15 @@ export const checkSponsorLicence = registerCheck({
         seenSince: all.map((f) => f.entry.firstSeen).sort()[0],
         removedOn: listedRows.length ? null : lastRemoved,
         immigrationCompliance: shown.map((f) => textOf(f.entry.data.immigrationCompliance)).find((c) => c) ?? null,
-        match: all.reduce((best, f) => (f.match.score > best.score ? f.match : best), all[0].match),
+        match: matchOut(all.find((f) => f.certainty.definite) ?? all.reduce((best, f) => (f.match.score > best.match.score ? f : best), all[0])),
       };
     });
-    const sponsors = groups.sort((a, b) => b.match.score - a.match.score || Number(b.listed) - Number(a.listed));
-    const listed = sponsors.filter((s) => s.listed);
+    const sponsors = groups.sort((a, b) => Number(b.match.definite) - Number(a.match.definite) || b.match.score - a.match.score || Number(b.listed) - Number(a.listed));
+    // The positive answer comes from definite matches only (issue 28 §1).
+    const listed = sponsors.filter((s) => s.listed && s.match.definite);
     const ratings = [...new Set(listed.flatMap((s) => s.routes.map((r) => r.rating).filter((r): r is string => !!r)))].sort();
     const office = found.profile?.registeredOffice.locality ?? null;
-    const registerTowns = [...new Set(listed.flatMap((s) => s.towns))];
+    const registerTowns = [...new Set(sponsors.filter((s) => s.listed).flatMap((s) => s.towns))];
     const agrees = office ? registerTowns.some((t) => townKey(t) === townKey(office)) : null;
     const townNote =
       agrees === null
@@ -104,10 +107,16 @@ export const checkSponsorLicence = registerCheck({
         : agrees
           ? `The register's town agrees with the registered office (${office}).`
           : `The register gives ${registerTowns.join(", ") || "no town"}, the registered office is in ${office}: sponsors often list a trading site, but check it is the same organisation.`;
-    const possible = found.found[0].match.score < 0.95 ? " This is a possible match by name only; confirm the organisation." : "";
+    const top = sponsors[0];
+    const describe = (s: (typeof sponsors)[number]) =>
+      s.listed
+        ? `${s.name}, listed as a sponsor (${s.register}; ${[...new Set(s.routes.map((r) => r.rating).filter(Boolean))].join(", ") || "rating not stated"})`
+        : `${s.name}, no longer on the register (removed ${s.removedOn})`;
     const summary = listed.length
-      ? `${listed[0].name} is a licensed sponsor (${[...new Set(listed.map((s) => s.register))].join(" and ")}; ${ratings.join(", ") || "rating not stated"}).${ratings.some((r) => /^B\b/.test(r)) ? " A B rating means the sponsor is under an action plan." : ""}${listed.some((s) => s.immigrationCompliance) ? ` As a student sponsor it is ${listed.find((s) => s.immigrationCompliance)!.immigrationCompliance}: the Home Office has put it under an action plan.` : ""}${possible}`
-      : `${sponsors[0].name} is no longer on the register of licensed sponsors (removed ${sponsors[0].removedOn}); a licence that is revoked or surrendered disappears from the register.${possible}`;
+      ? `${listed[0].name} is a licensed sponsor (${[...new Set(listed.map((s) => s.register))].join(" and ")}; ${ratings.join(", ") || "rating not stated"}).${ratings.some((r) => /^B\b/.test(r)) ? " A B rating means the sponsor is under an action plan." : ""}${listed.some((s) => s.immigrationCompliance) ? ` As a student sponsor it is ${listed.find((s) => s.immigrationCompliance)!.immigrationCompliance}: the Home Office has put it under an action plan.` : ""}`
+      : found.possibleMatch
+        ? possibleMatchSentence(describe(top), queriedAs(found, company), found.certainty)
+        : `${top.name} is no longer on the register of licensed sponsors (removed ${top.removedOn}); a licence that is revoked or surrendered disappears from the register.`;
     return {
       ...base,
       matchedOn: found.matchedOn,

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { normaliseName } from "../../services/matching/names";
-import { companyNotes } from "./common/lookup";
+import { possibleMatchSentence } from "../../services/matching/certainty";
+import { companyNotes, queriedAs } from "./common/lookup";
 import { registerCheck } from "./common/registerCheck";
-import { CheckReplyFields, Match, textOf } from "./common/schemas";
+import { CheckReplyFields, Match, matchOut, textOf } from "./common/schemas";
 
 /** workAreas longer than this are cut, with a final element counting the rest (SPEC §2.6). */
 export const WORK_AREAS_SHOWN = 10;
@@ -38,7 +38,6 @@ const Output = z
       .describe(
         "true only when an authorised firm is the queried company for certain: matched by SRA number, by the company number on the SRA's own record, or by the exact name asked for (or the company's current registered name). A firm found only through a former name or a near name is a possible match: `authorised` is false and `possibleMatch` says so.",
       ),
-    possibleMatch: z.boolean().describe("true when the firms found may not be the queried company (matched through a former or near name); check the SRA number."),
     summary: z.string(),
     firms: z.array(Firm),
     attribution: z.string().describe("The SRA's data-supply attribution."),
@@ -69,11 +68,13 @@ export const checkSraRegister = registerCheck({
   summary: "Is a law firm authorised by the Solicitors Regulation Authority?",
   description: `Finds the firm on the SRA's register of organisations (firms only: no individual solicitor is loaded). \`company\` is matched in this order: a company number (the register's own company number first, then the company's registered and former names from Companies House), a firm name, or an SRA number. Status is authorised, authorised with conditions, ceased, revoked or intervened (the SRA has closed the practice and taken its files and client money); \`statusCode\` is \`YES\` for authorised. \`workAreas\` shows at most ${WORK_AREAS_SHOWN} entries, the last counting the rest. \`history\` holds changes the service recorded between daily copies (since \`historySince\`). Nothing found answers 404 with \`query\`.`,
   output: Output,
+  positive: "authorised",
   example: { company: "Riverine Solicitors" },
   ownNumber: { field: "sraNumber", label: "SRA number", pattern: /^\d{5,7}$/, asNumber: true },
   async reply({ company, found, base: shared, services }) {
     const base = await shared();
-    const firms = found.found.map(({ entry, match }) => {
+    const firms = found.found.map((f) => {
+      const { entry } = f;
       const d = entry.data;
       const ho = d.headOffice as Record<string, unknown> | null;
       return {
@@ -93,22 +94,17 @@ export const checkSraRegister = registerCheck({
         workAreas: cutWorkAreas((d.workAreas as string[]) ?? []),
         sraRegisterEntry: `${SRA_REGISTER_ENTRY}${d.sraNumber}`,
         listed: !entry.removedOn,
-        match,
+        match: matchOut(f),
       };
     });
-    // Certain: a number matched, or the exact name asked for (for a company number, the company's current name).
-    const exactName = found.company ? normaliseName(found.company.name) : normaliseName(company);
-    const certain = (f: (typeof firms)[number]) =>
-      f.match.reasons.some((r) => /number/i.test(r)) || (f.match.score >= 1 && normaliseName(f.name) === exactName);
-    const authorised = firms.some((f) => f.authorised && certain(f));
-    const possibleMatch = !firms.some(certain);
+    // The positive answer comes from definite matches only (issue 28 §1).
+    const authorised = firms.some((f) => f.authorised && f.match.definite);
     const top = firms[0];
-    const queried = found.company ? `${found.company.name} (${found.company.number})` : `"${company}"`;
-    const summary = possibleMatch
-      ? `Possible match only: ${top.name} (SRA ${top.sraNumber}, ${top.listed ? top.status : "no longer listed"}) matches ${queried} by ${found.company ? "a former or near company name" : "a similar name"} (${top.match.reasons.join("; ")})${top.companyNumber ? `, and the SRA lists company number ${top.companyNumber}` : ", and the SRA lists no company number for it"}. It may be a different firm: check the SRA number before relying on it.`
+    const summary = found.possibleMatch
+      ? `${possibleMatchSentence(`${top.name} (SRA ${top.sraNumber}, ${top.listed ? top.status : "no longer listed"})`, queriedAs(found, company), found.certainty)}${top.companyNumber ? ` The SRA lists company number ${top.companyNumber} for it.` : " The SRA lists no company number for it."}`
       : authorised
         ? `${top.name} (SRA ${top.sraNumber}) is ${top.status} by the Solicitors Regulation Authority.`
         : `${top.name} (SRA ${top.sraNumber}) is not currently authorised: ${top.listed ? `${top.status}${top.statusDate ? ` since ${top.statusDate}` : ""}. ${top.statusMeaning}` : "it is no longer listed in the register's data."}`;
-    return { ...base, authorised, possibleMatch, summary: summary + companyNotes(found), firms, attribution: base.provenance.attribution };
+    return { ...base, authorised, summary: summary + companyNotes(found), firms, attribution: base.provenance.attribution };
   },
 });

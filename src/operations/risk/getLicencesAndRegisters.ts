@@ -2,14 +2,13 @@ import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import { type CompanyProfile, registerCompany } from "../../services/companies/profile";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
-import { matchNames } from "../../services/matching/match";
 import { REGISTER_CATALOGUE } from "../../services/registers/catalogue";
 import type { Entry, RegisterSource } from "../../services/registers/types";
 import { matchCompany } from "../../services/sanctions/match";
 import { NotFoundError } from "../../shared/errors";
 import { CompaniesHouseProvenance, CompanyNumberQuery, companiesHouseProvenance, profileOf } from "../companies/common/company";
 import { type Found, type LookupResult, type LookupServices, companyNotes, lookup } from "../registers/common/lookup";
-import { Match, Provenance, RegisteredCompany, provenanceOf, textOf } from "../registers/common/schemas";
+import { Match, Provenance, RegisteredCompany, matchOut, provenanceOf, textOf } from "../registers/common/schemas";
 import { SanctionsCheck, sanctionsCheckOf } from "./common/sanctions";
 
 /**
@@ -54,6 +53,10 @@ function registerNumberOf(source: Checked, e: Entry): { type: string; value: str
 }
 
 
+/** The ways of matching, surest first. */
+const HOW = ["company-number", "registered-name", "former-name", "alternative-name"] as const;
+type How = (typeof HOW)[number];
+
 const RegisterMatch = z
   .object({
     name: z.string().describe("The organisation's name on the register."),
@@ -68,9 +71,12 @@ const RegisterMatch = z
     entries: z.number().int().describe("Rows of the register for this organisation (premises, routes, towns)."),
     town: z.string().nullable().describe("A town the register gives, where it gives one."),
     matchedBy: z
-      .enum(["company-number", "registered-name", "former-name"])
-      .describe("company-number: the register's own record carries the company's number. registered-name: the company's current name at Companies House. former-name: one of its former names (see `possibleMatch`)."),
+      .enum(HOW)
+      .describe("company-number: the register's own record carries the company's number. registered-name: the company's current name at Companies House. former-name: one of its former names. alternative-name: a trading or other name on the register. Only company-number and registered-name can be definite (see `definite`)."),
     matchedCompanyName: z.string().nullable().describe("The Companies House name (current or former) that matched; null for a match by company number."),
+    definite: z.boolean().describe("This organisation is the company for certain (the match rule of the register checks): false through a former or alternative name, or when the record contradicts the company (`contradictions`)."),
+    formerNameUntil: z.string().nullable().describe("For a former name: the date the company stopped using it, as Companies House gives it."),
+    contradictions: z.array(z.string()).describe("What on the register's record disagrees with the company (another company number, another town or postcode)."),
     match: Match.describe("How the register's name compared: `score` 1 exact, 0.95 the same apart from the legal form; `matchedName` is the register's name (or other or trading name) that matched."),
   })
   .openapi("RegisterMatch");
@@ -80,7 +86,7 @@ const RegisterResult = z
     register: z.enum(REGISTERS).describe("The register's id: aml (HMRC), sra, sponsors, cqc, charity."),
     name: z.string().describe("The register's full name."),
     checked: z.boolean().describe("false when this service has not loaded the register yet: the company was not looked for on it, and `found` false says nothing."),
-    found: z.boolean().describe("The company is on the register's current edition (at least one organisation matched is listed now)."),
+    found: z.boolean().describe("The company is on the register's current edition: at least one organisation listed now is a definite match (see `possibleMatch`)."),
     formerlyListed: z.boolean().describe("Not listed now, but the service saw an organisation matching the company in an earlier edition (see `matches[].removedOn`)."),
     status: z.string().nullable().describe("The register's status for the organisations listed now (distinct values joined with '; '; on the CQC register, the provider's own when the provider matched). null when none is listed."),
     registerDate: z.string().nullable().describe("Date of the register edition answered from (for a company not found: the edition it is not in)."),
@@ -109,8 +115,6 @@ const Output = z
 type Result = z.infer<typeof RegisterResult>;
 type MatchOut = z.infer<typeof RegisterMatch>;
 
-/** The ways of matching, surest first. */
-const HOW = ["company-number", "registered-name", "former-name"] as const;
 
 /**
  * An entry's status as its register gives it. A sponsor's is its licence type and rating (its row's own status is
@@ -121,14 +125,6 @@ function statusOf(source: Checked, e: Entry): string {
   return [textOf(e.data.typeAndRating) ?? textOf(e.data.status), e.status === "listed" ? null : e.status].filter(Boolean).join("; ") || e.status;
 }
 
-/** Which Companies House name (current or former) a name match came through. */
-function viaName(profile: CompanyProfile, f: Found): Pick<MatchOut, "matchedBy" | "matchedCompanyName"> {
-  const candidate = [{ id: f.entry.key, name: f.entry.name, altNames: f.entry.altNames }];
-  if (matchNames(profile.name, candidate, { minScore: 0.95, limit: 1 }).length) return { matchedBy: "registered-name", matchedCompanyName: profile.name };
-  const former = profile.previousNames.find((p) => matchNames(p.name, candidate, { minScore: 0.95, limit: 1 }).length);
-  return former ? { matchedBy: "former-name", matchedCompanyName: former.name } : { matchedBy: "registered-name", matchedCompanyName: profile.name };
-}
-
 /** The organisations a lookup found, one per register entity (an MLR registration, a sponsor, a firm, a location, a charity). */
 function organisations(source: Checked, profile: CompanyProfile, found: LookupResult): MatchOut[] {
   const byEntity = new Map<string, Found[]>();
@@ -137,9 +133,11 @@ function organisations(source: Checked, profile: CompanyProfile, found: LookupRe
     const listed = all.filter((f) => !f.entry.removedOn);
     const lastRemoved = all.map((f) => f.entry.removedOn!).sort().at(-1) ?? null;
     const shown = listed.length ? listed : all.filter((f) => f.entry.removedOn === lastRemoved);
-    const best = all.reduce((b, f) => (f.match.score > b.match.score ? f : b), all[0]);
+    const best = all.find((f) => f.certainty.definite) ?? all.reduce((b, f) => (f.match.score > b.match.score ? f : b), all[0]);
     const first = shown[0].entry;
-    const byNumber = best.match.reasons.includes("company number");
+    const c = best.certainty;
+    // Asked by company number, every name match is through the company's current or a former name, or a register's other name.
+    const matchedBy: How = c.basis === "company-number" || c.basis === "register-number" ? "company-number" : c.basis === "former-name" ? "former-name" : c.basis === "alternative-name" ? "alternative-name" : "registered-name";
     return {
       name: first.name,
       registerNumber: registerNumberOf(source, first),
@@ -149,8 +147,12 @@ function organisations(source: Checked, profile: CompanyProfile, found: LookupRe
       removedOn: listed.length ? null : lastRemoved,
       entries: all.length,
       town: shown.map((f) => f.entry.town).find((t) => t) ?? null,
-      ...(byNumber ? { matchedBy: "company-number" as const, matchedCompanyName: null } : viaName(profile, best)),
-      match: best.match,
+      matchedBy,
+      matchedCompanyName: c.matchedCompanyName,
+      definite: c.definite,
+      formerNameUntil: c.formerNameUntil,
+      contradictions: c.contradictions,
+      match: matchOut(best),
     };
   });
   // Listed first, then the surest way of matching, a CQC provider before its locations, the best score, then by name.
@@ -158,6 +160,7 @@ function organisations(source: Checked, profile: CompanyProfile, found: LookupRe
   return out.sort(
     (a, b) =>
       Number(b.listed) - Number(a.listed) ||
+      Number(b.definite) - Number(a.definite) ||
       HOW.indexOf(a.matchedBy) - HOW.indexOf(b.matchedBy) ||
       provider(b) - provider(a) ||
       b.match.score - a.match.score ||
@@ -213,24 +216,34 @@ async function registerResult(services: LookupServices, source: Checked, profile
   const edition = await services.registers.editionInfo(source, [...new Set(found.found.map((f) => f.entry.scope))]);
   const all = organisations(source, profile, found);
   const listed = all.filter((m) => m.listed);
-  const providers = listed.filter((m) => m.registerNumber?.type === "CQC provider id");
-  const lead = providers.length ? providers : listed;
-  const possibleMatch = all.every((m) => m.matchedBy === "former-name");
+  // The one match rule (issue 28 §1): found only through a definite match; listed but none definite is a possible match.
+  const sure = listed.filter((m) => m.definite);
+  const possibleMatch = listed.length > 0 && sure.length === 0;
+  const shownListed = sure.length ? sure : listed;
+  const providers = shownListed.filter((m) => m.registerNumber?.type === "CQC provider id");
+  const lead = providers.length ? providers : shownListed;
   const notes: string[] = [];
-  if (!listed.length) notes.push(`The company is no longer listed: it was in earlier editions (gone from the edition of ${all[0].removedOn}).`);
-  if (possibleMatch)
+  if (!listed.length) notes.push(`The company is no longer listed: ${all.some((m) => m.definite) ? "it was" : "an organisation possibly matching it was"} in earlier editions (gone from the edition of ${all[0].removedOn}).`);
+  if (possibleMatch || (!listed.length && !all.some((m) => m.definite))) notes.push(`Possible match only: ${found.certainty.toConfirm ?? ""}`.trim());
+  if (possibleMatch) {
+    const m = listed[0];
     notes.push(
-      `Matched only through a former company name (${[...new Set(all.map((m) => m.matchedCompanyName))].join(", ")}): the register may not have caught up with the change of name, or this may be another business that used the name. ${all.some((m) => m.registerNumber) ? "Confirm with the register number." : "Confirm the organisation: this register has no numbers, so compare its town with the company's."}`,
+      m.matchedBy === "former-name"
+        ? `${m.name} matched through the company's former name ${m.matchedCompanyName}${m.formerNameUntil ? ` (used until ${m.formerNameUntil})` : ""}.`
+        : m.matchedBy === "alternative-name"
+          ? `${m.name} matched through an alternative name on the register (${m.match.matchedName}).`
+          : `${m.name} matched by name, but ${m.contradictions.join("; ")}.`,
     );
-  if (source === "aml" && !listed.some((m) => m.status.split("; ").includes("Approved")))
+  }
+  if (source === "aml" && !possibleMatch && !sure.some((m) => m.status.split("; ").includes("Approved")))
     notes.push(`No registration found is Approved. ${cat.notFound.split(". ")[0]}.`);
   return {
     ...head,
     checked: true,
-    found: listed.length > 0,
+    found: sure.length > 0,
     formerlyListed: listed.length === 0,
     // A CQC provider's own status stands for it (its locations' are in `matches`).
-    status: listed.length ? [...new Set(lead.flatMap((m) => m.status.split("; ")))].join("; ") : null,
+    status: shownListed.length ? [...new Set(lead.flatMap((m) => m.status.split("; ")))].join("; ") : null,
     registerDate: edition.editionDate,
     matchedBy: found.matchedBy,
     possibleMatch,
@@ -244,13 +257,15 @@ async function registerResult(services: LookupServices, source: Checked, profile
 function summaryOf(company: { name: string; number: string }, results: Result[], sanctionsNote: string, notes: string): string {
   const who = `${company.name} (${company.number})`;
   const on = results.filter((r) => r.found);
+  const maybe = results.filter((r) => r.possibleMatch);
   const gone = results.filter((r) => r.formerlyListed);
-  const absent = results.filter((r) => r.checked && !r.found && !r.formerlyListed);
+  const absent = results.filter((r) => r.checked && !r.found && !r.possibleMatch && !r.formerlyListed);
   const unchecked = results.filter((r) => !r.checked);
   const parts = [
-    on.length
-      ? `${who} is on ${on.map((r) => `the ${SHORT[r.register]} (${r.status}${r.possibleMatch ? "; possible match through a former name" : ""})`).join(", ")}.`
-      : `${who} is on none of the registers checked.`,
+    on.length ? `${who} is on ${on.map((r) => `the ${SHORT[r.register]} (${r.status})`).join(", ")}.` : maybe.length ? "" : `${who} is on none of the registers checked.`,
+    maybe.length
+      ? `Possible match only on ${maybe.map((r) => `the ${SHORT[r.register]} (${r.matches[0]?.name}, ${r.status}; through ${r.matches[0]?.matchedBy === "former-name" ? `the former name ${r.matches[0]?.matchedCompanyName}` : r.matches[0]?.matchedBy === "alternative-name" ? "an alternative name on the register" : "a name the register's record contradicts"})`).join(", ")}: confirm before relying on it.`
+      : "",
     gone.length ? `It is no longer listed on ${gone.map((r) => `the ${SHORT[r.register]}`).join(", ")}.` : "",
     absent.length ? `Not found on ${absent.map((r) => `the ${SHORT[r.register]} (edition of ${r.registerDate})`).join(", ")}.` : "",
     absent.some((r) => r.register === "aml") ? REGISTER_CATALOGUE.aml.notFound.split(". ")[0] + "." : "",
@@ -311,7 +326,7 @@ export const getLicencesAndRegisters = defineOperation({
       ? `${sanctions.note} Entr${sanctions.definiteMatches.length === 1 ? "y" : "ies"} ${sanctions.definiteMatches.map((m) => `${m.listId} (${m.regimes.join(", ") || "regime not stated"}; ${m.reasons.join("; ")})`).join(", ")}.`
       : sanctions.note;
     const registered = registerCompany(profile);
-    const notes = companyNotes({ query: company, matchedBy: "", matchedOn: [], found: [], company: registered, profile });
+    const notes = companyNotes({ companyUnavailable: undefined, company: registered });
     return {
       query: { company },
       company: registered,

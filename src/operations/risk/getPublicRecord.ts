@@ -69,7 +69,8 @@ const Read = z.object({
 
 const RegisterCoverage = z.object({
   register: z.enum(TIMELINE_REGISTERS),
-  found: z.boolean().describe("Whether the company is on that register (by company number, or by its registered or former names)."),
+  found: z.boolean().describe("Whether the company is on that register by a definite match (its company number on the register's record, or its current registered name, uncontradicted: the register checks' match rule). Only a definite match's changes are in the timeline."),
+  possibleMatch: z.boolean().describe("An organisation matched only through a former or alternative name, or one its record contradicts: its changes are left out of the timeline (they may be another business's)."),
   matchedBy: z.string().nullable(),
   changes: z.number().int().describe("Recorded changes in the timeline."),
   historySince: z.string().nullable().describe("The register's changes are recorded from this date (its first edition loaded here)."),
@@ -127,7 +128,7 @@ const Output = z
   })
   .openapi("PublicRecord");
 
-type RegisterRead = { register: TimelineRegister; found: boolean; matchedBy: string | null; changes: ChangeRow[]; edition: Parameters<typeof provenanceOf>[1] | null };
+type RegisterRead = { register: TimelineRegister; found: boolean; possibleMatch: boolean; matchedBy: string | null; changes: ChangeRow[]; edition: Parameters<typeof provenanceOf>[1] | null };
 
 /** The company on one of our registers (as the register checks find it) and the changes recorded of its entries. */
 async function registerRead(services: Services, register: TimelineRegister, number: string): Promise<RegisterRead> {
@@ -135,13 +136,16 @@ async function registerRead(services: Services, register: TimelineRegister, numb
   try {
     found = await lookup(services, register, number);
   } catch (e) {
-    if (e instanceof NotFoundError) return { register, found: false, matchedBy: null, changes: [], edition: null };
+    if (e instanceof NotFoundError) return { register, found: false, possibleMatch: false, matchedBy: null, changes: [], edition: null };
     throw e;
   }
-  const entities = [...new Set(found.found.map((f) => f.entry.entity))];
-  const scopes = [...new Set(found.found.map((f) => f.entry.scope))];
+  // The one match rule (issue 28 §1): only a definite match's changes are the company's.
+  const sure = found.found.filter((f) => f.certainty.definite);
+  if (!sure.length) return { register, found: false, possibleMatch: true, matchedBy: found.matchedBy, changes: [], edition: null };
+  const entities = [...new Set(sure.map((f) => f.entry.entity))];
+  const scopes = [...new Set(sure.map((f) => f.entry.scope))];
   const [changes, edition] = await Promise.all([services.registers.historyOf(register, entities, REGISTER_HISTORY), services.registers.editionInfo(register, scopes)]);
-  return { register, found: true, matchedBy: found.matchedBy, changes, edition };
+  return { register, found: true, possibleMatch: false, matchedBy: found.matchedBy, changes, edition };
 }
 
 export const getPublicRecord = defineOperation({
@@ -216,6 +220,7 @@ export const getPublicRecord = defineOperation({
       registers: registers.map((r) => ({
         register: r.register,
         found: r.found,
+        possibleMatch: r.possibleMatch,
         matchedBy: r.matchedBy,
         changes: r.changes.length,
         historySince: r.edition?.historySince ?? null,
@@ -233,6 +238,8 @@ export const getPublicRecord = defineOperation({
     if (coverage.pscs.truncated) notes.push(`Persons with significant control: ${coverage.pscs.read} of ${coverage.pscs.total} were read and counted.`);
     if (gazette.truncated) notes.push(`The Gazette has more insolvency notices under the company's name than were read (the newest ${gazette.read}); older notices may be missing.`);
     for (const r of coverage.registers) if (r.truncated) notes.push(`${r.register}: only the newest ${REGISTER_HISTORY} recorded changes are in the timeline.`);
+    for (const r of coverage.registers)
+      if (r.possibleMatch) notes.push(`${r.register}: an organisation matched the company only possibly (through a former or alternative name, or its record disagrees), so its changes are left out; see the register's own check.`);
     if (coverage.companiesRegister.truncated) notes.push(`Companies register: only the newest ${COMPANY_CHANGES} recorded changes were read.`);
     if (!companiesEdition) notes.push("Companies House's monthly Basic Company Data is not loaded here, so its recorded changes are not in the timeline.");
     if (timeline.undated) notes.push(`${timeline.undated} record${timeline.undated === 1 ? " has" : "s have"} no date and ${timeline.undated === 1 ? "is" : "are"} left out.`);

@@ -50,3 +50,12 @@ export function extractCompanyNumber(text: string): string | null {
   }
   return null;
 }
+
+/** The name without a company number written inside it: `Abbeyfield Care Homes (12345678) Limited` → `Abbeyfield Care Homes Limited`. */
+export function withoutCompanyNumber(text: string): string {
+  for (const re of [LABELLED, BRACKETED, TRAILING]) {
+    const m = re.exec(text);
+    if (m && normaliseCompanyNumber(m[1])) return `${text.slice(0, m.index)} ${text.slice(m.index + m[0].length)}`.replace(/\s+/g, " ").trim();
+  }
+  return text;
+}

@@ -6,25 +6,26 @@
 import { GENERIC_WORDS, nameTokens, nameWords, normaliseName, normaliseNameCore, splitTradingName } from "./names";
 
 export interface MatchableEntry { id: string; name: string; altNames?: string[] }
-export interface NameMatch { id: string; matchedName: string; score: number; exact: boolean; reasons: string[] }
+/** `primary`: the match is on the entry's own name, not one of its trading or other names. */
+export interface NameMatch { id: string; matchedName: string; score: number; exact: boolean; reasons: string[]; primary: boolean }
 
 /** One comparable form of a name: a legal name or a trading name, pre-normalised. */
-interface Variant { raw: string; full: string; core: string; words: string[]; tokens: Set<string>; trading: boolean }
+interface Variant { raw: string; full: string; core: string; words: string[]; tokens: Set<string>; trading: boolean; primary: boolean }
 
 function variantsOf(names: string[]): Variant[] {
   const out: Variant[] = [];
   const seen = new Set<string>();
-  const add = (raw: string, trading: boolean) => {
+  const add = (raw: string, trading: boolean, primary: boolean) => {
     const full = normaliseName(raw);
     if (!full || seen.has(full)) return;
     seen.add(full);
-    out.push({ raw, full, core: normaliseNameCore(raw), words: nameWords(raw), tokens: new Set(nameTokens(raw)), trading });
+    out.push({ raw, full, core: normaliseNameCore(raw), words: nameWords(raw), tokens: new Set(nameTokens(raw)), trading, primary });
   };
-  for (const n of names) {
+  names.forEach((n, i) => {
     const { name, tradingAs } = splitTradingName(n);
-    add(name, false);
-    for (const t of tradingAs) add(t, true);
-  }
+    add(name, false, i === 0);
+    for (const t of tradingAs) add(t, true, false);
+  });
   return out;
 }
 
@@ -78,7 +79,7 @@ export function matchNames(
         const r = compare(q, c);
         if (!r || r.score < minScore || (best && r.score <= best.score)) continue;
         const reasons = c.trading ? [...r.reasons, `matched on trading name ${c.raw}`] : r.reasons;
-        best = { id: e.id, matchedName: c.raw, score: r.score, exact: r.exact, reasons, key: c.full };
+        best = { id: e.id, matchedName: c.raw, score: r.score, exact: r.exact, reasons, primary: c.primary, key: c.full };
       }
     }
     if (best) out.push(best);

@@ -16,6 +16,8 @@ export interface RegisterCatalogueEntry {
   licence: string | null;
   /** Whether its entries carry company numbers (else a company number is matched through the company's names). */
   companyNumbers: boolean;
+  /** The register's own number for an organisation, as a possible match's `toConfirm` names it; absent where it has none. */
+  numberLabel?: string;
   /** Said wherever a lookup finds nothing: what the register does not cover (SPEC §1 rule 7: never "this person's business is not registered"). */
   notFound: string;
   /**
@@ -39,6 +41,7 @@ export const REGISTER_CATALOGUE = {
     attribution: "Source: HM Revenue & Customs, supervised business register.",
     licence: OGL,
     companyNumbers: false,
+    numberLabel: "MLR number",
     // SPEC §4.5: never "unsupervised".
     notFound: `Not being on HMRC's register does not mean the business is unsupervised: another body, such as the FCA or a professional body (for law firms and accountants usually their own), may supervise it. ${INDIVIDUALS_NOT_COVERED}`,
   },
@@ -48,6 +51,7 @@ export const REGISTER_CATALOGUE = {
     attribution: "Source: Solicitors Regulation Authority (SRA) register data, supplied under the SRA's firm data terms. The SRA does not endorse this service.",
     licence: null,
     companyNumbers: true,
+    numberLabel: "SRA number",
     notFound: "The SRA's register lists firms; a firm not on it may be regulated by another legal regulator. Individual solicitors are not covered by this service.",
   },
   sponsors: {
@@ -64,6 +68,7 @@ export const REGISTER_CATALOGUE = {
     attribution: "Contains CQC data © Care Quality Commission, licensed under the Open Government Licence v3.0. CQC does not endorse this service.",
     licence: "Open Government Licence v3.0",
     companyNumbers: true,
+    numberLabel: "CQC provider or location id",
     notFound: `Providers registered as individuals, and locations named only after a person, are not covered by this service.`,
   },
   charity: {
@@ -72,6 +77,7 @@ export const REGISTER_CATALOGUE = {
     attribution: "Source: Charity Commission for England and Wales.",
     licence: OGL,
     companyNumbers: true,
+    numberLabel: "charity number",
     notFound: "The Charity Commission registers charities in England and Wales; Scottish and Northern Irish charities, and exempt or excepted charities, are not on it.",
     tables: [
       "charity",

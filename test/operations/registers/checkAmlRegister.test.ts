@@ -34,13 +34,14 @@ describe("SPEC §2.5 / §4.5 aml-register", () => {
         removedOn: null,
         premises: 1,
         districts: ["SW1A"],
+        definite: true,
       },
     ]);
     expect(body.entries[0]).toMatchObject({ tradingName: "Harbour Company Secretaries", postcodeDistrict: "SW1A", lastSeen: "2026-11-07", removedOn: null });
     expect(body.history).toEqual([{ date: "2026-11-07", kind: "status", name: "HARBOUR FORMATIONS LTD", before: { status: "Applied" }, after: { status: "Approved" } }]);
   });
 
-  it("SPEC §4.5 by company number: matched on a former name from Companies House, with the SPEC §2.1 company object", async () => {
+  it("SPEC §4.5 issue 28 §1 by company number: matched only on a former name from Companies House: a possible match, never 'supervised'", async () => {
     const { r, body } = await check("aml-register", "9876543");
     expect(r.status).toBe(200);
     amlRegister.output.parse(body);
@@ -49,8 +50,14 @@ describe("SPEC §2.5 / §4.5 aml-register", () => {
       company: { name: "OAKHILL PROPERTY GROUP LIMITED", number: "09876543", status: "active", filingsOverdue: false },
       matchedBy: "registered and former company names from Companies House",
       matchedOn: ["OAKHILL HOMES LIMITED"],
-      supervisedByHmrc: true,
+      supervisedByHmrc: false,
+      possibleMatch: true,
+      matchCertainty: { definite: false, basis: "former-name", matchedCompanyName: "OAKHILL HOMES LIMITED" },
+      registrations: [{ mlrNumber: "XEML00000111222", status: "Approved", definite: false }],
     });
+    expect(body.summary).toMatch(/^Possible match only: OAKHILL HOMES LIMITED \(XEML00000111222: Approved\) matches OAKHILL PROPERTY GROUP LIMITED \(09876543\) through the company's former name "OAKHILL HOMES LIMITED"/);
+    expect(body.summary).toMatch(/Confirm with the MLR number/);
+    expect(body.summary).not.toMatch(/is on HMRC's supervised business register/);
     expect(body.registrations.map((g: { mlrNumber: string }) => g.mlrNumber)).toEqual(["XEML00000111222"]);
     expect(body.registrations[0].sectors).toEqual(["estate agency", "letting agency"]);
   });

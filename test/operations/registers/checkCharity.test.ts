@@ -59,6 +59,23 @@ describe("SPEC §4.8 charity-check", () => {
     expect(rescue.body.summary).toMatch(/interim manager/);
   });
 
+  it("SPEC §4.8 issue 28 §1 a similar or alternative name is a possible match: never 'registered', never the positive sentence", async () => {
+    // "Riverside Trust" is near RIVERSIDE COMMUNITY TRUST and its working name RIVERSIDE CENTRE, equal to neither.
+    const near = await check("charity-check", "Riverside Trust");
+    expect(near.r.status).toBe(200);
+    expect(near.body).toMatchObject({ registered: false, possibleMatch: true, matchCertainty: { definite: false }, charities: [{ charityNumber: "1100001", registrationStatus: "Registered" }] });
+    expect(["similar-name", "alternative-name"]).toContain(near.body.matchCertainty.basis);
+    expect(near.body.summary).toMatch(/^Possible match only: RIVERSIDE COMMUNITY TRUST \(charity 1100001, listed as registered\) matches "Riverside Trust"/);
+    expect(near.body.summary).toMatch(/Confirm with the charity number/);
+    expect(near.body.summary).not.toMatch(/is registered with the Charity Commission/);
+    // Its working name asked exactly is still an alternative name: possible.
+    const working = await check("charity-check", "Riverside Centre");
+    expect(working.body).toMatchObject({ registered: false, possibleMatch: true, matchCertainty: { basis: "alternative-name" } });
+    // The register's own name asked exactly is definite.
+    const exact = await check("charity-check", "Riverside Community Trust");
+    expect(exact.body).toMatchObject({ registered: true, possibleMatch: false, matchCertainty: { basis: "name-asked", definite: true } });
+  });
+
   it("SPEC §7 unknown charity number or name → 404 with query, not charged", async () => {
     await expectNotFound("charity-check", "1999999");
     await expectNotFound("charity-check", "Imaginary Otter Sanctuary");

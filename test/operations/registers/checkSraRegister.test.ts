@@ -86,7 +86,9 @@ describe("SPEC §2.6 / §4.5 sra-check", () => {
       firms: [{ sraNumber: 598877, status: "authorised with conditions", statusCode: "CONDITION", authorised: true }],
     });
     expect(body.summary).toMatch(/^Possible match only: Castle & Brook Solicitors \(SRA 598877, authorised with conditions\) matches CASTLE BROOK LEGAL LIMITED \(08112233\)/);
-    expect(body.summary).toMatch(/the SRA lists no company number for it\. It may be a different firm/);
+    expect(body.summary).toMatch(/through the company's former name "CASTLE & BROOK SOLICITORS LIMITED"/);
+    expect(body.summary).toMatch(/Confirm with the SRA number that this is the same organisation.* The SRA lists no company number for it\./);
+    expect(body.matchCertainty).toMatchObject({ basis: "former-name", definite: false, nameKind: "former" });
     expect(body.summary).not.toMatch(/is authorised/);
     // Near-name pairs: the exact name is certain; a near name is only possible.
     const exact = await check("sra-check", "Castle & Brook Solicitors");

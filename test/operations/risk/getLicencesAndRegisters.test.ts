@@ -67,7 +67,8 @@ describe("licences-and-registers: every register, one call (SPEC §4.5)", () => 
     expect(body.query).toEqual({ company: "1234567" });
     expect(body.company).toMatchObject({ name: "HARBOURSIDE LEGAL LIMITED", number: "01234567", status: "active" });
     expect(body.registers.map((x: { register: string }) => x.register)).toEqual(["aml", "sra", "sponsors", "cqc", "charity"]);
-    expect(body.foundOn).toEqual(["aml", "sra", "sponsors"]);
+    // Issue 28 §1: the sponsors register matched only through a former name, so it is not among the registers found.
+    expect(body.foundOn).toEqual(["aml", "sra"]);
 
     // SRA: its own record carries the company number.
     expect(registerOf(body, "sra")).toMatchObject({
@@ -94,7 +95,10 @@ describe("licences-and-registers: every register, one call (SPEC §4.5)", () => 
         town: expect.any(String),
         matchedBy: "company-number",
         matchedCompanyName: null,
-        match: { score: 1, matchedName: "Harbourside Legal Limited", reasons: ["company number"] },
+        definite: true,
+        formerNameUntil: null,
+        contradictions: [],
+        match: { score: 1, matchedName: "Harbourside Legal Limited", reasons: ["company number"], basis: "company-number", definite: true },
       },
     ]);
 
@@ -119,18 +123,19 @@ describe("licences-and-registers: every register, one call (SPEC §4.5)", () => 
       ],
     });
 
-    // Sponsors: through a former name only, so a possible match; the status is the licence type and rating.
+    // Sponsors: through a former name only, so a possible match (not found); the status is the licence type and rating.
     const sponsors = registerOf(body, "sponsors");
     expect(sponsors).toMatchObject({
-      found: true,
+      found: false,
       status: "Worker (A rating)",
       registerDate: "2026-10-07",
       possibleMatch: true,
-      matches: [{ name: "Harbourside & Co Solicitors Ltd", registerNumber: null, town: "Bristol", matchedBy: "former-name", matchedCompanyName: "HARBOURSIDE & CO SOLICITORS LIMITED", match: { score: 1 } }],
+      matches: [{ name: "Harbourside & Co Solicitors Ltd", registerNumber: null, town: "Bristol", matchedBy: "former-name", matchedCompanyName: "HARBOURSIDE & CO SOLICITORS LIMITED", definite: false, match: { score: 1, basis: "former-name", definite: false } }],
     });
-    expect(sponsors.note).toMatch(/former company name \(HARBOURSIDE & CO SOLICITORS LIMITED\).*this register has no numbers, so compare its town/);
+    expect(sponsors.note).toMatch(/^Possible match only: Confirm with the organisation's town and address on the register \(it has no numbers\) that this is the same organisation: the register may not have caught up with the change of name.* Harbourside & Co Solicitors Ltd matched through the company's former name HARBOURSIDE & CO SOLICITORS LIMITED/);
 
-    expect(body.summary).toContain("HARBOURSIDE LEGAL LIMITED (01234567) is on the HMRC money-laundering supervision register (Approved), the SRA register (authorised), the licensed sponsors register (Worker (A rating); possible match through a former name).");
+    expect(body.summary).toContain("HARBOURSIDE LEGAL LIMITED (01234567) is on the HMRC money-laundering supervision register (Approved), the SRA register (authorised). Possible match only on the licensed sponsors register (Harbourside & Co Solicitors Ltd, Worker (A rating); through the former name HARBOURSIDE & CO SOLICITORS LIMITED): confirm before relying on it.");
+    expect(body.summary).not.toMatch(/is on [^.]*licensed sponsors register/);
     expect(body.provenance).toMatchObject({ source: "Companies House public data API", attribution: "Source: Companies House." });
   });
 

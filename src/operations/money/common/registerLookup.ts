@@ -5,7 +5,7 @@ import { looksLikeCompanyNumber, normaliseCompanyNumber } from "../../../service
 import type { Entry, RegisterEditionInfo, RegisterSource } from "../../../services/registers/types";
 import { NotFoundError } from "../../../shared/errors";
 import { type LookupResult, lookup } from "../../registers/common/lookup";
-import { Provenance, RegisteredCompany, provenanceOf } from "../../registers/common/schemas";
+import { MatchCertaintySchema, Provenance, RegisteredCompany, matchCertaintyOut, provenanceOf } from "../../registers/common/schemas";
 
 /**
  * What the payments and public-money operations share (issue 14 §2): `company` read as a company number or a
@@ -29,6 +29,8 @@ export const MoneyCompanyQuery = z
 export const MatchFields = {
   company: RegisteredCompany.nullable().describe("The registered company (SPEC §2.1); null only when the register's entry carries no company number and the name was asked."),
   matchedBy: z.string().describe("How the company was found on the register: by the company number on the register's own record, by its registered or former names from Companies House, or by name (a possible match is said so)."),
+  possibleMatch: z.boolean().describe("true when the company was matched only through a former, alternative or similar name (the register checks' match rule): the figures may be another business's; `matchCertainty` says what would confirm it."),
+  matchCertainty: MatchCertaintySchema.nullable().describe("How sure the match is; null when nothing was found on the register."),
   registerDate: z.string().nullable().describe("Date of the register edition answered from (the newest file loaded)."),
   provenance: Provenance,
 };
@@ -36,6 +38,10 @@ export const MatchFields = {
 export interface RegisterFind {
   query: string;
   found: Entry[];
+  /** The entries found by a definite match (issue 28 §1): what a statement about the company may rest on. */
+  sure: Entry[];
+  possibleMatch: boolean;
+  certainty: LookupResult["certainty"] | null;
   matchedBy: string;
   company: z.infer<typeof RegisteredCompany> | null;
   profile: CompanyProfile | null;
@@ -55,15 +61,35 @@ export async function findOnRegister(services: Pick<Services, "registers" | "com
     const number = normaliseCompanyNumber(query)!;
     const profile = await services.companiesHouse.getProfile(number);
     if (!profile) throw e;
-    return { ...base, found: [], matchedBy: "not found on the register by company number, registered or former names", company: registerCompany(profile), profile };
+    return { ...base, found: [], sure: [], possibleMatch: false, certainty: null, matchedBy: "not found on the register by company number, registered or former names", company: registerCompany(profile), profile };
   }
   // Companies House could not be read for the number on the register's entry: the register's own name and number, said so.
   const entry = r.companyUnavailable ? r.found.find((f) => f.entry.companyNumber === r.companyUnavailable)?.entry : undefined;
   const company =
     r.company ??
     (entry ? { name: entry.name, number: r.companyUnavailable!, status: "unknown", statusDetail: "Companies House could not be read just now; name and number are the register's own." } : null);
-  return { ...base, found: r.found.map((f) => f.entry), matchedBy: r.matchedBy, company, profile: r.profile };
+  return {
+    ...base,
+    found: r.found.map((f) => f.entry),
+    sure: r.found.filter((f) => f.certainty.definite).map((f) => f.entry),
+    possibleMatch: r.possibleMatch,
+    certainty: r.certainty,
+    matchedBy: r.matchedBy,
+    company,
+    profile: r.profile,
+  };
 }
 
 /** The MatchFields of a reply, from what was found. */
-export const matchFieldsOf = (f: RegisterFind) => ({ company: f.company, matchedBy: f.matchedBy, registerDate: f.edition.editionDate, provenance: f.provenance });
+export const matchFieldsOf = (f: RegisterFind) => ({
+  company: f.company,
+  matchedBy: f.matchedBy,
+  possibleMatch: f.possibleMatch,
+  matchCertainty: f.certainty ? matchCertaintyOut(f.certainty) : null,
+  registerDate: f.edition.editionDate,
+  provenance: f.provenance,
+});
+
+/** The sentence a possible match puts before any statement made from the register (issue 28 §1); "" for a definite one. */
+export const possibleMatchCaveat = (f: RegisterFind): string =>
+  f.possibleMatch && f.certainty ? `Possible match only: these figures are of ${f.certainty.matchedName}, matched by ${f.certainty.basis.replace("-", " ")}. ${f.certainty.toConfirm ?? ""} `.replace(/\s+$/, " ") : "";

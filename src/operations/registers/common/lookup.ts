@@ -8,7 +8,9 @@ import { ftsQueryFor, matchNames } from "../../../services/matching/match";
 import { normaliseName, normaliseNameCore } from "../../../services/matching/names";
 import type { RegisterSource } from "../../../services/registers/types";
 import { OGL, REGISTER_CATALOGUE as REGISTERS } from "../../../services/registers/catalogue";
-import { type RegisteredCompany, provenanceOf } from "./schemas";
+import { type CompanyForMatch, type MatchCertainty, type MatchRoute, matchCertainty, overallCertainty } from "../../../services/matching/certainty";
+import { mergedRecordFacts, recordFactsOf } from "../../../services/registers/places";
+import { type RegisteredCompany, matchCertaintyOut, provenanceOf } from "./schemas";
 
 /**
  * What every register check shares (issue: register checks §2–§3): reading `company` as a company
@@ -38,6 +40,8 @@ export async function checkReply(services: LookupServices, source: RegisterSourc
         ? { state: "unavailable" as const, licence: null }
         : { state: "not-needed" as const, licence: null },
     matchedBy: found.matchedBy,
+    possibleMatch: found.possibleMatch,
+    matchCertainty: matchCertaintyOut(found.certainty),
     history: history.map(toHistory),
     registerDate: edition.editionDate,
     historySince: edition.historySince,
@@ -47,20 +51,57 @@ export async function checkReply(services: LookupServices, source: RegisterSourc
 
 export const toHistory = (c: ChangeRow) => ({ date: c.date, kind: c.kind, name: c.name, before: c.before, after: c.after });
 
+/** An entry found, how it was reached, and how sure that makes it (the one match rule: services/matching/certainty.ts). */
 export interface Found {
   entry: Entry;
   match: { score: number; matchedName: string; reasons: string[] };
+  route: MatchRoute;
+  certainty: MatchCertainty;
 }
+
+type Hit = Omit<Found, "certainty">;
 
 export interface LookupResult {
   query: string;
   matchedBy: string;
   matchedOn: string[];
+  /** Definite matches first (then as the lookup ranked them). */
   found: Found[];
   company: z.infer<typeof RegisteredCompany> | null;
   profile: CompanyProfile | null;
   /** The company number the register gives, when Companies House could not be read for it. */
   companyUnavailable?: string;
+  /** No entry found is a definite match (issue 28 §1): a register's positive answer must not be given. */
+  possibleMatch: boolean;
+  /** The surest entry's certainty (the first definite one, else the best possible one). */
+  certainty: MatchCertainty;
+}
+
+/** A lookup's result before the match rule is applied: the entries and how they were reached. */
+type Reached = Omit<LookupResult, "found" | "possibleMatch" | "certainty"> & { found: Hit[] };
+
+/** The company as the match rule needs it. */
+export const companyForMatch = (p: CompanyProfile): CompanyForMatch => ({
+  number: p.number,
+  name: p.name,
+  previousNames: p.previousNames.map((n) => ({ name: n.name, until: n.until })),
+  office: { town: p.registeredOffice.locality, postcode: p.registeredOffice.postcode },
+});
+
+/**
+ * Applies the one match rule to what a lookup reached: each entry's certainty (its entity's places taken together),
+ * definite entries first. `asked` is the company the query named (by its number), null for a name or a register number.
+ */
+function decide(source: RegisterSource, r: Reached, asked: CompanyProfile | null): LookupResult {
+  const byEntity = new Map<string, Hit[]>();
+  for (const h of r.found) byEntity.set(h.entry.entity, [...(byEntity.get(h.entry.entity) ?? []), h]);
+  const company = asked ? companyForMatch(asked) : null;
+  const label = (REGISTERS[source] as { numberLabel?: string }).numberLabel ?? null;
+  const found: Found[] = r.found.map((h) => ({ ...h, certainty: matchCertainty(h.route, { ...mergedRecordFacts(byEntity.get(h.entry.entity)!.map((x) => x.entry)), name: h.entry.name, companyNumber: recordFactsOf(h.entry).companyNumber }, company, label) }));
+  // Stable: definite first, the lookup's own order kept within each.
+  const ordered = [...found.filter((f) => f.certainty.definite), ...found.filter((f) => !f.certainty.definite)];
+  const o = overallCertainty(ordered.map((f) => f.certainty));
+  return { ...r, found: ordered, possibleMatch: o.possibleMatch, certainty: o.best! };
 }
 
 export interface LookupOptions {
@@ -71,7 +112,7 @@ export interface LookupOptions {
 /** The lowest name score a name query answers with (a "possible match" below 0.95). */
 const NAME_MIN_SCORE = 0.7;
 
-async function byNames(services: LookupServices, source: RegisterSource, names: string[], minScore: number, exactOnly: boolean): Promise<Found[]> {
+async function byNames(services: LookupServices, source: RegisterSource, names: string[], minScore: number, exactOnly: boolean): Promise<Hit[]> {
   const norms = [...new Set(names.flatMap((n) => [normaliseName(n), normaliseNameCore(n)]).filter(Boolean))];
   // Exact (or same-but-legal-form) names first; token candidates only when there are none.
   let keys = await services.registers.keysByNames(source, norms, null);
@@ -79,11 +120,17 @@ async function byNames(services: LookupServices, source: RegisterSource, names: 
   if (!keys.length) return [];
   const entries = await services.registers.entriesByKeys(source, keys);
   const byKey = new Map(entries.map((e) => [e.key, e]));
-  const best = new Map<string, Found>();
+  const best = new Map<string, Hit>();
+  // Names in order (the current name before former ones): a tie keeps the earlier name.
   for (const n of names) {
     for (const m of matchNames(n, entries.map((e) => ({ id: e.key, name: e.name, altNames: e.altNames })), { minScore: exactOnly ? 0.95 : minScore, limit: 200 })) {
       const prev = best.get(m.id);
-      if (!prev || prev.match.score < m.score) best.set(m.id, { entry: byKey.get(m.id)!, match: { score: m.score, matchedName: m.matchedName, reasons: m.reasons } });
+      if (!prev || prev.match.score < m.score)
+        best.set(m.id, {
+          entry: byKey.get(m.id)!,
+          match: { score: m.score, matchedName: m.matchedName, reasons: m.reasons },
+          route: { by: "name", matchedName: m.matchedName, primary: m.primary, via: n, score: m.score },
+        });
     }
   }
   return [...best.values()].sort((a, b) => b.match.score - a.match.score || a.entry.name.localeCompare(b.entry.name));
@@ -92,14 +139,16 @@ async function byNames(services: LookupServices, source: RegisterSource, names: 
 /** Finds a register's entries for `company`, and says how. Throws NotFoundError (404 with `query`) when nothing matches. */
 export async function lookup(services: LookupServices, source: RegisterSource, query: string, opts: LookupOptions = {}): Promise<LookupResult> {
   const q = query.trim();
-  const exact = (entries: Entry[], how: string): Found[] => entries.map((entry) => ({ entry, match: { score: 1, matchedName: entry.name, reasons: [how] } }));
+  const exact = (entries: Entry[], how: string, by: "register-number" | "company-number"): Hit[] =>
+    entries.map((entry) => ({ entry, match: { score: 1, matchedName: entry.name, reasons: [how] }, route: { by, matchedName: entry.name, primary: true, via: null, score: 1 } }));
   const own = opts.ownNumber;
   const ownValue = own && own.pattern.test(q) ? (own.asNumber ? Number(q.replace(/\D/g, "")) : q.replace(/\s/g, "").toUpperCase()) : null;
   /** The entries under the register's own number, when the query is one. */
   const byOwnNumber = async (): Promise<LookupResult | null> => {
     if (!own || ownValue === null) return null;
     const hits = (await Promise.all([own.field].flat().map((f) => services.registers.entriesByDataField(source, f, ownValue)))).flat();
-    return hits.length ? withCompany(services, { query: q, matchedBy: own.label, matchedOn: [String(ownValue)], found: exact(hits, own.label), company: null, profile: null }) : null;
+    if (!hits.length) return null;
+    return decide(source, await withCompany(services, { query: q, matchedBy: own.label, matchedOn: [String(ownValue)], found: exact(hits, own.label, "register-number"), company: null, profile: null }), null);
   };
 
   if (own?.first) {
@@ -118,8 +167,10 @@ export async function lookup(services: LookupServices, source: RegisterSource, q
     }
     if (REGISTERS[source].companyNumbers) {
       const hits = await services.registers.entriesByCompanyNumber(source, [number]);
-      if (hits.length)
-        return withCompany(services, { query: q, matchedBy: "company number on the register's own record", matchedOn: [number], found: exact(hits, "company number"), company: null, profile: null });
+      if (hits.length) {
+        const r = await withCompany(services, { query: q, matchedBy: "company number on the register's own record", matchedOn: [number], found: exact(hits, "company number", "company-number"), company: null, profile: null });
+        return decide(source, r, r.profile);
+      }
     }
     let profile: CompanyProfile | null = null;
     let chError: UpstreamError | null = null;
@@ -133,14 +184,18 @@ export async function lookup(services: LookupServices, source: RegisterSource, q
       const names = [profile.name, ...profile.previousNames.map((p) => p.name)];
       const found = await byNames(services, source, names, 0.95, true);
       if (found.length)
-        return {
-          query: q,
-          matchedBy: "registered and former company names from Companies House",
-          matchedOn: [...new Set(found.map((f) => f.match.matchedName))],
-          found,
-          company: registerCompany(profile),
+        return decide(
+          source,
+          {
+            query: q,
+            matchedBy: "registered and former company names from Companies House",
+            matchedOn: [...new Set(found.map((f) => f.match.matchedName))],
+            found,
+            company: registerCompany(profile),
+            profile,
+          },
           profile,
-        };
+        );
     }
     const hit = await byOwnNumber();
     if (hit) return hit;
@@ -157,11 +212,13 @@ export async function lookup(services: LookupServices, source: RegisterSource, q
   const found = await byNames(services, source, [q], NAME_MIN_SCORE, false);
   // The name asked for is echoed once, under `query` (SPEC §7), not repeated in the message: it may be a person's.
   if (!found.length) throw new NotFoundError(`Nothing on this register matches the name asked for (\`query\`). ${REGISTERS[source].notFound}`, q);
-  return withCompany(services, { query: q, matchedBy: found[0].match.score >= 0.95 ? "name" : "name (possible match)", matchedOn: [...new Set(found.map((f) => f.match.matchedName))], found, company: null, profile: null });
+  const reached = await withCompany(services, { query: q, matchedBy: "name", matchedOn: [...new Set(found.map((f) => f.match.matchedName))], found, company: null, profile: null });
+  const r = decide(source, reached, null);
+  return r.possibleMatch ? { ...r, matchedBy: "name (possible match)" } : r;
 }
 
 /** Adds the registered company when the register's entry carries a company number; tolerates Companies House being down. */
-async function withCompany(services: LookupServices, r: LookupResult): Promise<LookupResult> {
+async function withCompany(services: LookupServices, r: Reached): Promise<Reached> {
   const number = r.found.find((f) => f.entry.companyNumber)?.entry.companyNumber;
   if (!number || r.company) return r;
   try {
@@ -176,11 +233,15 @@ async function withCompany(services: LookupServices, r: LookupResult): Promise<L
   return r;
 }
 
+/** The company or name asked, as a summary names it: `BAYSIDE HOSPITALITY LIMITED (07654321)` or `"Riverside Trust"`. */
+export const queriedAs = (found: Pick<LookupResult, "company">, asked: string): string =>
+  found.company && looksLikeCompanyNumber(asked) ? `${found.company.name} (${found.company.number})` : `"${asked.trim()}"`;
+
 /**
  * SPEC §2.1: what every summary adds about the registered company — the warnings Companies House gives
  * (a proposal to strike off, filings overdue), or that Companies House could not be read.
  */
-export function companyNotes(found: LookupResult): string {
+export function companyNotes(found: Pick<LookupResult, "companyUnavailable" | "company">): string {
   if (found.companyUnavailable)
     return ` Companies House could not be read just now, so the company's status and filings (company ${found.companyUnavailable}) are not shown; retry shortly.`;
   const c = found.company;
