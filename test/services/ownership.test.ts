@@ -61,7 +61,7 @@ describe("SPEC §4.8 ownership: where the chain ends, and why (issue 28 §3)", (
     const o = await trace({ "00000001": ["ALPHA LIMITED", [delaware], null] }, "00000001");
     expect(o.ends).toEqual([{ depth: 0, company: { name: "ALPHA LIMITED", number: "00000001" }, reason: "overseas-entity", controller: "Atlantic Capital Holdings, Inc.", registeredIn: "Delaware", count: 1, controllerReached: false }]);
     expect(o.ultimateControllerReached).toBe(false);
-    expect(o.conclusion).toMatch(/^No ultimate controller was reached\. The chain ends at ALPHA LIMITED \(00000001\), level 0 without reaching an ultimate controller: its controller Atlantic Capital Holdings, Inc\. is an overseas entity \(registered in Delaware\)/);
+    expect(o.conclusion).toMatch(/^No ultimate controller was reached\. The chain ends at ALPHA LIMITED \(00000001\), level 0, without reaching an ultimate controller: its controller Atlantic Capital Holdings, Inc\. is an overseas entity \(registered in Delaware\)/);
     expect(o.conclusion).not.toMatch(/controllers? (was|were) reached at/);
   });
 
@@ -69,7 +69,7 @@ describe("SPEC §4.8 ownership: where the chain ends, and why (issue 28 §3)", (
     const o = await trace({ "00000001": ["ALPHA LIMITED", [ukParent("Beta Limited", "2")], null], "00000002": ["BETA LIMITED", [ukParent("Alpha Limited", "1")], null] }, "00000001");
     expect(reasons(o)).toEqual(["1:00000002:cycle"]);
     expect(o.ends[0].controller).toBe("Alpha Limited (00000001)");
-    expect(o.conclusion).toBe("No ultimate controller was reached. The chain ends at BETA LIMITED (00000002), level 1 without reaching an ultimate controller: its controller Alpha Limited (00000001) is already in the chain (a cycle).");
+    expect(o.conclusion).toBe("No ultimate controller was reached. The chain ends at BETA LIMITED (00000002), level 1, without reaching an ultimate controller: its controller Alpha Limited (00000001) is already in the chain (a cycle).");
   });
 
   it("a protected (super-secure) person: counted, their details withheld, not an ultimate controller reached", async () => {
@@ -82,7 +82,7 @@ describe("SPEC §4.8 ownership: where the chain ends, and why (issue 28 §3)", (
   it("no PSC registered: the chain ends there, with the company's statement when it made one", async () => {
     const none = await trace({ "00000001": ["ALPHA LIMITED", null, null] }, "00000001");
     expect(none.ends).toEqual([expect.objectContaining({ reason: "no-psc-registered", count: 0, controllerReached: false })]);
-    expect(none.conclusion).toBe("No ultimate controller was reached. The chain ends at ALPHA LIMITED (00000001), level 0 without reaching an ultimate controller: no person with significant control is registered.");
+    expect(none.conclusion).toBe("No ultimate controller was reached. The chain ends at ALPHA LIMITED (00000001), level 0, without reaching an ultimate controller: no person with significant control is registered.");
     const stated = await trace({ "00000001": ["ALPHA LIMITED", [], statements("no-individual-or-entity-with-signficant-control")] }, "00000001");
     expect(stated.conclusion).toContain("no person with significant control is registered (the company says it has no registrable person or relevant legal entity)");
   });
@@ -102,7 +102,7 @@ describe("SPEC §4.8 ownership: where the chain ends, and why (issue 28 §3)", (
     expect(o.conclusion).toContain("its controller Nameless Holdings gives no registration details to follow");
     expect(o.conclusion).toContain("its controller Ghost Limited (00000099) is named as a UK company the companies register does not have");
     expect(o.conclusion).toContain("the company knows it has a registrable person but has not identified them");
-    expect(o.conclusion).toContain("The chain ends at BETA LIMITED (00000002), level 1 without reaching an ultimate controller: its controller Gamma Limited (00000003) is not followed past 1 levels.");
+    expect(o.conclusion).toContain("The chain ends at BETA LIMITED (00000002), level 1, without reaching an ultimate controller: its controller Gamma Limited (00000003) is not followed past 1 levels.");
     expect(o.conclusion).toMatch(/Ultimate controllers reached: 1 individual with significant control of ALPHA LIMITED \(00000001\), level 0\.$/);
     expect(o.conclusion).not.toContain("GAMMA"); // never read: never named as where the chain ends
   });

@@ -251,7 +251,7 @@ export function conclusionOf(ends: ChainEnd[], levels: Pick<OwnershipLevel, "dep
     const k = `${e.depth} ${e.company.number}`;
     groups.set(k, [...(groups.get(k) ?? []), e]);
   }
-  const stops = [...groups.values()].map((g) => `The chain ends at ${atOf(g[0])} without reaching an ultimate controller: ${g.map((e) => shortWords(e, statementsOf(e), maxDepth)).join("; ")}.`);
+  const stops = [...groups.values()].map((g) => `The chain ends at ${atOf(g[0])}, without reaching an ultimate controller: ${g.map((e) => shortWords(e, statementsOf(e), maxDepth)).join("; ")}.`);
   if (!stops.length) return `The ultimate controllers were reached: ${reached.map(reachedWords).join("; ")}.`;
   return [reached.length ? null : "No ultimate controller was reached.", ...stops, reached.length ? `Ultimate controllers reached: ${reached.map(reachedWords).join("; ")}.` : null].filter(Boolean).join(" ");
 }

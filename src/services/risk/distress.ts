@@ -325,7 +325,7 @@ const words = (s: string) => s.replace(/-/g, " ");
 /** Where the record shows a case ended, and on what date (null when the end is known but not dated). */
 function endOf(c: InsolvencyCase, procedure: Procedure, companyStatus: string, companyCeasedOn: string | null): { ended: boolean; on: string | null; by: string } {
   const ends = c.dates.filter((d) => d.type && END_DATE_TYPES.has(d.type) && isDate(d.date)).map((d) => d.date!).sort();
-  if (ends.length) return { ended: true, on: ends[ends.length - 1], by: "its end date" };
+  if (ends.length) return { ended: true, on: ends[ends.length - 1], by: "its end date on the record" };
   if (c.type && /end-of-moratorium/.test(c.type)) return { ended: true, on: newestOf(c), by: "the moratorium's end" };
   if (procedure === "receivership" && c.practitioners.length && c.practitioners.every((p) => isDate(p.ceasedToActOn)))
     return { ended: true, on: c.practitioners.map((p) => p.ceasedToActOn!).sort().pop()!, by: "every receiver having ceased to act" };
@@ -379,10 +379,10 @@ export function gradeInsolvencyCase(c: InsolvencyCase, ctx: { cases: InsolvencyC
   const bandWords = ["within the last 12 months", `within the last ${LOOKBACK_YEARS} years`, `more than ${LOOKBACK_YEARS} years ago`][band];
 
   if (procedure === "solvent-liquidation")
-    return { ...base, outcome: "solvent-wound-up", followedBy: null, severity: "info", reading: `A members' (solvent) voluntary liquidation, ${when} (by ${end.by}): graded info.` };
+    return { ...base, outcome: "solvent-wound-up", followedBy: null, severity: "info", reading: `A members' (solvent) voluntary liquidation, ${when} (shown by ${end.by}): graded info.` };
   if (procedure === "insolvent-liquidation") {
     const severity = ENDED_SEVERITY["wound-up"][band];
-    return { ...base, outcome: "wound-up", followedBy: null, severity, reading: `Wound up: the liquidation ${when} (by ${end.by}); an insolvent liquidation that ended ${bandWords} is graded ${severity}.` };
+    return { ...base, outcome: "wound-up", followedBy: null, severity, reading: `Wound up: the liquidation ${when} (shown by ${end.by}); an insolvent liquidation that ended ${bandWords} is graded ${severity}.` };
   }
 
   // A rescue procedure or a moratorium: did the company come through?
@@ -395,7 +395,7 @@ export function gradeInsolvencyCase(c: InsolvencyCase, ctx: { cases: InsolvencyC
   if (later || NOT_RESCUED.has(ctx.companyStatus)) {
     const severity = ENDED_SEVERITY.failed[band];
     const why = later ? `followed by ${words(later.type ?? "another case")} (${followedBy})` : `the company's status is now ${ctx.companyStatus}`;
-    return { ...base, outcome: "failed", followedBy, severity, reading: `Failed: the ${caseWords(c.type, procedure)} ${when} (by ${end.by}), ${why}.${cvaWords} Graded ${severity}: it ended ${bandWords}.` };
+    return { ...base, outcome: "failed", followedBy, severity, reading: `Failed: the ${caseWords(c.type, procedure)} ${when} (shown by ${end.by}), ${why}.${cvaWords} Graded ${severity}: it ended ${bandWords}.` };
   }
   const severity = (procedure === "moratorium" ? MORATORIUM_ENDED : ENDED_SEVERITY.ended)[band];
   return {
@@ -403,7 +403,7 @@ export function gradeInsolvencyCase(c: InsolvencyCase, ctx: { cases: InsolvencyC
     outcome: "ended",
     followedBy: null,
     severity,
-    reading: `The ${caseWords(c.type, procedure)} ${when} (by ${end.by}); no liquidation, administration or receivership followed and the company is active.${cvaWords} Graded ${severity}: it ended ${bandWords}.`,
+    reading: `The ${caseWords(c.type, procedure)} ${when} (shown by ${end.by}); no liquidation, administration or receivership followed and the company is active.${cvaWords} Graded ${severity}: it ended ${bandWords}.`,
   };
 }
 

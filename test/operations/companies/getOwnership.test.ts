@@ -65,7 +65,7 @@ describe("SPEC §4.8 ownership", () => {
     expect(body.ultimateControllerReached).toBe(false);
     expect(body.conclusion).not.toMatch(/ultimate controller was reached at/i);
     expect(body.conclusion).toContain(
-      "The chain ends at BAYSIDE HOSPITALITY LIMITED (07654321), level 2 without reaching an ultimate controller: its controller Harbourside Legal Limited (01234567) is already in the chain (a cycle); its controller Atlantic Capital Holdings, Inc. is an overseas entity (registered in Delaware), beyond the UK register, which does not give its own controllers; 1 protected (super-secure) person with significant control, whose details the register withholds.",
+      "The chain ends at BAYSIDE HOSPITALITY LIMITED (07654321), level 2, without reaching an ultimate controller: its controller Harbourside Legal Limited (01234567) is already in the chain (a cycle); its controller Atlantic Capital Holdings, Inc. is an overseas entity (registered in Delaware), beyond the UK register, which does not give its own controllers; 1 protected (super-secure) person with significant control, whose details the register withholds.",
     );
     expect(body.conclusion).toMatch(/Ultimate controllers reached: 2 individuals with significant control of HARBOURSIDE LEGAL LIMITED \(01234567\), level 0\.$/);
   });
@@ -90,7 +90,7 @@ describe("SPEC §4.8 ownership", () => {
     expect(body.levels[0].notes).toEqual(["For OAKHILL PROPERTY GROUP LIMITED (09876543), the company says it has no registrable person or relevant legal entity."]);
     expect(body.ends).toEqual([{ depth: 0, company: { name: "OAKHILL PROPERTY GROUP LIMITED", number: "09876543" }, reason: "no-psc-registered", controller: null, registeredIn: null, count: 0, controllerReached: false }]);
     expect(body.conclusion).toBe(
-      "No ultimate controller was reached. The chain ends at OAKHILL PROPERTY GROUP LIMITED (09876543), level 0 without reaching an ultimate controller: no person with significant control is registered (the company says it has no registrable person or relevant legal entity).",
+      "No ultimate controller was reached. The chain ends at OAKHILL PROPERTY GROUP LIMITED (09876543), level 0, without reaching an ultimate controller: no person with significant control is registered (the company says it has no registrable person or relevant legal entity).",
     );
     const missing = await ownership("99999999");
     expect(missing.r.status).toBe(404);
