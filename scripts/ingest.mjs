@@ -18,14 +18,19 @@
 // publishedDate or release date), or a Find a Tender / Contracts Finder search URL, whose pages are all read.
 // tenders: the same OCDS forms, read for their tender notices (issue 18 tender-match; not a register: a table of
 // notices updated in place, src/jobs/tenders.ts); a search URL is read with its stages as given (e.g. stages=tender).
+// cqc: give the HSCA Active Locations .ods (or API detail JSON); CQC's ratings file (<date>_Latest_ratings.ods) beside
+// it is joined to it (the five key questions and the date of each rating), else the current one from CQC_RATINGS_URL.
 // sic: the SIC 2007 lists of the industry classifier, not a register: npm run ingest -- sic <folder | files…> (scripts/sic.mjs).
-import { createReadStream, existsSync, openSync, readFileSync, readSync, closeSync } from "node:fs";
+import { createReadStream, existsSync, openSync, readFileSync, readSync, readdirSync, closeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { Readable } from "node:stream";
-import { importTs, localEnv, migrateLocal } from "./lib.mjs";
+import { ROOT, importTs, localEnv, migrateLocal } from "./lib.mjs";
 
 /** The sources and the charity extract's tables come from the register catalogue, through the CLI module. */
 const loadCli = () => importTs("src/cli/ingest.ts");
+
+/** wrangler.toml's [vars] (`NAME = "value"`): the proxy's env holds the databases only, and an adapter may read an upstream (CQC's ratings file). */
+const wranglerVars = () => Object.fromEntries([...readFileSync(join(ROOT, "wrangler.toml"), "utf8").matchAll(/^([A-Z][A-Z0-9_]*)\s*=\s*"([^"]*)"/gm)].map((m) => [m[1], m[2]]));
 
 /** Whether a file starts like a zip archive (a local file header). */
 function isZipFile(path) {
@@ -48,6 +53,7 @@ export async function ingest(source, target, { date = null, persistTo, quiet = f
   let url = null;
   const tables = {};
   let open;
+  let ratings;
   if (source === "companies") {
     // Never held whole: a stream of the CSV (inflated when the file is a zip), opened afresh for each chunk.
     const remote = /^https?:\/\//.test(target);
@@ -90,17 +96,23 @@ export async function ingest(source, target, { date = null, persistTo, quiet = f
       if (!tables.charity) throw new Error(`charity: give publicextract.charity.txt or .zip (found ${fileName})`);
       fileName = "publicextract.charity.txt";
     } else bytes = new Uint8Array(readFileSync(target));
+    const beside = source === "cqc" ? cli.ratingsFileBeside(fileName, readdirSync(dirname(target))) : null;
+    if (beside) {
+      ratings = new Uint8Array(readFileSync(join(dirname(target), beside)));
+      if (!quiet) console.log(`  cqc: ratings from ${beside}`);
+    }
   }
   const proxy = await localEnv(persistTo);
   try {
     if (source === "tenders") return await cli.ingestTenders(proxy.env, bytes, { fileName, url, sample });
-    const result = await cli.ingestFile(proxy.env, source, bytes, {
+    const result = await cli.ingestFile({ ...wranglerVars(), ...proxy.env }, source, bytes, {
       open,
       fileName,
       url,
       editionDate: date,
       sample,
       tables,
+      ratings,
       onProgress: quiet ? undefined : (m) => process.stdout.write(`  ${m}\n`),
     });
     return result;

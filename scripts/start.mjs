@@ -24,6 +24,7 @@ const SAMPLES = [
   ["aml", "test/fixtures/hmrc-mlr/supervised-business-register-2026-09.ods", "2026-10-07"],
   ["aml", "test/fixtures/hmrc-mlr/supervised-business-register-2026-10.ods", "2026-11-02"],
   ["sra", "test/fixtures/sra/GetAll.json", "2026-10-08"],
+  // The HSCA snapshot, joined to CQC's ratings file beside it (01_October_2026_Latest_ratings.ods): the five key questions and the date of each rating.
   ["cqc", "test/fixtures/cqc/hsca-active-locations.ods", "2026-10-02"],
   ["charity", "test/fixtures/charity-commission/publicextract.charity.txt"],
   ["companies", "test/fixtures/companies-house/bulk/BasicCompanyData-2026-10-01.csv"],

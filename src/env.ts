@@ -39,6 +39,8 @@ export interface Env {
   SPONSORS_STUDENTS_PAGE: string;
   SRA_URL: string;
   CQC_URL: string;
+  /** CQC's "Using CQC data" page, whose link to the current ratings file (`…_Latest_ratings.ods`) is followed, or that file's own address. */
+  CQC_RATINGS_URL: string;
   CHARITY_EXTRACT_URL: string;
   /** Find a Tender (OCDS release packages of award notices, read by updatedFrom with cursor paging). */
   FIND_A_TENDER_URL: string;

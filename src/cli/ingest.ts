@@ -20,6 +20,7 @@ export { unzipMember } from "../sources/charity-commission/client";
 export { csvOfZip, isZip } from "../sources/companies-house/bulkDownload";
 export { fetchOcdsUrl } from "../sources/contracts/client";
 export { fetchTenderUrl } from "../sources/contracts/tenders";
+export { ratingsFileBeside } from "../sources/cqc/ratings";
 
 export async function ingestFile(
   env: Env,
@@ -36,9 +37,12 @@ export async function ingestFile(
     onProgress?: (m: string) => void;
     /** Our own sample data (npm start). */
     sample?: boolean;
+    /** CQC: the ratings file found beside the HSCA file (else the adapter reads CQC_RATINGS_URL). */
+    ratings?: Uint8Array;
   },
 ) {
-  const file: EditionFile = { source, bytes: bytes ?? undefined, open: opts.open, tables: opts.tables, fileName: opts.fileName, url: opts.url, editionDate: opts.editionDate, sample: opts.sample };
+  const given: EditionFile = { source, bytes: bytes ?? undefined, open: opts.open, tables: opts.tables, fileName: opts.fileName, url: opts.url, editionDate: opts.editionDate, sample: opts.sample, ratings: opts.ratings };
+  const file = ADAPTERS[source].complete?.(env, given) ?? given;
   // A file given without a date may carry its own (the charity extract's date_of_extract).
   file.editionDate ??= (await ADAPTERS[source].dateOf?.(file)) ?? null;
   // One chunk: chunks exist for a queue invocation's CPU limit, which Node does not have (the queue's resumed

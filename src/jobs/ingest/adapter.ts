@@ -25,6 +25,12 @@ export interface RegisterAdapter {
   parse(file: EditionFile): ParsedEdition;
   /** The edition's date read from the file itself, for a file given without one (the CLI). */
   dateOf?(file: EditionFile): Promise<string | null>;
+  /**
+   * A file given to the CLI, completed with what its edition also reads upstream (CQC: an HSCA snapshot's
+   * ratings file, downloaded from CQC_RATINGS_URL when none was given); read when the edition is, so a
+   * failure is the run's.
+   */
+  complete?(env: Env, file: EditionFile): EditionFile;
 }
 
 /** One file (or assembled payload) of a register edition, as fetched or as given to the CLI. */
@@ -36,6 +42,8 @@ export interface EditionFile {
   open?: () => AsyncIterable<Uint8Array>;
   /** Charity: the extract's tables (`charity` required), as bytes or as streams opened on demand. */
   tables?: Partial<Record<CharityTable, CharityTableInput>>;
+  /** CQC: the ratings file joined to an HSCA snapshot (src/sources/cqc/ratings.ts), or a function that downloads it. */
+  ratings?: Uint8Array | (() => Promise<Uint8Array>);
   fileName: string | null;
   url: string | null;
   editionDate: string | null;

@@ -1,10 +1,11 @@
 /**
  * CQC syndication API client: ids changed in a time window, and location/provider detail objects
  * (raw JSON; parse them with ./parse). Every call carries the free developer-portal key in
- * `Ocp-Apim-Subscription-Key`.
+ * `Ocp-Apim-Subscription-Key`. Also the download of CQC's ratings file (no key), read by ./ratings.
  */
 import { UpstreamError } from "../../shared/errors";
-import { createUpstream, notConfigured } from "../upstream";
+import { answeredBadly, createUpstream, notConfigured, unreachable } from "../upstream";
+import { cqcFileDate, isRatingsFileName } from "./ratings";
 
 export interface CqcClientConfig {
   /** e.g. `https://api.service.cqc.org.uk/public/v1` */
@@ -95,3 +96,61 @@ export const fetchCqcLocation = (cfg: CqcClientConfig, id: string): Promise<unkn
 
 export const fetchCqcProvider = (cfg: CqcClientConfig, id: string): Promise<unknown> =>
   getJson(cfg, `${base(cfg)}/providers/${encodeURIComponent(id)}`);
+
+/** The ratings file's download: its bytes, the address it came from and its file name. */
+export interface CqcRatingsDownload {
+  bytes: Uint8Array;
+  url: string;
+  fileName: string;
+}
+
+const RATINGS = "cqc-ratings";
+const isZip = (b: Uint8Array) => b.length > 4 && b[0] === 0x50 && b[1] === 0x4b;
+
+async function download(url: string, fetchImpl: typeof fetch): Promise<{ bytes: Uint8Array; url: string }> {
+  let res: Response;
+  try {
+    res = await fetchImpl(url);
+  } catch (e) {
+    throw unreachable(RATINGS, `cqc ratings: ${url} could not be fetched (${(e as Error).message})`, e);
+  }
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw answeredBadly(RATINGS, res.status, `cqc ratings: ${url} answered HTTP ${res.status}`);
+  }
+  return { bytes: new Uint8Array(await res.arrayBuffer()), url: res.url || url };
+}
+
+/**
+ * CQC's current ratings file (`…_Latest_ratings.ods`) from `url`: CQC's "Using CQC data" page, whose link to
+ * the file is followed (of several, the one whose name carries the latest date), or the file's own address.
+ * Not found, not answered, or not a spreadsheet: an UpstreamError, so the edition it was for is not loaded.
+ */
+export async function fetchCqcRatingsFile(cfg: { url: string; fetchImpl?: typeof fetch }): Promise<CqcRatingsDownload> {
+  const fetchImpl = cfg.fetchImpl ?? fetch;
+  const first = await download(cfg.url, fetchImpl);
+  const fileName = (u: string) => {
+    const last = new URL(u).pathname.split("/").pop() ?? "";
+    try {
+      return decodeURIComponent(last);
+    } catch {
+      return last;
+    }
+  };
+  if (isZip(first.bytes)) return { ...first, fileName: fileName(first.url) };
+  const html = new TextDecoder().decode(first.bytes);
+  const links = [...html.matchAll(/href\s*=\s*["']([^"']+)["']/gi)]
+    .map((m) => {
+      try {
+        return new URL(m[1].replace(/&amp;/g, "&"), first.url).href;
+      } catch {
+        return null;
+      }
+    })
+    .filter((u): u is string => u !== null && isRatingsFileName(fileName(u)));
+  if (!links.length) throw new UpstreamError(RATINGS, "malformed", `cqc ratings: ${cfg.url} is neither the ratings file nor a page linking to one (…_Latest_ratings.ods)`);
+  const newest = links.reduce((a, b) => ((cqcFileDate(fileName(b)) ?? "") > (cqcFileDate(fileName(a)) ?? "") ? b : a));
+  const file = await download(newest, fetchImpl);
+  if (!isZip(file.bytes)) throw new UpstreamError(RATINGS, "malformed", `cqc ratings: ${newest} did not answer a spreadsheet`);
+  return { ...file, fileName: fileName(file.url) };
+}

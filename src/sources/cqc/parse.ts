@@ -1,6 +1,7 @@
 /**
  * CQC (Care Quality Commission) locations and providers (SPEC §4.8, §6.3), from the syndication
- * API's detail objects or the monthly HSCA Active Locations ODS. SPEC §1 rule 7: providers that are
+ * API's detail objects or the monthly HSCA Active Locations ODS (joined to CQC's ratings file,
+ * ./ratings.ts, for the key questions and the date of each rating). SPEC §1 rule 7: providers that are
  * a person registered under their own name (ownershipType "Individual") are not loaded, a location
  * of such a provider carries no provider name, and no contact, nominated individual, registered
  * manager, partner name or phone number is ever read.
@@ -10,6 +11,7 @@ import type { RegisterRecord } from "../../services/registers/types";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { RegisterFormatError } from "../format-error";
 import { readOdsRows } from "../ods";
+import type { CqcRating, CqcRatings } from "./ratings";
 
 export interface KeyQuestions {
   safe: string | null;
@@ -29,7 +31,7 @@ export interface CqcAddress {
 
 type Obj = Record<string, unknown>;
 
-const KEY_QUESTION: Record<string, keyof KeyQuestions> = {
+export const KEY_QUESTION: Record<string, keyof KeyQuestions> = {
   safe: "safe", effective: "effective", caring: "caring", responsive: "responsive", "well-led": "wellLed", "well led": "wellLed",
 };
 const DMY = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
@@ -37,19 +39,19 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
 
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 /** A trimmed non-empty string (numbers accepted, as ODS cells and loose JSON give them), else null. */
-const str = (v: unknown): string | null => {
+export const str = (v: unknown): string | null => {
   const s = typeof v === "string" ? v.trim() : typeof v === "number" ? String(v) : "";
   return s || null;
 };
 /** ISO date/timestamp or dd/mm/yyyy → YYYY-MM-DD. */
-const date = (v: unknown): string | null => {
+export const date = (v: unknown): string | null => {
   const s = str(v);
   if (!s) return null;
   if (ISO_DATE.test(s)) return s.slice(0, 10);
   const m = DMY.exec(s);
   return m ? `${m[3]}-${m[2].padStart(2, "0")}-${m[1].padStart(2, "0")}` : null;
 };
-const yesNo = (v: unknown): boolean | null => {
+export const yesNo = (v: unknown): boolean | null => {
   const s = str(v)?.toUpperCase();
   return s === "Y" || s === "YES" ? true : s === "N" || s === "NO" ? false : null;
 };
@@ -59,7 +61,7 @@ const int = (v: unknown): number | null => {
 };
 const isIndividual = (ownershipType: unknown) => str(ownershipType)?.toLowerCase() === "individual";
 
-const noKeyQuestions = (): KeyQuestions => ({ safe: null, effective: null, caring: null, responsive: null, wellLed: null });
+export const noKeyQuestions = (): KeyQuestions => ({ safe: null, effective: null, caring: null, responsive: null, wellLed: null });
 
 /** Overall rating, its date and the five key questions from `currentRatings.overall`. */
 function ratings(o: Obj): { overall: string | null; date: string | null; keyQuestions: KeyQuestions } {
@@ -253,12 +255,58 @@ const HSCA = {
 } as const;
 type HscaField = keyof typeof HSCA;
 
+/** The location's rating fields as the HSCA file alone gives them: the overall rating and its publication date. */
+function hscaRating(rating: string | null, published: string | null) {
+  return {
+    overallRating: rating,
+    ratingDate: published,
+    keyQuestions: noKeyQuestions(), // the HSCA file gives the overall rating only
+    lastReportDate: published, // the file's Publication Date: the latest rating's report
+    fromRatingsFile: null as CqcRating | null,
+  };
+}
+
+/**
+ * A location's rating fields from the HSCA row and the ratings file (joined by location id). The file's rating
+ * is used unless the HSCA file's is newer (its key questions would then belong to an older rating, so none are
+ * given); the file's overall rating goes with its own date, else the HSCA file's with its date.
+ */
+function joinedRating(rating: string | null, published: string | null, r: CqcRating | undefined, notes: Record<string, number>) {
+  if (!r) return hscaRating(rating, published);
+  if (published && r.ratingDate && published > r.ratingDate) {
+    notes.hscaRatingNewerThanRatingsFile = (notes.hscaRatingNewerThanRatingsFile ?? 0) + 1;
+    return hscaRating(rating, published);
+  }
+  notes.ratedFromRatingsFile = (notes.ratedFromRatingsFile ?? 0) + 1;
+  if (r.overall && rating && r.overall.toLowerCase() !== rating.toLowerCase())
+    notes.overallRatingDiffersFromHsca = (notes.overallRatingDiffersFromHsca ?? 0) + 1; // the ratings file's is taken
+  return {
+    overallRating: r.overall ?? rating,
+    ratingDate: r.overall ? r.overallDate : rating ? published : r.ratingDate,
+    keyQuestions: r.keyQuestions,
+    lastReportDate: [r.latestDate, published].reduce<string | null>((m, d) => (d && (!m || d > m) ? d : m), null),
+    fromRatingsFile: r,
+  };
+}
+
 /**
  * The monthly HSCA Active Locations ODS (sheet `HSCA_Active_Locations`): one location record per
  * row, then one record per (non-individual) provider seen, with the ids of its listed locations.
- * Only the overall rating is in the file; key-question ratings are null.
+ * The file gives a location's overall rating only; with `ratings` (CQC's ratings file of the same
+ * edition, ./ratings.ts) each location is joined to its own rating by location id (the five key
+ * questions and the date of the rating) and each provider to its own by provider id (the file rates
+ * few providers: NHS trusts and some independent healthcare). Neither file gives an inspection date.
+ * `notes` counts, for the run log, what the join used and left (no names).
  */
-export async function* parseHscaActiveLocations(bytes: Uint8Array): AsyncGenerator<RegisterRecord> {
+export async function* parseHscaActiveLocations(
+  bytes: Uint8Array,
+  opts: { ratings?: CqcRatings | null; notes?: Record<string, number> } = {},
+): AsyncGenerator<RegisterRecord> {
+  const ratings = opts.ratings ?? null;
+  const notes = opts.notes ?? {};
+  if (ratings) for (const [k, n] of Object.entries(ratings.notes)) if (n) notes[k] = n;
+  const listed = new Set<string>();
+  let locations = 0;
   let col: Record<HscaField, number> | null = null;
   const providers = new Map<string, RegisterRecord>();
   for await (const row of readOdsRows(bytes, { sheet: "HSCA_Active_Locations" })) {
@@ -281,7 +329,9 @@ export async function* parseHscaActiveLocations(bytes: Uint8Array): AsyncGenerat
     const providerId = cell("providerId");
     const individual = isIndividual(cell("ownershipType"));
     const companyNumber = individual ? null : normaliseCompanyNumber(cell("companyNumber"));
-    const rating = cell("rating");
+    const r = joinedRating(cell("rating"), date(cell("publicationDate")), ratings?.locations.get(locationId), notes);
+    listed.add(locationId);
+    locations++;
     const address: CqcAddress = { line1: cell("line1"), line2: cell("line2"), town: cell("town"), county: cell("county"), postcode: cell("postcode") };
     yield {
       source: "cqc",
@@ -292,7 +342,7 @@ export async function* parseHscaActiveLocations(bytes: Uint8Array): AsyncGenerat
       companyNumber,
       altNames: [],
       status: "Registered", // the file lists active locations only
-      rating,
+      rating: r.overallRating,
       town: address.town,
       data: {
         kind: "location",
@@ -310,12 +360,12 @@ export async function* parseHscaActiveLocations(bytes: Uint8Array): AsyncGenerat
         localAuthority: cell("localAuthority"),
         region: cell("region"),
         inspectionDirectorate: cell("directorate"),
-        overallRating: rating,
-        ratingDate: date(cell("publicationDate")),
-        keyQuestions: noKeyQuestions(), // the file gives the overall rating only
-        lastInspectionDate: null, // not in the file
-        lastReportDate: date(cell("publicationDate")), // the file's Publication Date: the latest rating's report
-        inheritedRating: yesNo(cell("inherited")),
+        overallRating: r.overallRating,
+        ratingDate: r.ratingDate,
+        keyQuestions: r.keyQuestions,
+        lastInspectionDate: null, // in neither file (CQC's API gives it)
+        lastReportDate: r.lastReportDate,
+        inheritedRating: yesNo(cell("inherited")) ?? r.fromRatingsFile?.inherited ?? null,
       },
     };
     if (!providerId || individual) continue;
@@ -349,13 +399,33 @@ export async function* parseHscaActiveLocations(bytes: Uint8Array): AsyncGenerat
         registrationDate: date(cell("providerStart")),
         deregistrationDate: null,
         locationIds: [locationId],
-        overallRating: null, // the file rates locations only
+        overallRating: null, // the HSCA file rates locations only; the ratings file rates some providers (below)
         keyQuestions: noKeyQuestions(),
+        ratingDate: null,
+        lastReportDate: null,
         address: { line1: cell("pLine1"), line2: cell("pLine2"), town: pTown, county: cell("pCounty"), postcode: cell("pPostcode") },
         lastInspectionDate: null,
       },
     });
   }
   if (!col) throw new RegisterFormatError("CQC HSCA file: no header row");
-  yield* providers.values();
+  if (!ratings) notes.locationsWithoutRatingsFile = locations;
+  else {
+    let unlisted = 0;
+    for (const id of ratings.locations.keys()) if (!listed.has(id)) unlisted++;
+    if (unlisted) notes.ratedLocationsNotInEdition = unlisted;
+  }
+  for (const p of providers.values()) {
+    const r = ratings?.providers.get(p.data.providerId as string);
+    if (!r) {
+      yield p;
+      continue;
+    }
+    notes.ratedFromRatingsFile = (notes.ratedFromRatingsFile ?? 0) + 1;
+    yield {
+      ...p,
+      rating: r.overall,
+      data: { ...p.data, overallRating: r.overall, keyQuestions: r.keyQuestions, ratingDate: r.ratingDate, lastReportDate: r.latestDate },
+    };
+  }
 }

@@ -1,9 +1,12 @@
 import { windowBounds } from "../../../db/runs";
 import type { Env } from "../../../env";
-import { fetchCqcChanges, fetchCqcLocation, fetchCqcProvider } from "../../../sources/cqc/client";
+import { fetchCqcChanges, fetchCqcLocation, fetchCqcProvider, fetchCqcRatingsFile } from "../../../sources/cqc/client";
 import { parseCqcJson, parseHscaActiveLocations } from "../../../sources/cqc/parse";
+import { type CqcRatings, readCqcRatings } from "../../../sources/cqc/ratings";
 import { RegisterFormatError } from "../../../sources/format-error";
-import { CHUNK_ROWS, type RegisterAdapter, fileDateOf, fileOf, skipRecords, timedFetch } from "../adapter";
+import { notConfigured } from "../../../sources/upstream";
+import type { RegisterRecord } from "../../../services/registers/types";
+import { CHUNK_ROWS, type EditionFile, type ParseNotes, type RegisterAdapter, fileDateOf, fileOf, skipRecords, timedFetch } from "../adapter";
 
 /**
  * At most this many CQC detail calls per queue message (the Worker's subrequest budget). A window with
@@ -30,10 +33,31 @@ export async function cqcWindowStart(env: Env, now: Date): Promise<string> {
 const isZip = (b: Uint8Array) => b[0] === 0x50 && b[1] === 0x4b;
 const text = (b: Uint8Array) => new TextDecoder().decode(b.subarray(0, 4096));
 
+/** The ratings file is about 30 MB: the time limit covers its body too. */
+const RATINGS_TIMEOUT_MS = 10 * 60_000;
+const ratingsFetch: typeof fetch = (input, init) => fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(RATINGS_TIMEOUT_MS) });
+
+/** The ratings joined to an HSCA edition, as of its date: the file given, or downloaded (once per parse); null without one. */
+async function ratingsOf(f: EditionFile, editionDate: string | null): Promise<CqcRatings | null> {
+  if (!f.ratings) return null;
+  const bytes = typeof f.ratings === "function" ? await f.ratings() : f.ratings;
+  return readCqcRatings(bytes, { editionDate });
+}
+
+/** The HSCA snapshot's records, joined to its ratings file (read before the first record, so its failure is the run's). */
+async function* hscaRecords(bytes: Uint8Array, ratings: () => Promise<CqcRatings | null>, notes?: ParseNotes): AsyncGenerator<RegisterRecord> {
+  yield* parseHscaActiveLocations(bytes, { ratings: await ratings(), notes });
+}
+
 /**
  * The Care Quality Commission register. The daily job reads the change API: the providers and
  * locations changed in a window of time (a partial edition), the window starting where the last
- * complete one ended. The CLI also takes the HSCA Active Locations spreadsheet, a full snapshot.
+ * complete one ended; their detail objects carry the overall rating with its five key questions and
+ * its date, and the last inspection date. The CLI also takes the HSCA Active Locations spreadsheet, a
+ * full snapshot, which gives a location's overall rating only: it is joined to CQC's ratings file
+ * (src/sources/cqc/ratings.ts) by location id and provider id, the file beside it or else the current
+ * one from CQC_RATINGS_URL, as of the edition's date. A ratings file that cannot be read fails the run,
+ * and the published edition stays as it was.
  */
 export const cqc: RegisterAdapter = {
   chunkRows: CHUNK_ROWS,
@@ -74,8 +98,23 @@ export const cqc: RegisterAdapter = {
     const bytes = fileOf(f);
     const fileDate = fileDateOf(f);
     // The HSCA Active Locations spreadsheet is a full snapshot; JSON is API detail, full or partial.
-    if (isZip(bytes)) return { scope: "", editionDate: fileDate, mode: "snapshot", records: (from = 0) => skipRecords(parseHscaActiveLocations(bytes), from) };
+    if (isZip(bytes)) {
+      let ratings: Promise<CqcRatings | null> | undefined;
+      const read = () => (ratings ??= ratingsOf(f, fileDate));
+      return { scope: "", editionDate: fileDate, mode: "snapshot", records: (from = 0, notes) => skipRecords(hscaRecords(bytes, read, notes), from) };
+    }
     if (!/^\s*[[{]/.test(text(bytes))) throw new RegisterFormatError("cqc: expected the HSCA Active Locations .ods or API JSON");
     return { scope: "", editionDate: fileDate, mode: f.mode ?? "partial", records: (from = 0) => skipRecords(parseCqcJson(bytes), from) };
+  },
+  complete(env, f) {
+    if (f.ratings || !f.bytes || !isZip(f.bytes)) return f;
+    const url = env.CQC_RATINGS_URL;
+    return {
+      ...f,
+      ratings: async () => {
+        if (!url) throw notConfigured("cqc-ratings", "CQC_RATINGS_URL (where CQC's ratings file is found)");
+        return (await fetchCqcRatingsFile({ url, fetchImpl: ratingsFetch })).bytes;
+      },
+    };
   },
 };
