@@ -61,3 +61,18 @@ describe("SPEC §4.8 cqc-check", () => {
     expect(text).not.toMatch(/Wakefield/);
   });
 });
+
+describe("SPEC §4.8 cqc-check: the five key questions and the date of each rating", () => {
+  it("SPEC §4.8 a location gives the date of its rating (ratingDate) beside its five key questions; the description says where each field comes from", async () => {
+    const { body } = await check("cqc-check", "1-125856395");
+    expect(body.locations.find((l: { locationId: string }) => l.locationId === "1-125856395")).toMatchObject({
+      overallRating: "Inadequate",
+      ratingDate: "2024-05-25",
+      keyQuestions: { safe: "Inadequate", effective: "Good", caring: "Outstanding", responsive: "Good", wellLed: "Good" },
+      lastInspectionDate: "2024-03-12",
+    });
+    // The ratings file now gives the key questions of locations loaded from the HSCA file (test/jobs/ingest/cqcRatings.test.ts).
+    expect(cqcCheck.description).toContain("ratings file");
+    expect(cqcCheck.description).not.toMatch(/key questions and inspection date are null/);
+  });
+});
