@@ -20,7 +20,6 @@ export interface Env {
   /** The Workers AI model that words the readers' summaries (default @cf/meta/llama-3.1-8b-instruct). */
   SUMMARY_MODEL?: string;
 
-  API_VERSION: string;
   ENVIRONMENT: string;
   COMPANIES_HOUSE_URL: string;
   /** Companies House bulk products: the monthly Basic Company Data zip is found under this address. */

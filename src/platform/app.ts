@@ -11,7 +11,7 @@ import { type CallMeta, type Outcome, errorOutcome, execute, newRequestId, reque
 import { calendarFeedResponse } from "./calendarFeed";
 import { handleMcp } from "./mcp";
 import { registerPages } from "./pages";
-import { openApiDocument, registerOperations, toYaml } from "./openapi";
+import { API_VERSION, openApiDocument, registerOperations, toYaml } from "./openapi";
 import { type AnyOperation, slugOf } from "./registry";
 import { statusResponse } from "./status";
 
@@ -136,7 +136,7 @@ export function buildApp(ops: readonly AnyOperation[] = operations) {
   app.get("/", (c) =>
     c.json({
       name: "UK Business Intelligence API",
-      version: "1.12.0",
+      version: API_VERSION,
       docs: ["/openapi.yaml", "/openapi.json", "/apis.md", "/.well-known/api-catalog", "/apis.json", "/changelog"],
       mcp: "/mcp",
       status: "/api/status",

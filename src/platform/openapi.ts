@@ -4,9 +4,10 @@ import { ERROR_CODES, type ErrorCode } from "./errors";
 import { PLANS } from "./plans";
 import { INPUT_LIMITS, limitParam } from "./schemas";
 import { type AnyOperation, priceText } from "./registry";
+import { API_VERSION } from "../shared/version";
 
 export const API_TITLE = "UK Business Intelligence API";
-export const API_VERSION = "1.12.0";
+export { API_VERSION };
 
 export const ErrorEnvelope = z
   .object({

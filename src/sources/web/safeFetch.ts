@@ -4,6 +4,7 @@
  * at most `maxRedirects` redirects each checked again, one time limit for the whole fetch, and a size cap while streaming.
  */
 import { InputError, UpstreamError } from "../../shared/errors";
+import { API_VERSION } from "../../shared/version";
 import { isLocalName, isPublicAddress, parseIpLiteral } from "../../services/net/address";
 import type { PostOutcome } from "../../services/watch/feed";
 
@@ -44,7 +45,8 @@ export interface SafeFetchResult {
 const MAX_URL_LENGTH = 500;
 const ALLOWED_PORTS = new Set(["", "80", "443", "8080", "8443"]); // "" is the scheme's default port
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-const USER_AGENT = "Mozilla/5.0 (compatible; UKBusinessIntelligenceAPI/1.7)";
+/** Every page fetch and webhook post says who we are, with the API's version (said once, in src/shared/version.ts). */
+export const USER_AGENT = `Mozilla/5.0 (compatible; UKBusinessIntelligenceAPI/${API_VERSION})`;
 
 const isTestHost = (host: string, testHosts: string[] | undefined) =>
   !!testHosts?.some((t) => t.trim().toLowerCase() === host.toLowerCase());
