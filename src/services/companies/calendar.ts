@@ -35,5 +35,23 @@ export function deadlinesCalendar(company: { name: string; number: string }, dea
     event.addSubcomponent(alarm);
     cal.addSubcomponent(event);
   }
-  return cal.toString().replace(/\r?\n/g, "\r\n") + "\r\n";
+  return foldedText(cal).replace(/\r?\n/g, "\r\n") + "\r\n";
+}
+
+/**
+ * RFC 5545 §3.1: a content line is at most 75 octets, excluding the line break; a longer one is folded, each
+ * continuation line starting with one space, which counts in its 75. ical.js folds between characters (never inside
+ * a UTF-8 sequence) but puts `foldLength` octets of content after that space, so at its default (75) continuation
+ * lines were 76 octets. Folding the content at 74 makes every line at most 75: the first 74, each continuation 1 + 74.
+ */
+const FOLD_CONTENT_OCTETS = 74;
+
+function foldedText(cal: ICAL.Component): string {
+  const before = ICAL.foldLength;
+  ICAL.foldLength = FOLD_CONTENT_OCTETS; // ical.js reads it while writing; set only for this synchronous call
+  try {
+    return cal.toString();
+  } finally {
+    ICAL.foldLength = before;
+  }
 }
