@@ -189,11 +189,11 @@ describe("public-record: a dated timeline of the company's public record", () =>
     // The move of 2024-04-01 is the AD01 of 2024-03-05; run 8's Liquidation is not published.
     expect(JSON.stringify(body.events)).not.toContain("Liquidation");
     expect(body.coverage.registers).toEqual([
-      { register: "aml", found: false, matchedBy: null, changes: 0, historySince: null, truncated: false },
-      { register: "sra", found: false, matchedBy: null, changes: 0, historySince: null, truncated: false },
-      { register: "sponsors", found: true, matchedBy: "registered and former company names from Companies House", changes: 1, historySince: "2026-06-26", truncated: false },
-      { register: "cqc", found: false, matchedBy: null, changes: 0, historySince: null, truncated: false },
-      { register: "charity", found: false, matchedBy: null, changes: 0, historySince: null, truncated: false },
+      { register: "aml", found: false, possibleMatch: false, matchedBy: null, changes: 0, historySince: null, truncated: false },
+      { register: "sra", found: false, possibleMatch: false, matchedBy: null, changes: 0, historySince: null, truncated: false },
+      { register: "sponsors", found: true, possibleMatch: false, matchedBy: "registered and former company names from Companies House", changes: 1, historySince: "2026-06-26", truncated: false },
+      { register: "cqc", found: false, possibleMatch: false, matchedBy: null, changes: 0, historySince: null, truncated: false },
+      { register: "charity", found: false, possibleMatch: false, matchedBy: null, changes: 0, historySince: null, truncated: false },
     ]);
     expect(body.coverage.companiesRegister).toEqual({ editionDate: "2026-11-01", changes: 3, truncated: false });
   });
