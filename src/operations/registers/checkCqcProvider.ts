@@ -40,6 +40,7 @@ const Provider = z.object({
   deregistrationDate: z.string().nullable(),
   overallRating: Rating,
   keyQuestions: KeyQuestions,
+  ratingDate: z.string().nullable().describe("When CQC published the provider's rating, where CQC rates the provider itself."),
   lastInspectionDate: z.string().nullable(),
   match: Match.nullable(),
 });
@@ -118,6 +119,7 @@ export const checkCqcProvider = registerCheck({
           deregistrationDate: textOf(pd!.deregistrationDate),
           overallRating: textOf(pd!.overallRating),
           keyQuestions: kq(pd!.keyQuestions),
+          ratingDate: textOf(pd!.ratingDate),
           lastInspectionDate: textOf(pd!.lastInspectionDate),
           match: providerEntry.match.score > 0 ? matchOut(providerEntry) : null,
         }

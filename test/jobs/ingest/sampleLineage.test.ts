@@ -93,7 +93,9 @@ describe("issue §6 sample editions never mix with real ones", () => {
     expect(meadow.locations.find((l: { locationId: string }) => l.locationId === "1-130000002")).toMatchObject({ inheritedRating: true });
     expect(meadow.summary).toContain("1 location rating is inherited from a previous provider, not from an inspection of this one.");
     const near = await json(await call(`/api/v1/cqc-check?company=${encodeURIComponent("Meadow Care Homes Group")}`, { key }));
-    expect(near.summary).toContain("This is a possible match by name only; confirm the provider");
+    // Issue 28 §1: a similar name is a possible match, never "registered".
+    expect(near).toMatchObject({ registered: false, possibleMatch: true, matchCertainty: { basis: "similar-name" } });
+    expect(near.summary).toMatch(/^Possible match only: .* by a similar name .*Confirm with the CQC provider or location id/);
   });
 
   it("SPEC §2.5 the AML summary follows the data: Expired is listed (not removed), Applied is not approved, supervisedByHmrc only for Approved", async () => {
