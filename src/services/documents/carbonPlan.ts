@@ -31,9 +31,15 @@
  *   a designated member, the owner or founder count; a manager, a company secretary or "Head of …" do not); when no
  *   role is given, a statement that the board of directors signed it off counts. The signer's name is never output:
  *   names in the sign-off block are replaced by "[name]" in every quote.
+ * - Whose plan (issue 28 §3): the organisation the plan names and the company number it gives beside that name (never
+ *   the number of the consultant who prepared it) are compared with what a page of the supplier's site says about who
+ *   runs it (compareOrganisation; the rule is in its comment and in crp-check's description). A plan of another
+ *   organisation is never presented as the supplier's.
  *
  * Pure: `today` is passed in.
  */
+import { GENERIC_WORDS, normaliseNameCore } from "../matching/names";
+import { findName, statedCompanyNumbers } from "../web/disclosures";
 import type { DocSection, DocSentence } from "./document";
 import { type Evidence, type Fact, found as foundFact, notFound, quoteOf, type Reading } from "./evidence";
 import { datesIn } from "./values";
@@ -54,6 +60,8 @@ export interface CarbonPlanPart {
 export interface CarbonPlanReport {
   /** The supplier's name. */
   company: Fact<string>;
+  /** The company number the plan gives for the organisation it names (beside its name or in its opening); null when none. */
+  companyNumber: Fact<string>;
   /** The plan's publication (or sign-off) date, YYYY-MM-DD. */
   planDate: Fact<string>;
   parts: Record<CarbonPlanPartKey, CarbonPlanPart>;
@@ -927,6 +935,181 @@ function findCompany(st: Stream, reading: Reading): Fact<string> {
   return notFound("Couldn't tell: the plan does not name the supplier in a way the reader recognises (a \"Supplier name:\" label or a net zero commitment).");
 }
 
+/** A passage that gives someone else's details: the consultant who prepared the plan, not the supplier. */
+const PREPARER = /\b(?:prepared|produced|compiled|written|calculated|verified|assured|supported|designed)\s+(?:by|with)\b|\bconsultan(?:t|cy|ts)\b|\bon\s+behalf\s+of\s+(?:our\s+)?client\b|\bt\s*\/\s*a\b/i;
+
+/**
+ * The company number the plan gives for the organisation it names: stated in the plan's opening (or beside the name),
+ * in a passage that names the supplier or labels it ("Supplier name: Planned Limited (… company number 08881845)"),
+ * never in a passage about who prepared the plan.
+ */
+function findCompanyNumber(st: Stream, company: Fact<string>): Fact<string> {
+  const core = company.value ? normaliseNameCore(company.value) : "";
+  for (const p of st.pieces) {
+    if (p.start > HEAD) break;
+    if (!/\d{6}/.test(p.norm) || PREPARER.test(p.norm)) continue;
+    const stated = statedCompanyNumbers(p.norm);
+    if (!stated.length) continue;
+    const names = !!core && ` ${normaliseNameCore(p.norm)} `.includes(` ${core} `);
+    const labelled = /\b(?:supplier|client|company|organi[sz]ation|business|bidder)(?:['’]s)?\s+(?:name|details)\b/i.test(p.norm);
+    const opening = p.index < 6;
+    if (!names && !labelled && !opening) continue;
+    return foundFact(stated[0].number, st.evidence(p.start, p.end, (x) => x), names ? "Beside the organisation's name in the plan." : "From the plan's opening.");
+  }
+  return notFound("The plan gives no company number for the organisation it names.");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Whose plan: the organisation the plan names against the one whose site it was found from (issue 28 §3).
+
+/** What a page of the supplier's site says about who runs it (services/documents/planLinks.ts reads it). */
+export interface SiteIdentity {
+  /** The page read. */
+  url: string;
+  /** Registered names the page gives as its own: in its footer, a copyright line or beside its company number. */
+  names: string[];
+  /** Names the site calls itself (its og:site_name, its title's name): weaker than a registered name. */
+  siteNames: string[];
+  /** Company numbers the page states. */
+  numbers: string[];
+  /** The page's visible text (to see whether it mentions the plan's organisation), cut to a bound. */
+  text: string;
+  /** The site's name in its address: its registrable domain's first label ("calder-fm" of www.calder-fm.co.uk). */
+  domain: string;
+}
+
+export type OrganisationMatch = "same" | "different" | "couldnt_tell" | "not_checked";
+
+export interface OrganisationCheck {
+  /**
+   * `same`: the plan's company number is the site's, or its name is the site's (legal form aside); `different`: the
+   * plan names another organisation (its company number is not the site's, or its name shares nothing with the
+   * registered name the site gives, and neither mentions the other); `couldnt_tell`: not enough to say either way;
+   * `not_checked`: no page of the site was read besides the plan (the address given was the plan).
+   */
+  match: OrganisationMatch;
+  plan: { name: string | null; companyNumber: string | null };
+  site: { url: string; names: string[]; companyNumbers: string[] } | null;
+  /** Why, in words. */
+  note: string;
+}
+
+/** Characters of the plan searched for the site's name and numbers (a plan names its organisation early; a long PDF is bounded). */
+const COMPARED_TEXT_MAX = 200_000;
+
+/** Words of a name that identify it: no legal form, no generic word ("Calder Facilities Ltd" → calder, facilities). */
+const tokensOf = (name: string) => normaliseNameCore(name).split(" ").filter((w) => w && !GENERIC_WORDS.has(w));
+
+/**
+ * How two organisation names relate: `same` when equal (legal form, case and punctuation aside) or one's words are
+ * the other's in order ("Register Dynamics" and "Register Dynamics Ltd"); `related` when they share the word that
+ * leads either ("EDAN UK" and "EDAN Medical (UK) Ltd"); `unrelated` otherwise ("Calder Facilities Ltd" and
+ * "Northwold Facilities Services Ltd" share only "Facilities", which leads neither).
+ */
+export function relateNames(a: string, b: string): "same" | "related" | "unrelated" {
+  const x = normaliseNameCore(a);
+  const y = normaliseNameCore(b);
+  if (!x || !y) return "unrelated";
+  if (x === y) return "same";
+  const [short, long] = x.length <= y.length ? [x, y] : [y, x];
+  if (tokensOf(short).length && ` ${long} `.includes(` ${short} `)) return "same";
+  const tx = tokensOf(a);
+  const ty = tokensOf(b);
+  if (tx.length && ty.length && (ty.includes(tx[0]) || tx.includes(ty[0]))) return "related";
+  return "unrelated";
+}
+
+const listOf = (xs: readonly string[]) => (xs.length <= 1 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`);
+
+/** The site as it names itself, for a sentence: "Calder Facilities Ltd (company number 05123987)". */
+export function siteLabel(site: { names: string[]; companyNumbers: string[] } | null): string {
+  if (!site) return "the supplier";
+  const name = site.names[0] ?? null;
+  const number = site.companyNumbers[0] ?? null;
+  if (name && number) return `${name} (company number ${number})`;
+  if (name) return name;
+  if (number) return `company number ${number}`;
+  return "the supplier";
+}
+
+const planLabel = (plan: { name: string | null; companyNumber: string | null }) =>
+  plan.name ? `${plan.name}${plan.companyNumber ? ` (company number ${plan.companyNumber})` : ""}` : plan.companyNumber ? `company number ${plan.companyNumber}` : "no organisation";
+
+/**
+ * Whether the plan is the site's organisation's (pure). The rule, in order:
+ * 1. No site page read (the address given was the plan): not checked.
+ * 2. The plan states a company number the site states too: the same organisation.
+ * 3. The site mentions the organisation the plan names, or the plan mentions the site's registered name or number
+ *    (a group's plan naming its subsidiary): couldn't tell — said, not presumed either way.
+ * 4. The plan's company number is not one the site states: a different organisation.
+ * 5. The plan's name is the site's (a registered name or the name the site calls itself): the same organisation.
+ * 6. The names share their leading word: couldn't tell.
+ * 7. The site gives a registered name and the plan's shares nothing with it (nor with the site's own name or its
+ *    address): a different organisation. With no registered name on the site, couldn't tell.
+ */
+export function compareOrganisation(report: Pick<CarbonPlanReport, "company" | "companyNumber">, planText: string, site: SiteIdentity | null): OrganisationCheck {
+  const plan = { name: report.company.value, companyNumber: report.companyNumber.value };
+  if (!site) return { match: "not_checked", plan, site: null, note: "The address given is the plan itself: no other page of the supplier's site was read to compare the organisation it names with." };
+  const out = { url: site.url, names: site.names.slice(0, 3), companyNumbers: site.numbers.slice(0, 3) };
+  const who = siteLabel(out);
+  const planWho = planLabel(plan);
+  const result = (match: OrganisationMatch, note: string): OrganisationCheck => ({ match, plan, site: out, note });
+  const planHead = planText.slice(0, COMPARED_TEXT_MAX);
+  const planNumbers = statedCompanyNumbers(planHead).map((n) => n.number);
+  if (plan.companyNumber && site.numbers.includes(plan.companyNumber)) return result("same", `The plan gives company number ${plan.companyNumber}, which the site gives too.`);
+  if (!plan.name && !plan.companyNumber) return result("couldnt_tell", `Couldn't tell: the plan does not name the organisation it is for, so it could not be compared with the site's (${who}).`);
+  const siteMentionsPlan = !!plan.name && tokensOf(plan.name).length > 0 && !!findName(site.text, plan.name);
+  const planMentionsSite = site.names.some((n) => findName(planHead, n)?.exact) || site.numbers.some((n) => planNumbers.includes(n));
+  if (siteMentionsPlan || planMentionsSite) {
+    if (plan.name && [...site.names, ...site.siteNames].some((n) => relateNames(plan.name!, n) === "same") && !(plan.companyNumber && site.numbers.length))
+      return result("same", `The plan names ${planWho}, the name the site gives.`);
+    return result(
+      "couldnt_tell",
+      `Couldn't tell: the plan names ${planWho} and the site is ${who}, but ${siteMentionsPlan ? `the site mentions ${plan.name}` : `the plan mentions ${who}`} (a group's plan may cover a subsidiary): check that the plan covers the supplier.`,
+    );
+  }
+  if (plan.companyNumber && site.numbers.length)
+    return result("different", `The plan names ${planWho}; the site gives company number${site.numbers.length > 1 ? "s" : ""} ${listOf(out.companyNumbers)}${out.names.length ? ` (${out.names[0]})` : ""}: another organisation.`);
+  if (!plan.name) return result("couldnt_tell", `Couldn't tell: the plan gives only company number ${plan.companyNumber}, and the site gives none to compare it with.`);
+  const relations = [...site.names, ...site.siteNames].map((n) => ({ n, r: relateNames(plan.name!, n) }));
+  const same = relations.find((x) => x.r === "same");
+  if (same) return result("same", `The plan names ${plan.name}, the name the site gives (${same.n}).`);
+  const related = relations.find((x) => x.r === "related");
+  const lead = tokensOf(plan.name)[0];
+  const hostWords = site.domain.toLowerCase().replace(/[^a-z0-9]+/g, "");
+  if (related || (lead && lead.length >= 4 && hostWords.includes(lead)))
+    return result("couldnt_tell", `Couldn't tell: the plan names ${planWho} and the site is ${related ? related.n : who}${related ? "" : ` (its address holds "${lead}": ${site.domain})`}: the names are alike but not the same.`);
+  if (site.names.length) return result("different", `The plan names ${planWho}; the site gives ${who}: another organisation.`);
+  const called = site.siteNames.length ? `calls itself ${listOf(site.siteNames.slice(0, 2))} but gives no registered name` : "gives no registered name or company number";
+  return result("couldnt_tell", `Couldn't tell: the plan names ${planWho}, and the site ${called}.`);
+}
+
+/** The reading of a plan whose organisation could not be confirmed as the site's: said first. */
+export function readingWithOrganisation(reading: string, check: OrganisationCheck): string {
+  if (check.match !== "couldnt_tell") return reading;
+  return `Not confirmed as the supplier's own plan: ${check.note.replace(/^Couldn't tell:\s*/, "")} ${reading}`;
+}
+
+/** A plan found from the site that names another organisation: not taken as the supplier's plan. */
+export interface OtherOrganisationPlan {
+  url: string;
+  company: string | null;
+  companyNumber: string | null;
+  note: string;
+}
+
+/** The reply's words when the only plans found name other organisations (the supplier's own plan was not found). */
+export function otherPlansWording(others: readonly OtherOrganisationPlan[], site: { names: string[]; companyNumbers: string[] } | null): { reading: string; gap: string } {
+  const who = siteLabel(site);
+  const name = site?.names[0] ?? (site?.companyNumbers[0] ? `company ${site.companyNumbers[0]}` : "the supplier");
+  const named = others.map((o) => `${planLabel({ name: o.company, companyNumber: o.companyNumber })} (${o.url})`);
+  const one = others.length === 1;
+  return {
+    reading: `No carbon reduction plan of ${who} was found. ${one ? "The plan" : "The plans"} the site links to name${one ? "s" : ""} another organisation: ${listOf(named)}. ${one ? "It is" : "They are"} not taken as ${name}'s plan, and ${one ? "its" : "their"} parts are not counted for it; if ${name} is covered by ${one ? "it" : "one of them"} (a group's plan may cover a subsidiary), check that with the supplier and give the plan's own address to check it. The check judges the completeness of a plan's form only, never whether its figures are right.`,
+    gap: `No carbon reduction plan of ${who} was found: the site links only to ${one ? "a plan" : "plans"} of another organisation (${listOf(named)}). Publish ${name}'s own plan on its website, or say in the plan that it covers ${name}.`,
+  };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 
 /** Whether a document reads as a carbon reduction plan (not, say, the supplier's homepage that links to one). */
@@ -951,6 +1134,7 @@ const STATUS_WORD: Record<CarbonPlanPartStatus, string> = { found: "found", not_
 export function checkCarbonPlan(reading: Reading, opts: { today: string }): CarbonPlanReport {
   const st = new Stream(reading);
   const company = findCompany(st, reading);
+  const companyNumber = findCompanyNumber(st, company);
   const names = signerNames(st, company.value);
   const scrub = scrubber(names);
   const isPlan = looksLikePlan(reading);
@@ -1019,6 +1203,7 @@ export function checkCarbonPlan(reading: Reading, opts: { today: string }): Carb
 
   const facts: string[] = [];
   if (company.value) facts.push(`Supplier: ${company.value}.`);
+  if (companyNumber.value) facts.push(`Company number given in the plan: ${companyNumber.value}.`);
   if (planDate.value) facts.push(`Plan dated ${ukDate(planDate.value)}${date.precision === "month" ? " (month only given)" : ""}.`);
   facts.push(`Template parts met: ${partsMet} of 8${partsMet === 8 ? " (meets the template)" : ""}.`);
   for (const k of CRP_PARTS) facts.push(`${LABEL[k]}: ${STATUS_WORD[parts[k].status]} — ${parts[k].note.replace(/^Couldn't tell:\s*/, "")}`);
@@ -1026,6 +1211,7 @@ export function checkCarbonPlan(reading: Reading, opts: { today: string }): Carb
 
   return {
     company: company.evidence ? { ...company, evidence: { ...company.evidence, quote: scrub(company.evidence.quote), section: company.evidence.section === null ? null : scrub(company.evidence.section) } } : company,
+    companyNumber: companyNumber.evidence ? { ...companyNumber, evidence: { ...companyNumber.evidence, quote: scrub(companyNumber.evidence.quote) } } : companyNumber,
     planDate,
     parts,
     scope3Found,

@@ -127,27 +127,56 @@ describe("charity-report: the trustee count our charity register lists (SPEC §4
 });
 
 describe("crp-check (SPEC §4.4): from a plan or a homepage, at most three pages followed", () => {
-  it("a homepage whose sustainability page links the plan (a PDF): found, foundFrom the homepage, every page read listed; 4 credits (paid plan)", async () => {
+  it("issue 28 §3: Calder Facilities Ltd's homepage leads to a plan naming Northwold Facilities Services Ltd: not the supplier's plan (found and meetsTemplate false), said in a field and in the reading; every page read listed; 4 credits (paid plan)", async () => {
     const { key, keyId } = await createTestKey({ plan: "starter", credits: 100 });
     const r = await get("crp-check", "https://supplier.test/", key);
     const body = await json(r);
     expect(r.status, JSON.stringify(body).slice(0, 400)).toBe(200);
-    expect(body).toMatchObject({ found: true, url: "https://supplier.test/docs/carbon-reduction-plan.pdf", foundFrom: "https://supplier.test/", meetsTemplate: true, partsMet: 8 });
+    // The plan names another organisation than the site's (Calder Facilities Ltd, company number 05123987): it is not
+    // presented as the supplier's, and its eight parts are not counted for it.
+    expect(body).toMatchObject({ found: false, url: null, foundFrom: null, company: null, meetsTemplate: false, partsMet: 0, organisation: null, read: null });
+    expect(body.otherOrganisationPlans).toEqual([
+      { url: "https://supplier.test/docs/carbon-reduction-plan.pdf", company: "Northwold Facilities Services Ltd", companyNumber: null, note: expect.stringMatching(/Northwold Facilities Services Ltd.*Calder Facilities Ltd \(company number 05123987\).*another organisation/) },
+    ]);
+    expect(body.reading).toMatch(/^No carbon reduction plan of Calder Facilities Ltd \(company number 05123987\) was found\. The plan the site links to names another organisation: Northwold Facilities Services Ltd/);
+    expect(body.reading).not.toMatch(/meets the template|8 of the 8/);
+    expect(body.gaps).toEqual([expect.stringMatching(/^No carbon reduction plan of Calder Facilities Ltd .*Publish Calder Facilities Ltd's own plan/)]);
     // The footer's off-site copy is ranked first (its words name the plan) and cannot be fetched: listed with its
     // reason; the sustainability page is not the plan but links it; three pages followed in all.
     expect(body.pagesRead.map((p: { url: string; role: string; plan: boolean }) => [p.url, p.role, p.plan])).toEqual([
       ["https://supplier.test/", "asked", false],
       ["https://cdn.calder-fm.test/docs/Calder-Carbon-Reduction-Plan.pdf", "candidate", false],
       ["https://supplier.test/sustainability", "candidate", false],
-      ["https://supplier.test/docs/carbon-reduction-plan.pdf", "candidate", true],
+      ["https://supplier.test/docs/carbon-reduction-plan.pdf", "candidate", false],
     ]);
     expect(body.pagesRead[1].reason).toBeTruthy();
-    expect(body.company).toBe("Northwold Facilities Services Ltd");
-    expect(body.planDate).toBe("2026-10-14");
-    expect(body.sources.planDate.quote).toMatch(/14\/10\/2026/);
-    expect(body.sources.company.quote).toContain("Supplier name: Northwold Facilities Services Ltd");
-    expect(body.read).toMatchObject({ format: "pdf" });
+    expect(body.pagesRead[3].reason).toMatch(/^It is a carbon reduction plan of another organisation, not the supplier's: the plan names Northwold Facilities Services Ltd/);
     expect(await balanceOf(keyId, { plan: "starter", credits: 100 })).toBe(96);
+  });
+
+  it("issue 28 §3: a site linking a buying group's plan (another company number) first and its own plan second: its own plan is the one checked, the group's listed apart", async () => {
+    const { key } = await createTestKey({ plan: "starter", credits: 100 });
+    const r = await get("crp-check", "https://supplier2.test/wharfedale.html", key);
+    const body = await json(r);
+    expect(r.status, JSON.stringify(body).slice(0, 400)).toBe(200);
+    expect(body).toMatchObject({ found: true, url: "https://supplier2.test/wharfedale/carbon-reduction-plan", foundFrom: "https://supplier2.test/wharfedale.html", company: "Wharfedale Office Cleaning Ltd", meetsTemplate: true, partsMet: 8 });
+    expect(body.organisation).toMatchObject({ match: "same", plan: { name: "Wharfedale Office Cleaning Ltd" }, site: { url: "https://supplier2.test/wharfedale.html", names: ["Wharfedale Office Cleaning Ltd"], companyNumbers: ["11223344"] } });
+    expect(body.otherOrganisationPlans).toEqual([
+      { url: "https://supplier2.test/wharfedale/group-carbon-reduction-plan", company: "Aire Valley Purchasing Group Ltd", companyNumber: "02468101", note: expect.stringMatching(/company number 02468101.*11223344.*another organisation/) },
+    ]);
+    expect(body.pagesRead.map((p: { url: string; plan: boolean }) => [p.url, p.plan])).toEqual([
+      ["https://supplier2.test/wharfedale.html", false],
+      ["https://supplier2.test/wharfedale/group-carbon-reduction-plan", false],
+      ["https://supplier2.test/wharfedale/carbon-reduction-plan", true],
+    ]);
+    expect(body.reading).toMatch(/^Wharfedale Office Cleaning Ltd's carbon reduction plan \(dated 1 October 2026\) has 8 of the 8 parts/);
+  });
+
+  it("a plan asked for by its own address: the organisation is not compared (not_checked), and says why", async () => {
+    const { key } = await createTestKey({ plan: "starter", credits: 100 });
+    const body = await json(await get("crp-check", "https://supplier.test/docs/carbon-reduction-plan.pdf", key));
+    expect(body).toMatchObject({ found: true, company: "Northwold Facilities Services Ltd", meetsTemplate: true, organisation: { match: "not_checked", site: null }, otherOrganisationPlans: [] });
+    expect(body.organisation.note).toMatch(/address given is the plan itself/);
   });
 
   it("an upstream failing while a candidate is fetched (the DNS resolver): 503 with the credits given back, never \"no plan found\"", async () => {

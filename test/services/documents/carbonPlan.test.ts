@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { makePdf } from "../../../scripts/fixtures/make-pdf.mjs";
-import { type CarbonPlanReport, CRP_PARTS, checkCarbonPlan, looksLikePlan } from "../../../src/services/documents/carbonPlan";
+import { type CarbonPlanReport, CRP_PARTS, checkCarbonPlan, compareOrganisation, looksLikePlan, readingWithOrganisation, relateNames } from "../../../src/services/documents/carbonPlan";
 import { type Doc, docFromHtml, docFromPdf, docFromText } from "../../../src/services/documents/document";
 import { Reading } from "../../../src/services/documents/evidence";
-import { planLinks, rankedPlanLinks } from "../../../src/services/documents/planLinks";
+import { planLinks, rankedPlanLinks, siteIdentity } from "../../../src/services/documents/planLinks";
 import { readPdf } from "../../../src/sources/documents/pdf";
 
 /**
@@ -327,5 +327,133 @@ describe("edge cases", () => {
     expect(planLinks(html, "http://www.example.com/")).toEqual(["http://www.example.com/docs/Carbon_Reduction_Plan_2026.pdf", "https://cdn.example.org/netzero.pdf", "http://www.example.com/green-policy"]);
     expect(planLinks("<p>no links</p>", "https://example.com/")).toEqual([]);
     expect(planLinks(html, "not a url")).toEqual([]);
+  });
+});
+
+/**
+ * Issue 28 §3: whose plan it is (SPEC §2.4 `company`, §4.4 "from a homepage the service finds the plan"). The
+ * organisation a plan names and the company number it gives, read on the real plans first; who a real site's page says
+ * runs it; then the rule that compares them (compareOrganisation), on real pairs and on edge cases.
+ */
+describe.skipIf(!env.SHARED_PRESENT)("whose plan, on real plans and real sites (../shared/corpora)", () => {
+  const realPlans = async () => ({
+    apexiar: docFromPdf(await readPdf(await shared("carbon-reduction-plans/apexiar-crp.pdf"))),
+    edan: docFromPdf(await readPdf(await shared("carbon-reduction-plans/edan-uk-crp-2023.pdf"))),
+    planned: docFromHtml(text(await shared("carbon-reduction-plans/planned-ltd-crp.html"))),
+    registerDynamics: docFromText(text(await shared("carbon-reduction-plans/register-dynamics-crp.md"))),
+  });
+
+  it("the organisation and company number each real plan names; the consultant who prepared EDAN's is not its organisation, and its empty number label stays empty", async () => {
+    const plans = await realPlans();
+    const named = Object.fromEntries(Object.entries(plans).map(([k, doc]) => [k, check(doc).report]));
+    expect(Object.fromEntries(Object.entries(named).map(([k, r]) => [k, [r.company.value, r.companyNumber.value]]))).toEqual({
+      apexiar: ["Apexiar Limited", null],
+      edan: ["EDAN UK", null],
+      planned: ["Planned Limited", "08881845"],
+      registerDynamics: ["Register Dynamics", null],
+    });
+    expect(named.planned.companyNumber.evidence?.quote).toBe("Supplier name: Planned Limited (registered as PLANNED LTD, company number 08881845)");
+    expect(named.planned.facts).toContain("Company number given in the plan: 08881845.");
+    // "Company Registration Number: Published date: 30th January, 2023": the label is empty, no figure is taken from the date.
+    expect(named.edan.companyNumber).toMatchObject({ value: null, evidence: null });
+  });
+
+  it("who a real site's page says runs it: the registered name in its footer or beside its number, the number, the name it calls itself", async () => {
+    const page = async (p: string, url: string) => siteIdentity(text(await shared(p)), url);
+    const planned = await page("modern-slavery/statements/planned-ltd-modern-slavery.html", "https://plannedltd.co.uk/modern-slavery");
+    expect(planned).toMatchObject({ names: ["Planned Limited"], siteNames: ["Planned Limited"], numbers: ["08881845"], domain: "plannedltd" });
+    // "© Cwiri Ltd. All rights reserved. Registered in Scotland as Company Number SC859594."
+    expect(await page("modern-slavery/statements/cwiri-mss-2026.html", "https://www.cwiri.co.uk/modern-slavery-statement")).toMatchObject({ names: ["Cwiri Ltd"], numbers: ["SC859594"], domain: "cwiri" });
+    // "© Wild Fig Research Ltd. All rights reserved." then "Registered in England: 17350497".
+    expect(await page("modern-slavery/statements/wildfig-research-mss.html", "https://wildfigresearch.com/modern-slavery-statement/")).toMatchObject({ names: ["Wild Fig Research Ltd"], numbers: ["17350497"] });
+  });
+
+  it("every real plan against every real site: only Planned's plan on Planned's site is the same organisation (by its company number); every other pair is another organisation", async () => {
+    const plans = await realPlans();
+    const sites = {
+      planned: siteIdentity(text(await shared("modern-slavery/statements/planned-ltd-modern-slavery.html")), "https://plannedltd.co.uk/modern-slavery"),
+      cwiri: siteIdentity(text(await shared("modern-slavery/statements/cwiri-mss-2026.html")), "https://www.cwiri.co.uk/modern-slavery-statement"),
+      wildfig: siteIdentity(text(await shared("modern-slavery/statements/wildfig-research-mss.html")), "https://wildfigresearch.com/modern-slavery-statement/"),
+    };
+    for (const [p, doc] of Object.entries(plans))
+      for (const [s, site] of Object.entries(sites)) {
+        const c = compareOrganisation(check(doc).report, doc.text, site);
+        expect(c.match, `${p} on ${s}`).toBe(p === "planned" && s === "planned" ? "same" : "different");
+      }
+    const same = compareOrganisation(check(plans.planned).report, plans.planned.text, sites.planned);
+    expect(same).toMatchObject({ plan: { name: "Planned Limited", companyNumber: "08881845" }, site: { names: ["Planned Limited"], companyNumbers: ["08881845"] }, note: "The plan gives company number 08881845, which the site gives too." });
+    const other = compareOrganisation(check(plans.planned).report, plans.planned.text, sites.cwiri);
+    expect(other.note).toBe("The plan names Planned Limited (company number 08881845); the site gives company number SC859594 (Cwiri Ltd): another organisation.");
+  });
+});
+
+describe("whose plan: the rule (compareOrganisation), on our fixtures and edge cases", () => {
+  const site = (footer: string, opts: { title?: string; url?: string; body?: string } = {}) =>
+    siteIdentity(`<html><head><title>${opts.title ?? "Home"}</title></head><body><main><p>${opts.body ?? "We clean offices."}</p></main><footer><p>${footer}</p></footer></body></html>`, opts.url ?? "https://www.example.co.uk/");
+  const planOf = (name: string, extra = "") =>
+    docFromText(`# Carbon Reduction Plan\n\nSupplier name: ${name}\nPublication date: 1 October 2026\n\n${extra}\n\n## Commitment to achieving Net Zero\n\n${name.replace(/\s*\(.*$/, "")} is committed to achieving Net Zero emissions by 2045.\n\n## Baseline Emissions Footprint\n\nBaseline Year: 2023. Scope 1 10.0 tCO2e. Scope 2 4.0 tCO2e.`);
+  const compare = (doc: ReturnType<typeof docFromText>, s: ReturnType<typeof site> | null) => compareOrganisation(check(doc).report, doc.text, s);
+
+  it("the issue's case: Calder Facilities Ltd's homepage (test/fixtures/hosts/supplier.test) against the plan naming Northwold Facilities Services Ltd: another organisation", async () => {
+    const home = siteIdentity(text(new Uint8Array(await (await fetch("http://supplier.test/")).arrayBuffer())), "https://supplier.test/");
+    expect(home).toMatchObject({ names: ["Calder Facilities Ltd"], siteNames: ["Calder Facilities Ltd"], numbers: ["05123987"] });
+    const doc = docFromPdf(await readPdf(await fixture("complete-plan.pdf")));
+    const c = compare(doc, home);
+    expect(c).toEqual({
+      match: "different",
+      plan: { name: "Northwold Facilities Services Ltd", companyNumber: null },
+      site: { url: "https://supplier.test/", names: ["Calder Facilities Ltd"], companyNumbers: ["05123987"] },
+      note: "The plan names Northwold Facilities Services Ltd; the site gives Calder Facilities Ltd (company number 05123987): another organisation.",
+    });
+  });
+
+  it("names: the same (legal form, case and a shorter form aside), alike (the same leading word), or unrelated (a shared generic word is not enough)", () => {
+    expect(relateNames("Planned Limited", "PLANNED LTD")).toBe("same");
+    expect(relateNames("Register Dynamics", "Register Dynamics Ltd")).toBe("same");
+    expect(relateNames("The Calder Group", "Calder Group Limited")).toBe("same");
+    expect(relateNames("EDAN UK", "EDAN Medical (UK) Ltd")).toBe("related");
+    expect(relateNames("Calder FM", "Calder Facilities Management Ltd")).toBe("related");
+    expect(relateNames("Northwold Facilities Services Ltd", "Calder Facilities Ltd")).toBe("unrelated");
+    expect(relateNames("Acme Services Ltd", "Zenith Services Ltd")).toBe("unrelated");
+  });
+
+  it("a company number decides first: the site's number in the plan is the same organisation whatever the name; another number is another organisation even with a like name", () => {
+    const s = site("© 2026 Calder Facilities Ltd. Registered in England and Wales no. 05123987.");
+    expect(compare(planOf("Calder FM (company number 05123987)"), s).match).toBe("same");
+    expect(compare(planOf("Calder Facilities Group Ltd (company number 09999999)"), s)).toMatchObject({ match: "different", note: expect.stringMatching(/company number 09999999.*05123987/) });
+  });
+
+  it("a group's plan that names the site's company, or a site that names the plan's organisation: couldn't tell, said", () => {
+    const s = site("© 2026 Calder Facilities Ltd. Registered in England and Wales no. 05123987.");
+    const group = compare(planOf("Northwold Group plc (company number 01112223)", "This plan covers Northwold Group plc and its subsidiaries, Calder Facilities Ltd and Pennine Security Ltd."), s);
+    expect(group).toMatchObject({ match: "couldnt_tell", note: expect.stringMatching(/^Couldn't tell: .*the plan mentions Calder Facilities Ltd.*group's plan may cover a subsidiary/) });
+    const parent = site("© 2026 Calder Facilities Ltd, part of Northwold Group plc. Registered in England and Wales no. 05123987.");
+    expect(compare(planOf("Northwold Group plc"), parent)).toMatchObject({ match: "couldnt_tell", note: expect.stringMatching(/the site mentions Northwold Group plc/) });
+  });
+
+  it("a site that gives no registered name: only the name it calls itself, which differs: couldn't tell, never 'different'; alike names: couldn't tell", () => {
+    const brand = siteIdentity(`<html><head><title>Zest | Office cleaning</title></head><body><p>Clean offices.</p></body></html>`, "https://zest-clean.example/");
+    expect(brand).toMatchObject({ names: [], siteNames: ["Zest"], numbers: [] });
+    expect(compare(planOf("Acme Facilities Ltd"), brand)).toMatchObject({ match: "couldnt_tell", note: expect.stringMatching(/calls itself Zest but gives no registered name/) });
+    expect(compare(planOf("Zest Cleaning Ltd"), brand).match).toBe("same");
+    const edan = site("© EDAN Medical (UK) Ltd. Registered in England and Wales.");
+    expect(compare(planOf("EDAN UK"), edan)).toMatchObject({ match: "couldnt_tell", note: expect.stringMatching(/alike but not the same/) });
+  });
+
+  it("a plan that names no organisation: couldn't tell; no site page read (the plan asked for directly): not checked", () => {
+    const s = site("© 2026 Calder Facilities Ltd. Registered in England and Wales no. 05123987.");
+    expect(compare(planOf("[Insert]"), s).match).toBe("couldnt_tell");
+    expect(compare(planOf("Calder Facilities Ltd"), null)).toMatchObject({ match: "not_checked", site: null });
+  });
+
+  it("the reading of a plan not confirmed as the supplier's says so first; a confirmed or unchecked one is unchanged", () => {
+    const s = site("© 2026 Calder Facilities Ltd. Registered in England and Wales no. 05123987.");
+    const doc = planOf("Calder FM Ltd");
+    const { report } = check(doc);
+    const c = compareOrganisation(report, doc.text, s);
+    expect(c.match).toBe("couldnt_tell");
+    expect(readingWithOrganisation(report.reading, c)).toMatch(/^Not confirmed as the supplier's own plan: the plan names Calder FM Ltd and the site is Calder Facilities Ltd: the names are alike but not the same\. Calder FM Ltd's carbon reduction plan/);
+    const same = compareOrganisation(report, doc.text, null);
+    expect(readingWithOrganisation(report.reading, same)).toBe(report.reading);
   });
 });
