@@ -6,7 +6,7 @@ import { assessFit as assess, draftOpener } from "../../services/enrich/assess";
 import { ASSESS_METHOD, AssessmentFields } from "./common/assessSchema";
 import { enrich } from "./common/enrich";
 import { BusinessProfile, Location, nameable } from "./common/schemas";
-import { MATCHING_RULES } from "./enrichCompany";
+import { LIVE_STATUS_RULE, MATCHING_RULES } from "./enrichCompany";
 
 /** SPEC §4.8: 25 credits. */
 export const ASSESS_PRICE = 25;
@@ -38,6 +38,9 @@ export const assessFit = defineOperation({
     "**The opener** is composed from the facts; where a language model is configured it may word the same facts, and its text is refused for the facts' own wording if it states anything they do not (a figure, a name, a rating or a negation), as the document readers' summaries are.",
     "",
     MATCHING_RULES,
+    "",
+    LIVE_STATUS_RULE,
+    "In the assessment these risks are watch-outs (and cost points as the method says); a status read from the bulk file, and The Gazette not read, are watch-outs too.",
   ].join("\n"),
   input: z.object({
     target: nameable(

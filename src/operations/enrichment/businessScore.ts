@@ -5,10 +5,10 @@ import { enrich } from "./common/enrich";
 import { EnrichResponse, Location, Q } from "./common/schemas";
 import { BUSINESS_SCORE_FORMULA, BUSINESS_SCORE_PRICE, BusinessScoreFields } from "./common/scoreSchema";
 import { runSiteChecks } from "./common/siteChecks";
-import { MATCHING_RULES } from "./enrichCompany";
+import { LIVE_STATUS_RULE, MATCHING_RULES } from "./enrichCompany";
 
 const Business = EnrichResponse.shape.profile
-  .pick({ found: true, name: true, website: true, companyNumber: true, status: true, confidence: true, registryNote: true, alternatives: true })
+  .pick({ found: true, name: true, website: true, companyNumber: true, status: true, statusDetail: true, registerSource: true, confidence: true, registryNote: true, alternatives: true })
   .describe("Who was scored: the enrichment's answer (SPEC §2.2), its registered company only where the business's website confirms it.");
 
 const Output = z
@@ -33,6 +33,9 @@ export const businessScore = defineOperation({
     "Identifies the business as enrich does, then runs the web tools' own checks on its homepage — website legal basics (`/api/v1/website-legal`), AI and search visibility (`/api/v1/ai-visibility`) and the accessibility audit (`/api/v1/accessibility-audit`) — and scores them with the register's facts. Each category has its points, the parts they come from and findings with evidence; the action plan says what to fix first and why, legal requirements and register problems first, then by the points each fix would gain.",
     "",
     `**Formula.** ${BUSINESS_SCORE_FORMULA}`,
+    "",
+    LIVE_STATUS_RULE,
+    "In the score these risks cost points in the registry category (`active`, `noStrikeOff`, `noInsolvencyNotice`). No absence is scored that was not checked: with the status from the bulk file, `noStrikeOff` is not judged unless the file shows a proposal; with The Gazette not read, `noInsolvencyNotice` is not judged.",
     "",
     `**Price.** ${BUSINESS_SCORE_PRICE} credits: the three web tools' checks and the enrichment in one call. A business that could not be identified at all (\`business.found\` false) costs nothing. A check that could not run (no browser for the audit, the site refusing a page) leaves its category out, and \`basis\` says so; a failure of ours behind every check is a 503 with the credits back.`,
     "",
@@ -68,7 +71,7 @@ export const businessScore = defineOperation({
         found: p.found,
         ...(p.name ? { name: p.name } : {}),
         ...(p.website ? { website: p.website } : {}),
-        ...(p.companyNumber ? { companyNumber: p.companyNumber, status: p.status } : {}),
+        ...(p.companyNumber ? { companyNumber: p.companyNumber, status: p.status, ...(p.statusDetail ? { statusDetail: p.statusDetail } : {}), ...(p.registerSource ? { registerSource: p.registerSource } : {}) } : {}),
         confidence: p.confidence,
         ...(p.registryNote ? { registryNote: p.registryNote } : {}),
         ...(p.alternatives ? { alternatives: p.alternatives } : {}),

@@ -16,6 +16,11 @@ export const MATCHING_RULES = [
   `**Accuracy.** ${ACCURACY_FORMULA}`,
 ].join("\n");
 
+export const LIVE_STATUS_RULE = [
+  "**Live status.** The confirmed company's status and status detail come from its live Companies House profile (read for the call, or kept from a read of the last 12 hours); the monthly Basic Company Data file is used for search and to fill what the live profile leaves out, and `registerSource` names every fact taken from it, with the file's date. If the live profile cannot be read, the status and the other register facts are the file's, given as of its date (`registerSource.statusFrom: bulk-file`), and nothing the file cannot show is claimed absent: no \"no proposal to strike off\", no \"no insolvency\". Such an answer is not kept in the cache.",
+  "A proposal to strike off (`proposal-to-strike-off`), a status other than active such as liquidation or administration (`not-active`), and a corporate insolvency notice of concern in The Gazette in the last 12 months (`gazette-notice`: matched by company number, or by exact name and registered office postcode; a petition later dismissed and procedural notices left out) are risk signals. When The Gazette cannot be read, `registerSource.insolvencyNotices` is `not-read`: no notice is reported and none is ruled out.",
+].join("\n");
+
 export const enrichCompany = defineOperation({
   operationId: "enrichCompany",
   method: "get",
@@ -28,7 +33,9 @@ export const enrichCompany = defineOperation({
     "",
     MATCHING_RULES,
     "",
-    "**Price.** 2 credits; a miss (`found: false`: no site could be read and no company confirmed) costs nothing — the credits come back (`x-credits-refunded`). A site that does not answer is part of the answer, not an error. A failure of ours (Companies House, the DNS resolver) is a 503 with the credits back; only the accounts read for the size signal's employees may fail without failing the call, and `sizeSignal` then says they were not read. Answers are kept for 6 hours: the same query within that time is answered from them.",
+    LIVE_STATUS_RULE,
+    "",
+    "**Price.** 2 credits; a miss (`found: false`: no site could be read and no company confirmed) costs nothing — the credits come back (`x-credits-refunded`). A site that does not answer is part of the answer, not an error. A failure of ours (Companies House, the DNS resolver) is a 503 with the credits back; only the live profile (then the bulk file's facts, as of its date, as above), the officers (then not counted), The Gazette (then `registerSource` says so) and the accounts read for the size signal's employees (then `sizeSignal` says they were not read) may fail without failing the call. Answers are kept for 6 hours: the same query within that time is answered from them.",
   ].join("\n"),
   input: z.object({ q: Q.openapi({ example: "harbourside-legal.co.uk" }), location: Location }),
   output: EnrichResponse,

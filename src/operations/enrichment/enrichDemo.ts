@@ -3,7 +3,7 @@ import { ApiError } from "../../platform/errors";
 import { UpstreamError } from "../../shared/errors";
 import { defineOperation } from "../../platform/registry";
 import { enrich } from "./common/enrich";
-import { Alternative, Q, Signal } from "./common/schemas";
+import { Alternative, Q, Signal, StatusSource } from "./common/schemas";
 
 /** SPEC §4.7 and §8: one enrichment per IP address per day. */
 export const DEMO_IP_LIMIT = { limit: 1, windowSeconds: 86_400 };
@@ -19,10 +19,12 @@ const Output = z
         website: z.string().optional(),
         companyNumber: z.string().optional().describe("Absent when the business's own website does not confirm the company (as enrich)."),
         status: z.string().optional(),
+        statusDetail: z.string().optional(),
+        registerSource: StatusSource.optional(),
         sicCodes: z.array(z.string()).optional(),
         incorporationDate: z.string().optional(),
         whatTheyDo: z.string().optional(),
-        signals: z.array(Signal).describe("At most three."),
+        signals: z.array(Signal).describe("At most three, risks first."),
         confidence: z.enum(["high", "medium", "low"]),
         alternatives: z.array(Alternative).optional().describe("At most three."),
         registryNote: z.string().optional(),
@@ -44,7 +46,7 @@ export const enrichDemo = defineOperation({
   title: "Enrichment demo (keyless)",
   summary: "Try enrichment without a key: one company name, domain or number per IP address per day, a trimmed profile.",
   description: [
-    "The keyless demo of `GET /api/v1/enrich` (SPEC §4.7): the same enrichment, the same matching rules (the business's own website decides the company; unconfirmed gets no company number), trimmed to the profile's core: name, website, company number, status, SIC codes, incorporation date, what the business does, up to three signals, confidence, up to three alternatives and the registry note.",
+    "The keyless demo of `GET /api/v1/enrich` (SPEC §4.7): the same enrichment, the same matching rules (the business's own website decides the company; unconfirmed gets no company number), trimmed to the profile's core: name, website, company number, status (with its detail and where it comes from, as enrich gives them), SIC codes, incorporation date, what the business does, up to three signals (risks first), confidence, up to three alternatives and the registry note.",
     "",
     `**Limit.** One enrichment per IP address per calendar day (UTC): a second call the same day answers 429 \`rate_limited\` with \`Retry-After\` (the seconds to midnight UTC). A call refused for bad input does not count, nor does one that fails on our side (a 503: an upstream or the DNS resolver could not be read); a miss (\`found: false\`) does. Answers are cached for 6 hours, shared with enrich. No key and no credits; for the full profile, batch and the rest, get a free key.`,
   ].join("\n"),
@@ -78,10 +80,13 @@ export const enrichDemo = defineOperation({
         ...(p.website ? { website: p.website } : {}),
         ...(p.companyNumber ? { companyNumber: p.companyNumber } : {}),
         ...(p.status ? { status: p.status } : {}),
+        ...(p.statusDetail ? { statusDetail: p.statusDetail } : {}),
+        ...(p.registerSource ? { registerSource: p.registerSource } : {}),
         ...(p.sicCodes ? { sicCodes: p.sicCodes } : {}),
         ...(p.incorporationDate ? { incorporationDate: p.incorporationDate } : {}),
         ...(p.whatTheyDo ? { whatTheyDo: p.whatTheyDo } : {}),
-        signals: p.signals.slice(0, 3),
+        // Risks first (a stable sort), so a proposal to strike off or an insolvency notice is never trimmed away.
+        signals: [...p.signals].sort((a, b) => Number(b.kind === "risk") - Number(a.kind === "risk")).slice(0, 3),
         confidence: p.confidence,
         ...(p.alternatives ? { alternatives: p.alternatives.slice(0, 3) } : {}),
         ...(p.registryNote ? { registryNote: p.registryNote } : {}),

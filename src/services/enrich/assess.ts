@@ -602,8 +602,13 @@ function sourceOf(field: string, x: AssessInput): string {
   if (sig) return profile.signals[Number(sig[1])].source;
   if (field === "site.careersUrl") return `website: ${site?.careersUrl}`;
   if (field.startsWith("site.")) return site ? `website: ${site.url}` : "website";
+  // A register fact taken from the monthly bulk file says so, with the file's date (issue 28 §2).
+  const rec = x.register?.record;
+  const key = /^(?:register|profile)\.(\w+)/.exec(field)?.[1] ?? "";
+  const fromFile = !!rec && (rec.fromBulkFile.includes(key) || (key === "registerSource" && rec.source === "bulk-file"));
+  if (fromFile) return `companies register (the Basic Company Data file${rec!.bulkFileDate ? ` of ${rec!.bulkFileDate}` : ""})`;
   if (field.startsWith("register.")) return "companies register";
-  if (/^profile\.(?:sicCodes|status|incorporationDate|companyNumber)/.test(field)) return "companies register";
+  if (/^profile\.(?:sicCodes|status|incorporationDate|companyNumber|registerSource)/.test(field)) return "companies register";
   if (field === "profile.sizeSignal") {
     const e = x.register?.employees;
     return `companies register (accounts type${e?.average != null ? ", average employees in the filed accounts" : ""}, officers counted)${e?.band ? "; gender pay gap report (headcount band)" : ""}`;
@@ -966,16 +971,30 @@ function weighStatus(t: Tally, offer: OfferRead): string {
   const status = register?.status ?? profile.status ?? "";
   const st = status.toLowerCase();
   const f = () => t.fact(field, status);
+  // The live profile not read: the status is the monthly bulk file's, as of its date, and is said to be (issue 28 §2).
+  const rec = register?.record;
+  const file = rec ? `the Basic Company Data file${rec.bulkFileDate ? ` of ${rec.bulkFileDate}` : ""}` : "";
+  const asOf = rec?.source === "bulk-file" ? ` (as of ${file})` : "";
   let statusRule = true;
-  if (/dissolved|closed|removed|converted/.test(st)) t.risk(`The register shows the company as ${status}: it no longer trades as a company.`, -60, 5, f());
-  else if (/liquidation|receivership|insolvency/.test(st)) t.risk(`The register shows the company as ${status}: an insolvency practitioner handles its affairs.`, -50, 15, f());
-  else if (/administration/.test(st)) t.risk(`The register shows the company in ${status}: an administrator runs it.`, -40, 20, f());
-  else if (/voluntary.arrangement/.test(st)) t.risk(`The register shows a company voluntary arrangement (${status}): it is paying creditors under an agreed plan.`, -15, null, f());
+  if (/dissolved|closed|removed|converted/.test(st)) t.risk(`The register shows the company as ${status}${asOf}: it no longer trades as a company.`, -60, 5, f());
+  else if (/liquidation|receivership|insolvency/.test(st)) t.risk(`The register shows the company as ${status}${asOf}: an insolvency practitioner handles its affairs.`, -50, 15, f());
+  else if (/administration/.test(st)) t.risk(`The register shows the company in ${status}${asOf}: an administrator runs it.`, -40, 20, f());
+  else if (/voluntary.arrangement/.test(st)) t.risk(`The register shows a company voluntary arrangement (${status})${asOf}: it is paying creditors under an agreed plan.`, -15, null, f());
   else statusRule = false;
   const strike = signalsMatching(t.x, /^proposal-to-strike-off$/)[0];
   if (register?.statusDetail && /strike.?off/i.test(register.statusDetail))
-    t.risk(`The register shows a proposal to strike the company off (${register.statusDetail}).`, -30, 30, t.fact("register.statusDetail", register.statusDetail));
+    t.risk(`The register shows a proposal to strike the company off (${register.statusDetail})${asOf}.`, -30, 30, t.fact("register.statusDetail", register.statusDetail));
   else if (strike) t.risk(`${strike.s.label} (${strike.s.source}).`, -30, 30, signalFact(t.x, strike.i));
+  if (rec?.source === "bulk-file")
+    t.watchOuts.push({
+      text: `Companies House's live record could not be read: the status (${status}${register!.statusDetail ? `, ${register!.statusDetail}` : ""}) is as of ${file}, and a proposal to strike off, an insolvency or a Gazette notice since then would not show. Check the live register before relying on it.`,
+      fact: t.fact("profile.registerSource.statusFrom", "bulk-file"),
+    });
+  if (register?.insolvencyNotices && !register.insolvencyNotices.read)
+    t.watchOuts.push({
+      text: "The Gazette's corporate insolvency notices could not be read: none is reported, and none is ruled out.",
+      fact: t.fact("profile.registerSource.insolvencyNotices", "not-read"),
+    });
   const dormant = signalsMatching(t.x, /^dormant$/)[0];
   const dormantCode = (profile.sicCodes ?? []).indexOf("99999");
   if (dormant) t.risk(`${dormant.s.label}.`, -20, 40, signalFact(t.x, dormant.i));

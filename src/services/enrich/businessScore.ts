@@ -181,7 +181,7 @@ export const CATEGORY_LABELS: Record<CategoryKey, string> = {
 };
 const CATEGORY_ORDER: CategoryKey[] = ["registry", "legal", "accessibility", "aiVisibility", "trust"];
 
-export const REGISTRY_POINTS = { active: 30, noStrikeOff: 20, accountsFiled: 15, confirmationStatementFiled: 15, numberOnSite: 10, officeOnSite: 10 } as const;
+export const REGISTRY_POINTS = { active: 30, noStrikeOff: 20, noInsolvencyNotice: 20, accountsFiled: 15, confirmationStatementFiled: 15, numberOnSite: 10, officeOnSite: 10 } as const;
 export const LEGAL_POINTS = { registeredName: 10, placeOfRegistration: 10, geographicAddress: 10, email: 10, privacyNotice: 20, cookiesBeforeConsent: 20, termsOfBusiness: 10, vatNumber: 10 } as const;
 export const TRUST_POINTS = { https: 35, accessibilityStatement: 20, linkedPagesWork: 15, modernSlaveryStatement: 15, freshness: 15 } as const;
 /** Failed accessibility rules given as findings (the rest share one part). */
@@ -208,6 +208,7 @@ export const BUSINESS_SCORE_FORMULA =
   `score = round(Σ share × points ÷ max) over the categories that could be scored, where a category's points and max are the sums over its parts that could be judged, and its share = 100 × its weight ÷ the sum of the weights of the categories scored. ` +
   `Weights: ${list(CATEGORY_WEIGHTS)}; a category that couldn't be told (its web tool could not run, or no company was confirmed on the register) is left out and the others' weights are shared out again (see \`basis\`). ` +
   `registry (from the companies register and the site's trading disclosures; only for a confirmed company): ${list(REGISTRY_POINTS)} (officeOnSite: 10 the register's postcode and first line, 5 the postcode only). ` +
+  `The status and status detail are Companies House's live profile's; when it cannot be read they are the monthly Basic Company Data file's, as of its date, and noStrikeOff is then not judged unless the file shows a proposal (no absence is scored that was not checked). noInsolvencyNotice: no corporate insolvency notice of concern in The Gazette in the last 12 months, judged only when The Gazette was read. ` +
   `legal (website-legal): ${list(LEGAL_POINTS)}; the registered name and place only for a company, cookies only when a browser watched the page, the VAT number only when one is shown, terms 5 when only website terms of use are linked. ` +
   `accessibility: the accessibility audit's score out of 100; a failed rule costs (100 − the audit's score) × its impact weight (${list(IMPACT_WEIGHTS)}) ÷ the weights of all failed rules; couldn't tell when the audit did not run or no automated check applied. ` +
   `aiVisibility: the ai-visibility checks' points out of their maximum (${list(AI_VISIBILITY_WEIGHTS)}; rendering only when judged), its findings other than info. ` +
@@ -303,39 +304,63 @@ function registryCategory(register: RegisterFacts | null, profile: BusinessProfi
     );
   const b = new Builder();
   const P = REGISTRY_POINTS;
-  const field = (name: string) => `companies register, company ${register.number}: ${name}`;
+  const rec = register.record;
+  const fromFile = (name: string) => rec.fromBulkFile.includes(name);
+  const file = `the Basic Company Data file${rec.bulkFileDate ? ` of ${rec.bulkFileDate}` : ""}`;
+  // A field taken from the monthly bulk file says so, with the file's date (issue 28 §2).
+  const field = (name: string, key: string) => `companies register, company ${register.number}: ${name}${fromFile(key) ? ` (${file})` : ""}`;
   const status = register.status.toLowerCase();
+  const stale = rec.source === "bulk-file";
 
-  b.check("active", "Active on the register", P.active, status === "active", () => ({
+  b.check("active", stale ? `Active on the register (as of ${file}; the live profile could not be read)` : "Active on the register", P.active, status === "active", () => ({
     id: "company-not-active",
     severity: "high",
-    message: `The register shows the company as ${register.status.replace(/-/g, " ")}, not active.`,
-    evidence: { quote: `status: ${register.status}`, where: field("status") },
+    message: `The register shows the company as ${register.status.replace(/-/g, " ")}, not active${stale ? ` (as of ${file})` : ""}.`,
+    evidence: { quote: `status: ${register.status}`, where: field("status", "status") },
     fix: "Check the company's status with Companies House and restore it (or trade through an active company) before relying on it.",
     required: true,
   }));
   const strikeOff = !!register.statusDetail && /strike.?off/i.test(register.statusDetail);
-  b.check("noStrikeOff", "No proposal to strike off", P.noStrikeOff, !strikeOff, () => ({
-    id: "proposal-to-strike-off",
-    severity: "high",
-    message: "Companies House proposes to strike the company off the register.",
-    evidence: { quote: `status detail: ${register.statusDetail}`, where: field("status detail") },
-    fix: "File what is overdue at Companies House (or object to the strike-off) at once: a struck-off company is dissolved and its assets pass to the Crown.",
-    required: true,
-  }));
-  b.check("accountsFiled", "Accounts not overdue", P.accountsFiled, !register.accountsOverdue, () => ({
+  // An absence is claimed only where it was checked: from the bulk file alone, no proposal can be ruled out today.
+  if (stale && !strikeOff) b.unjudged("noStrikeOff", `No proposal to strike off: not checked (Companies House's live profile could not be read; ${file} shows none as of its date)`, P.noStrikeOff);
+  else
+    b.check("noStrikeOff", "No proposal to strike off", P.noStrikeOff, !strikeOff, () => ({
+      id: "proposal-to-strike-off",
+      severity: "high",
+      message: `Companies House proposes to strike the company off the register${stale ? ` (as of ${file})` : ""}.`,
+      evidence: { quote: `status detail: ${register.statusDetail}`, where: field("status detail", "statusDetail") },
+      fix: "File what is overdue at Companies House (or object to the strike-off) at once: a struck-off company is dissolved and its assets pass to the Crown.",
+      required: true,
+    }));
+  // The Gazette's corporate insolvency notices of the last 12 months: judged only when The Gazette was read.
+  const notices = register.insolvencyNotices;
+  if (!notices?.read)
+    b.unjudged("noInsolvencyNotice", `No recent insolvency notice in The Gazette: not checked${notices?.note ? ` (${notices.note.replace(/\.$/, "")})` : ""}`, P.noInsolvencyNotice);
+  else
+    b.check("noInsolvencyNotice", "No insolvency notice in The Gazette in the last 12 months", P.noInsolvencyNotice, !notices.recent.length, () => {
+      const n = notices.recent[0];
+      return {
+        id: "gazette-insolvency-notice",
+        severity: "high",
+        message: `The Gazette published ${notices.recent.length === 1 ? "a corporate insolvency notice" : `${notices.recent.length} corporate insolvency notices`} for the company in the last 12 months, the latest ${n.meaning.toLowerCase()} (notice ${n.code}, ${n.date}).`,
+        evidence: { quote: `${n.meaning} (notice ${n.code}, ${n.date})`, where: n.url ?? `The Gazette, notice ${n.noticeId}` },
+        fix: "Read the notice and check the company's position (a petition can be dismissed, a liquidation cannot be undone) before relying on it.",
+        required: true,
+      };
+    });
+  b.check("accountsFiled", `Accounts not overdue${fromFile("accountsOverdue") ? ` (by the due date in ${file})` : ""}`, P.accountsFiled, !register.accountsOverdue, () => ({
     id: "accounts-overdue",
     severity: "high",
-    message: "The company's accounts are overdue at Companies House.",
-    evidence: { quote: "accounts overdue: true", where: field("accounts") },
+    message: `The company's accounts are overdue at Companies House${fromFile("accountsOverdue") ? ` (by the due date in ${file})` : ""}.`,
+    evidence: { quote: "accounts overdue: true", where: field("accounts", "accountsOverdue") },
     fix: "File the overdue accounts at Companies House: late filing penalties grow with the delay, and overdue filings lead to strike-off.",
     required: true,
   }));
-  b.check("confirmationStatementFiled", "Confirmation statement not overdue", P.confirmationStatementFiled, !register.confirmationStatementOverdue, () => ({
+  b.check("confirmationStatementFiled", `Confirmation statement not overdue${fromFile("confirmationStatementOverdue") ? ` (by the due date in ${file})` : ""}`, P.confirmationStatementFiled, !register.confirmationStatementOverdue, () => ({
     id: "confirmation-statement-overdue",
     severity: "high",
-    message: "The company's confirmation statement is overdue at Companies House.",
-    evidence: { quote: "confirmation statement overdue: true", where: field("confirmation statement") },
+    message: `The company's confirmation statement is overdue at Companies House${fromFile("confirmationStatementOverdue") ? ` (by the due date in ${file})` : ""}.`,
+    evidence: { quote: "confirmation statement overdue: true", where: field("confirmation statement", "confirmationStatementOverdue") },
     fix: "File the confirmation statement at Companies House (failing to is an offence and leads to strike-off).",
     required: true,
   }));

@@ -7,8 +7,11 @@
 import { OGL } from "../registers/catalogue";
 import { firstSentence } from "../web/brandKit";
 import { type Identity, type Tie, accuracyOf, alternativeOf } from "./identity";
+import { statusFromBulk, typeFromBulk } from "../companies/bulkVocabulary";
 import type { CompanyProfile } from "../companies/profile";
-import type { Alternative, BusinessProfile, RegisterFacts, Signal, SiteFacts } from "./types";
+import type { CompanyRow } from "../companies/records";
+import { gazetteSignal } from "./registerSignals";
+import type { Alternative, BusinessProfile, FactsOrigin, RegisterFacts, Signal, SiteFacts, StatusSource } from "./types";
 
 export const ENRICH_ATTRIBUTION = `${OGL} Company data: Companies House. Website facts: the business's own site, as read.`;
 
@@ -53,8 +56,12 @@ export function sizeSignalOf(r: RegisterFacts): string | undefined {
   return band ? `${band}: ${parts.join("; ")}` : `size not stated in the accounts type: ${parts.join("; ")}`;
 }
 
-/** The register's facts of a company from its Companies House profile (SIC descriptions and officers are read separately). */
-export function registerFactsOfProfile(p: CompanyProfile): RegisterFacts {
+const SIGNAL_SOURCE = "companies register";
+
+const LIVE = (asOf: string | null): FactsOrigin => ({ source: "live", asOf, bulkFileDate: null, fromBulkFile: [], liveNote: null });
+
+/** The register's facts of a company from its Companies House profile, read on `asOf` (SIC descriptions and officers are read separately). */
+export function registerFactsOfProfile(p: CompanyProfile, asOf: string | null = null): RegisterFacts {
   return {
     number: p.number,
     name: p.name,
@@ -69,30 +76,139 @@ export function registerFactsOfProfile(p: CompanyProfile): RegisterFacts {
     confirmationStatementOverdue: p.confirmationStatementOverdue,
     lastAccountsType: p.lastAccountsType ?? null,
     activeOfficers: null,
+    record: LIVE(asOf),
   };
 }
 
-const SIGNAL_SOURCE = "companies register";
+/** Every field a bulk row gives, as RegisterFacts names (all of them are the file's when the live profile is not read). */
+const BULK_FIELDS = ["name", "status", "statusDetail", "type", "incorporationDate", "sicCodes", "registeredOffice", "accountsOverdue", "confirmationStatementOverdue", "lastAccountsType"];
 
-/** Signals the register and the site give (the operation adds those of other registers). */
+/**
+ * A company's facts from the Basic Company Data file of `fileDate` alone (issue 28 §2): used only when its live
+ * profile could not be read (`liveNote` says why), and said so in `record`. The overdue flags compare the file's due
+ * dates with `today`.
+ */
+export function registerFactsOfBulkRow(r: CompanyRow, address: string, today: string, fileDate: string | null, liveNote: string): RegisterFacts {
+  const { status, statusDetail } = statusFromBulk(r.status);
+  return {
+    number: r.number,
+    name: r.name,
+    status,
+    statusDetail,
+    type: typeFromBulk(r.category),
+    incorporationDate: r.incorporatedOn,
+    sicCodes: r.sicCodes,
+    sicDescriptions: {},
+    registeredOffice: { text: address, postcode: r.postcode, locality: r.locality },
+    accountsOverdue: !!r.accountsDue && r.accountsDue < today,
+    confirmationStatementOverdue: !!r.confirmationDue && r.confirmationDue < today,
+    lastAccountsType: r.accountsCategory,
+    activeOfficers: null,
+    record: { source: "bulk-file", asOf: fileDate, bulkFileDate: fileDate, fromBulkFile: [...BULK_FIELDS], liveNote },
+  };
+}
+
+/**
+ * The live profile's facts, read on `asOf`, with the gaps it leaves filled from the bulk file's facts of the same
+ * company (issue 28 §2): the status and status detail are the live profile's whenever it gives a status; a field the
+ * profile lacks (no SIC codes, no incorporation date, no accounts type, no address, no filing deadlines) is taken from
+ * the file and named in `record.fromBulkFile`, as of the file's date.
+ */
+export function registerFactsOfLive(p: CompanyProfile, asOf: string | null, bulk?: { facts: RegisterFacts; fileDate: string | null }): RegisterFacts {
+  const live = registerFactsOfProfile(p, asOf);
+  if (!bulk) return live;
+  const b = bulk.facts;
+  const filled: string[] = [];
+  const out: RegisterFacts = { ...live };
+  if (!live.status.trim() && b.status) {
+    out.status = b.status;
+    out.statusDetail = b.statusDetail;
+    filled.push("status", "statusDetail");
+  }
+  const fill = <K extends "type" | "incorporationDate" | "sicCodes" | "registeredOffice" | "lastAccountsType">(key: K, missing: boolean) => {
+    if (!missing) return;
+    out[key] = b[key];
+    filled.push(key);
+  };
+  fill("type", !live.type && !!b.type);
+  fill("incorporationDate", !live.incorporationDate && !!b.incorporationDate);
+  fill("sicCodes", !live.sicCodes.length && b.sicCodes.length > 0);
+  fill("registeredOffice", !live.registeredOffice.text.trim() && !!b.registeredOffice.text);
+  fill("lastAccountsType", !live.lastAccountsType && !!b.lastAccountsType);
+  if (!p.hasFilingDeadlines) {
+    out.accountsOverdue = b.accountsOverdue;
+    out.confirmationStatementOverdue = b.confirmationStatementOverdue;
+    filled.push("accountsOverdue", "confirmationStatementOverdue");
+  }
+  out.record = filled.length ? { ...live.record, bulkFileDate: bulk.fileDate, fromBulkFile: filled } : live.record;
+  return out;
+}
+
+const fileWords = (date: string | null) => `the Basic Company Data file${date ? ` of ${date}` : " (its date not recorded)"}`;
+
+/** Where a signal resting on `field` comes from: the register, naming the bulk file and its date when the field is the file's. */
+export function registerSourceOf(r: RegisterFacts, field: string): string {
+  return r.record.fromBulkFile.includes(field) ? `${SIGNAL_SOURCE} (${fileWords(r.record.bulkFileDate)})` : SIGNAL_SOURCE;
+}
+
+/** SPEC §2.2 `registerSource`: where the status and the other register facts come from, and whether The Gazette was read, in fields and words. */
+export function registerSourceOfFacts(r: RegisterFacts): StatusSource {
+  const rec = r.record;
+  const gazette = r.insolvencyNotices;
+  const status = `${r.status}${r.statusDetail ? ` (${r.statusDetail})` : ""}`;
+  const parts: string[] = [];
+  if (rec.source === "bulk-file")
+    parts.push(
+      `Companies House's live profile could not be read (${(rec.liveNote ?? "no reason given").replace(/\.$/, "")}): the status ${status} and every other register fact are as of ${fileWords(rec.bulkFileDate)}; a proposal to strike off, an insolvency or any other change since then would not show.`,
+    );
+  else {
+    parts.push(`Status ${status} from Companies House's live profile${rec.asOf ? `, read ${rec.asOf}` : ""}.`);
+    if (rec.fromBulkFile.length) parts.push(`Taken from ${fileWords(rec.bulkFileDate)}, where the live profile gives none: ${rec.fromBulkFile.join(", ")}.`);
+  }
+  if (gazette?.read)
+    parts.push(
+      gazette.recent.length
+        ? `The Gazette's corporate insolvency notices were read: ${gazette.recent.length} of concern in the last 12 months (see the gazette-notice signal).`
+        : "The Gazette's corporate insolvency notices were read: none of concern matched the company in the last 12 months.",
+    );
+  else if (gazette) parts.push(`The Gazette's corporate insolvency notices could not be read (${(gazette.note ?? "no reason given").replace(/\.$/, "")}): none is reported, and none is ruled out.`);
+  return {
+    statusFrom: rec.source === "live" ? "companies-house" : "bulk-file",
+    statusAsOf: rec.asOf,
+    bulkFileDate: rec.bulkFileDate,
+    fromBulkFile: rec.fromBulkFile,
+    insolvencyNotices: !gazette ? "not-asked" : gazette.read ? "read" : "not-read",
+    note: parts.join(" "),
+  };
+}
+
+/**
+ * Signals the register and the site give (the operation adds those of other registers). A status, a proposal to
+ * strike off and a Gazette insolvency notice are risks; a fact taken from the bulk file says so, with the file's date,
+ * in its label and source.
+ */
 export function baseSignals(register: RegisterFacts | null, site: SiteFacts | null, today: string): Signal[] {
   const out: Signal[] = [];
   if (register) {
+    const src = (field: string) => registerSourceOf(register, field);
+    const asOf = (field: string) => (register.record.fromBulkFile.includes(field) ? ` (as of ${fileWords(register.record.bulkFileDate)})` : "");
     const status = register.status.toLowerCase();
     if (status && status !== "active")
-      out.push({ code: "not-active", label: `Register status: ${register.status}${register.statusDetail ? ` (${register.statusDetail})` : ""}`, kind: "risk", source: SIGNAL_SOURCE });
+      out.push({ code: "not-active", label: `Register status: ${register.status}${register.statusDetail ? ` (${register.statusDetail})` : ""}${asOf("status")}`, kind: "risk", source: src("status") });
     if (register.statusDetail && /strike.?off/i.test(register.statusDetail))
-      out.push({ code: "proposal-to-strike-off", label: "A proposal to strike the company off the register is in progress", kind: "risk", source: SIGNAL_SOURCE });
-    if (register.accountsOverdue) out.push({ code: "accounts-overdue", label: "Accounts are overdue at Companies House", kind: "risk", source: SIGNAL_SOURCE });
+      out.push({ code: "proposal-to-strike-off", label: `A proposal to strike the company off the register is in progress${asOf("statusDetail")}`, kind: "risk", source: src("statusDetail") });
+    const notices = gazetteSignal(register.insolvencyNotices);
+    if (notices) out.push(notices);
+    if (register.accountsOverdue) out.push({ code: "accounts-overdue", label: `Accounts are overdue at Companies House${asOf("accountsOverdue")}`, kind: "risk", source: src("accountsOverdue") });
     if (register.confirmationStatementOverdue)
-      out.push({ code: "confirmation-statement-overdue", label: "The confirmation statement is overdue at Companies House", kind: "risk", source: SIGNAL_SOURCE });
+      out.push({ code: "confirmation-statement-overdue", label: `The confirmation statement is overdue at Companies House${asOf("confirmationStatementOverdue")}`, kind: "risk", source: src("confirmationStatementOverdue") });
     if (register.incorporationDate) {
       const months = monthsBetween(register.incorporationDate, today);
       if (months >= 0 && months < 24)
-        out.push({ code: "recently-incorporated", label: `Incorporated ${months} month${months === 1 ? "" : "s"} ago (${register.incorporationDate})`, kind: "opportunity", source: SIGNAL_SOURCE });
+        out.push({ code: "recently-incorporated", label: `Incorporated ${months} month${months === 1 ? "" : "s"} ago (${register.incorporationDate})`, kind: "opportunity", source: src("incorporationDate") });
     }
     if (register.sicCodes.includes("99999") || /dormant/i.test(register.lastAccountsType ?? ""))
-      out.push({ code: "dormant", label: "Dormant: no trading activity is reported to the register", kind: "info", source: SIGNAL_SOURCE });
+      out.push({ code: "dormant", label: "Dormant: no trading activity is reported to the register", kind: "info", source: src(register.sicCodes.includes("99999") ? "sicCodes" : "lastAccountsType") });
   }
   if (site?.careersUrl) out.push({ code: "hiring", label: "The website has a careers or jobs page", kind: "opportunity", source: `website: ${site.careersUrl}` });
   return out;
@@ -136,7 +252,7 @@ export function buildProfile(p: ProfileInput): BusinessProfile {
     found,
     ...(reg ? { name: reg.name } : p.siteName ? { name: p.siteName } : {}),
     ...(p.site ? { website: p.site.url } : {}),
-    ...(reg ? { companyNumber: reg.number, status: reg.status, sicCodes: reg.sicCodes } : {}),
+    ...(reg ? { companyNumber: reg.number, status: reg.status, ...(reg.statusDetail ? { statusDetail: reg.statusDetail } : {}), registerSource: registerSourceOfFacts(reg), sicCodes: reg.sicCodes } : {}),
     ...(reg?.incorporationDate ? { incorporationDate: reg.incorporationDate } : {}),
     ...(reg && sizeSignalOf(reg) ? { sizeSignal: sizeSignalOf(reg) } : {}),
     ...(found && whatTheyDoOf(p.site, reg) ? { whatTheyDo: whatTheyDoOf(p.site, reg) } : {}),

@@ -5,7 +5,8 @@
  */
 import { THRESHOLDS, testReport } from "../payments/ppn018";
 import type { PaymentReport } from "../payments/types";
-import type { Signal } from "./types";
+import type { GazetteSignal } from "../risk/gazette";
+import type { InsolvencyNotice, InsolvencyNotices, Signal } from "./types";
 
 const DAY_MS = 86_400_000;
 const daysBetween = (from: string, to: string) => Math.floor((Date.parse(to) - Date.parse(from)) / DAY_MS);
@@ -50,6 +51,40 @@ export function paymentSignal(reports: readonly PaymentReport[], today: string):
       source: PAYMENT_SOURCE,
     };
   return { code: "payment-practices-report", label: `${which}${said}`, kind: "info", source: PAYMENT_SOURCE };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The Gazette's corporate insolvency notices
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A notice is recent for this many days after its publication (issue 28 §2: a recent Gazette notice is a risk). */
+export const RECENT_NOTICE_DAYS = 365;
+
+export const GAZETTE_SOURCE = "The Gazette (corporate insolvency notices)";
+
+/**
+ * The company's notices of concern published in the last RECENT_NOTICE_DAYS, newest first, from its matched notices
+ * read through the Gazette's codes (services/risk/gazette.ts `gazetteSignals`): procedural notices and a petition a
+ * later dismissal cleared (severity info) are left out; a members' (solvent) voluntary liquidation is kept (low).
+ */
+export function recentInsolvencyNotices(signals: readonly GazetteSignal[], today: string): InsolvencyNotice[] {
+  return signals
+    .filter((g): g is GazetteSignal & { date: string; severity: InsolvencyNotice["severity"] } => g.severity !== "info" && !!g.date && g.date <= today && daysBetween(g.date, today) <= RECENT_NOTICE_DAYS)
+    .sort((a, b) => b.date.localeCompare(a.date))
+    .map((g) => ({ noticeId: g.noticeId, code: g.code, meaning: g.meaning, severity: g.severity, date: g.date, url: g.url }));
+}
+
+/** `gazette-notice` (risk): the recent notices of concern, newest first (at most three named). None when The Gazette was not read or gave none. */
+export function gazetteSignal(notices: InsolvencyNotices | undefined): Signal | null {
+  if (!notices?.read || !notices.recent.length) return null;
+  const n = notices.recent.length;
+  const named = notices.recent.slice(0, 3).map((x) => `${x.meaning} (notice ${x.code}, ${x.date})`);
+  return {
+    code: "gazette-notice",
+    label: `${n} corporate insolvency notice${n === 1 ? "" : "s"} in The Gazette in the last 12 months: ${named.join("; ")}${n > 3 ? `; and ${n - 3} more` : ""}`,
+    kind: "risk",
+    source: GAZETTE_SOURCE,
+  };
 }
 
 /** A CQC register entry as the signal reads it (a provider or one of its locations). */

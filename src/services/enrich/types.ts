@@ -66,6 +66,64 @@ export interface RegisterFacts {
   activeOfficers: number | null;
   /** What is known of its employees (absent when nothing was read). */
   employees?: Employees;
+  /** Where these facts come from: Companies House's live profile, or the monthly bulk file (with its date). */
+  record: FactsOrigin;
+  /** The Gazette's corporate insolvency notices for the company; absent when they were not asked for. */
+  insolvencyNotices?: InsolvencyNotices;
+}
+
+/**
+ * Where a company's register facts come from (issue 28 §2). The live profile (Companies House's API, read now) gives
+ * the status, the status detail and every other field it has; the monthly Basic Company Data file is for search and
+ * for gaps, and every field taken from it is named in `fromBulkFile`, as of `bulkFileDate`. When the live profile
+ * cannot be read, every field comes from the file (`source: "bulk-file"`) and `liveNote` says why.
+ */
+export interface FactsOrigin {
+  source: "live" | "bulk-file";
+  /** The day the facts are as of: the day the live profile was read, or the file's date (null when unknown). */
+  asOf: string | null;
+  /** The Basic Company Data file's date when any field comes from it, else null. */
+  bulkFileDate: string | null;
+  /** Fields (RegisterFacts names) taken from the file: gaps of the live profile, or all of them. */
+  fromBulkFile: string[];
+  /** Why the live profile was not read (source "bulk-file"); null otherwise. */
+  liveNote: string | null;
+}
+
+/** A corporate insolvency notice in The Gazette that is the company's (matched by number, or name and postcode). */
+export interface InsolvencyNotice {
+  noticeId: string;
+  /** The Gazette's notice code (category 24), e.g. "2450". */
+  code: string;
+  meaning: string;
+  severity: "high" | "medium" | "low";
+  /** Publication date, YYYY-MM-DD. */
+  date: string;
+  url: string | null;
+}
+
+/** The Gazette's corporate insolvency notices as read for the company. */
+export interface InsolvencyNotices {
+  /** The Gazette was read: `recent` is then all it gave of concern. */
+  read: boolean;
+  /** Notices of concern published in the last RECENT_NOTICE_DAYS (services/enrich/registerSignals.ts), newest first. */
+  recent: InsolvencyNotice[];
+  /** Why The Gazette was not read; null when it was. */
+  note: string | null;
+}
+
+/** SPEC §2.2 BusinessProfile `registerSource`: where the status and the other register facts come from, in fields and words. */
+export interface StatusSource {
+  /** `companies-house`: the live profile, read `statusAsOf`; `bulk-file`: the Basic Company Data file of `statusAsOf` (the live profile could not be read). */
+  statusFrom: "companies-house" | "bulk-file";
+  statusAsOf: string | null;
+  bulkFileDate: string | null;
+  /** Profile facts taken from the bulk file, as of `bulkFileDate`. */
+  fromBulkFile: string[];
+  /** The Gazette's insolvency notices: read (`read`), not read (`not-read`: none is reported or ruled out), or not asked. */
+  insolvencyNotices: "read" | "not-read" | "not-asked";
+  /** The above in words. */
+  note: string;
 }
 
 /** A company's employees as its filings state them: never estimated. */
@@ -107,6 +165,9 @@ export interface BusinessProfile {
   website?: string;
   companyNumber?: string;
   status?: string;
+  statusDetail?: string;
+  /** Where the status and the register's other facts come from (present with `companyNumber`). */
+  registerSource?: StatusSource;
   sicCodes?: string[];
   incorporationDate?: string;
   sizeSignal?: string;

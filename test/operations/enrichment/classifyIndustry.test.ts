@@ -35,14 +35,12 @@ describe("SPEC §4.2 industry-classifier", () => {
     expect(r.status).toBe(200);
     expect(await balanceOf(keyId)).toBe(98);
     expect(body.business).toEqual({ name: "BAYSIDE HOSPITALITY LIMITED", website: "https://bayside.test/", companyNumber: "07654321" });
-    expect(body.industry.codes.map((c: { code: string; source: string }) => [c.code, c.source])).toEqual([
-      ["55100", "register"],
-      ["56101", "register"],
-    ]);
+    // The codes the live register gives (issue 28 §2: its live profile, not the monthly file, which also listed 56101).
+    expect(body.industry.codes.map((c: { code: string; source: string }) => [c.code, c.source])).toEqual([["55100", "register"]]);
     expect(body.industry.section).toEqual({ letter: "I", name: expect.stringMatching(/^Accommodation and food service/) });
     expect(body.basis).toBe("register-checked");
     expect(body.websiteReading.candidates.length).toBeGreaterThan(0);
-    expect(body.websiteReading.agreement.map((a: { code: string }) => a.code)).toEqual(["55100", "56101"]);
+    expect(body.websiteReading.agreement.map((a: { code: string }) => a.code)).toEqual(["55100"]);
     expect(["high", "medium"]).toContain(body.confidence);
     expect(body.description).toContain("seafront hotel");
     expect(body.lists).toMatch(/sample/);

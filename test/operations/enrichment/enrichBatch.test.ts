@@ -10,10 +10,11 @@ const batch = async (body: unknown, opts: { credits?: number } = {}) => {
   return { r, body: await json(r), keyId };
 };
 
-/** Answers with `reply` every request whose URL contains `part`; the rest go to the fixture hosts. */
-function failing(part: string, reply: () => Response) {
+/** Answers with `reply` every request whose URL contains `part` (or matches it); the rest go to the fixture hosts. */
+function failing(part: string | RegExp, reply: () => Response) {
   const real = globalThis.fetch;
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => (String(input instanceof Request ? input.url : input).includes(part) ? reply() : real(input, init)));
+  const hit = (url: string) => (typeof part === "string" ? url.includes(part) : part.test(url));
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => (hit(String(input instanceof Request ? input.url : input)) ? reply() : real(input, init)));
 }
 
 beforeAll(loadEnrichRegister);
@@ -42,21 +43,24 @@ describe("SPEC §4.1 batch", () => {
     expect(await balanceOf(keyId)).toBe(94);
   });
 
-  it("an item that cannot be read (Companies House failing for it): found false with its error, refunded; the rest answered", async () => {
-    // A company not read before in this file (Companies House's answers and enrichments are cached).
-    failing("/company/08112233", () => new Response("upstream connect error", { status: 502 }));
-    const { r, body, keyId } = await batch({ items: ["acme-widgets.test", "castlebrooklegal.test"] });
+  it("an item that cannot be read (Companies House failing for a company the bulk file does not list): found false with its error, refunded; the rest answered", async () => {
+    // Companies not read before in this file (Companies House's answers and enrichments are cached).
+    failing(/\/company\/(?:08112233|04455667)\b/, () => new Response("upstream connect error", { status: 502 }));
+    const { r, body, keyId } = await batch({ items: ["acme-widgets.test", "castlebrooklegal.test", "04455667"] });
     expect(r.status).toBe(200);
     expect(body.results[0]).toMatchObject({ found: true, error: null, creditsRefunded: 0 });
-    expect(body.results[1]).toMatchObject({ found: false, profile: null, error: { code: "upstream_unavailable" }, creditsRefunded: 2 });
-    expect(body.creditsUsed).toBe(2);
+    // Issue 28 §2: a company the bulk file lists is answered from it when its live profile cannot be read, as of the file's date.
+    expect(body.results[1]).toMatchObject({ found: true, error: null, creditsRefunded: 0, profile: { companyNumber: "08112233", registerSource: { statusFrom: "bulk-file", statusAsOf: "2026-11-01" } } });
+    expect(body.results[2]).toMatchObject({ found: false, profile: null, error: { code: "upstream_unavailable" }, creditsRefunded: 2 });
+    expect(body.creditsUsed).toBe(4);
     expect(r.headers.get("x-credits-refunded")).toBe("2");
-    expect(await balanceOf(keyId)).toBe(98);
+    expect(await balanceOf(keyId)).toBe(96);
   });
 
   it("every item unreadable because an upstream of ours is down: 503, all credits back", async () => {
     failing("ch.test/company/", () => new Response("upstream connect error", { status: 502 }));
-    const { r, body, keyId } = await batch({ items: ["https://meadowcare.test/", "harbourside-legal.test"] });
+    // Company numbers the bulk file does not list: only Companies House could answer them.
+    const { r, body, keyId } = await batch({ items: ["09182736", "14725836"] });
     expect(r.status).toBe(503);
     expect(body.code).toBe("upstream_unavailable");
     expect(await balanceOf(keyId)).toBe(100);

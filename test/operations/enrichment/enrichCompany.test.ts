@@ -43,8 +43,11 @@ describe("SPEC §2.2 the website decides the company (issue 18 §1)", () => {
       name: "BAYSIDE HOSPITALITY LIMITED",
       website: "https://bayside.test/",
       companyNumber: "07654321",
+      // The live profile's (issue 28 §2), not the monthly file's: it proposes a strike-off, and lists one SIC code where the file had two.
       status: "active",
-      sicCodes: ["55100", "56101"],
+      statusDetail: "active-proposal-to-strike-off",
+      registerSource: { statusFrom: "companies-house", fromBulkFile: [] },
+      sicCodes: ["55100"],
       incorporationDate: "2011-05-23",
       confidence: "high",
     });

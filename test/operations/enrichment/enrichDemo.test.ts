@@ -38,15 +38,25 @@ describe("SPEC §4.7 the keyless demo", () => {
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) =>
       String(input instanceof Request ? input.url : input).includes("ch.test/company/") ? new Response("upstream connect error", { status: 502 }) : real(input, init),
     );
-    const down = await demo("https://meadowcare.test/", "203.0.113.50");
+    // A company number the bulk file does not list: only Companies House can answer it (one the file lists is answered
+    // from the file, as of its date, when the live profile cannot be read: issue 28 §2).
+    const down = await demo("09182736", "203.0.113.50");
     expect(down.status).toBe(503);
     expect((await json(down)).code).toBe("upstream_unavailable");
     vi.restoreAllMocks();
-    expect((await demo("https://meadowcare.test/", "203.0.113.50")).status).toBe(200);
+    expect((await demo("09182736", "203.0.113.50")).status).toBe(200);
     expect((await demo("bayside.test", "203.0.113.50")).status).toBe(429);
     // A miss is an answer: it uses the day's enrichment.
     expect((await json(await demo("down.test", "203.0.113.51"))).profile.found).toBe(false);
     expect((await demo("bayside.test", "203.0.113.51")).status).toBe(429);
+  });
+
+  it("issue 28 §2: the live status detail and where it comes from are kept, and risk signals come first", async () => {
+    const body = await json(await demo("bayside.test", "203.0.113.60"));
+    expect(body.profile).toMatchObject({ status: "active", statusDetail: "active-proposal-to-strike-off", registerSource: { statusFrom: "companies-house" } });
+    expect(body.profile.signals[0]).toMatchObject({ code: "proposal-to-strike-off", kind: "risk" });
+    const kinds = body.profile.signals.map((s: { kind: string }) => s.kind);
+    expect(kinds).toEqual([...kinds].sort((a: string, b: string) => Number(b === "risk") - Number(a === "risk")));
   });
 
   it("bad input is 400 naming q and does not use the day's enrichment", async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { AssessmentFields } from "../../../src/operations/enrichment/common/assessSchema";
 import type { Phraser } from "../../../src/services/documents/summary";
 import { AUDIENCES, type AssessInput, type Fact, REGIONS, assessFit, draftOpener, readOffer, receptivenessWords, stem } from "../../../src/services/enrich/assess";
+import { baseSignals, registerSourceOfFacts } from "../../../src/services/enrich/profile";
 import type { BusinessProfile, RegisterFacts, SiteFacts } from "../../../src/services/enrich/types";
 
 /**
@@ -27,6 +28,7 @@ const register = (r: Partial<RegisterFacts> & Pick<RegisterFacts, "number" | "na
   confirmationStatementOverdue: false,
   lastAccountsType: null,
   activeOfficers: null,
+  record: { source: "live", asOf: TODAY, bulkFileDate: null, fromBulkFile: [], liveNote: null },
   ...r,
 });
 
@@ -418,6 +420,36 @@ describe("assessFit (SPEC §4.1: grounded in the verified profile)", () => {
     expect(s.fitScore).toBe(30);
     expect(s.watchOuts.map((w) => w.fact.field)).toContain("register.statusDetail");
     expect(s.fitBand).toBe("weak");
+  });
+
+  it("SPEC §4.1, issue 28 §2: a status read from the bulk file is said to be, as of its date; The Gazette not read is a watch-out; a Gazette notice is one", () => {
+    const file = "2026-05-01";
+    const fromFile: RegisterFacts = {
+      ...careReg,
+      statusDetail: "active-proposal-to-strike-off",
+      record: { source: "bulk-file", asOf: file, bulkFileDate: file, fromBulkFile: ["name", "status", "statusDetail", "registeredOffice"], liveNote: "Companies House could not be read just now" },
+      insolvencyNotices: { read: false, recent: [], note: "The Gazette could not be read just now" },
+    };
+    const profile = { ...biz("careHome").profile, registerSource: registerSourceOfFacts(fromFile) };
+    const a = assessFit({ ...biz("careHome"), profile, register: fromFile, offer: OFFERS.careRecruitment, today: TODAY });
+    const strike = a.watchOuts.find((w) => w.fact.field === "register.statusDetail")!;
+    expect(strike.text).toBe(`The register shows a proposal to strike the company off (active-proposal-to-strike-off) (as of the Basic Company Data file of ${file}).`);
+    expect(strike.fact.source).toBe(`companies register (the Basic Company Data file of ${file})`);
+    const stale = a.watchOuts.find((w) => w.fact.field === "profile.registerSource.statusFrom")!;
+    expect(stale.text).toMatch(new RegExp(`^Companies House's live record could not be read: the status \\(active, active-proposal-to-strike-off\\) is as of the Basic Company Data file of ${file}`));
+    expect(stale.fact).toEqual({ field: "profile.registerSource.statusFrom", value: "bulk-file", source: `companies register (the Basic Company Data file of ${file})` });
+    expect(a.watchOuts.find((w) => w.fact.field === "profile.registerSource.insolvencyNotices")!.text).toBe("The Gazette's corporate insolvency notices could not be read: none is reported, and none is ruled out.");
+    // Every fact cited is in the reply at its field.
+    for (const w of a.watchOuts) expect(valueAt({ profile, register: fromFile, site: biz("careHome").site }, w.fact.field), w.fact.field).toEqual(w.fact.value);
+
+    // Live, with a recent winding-up petition in The Gazette: a risk signal, so a watch-out citing it.
+    const live: RegisterFacts = { ...careReg, insolvencyNotices: { read: true, recent: [{ noticeId: "1", code: "2450", meaning: "Petition to wind up", severity: "high", date: "2026-04-02", url: null }], note: null } };
+    const signals = baseSignals(live, null, TODAY);
+    const withNotice = { ...biz("careHome").profile, signals, registerSource: registerSourceOfFacts(live) };
+    const b = assessFit({ ...biz("careHome"), profile: withNotice, register: live, offer: OFFERS.careRecruitment, today: TODAY });
+    const i = signals.findIndex((x) => x.code === "gazette-notice");
+    expect(b.watchOuts.find((w) => w.fact.field === `profile.signals[${i}].label`)!.text).toBe("1 corporate insolvency notice in The Gazette in the last 12 months: Petition to wind up (notice 2450, 2026-04-02) (The Gazette (corporate insolvency notices)).");
+    expect(b.watchOuts.some((w) => /live record could not be read|could not be read/.test(w.text))).toBe(false);
   });
 
   it("a profile without a company number: says so, weighs no register fact, uses no name", () => {

@@ -199,6 +199,7 @@ const facts = (over: Partial<RegisterFacts> = {}): RegisterFacts => ({
   confirmationStatementOverdue: false,
   lastAccountsType: "micro-entity",
   activeOfficers: 2,
+  record: { source: "live", asOf: TODAY, bulkFileDate: null, fromBulkFile: [], liveNote: null },
   ...over,
 });
 const profileOf = (r: RegisterFacts | null): BusinessProfile => ({
@@ -293,7 +294,8 @@ describe("issue 18 §2 businessScore: categories and the score (SPEC §2.3)", ()
     expect(cat(out, "legal")).toMatchObject({ status: "couldnt_tell" });
     const reg = cat(out, "registry");
     expect(reg).toMatchObject({ status: "scored", score: 80, max: 80 });
-    expect(reg.parts.filter((p) => !p.judged).map((p) => p.key)).toEqual(["numberOnSite", "officeOnSite"]);
+    // The Gazette was not asked for in these facts: its part is not judged either (issue 28 §2: no absence unchecked).
+    expect(reg.parts.filter((p) => !p.judged).map((p) => p.key)).toEqual(["noInsolvencyNotice", "numberOnSite", "officeOnSite"]);
     // https still comes from the ai-visibility reply's page.
     expect(cat(out, "trust").parts.find((p) => p.key === "https")).toMatchObject({ judged: true, points: 35 });
   });
@@ -500,10 +502,59 @@ describe("issue 18 §2 businessScore on a real register entry", () => {
     // Its site is not in the corpus: website-legal's reply is for a site that states no number.
     const out = run({ legal: { ran: true, reply: legalReply(POOR_FOOTER) } }, register);
     const reg = cat(out, "registry");
-    expect(reg.parts.slice(0, 4).every((x) => x.points === x.max)).toBe(true);
+    // The register's own parts (The Gazette not asked for: not judged) earn their points.
+    const own = reg.parts.filter((x) => ["active", "noStrikeOff", "accountsFiled", "confirmationStatementFiled"].includes(x.key));
+    expect(own).toHaveLength(4);
+    expect(own.every((x) => x.judged && x.points === x.max)).toBe(true);
     expect(reg.findings.map((f) => f.id)).toEqual(["company-number-not-on-site", "registered-office-not-on-site"]);
     expect(reg.findings[0].message).toBe(`The site does not state the company number (${p.number}) on the pages read.`);
     expect(reg.findings[1].message).toContain(p.registeredOffice.text);
     expect(cat(out, "trust").parts.find((x) => x.key === "modernSlaveryStatement")!.judged).toBe(false);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Issue 28: live status over the monthly file; no grade on too little of the weight
+// ---------------------------------------------------------------------------------------------------------------
+
+const FILE_DATE = "2026-11-01";
+const fromFile = (over: Partial<RegisterFacts> = {}): RegisterFacts =>
+  facts({
+    record: { source: "bulk-file", asOf: FILE_DATE, bulkFileDate: FILE_DATE, fromBulkFile: ["name", "status", "statusDetail", "accountsOverdue", "confirmationStatementOverdue"], liveNote: "Companies House could not be read just now" },
+    ...over,
+  });
+const notice = (date: string) => ({ noticeId: "5301999", code: "2450", meaning: "Petition to wind up", severity: "high" as const, date, url: "https://www.thegazette.co.uk/notice/5301999" });
+
+describe("SPEC §2.3 score, issue 28 §2: the status as of the bulk file claims no absence it did not check", () => {
+  it("the live profile not read and the file shows no proposal: noStrikeOff is not judged, and active says the file's date", () => {
+    const reg = cat(run({}, fromFile()), "registry");
+    const part = (k: string) => reg.parts.find((p) => p.key === k)!;
+    expect(part("noStrikeOff")).toMatchObject({ judged: false, points: 0 });
+    expect(part("noStrikeOff").label).toContain(`not checked`);
+    expect(part("active")).toMatchObject({ judged: true, points: 30 });
+    expect(part("active").label).toContain(`as of the Basic Company Data file of ${FILE_DATE}`);
+    // Nothing judged says "No proposal to strike off" with points.
+    expect(reg.parts.filter((p) => p.judged && /strike/i.test(p.label))).toEqual([]);
+    // Live, the same facts judge it.
+    expect(cat(run({}, facts()), "registry").parts.find((p) => p.key === "noStrikeOff")).toMatchObject({ judged: true, points: 20 });
+  });
+
+  it("the file shows a proposal: a deduction with the file's date in the message and the evidence", () => {
+    const reg = cat(run({}, fromFile({ statusDetail: "active-proposal-to-strike-off" })), "registry");
+    expect(reg.parts.find((p) => p.key === "noStrikeOff")).toMatchObject({ judged: true, points: 0 });
+    const f = reg.findings.find((x) => x.id === "proposal-to-strike-off")!;
+    expect(f.message).toContain(`as of the Basic Company Data file of ${FILE_DATE}`);
+    expect(f.evidence.where).toContain(FILE_DATE);
+  });
+
+  it("a Gazette insolvency notice in the last 12 months is a required deduction; none read is full points; not read is not judged", () => {
+    const withNotice = cat(run({}, facts({ insolvencyNotices: { read: true, recent: [notice("2026-09-01")], note: null } })), "registry");
+    expect(withNotice.parts.find((p) => p.key === "noInsolvencyNotice")).toMatchObject({ judged: true, points: 0, max: 20 });
+    expect(withNotice.findings[0]).toMatchObject({ id: "gazette-insolvency-notice", severity: "high", required: true, evidence: { quote: "Petition to wind up (notice 2450, 2026-09-01)" } });
+    const none = cat(run({}, facts({ insolvencyNotices: { read: true, recent: [], note: null } })), "registry");
+    expect(none.parts.find((p) => p.key === "noInsolvencyNotice")).toMatchObject({ judged: true, points: 20 });
+    const unread = cat(run({}, facts({ insolvencyNotices: { read: false, recent: [], note: "The Gazette could not be read just now: it answered 502" } })), "registry");
+    expect(unread.parts.find((p) => p.key === "noInsolvencyNotice")).toMatchObject({ judged: false });
+    expect(unread.parts.find((p) => p.key === "noInsolvencyNotice")!.label).toMatch(/not checked \(The Gazette could not be read just now/);
   });
 });

@@ -1,10 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { registerFactsOfProfile, sizeSignalOf } from "../../../src/services/enrich/profile";
-import { cqcSignals, paymentSignal } from "../../../src/services/enrich/registerSignals";
+import { RECENT_NOTICE_DAYS, cqcSignals, gazetteSignal, paymentSignal, recentInsolvencyNotices } from "../../../src/services/enrich/registerSignals";
 import type { RegisterFacts } from "../../../src/services/enrich/types";
 import type { GenderPayGapReport } from "../../../src/services/paygap/types";
 import type { PaymentReport } from "../../../src/services/payments/types";
+import { type GazetteNotice, gazetteSignals } from "../../../src/services/risk/gazette";
 import { parseGenderPayGap } from "../../../src/sources/gender-pay-gap/parse";
 
 /**
@@ -156,5 +157,39 @@ describe("issue 18 §2 sizeSignal: accounts type, employees and officers", () =>
       expect(s.endsWith(`${band} employees (gender pay gap report 2021 to 2022)`)).toBe(true);
       expect(s.split(":")[0]).toBe(band === "Less than 250" ? "size not stated in the accounts type" : "large");
     }
+  });
+});
+
+describe("SPEC §2.2 signals, issue 28 §2: a recent Gazette insolvency notice is a risk", () => {
+  const n = (id: string, code: string, publishedOn: string): GazetteNotice => ({ id, code, title: "ACME LIMITED", publishedOn, url: `https://www.thegazette.co.uk/notice/${id}`, companyNumber: "01234567", text: "" });
+  const TODAY = "2026-11-25";
+
+  it("notices of concern in the last 12 months, newest first; procedural ones, a dismissed petition, older ones and future-dated ones left out", () => {
+    const signals = gazetteSignals([
+      n("1", "2450", "2026-03-09"), // petition…
+      n("2", "2461", "2026-04-20"), // …dismissed: info
+      n("3", "2452", "2026-10-20"), // winding-up order
+      n("4", "2407", "2026-10-01"), // notice of dividend: info
+      n("5", "2441", "2025-11-01"), // older than a year
+      n("6", "2432", "2026-06-01"), // members' voluntary liquidation: low, kept
+      n("7", "2410", "2026-12-01"), // after today
+    ]);
+    const recent = recentInsolvencyNotices(signals, TODAY);
+    expect(recent.map((x) => [x.noticeId, x.severity])).toEqual([
+      ["3", "high"],
+      ["6", "low"],
+    ]);
+    expect(RECENT_NOTICE_DAYS).toBe(365);
+    const s = gazetteSignal({ read: true, recent, note: null })!;
+    expect(s).toMatchObject({ code: "gazette-notice", kind: "risk", source: "The Gazette (corporate insolvency notices)" });
+    expect(s.label).toBe(
+      "2 corporate insolvency notices in The Gazette in the last 12 months: Winding-up order (notice 2452, 2026-10-20); Appointment of liquidators (members' voluntary) (notice 2432, 2026-06-01)",
+    );
+  });
+
+  it("no signal when none is recent, or when The Gazette was not read (and none is claimed absent then)", () => {
+    expect(gazetteSignal({ read: true, recent: [], note: null })).toBeNull();
+    expect(gazetteSignal({ read: false, recent: [], note: "The Gazette could not be read just now" })).toBeNull();
+    expect(gazetteSignal(undefined)).toBeNull();
   });
 });

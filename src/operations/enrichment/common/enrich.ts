@@ -9,20 +9,21 @@
  * (Companies House, the DNS resolver) throws UpstreamError, a 503 with credits back — never "not found".
  */
 import type { OpContext } from "../../../platform/registry";
-import { statusFromBulk, typeFromBulk } from "../../../services/companies/bulkVocabulary";
+import { statusFromBulk } from "../../../services/companies/bulkVocabulary";
 import type { CompanyProfile } from "../../../services/companies/profile";
 import type { CompanyRow } from "../../../services/companies/records";
 import { companyFtsQuery, rankCompanies } from "../../../services/companies/search";
 import { type Candidate, type EnrichQuery, type Identity, type Tie, alternativeOf, decideForSite, inPlace, parseEnrichQuery, sameNamed, siteConfirms } from "../../../services/enrich/identity";
-import { baseSignals, buildProfile, registerFactsOfProfile } from "../../../services/enrich/profile";
-import { PAYMENT_SOURCE, cqcSignals, paymentSignal } from "../../../services/enrich/registerSignals";
+import { baseSignals, buildProfile, registerFactsOfBulkRow, registerFactsOfLive } from "../../../services/enrich/profile";
+import { GAZETTE_SOURCE, PAYMENT_SOURCE, cqcSignals, paymentSignal, recentInsolvencyNotices } from "../../../services/enrich/registerSignals";
+import { gazetteSignals } from "../../../services/risk/gazette";
 import { sicHierarchy } from "../../../services/enrich/sic";
 import type { PaymentReport } from "../../../services/payments/types";
 import type { GenderPayGapReport } from "../../../services/paygap/types";
 import type { Entry, RegisterSource } from "../../../services/registers/types";
 import { latestAccountsOf } from "../../companies/common/latestAccounts";
 import { type SitePage, readSite } from "../../../services/enrich/site";
-import type { Alternative, BusinessProfile, Employees, RegisterFacts, Signal, SiteFacts } from "../../../services/enrich/types";
+import type { Alternative, BusinessProfile, Employees, InsolvencyNotices, RegisterFacts, Signal, SiteFacts } from "../../../services/enrich/types";
 import { domainLabel, domainsForName } from "../../../services/matching/domainName";
 import { statedCompanyNames } from "../../../services/web/disclosures";
 import { legalPagesToFollow, readPage } from "../../../services/web/siteLinks";
@@ -42,7 +43,7 @@ const DISCOVER_MAX = 3;
 const HTML_ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1";
 /** A cached enrichment is reused for this long (the demo and repeated calls). */
 export const ENRICH_CACHE_SECONDS = 6 * 3600;
-const CACHE_VERSION = "enrich:v2";
+const CACHE_VERSION = "enrich:v3";
 /** Characters of the site's visible text kept in the cache. */
 const CACHED_TEXT = 100_000;
 
@@ -186,39 +187,69 @@ async function searchRegister(ctx: OpContext, name: string, count: Counter, limi
   }));
 }
 
-/** The confirmed company's register facts: the local row or Companies House's profile, SIC descriptions, officers counted. */
+/** The live profile of a company the bulk file lists: null, with the reason in words, when it cannot be read just now. */
+async function liveProfileOf(ctx: OpContext, number: string, count: Counter): Promise<{ profile: CompanyProfile; note: null } | { profile: null; note: string }> {
+  count.calls++;
+  try {
+    const profile = await ctx.services.companiesHouse.getProfile(number);
+    return profile ? { profile, note: null } : { profile: null, note: `Companies House gives no live profile for company ${number} just now` };
+  } catch (e) {
+    if (!(e instanceof UpstreamError)) throw e;
+    return { profile: null, note: `Companies House could not be read just now: ${reasonOf(e)}` };
+  }
+}
+
+/**
+ * The company's corporate insolvency notices in The Gazette (category 24, matched by its number, or its exact name and
+ * registered office postcode, as distress-signals matches them), those of concern in the last 12 months kept. The
+ * Gazette failing is said (`read: false`), never "no notices".
+ */
+async function insolvencyNoticesOf(ctx: OpContext, facts: Pick<RegisterFacts, "number" | "name" | "registeredOffice">, previousNames: string[], today: string, count: Counter): Promise<InsolvencyNotices> {
+  count.calls++;
+  try {
+    const found = await ctx.services.gazette.insolvencyNotices({ number: facts.number, name: facts.name, previousNames, postcode: facts.registeredOffice.postcode });
+    return { read: true, recent: recentInsolvencyNotices(gazetteSignals(found.matched.map((m) => m.notice)), today), note: null };
+  } catch (e) {
+    if (!(e instanceof UpstreamError)) throw e;
+    return { read: false, recent: [], note: `The Gazette could not be read just now: ${reasonOf(e)}` };
+  }
+}
+
+/**
+ * The confirmed company's register facts (issue 28 §2): Companies House's live profile gives the status, the status
+ * detail and every field it has; the monthly bulk file fills its gaps, each named with the file's date. When the live
+ * profile cannot be read, the bulk file's facts are given as of its date and `record` says so. Then the SIC
+ * descriptions, the officers (counted; null when they cannot be read), the employees and The Gazette's notices.
+ */
 async function registerFactsOf(ctx: OpContext, entry: NonNullable<Awaited<ReturnType<typeof entryOf>>>, today: string, count: Counter): Promise<RegisterFacts> {
   const reg = ctx.services.companiesRegister;
   const c = entry.candidate;
   const officers = (async () => {
     count.calls++;
-    const list = await ctx.services.companiesHouse.getOfficers(c.number);
-    if (!list) return null;
-    return list.activeCount ?? list.items.filter((o) => !o.resignedOn).length;
+    try {
+      const list = await ctx.services.companiesHouse.getOfficers(c.number);
+      if (!list) return null;
+      return list.activeCount ?? list.items.filter((o) => !o.resignedOn).length;
+    } catch (e) {
+      if (!(e instanceof UpstreamError)) throw e;
+      return null;
+    }
   })();
-  let facts: Omit<RegisterFacts, "activeOfficers" | "sicDescriptions" | "employees">;
+  let whole: RegisterFacts;
   if (entry.row) {
-    const r = entry.row;
-    const { status, statusDetail } = statusFromBulk(r.status);
-    facts = {
-      number: r.number,
-      name: r.name,
-      status,
-      statusDetail,
-      type: typeFromBulk(r.category),
-      incorporationDate: r.incorporatedOn,
-      sicCodes: r.sicCodes,
-      registeredOffice: { text: c.address ?? "", postcode: r.postcode, locality: r.locality },
-      accountsOverdue: !!r.accountsDue && r.accountsDue < today,
-      confirmationStatementOverdue: !!r.confirmationDue && r.confirmationDue < today,
-      lastAccountsType: r.accountsCategory,
-    };
-  } else {
-    const { sicDescriptions: _d, activeOfficers: _o, employees: _e, ...fromProfile } = registerFactsOfProfile(entry.profile!);
-    facts = fromProfile;
-  }
-  const [sic, activeOfficers, employees] = await Promise.all([reg.sicDescriptions(facts.sicCodes), officers, employeesOf(ctx, facts, c.previousNames, count)]);
-  return { ...facts, sicDescriptions: Object.fromEntries(sic), activeOfficers, ...(employees ? { employees } : {}) };
+    const [live, edition] = await Promise.all([liveProfileOf(ctx, c.number, count), reg.companiesEdition()]);
+    const fileDate = edition?.editionDate ?? null;
+    if (live.profile) whole = registerFactsOfLive(live.profile, today, { facts: registerFactsOfBulkRow(entry.row, c.address ?? "", today, fileDate, ""), fileDate });
+    else whole = registerFactsOfBulkRow(entry.row, c.address ?? "", today, fileDate, live.note);
+  } else whole = registerFactsOfLive(entry.profile!, today);
+  const { sicDescriptions: _d, activeOfficers: _o, employees: _e, ...facts } = whole;
+  const [sic, activeOfficers, employees, insolvencyNotices] = await Promise.all([
+    reg.sicDescriptions(facts.sicCodes),
+    officers,
+    employeesOf(ctx, facts, c.previousNames, count),
+    insolvencyNoticesOf(ctx, facts, c.previousNames, today, count),
+  ]);
+  return { ...facts, sicDescriptions: Object.fromEntries(sic), activeOfficers, ...(employees ? { employees } : {}), insolvencyNotices };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -397,8 +428,9 @@ export async function enrich(ctx: OpContext, q: string, location: string | undef
     if (hit) return { ...(JSON.parse(hit.body) as Omit<Enriched, "cached" | "upstreamCalls">), upstreamCalls: 0, cached: true };
   }
   const out = await enrichUncached(ctx, parseEnrichQuery(q), location?.trim() || undefined);
-  // An answer missing a part that could not be read just now (the accounts' employees) is not kept: the next call reads again.
-  if (opts.cache !== false && !out.register?.employees?.note) {
+  // An answer missing a part that could not be read just now (the live profile, The Gazette, the accounts' employees) is not kept: the next call reads again.
+  const partial = !!out.register && (out.register.record.source !== "live" || out.register.insolvencyNotices?.read === false || !!out.register.employees?.note);
+  if (opts.cache !== false && !partial) {
     const { profile, register, site, siteProblem } = out;
     // The site's text is kept to its first CACHED_TEXT characters: enough for the classifier, small enough for a row.
     const kept = site ? { ...site, text: site.text.slice(0, CACHED_TEXT) } : null;
@@ -477,7 +509,8 @@ async function enrichUncached(ctx: OpContext, query: EnrichQuery, location: stri
   const signals = [...baseSignals(register, site, today), ...(register ? await otherSignals(ctx, register, confirmedEntry!.candidate.previousNames, today) : [])];
   const sources = [
     ...(site ? [`website: ${site.url}`] : []),
-    ...(register ? [`companies register: ${register.number}`] : []),
+    ...(register ? [`companies register: ${register.number}${register.record.source === "bulk-file" ? ` (the Basic Company Data file${register.record.bulkFileDate ? ` of ${register.record.bulkFileDate}` : ""}; the live profile could not be read)` : ""}`] : []),
+    ...(signals.some((s) => s.code === "gazette-notice") ? [GAZETTE_SOURCE] : []),
     ...(signals.some((s) => s.code === "won-public-contracts") ? ["contract awards: Find a Tender, Contracts Finder"] : []),
     ...(signals.some((s) => s.code === "licensed-sponsor") ? ["Home Office register of licensed sponsors"] : []),
     ...(signals.some((s) => s.code === "cqc-registered") ? ["CQC register"] : []),

@@ -32,7 +32,7 @@ export const Signal = z
     code: z
       .string()
       .describe(
-        "Stable code: recently-incorporated, hiring, accounts-overdue, confirmation-statement-overdue, proposal-to-strike-off, not-active, dormant, won-public-contracts, licensed-sponsor, cqc-registered (with the provider's and locations' ratings), cqc-rating-concern (a provider or location rated Inadequate or Requires improvement), slow-payment-report (a payment practices report filed in the last six months that misses PPN 018's 95% within 60 days and average of at most 45 days), payment-practices-report (the newest report's figures otherwise).",
+        "Stable code: recently-incorporated, hiring, accounts-overdue, confirmation-statement-overdue, proposal-to-strike-off, not-active (a status other than active: liquidation, administration, receivership, voluntary arrangement, dissolved, …), gazette-notice (a corporate insolvency notice of concern in The Gazette in the last 12 months; dismissed petitions and procedural notices left out), dormant, won-public-contracts, licensed-sponsor, cqc-registered (with the provider's and locations' ratings), cqc-rating-concern (a provider or location rated Inadequate or Requires improvement), slow-payment-report (a payment practices report filed in the last six months that misses PPN 018's 95% within 60 days and average of at most 45 days), payment-practices-report (the newest report's figures otherwise). Register signals taken from the monthly bulk file say so, with the file's date, in the label and source.",
       ),
     label: z.string().describe("The signal in words, with its figures and dates."),
     kind: z.enum(["opportunity", "risk", "info"]),
@@ -71,6 +71,22 @@ export const Alternative = z
   })
   .openapi("Alternative");
 
+export const StatusSource = z
+  .object({
+    statusFrom: z
+      .enum(["companies-house", "bulk-file"])
+      .describe("`companies-house`: the status, the status detail and every field not in `fromBulkFile` come from the company's live profile, read `statusAsOf`. `bulk-file`: the live profile could not be read, so they are the monthly Basic Company Data file's, as of its date; nothing that file cannot show (a proposal to strike off since then, an insolvency) is claimed absent."),
+    statusAsOf: z.string().nullable().describe("YYYY-MM-DD: the day of the call for the live profile (its answers are kept for up to 12 hours), or the bulk file's date."),
+    bulkFileDate: z.string().nullable().describe("The Basic Company Data file's date when any field comes from it; null otherwise."),
+    fromBulkFile: z.array(z.string()).describe("Register facts taken from the bulk file (where the live profile gives none, or all of them when it could not be read), as of `bulkFileDate`."),
+    insolvencyNotices: z
+      .enum(["read", "not-read", "not-asked"])
+      .describe("The Gazette's corporate insolvency notices: `read` (a notice of concern in the last 12 months is a `gazette-notice` risk signal), `not-read` (The Gazette could not be read: none is reported and none is ruled out)."),
+    note: z.string().describe("The above in words."),
+  })
+  .describe("Where the status and the register's other facts come from (issue 28 §2): Companies House's live profile, the monthly bulk file only for its gaps, each named with the file's date.")
+  .openapi("StatusSource");
+
 export const BusinessProfile = z
   .object({
     found: z.boolean().describe("True when a business was identified: its website read, or its register entry confirmed (or named by its number). A miss costs nothing."),
@@ -80,7 +96,15 @@ export const BusinessProfile = z
       .string()
       .optional()
       .describe("Absent when the business's own website does not confirm the company (its number stated and the name agreeing, or its full name or postcode with the register's entry); `registryNote` then says why. Given back for a query that is itself a company number."),
-    status: z.string().optional().describe("Companies House company_status of the confirmed company."),
+    status: z
+      .string()
+      .optional()
+      .describe("Companies House company_status of the confirmed company, from its live profile; from the monthly Basic Company Data file, as of the file's date, only when the live profile could not be read (`registerSource` says which)."),
+    statusDetail: z
+      .string()
+      .optional()
+      .describe("Companies House company_status_detail, where it gives one (e.g. `active-proposal-to-strike-off`): a proposal to strike off is also a `proposal-to-strike-off` risk signal."),
+    registerSource: StatusSource.optional(),
     sicCodes: z.array(z.string()).optional().describe("Registered SIC 2007 codes."),
     incorporationDate: z.string().optional(),
     sizeSignal: z
