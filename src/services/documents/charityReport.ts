@@ -19,6 +19,12 @@
  *
  * Every field quotes the passage it rests on (the page, for a PDF) or says it couldn't tell. People are never named:
  * trustees are counted, a signature line's name is replaced by "[name]". Deterministic and pure: `today` is passed in.
+ *
+ * What is read as a report (issue 28 §3, `recognise`): a document that names a charity (a charity number stated with
+ * its label, wherever it is; a charity's legal form or regulator; a trustees' report's title) and has the form of a
+ * report or accounts (a title in its opening lines; the accounts' statements; an examiner's or auditor's report; the
+ * trustees' report's SORP or CC17a sections). A plain-prose report is one as much as a report with tables. What is not
+ * is answered `recognised: false` with the reason, which the operation turns into a 422.
  */
 import type { DocSection, DocSentence } from "./document";
 import { type Evidence, type Fact, type Reading, found, notFound, quoteOf } from "./evidence";
@@ -460,6 +466,39 @@ function rowsOf(items: Item[]): Row[] {
   return rows;
 }
 
+/**
+ * A statement of financial activities laid out by sections, as the accounts software most small charities use prints
+ * it: "INCOME AND ENDOWMENTS FROM" its lines and a row labelled only "Total", then "EXPENDITURE ON" its lines and
+ * "Total" (none when the section has one line). That "Total" is the section's total, and a section of one line with
+ * no "Total" row is its own total: their keys become "total income" and "total expenditure".
+ */
+function nameSectionTotals(rows: Row[]): void {
+  let section: "income" | "expenditure" | null = null;
+  let members: Row[] = [];
+  const close = (totalled: boolean) => {
+    if (section && !totalled && members.length === 1) members[0].key = `total ${section}`;
+    section = null;
+    members = [];
+  };
+  for (const r of rows) {
+    const opens = /\b(?:income|incoming resources)(?: and endowments)? from\b/.test(r.key) ? "income" : /\b(?:expenditure|resources expended) on\b/.test(r.key) ? "expenditure" : null;
+    if (opens) {
+      close(false);
+      section = opens;
+      members = [r];
+      continue;
+    }
+    if (!section) continue;
+    if (r.key === "total" || r.key === "totals") {
+      r.key = `total ${section}`;
+      close(true);
+    } else if (/^total (?:income|incoming|expenditure|resources)/.test(r.key)) close(true);
+    else if (/\bnet\b|\bfunds\b|\btransfers\b|\bgains?\b|\blosses\b/.test(r.key)) close(false);
+    else members.push(r);
+  }
+  close(false);
+}
+
 const FALLBACK_LAYOUTS: Role[][] = [
   ["cur"],
   ["cur", "prior"],
@@ -591,16 +630,136 @@ const FUND_LABELS: Record<"u" | "d" | "r" | "e" | "g", RegExp> = {
 // The reader
 // ---------------------------------------------------------------------------------------------------------------
 
-const RECOGNISE: [string, RegExp][] = [
-  ["a registered charity", /registered charity|charity (?:registration )?(?:number|no\b)|scottish charity|\bOSCR\b|\bNIC\s?\d{6}\b/i],
-  ["a trustees' report", /trustees['’]? (?:annual )?report|report of the (?:board of )?trustees|trustees['’]? report|annual report of the trustees/i],
-  ["a statement of financial activities", /statement of financial activities/i],
-  ["receipts and payments accounts", /receipts and payments|\bCC16a\b/i],
-  ["the Charities SORP", /\bSORP\b|charities act|charity commission/i],
-  ["an independent examiner's report", /independent examiner|independent examination/i],
-  ["charity funds", /\b(?:un)?restricted funds\b|endowment funds?\b/i],
-  ["charitable objects", /charitable (?:company|incorporated organisation|trust|objects|activities|purposes)|\bCIO\b/i],
+// ---------------------------------------------------------------------------------------------------------------
+// Recognition: a charity's trustees' report or accounts (issue 28 §3)
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * What makes the subject a charity: its legal form or regulator named ("registered charity", "charitable company",
+ * "charitable incorporated organisation", a CIO or SCIO, the Charity Commission, OSCR, the CCNI, the Charities Act or
+ * SORP), besides a charity number stated (read by charityNumberOf) or a trustees' report's title.
+ */
+const CHARITY_FORM = /\bregistered\s+(?:as\s+a\s+)?charity\b|\bcharitable\s+(?:company|incorporated\s+organi[sz]ation|trust|association|foundation)\b|\bS?CIO\b|\bcharity\s+commission\b|\bOSCR\b|\bscottish\s+charity\b|\bCCNI\b|\bcharities\s+(?:act|sorp|statement\s+of\s+recommended\s+practice)\b|\bSORP\b/i;
+/** "The charity" as the document's subject, said again and again (a plc's report naming a charity it supports does not). */
+const THE_CHARITY = /\bthe\s+charity(?:['’]s)?\b/gi;
+
+/** A trustees' report's title: "Trustees' Annual Report", "Report of the Trustees", "Directors' and Trustees' Report". */
+const TRUSTEES_TITLE = /\btrustees['’]?\s*(?:\(\s*including\s+(?:the\s+)?directors['’]?\s*\)\s*)?(?:annual\s+)?report\b|\breport\s+of\s+the\s+(?:board\s+of\s+)?trustees\b|\bannual\s+report\s+of\s+the\s+(?:board\s+of\s+)?trustees\b|\bdirectors['’]?\s+(?:and|&)\s+trustees['’]?\s+(?:annual\s+)?report\b|\btrustees['’]?\s+(?:and|&)\s+directors['’]?\s+report\b/i;
+/**
+ * A report's or accounts' title: "Annual Report and Financial Statements", "Report and Accounts", "Annual Report and
+ * Unaudited Accounts", "Financial Statements for the year ended …", "Annual Report 2024/25", "Annual Accounts".
+ */
+const REPORT_TITLE = /\b(?:annual\s+)?report\s*(?:and|&)\s*(?:the\s+)?(?:audited\s+|unaudited\s+|consolidated\s+|independently\s+examined\s+)?(?:financial\s+statements|accounts)\b|\b(?:financial\s+statements|accounts)\s+for\s+the\s+(?:year|period)\s+(?:ended|ending|to)\b|\bannual\s+(?:report|accounts|return)\b|\bCC1[67]a?\b/i;
+
+/** The trustees' report's sections: the Charities SORP (FRS 102) module 1 and the Charity Commission's CC17a form. */
+const SORP_SECTIONS: [string, RegExp][] = [
+  ["objectives and activities", /^(?:our\s+|the\s+charity['’]s\s+)?(?:charitable\s+)?(?:objectives?|objects?|aims?|purposes?)(?:,)?\s+(?:and|&)\s+(?:principal\s+|main\s+)?activities\b/i],
+  ["achievements and performance", /^(?:our\s+)?(?:achievements?\s+(?:and|&)\s+performance|performance\s+(?:and|&)\s+achievements?)\b/i],
+  ["financial review", /^(?:the\s+)?financial\s+review\b|^review\s+of\s+(?:the\s+)?(?:charity['’]s\s+)?finances\b/i],
+  ["structure, governance and management", /^(?:structure\s*,?\s*)?governance\s+(?:and|&)\s+management\b|^structure\s*(?:,|and|&)\s*governance\b/i],
+  ["reference and administrative details", /^(?:reference|legal)\s+(?:and|&)\s+administrative\s+(?:details|information)\b|^administrative\s+(?:details|information)\b/i],
+  ["plans for future periods", /^(?:plans\s+for\s+(?:the\s+)?future(?:\s+periods)?|future\s+plans)\b/i],
+  ["the trustees' responsibilities", /^(?:statement\s+of\s+)?(?:the\s+)?trustees['’]?\s+responsibilities\b|^responsibilities\s+of\s+the\s+trustees\b/i],
+  ["public benefit", /^public\s+benefit\b/i],
+  ["reserves policy", /^reserves\s+policy\b/i],
 ];
+/** A section number before a heading: "2.", "3.1", "Section C", "C." (the CC17a form), a bullet. */
+const HEADING_LEAD = /^(?:(?:section\s+)?[a-h][.):]?\s+(?=\p{Lu})|\d{1,2}(?:\.\d{1,2})*\.?\)?\s+|[•·▪\-–]\s*)/iu;
+
+/** The accounts' own statements: named anywhere (words only accounts use), or as a heading (words others use too). */
+const ACCOUNTS_PARTS: [string, RegExp][] = [
+  ["a statement of financial activities", /\bstatement\s+of\s+financial\s+activities\b/i],
+  ["receipts and payments accounts", /\breceipts\s+(?:and|&)\s+payments\s+accounts?\b|\bCC16a\b/i],
+  ["a statement of assets and liabilities", /\bstatement\s+of\s+assets\s+(?:and|&)\s+liabilities\b/i],
+];
+const ACCOUNTS_HEADINGS: [string, RegExp][] = [
+  ["a balance sheet", /^(?:the\s+)?(?:charity['’]s\s+|consolidated\s+)?balance\s+sheet\b/i],
+  ["notes to the accounts", /^notes\s+(?:to|forming\s+part\s+of)\s+the\s+(?:financial\s+statements|accounts)\b/i],
+];
+const SCRUTINY_PARTS: [string, RegExp][] = [
+  ["an independent examiner's report", /\bindependent\s+examiner['’]?s?\s+report\b|\breport\s+of\s+the\s+independent\s+examiner\b|\bindependent\s+examination\b/i],
+  ["an auditor's report", /\b(?:independent\s+)?auditors?['’]?s?\s+report\s+to\s+the\s+(?:trustees|members)\b|\breport\s+of\s+the\s+(?:independent\s+)?auditors?\b/i],
+];
+
+/** Characters of each of the document's first lines where its title is looked for (a PDF's first page may run its lines together). */
+const OPENING = 600;
+/** Words before a title that make it a reference to another document. */
+const REFERENCE_BEFORE = /\b(?:our|an|its|their|his|her|see|publish(?:ed|es)?|within|in\s+(?:the|our|its|their))\s+$/i;
+
+interface Recognition {
+  recognised: boolean;
+  /** What says it is a charity's. */
+  identity: string[];
+  /** What says it is a report or accounts. */
+  form: string[];
+  /** The trustees' report is there: its title or one of its SORP sections. */
+  trusteesReport: boolean;
+  /** Why (not), in words. */
+  note: string;
+}
+
+/**
+ * Whether the document is a charity's trustees' report or accounts. It must name a charity (a charity number, its legal
+ * form or regulator, a trustees' report's title, or "the charity" as its subject with its trustees) and have the form of
+ * one: a report's or accounts' title in its opening or a heading; a statement of financial activities, receipts and
+ * payments accounts, a statement of assets and liabilities, a balance sheet or notes to the accounts; an examiner's or
+ * auditor's report; two of the trustees' report's SORP sections; or one with the year's income or expenditure.
+ */
+function recognise(reading: Reading, items: Item[], charityNumber: string | null, figures: boolean): Recognition {
+  const doc = reading.doc;
+  const headingText = (t: string) => t.replace(HEADING_LEAD, "").replace(/^[\s"“‘'*_#]+/, "");
+  // A title, not a reference to one ("see our Annual Report", "publish an annual report", "in the Annual Report").
+  // A title stands at the start of its line, or after the charity's name or a capitalised word; after a word in lower
+  // case ("read our latest annual report and accounts") it is prose naming a report.
+  const titleIn = (re: RegExp, text: string) => {
+    for (const m of text.matchAll(new RegExp(re.source, "gi"))) {
+      const before = text.slice(Math.max(0, m.index - 30), m.index);
+      const word = /([\p{L}'’]+)\W*$/u.exec(before)?.[1] ?? "";
+      if (!REFERENCE_BEFORE.test(before) && (!/^\p{Ll}/u.test(word) || word === "the")) return true;
+    }
+    return false;
+  };
+  // The document's opening lines; and, for a trustees' report, any heading (a report bound after the accounts' cover).
+  const early = items.slice(0, 8).map((x) => x.text.slice(0, OPENING));
+  const trusteesTitle = early.some((t) => titleIn(TRUSTEES_TITLE, t)) || items.some((x) => !x.sentence && titleIn(TRUSTEES_TITLE, x.text));
+  const reportTitle = trusteesTitle || early.some((t) => titleIn(REPORT_TITLE, t));
+  // A section heading, or a sentence that starts with one (a PDF's heading run into its first sentence).
+  const sections = SORP_SECTIONS.filter(([, re]) => items.some((x) => re.test(headingText(x.text)))).map(([name]) => name);
+  const accounts = [
+    ...ACCOUNTS_PARTS.filter(([, re]) => reading.mentions(re)).map(([name]) => name),
+    ...ACCOUNTS_HEADINGS.filter(([, re]) => items.some((x) => (!x.sentence || x.text.length <= 120) && re.test(headingText(x.text)))).map(([name]) => name),
+  ];
+  const scrutiny = SCRUTINY_PARTS.filter(([, re]) => reading.mentions(re)).map(([name]) => name);
+
+  const identity: string[] = [];
+  if (charityNumber) identity.push(`a charity number (${charityNumber})`);
+  if (reading.mentions(CHARITY_FORM)) identity.push("a charity's legal form or regulator");
+  if (trusteesTitle) identity.push("a trustees' report's title");
+  if (!identity.length && (doc.text.match(THE_CHARITY)?.length ?? 0) >= 3 && reading.mentions(/\btrustees\b/i)) identity.push("the charity and its trustees as its subject");
+
+  const form: string[] = [];
+  if (reportTitle) form.push(trusteesTitle ? "a trustees' report's title" : "a report's or accounts' title");
+  form.push(...accounts, ...scrutiny);
+  if (sections.length) form.push(`the trustees' report's section${sections.length > 1 ? "s" : ""} ${sections.join(", ")}`);
+  const hasForm = reportTitle || accounts.length > 0 || scrutiny.length > 0 || sections.length >= 2 || (sections.length === 1 && figures);
+  if (figures && hasForm) form.push("the year's income or expenditure");
+
+  const recognised = identity.length > 0 && hasForm;
+  const trusteesReport = trusteesTitle || sections.length > 0;
+  let note: string;
+  if (recognised) note = `Read as a charity's ${trusteesReport ? "trustees' report" : "report"}${accounts.length || figures ? " and accounts" : ""}: it has ${[...new Set([...identity, ...form])].join(", ")}.`;
+  else if (doc.chars < 40) note = "The document has almost no text.";
+  else
+    note = `The document does not read as a charity's trustees' report or accounts: ${[
+      identity.length ? null : "it names no charity (no charity number, no charity's legal form or regulator such as a charitable company, a CIO or the Charity Commission, no trustees' report)",
+      hasForm
+        ? null
+        : "it has none of the parts of one (no title such as \"Trustees' annual report\" or \"Annual report and financial statements\", none of the trustees' report's sections such as objectives and activities, achievements and performance or financial review, no statement of financial activities, receipts and payments accounts or balance sheet, no independent examiner's or auditor's report)",
+    ]
+      .filter(Boolean)
+      .join("; and ")}.`;
+  return { recognised, identity, form, trusteesReport, note };
+}
 
 /** A fact not found: absent from a document read in full, "couldn't tell" from a cut one. */
 type Absent = <T>(what: string, value?: T | null) => Fact<T>;
@@ -614,8 +773,8 @@ export function readCharityReport(reading: Reading, opts: CharityReadOptions): C
   const doc = reading.doc;
   const cite = new Citer(reading);
   const items = itemsOf(reading);
-  const signals = RECOGNISE.filter(([, re]) => reading.mentions(re)).map(([name]) => name);
   const rows = rowsOf(items);
+  nameSectionTotals(rows);
   const receiptsForm = reading.mentions(/CC16a|receipts and payments/i);
   // Rows are mapped to columns only when their label is one the reader looks for.
   const cache = new Map<number, ParsedRow | null>();
@@ -635,9 +794,11 @@ export function readCharityReport(reading: Reading, opts: CharityReadOptions): C
   };
   const incomeRow = firstRow(INCOME_LABELS);
   const expenditureRow = firstRow(EXPENDITURE_LABELS);
-  const recognised = signals.length >= 2 || (signals.length === 1 && !!(incomeRow || expenditureRow));
+  const numbers = charityNumberOf(reading, items, cite);
+  const figures = !!(incomeRow || expenditureRow || narrativeAmount(reading, NARRATIVE_INCOME) || narrativeAmount(reading, NARRATIVE_EXPENDITURE));
+  const recognition = recognise(reading, items, numbers.charityNumber.value, figures);
 
-  if (!recognised) return unrecognised(signals, doc.chars);
+  if (!recognition.recognised) return unrecognised(recognition.note);
 
   // A fact not found in a document read in full is absent ("not stated"); in a cut one, couldn't tell.
   const absent: Absent = <T>(what: string, value: T | null = null): Fact<T> =>
@@ -652,7 +813,6 @@ export function readCharityReport(reading: Reading, opts: CharityReadOptions): C
   const financialYear = financialYearOf(reading, items, cite);
   const yearEnd = financialYear.value?.end ?? null;
   const priorEnd = yearEnd ? addMonths(yearEnd, -12) : null;
-  const numbers = charityNumberOf(reading, items, cite);
   const name = charityNameOf(reading, items, cite, numbers.formName);
   const companyNumber = companyNumberOf(reading, cite);
 
@@ -713,7 +873,7 @@ export function readCharityReport(reading: Reading, opts: CharityReadOptions): C
   const flags = flagsOf({ reading, cite, income, expenditure, netIncome, scrutiny, approvedOn, financialYear, region, today: opts.today, absent, receiptsForm: basis.value === "receipts_and_payments" });
 
   const parts = [
-    reading.mentions(/trustees['’]? (?:annual )?report|report of the (?:board of )?trustees|annual report of the trustees/i) ? "a trustees' report" : null,
+    recognition.trusteesReport ? "a trustees' report" : null,
     basis.value === "receipts_and_payments" ? "receipts and payments accounts" : basis.value === "accruals" ? "accruals accounts" : income.value || expenditure.value ? "accounts" : null,
     scrutiny.value === "audit" ? "an auditor's report" : scrutiny.value === "independent_examination" ? "an independent examiner's report" : null,
   ].filter((x): x is string => !!x);
@@ -722,7 +882,7 @@ export function readCharityReport(reading: Reading, opts: CharityReadOptions): C
     recognition: {
       recognised: true,
       parts,
-      note: `Read as a charity's report or accounts (it mentions ${signals.join(", ")}).${doc.cut ? " The document was cut: what is not found may be in the part not read." : ""}`,
+      note: `${recognition.note}${doc.cut ? " The document was cut: what is not found may be in the part not read." : ""}`,
     },
     charity: { name, charityNumber: numbers.charityNumber, regulator: numbers.regulator, companyNumber, financialYear },
     finances: { basis, income, expenditure, netIncome, reserves, funds: fundsOut },
@@ -739,8 +899,7 @@ export function readCharityReport(reading: Reading, opts: CharityReadOptions): C
 // Not a charity document
 // ---------------------------------------------------------------------------------------------------------------
 
-function unrecognised(signals: string[], chars: number): CharityReport {
-  const why = chars < 40 ? "The document has almost no text." : `The document does not read as a charity's trustees' report or accounts${signals.length ? ` (it mentions only ${signals.join(", ")})` : ""}: nothing was read from it.`;
+function unrecognised(why: string): CharityReport {
   const nf = <T>(): Fact<T> => notFound(`Couldn't tell: ${why}`);
   const base: Omit<CharityReport, "transparency" | "funderGaps" | "facts"> = {
     recognition: { recognised: false, parts: [], note: why },
@@ -760,18 +919,57 @@ function unrecognised(signals: string[], chars: number): CharityReport {
 
 const CC16A_LINE = /^(.{3,120}?)\s+((?:SC\s?|NIC\s?)?\d{5,7}(?:-\d{1,2})?)\s+CC1[67]a/i;
 
+/** "number", "No.", "Nos", "num", "#". */
+const CHARITY_NUM_WORD = String.raw`(?:numbers?|nos?\b\.?|num\b\.?|nr\b\.?|#)`;
+/**
+ * A charity number's label, as reports write it: "Registered charity number", "Charity No.", "Charity registration
+ * number:", "Registered Charity No", "Reg. charity no", "Charity reg no", "Charity Commission number", "Registered
+ * charity", "Registered as a charity", "Registered with the Charity Commission (under number)", "Scottish charity
+ * number", "OSCR number".
+ */
+const CHARITY_LABEL = String.raw`(?:\b(?:registered\s+|reg(?:istered|d)?\.?\s*)?charit(?:y|ies)(?:['’]s)?(?:\s+commission)?(?:\s+(?:registration|registered|reg|regn)\.?)?\s*${CHARITY_NUM_WORD}|\bregistered\s+(?:as\s+an?\s+)?(?:scottish\s+)?charity\b|\bregistered\s+with\s+the\s+charity\s+commission(?:\s+for\s+(?:england\s+(?:and|&)\s+wales|northern\s+ireland))?(?:\s+(?:under|with|as))?|\b(?:scottish\s+charity|charity\s+in\s+scotland|OSCR)(?:\s+(?:registration\s+)?${CHARITY_NUM_WORD})?)`;
+/** "(England and Wales)", "in England & Wales", "(if any)", "(Scotland)" between the label and the number. */
+const CHARITY_QUALIFIER = String.raw`(?:[\s,]*\(?\s*(?:if\s+any|(?:in\s+)?(?:england\s*(?:and|&)\s*wales|scotland|northern\s+ireland|e\s*&\s*w))\s*\)?)?`;
+/** The number: Scotland SC0 + 5 digits, Northern Ireland NIC1 + 5 digits, England and Wales 6–7 digits (a linked charity's suffix kept). */
+const CHARITY_NUMBER = String.raw`(SC\s?0\d{5}|NIC\s?1\d{5}|\d{6,7}(?:\s?[-/]\s?\d{1,2}(?![\d/]))?)(?![\d])`;
+/** A labelled charity number, wherever the text states it (the label and the number may be on different lines). */
+const CHARITY_NUMBER_STATED = new RegExp(
+  String.raw`${CHARITY_LABEL}${CHARITY_QUALIFIER}[\s:.\-–#(,]*(?:(?:is|under|no\.?|number)\b[\s:.\-–#]*)?${CHARITY_NUMBER}`,
+  "i",
+);
+
 function charityNumberOf(reading: Reading, items: Item[], cite: Citer) {
+  // The labelled number first, read across the document's lines (a table's label cell, then its value).
+  const joined = items.map((x) => x.text).join("\n");
+  const starts: number[] = [];
+  for (let i = 0, at = 0; i < items.length; at += items[i].text.length + 1, i++) starts.push(at);
+  const itemAt = (pos: number) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return items[lo];
+  };
   const patterns: RegExp[] = [
-    /\b(?:registered )?charity (?:registration )?(?:number|no\.?|num\.?|reg(?:istration)?\.? no\.?)\s*(?:is\s*)?[:.\-–]?\s*((?:SC|NIC)\s?\d{5,6}|\d{6,7}(?:\s?[-/]\s?\d{1,2}(?!\d))?)\b/i,
     /\b(?:scottish charity|OSCR|charity in scotland)\b[^.]{0,40}?\b(SC\s?0\d{5})\b/i,
-    /\bregistered (?:as a )?charity\s*(?:in england and wales\s*)?\(?\s*(?:no\.?|number|:)?\s*[:.\-–]?\s*(\d{6,7}(?:-\d{1,2}(?!\d))?)\b/i,
     /\bcharity commission for northern ireland\b[^.]{0,60}?\b((?:NIC\s?)?1\d{5})\b/i,
     /\b(SC0\d{5})\b/,
     /\b(NIC\s?1\d{5})\b/,
   ];
   let out: { value: string; evidence: Evidence; re: RegExp } | null = null;
   let formName: { name: string; item: Item } | null = null;
-  for (const re of patterns) {
+  const stated = CHARITY_NUMBER_STATED.exec(joined);
+  if (stated) {
+    // Quoted from the item the label starts in; the number, when it is on the next line, is the item after.
+    const it = itemAt(stated.index);
+    const inItem = joined.slice(stated.index, Math.min(stated.index + stated[0].length, starts[it.index] + it.text.length));
+    const focus = new RegExp(escapeRe(inItem.trim().slice(0, 80)).replace(/\s+/g, "\\s+"), "i");
+    out = { value: stated[1].replace(/\s+/g, "").toUpperCase(), evidence: cite.item(it, focus), re: CHARITY_NUMBER_STATED };
+  }
+  for (const re of out ? [] : patterns) {
     const it = items.find((x) => re.test(x.text));
     if (it) {
       const m = re.exec(it.text)!;
@@ -788,7 +986,7 @@ function charityNumberOf(reading: Reading, items: Item[], cite: Citer) {
   }
   const charityNumber: Fact<string> = out
     ? found(out.value, out.evidence, out.re === CC16A_LINE ? "The number beside the charity's name on the form's first line." : null)
-    : notFound("Couldn't tell: no registered charity number was found.");
+    : notFound("Couldn't tell: no charity number was found (no \"Registered charity number\", \"Charity No.\", \"Charity registration number\" or the like with a number).");
   let regulator: Fact<Regulator>;
   if (out) {
     const v = out.value;
@@ -825,6 +1023,13 @@ function charityNameOf(reading: Reading, items: Item[], cite: Citer, formName: {
     const m = defined.exec(d.text)!;
     const nm = m[1].replace(/^(?:The accounts of|Welcome to)\s+/i, "").trim();
     if (ORG_WORD.test(nm) || nm.split(/\s+/).length >= 2) return found(nm, cite.item(d, defined));
+  }
+  // "Independent examiner's report to the trustees of Ashworth Community Arts ('the Company')".
+  const addressed = /\breport\s+(?:to|of)\s+the\s+(?:charity\s+)?(?:trustees|members|directors)\s+of\s+((?:The\s+)?[A-Z][\w&'’.-]*(?:\s+(?:[A-Z][\w&'’.-]*|of|and|the|for|in|&|on|at)){0,8}?)(?=\s*(?:\(|['‘"“,;:.]|$)|\s+(?:on|for|I|We|to|in)\b)/;
+  const ad = items.find((x) => addressed.test(x.text));
+  if (ad) {
+    const nm = addressed.exec(ad.text)![1].trim();
+    if (nm.split(/\s+/).length <= 10 && !/^(?:The\s+)?(?:Charity|Trust|Company|CIO)$/i.test(nm)) return found(nm, cite.item(ad, addressed), "The name the examiner's or auditor's report is addressed to.");
   }
   // A title line near the top: the first heading or line naming an organisation, before the report's own title.
   for (const x of items.slice(0, 25)) {
@@ -1378,8 +1583,9 @@ function factsOf(r: Body, t: CharityReport["transparency"]): string[] {
   const g = r.governance;
   const year = c.financialYear.value ? `the year ended ${longDate(c.financialYear.value.end)}` : null;
   if (c.name.value || c.charityNumber.value) {
-    const reg = c.regulator.value === "oscr" ? "Scottish charity" : c.regulator.value === "ccni" ? "Northern Ireland charity" : "registered charity";
-    out.push(`${c.name.value ?? "The charity"}${c.charityNumber.value ? ` (${reg} number ${c.charityNumber.value})` : ""}${c.companyNumber.value ? `, company number ${c.companyNumber.value}` : ""}.`);
+    // The number as the report gives it: whether the register lists it is the reply's `register`, not this sentence.
+    const reg = c.regulator.value === "oscr" ? "Scottish charity" : c.regulator.value === "ccni" ? "Northern Ireland charity" : "charity";
+    out.push(`${c.name.value ?? "The charity"}${c.charityNumber.value ? ` (${reg} number ${c.charityNumber.value}, as the report gives it)` : ""}${c.companyNumber.value ? `, company number ${c.companyNumber.value}` : ""}.`);
   }
   if (c.financialYear.value) out.push(`Financial year: ${c.financialYear.value.start ? `${longDate(c.financialYear.value.start)} to ` : "ending "}${longDate(c.financialYear.value.end)}.`);
   if (f.basis.value) out.push(`The accounts are ${f.basis.value === "accruals" ? "accruals accounts" : "receipts and payments accounts"}.`);

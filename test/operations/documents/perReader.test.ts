@@ -126,6 +126,54 @@ describe("charity-report: the trustee count our charity register lists (SPEC §4
   });
 });
 
+describe("issue 28 §3, charity-report (SPEC §4.3): the real forms of a trustees' report are read and charged; what is not a report is refused with 422, uncharged", () => {
+  beforeAll(() => load("charity"));
+  const forms = async (name: string) => (await fetch(`http://files.test/documents/charity-forms/${name}`)).text();
+
+  it("the issue's plain-prose report (\"Annual Report and Financial Statements … Registered charity number 1100001 … Trustees … Financial review\"): read as a trustees' report, its number found and looked up, 3 credits", async () => {
+    const { key, keyId } = await createTestKey();
+    const r = await post("charity-report", { text: await forms("riverside-plain-2025.txt") }, key);
+    const body = await json(r);
+    expect(r.status, JSON.stringify(body).slice(0, 300)).toBe(200);
+    expect(body.recognition).toMatchObject({ recognised: true, parts: ["a trustees' report", "accounts"] });
+    expect(body.charity.charityNumber.value).toBe("1100001");
+    expect(body.register).toMatchObject({ charityNumber: "1100001", found: true });
+    expect(body.finances.income.value.amount).toBe(84_500);
+    expect(body.summary).not.toMatch(/not a trustees' report|no charity number/i);
+    expect(await balanceOf(keyId)).toBe(97);
+  });
+
+  it("the Charity Commission's CC17a form, as text: the number after \"Registered charity number (if any)\", looked up on the register", async () => {
+    const { key } = await createTestKey();
+    const body = await json(await post("charity-report", { text: (await forms("hilltop-cc17a-2025.pages.txt")).replace(/\f/g, "\n") }, key));
+    expect(body.charity.charityNumber.value).toBe("1150002");
+    expect(body.register).toMatchObject({ charityNumber: "1150002", found: true, name: "Hilltop Youth Music CIO" });
+  });
+
+  it("a charity's modern slavery statement (POST text) and its 'About us' page (GET url) name the charity but are not reports: 422 unreadable_input saying why, nothing charged", async () => {
+    const { key, keyId } = await createTestKey();
+    const a = await post("charity-report", { text: await forms("not-a-report-ms-statement.txt") }, key);
+    const ab = await json(a);
+    expect(a.status, JSON.stringify(ab).slice(0, 300)).toBe(422);
+    expect(ab).toMatchObject({ code: "unreadable_input", message: expect.stringMatching(/^The document does not read as a charity's trustees' report or accounts: it has none of the parts of one/) });
+    const b = await get("charity-report", "http://files.test/documents/charity-forms/not-a-report-about-page.html", key);
+    expect(b.status).toBe(422);
+    expect((await json(b)).code).toBe("unreadable_input");
+    expect(await balanceOf(keyId)).toBe(100);
+  });
+
+  it.skipIf(!env.SHARED_PRESENT)("real documents of other kinds (an Ofsted report, a carbon reduction plan): 422, nothing charged", async () => {
+    const { key, keyId } = await createTestKey();
+    for (const p of ["ofsted/farnham-heath-end-school-2016-s5.pdf", "carbon-reduction-plans/apexiar-crp.pdf"]) {
+      const r = await get("charity-report", shared(p), key);
+      const body = await json(r);
+      expect(r.status, p).toBe(422);
+      expect(body.message, p).toMatch(/does not read as a charity's trustees' report or accounts/);
+    }
+    expect(await balanceOf(keyId)).toBe(100);
+  });
+});
+
 describe("crp-check (SPEC §4.4): from a plan or a homepage, at most three pages followed", () => {
   it("issue 28 §3: Calder Facilities Ltd's homepage leads to a plan naming Northwold Facilities Services Ltd: not the supplier's plan (found and meetsTemplate false), said in a field and in the reading; every page read listed; 4 credits (paid plan)", async () => {
     const { key, keyId } = await createTestKey({ plan: "starter", credits: 100 });

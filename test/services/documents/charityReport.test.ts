@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { makePdf } from "../../../scripts/fixtures/make-pdf.mjs";
 import { CHARITY_EXAMPLE_TEXT, CharityReportReply } from "../../../src/operations/documents/common/charityReportReply";
@@ -321,7 +322,9 @@ describe("fixtures: trustees' reports written from the published structure (test
     expect(r.delivery.peopleHelped.value).toBe(540); // the larger of "312 children" and "540 children" in one sentence, never added
     expect(r.flags.qualifiedOpinion.value).toBe(false);
     expect(JSON.stringify(r)).not.toMatch(/Bloggs/);
-    expect(r.facts[0]).toBe("Riverside Reading Project (registered charity number 1187654).");
+    // The number as the report gives it: whether the register lists it is the reply's `register`, not the summary's
+    // (issue 28 §4: "registered charity" is said only where the register says so).
+    expect(r.facts[0]).toBe("Riverside Reading Project (charity number 1187654, as the report gives it).");
   });
 });
 
@@ -469,5 +472,159 @@ The shortfall was met from reserves, as planned by the trustees.`;
     expect(r.transparency.components.every((c) => c.points === (c.present ? 5 : 0))).toBe(true);
     expect(r.transparency.formula).toMatch(/^20 disclosures, 5 points each/);
     expect(r.transparency.components.filter((c) => !c.present).map((c) => c.item)).toEqual(["reserves policy", "conflicts of interest", "risk statement", "public benefit statement"]);
+  });
+});
+
+/**
+ * Issue 28 §3 "charity-report": the real forms of a charity's report are recognised (a plain-prose trustees' report,
+ * the Charity Commission's CC16a and CC17a forms, the accounts software's "Report of the Trustees and Unaudited
+ * Financial Statements"), the charity number is read wherever the text states it, and what truly is not a report is
+ * not read as one (the operation refuses it with 422: test/operations/documents/perReader.test.ts). SPEC §4.3.
+ */
+const formsText = async (name: string) => {
+  const res = await fetch(`http://files.test/documents/charity-forms/${name}`);
+  expect(res.status, name).toBe(200);
+  return res.text();
+};
+const formsPdf = async (name: string) => {
+  const pages = (await formsText(name)).split("\f").map((p) => p.replace(/^\n/, "").replace(/\n$/, "").split("\n"));
+  return docFromPdf(await readPdf(makePdf(pages)));
+};
+/** The people named in the fixtures of test/fixtures/documents/charity-forms (its people.txt). */
+const formsPeople = async () => (await formsText("people.txt")).split("\n").filter((l) => l.trim() && !l.startsWith("#"));
+
+describe.skipIf(!env.SHARED_PRESENT)("issue 28 §3: what is and is not a charity's report, on every real document in ../shared/corpora", () => {
+  it("both real charity documents (the UK Python Association's CC16a forms) are read, each with its number from the form's first line", async () => {
+    for (const p of ["charity/ukpa-cc16a-receipts-payments-2022-23.pdf", "charity/ukpa-cc16a-receipts-payments-latest.pdf"]) {
+      const r = read(docFromPdf(await readPdf(await shared(p))));
+      expect(r.recognition, p).toMatchObject({ recognised: true, note: expect.stringMatching(/^Read as a charity's report and accounts: it has a charity number \(173471\), receipts and payments accounts/) });
+      expect(r.charity.charityNumber.value, p).toBe("173471");
+    }
+  });
+
+  it("no other real document is read as one: the 212 modern slavery statements (several by charities, naming their charity number and trustees), the other statements, plans and the Ofsted report", async () => {
+    const csv = new TextDecoder().decode(await shared("modern-slavery/wikirate-msa-training-labels-with-text.csv"));
+    const rows = Papa.parse<Record<string, string>>(csv, { header: true, skipEmptyLines: true }).data.filter((r) => r.Text);
+    expect(rows.length).toBeGreaterThanOrEqual(200);
+    const byCharities = ["Save the Children", "The Prince's Trust", "World Vision UK", "United Response"];
+    for (const c of byCharities) expect(rows.some((r) => r.Company.startsWith(c)), c).toBe(true);
+    const misread = rows.filter((r) => read(docFromText(r.Text)).recognition.recognised).map((r) => `${r.Company} ${r.Year}`);
+    expect(misread).toEqual([]);
+    // The charities' statements name a charity: what they lack is a report's form, and the note says so.
+    const stc = rows.find((r) => r.Company.startsWith("Save the Children"))!;
+    expect(read(docFromText(stc.Text)).recognition.note).toMatch(/^The document does not read as a charity's trustees' report or accounts: it has none of the parts of one/);
+    for (const p of ["modern-slavery/statements/edan-uk-mss-2024.pdf", "modern-slavery/statements/ridgestone-developments-mss.pdf", "carbon-reduction-plans/apexiar-crp.pdf", "carbon-reduction-plans/edan-uk-crp-2023.pdf", "ofsted/farnham-heath-end-school-2016-s5.pdf"])
+      expect(read(docFromPdf(await readPdf(await shared(p)))).recognition.recognised, p).toBe(false);
+    for (const p of ["modern-slavery/statements/cwiri-mss-2026.html", "modern-slavery/statements/wildfig-research-mss.html", "modern-slavery/statements/planned-ltd-modern-slavery.html", "carbon-reduction-plans/planned-ltd-crp.html"])
+      expect(read(docFromHtml(new TextDecoder().decode(await shared(p)))).recognition.recognised, p).toBe(false);
+  });
+});
+
+describe("issue 28 §3: the real forms of a charity's report, in fixtures reproducing their mess (test/fixtures/documents/charity-forms)", () => {
+  it("the issue's plain-prose report (\"Annual Report and Financial Statements … Registered charity number 1100001 … Trustees … Financial review\"): a trustees' report, its number, its figures from the text", async () => {
+    const doc = docFromText(await formsText("riverside-plain-2025.txt"));
+    const r = read(doc);
+    checkSchema(r);
+    checkEvidence(r, doc);
+    expect(r.recognition).toMatchObject({ recognised: true, parts: ["a trustees' report", "accounts"] });
+    expect(r.recognition.note).toMatch(/^Read as a charity's trustees' report and accounts: it has a charity number \(1100001\).*a report's or accounts' title.*the trustees' report's section financial review/);
+    expect(r.charity.name.value).toBe("Riverside Community Trust");
+    expect(r.charity.charityNumber).toMatchObject({ value: "1100001", evidence: { quote: "Registered charity number 1100001" } });
+    expect(r.charity.regulator.value).toBe("charity_commission");
+    expect(r.charity.financialYear.value).toEqual({ start: "2024-04-01", end: "2025-03-31" });
+    expect(r.finances.income).toMatchObject({ value: { amount: 84_500, priorYear: { amount: 77_300 } }, note: expect.stringMatching(/From the report's text/) });
+    expect(amount(r.finances.expenditure)).toBe(79_200);
+    expect(r.flags.deficit.value).toBe(false);
+    expect(r.governance.meetings.value).toMatchObject({ perYear: 4 });
+    expect(r.governance.approvedOn.value).toBe("2025-09-12");
+    expect(r.delivery.peopleHelped.value).toBe(1240);
+    expect(r.facts[0]).toBe("Riverside Community Trust (charity number 1100001, as the report gives it).");
+    const json = JSON.stringify(r);
+    for (const n of await formsPeople()) expect(json, n).not.toContain(n);
+  });
+
+  it("the Charity Commission's CC17a trustees' annual report form as a PDF: 'Section C Objectives and activities' and the others, the number after 'Registered charity number (if any)', the period From … To …", async () => {
+    const doc = await formsPdf("hilltop-cc17a-2025.pages.txt");
+    const r = read(doc);
+    checkSchema(r);
+    checkEvidence(r, doc);
+    expect(r.recognition.recognised).toBe(true);
+    expect(r.recognition.parts[0]).toBe("a trustees' report");
+    expect(r.recognition.note).toMatch(/sections objectives and activities, achievements and performance, financial review, structure, governance and management/);
+    expect(r.charity.name.value).toBe("Hilltop Youth Music CIO");
+    expect(r.charity.charityNumber).toMatchObject({ value: "1150002", evidence: { page: 1, quote: expect.stringContaining("Registered charity number (if any) 1150002") } });
+    expect(r.charity.financialYear.value).toEqual({ start: "2024-04-01", end: "2025-03-31" });
+    expect(amount(r.finances.income)).toBe(9840);
+    expect(amount(r.finances.expenditure)).toBe(8215);
+    expect(r.governance.publicBenefit.value).toBe(true);
+    expect(r.governance.approvedOn.value).toBe("2025-10-03");
+    const json = JSON.stringify(r);
+    for (const n of await formsPeople()) expect(json, n).not.toContain(n);
+  });
+
+  it("the accounts software's 'REPORT OF THE TRUSTEES AND UNAUDITED FINANCIAL STATEMENTS' (PDF): capitals, the running header dropped, the name from the examiner's report, the SOFA's section totals", async () => {
+    const doc = await formsPdf("ashworth-arts-2025.pages.txt");
+    // The running header (the charity's name, "FOR THE YEAR ENDED 31 MARCH 2025") repeats on every page and is not read.
+    expect(doc.text).not.toMatch(/^ASHWORTH COMMUNITY ARTS$/m);
+    const r = read(doc);
+    checkSchema(r);
+    checkEvidence(r, doc);
+    expect(r.recognition.parts).toEqual(["a trustees' report", "accruals accounts", "an independent examiner's report"]);
+    expect(r.charity.charityNumber).toMatchObject({ value: "1187222", evidence: { page: 1, quote: expect.stringMatching(/REGISTERED CHARITY NUMBER: 1187222/) } });
+    expect(r.charity.companyNumber.value).toBe("07654321");
+    expect(r.charity.name).toMatchObject({ value: "Ashworth Community Arts", note: "The name the examiner's or auditor's report is addressed to." });
+    expect(r.charity.financialYear.value).toEqual({ start: "2024-04-01", end: "2025-03-31" });
+    // "INCOME AND ENDOWMENTS FROM … Total 41,010 9,500 50,510 47,190": the section's "Total" is the total income.
+    expect(r.finances.income).toMatchObject({ value: { amount: 50_510, priorYear: { amount: 47_190 } }, evidence: { quote: "Total 41,010 9,500 50,510 47,190" } });
+    // "EXPENDITURE ON Charitable activities 3 38,940 12,000 50,940 44,380": one line, no "Total" row: the line is the total.
+    expect(r.finances.expenditure).toMatchObject({ value: { amount: 50_940, priorYear: { amount: 44_380 } }, evidence: { quote: expect.stringMatching(/Charitable activities 3 38,940 12,000 50,940 44,380$/) } });
+    expect(amount(r.finances.netIncome)).toBe(-430);
+    expect(amount(r.finances.funds.total)).toBe(27_700);
+    expect(r.finances.reserves.value).toMatchObject({ kind: "free_reserves", amount: 21_300 });
+    expect(r.governance.scrutiny.value).toBe("independent_examination");
+    expect(r.governance.approvedOn.value).toBe("2025-12-19");
+    expect(r.flags.lateFiling.value).toBe(false);
+    const json = JSON.stringify(r);
+    for (const n of await formsPeople()) expect(json, n).not.toContain(n);
+  });
+
+  it("what is not a report, though it names a charity and its number: a charity's modern slavery statement, its 'About us' page", async () => {
+    const ms = read(docFromText(await formsText("not-a-report-ms-statement.txt")));
+    expect(ms.recognition).toMatchObject({ recognised: false, parts: [] });
+    expect(ms.recognition.note).toMatch(/^The document does not read as a charity's trustees' report or accounts: it has none of the parts of one \(no title such as "Trustees' annual report"/);
+    expect(ms.charity.charityNumber.value).toBeNull();
+    // "You can read our latest annual report and accounts …": a report named in prose, not the document's title.
+    const about = read(docFromHtml(await formsText("not-a-report-about-page.html")));
+    expect(about.recognition.recognised).toBe(false);
+    // A recipe names no charity at all, and has no report's form: both said.
+    expect(read(docFromText("Lemon drizzle cake. Mix 225g butter with 225g caster sugar. Bake for 45 minutes at 180C. Serves 12.")).recognition.note).toMatch(/it names no charity .*; and it has none of the parts of one/);
+  });
+
+  it("the charity number wherever and however the text states it; never a company number, a year or a phone number", () => {
+    const numberIn = (line: string) => read(docFromText(`Oakwood Trust\nTrustees' annual report for the year ended 31 March 2025\n\n${line}\n\nFinancial review\nTotal income for the year was £12,000.`)).charity.charityNumber.value;
+    const stated: [string, string][] = [
+      ["Registered charity number 1100001", "1100001"],
+      ["Charity No. 1100001", "1100001"],
+      ["Charity registration number: 1100001", "1100001"],
+      ["Registered Charity No 1100001", "1100001"],
+      ["REGISTERED CHARITY NUMBER: 1100001", "1100001"],
+      ["Reg. Charity No. 1100001", "1100001"],
+      ["Charity Reg No 1100001", "1100001"],
+      ["Charity number (England and Wales): 1100001", "1100001"],
+      ["Registered charity in England & Wales, no. 1100001", "1100001"],
+      ["Registered with the Charity Commission under number 1100001.", "1100001"],
+      ["Oakwood Trust is registered with the Charity Commission (no. 1100001).", "1100001"],
+      ["Registered charity 1100001", "1100001"],
+      ["A registered charity (number 1100001) and a company limited by guarantee (company number 01234567).", "1100001"],
+      ["Registered charity numbers: 1100001 (England and Wales) and SC041877 (Scotland)", "1100001"],
+      ["Charity number: 212345", "212345"],
+      ["Registered charity number 1100001-2", "1100001-2"],
+      ["Scottish Charity Number SC041877", "SC041877"],
+      ["Charity No: NIC104872", "NIC104872"],
+    ];
+    for (const [line, want] of stated) expect(numberIn(line), line).toBe(want);
+    for (const line of ["Company number 01234567", "A registered charity since 1998, with 1,234 members.", "Call the charity office on 0161 496 0000."]) expect(numberIn(line), line).toBeNull();
+    // The label on a line of its own (a table's cell, a form's field), the number on the next.
+    expect(read(docFromText("Oakwood Trust\nTrustees' annual report for the year ended 31 March 2025\n\nReference and administrative details\n\nRegistered Charity Number\n\n1100001\n\nPrincipal address\n\nThe Old School, Oakwood")).charity.charityNumber.value).toBe("1100001");
   });
 });

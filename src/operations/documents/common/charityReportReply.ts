@@ -35,15 +35,15 @@ export const CharityReportReply = z
   .object({
     recognition: z
       .object({
-        recognised: z.boolean().describe("Whether the text reads as a charity's report or accounts at all (it mentions at least two of: a registered charity number, a trustees' report, a statement of financial activities, receipts and payments accounts, the SORP or the Charities Act, an independent examiner, restricted or unrestricted funds, charitable objects). When false, every field is \"couldn't tell\", the transparency score is 0 and there are no funder gaps."),
+        recognised: z.boolean().describe("Whether the text reads as a charity's report or accounts: it names a charity and has the form of a report or accounts (the rule is in the operation's description). Always true in a reply: a document that does not read as one is refused with 422 `unreadable_input`, not charged."),
         parts: z.array(z.string()).describe("The parts found: \"a trustees' report\", \"accruals accounts\" or \"receipts and payments accounts\", \"an independent examiner's report\" or \"an auditor's report\"."),
-        note: z.string().describe("Why it was (or was not) read as a charity document, and whether it was cut."),
+        note: z.string().describe("Why it was read as a charity's report or accounts (what names the charity, what gives it a report's or accounts' form), and whether it was cut."),
       })
       .describe("What the document is."),
     charity: z
       .object({
         name: fact(z.string(), "The charity's name as written: from a \"Charity name\" label, the first line of a Charity Commission accounts form, a sentence saying it is a registered charity or charitable company (\"X is a registered charity\"), a \"(the Charity)\" definition, or the document's title (the note says which)."),
-        charityNumber: fact(z.string(), "The registered charity number as written, spaces removed: England and Wales 6–7 digits (a linked charity keeps its suffix, \"1123456-1\"), Scotland \"SC0xxxxx\", Northern Ireland \"NIC1xxxxx\" or 1xxxxx."),
+        charityNumber: fact(z.string(), "The charity number the report states, wherever it states it (\"Registered charity number 1100001\", \"Charity No. 1100001\", \"Charity registration number: 1100001\", \"Registered Charity No 1100001\", a label on one line and the number on the next), spaces removed: England and Wales 6–7 digits (a linked charity keeps its suffix, \"1123456-1\"), Scotland \"SC0xxxxx\", Northern Ireland \"NIC1xxxxx\" or 1xxxxx."),
         regulator: fact(z.enum(["charity_commission", "oscr", "ccni"]), "The regulator the number belongs to: `charity_commission` (England and Wales), `oscr` (an SC number, Scotland), `ccni` (a NIC number, or a 1xxxxx number in a report that names Northern Ireland)."),
         companyNumber: fact(z.string(), "The Companies House number, when the charity is also a company and states it."),
         financialYear: fact(

@@ -7,6 +7,7 @@ import { readCharityReport } from "../../../services/documents/charityReport";
 import { readCqcReport } from "../../../services/documents/cqc";
 import { readModernSlavery } from "../../../services/documents/modernSlavery";
 import { readOfstedReport } from "../../../services/documents/ofsted";
+import { InputError } from "../../../shared/errors";
 import { CHARITY_EXAMPLE_TEXT, CharityReportReply } from "./charityReportReply";
 import { CQC_EXAMPLE_TEXT, CqcReply } from "./cqcReply";
 import { MODERN_SLAVERY_EXAMPLE_TEXT, ModernSlaveryReply } from "./modernSlaveryReply";
@@ -87,11 +88,19 @@ export const CHARITY = {
   schemaName: "CharityReportReading",
   title: "Charity report reader",
   summary: "Structures a charity's trustees' annual report and accounts: finances with the year, governance signals, delivery, flags (deficit, going concern, qualified opinion, late filing), a transparency score and the gaps a funder would ask about.",
-  description: `Structures a charity's trustees' annual report and accounts (accruals accounts under the Charities SORP, or receipts and payments accounts): income, expenditure, net result, reserves and funds by type, with the year they are for; governance signals (trustees, meetings, safeguarding, conflicts of interest, the risk statement, the reserves policy); delivery (activities and beneficiaries); flags (a deficit, going-concern doubts, a qualified examiner's or auditor's opinion, late filing); a transparency score with its formula; and the gaps a funder would ask about. When the report gives an England and Wales charity number, \`register\` adds the number of trustees our copy of the Charity Commission register lists — counted, never named.`,
+  description: `Structures a charity's trustees' annual report and accounts (accruals accounts under the Charities SORP, or receipts and payments accounts): income, expenditure, net result, reserves and funds by type, with the year they are for; governance signals (trustees, meetings, safeguarding, conflicts of interest, the risk statement, the reserves policy); delivery (activities and beneficiaries); flags (a deficit, going-concern doubts, a qualified examiner's or auditor's opinion, late filing); a transparency score with its formula; and the gaps a funder would ask about. When the report gives an England and Wales charity number, \`register\` adds the number of trustees our copy of the Charity Commission register lists — counted, never named.
+
+**What is read as a report.** The document must name a charity — a charity number stated with its label ("Registered charity number 1100001", "Charity No. 1100001", "Charity registration number: 1100001", "Registered Charity No 1100001", "Registered with the Charity Commission under number …", "Scottish charity number SC0…", the number on a Charity Commission accounts form's first line), a charity's legal form or regulator (a registered or Scottish charity, a charitable company, a CIO, the Charity Commission, OSCR, the CCNI, the Charities Act or SORP), or a trustees' report's title — and have the form of a report or accounts: a title such as "Trustees' annual report", "Report of the trustees", "Annual report and financial statements" or "Report and accounts" in its opening lines; a statement of financial activities, receipts and payments accounts (the CC16a form), a statement of assets and liabilities, a balance sheet or notes to the accounts; an independent examiner's or auditor's report; or the trustees' report's SORP sections (objectives and activities, achievements and performance, financial review, structure, governance and management, reference and administrative details, plans for future periods, the trustees' responsibilities, public benefit, reserves policy; the CC17a form's "Section C Objectives and activities" and so on) — two of them, or one with the year's income or expenditure. A plain-prose report counts as much as one with tables. A document that is not one (a modern slavery statement, a charity's web page, another kind of report) answers 422 \`unreadable_input\`, saying why, and costs nothing.`,
   documentName: "a charity's trustees' annual report and accounts",
   reply: CharityReportReply,
   extra: { register: RegisterTrustees },
-  read: readCharityReport,
+  // A document that does not read as a charity's report or accounts is refused (422, not charged), never answered
+  // with every field "couldn't tell" (issue 28 §3).
+  read(reading, opts) {
+    const report = readCharityReport(reading, opts);
+    if (!report.recognition.recognised) throw new InputError("unreadable_input", report.recognition.note);
+    return report;
+  },
   notice: `${AUTOMATED} Figures are as the report states them; this is not an audit or a credit assessment.`,
   price: 3,
   exampleText: CHARITY_EXAMPLE_TEXT,
