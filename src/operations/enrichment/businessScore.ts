@@ -3,7 +3,7 @@ import { defineOperation } from "../../platform/registry";
 import { scoreBusiness } from "../../services/enrich/businessScore";
 import { enrich } from "./common/enrich";
 import { EnrichResponse, Location, Q } from "./common/schemas";
-import { BUSINESS_SCORE_FORMULA, BUSINESS_SCORE_PRICE, BusinessScoreFields } from "./common/scoreSchema";
+import { BUSINESS_SCORE_FORMULA, BUSINESS_SCORE_PRICE, BusinessScoreFields, GRADE_RULE } from "./common/scoreSchema";
 import { runSiteChecks } from "./common/siteChecks";
 import { LIVE_STATUS_RULE, MATCHING_RULES } from "./enrichCompany";
 
@@ -33,6 +33,8 @@ export const businessScore = defineOperation({
     "Identifies the business as enrich does, then runs the web tools' own checks on its homepage — website legal basics (`/api/v1/website-legal`), AI and search visibility (`/api/v1/ai-visibility`) and the accessibility audit (`/api/v1/accessibility-audit`) — and scores them with the register's facts. Each category has its points, the parts they come from and findings with evidence; the action plan says what to fix first and why, legal requirements and register problems first, then by the points each fix would gain.",
     "",
     `**Formula.** ${BUSINESS_SCORE_FORMULA}`,
+    "",
+    `**Grade and coverage.** ${GRADE_RULE} \`headline\` always states the coverage.`,
     "",
     LIVE_STATUS_RULE,
     "In the score these risks cost points in the registry category (`active`, `noStrikeOff`, `noInsolvencyNotice`). No absence is scored that was not checked: with the status from the bulk file, `noStrikeOff` is not judged unless the file shows a proposal; with The Gazette not read, `noInsolvencyNotice` is not judged.",

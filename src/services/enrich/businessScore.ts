@@ -156,9 +156,22 @@ export interface ScoreAction {
 
 export type Grade = "A" | "B" | "C" | "D" | "E";
 
+/** How much of the stated weight the score rests on. */
+export interface ScoreCoverage {
+  categoriesScored: number;
+  categories: number;
+  /** The stated weights of the categories scored, summed: the percent of the whole the score rests on. */
+  weightScored: number;
+  /** The least `weightScored` for a grade (GRADE_MIN_COVERAGE). */
+  weightForGrade: number;
+}
+
 export interface BusinessScore {
+  /** The score, its grade (or why there is none) and its coverage, in one sentence from the fields below. */
+  headline: string;
   score: number | null;
   grade: Grade | null;
+  coverage: ScoreCoverage;
   /** Which categories the score rests on, and the weights shared out. */
   basis: string;
   formula: string;
@@ -198,6 +211,14 @@ export const GRADE_BANDS: { grade: Grade; min: number }[] = [
   { grade: "E", min: 0 },
 ];
 
+/**
+ * A grade needs the categories scored to carry at least this share (percent) of the stated weights (issue 28 §3). Half
+ * the weight: a grade is a verdict on the whole business, so it may not rest on less than half of what it grades. The
+ * register alone (25, the site unread) or one web check with trust and no company (30–40) is too little; two web checks
+ * with trust (50–60), or the register with any web check and trust (55 or more), is enough.
+ */
+export const GRADE_MIN_COVERAGE = 50;
+
 const list = (o: Record<string, number>) =>
   Object.entries(o)
     .map(([k, v]) => `${k} ${v}`)
@@ -213,7 +234,7 @@ export const BUSINESS_SCORE_FORMULA =
   `accessibility: the accessibility audit's score out of 100; a failed rule costs (100 − the audit's score) × its impact weight (${list(IMPACT_WEIGHTS)}) ÷ the weights of all failed rules; couldn't tell when the audit did not run or no automated check applied. ` +
   `aiVisibility: the ai-visibility checks' points out of their maximum (${list(AI_VISIBILITY_WEIGHTS)}; rendering only when judged), its findings other than info. ` +
   `trust: ${list(TRUST_POINTS)} (linkedPagesWork: every page the homepage links to that website-legal followed opened, a broken privacy link aside, which legal scores); the modern slavery statement only where the last accounts were full, medium or group accounts (turnover may reach £36m); freshness only when the sitemap gives <lastmod> dates (the latest within ${FRESH_DAYS} days). Each fact is scored in one category only: the address, email and company number in legal and registry, the JSON-LD in aiVisibility. ` +
-  `grade: ${GRADE_BANDS.map((b, i) => `${b.grade} ${b.min}–${i === 0 ? 100 : GRADE_BANDS[i - 1].min - 1}`).join(", ")}. ` +
+  `grade: ${GRADE_BANDS.map((b, i) => `${b.grade} ${b.min}–${i === 0 ? 100 : GRADE_BANDS[i - 1].min - 1}`).join(", ")}, given only when the categories scored carry at least ${GRADE_MIN_COVERAGE}% of the stated weight (\`coverage\`); below that the score is shown with its coverage and no grade. ` +
   `actionPlan: one action per part that lost points and has a finding; legal requirements and register problems first, then by impact (the points of the score the part would gain if fixed: share × (the part's max − its points) ÷ the category's max), at most ${MAX_ACTIONS}.`;
 
 export const BUSINESS_SCORE_NOTICE =
@@ -815,10 +836,26 @@ export function scoreBusiness({ profile, register, checks, today }: ScoreInput):
       ? `Scored on ${scored.length} of ${categories.length} categories. Couldn't tell: ${left.map((c) => `${c.key} (${c.reason!.replace(/\.$/, "")})`).join("; ")}. Their weight (${left.reduce((s, c) => s + c.weight, 0)}) is left out and the other weights are shared out again: ${scored.map((c) => `${c.key} ${c.share}%`).join(", ")}.`
       : `Scored on all ${categories.length} categories: ${scored.map((c) => `${c.key} ${c.share}%`).join(", ")}.`;
 
+  const total = categories.reduce((s, c) => s + c.weight, 0);
+  const weightScored = Math.round((100 * weights) / total);
+  const coverage: ScoreCoverage = { categoriesScored: scored.length, categories: categories.length, weightScored, weightForGrade: GRADE_MIN_COVERAGE };
+  const graded = score !== null && weightScored >= GRADE_MIN_COVERAGE;
+  const ungraded = score !== null && !graded ? ` No grade: the categories scored carry ${weightScored}% of the weight, under the ${GRADE_MIN_COVERAGE}% a grade needs.` : "";
+  const grade = graded ? gradeOf(score) : null;
+  const on = `on ${scored.length} of ${categories.length} categories (${scored.map((c) => c.key).join(", ")}; ${weightScored}% of the weight)`;
+  const headline =
+    score === null
+      ? `No score and no grade: none of the ${categories.length} categories could be scored.`
+      : graded
+        ? `${score}/100, grade ${grade}, ${on}${left.length ? `; couldn't tell: ${left.map((c) => c.key).join(", ")}` : ""}.`
+        : `No grade: ${score}/100 ${on} only, and a grade needs at least ${GRADE_MIN_COVERAGE}% of the weight scored; couldn't tell: ${left.map((c) => c.key).join(", ")}.`;
+
   return {
+    headline,
     score,
-    grade: score === null ? null : gradeOf(score),
-    basis,
+    grade,
+    coverage,
+    basis: basis + ungraded,
     formula: BUSINESS_SCORE_FORMULA,
     categories,
     actionPlan: actionPlanOf(categories, weights),

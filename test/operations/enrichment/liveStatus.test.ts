@@ -105,8 +105,8 @@ describe("SPEC §2.2 enrich, issue 28 §2: the live profile's status and risks",
   });
 });
 
-describe("SPEC §2.3 score, issue 28 §2: score?q=07654321", () => {
-  it("the proposal to strike off costs its points with a required finding; no part claims its absence", async () => {
+describe("SPEC §2.3 score, issue 28 §2–3: score?q=07654321", () => {
+  it("the proposal to strike off costs its points with a required finding; no part claims its absence; the grade needs enough weight", async () => {
     const { key } = await createTestKey();
     const r = await call("/api/v1/score?q=07654321", { key });
     expect(r.status).toBe(200);
@@ -116,6 +116,10 @@ describe("SPEC §2.3 score, issue 28 §2: score?q=07654321", () => {
     expect(registry.parts.find((p: { key: string }) => p.key === "noStrikeOff")).toMatchObject({ judged: true, points: 0, max: 20 });
     expect(registry.findings[0]).toMatchObject({ id: "proposal-to-strike-off", required: true, evidence: { quote: "status detail: active-proposal-to-strike-off" } });
     expect(body.actionPlan[0].findings).toContain("proposal-to-strike-off");
+    // Its website is not found from its number: the register alone is 25% of the weight, too little for a grade.
+    expect(body.coverage).toMatchObject({ categoriesScored: 1, weightScored: 25, weightForGrade: 50 });
+    expect(body.grade).toBeNull();
+    expect(body.headline).toMatch(new RegExp(`^No grade: ${body.score}/100 on 1 of 5 categories \\(registry; 25% of the weight\\) only`));
   });
 });
 

@@ -13,6 +13,7 @@ import {
   BUSINESS_SCORE_FORMULA,
   CATEGORY_WEIGHTS,
   GRADE_BANDS,
+  GRADE_MIN_COVERAGE,
   MAX_ACTIONS,
   gradeOf,
   scoreBusiness,
@@ -556,5 +557,44 @@ describe("SPEC §2.3 score, issue 28 §2: the status as of the bulk file claims 
     const unread = cat(run({}, facts({ insolvencyNotices: { read: false, recent: [], note: "The Gazette could not be read just now: it answered 502" } })), "registry");
     expect(unread.parts.find((p) => p.key === "noInsolvencyNotice")).toMatchObject({ judged: false });
     expect(unread.parts.find((p) => p.key === "noInsolvencyNotice")!.label).toMatch(/not checked \(The Gazette could not be read just now/);
+  });
+});
+
+describe("SPEC §2.3 score, issue 28 §3: a grade only on enough of the weight; the headline states the coverage", () => {
+  const off = (reason: string) => ({ ran: false as const, reason });
+  const cases: { name: string; checks: Partial<SiteCheckOutcomes>; register: RegisterFacts | null; weight: number }[] = [
+    // Trust is scored whenever one web tool read the site (HTTPS from the page it reached).
+    { name: "the register alone (the site unread)", checks: { legal: off("x"), aiVisibility: off("x"), accessibility: off("x") }, register: facts(), weight: 25 },
+    { name: "no company, only the legal check ran (legal and trust)", checks: { aiVisibility: off("x"), accessibility: off("x") }, register: null, weight: 40 },
+    { name: "no company, no legal check (accessibility, AI visibility and trust)", checks: { legal: off("x") }, register: null, weight: 50 },
+    { name: "no company, no browser (legal, AI visibility and trust)", checks: { accessibility: off("x") }, register: null, weight: 55 },
+    { name: "all five", checks: {}, register: facts(), weight: 100 },
+  ];
+  for (const c of cases)
+    it(`${c.name}: ${c.weight}% of the weight, ${c.weight >= GRADE_MIN_COVERAGE ? "graded" : "no grade, and why"}`, () => {
+      const out = run(c.checks, c.register);
+      const scored = out.categories.filter((x) => x.status === "scored");
+      expect(out.coverage).toEqual({ categoriesScored: scored.length, categories: 5, weightScored: c.weight, weightForGrade: GRADE_MIN_COVERAGE });
+      expect(typeof out.score).toBe("number");
+      if (c.weight >= GRADE_MIN_COVERAGE) {
+        expect(out.grade).toBe(gradeOf(out.score!));
+        expect(out.headline).toContain(`grade ${out.grade}`);
+      } else {
+        expect(out.grade).toBeNull();
+        expect(out.headline).toMatch(/^No grade: /);
+        expect(out.headline).toContain(`a grade needs at least ${GRADE_MIN_COVERAGE}% of the weight`);
+        expect(out.basis).toContain(`No grade: the categories scored carry ${c.weight}% of the weight`);
+      }
+      // The headline always states the coverage, from the reply's own fields.
+      expect(out.headline).toContain(`${out.score}/100`);
+      expect(out.headline).toContain(`on ${scored.length} of 5 categories (${scored.map((x) => x.key).join(", ")}; ${c.weight}% of the weight)`);
+    });
+
+  it("the threshold is documented in the formula, and no category scored is no score and no grade", () => {
+    expect(BUSINESS_SCORE_FORMULA).toContain(`at least ${GRADE_MIN_COVERAGE}% of the stated weight`);
+    const off = (reason: string) => ({ ran: false as const, reason });
+    const out = run({ legal: off("x"), aiVisibility: off("x"), accessibility: off("x") }, null);
+    expect(out).toMatchObject({ score: null, grade: null, coverage: { categoriesScored: 0, weightScored: 0 } });
+    expect(out.headline).toBe("No score and no grade: none of the 5 categories could be scored.");
   });
 });

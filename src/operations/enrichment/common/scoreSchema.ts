@@ -9,6 +9,7 @@ import {
   BUSINESS_SCORE_NOTICE,
   CATEGORY_WEIGHTS,
   GRADE_BANDS,
+  GRADE_MIN_COVERAGE,
   MAX_ACTIONS,
 } from "../../../services/enrich/businessScore";
 import { auditAccessibility } from "../../web/auditAccessibility";
@@ -92,12 +93,28 @@ export const BusinessScoreAction = z
   .openapi("BusinessScoreAction");
 
 /** The score's fields, to spread into the operation's output object. */
+/** The grade rule in words (the operation's description and the `grade` field). */
+export const GRADE_RULE = `A grade is given only when the categories scored carry at least ${GRADE_MIN_COVERAGE}% of the stated weight (\`coverage.weightScored\`): a grade is a verdict on the whole business and may not rest on less than half of what it grades. The register alone (25%, the site unread), or a site with one web check and no company confirmed (30–40%, with the trust signals), is too little; two web checks with the trust signals (50–60%), or the register with any web check (55% or more), is enough. Below it the score is still given, with its coverage, and \`grade\` is null; \`headline\` and \`basis\` say why.`;
+
+export const ScoreCoverage = z
+  .object({
+    categoriesScored: z.number().int().describe("Categories that could be scored."),
+    categories: z.number().int().describe("Categories in all (5)."),
+    weightScored: z.number().int().describe("The stated weights of the categories scored, summed: the percent of the whole the score rests on."),
+    weightForGrade: z.number().int().describe(`The least \`weightScored\` for a grade: ${GRADE_MIN_COVERAGE}.`),
+  })
+  .openapi("BusinessScoreCoverage");
+
 export const BusinessScoreFields = {
-  score: z.number().int().min(0).max(100).nullable().describe("0–100: the weighted mean of the categories that could be scored (see `formula`); null when none could."),
+  headline: z
+    .string()
+    .describe("One sentence from the fields: the score and grade, or why there is no grade, and always the coverage (how many categories, which, and the percent of the weight scored)."),
+  score: z.number().int().min(0).max(100).nullable().describe("0–100: the weighted mean of the categories that could be scored (see `formula`); null when none could. Read it with `coverage`."),
   grade: z
     .enum(["A", "B", "C", "D", "E"])
     .nullable()
-    .describe(`By bands of the score: ${GRADE_BANDS.map((b, i) => `${b.grade} ${b.min}–${i === 0 ? 100 : GRADE_BANDS[i - 1].min - 1}`).join(", ")}; null with no score.`),
+    .describe(`By bands of the score: ${GRADE_BANDS.map((b, i) => `${b.grade} ${b.min}–${i === 0 ? 100 : GRADE_BANDS[i - 1].min - 1}`).join(", ")}; null with no score, or when too little of the weight was scored. ${GRADE_RULE}`),
+  coverage: ScoreCoverage.describe("How much of the stated weight the score rests on."),
   basis: z.string().describe("Which categories the score rests on; when one couldn't be told, which and why, and the weights shared out again."),
   formula: z.string().describe("How the score, each category and the action plan's impacts are computed, in words."),
   categories: z.array(BusinessScoreCategory).describe("Registry hygiene, website legal basics, accessibility, AI and search visibility, trust signals: each with its points, parts and findings."),
