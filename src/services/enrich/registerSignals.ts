@@ -20,11 +20,37 @@ export const PAYMENT_SOURCE = "payment practices reports (Department for Busines
 
 const pct = (n: number) => `${Math.round(n * 100) / 100}%`;
 
+/** A report's fields in words, for the reasons its figures are not plausible. */
+const FIELD_WORDS: Record<string, string> = {
+  avgDaysToPay: "average days to pay",
+  pctWithin30: "% paid within 30 days",
+  pct31to60: "% paid in 31–60 days",
+  pctOver60: "% paid later than 60 days",
+  pctNotPaidWithinTerms: "% not paid within agreed terms",
+  pctNotPaidDueToDispute: "% not paid because of a dispute",
+  valuePctWithin30: "% of value paid within 30 days",
+  valuePct31to60: "% of value paid in 31–60 days",
+  valuePctOver60: "% of value paid later than 60 days",
+  valuePctNotPaidWithinTerms: "% of value not paid within agreed terms",
+  shortestStandardTermsDays: "shortest standard terms",
+  longestStandardTermsDays: "longest standard terms",
+  maxContractualTermsDays: "maximum contractual terms",
+};
+const inWords = (note: string) => note.replace(/[A-Za-z0-9]+/g, (w) => FIELD_WORDS[w] ?? w);
+
+/** The payment figures the signal quotes (the average, and the shares by number): a figure the parser set aside, or shares that do not add up. */
+const QUOTED = new Set(["avgDaysToPay", "pctWithin30", "pct31to60", "pctOver60", "pctNotPaidWithinTerms"]);
+
 /**
  * The newest payment practices report as a signal: `slow-payment-report` (risk) when a report filed in the last six
  * months misses the prompt payment test of PPN 018 (at least 95% of invoices paid within 60 days and an average of at
  * most 45 days); otherwise `payment-practices-report` (info) with its figures. None when the newest report is older
  * than about eighteen months, or there is none.
+ *
+ * Figures that are not plausible are never quoted or tested, and the label says which and why (issue 28 §3): a figure
+ * the register set aside when the report was loaded (`clamped`: an average of millions of days, a share over 100%), and
+ * shares of invoices by number that do not add up to about 100% (`inconsistent`: each is then doubtful, so none of the
+ * three is used). "It gives no payment figures" is said only when the report states none at all.
  */
 export function paymentSignal(reports: readonly PaymentReport[], today: string): Signal | null {
   const newest = reports
@@ -35,14 +61,30 @@ export function paymentSignal(reports: readonly PaymentReport[], today: string):
   const age = daysBetween(filed, today);
   if (age > STALE_REPORT_DAYS) return null;
   const isNew = age <= NEW_REPORT_DAYS;
-  const t = testReport(newest, THRESHOLDS[0]);
+  const clamped = (newest.clamped ?? []).filter((c) => QUOTED.has(c.split(":")[0].trim()));
+  const sharesInconsistent = (newest.inconsistent ?? []).filter((c) => /^pctWithin30 \+ pct31to60 \+ pctOver60\b/.test(c));
+  // Shares that do not add up are not quoted or tested: which of them is wrong cannot be known.
+  const usable: PaymentReport = sharesInconsistent.length ? { ...newest, pctWithin30: null, pct31to60: null, pctOver60: null } : newest;
+  const t = testReport(usable, THRESHOLDS[0]);
   const figures = [
-    newest.avgDaysToPay !== null ? `average ${newest.avgDaysToPay} days to pay` : null,
+    usable.avgDaysToPay !== null ? `average ${usable.avgDaysToPay} days to pay` : null,
     t.paidWithin60Pct !== null ? `${pct(t.paidWithin60Pct)} of invoices paid within 60 days` : null,
-    newest.pctNotPaidWithinTerms !== null ? `${pct(newest.pctNotPaidWithinTerms)} not paid within agreed terms` : null,
+    usable.pctNotPaidWithinTerms !== null ? `${pct(usable.pctNotPaidWithinTerms)} not paid within agreed terms` : null,
   ].filter(Boolean);
+  const implausible = [
+    ...clamped.map(inWords),
+    ...sharesInconsistent.map((c) => {
+      const sum = /=\s*([\d.]+)/.exec(c)?.[1];
+      return `the shares of invoices paid within 30 days, in 31–60 days and later than 60 days add up to ${sum ? `${sum}%` : "something other than 100%"}, not about 100%`;
+    }),
+  ];
   const which = `${isNew ? "New payment practices report" : "Payment practices report"} (period ending ${newest.periodEnd}${newest.filedOn ? `, filed ${newest.filedOn}` : ""})`;
-  const said = figures.length ? `: ${figures.join("; ")}` : ": it gives no payment figures";
+  const notPlausible = implausible.length ? `figures not plausible, so not used: ${implausible.join("; ")}` : "";
+  const said = figures.length
+    ? `: ${figures.join("; ")}${notPlausible ? `; ${notPlausible}` : ""}`
+    : notPlausible
+      ? `: its payment figures are not plausible, so none is given or tested (${implausible.join("; ")})`
+      : ": it gives no payment figures";
   if (isNew && t.verdict === "fail")
     return {
       code: "slow-payment-report",

@@ -7,6 +7,7 @@ import type { GenderPayGapReport } from "../../../src/services/paygap/types";
 import type { PaymentReport } from "../../../src/services/payments/types";
 import { type GazetteNotice, gazetteSignals } from "../../../src/services/risk/gazette";
 import { parseGenderPayGap } from "../../../src/sources/gender-pay-gap/parse";
+import { parsePaymentPractices } from "../../../src/sources/payment-practices/parse";
 
 /**
  * Issue 18 §2 enrich: the signals of the registers this service keeps (a new report of slow payment, CQC ratings) and
@@ -157,6 +158,51 @@ describe("issue 18 §2 sizeSignal: accounts type, employees and officers", () =>
       expect(s.endsWith(`${band} employees (gender pay gap report 2021 to 2022)`)).toBe(true);
       expect(s.split(":")[0]).toBe(band === "Less than 250" ? "size not stated in the accounts type" : "large");
     }
+  });
+});
+
+describe("SPEC §2.2 signals, issue 28 §3: payment figures that are not plausible are said to be, and why", () => {
+  /** The reports as the register keeps them: parsed from the fixture export by the real parser (clamped and inconsistent marked there). */
+  const parsed = async (id: string): Promise<PaymentReport> => {
+    const bytes = new Uint8Array(await (await fetch("http://files.test/payment-practices/export.csv")).arrayBuffer());
+    for await (const r of parsePaymentPractices(() => bytes)) {
+      const d = r.data as unknown as PaymentReport;
+      if (String(d.reportId) === id) return d;
+    }
+    throw new Error(`report ${id} not in the fixture`);
+  };
+
+  it("BAYSIDE's report 1150 (shares summing to 150%, an average of 4,323,394 days, 112% late): not 'gives no payment figures', but which figures and why", async () => {
+    const r = await parsed("1150");
+    // The parser's own marks, which the signal reads.
+    expect(r.inconsistent).toEqual([expect.stringMatching(/^pctWithin30 \+ pct31to60 \+ pctOver60 = 150\b/)]);
+    expect(r.clamped.some((c) => c.startsWith("avgDaysToPay"))).toBe(true);
+    const s = paymentSignal([r], "2026-11-25")!;
+    expect(s.label).not.toMatch(/gives no payment figures/);
+    expect(s.label).toContain("its payment figures are not plausible, so none is given or tested");
+    expect(s.label).toContain("add up to 150%, not about 100%");
+    expect(s.label).toContain("average days to pay: 4323394 is not a plausible number of days");
+    expect(s.label).toContain("% not paid within agreed terms: 112 is not a percentage from 0 to 100");
+    // Nothing implausible is quoted as a figure, nor tested.
+    expect(s.label).not.toMatch(/of invoices paid within 60 days/);
+    expect(s).toMatchObject({ code: "payment-practices-report", kind: "info" });
+  });
+
+  it("shares that do not add up are never tested: no 'slow' verdict on them; plausible figures are still quoted, the others named", () => {
+    // 20 + 30 + 100 = 150: tested as they stand, 50% within 60 days would "fail"; they cannot be relied on.
+    const r = report({ avgDaysToPay: 30, pctWithin30: 20, pct31to60: 30, pctOver60: 100, pctNotPaidWithinTerms: 10, inconsistent: ["pctWithin30 + pct31to60 + pctOver60 = 150, not about 100"], clamped: [] });
+    const s = paymentSignal([r], "2026-08-15")!;
+    expect(s.code).toBe("payment-practices-report");
+    expect(s.label).toBe(
+      "New payment practices report (period ending 2026-06-30, filed 2026-07-28): average 30 days to pay; 10% not paid within agreed terms; figures not plausible, so not used: the shares of invoices paid within 30 days, in 31–60 days and later than 60 days add up to 150%, not about 100%",
+    );
+    // The same report with shares that add up is tested.
+    expect(paymentSignal([{ ...r, pctOver60: 50, inconsistent: [] }], "2026-08-15")!.code).toBe("slow-payment-report");
+  });
+
+  it("a report that truly gives no figure (blank, none set aside) still says so", () => {
+    const s = paymentSignal([report({ avgDaysToPay: null, pctWithin30: null, pct31to60: null, pctNotPaidWithinTerms: null, clamped: [], inconsistent: [] })], "2026-08-01");
+    expect(s!.label).toMatch(/: it gives no payment figures$/);
   });
 });
 
