@@ -25,7 +25,12 @@ const Item = z
 
 const Output = z
   .object({
-    query: z.object({ items: z.number().int().describe("How many items were asked."), location: z.string().optional() }),
+    query: z
+      .object({
+        items: z.array(z.string()).describe("The items as read (each trimmed), in input order, repeats kept: `results[i].q` is `items[i]`."),
+        location: z.string().optional().describe("The location as given, when one was."),
+      })
+      .describe("What was asked (SPEC §2.1: a reply echoes its query under `query`)."),
     ms: z.number().int(),
     results: z.array(Item).describe("One per item, in input order."),
     creditsCharged: z.number().int().describe("Charged up front, in one atomic consumption: 2 per item."),
@@ -46,7 +51,7 @@ export const enrichBatch = defineOperation({
     "",
     "**Credits.** One atomic consumption of 2 credits per item before any work: a balance short of the whole batch is a 429 and nothing is done (SPEC §4.1). Every item that is a miss (`found: false`) or could not be read (an upstream of ours failed for it: `error`) is given back: `creditsRefunded` and the `x-credits-refunded` header say how many, `creditsUsed` what the batch cost. If every item failed because an upstream of ours was down, the call is a 503 and all credits come back.",
     "",
-    "`location` applies to every item. Identical items are read once.",
+    "`location` applies to every item. Identical items are read once. `query` echoes the items as read, in input order.",
     "",
     MATCHING_RULES,
     "",
@@ -100,7 +105,7 @@ export const enrichBatch = defineOperation({
     const refunded = results.reduce((s, r) => s + r.creditsRefunded, 0);
     if (refunded) ctx.refund(refunded);
     return {
-      query: { items: items.length, ...(location ? { location } : {}) },
+      query: { items, ...(location ? { location } : {}) },
       ms: Date.now() - started,
       results,
       creditsCharged: charged,

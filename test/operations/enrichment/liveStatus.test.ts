@@ -8,7 +8,7 @@ import { call, createTestKey, json } from "../../helpers";
 import { loadEnrichRegister } from "./register";
 
 /**
- * SPEC §2.2 (enrich), §2.3 (score) and §4.1 (assess), issue 28 §2: the live Companies House profile over the
+ * SPEC §2.2 (enrich), §2.3 (score, batch) and §4.1 (assess), issue 28 §2: the live Companies House profile over the
  * monthly bulk file. BAYSIDE HOSPITALITY LIMITED (07654321) is plain "Active" in the sample Basic Company Data file of
  * 2026-11-01 (test/fixtures/enrich/) while its live profile (test/fixtures/hosts/ch.test/company/07654321) says
  * `active-proposal-to-strike-off`; NORTHGATE FABRICATIONS LIMITED (12300001) is in liquidation, with winding-up notices
@@ -132,5 +132,18 @@ describe("SPEC §4.1 assess, issue 28 §2: the proposal to strike off is a watch
     const w = body.watchOuts.find((x: { text: string }) => /strike the company off/.test(x.text));
     expect(w).toMatchObject({ fact: { field: "register.statusDetail", value: "active-proposal-to-strike-off", source: "companies register" } });
     expect(body.fitScore).toBeLessThanOrEqual(30);
+  });
+});
+
+describe("SPEC §4.1 batch, issue 28 §2 and §4", () => {
+  it("query echoes the items as read; each item's profile has the live status", async () => {
+    const { key } = await createTestKey();
+    const items = ["bayside.test", "  07654321 ", "bayside.test"];
+    const r = await call("/api/v1/batch", { key, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ items, location: "Brighton" }) });
+    expect(r.status).toBe(200);
+    const body = await json(r);
+    expect(body.query).toEqual({ items: ["bayside.test", "07654321", "bayside.test"], location: "Brighton" });
+    expect(body.results.map((x: { q: string }) => x.q)).toEqual(body.query.items);
+    for (const x of body.results) expect(x.profile).toMatchObject({ statusDetail: "active-proposal-to-strike-off" });
   });
 });
