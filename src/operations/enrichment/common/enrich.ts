@@ -288,7 +288,8 @@ async function companyEntriesOn(ctx: OpContext, r: Omit<RegisterFacts, "sicDescr
     companiesHouse: Object.assign(Object.create(ctx.services.companiesHouse) as Services["companiesHouse"], { getProfile: async () => profile }),
   };
   try {
-    return (await lookup(services, source, r.number)).found.map((f) => f.entry).filter((e) => !e.removedOn && (e.companyNumber === null || e.companyNumber === r.number));
+    // Only a definite match is the company's (issue 28 §1: the register checks' one match rule); a former or alternative name is not.
+    return (await lookup(services, source, r.number)).found.filter((f) => f.certainty.definite).map((f) => f.entry).filter((e) => !e.removedOn);
   } catch (e) {
     if (e instanceof NotFoundError) return [];
     throw e;
