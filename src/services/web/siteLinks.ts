@@ -38,6 +38,8 @@ export interface ReadPage {
 
 /** Elements whose content is never visible text. */
 const SKIPPED = new Set(["script", "style", "noscript", "template", "svg", "math", "iframe", "object", "canvas", "select", "head", "title"]);
+/** Elements whose <title> is not the document's. */
+const NOT_DOCUMENT = new Set(["svg", "math", "template"]);
 /** Elements that start a new line in the rendered text. */
 const BLOCK = new Set([
   "address", "article", "aside", "blockquote", "body", "caption", "dd", "details", "dialog", "div", "dl", "dt", "fieldset", "figcaption", "figure",
@@ -86,6 +88,7 @@ export function readPage(html: string, baseUrl: string): ReadPage {
   let footer = "";
   let title = "";
   let inTitle = false;
+  let titleSeen = false;
   let baseSeen = false;
   const raw: { href: string; words: string; label: string; inFooter: boolean }[] = [];
   const top = () => stack.at(-1);
@@ -102,7 +105,12 @@ export function readPage(html: string, baseUrl: string): ReadPage {
     {
       onopentag(name, attrs) {
         const parent = top();
-        if (name === "title" && !parent?.skip) inTitle = true;
+        // The document's title, as a browser's document.title: the first <title>, which sits in <head> (itself
+        // skipped as text, so the skip flag cannot decide this), never an SVG's, MathML's or a template's.
+        if (name === "title" && !titleSeen && !stack.some((f) => NOT_DOCUMENT.has(f.tag))) {
+          inTitle = true;
+          titleSeen = true;
+        }
         if (name === "base" && !baseSeen && attrs.href && base) {
           baseSeen = true;
           try {

@@ -12,6 +12,31 @@ describe("visibleText", () => {
   });
 });
 
+describe("readPage title", () => {
+  it("reads the <title> inside <head> of a plain page", () => {
+    const html = `<!doctype html><html><head><meta charset="utf-8"><title>Calder Facilities Ltd</title></head><body><h1>Welcome</h1></body></html>`;
+    const page = readPage(html, "https://www.calder.example/");
+    expect(page.title).toBe("Calder Facilities Ltd");
+    expect(page.text).toBe("Welcome"); // the title is not visible text
+  });
+
+  it("decodes entities and collapses whitespace in the title", () => {
+    const html = `<html><head>
+      <title>
+        Smith &amp; Sons &#8211; Plumbing&nbsp;&amp;
+        Heating &lt;Bristol&gt;
+      </title></head><body><p>Hi</p></body></html>`;
+    expect(readPage(html, "https://smith.example/").title).toBe("Smith & Sons – Plumbing & Heating <Bristol>");
+  });
+
+  it("takes the document's first title, never an SVG's or a hidden template's", () => {
+    const html = `<html><head><title>Real Title</title><template><title>tpl</title></template></head><body>
+      <svg><title>Icon</title></svg><title>Second</title><p>Body</p></body></html>`;
+    expect(readPage(html, "https://x.example/").title).toBe("Real Title");
+    expect(readPage(`<html><body><svg><title>Icon</title></svg><p>No title</p></body></html>`, "https://x.example/").title).toBe("");
+  });
+});
+
 describe("pageLinks and classifyLink", () => {
   const html = `<html><head><base href="https://www.example.co.uk/en/"></head><body>
     <nav><a href="/">Home</a><a href="about-us">About us</a><a href="/contact">Get in touch</a><a href="/jobs">Work for us</a></nav>
