@@ -164,7 +164,7 @@ export function matchCertainty(route: MatchRoute, record: RecordFacts, company: 
     : basis === "former-name"
       ? `Confirm with ${number} that this is the same organisation: the register may not have caught up with the change of name, or another business may use the old name.`
       : contradictions.length && (basis === "registered-name" || basis === "name-asked")
-        ? `Confirm with ${number} that this is the same organisation: the name agrees but ${contradictions.join("; ")}.`
+        ? `Confirm with ${number} that this is the same organisation: the name agrees, but the record disagrees with the company.`
         : `Confirm with ${number} that this is the organisation you mean: it matched only by ${NAME_KIND[basis] ?? "name"}.`;
   return { definite, basis, matchedName: route.matchedName, matchedCompanyName, formerNameUntil, contradictions, toConfirm };
 }
