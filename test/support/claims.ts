@@ -239,6 +239,28 @@ function registerPositive(r: RegisterSpec) {
   };
 }
 
+// ————— Verdict fields —————
+
+/** A field, by key and value. */
+type FieldTest = (key: string, value: Json) => boolean;
+
+/**
+ * A positive said by verdict fields (a `meets…` boolean, a verdict value "pass"): the shallowest objects with a field
+ * that `speaks` decide, and one of their fields `says` yes; otherwise the message is `none` (no such field) or their
+ * fields that `shown` picks (by default those that speak).
+ */
+function verdictPositive({ none, speaks, says, shown = speaks }: { none: string; speaks: FieldTest; says: FieldTest; shown?: FieldTest }) {
+  return ({ scope }: Place): string | null => {
+    const hits = shallowest(scope, (o) => Object.entries(o).some(([k, v]) => speaks(k, v)));
+    if (!hits.length) return none;
+    const yes = hits.some((f) => Object.entries(f.obj).some(([k, v]) => says(k, v)));
+    return yes ? null : hits.map((f) => `{${Object.entries(f.obj).filter(([k, v]) => shown(k, v)).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ")}}`).join("; ");
+  };
+}
+
+const PASS_VALUES = new Set(["pass", "passes", "passed", "pass-with-action-plan"]);
+const FAIL_VALUES = new Set(["fail", "fails", "failed", "cannot-tell", "not-enough-reports"]);
+
 // ————— The table —————
 
 const POSITIVE_FIELDS = ["licensed", "supervisedByHmrc", "authorised", "registered"];
@@ -301,13 +323,12 @@ export const CLAIM_RULES: ClaimRule[] = [
     requires: 'a `meets…` field true, or a verdict field whose value is "meets"',
     pattern: /\bmeets\b/i,
     kind: "positive",
-    check: ({ scope }) => {
-      const speaks = (o: Obj) => Object.entries(o).some(([k, v]) => (/^meets[A-Z]/.test(k) && typeof v === "boolean") || v === "meets" || v === "does_not_meet");
-      const hits = shallowest(scope, speaks);
-      if (!hits.length) return "no `meets…` field and no verdict field";
-      const yes = hits.some((f) => Object.entries(f.obj).some(([k, v]) => (/^meets[A-Z]/.test(k) && v === true) || v === "meets"));
-      return yes ? null : hits.map((f) => `{${Object.entries(f.obj).filter(([k, v]) => /^meets[A-Z]/.test(k) || v === "meets" || v === "does_not_meet").map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ")}}`).join("; ");
-    },
+    check: verdictPositive({
+      none: "no `meets…` field and no verdict field",
+      speaks: (k, v) => (/^meets[A-Z]/.test(k) && typeof v === "boolean") || v === "meets" || v === "does_not_meet",
+      says: (k, v) => (/^meets[A-Z]/.test(k) && v === true) || v === "meets",
+      shown: (k, v) => /^meets[A-Z]/.test(k) || v === "meets" || v === "does_not_meet",
+    }),
   },
   {
     id: "passes",
@@ -315,15 +336,11 @@ export const CLAIM_RULES: ClaimRule[] = [
     requires: 'a `pass`/`passes`/`passed` field true, or a verdict value "pass" / "pass-with-action-plan" / "passed"',
     pattern: /\bpass(?:es|ed)\b/i,
     kind: "positive",
-    check: ({ scope }) => {
-      const PASS = new Set(["pass", "passes", "passed", "pass-with-action-plan"]);
-      const FAIL = new Set(["fail", "fails", "failed", "cannot-tell", "not-enough-reports"]);
-      const verdict = (k: string, v: Json) => (/^pass(?:es|ed)?$/i.test(k) && typeof v === "boolean") || (typeof v === "string" && (PASS.has(v) || FAIL.has(v)));
-      const hits = shallowest(scope, (o) => Object.entries(o).some(([k, v]) => verdict(k, v)));
-      if (!hits.length) return "no pass field and no verdict field";
-      const yes = hits.some((f) => Object.entries(f.obj).some(([k, v]) => (/^pass(?:es|ed)?$/i.test(k) && v === true) || (typeof v === "string" && PASS.has(v))));
-      return yes ? null : hits.map((f) => `{${Object.entries(f.obj).filter(([k, v]) => verdict(k, v)).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ")}}`).join("; ");
-    },
+    check: verdictPositive({
+      none: "no pass field and no verdict field",
+      speaks: (k, v) => (/^pass(?:es|ed)?$/i.test(k) && typeof v === "boolean") || (typeof v === "string" && (PASS_VALUES.has(v) || FAIL_VALUES.has(v))),
+      says: (k, v) => (/^pass(?:es|ed)?$/i.test(k) && v === true) || (typeof v === "string" && PASS_VALUES.has(v)),
+    }),
   },
   {
     id: "qualifies",

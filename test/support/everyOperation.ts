@@ -54,15 +54,23 @@ async function setHook(key: string | undefined): Promise<Record<string, unknown>
   return {};
 }
 
-/** The DoH resolver (dns.test) says every name is at a public address. */
-function publicDns(): void {
+/**
+ * Stands in for fetch: the DoH resolver (dns.test) says every name is at a public address, a host of `routes` is
+ * answered by its route (given the URL and the real fetch), and everything else goes to the real fetch.
+ */
+function stubFetch(routes: Record<string, (url: URL, real: typeof fetch) => Response | Promise<Response>> = {}): void {
   const real = globalThis.fetch;
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    if (url.hostname === "dns.test") return Response.json({ Status: 0, Answer: url.searchParams.get("type") === "A" ? [{ type: 1, data: "151.101.0.1", TTL: 60 }] : [] });
-    return real(input, init);
+    if (url.hostname === "dns.test")
+      return Response.json({ Status: 0, Answer: url.searchParams.get("type") === "A" ? [{ type: 1, data: "151.101.0.1", TTL: 60 }] : [] });
+    const route = Object.hasOwn(routes, url.hostname) ? routes[url.hostname] : undefined;
+    return route ? route(url, real) : real(input, init);
   });
 }
+
+/** The DoH resolver (dns.test) says every name is at a public address. */
+const publicDns = (): void => stubFetch();
 
 /**
  * Upstreams an example reaches that the fixture hosts cannot stand for (the example names a real domain): stood in
@@ -74,30 +82,12 @@ function publicDns(): void {
  * plan page).
  */
 function exampleDocument(body: string, contentType: string): () => void {
-  return () => {
-    const real = globalThis.fetch;
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      if (url.hostname === "dns.test")
-        return Response.json({ Status: 0, Answer: url.searchParams.get("type") === "A" ? [{ type: 1, data: "151.101.0.1", TTL: 60 }] : [] });
-      if (url.hostname === "www.example.co.uk") return new Response(body, { headers: { "content-type": contentType } });
-      return real(input, init);
-    });
-  };
+  return () => stubFetch({ "www.example.co.uk": () => new Response(body, { headers: { "content-type": contentType } }) });
 }
 
 /** A real-looking domain stood in for by a fixture site, path for path (the DoH resolver says every name is public). */
 function siteAs(domain: string, fixtureHost: string): () => void {
-  return () => {
-    const real = globalThis.fetch;
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      if (url.hostname === "dns.test")
-        return Response.json({ Status: 0, Answer: url.searchParams.get("type") === "A" ? [{ type: 1, data: "151.101.0.1", TTL: 60 }] : [] });
-      if (url.hostname === domain) return real(`https://${fixtureHost}${url.pathname}${url.search}`);
-      return real(input, init);
-    });
-  };
+  return () => stubFetch({ [domain]: (url, real) => real(`https://${fixtureHost}${url.pathname}${url.search}`) });
 }
 
 export const UPSTREAMS: Record<string, () => void> = {
@@ -125,16 +115,7 @@ export const UPSTREAMS: Record<string, () => void> = {
   // The webhook's host (hooks.example.co.uk) is checked to resolve only to public addresses.
   setWatchWebhook: publicDns,
   // company-logo?domain=example.co.uk: the DoH resolver says the name is public; the homepage is a fixture page.
-  companyLogo: () => {
-    const real = globalThis.fetch;
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      if (url.hostname === "dns.test")
-        return Response.json({ Status: 0, Answer: url.searchParams.get("type") === "A" ? [{ type: 1, data: "151.101.0.1", TTL: 60 }] : [] });
-      if (url.hostname === "example.co.uk") return real("https://logo.test/index.html");
-      return real(input, init);
-    });
-  },
+  companyLogo: () => stubFetch({ "example.co.uk": (_url, real) => real("https://logo.test/index.html") }),
 };
 
 /** `SPEC §5.3`, `SPEC §1 rule 7`: the first SPEC section the operation's description names. */
