@@ -71,6 +71,7 @@ const NOT_PROSE = new Set([
   "asWritten",
   "objects",
   "formula",
+  "scoring",
   "method",
   "title",
   "label",
