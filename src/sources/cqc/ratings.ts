@@ -16,38 +16,9 @@
  */
 import { RegisterFormatError } from "../format-error";
 import { readOdsRows } from "../ods";
-import { type KeyQuestions, KEY_QUESTION, date, noKeyQuestions, str, yesNo } from "./parse";
+import { type CqcRating, type CqcRatings, type CqcRatingsNotes, type KeyQuestions, KEY_QUESTION, date, noKeyQuestions, str, yesNo } from "./parse";
 
-/** One location's or provider's own rating in the file. */
-export interface CqcRating {
-  /** The overall rating (key question `Overall`), verbatim; null when the file gives none. */
-  overall: string | null;
-  /** When the overall rating was published. */
-  overallDate: string | null;
-  keyQuestions: KeyQuestions;
-  /** The date of the rating: the overall rating's publication date, else the latest key question's. */
-  ratingDate: string | null;
-  /** The latest publication date among its rows (overall and key questions). */
-  latestDate: string | null;
-  /** `Inherited Rating (Y/N)` (locations only): the rating was given to a previous provider. */
-  inherited: boolean | null;
-}
-
-/** What the run log is told about the file (counts only). */
-export interface CqcRatingsNotes {
-  /** Rows published after the edition's date: not part of that edition, not used. */
-  ratingsPublishedAfterEdition: number;
-  /** The file has no Providers sheet: no provider is rated from it. */
-  ratingsProvidersSheetMissing: number;
-}
-
-export interface CqcRatings {
-  /** By location id. */
-  locations: Map<string, CqcRating>;
-  /** By provider id. */
-  providers: Map<string, CqcRating>;
-  notes: CqcRatingsNotes;
-}
+export type { CqcRating, CqcRatings, CqcRatingsNotes };
 
 /** Header cells compared lower-cased, spaces collapsed, none around a slash ("Service / Population Group"). */
 const norm = (h: string) => h.trim().toLowerCase().replace(/\s+/g, " ").replace(/ ?\/ ?/g, "/");
