@@ -1,6 +1,6 @@
 // Helpers shared by the npm scripts (start, key, ingest, bench). Node only.
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -71,6 +71,21 @@ function withLock(path, fn) {
  * Applies the D1 migrations to the local database (optionally under another persistence folder). Safe to
  * run concurrently and to re-run: one process at a time applies them, and wrangler skips those applied.
  */
+/**
+ * A copy of the Worker for a bench to serve through wrangler (which rebuilds and restarts when a file it watches
+ * changes, so a copy keeps a long run steady): src, its assets, CHANGELOG.md, package.json (the Worker reads its
+ * version there) and wrangler.toml without the build step. Packages resolve from the repository's node_modules (the
+ * copy is under ROOT).
+ */
+export function snapshotWorker(dir) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  if (!existsSync(join(ROOT, "public/vendor"))) run(process.execPath, [join(ROOT, "scripts/copy-assets.mjs")], { quiet: true });
+  for (const p of ["src", "public", "CHANGELOG.md", "package.json"]) cpSync(join(ROOT, p), join(dir, p), { recursive: true });
+  writeFileSync(join(dir, "wrangler.toml"), readFileSync(join(ROOT, "wrangler.toml"), "utf8").replace(/^\[build\]\n(?:[^[\n].*\n|\n)*/m, ""));
+  return dir;
+}
+
 export function migrateLocal(persistTo) {
   const lock = join(persistTo ?? join(ROOT, ".wrangler", "state"), "migrations.lock");
   withLock(lock, () => {

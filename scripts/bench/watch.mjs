@@ -27,10 +27,10 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { cpSync, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createWriteStream, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ROOT, importTs, localEnv, run, waitFor, wranglerEnv } from "../lib.mjs";
+import { ROOT, importTs, localEnv, run, snapshotWorker, waitFor, wranglerEnv } from "../lib.mjs";
 import { ingest } from "../ingest.mjs";
 import { benchState } from "./state.mjs";
 
@@ -232,19 +232,6 @@ function webhookReceiver(secrets) {
 
 // ---- wrangler dev, with its log read for the tick's figures and the queue's batches -----------------------
 
-/**
- * A copy of the Worker's source (src, its assets, CHANGELOG.md, wrangler.toml without the build step) that wrangler
- * dev serves: wrangler dev rebuilds and restarts when a file it watches changes, which would drop the local queue's
- * messages in the middle of a day. Packages resolve from the repository's node_modules (the copy is under ROOT).
- */
-function snapshotWorker(dir) {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  if (!existsSync(join(ROOT, "public/vendor"))) run(process.execPath, [join(ROOT, "scripts/copy-assets.mjs")], { quiet: true });
-  for (const p of ["src", "public", "CHANGELOG.md"]) cpSync(join(ROOT, p), join(dir, p), { recursive: true });
-  writeFileSync(join(dir, "wrangler.toml"), readFileSync(join(ROOT, "wrangler.toml"), "utf8").replace(/^\[build\]\n(?:[^[\n].*\n|\n)*/m, ""));
-  return dir;
-}
 
 /**
  * wrangler dev on the copy, started through wrangler's own API (unstable_startWorker, what `wrangler dev` runs) in a

@@ -29,12 +29,12 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { createServer as createNetServer } from "node:net";
-import { cpSync, createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createWriteStream, existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { cpus, loadavg } from "node:os";
 import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ROOT, importTs, run, waitFor, wranglerEnv } from "../lib.mjs";
+import { ROOT, importTs, run, snapshotWorker, waitFor, wranglerEnv } from "../lib.mjs";
 import { axeSource, linkChromium } from "../browser-prep.mjs";
 import { benchState } from "./state.mjs";
 
@@ -142,15 +142,6 @@ async function upstreamServer(counter) {
 
 // ---- the Worker: a copy of src/, served through wrangler's API in a process group of its own -----------------------
 
-/** src, its assets, CHANGELOG.md and wrangler.toml without the build step (packages resolve from the repository's node_modules). */
-function snapshotWorker(dir) {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  if (!existsSync(join(ROOT, "public/vendor"))) run(process.execPath, [join(ROOT, "scripts/copy-assets.mjs")], { quiet: true });
-  for (const p of ["src", "public", "CHANGELOG.md"]) cpSync(join(ROOT, p), join(dir, p), { recursive: true });
-  writeFileSync(join(dir, "wrangler.toml"), readFileSync(join(ROOT, "wrangler.toml"), "utf8").replace(/^\[build\]\n(?:[^[\n].*\n|\n)*/m, ""));
-  return dir;
-}
 
 /** The child process (`--serve`): wrangler dev through unstable_startWorker, without the inspector (see watch.mjs). */
 async function serve({ config, port, persistTo, vars }) {

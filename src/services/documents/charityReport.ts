@@ -724,10 +724,12 @@ function recognise(reading: Reading, items: Item[], charityNumber: string | null
   const trusteesTitle = early.some((t) => titleIn(TRUSTEES_TITLE, t)) || items.some((x) => !x.sentence && titleIn(TRUSTEES_TITLE, x.text));
   const reportTitle = trusteesTitle || early.some((t) => titleIn(REPORT_TITLE, t));
   // A section heading, or a sentence that starts with one (a PDF's heading run into its first sentence).
-  const sections = SORP_SECTIONS.filter(([, re]) => items.some((x) => re.test(headingText(x.text)))).map(([name]) => name);
+  // Each item's text as a heading, worked out once (every section and heading pattern reads it).
+  const heads = items.map((x) => headingText(x.text));
+  const sections = SORP_SECTIONS.filter(([, re]) => heads.some((h) => re.test(h))).map(([name]) => name);
   const accounts = [
     ...ACCOUNTS_PARTS.filter(([, re]) => reading.mentions(re)).map(([name]) => name),
-    ...ACCOUNTS_HEADINGS.filter(([, re]) => items.some((x) => (!x.sentence || x.text.length <= 120) && re.test(headingText(x.text)))).map(([name]) => name),
+    ...ACCOUNTS_HEADINGS.filter(([, re]) => items.some((x, i) => (!x.sentence || x.text.length <= 120) && re.test(heads[i]))).map(([name]) => name),
   ];
   const scrutiny = SCRUTINY_PARTS.filter(([, re]) => reading.mentions(re)).map(([name]) => name);
 
