@@ -6,7 +6,7 @@ import { assessFit as assess, draftOpener } from "../../services/enrich/assess";
 import { ASSESS_METHOD, AssessmentFields } from "./common/assessSchema";
 import { enrich } from "./common/enrich";
 import { BusinessProfile, Location, nameable } from "./common/schemas";
-import { LIVE_STATUS_RULE, MATCHING_RULES } from "./enrichCompany";
+import { LIVE_STATUS_RULE, MATCHING_RULES } from "./common/rules";
 
 /** SPEC §4.8: 25 credits. */
 export const ASSESS_PRICE = 25;

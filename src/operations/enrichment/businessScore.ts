@@ -5,7 +5,7 @@ import { enrich } from "./common/enrich";
 import { EnrichResponse, Location, Q } from "./common/schemas";
 import { BUSINESS_SCORE_FORMULA, BUSINESS_SCORE_PRICE, BusinessScoreFields, GRADE_RULE } from "./common/scoreSchema";
 import { runSiteChecks } from "./common/siteChecks";
-import { LIVE_STATUS_RULE, MATCHING_RULES } from "./enrichCompany";
+import { LIVE_STATUS_RULE, MATCHING_RULES } from "./common/rules";
 
 const Business = EnrichResponse.shape.profile
   .pick({ found: true, name: true, website: true, companyNumber: true, status: true, statusDetail: true, registerSource: true, confidence: true, registryNote: true, alternatives: true })

@@ -5,7 +5,7 @@ import { type SicClassification, checkRegisteredCodes, classifyText } from "../.
 import type { SiteFacts } from "../../services/enrich/types";
 import { enrich } from "./common/enrich";
 import { Q } from "./common/schemas";
-import { MATCHING_RULES } from "./enrichCompany";
+import { MATCHING_RULES } from "./common/rules";
 
 /**
  * industry-classifier (SPEC §4.2, issue 18 §2): an industry label in plain English, official SIC 2007 codes, what

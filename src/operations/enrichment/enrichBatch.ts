@@ -4,7 +4,7 @@ import { INPUT_LIMITS } from "../../platform/schemas";
 import { UpstreamError } from "../../shared/errors";
 import { type Enriched, enrich } from "./common/enrich";
 import { BusinessProfile, Location, Q } from "./common/schemas";
-import { ENRICH_PRICE, LIVE_STATUS_RULE, MATCHING_RULES } from "./enrichCompany";
+import { ENRICH_PRICE, LIVE_STATUS_RULE, MATCHING_RULES } from "./common/rules";
 
 /** Items enriched at once: each reads up to three pages at a time, so at most 12 of the business sites' pages are in flight. */
 export const BATCH_CONCURRENCY = 4;

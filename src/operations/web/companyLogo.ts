@@ -3,13 +3,12 @@ import { ApiError } from "../../platform/errors";
 import { defineOperation } from "../../platform/registry";
 import { extractLogos } from "../../services/logo/extractLogos";
 import { Domain } from "./common/page";
+import { LOGO_NOTICE } from "./common/logoNotice";
 
 /** Keyless, so limited per IP: 30 lookups a minute (SPEC §4.7 leaves the number to us). */
 export const LOGO_IP_LIMIT = { limit: 30, windowSeconds: 60 };
 const CACHE_TTL_SECONDS = 24 * 3600;
 
-export const LOGO_NOTICE =
-  "Logos are provided to identify the company only. Trademarks and logos remain the property of their owners; using them does not imply endorsement, and you are responsible for having the right to display them.";
 
 const Logo = z.object({
   url: z.string().describe("Absolute URL of the image."),

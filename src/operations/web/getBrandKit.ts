@@ -19,7 +19,7 @@ import { statedCompanyNumbers } from "../../services/web/disclosures";
 import { InputError, UpstreamError } from "../../shared/errors";
 import type { OpContext } from "../../platform/registry";
 import { PAGE_ERRORS, domainOrUrl, fetchHtmlPage, pageOf, renderOrReason } from "./common/page";
-import { LOGO_NOTICE } from "./companyLogo";
+import { LOGO_NOTICE } from "./common/logoNotice";
 
 /**
  * brand-kit (SPEC §4.8 names it; the shape is ours; SPEC §2.1: the enrichment family gives the company as `business`

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { LOGO_IP_LIMIT, LOGO_NOTICE } from "../../../src/operations/web/companyLogo";
+import { LOGO_NOTICE } from "../../../src/operations/web/common/logoNotice";
+import { LOGO_IP_LIMIT } from "../../../src/operations/web/companyLogo";
 import { call, json } from "../../helpers";
 
 const logo = (domain: string, ip = "203.0.113.10", init: RequestInit = {}) =>
