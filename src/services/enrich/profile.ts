@@ -49,6 +49,7 @@ export function sizeSignalOf(r: RegisterFacts): string | undefined {
   if (e?.average == null && e?.note) parts.push(e.note);
   if (e?.band) parts.push(`${e.band} employees (gender pay gap report ${e.bandYear} to ${Number(e.bandYear) + 1})`);
   if (r.activeOfficers !== null) parts.push(`${r.activeOfficers} active officer${r.activeOfficers === 1 ? "" : "s"}`);
+  else if (r.activeOfficersNote) parts.push(r.activeOfficersNote);
   if (!parts.length) return undefined;
   // A headcount band's lower bound ("250 to 499" → 250; "Less than 250" has none): 250 or more is large.
   const lower = e?.band ? /^(\d[\d,]*)/.exec(e.band)?.[1] : undefined;

@@ -64,6 +64,8 @@ export interface RegisterFacts {
   lastAccountsType: string | null;
   /** Active officers, counted (never named); null when not read. */
   activeOfficers: number | null;
+  /** Why the officers were not counted, when Companies House could not be read for them (such an answer is not cached). */
+  activeOfficersNote?: string;
   /** What is known of its employees (absent when nothing was read). */
   employees?: Employees;
   /** Where these facts come from: Companies House's live profile, or the monthly bulk file (with its date). */

@@ -93,6 +93,23 @@ describe("issue 18 §2 enrich: signals of the registers this service keeps", () 
     expect(e.profile.sizeSignal).not.toMatch(/average \d+ employees/);
   });
 
+  it("the officers unreadable just now: not counted, said in the size signal, and the answer is not cached", async () => {
+    const failing = (real: Services["companiesHouse"]): Services["companiesHouse"] =>
+      Object.assign(Object.create(real) as Services["companiesHouse"], {
+        getOfficers: async () => {
+          throw new UpstreamError("companies-house", "refused", "Companies House answered 503.");
+        },
+      });
+    const kept: Promise<unknown>[] = [];
+    const ctx = { ...ctxAt("2026-11-25", undefined, failing), waitUntil: (p: Promise<unknown>) => void kept.push(p) };
+    const e = await enrich(ctx, "harbourside-legal.test", undefined);
+    expect(e.profile.companyNumber).toBe("01234567");
+    expect(e.profile.sizeSignal).toContain("officers not counted: Companies House could not be read just now");
+    expect(e.profile.sizeSignal).not.toMatch(/\d+ active officers?/);
+    // Nothing was written to the cache (the cache write is the enrichment's only waitUntil).
+    expect(kept).toHaveLength(0);
+  });
+
   it("an answer missing the accounts just now is not cached: the next call reads them; a whole answer is cached", async () => {
     const failing = (real: Services["companiesHouse"]): Services["companiesHouse"] =>
       Object.assign(Object.create(real) as Services["companiesHouse"], {

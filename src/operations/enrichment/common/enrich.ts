@@ -228,11 +228,11 @@ async function registerFactsOf(ctx: OpContext, entry: NonNullable<Awaited<Return
     count.calls++;
     try {
       const list = await ctx.services.companiesHouse.getOfficers(c.number);
-      if (!list) return null;
-      return list.activeCount ?? list.items.filter((o) => !o.resignedOn).length;
+      if (!list) return { n: null, note: null };
+      return { n: list.activeCount ?? list.items.filter((o) => !o.resignedOn).length, note: null };
     } catch (e) {
       if (!(e instanceof UpstreamError)) throw e;
-      return null;
+      return { n: null, note: `officers not counted: Companies House could not be read just now (${reasonOf(e)})` };
     }
   })();
   let whole: RegisterFacts;
@@ -243,13 +243,20 @@ async function registerFactsOf(ctx: OpContext, entry: NonNullable<Awaited<Return
     else whole = registerFactsOfBulkRow(entry.row, c.address ?? "", today, fileDate, live.note);
   } else whole = registerFactsOfLive(entry.profile!, today);
   const { sicDescriptions: _d, activeOfficers: _o, employees: _e, ...facts } = whole;
-  const [sic, activeOfficers, employees, insolvencyNotices] = await Promise.all([
+  const [sic, counted, employees, insolvencyNotices] = await Promise.all([
     reg.sicDescriptions(facts.sicCodes),
     officers,
     employeesOf(ctx, facts, c.previousNames, count),
     insolvencyNoticesOf(ctx, facts, c.previousNames, today, count),
   ]);
-  return { ...facts, sicDescriptions: Object.fromEntries(sic), activeOfficers, ...(employees ? { employees } : {}), insolvencyNotices };
+  return {
+    ...facts,
+    sicDescriptions: Object.fromEntries(sic),
+    activeOfficers: counted.n,
+    ...(counted.note ? { activeOfficersNote: counted.note } : {}),
+    ...(employees ? { employees } : {}),
+    insolvencyNotices,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -429,8 +436,8 @@ export async function enrich(ctx: OpContext, q: string, location: string | undef
     if (hit) return { ...(JSON.parse(hit.body) as Omit<Enriched, "cached" | "upstreamCalls">), upstreamCalls: 0, cached: true };
   }
   const out = await enrichUncached(ctx, parseEnrichQuery(q), location?.trim() || undefined);
-  // An answer missing a part that could not be read just now (the live profile, The Gazette, the accounts' employees) is not kept: the next call reads again.
-  const partial = !!out.register && (out.register.record.source !== "live" || out.register.insolvencyNotices?.read === false || !!out.register.employees?.note);
+  // An answer missing a part that could not be read just now (the live profile, The Gazette, the officers, the accounts' employees) is not kept: the next call reads again.
+  const partial = !!out.register && (out.register.record.source !== "live" || out.register.insolvencyNotices?.read === false || !!out.register.employees?.note || !!out.register.activeOfficersNote);
   if (opts.cache !== false && !partial) {
     const { profile, register, site, siteProblem } = out;
     // The site's text is kept to its first CACHED_TEXT characters: enough for the classifier, small enough for a row.
