@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { normaliseName } from "../../services/matching/names";
-import { possibleMatchSentence } from "../../services/matching/certainty";
+import { placeAgreement, possibleMatchSentence } from "../../services/matching/certainty";
 import { companyNotes, queriedAs } from "./common/lookup";
 import { registerCheck } from "./common/registerCheck";
 import { CheckReplyFields, Match, matchOut, textOf } from "./common/schemas";
@@ -100,7 +100,8 @@ export const checkSponsorLicence = registerCheck({
     const ratings = [...new Set(listed.flatMap((s) => s.routes.map((r) => r.rating).filter((r): r is string => !!r)))].sort();
     const office = found.profile?.registeredOffice.locality ?? null;
     const registerTowns = [...new Set(sponsors.filter((s) => s.listed).flatMap((s) => s.towns))];
-    const agrees = office ? registerTowns.some((t) => townKey(t) === townKey(office)) : null;
+    // The match rule's own place comparison (services/matching/certainty.ts), so the town check and the match never disagree.
+    const agrees = office ? (placeAgreement({ town: office, postcode: null }, { towns: registerTowns, postcodes: [], districts: [] }).agrees ?? false) : null;
     const townNote =
       agrees === null
         ? "The company's registered office is not known (query by company number to check it)."
