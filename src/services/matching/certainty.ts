@@ -50,8 +50,6 @@ export interface MatchRoute {
   primary: boolean;
   /** The name compared with the register's (a name query, or the company's current or a former name). */
   via: string | null;
-  /** The name score of matchNames (1 exact, 0.95 same apart from legal form, below that similar). */
-  score: number;
 }
 
 /** What the register's record says that can agree or disagree with the company. */

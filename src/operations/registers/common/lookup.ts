@@ -129,7 +129,7 @@ async function byNames(services: LookupServices, source: RegisterSource, names: 
         best.set(m.id, {
           entry: byKey.get(m.id)!,
           match: { score: m.score, matchedName: m.matchedName, reasons: m.reasons },
-          route: { by: "name", matchedName: m.matchedName, primary: m.primary, via: n, score: m.score },
+          route: { by: "name", matchedName: m.matchedName, primary: m.primary, via: n },
         });
     }
   }
@@ -140,7 +140,7 @@ async function byNames(services: LookupServices, source: RegisterSource, names: 
 export async function lookup(services: LookupServices, source: RegisterSource, query: string, opts: LookupOptions = {}): Promise<LookupResult> {
   const q = query.trim();
   const exact = (entries: Entry[], how: string, by: "register-number" | "company-number"): Hit[] =>
-    entries.map((entry) => ({ entry, match: { score: 1, matchedName: entry.name, reasons: [how] }, route: { by, matchedName: entry.name, primary: true, via: null, score: 1 } }));
+    entries.map((entry) => ({ entry, match: { score: 1, matchedName: entry.name, reasons: [how] }, route: { by, matchedName: entry.name, primary: true, via: null } }));
   const own = opts.ownNumber;
   const ownValue = own && own.pattern.test(q) ? (own.asNumber ? Number(q.replace(/\D/g, "")) : q.replace(/\s/g, "").toUpperCase()) : null;
   /** The entries under the register's own number, when the query is one. */
