@@ -1,15 +1,15 @@
 import { z } from "@hono/zod-openapi";
-import { newCode, newId, sha256Hex } from "../../platform/crypto";
+import { newCode, newId } from "../../platform/crypto";
 import { ApiError } from "../../platform/errors";
 import { Reply, defineOperation } from "../../platform/registry";
 import { maskEmail, maskMobile, normaliseEmail, normaliseMobile } from "../../services/account/contact";
+import { codeHash } from "./common/signupCodes";
 
 export const CODE_TTL_SECONDS = 15 * 60;
 /** Sign-up limits: per IP 5 an hour; per email address and per mobile number 3 an hour. */
 export const SIGNUP_LIMITS = { perIp: 5, perAddress: 3, windowSeconds: 3600 };
 
 /** Codes are stored hashed, salted with their challenge id. */
-export const codeHash = (challengeId: string, code: string) => sha256Hex(`${challengeId}:${code}`);
 
 export const startSignup = defineOperation({
   operationId: "startSignup",
