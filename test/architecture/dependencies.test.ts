@@ -262,6 +262,18 @@ describe("DESIGN.md layers: every import in src/ follows the table", () => {
     expect(broken).toEqual([]);
   });
 
+  it("operations are leaves: no operation's file imports another operation's file (what they share lives in <family>/common/)", () => {
+    // An operation's file: src/operations/<family>/<operationId>.ts (not common/, not the registry's index.ts). The
+    // business score's common/ runs the web checks' operations whole (enrichment/common/siteChecks.ts): a composition of
+    // operations, not an operation importing another.
+    const isOperation = (f: string) => /^\/src\/operations\/[^/]+\/[^/]+\.ts$/.test(f) && f !== "/src/operations/index.ts";
+    expect(Object.keys(FILES).filter(isOperation).length).toBeGreaterThan(40);
+    const broken = EDGES.filter((e) => isOperation(e.from) && isOperation(e.to)).map(
+      (e) => `${show(e.from)}:${e.line} imports "${e.specifier}" (${show(e.to)}): move what both need to src/operations/<family>/common/`,
+    );
+    expect(broken).toEqual([]);
+  });
+
   it("no import cycles among the files of src/ (type-only imports included)", () => {
     const found = cycles(EDGES).map((scc) => `${scc.length} files import each other: ${loopThrough(scc[0], new Set(scc))}${scc.length > 2 ? ` (all of them: ${scc.map(show).join(", ")})` : ""}`);
     expect(found).toEqual([]);
