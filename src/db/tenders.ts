@@ -205,14 +205,17 @@ export async function openTenderCandidates(db: D1Database, q: TenderCandidatesQu
   const stems = [...new Set(q.keywords.map((k) => k.toLowerCase().match(/[a-z0-9]+/g)?.map(stem).join(" ") ?? "").filter(Boolean))].slice(0, MAX_KEYWORDS);
   if (!prefixes.length && !stems.length) return [];
   const args: (string | number)[] = [q.now, noDeadlineCutoff(q.today)];
+  // instr(), not LIKE: both columns are space-framed and lower case and the needles are digits, letters and spaces,
+  // so `instr(col, ' x') > 0` is `col LIKE '% x%'` exactly; but D1 refuses a LIKE pattern over 50 bytes ("LIKE or
+  // GLOB pattern too complex"), and a keyword taken from a website can be any length (issue 29 §4).
   const hits = [
     ...prefixes.map((p) => {
-      args.push(`% ${p}%`);
-      return `(t.cpv LIKE ?${args.length})`;
+      args.push(` ${p}`);
+      return `(instr(t.cpv, ?${args.length}) > 0)`;
     }),
     ...stems.map((s) => {
-      args.push(`% ${s}%`);
-      return `(t.words LIKE ?${args.length})`;
+      args.push(` ${s}`);
+      return `(instr(t.words, ?${args.length}) > 0)`;
     }),
   ];
   args.push(Math.max(1, Math.min(q.limit, 2000)));
