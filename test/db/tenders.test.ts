@@ -17,7 +17,7 @@ const LONG_100 = "a".repeat(50) + "b".repeat(50);
 const LONG_500 = "x".repeat(500);
 
 const notice = (ocid: string, title: string, description: string): TenderNotice => ({
-  source: "fts",
+  source: "FTS",
   ocid,
   noticeId: `${ocid}-n`,
   releaseDate: "2026-11-01T00:00:00Z",
