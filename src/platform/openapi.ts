@@ -1,4 +1,7 @@
 import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
+// The generator @hono/zod-openapi is built on (its own dependency, the version it pins): its public `getRefId` tells
+// which zod schemas are named components.
+import { getRefId, zodToOpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { stringify } from "yaml";
 import { ERROR_CODES, type ErrorCode } from "./errors";
 import { PLANS } from "./plans";
@@ -100,9 +103,84 @@ const FAMILY_TAGS: Record<string, string> = {
   account: "Sign-up and the caller's account.",
 };
 
+/** Wrappers through which the generator reads a named schema's name (`X.nullable()` is named X too). */
+const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "readonly", "nonoptional", "pipe", "catch"]);
+
+/** A zod schema (not a check: checks carry `_zod` too, but no `meta`). */
+const isZod = (v: unknown): v is z.ZodType => typeof v === "object" && v !== null && "_zod" in v && typeof (v as { meta?: unknown }).meta === "function";
+
+/**
+ * Every named schema (`.openapi("Name")`) the operations use, as itself, not as one of its uses: children before
+ * parents. The generator builds a component from the first use it meets, so a first use as `X.nullable().describe(…)`
+ * made component X itself nullable and gave it that use's description (issue 29 §4: `CharityAmount` accepted null
+ * everywhere). Registered first, each component is built from the schema as named.
+ */
+export function namedSchemas(roots: readonly z.ZodType[]): [string, z.ZodType][] {
+  const seen = new Set<unknown>();
+  const named = new Map<string, z.ZodType>();
+  const visit = (s: z.ZodType): void => {
+    if (seen.has(s)) return;
+    seen.add(s);
+    const def = (s as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
+    for (const [k, v] of Object.entries(def)) {
+      if (k === "getter" && typeof v === "function") {
+        const inner = (v as () => unknown)();
+        if (isZod(inner)) visit(inner);
+      } else if (isZod(v)) visit(v);
+      else if (Array.isArray(v)) for (const x of v) isZod(x) && visit(x);
+      else if (k === "shape" && v && typeof v === "object") for (const x of Object.values(v)) isZod(x) && visit(x);
+    }
+    const name = getRefId(s as never);
+    if (name && !WRAPPERS.has(String(def.type)) && !named.has(name)) named.set(name, s);
+  };
+  for (const r of roots) visit(r);
+  return [...named];
+}
+
+/**
+ * The schema a component is built from. An extension of a named object (`Named.extend({…})`) is emitted by the
+ * generator as `allOf: [{$ref}, {…}]`, with no `type`; a nullable use of such a component then loses its null (the
+ * generator adds null to a referenced component's `type` only). So an extension is described whole, as the object it
+ * is: its description and its own properties, the parent's included.
+ */
+function asComponent(schema: z.ZodType): z.ZodType {
+  const internal = (zodToOpenAPIRegistry.get(schema as never) as { _internal?: { extendedFrom?: unknown } } | undefined)?._internal;
+  if (!(schema instanceof z.ZodObject) || !internal?.extendedFrom) return schema;
+  const def = schema._zod.def;
+  const flat = def.catchall ? z.object(schema.shape).catchall(def.catchall as z.ZodType) : z.object(schema.shape);
+  return schema.description ? flat.describe(schema.description) : flat;
+}
+
+/**
+ * A nullable use of a named schema is emitted by the generator as `allOf: [{$ref}, {type: [object, null]}]`, which
+ * no null can pass (the $ref refuses it). OpenAPI 3.1's own form is `anyOf: [{$ref}, {type: "null"}]` (annotations
+ * such as the use's description stay beside it); a nullable extension of a named schema (`{$ref}` plus properties)
+ * becomes `anyOf: [{allOf: [{$ref}, {type: object, …}]}, {type: "null"}]`. Applied to the whole document, once.
+ */
+const ANNOTATIONS = new Set(["description", "title", "example", "examples", "default", "deprecated", "readOnly", "writeOnly"]);
+export function nullableRefsAsAnyOf<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(nullableRefsAsAnyOf) as T;
+  if (!node || typeof node !== "object") return node;
+  const o = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, nullableRefsAsAnyOf(v)])) as Record<string, unknown>;
+  const all = o.allOf as Record<string, unknown>[] | undefined;
+  if (!Array.isArray(all) || all.length !== 2) return o as T;
+  const ref = all.find((x) => typeof x.$ref === "string" && Object.keys(x).length === 1);
+  const other = all.find((x) => x !== ref);
+  if (!ref || !other) return o as T;
+  const types = [other.type].flat().filter((t): t is string => typeof t === "string");
+  if (!types.includes("null")) return o as T;
+  const rest = Object.fromEntries(Object.entries(other).filter(([k]) => k !== "type" && !ANNOTATIONS.has(k)));
+  const notes = Object.fromEntries(Object.entries(other).filter(([k]) => ANNOTATIONS.has(k)));
+  const nonNull = types.filter((t) => t !== "null");
+  const some = Object.keys(rest).length ? { allOf: [ref, { ...(nonNull.length ? { type: nonNull.length === 1 ? nonNull[0] : nonNull } : {}), ...rest }] } : ref;
+  const { allOf: _, ...outer } = o;
+  return { ...outer, ...notes, anyOf: [some, { type: "null" }] } as T;
+}
+
 /** Registers every operation's path on an OpenAPIHono registry (routes themselves are mounted by app.ts). */
 export function registerOperations(app: OpenAPIHono<any>, ops: readonly AnyOperation[]): void {
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "x-api-key" });
+  for (const [name, schema] of namedSchemas([ErrorEnvelope, ...ops.flatMap((op) => [op.input, op.output])])) app.openAPIRegistry.register(name, asComponent(schema));
   for (const op of ops) {
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of errorsOf(op)) {
@@ -143,7 +221,7 @@ export function registerOperations(app: OpenAPIHono<any>, ops: readonly AnyOpera
 }
 
 export function openApiDocument(app: OpenAPIHono<any>, baseUrl: string) {
-  return app.getOpenAPI31Document({
+  return nullableRefsAsAnyOf(app.getOpenAPI31Document({
     openapi: "3.1.0",
     info: {
       title: API_TITLE,
@@ -153,7 +231,7 @@ export function openApiDocument(app: OpenAPIHono<any>, baseUrl: string) {
     },
     servers: [{ url: baseUrl }],
     tags: Object.entries(FAMILY_TAGS).map(([name, description]) => ({ name, description })),
-  });
+  }));
 }
 
 export const toYaml = (doc: unknown) => stringify(doc, { aliasDuplicateObjects: false });
