@@ -4,9 +4,29 @@ import { env } from "cloudflare:workers";
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 await applyD1Migrations(env.COMPANIES_DB, env.TEST_COMPANIES_MIGRATIONS);
 
-import { afterAll, beforeEach, expect } from "vitest";
+import { afterAll, beforeEach, expect, vi } from "vitest";
 import { resetUpstreamPauses } from "../src/sources/upstream";
 import { received, unverifiedReplies } from "./helpers";
+import { checkReply, nonConforming } from "./support/replyConformance";
+
+// Issue 29 §4: every reply of every operation (HTTP, MCP, and tests that call the gateway directly) is checked against
+// the emitted OpenAPI description: its status documented, its body valid by the documented schema (support/replyConformance.ts).
+vi.mock(import("../src/platform/gateway"), async (importOriginal) => {
+  const gateway = await importOriginal();
+  return {
+    ...gateway,
+    execute: async (...args: Parameters<typeof gateway.execute>) => {
+      const out = await gateway.execute(...args);
+      await checkReply(args[1].method, args[1].path, out.status, out.body);
+      return out;
+    },
+  };
+});
+afterAll(() => {
+  const found = [...new Set(nonConforming)];
+  nonConforming.length = 0;
+  expect(found, "replies that do not conform to the emitted OpenAPI description").toEqual([]);
+});
 
 // An upstream that said "no requests left" is paused per isolate until its reset: each test starts unpaused.
 beforeEach(() => resetUpstreamPauses());
