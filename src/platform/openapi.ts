@@ -67,6 +67,8 @@ Results come from public sources and may be inaccurate or out of date; they are 
 
 **Limits.** At most 60 calls a minute per account (its keys share the ceiling) on every keyed endpoint (429 \`rate_limited\` with \`Retry-After\`, no credit used). Every reply carries \`x-request-id\`.
 
+**Parameters.** Only the parameters an operation describes are taken: a query parameter (or JSON body field) it does not describe is refused with 400 \`bad_request\` naming it (\`field\`), never ignored and never charged, so a misspelt optional parameter cannot quietly change the answer. Numbers in a query are written with plain digits (\`25\`, \`1250.50\`).
+
 **Errors.** Every error body is \`{ code, message, requestId }\`, plus \`query\` when it echoes the subject and \`field\` when an input was at fault.
 
 | code | status | meaning |

@@ -2,6 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import type { ErrorCode } from "./errors";
 import type { PlanId } from "./plans";
 import type { Services } from "./services";
+import { closedInput } from "./schemas";
 
 /** Who is calling, as the gateway established it. Null on keyless operations. */
 export interface Caller {
@@ -92,8 +93,8 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   handler: (input: z.infer<I>, ctx: OpContext) => Promise<z.infer<O> | Reply<z.infer<O>>>;
 }
 
-/** Identity function that keeps the input/output types linked for the handler. */
-export const defineOperation = <I extends z.ZodObject, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> => op;
+/** Keeps the input/output types linked for the handler; the input refuses parameters it does not name (schemas.ts closedInput). */
+export const defineOperation = <I extends z.ZodObject, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> => ({ ...op, input: closedInput(op.input) });
 
 export type AnyOperation = Operation<z.ZodObject, z.ZodType>;
 

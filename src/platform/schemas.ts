@@ -1,19 +1,20 @@
 import { z } from "@hono/zod-openapi";
+import { PREFIXES } from "../services/matching/companyNumber";
 
-/** A real calendar date `YYYY-MM-DD` (2026-02-30 is refused at validation, before anything is charged). */
-export const IsoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
-  .refine((d) => {
-    const t = Date.parse(`${d}T00:00:00Z`);
-    return !Number.isNaN(t) && new Date(t).toISOString().startsWith(d);
-  }, "is not a real calendar date");
+/**
+ * A real calendar date `YYYY-MM-DD`, as a pattern (month lengths and leap years included), so the description says
+ * exactly what validation takes: 2026-02-30 and 2026-13-01 are refused, before anything is charged.
+ */
+const MONTH_DAY = "(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)";
+const LEAP_DAY = "(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29";
+export const ISO_DATE_PATTERN = new RegExp(`^(?:[0-9]{4}-${MONTH_DAY}|${LEAP_DAY})$`);
+export const IsoDate = z.string().regex(ISO_DATE_PATTERN, "must be a real calendar date YYYY-MM-DD").openapi({ format: "date" });
 
 /**
  * Numbers are read strictly (issue: hardening §4): over HTTP a query value is text, and only plain
  * decimal digits are a number ("0x10", "1e3", "0b11", " 12 " are refused); over MCP a JSON number is taken.
  */
-const PLAIN_INT = /^\d{1,9}$/;
+const PLAIN_INT = /^\d{1,16}$/;
 const PLAIN_POUNDS = /^\d{1,9}(?:\.\d{1,2})?$/;
 
 /** A whole number from min to max (JSON number, or plain digits as text). */
@@ -27,7 +28,9 @@ export const strictInt = (min: number, max: number) =>
       }
       return Number(v);
     })
-    .pipe(z.number().int(`must be a whole number from ${min} to ${max}`).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+    .pipe(z.number().int(`must be a whole number from ${min} to ${max}`).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+    // Described as the number it is (a query's text is its digits; over MCP, a JSON number), not `number | string`.
+    .openapi({ type: "integer", minimum: min, maximum: max });
 
 /** An amount of money in pounds: a JSON number, or plain digits with at most two decimal places ("1250", "1250.50"). */
 export const strictPounds = (max: number) =>
@@ -46,7 +49,8 @@ export const strictPounds = (max: number) =>
         .positive("must be more than 0")
         .max(max, `must be at most ${max.toLocaleString("en-GB")}`)
         .refine((n) => Number(n.toFixed(2)) === n, "must have at most 2 decimal places (pence)"),
-    );
+    )
+    .openapi({ type: "number", exclusiveMinimum: 0, maximum: max, multipleOf: 0.01 });
 
 /**
  * The one table of input limits (SPEC §8). Where the SPEC says "not shown" the maximum is ours; the
@@ -71,3 +75,48 @@ export const INPUT_LIMITS = {
 
 /** The query parameter a limit applies to (a table key that is not itself the parameter's name says so). */
 export const limitParam = (name: keyof typeof INPUT_LIMITS): string => ("param" in INPUT_LIMITS[name] ? (INPUT_LIMITS[name] as { param: string }).param : name);
+
+/**
+ * The one rule for parameters an operation does not take (issue 29 §4), applied to every operation's input by
+ * defineOperation: a query parameter or body field the operation does not name is refused with 400 `bad_request`
+ * naming it, before anything is charged. A misspelt optional parameter (`limt=5`, `locaton=Leeds`) silently ignored
+ * would give an answer to another question; the description says so once (apiDescription) and, for bodies,
+ * `additionalProperties: false`.
+ */
+export const UNKNOWN_PARAMETER = "is not a parameter of this operation (see its parameters in the API description)";
+export const closedInput = <I extends z.ZodObject>(input: I): I => {
+  const known = new Set(Object.keys(input.shape));
+  return input
+    .catchall(z.unknown())
+    .superRefine((value, ctx) => {
+      for (const [k, v] of Object.entries(value as Record<string, unknown>))
+        if (!known.has(k))
+          // The field names the parameter; an empty one (`?zz=`) is said in the message (the gateway reads an issue on an empty value as "required").
+          ctx.addIssue({ code: "custom", path: v === "" ? [] : [k], message: v === "" ? `\`${k}\` ${UNKNOWN_PARAMETER}` : UNKNOWN_PARAMETER });
+    })
+    .openapi({ additionalProperties: false }) as unknown as I;
+};
+
+/** 1 to n digits, not all zeros, as a pattern (no look-ahead: outside tools generate from it). */
+const digitsNotAllZero = (n: number, exact = false) =>
+  `(?:${Array.from({ length: n }, (_, zeros) => `${"0".repeat(zeros)}[1-9]${n - zeros - 1 ? `[0-9]{${exact ? n - zeros - 1 : `0,${n - zeros - 1}`}}` : ""}`).join("|")})`;
+const anyCase = (s: string) => [...s].map((c) => (/[A-Z]/.test(c) ? `[${c}${c.toLowerCase()}]` : c)).join("");
+
+/**
+ * A Companies House company number exactly as validation takes it (services/matching/companyNumber.ts
+ * normaliseCompanyNumber, issue 29 §4): 1 to 8 digits (padded), a known prefix (SC, NI, OC, …, any case) and 1 to 6
+ * digits, or any two letters and 6 digits; never all zeros; one space may part the prefix from the digits, and spaces
+ * around are trimmed. The same pattern is in the description and in validation, so the two cannot disagree.
+ */
+export const COMPANY_NUMBER = `(?:${digitsNotAllZero(8)}|(?:${[...PREFIXES].map(anyCase).join("|")}) ?${digitsNotAllZero(6)}|[A-Za-z]{2} ?${digitsNotAllZero(6, true)})`;
+export const COMPANY_NUMBER_PATTERN = new RegExp(`^\\s*${COMPANY_NUMBER}\\s*$`);
+/** Up to `max` company numbers, comma-separated. */
+export const companyNumbersPattern = (max: number) => new RegExp(`^\\s*${COMPANY_NUMBER}(?:\\s*,\\s*${COMPANY_NUMBER}){0,${max - 1}}[\\s,]*$`);
+
+/** A word matched in any case, as a pattern (`added` → `[aA][dD]…`): JSON Schema patterns take no flags. */
+export const caseless = (word: string) => [...word].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("");
+/** A comma-separated list of these words (any case, spaces and empty items allowed; empty is no filter). */
+export const wordListPattern = (words: readonly string[]) => {
+  const one = `(?:${words.map(caseless).join("|")})`;
+  return new RegExp(`^[\\s,]*(?:${one}(?:\\s*,[\\s,]*${one})*)?[\\s,]*$`);
+};

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
-import { strictPounds } from "../../platform/schemas";
+import { strictInt, strictPounds } from "../../platform/schemas";
 import { type BankRateTable, REPO_BANK_RATE } from "../../services/money/bankRate";
 import { willTheyPay } from "../../services/payments/willTheyPay";
 import { NOT_A_VERDICT_ON_SMALL, PaymentReportSchema, paymentReportsOf, toReport } from "./common/paymentReports";
@@ -11,14 +11,7 @@ const caveated = <T extends { sentence: string }>(e: T, caveat: string): T => (c
 
 const PRICE = 1;
 
-const Terms = z
-  .string()
-  .trim()
-  .regex(/^\d{1,3}$/, "must be a whole number of days, e.g. 30")
-  .transform(Number)
-  .refine((n) => n >= 1 && n <= 365, "must be from 1 to 365 days")
-  .openapi({ type: "string", example: "30" })
-  .describe("Your payment terms, in days (1–365).");
+const Terms = strictInt(1, 365).openapi({ example: 30 }).describe("Your payment terms, in days (1–365), written with digits.");
 
 export const estimateCustomerPayment = defineOperation({
   operationId: "estimateCustomerPayment",

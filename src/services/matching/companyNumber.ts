@@ -5,7 +5,7 @@
  */
 
 /** Prefixes Companies House uses before 6 digits. "R0" is a letter then a zero. */
-const PREFIXES = new Set([
+export const PREFIXES = new Set([
   "AC", "AE", "AL", "AP", "BR", "CE", "CS", "FC", "FE", "GE", "GN", "GS", "IC", "IP", "LP", "NA", "NC", "NF",
   "NI", "NL", "NO", "NP", "NR", "NV", "NZ", "OC", "OE", "PC", "R0", "RC", "RS", "SA", "SC", "SE", "SF", "SG",
   "SI", "SL", "SO", "SP", "SR", "SZ", "ZC",

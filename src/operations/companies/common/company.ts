@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { Services } from "../../../platform/services";
-import { INPUT_LIMITS } from "../../../platform/schemas";
+import { COMPANY_NUMBER_PATTERN, INPUT_LIMITS } from "../../../platform/schemas";
 import { type Deadlines, deadlinesOf } from "../../../services/companies/deadlines";
 import { type CompanyProfile, registerCompany } from "../../../services/companies/profile";
 import { OGL } from "../../../services/registers/catalogue";
@@ -14,6 +14,7 @@ export const CompanyNumberQuery = z
   .trim()
   .min(1, "is required")
   .max(INPUT_LIMITS.company.max, `must be at most ${INPUT_LIMITS.company.max} characters`)
+  .regex(COMPANY_NUMBER_PATTERN, "must be a Companies House company number, e.g. 00445790 or SC123456")
   .openapi({ example: "01234567" })
   .describe("A Companies House company number: 8 characters, digits zero-padded (00445790) or a two-letter prefix (SC123456, NI…, OC…); unpadded numbers are padded.");
 

@@ -6,11 +6,13 @@ import { z } from "@hono/zod-openapi";
 import { INPUT_LIMITS } from "../../../platform/schemas";
 import { ACCURACY_FORMULA } from "../../../services/enrich/identity";
 
-/** A name, domain or number names something: a letter or a digit, and no control characters. */
-export const nameable = <T extends z.ZodString>(s: T) =>
-  s
-    .refine((v) => /[\p{L}\p{N}]/u.test(v), "must contain a letter or a digit")
-    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), "must not contain control characters");
+/**
+ * A name, domain or number names something: a letter or a digit, and no control characters. One pattern, so the
+ * description says the rule validation applies (issue 29 §4).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+const NAMEABLE = /^[^\u0000-\u001f\u007f]*[\p{L}\p{N}][^\u0000-\u001f\u007f]*$/u;
+export const nameable = <T extends z.ZodString>(s: T) => s.regex(NAMEABLE, "must contain a letter or a digit, and no control characters");
 
 export const Q = nameable(
   z

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { type Operation, defineOperation } from "../../../platform/registry";
-import { INPUT_LIMITS, IsoDate, strictInt } from "../../../platform/schemas";
+import { INPUT_LIMITS, IsoDate, strictInt, wordListPattern } from "../../../platform/schemas";
 import { CHANGE_RULES } from "../../../services/registers/rules";
 import type { RegisterSource } from "../../../services/registers/types";
 import { REGISTER_CATALOGUE as REGISTERS } from "../../../services/registers/catalogue";
@@ -103,6 +103,7 @@ export function changesFeed(spec: FeedSpec): Operation<z.ZodObject, z.ZodType> {
     kind: z
       .string()
       .max(100)
+      .regex(wordListPattern(kindList), `must be kinds of change on this feed, comma-separated: ${kindList.join(", ")}`)
       .superRefine((v, ctx) => {
         const bad = kindsOf(v).filter((k) => !kindList.includes(k));
         if (bad.length) ctx.addIssue({ code: "custom", message: `${bad.join(", ")} is not a kind of change on this feed; use ${kindList.join(", ")}` });

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { INPUT_LIMITS } from "../../../platform/schemas";
+import { INPUT_LIMITS, companyNumbersPattern } from "../../../platform/schemas";
 import { normaliseCompanyNumber } from "../../../services/matching/companyNumber";
 
 /** Shared by the risk operations that take many companies a call (idv-check, distress-signals). */
@@ -13,6 +13,7 @@ export const CompanyNumbers = z
   .trim()
   .min(1, "is required")
   .max(600, "must be at most 600 characters")
+  .regex(companyNumbersPattern(MAX), `must be 1 to ${MAX} Companies House company numbers separated by commas, e.g. 01234567,SC612345`)
   .transform((raw, ctx) => {
     const parts = raw.split(",").map((p) => p.trim()).filter(Boolean);
     const bad = parts.filter((p) => !normaliseCompanyNumber(p));
@@ -31,5 +32,5 @@ export const CompanyNumbers = z
     const seen = new Set<string>();
     return parts.map((asked) => ({ asked, number: normaliseCompanyNumber(asked)! })).filter((p) => !seen.has(p.number) && seen.add(p.number));
   })
-  .openapi({ type: "string", example: "01234567,SC612345" })
+  .openapi({ type: "string", minLength: 1, maxLength: 600, pattern: companyNumbersPattern(MAX).source, example: "01234567,SC612345" })
   .describe(`Up to ${MAX} Companies House company numbers, comma-separated (unpadded numbers are padded; a number given twice is read once).`);

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { WatchListRow } from "../../../services/watch/records";
-import { INPUT_LIMITS } from "../../../platform/schemas";
+import { COMPANY_NUMBER_PATTERN, INPUT_LIMITS } from "../../../platform/schemas";
 import type { Reading } from "../../../services/watch/reading";
 
 /**
@@ -13,6 +13,7 @@ export const WatchCompany = z
   .trim()
   .min(1, "is required")
   .max(12, "must be at most 12 characters")
+  .regex(COMPANY_NUMBER_PATTERN, "must be a company number such as 01234567 or SC123456")
   .openapi({ example: "12300001" })
   .describe("A Companies House company number (e.g. 01234567, SC123456); unpadded numbers are padded.");
 
