@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { claimIdempotencyKey, forgetReply, saveReply, storedReply } from "../db/idempotency";
 import type { Env } from "../env";
-import type { ChargeOnceResult, ChargeResult } from "../ledger/KeyLedger";
+import type { ChargeOnceRequest, ChargeOnceResult, ChargeRequest, ChargeResult, RefundRequest, RefundResult } from "../ledger/KeyLedger";
 import { newId, sha256Hex } from "./crypto";
 import { ApiError, toApiError } from "./errors";
 import { BURST_WINDOW_MS, PLANS, ledgerFor, periodOf } from "./plans";
@@ -13,6 +13,24 @@ import { type Services, buildServices } from "./services";
  * The gateway: one path for every call, over HTTP and over MCP alike.
  * marketplace check → key → input validation → idempotency → charge (ledger) → handler under a
  * time limit → refund on 5xx/time-out → reply headers. Bad input is refused before anything is charged.
+ *
+ * Billing when the ledger is slow (issue 29 §2). A ledger call is given up on after a time limit, but the call itself
+ * cannot be withdrawn: it may still arrive, or it may have arrived and only its answer be late. So:
+ * - Every charge carries an id made here, `<requestId>.<random>.<n>` (the random part because an MCP request may run
+ *   several calls under one request id), and every refund names the charges it gives back: the ledger refunds by id,
+ *   idempotently (KeyLedger.refund).
+ * - A charge given up on is cancelled by id before the reply: the ledger gives it back if it arrived, or leaves a
+ *   tombstone that refuses it if it arrives later. Only a confirmed cancel lets the reply say nothing was charged (or that
+ *   what was taken was given back, `x-credits-refunded`). When the cancel is not confirmed either, the reply says the
+ *   outcome is not yet known (503 ledger_unavailable with `x-credits-refund-pending`) and the cancel goes on in the
+ *   background (waitUntil), retried.
+ * - A refund given up on (a batch's unread items, an error's whole charge) is retried in the background the same way,
+ *   and the reply says `x-credits-refund-pending: <n>` instead of `x-credits-refunded`: a reply never claims a refund
+ *   that has not been confirmed, and never omits one it promises (a batch's `creditsRefunded` is in one header or the
+ *   other). The log says `refundUnconfirmed` (with the charge ids, for the ledger's own record) only if every retry
+ *   failed, never that a refund was lost.
+ * So the credits a reply says it used (its price less `x-credits-refunded` and `x-credits-refund-pending`; 0 for an
+ * error) are exactly what its call costs the balance once the background work is done.
  */
 
 export interface Outcome {
@@ -35,6 +53,17 @@ export interface CallMeta {
   services?: Partial<Services>;
   /** The service's own origin as the caller reached it (for addresses a reply gives, e.g. a calendar feed). */
   origin?: string;
+  /** Tests: wraps the caller's ledger (the real KeyLedger's stub), e.g. to delay calls before they reach it or after it answered. */
+  ledger?: (real: LedgerPort, name: string) => LedgerPort;
+  /** Tests: how long a ledger call may take before the gateway gives up on it (default LEDGER_TIMEOUT_MS). */
+  ledgerTimeoutMs?: number;
+}
+
+/** The ledger calls the gateway makes: the KeyLedger Durable Object as its stub answers them. */
+export interface LedgerPort {
+  charge(req: ChargeRequest): Promise<ChargeResult>;
+  chargeOnce(req: ChargeOnceRequest): Promise<ChargeOnceResult>;
+  refund(req: RefundRequest): Promise<RefundResult>;
 }
 
 export interface Authenticated {
@@ -121,44 +150,182 @@ function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Prom
   ]).finally(() => clearTimeout(timer));
 }
 
-const ledgerStub = (env: Env, name: string) => env.LEDGER.get(env.LEDGER.idFromName(name));
-
-/** One call to the caller's ledger under its time limit; unreachable or late, the call is refused with `whenDown` and nothing is charged. */
-async function onLedger<T>(auth: Authenticated, call: (ledger: ReturnType<typeof ledgerStub>) => Promise<T>, whenDown: string, env: Env): Promise<T> {
-  try {
-    return await withTimeout(call(ledgerStub(env, auth.caller.ledger.name)), LEDGER_TIMEOUT_MS, () => new Error("ledger time-out"));
-  } catch (e) {
-    console.error(JSON.stringify({ ledger: auth.caller.ledger.name, error: String(e) }));
-    throw new ApiError("ledger_unavailable", whenDown);
-  }
-}
+const ledgerStub = (env: Env, name: string) => env.LEDGER.get(env.LEDGER.idFromName(name)) as unknown as LedgerPort;
 
 const ledgerTerms = (auth: Authenticated) => ({ period: auth.caller.ledger.period, allowance: auth.caller.ledger.allowance, startingBalance: auth.caller.ledger.startingBalance });
-
-const charge = (env: Env, auth: Authenticated, cost: number, now: number) =>
-  onLedger(
-    auth,
-    (l) => l.charge({ cost, keyId: auth.caller.keyId, ...ledgerTerms(auth), burstLimit: auth.burstLimit, burstWindowMs: BURST_WINDOW_MS, now }) as Promise<ChargeResult>,
-    "The credit ledger could not be reached, so the call was not run and nothing was charged. Retry shortly.",
-    env,
-  );
-
-/** A charge from the handler (ctx.charge): outside the burst ceiling (the call was counted once), at most once per id. */
-const chargeOnce = (env: Env, auth: Authenticated, cost: number, onceId: string) =>
-  onLedger(auth, (l) => l.chargeOnce({ id: onceId, cost, ...ledgerTerms(auth) }) as Promise<ChargeOnceResult>, "The credit ledger could not be reached, so nothing was charged. Retry shortly.", env);
 
 const shortOfCredits = (auth: Authenticated, remaining: number, cost: number) =>
   auth.caller.ledger.pooled
     ? new ApiError("org_pool_exhausted", `Your organisation's shared pool has ${remaining} credits left; this call costs ${cost}.`)
     : new ApiError("quota_exhausted", `This month's credits are used up (${remaining} left; this call costs ${cost}). They reset on the 1st (UTC).`);
 
-async function refund(env: Env, auth: Authenticated, amount: number, onceIds: string[] = []): Promise<{ remaining: number; refunded: number } | null> {
-  try {
-    const p = ledgerStub(env, auth.caller.ledger.name).refund(amount, auth.caller.ledger.period, onceIds) as Promise<{ remaining: number; refunded: number }>;
-    return await withTimeout(p, LEDGER_TIMEOUT_MS, () => new Error("ledger time-out"));
-  } catch (e) {
-    console.error(JSON.stringify({ ledger: auth.caller.ledger.name, refundLost: amount, error: String(e) }));
-    return null;
+/** A charge the ledger did not answer in time: the call fails with this, and what it says is settled once the charge is cancelled. */
+class LedgerUnanswered extends ApiError {
+  constructor(readonly what: "call" | "charge") {
+    super("ledger_unavailable", "The credit ledger did not answer in time.");
+  }
+  /** The message once the cancel's outcome is known: nothing charged, taken and given back, or not yet known. */
+  settled(back: Settlement | null): ApiError {
+    const run = this.what === "call" ? "so the call was not run" : "so the call was stopped";
+    const message =
+      back && "pending" in back
+        ? `The credit ledger did not answer in time, ${run}. Whether the charge reached it is not yet known: it is being cancelled, and anything it took will be given back (\`x-credits-refund-pending\`). Retry shortly.`
+        : back && back.refunded > 0
+          ? `The credit ledger answered too late, ${run}; what it took was given back (\`x-credits-refunded\`). Retry shortly.`
+          : `The credit ledger could not be reached, ${run} and nothing was charged. Retry shortly.`;
+    return new ApiError("ledger_unavailable", message);
+  }
+}
+
+/** What giving back came to: confirmed (`refunded` of the charges the reply counts, the balance after), or still under way. */
+type Settlement = { refunded: number; remaining: number } | { pending: number };
+
+/**
+ * A refund or cancel the reply could not wait for: in the background, its first answer is awaited twice the time limit
+ * longer, then it is asked again after each of these pauses (fractions of the time limit), each under the time limit.
+ * With the 3 s limit that is at most about 24 s, within the 30 s a Worker has after its reply.
+ */
+const RETRY_DELAYS = [0.1, 0.25, 0.5, 1];
+
+/**
+ * One call's dealings with its ledger: the charges it made (by id), and giving them back. Every ledger call is under
+ * the time limit; a charge given up on is kept as `unknown` and cancelled by id when the call ends.
+ */
+class CallLedger {
+  /** Charges the ledger confirmed, in order (the call's price first). */
+  private readonly held: { id: string; cost: number }[] = [];
+  /** Charges given up on: their outcome is not known until they are cancelled. */
+  private readonly unknown: { id: string; cost: number }[] = [];
+  private readonly base: string;
+  private seq = 0;
+
+  constructor(
+    private readonly port: LedgerPort,
+    private readonly auth: Authenticated,
+    private readonly timeoutMs: number,
+    private readonly meta: CallMeta,
+  ) {
+    this.base = `${meta.requestId}.${newId("c").slice(2, 10)}`;
+  }
+
+  /** Credits the ledger confirmed this call was charged. */
+  get charged(): number {
+    return this.held.reduce((s, c) => s + c.cost, 0);
+  }
+
+  private timed<T>(p: Promise<T>): Promise<T> {
+    return withTimeout(p, this.timeoutMs, () => new Error("ledger time-out"));
+  }
+
+  private log(fields: Record<string, unknown>) {
+    console.error(JSON.stringify({ requestId: this.meta.requestId, ledger: this.auth.caller.ledger.name, ...fields }));
+  }
+
+  /** Sends one ledger charge under its id; unanswered, it is kept to be cancelled and the call fails (LedgerUnanswered). */
+  private async send<R extends { ok: boolean }>(cost: number, what: "call" | "charge", call: (id: string) => Promise<R>): Promise<R & { id: string }> {
+    const id = `${this.base}.${this.seq++}`;
+    let r: R;
+    try {
+      r = await this.timed(call(id));
+    } catch (e) {
+      this.log({ chargeId: id, cost, error: String(e) });
+      if (cost > 0) this.unknown.push({ id, cost });
+      throw new LedgerUnanswered(what);
+    }
+    return { ...r, id };
+  }
+
+  /** The call's price, under the burst ceiling. */
+  async charge(cost: number, now: number): Promise<ChargeResult> {
+    const a = this.auth;
+    const r = await this.send(cost, "call", (id) =>
+      this.port.charge({ id, cost, keyId: a.caller.keyId, ...ledgerTerms(a), burstLimit: a.burstLimit, burstWindowMs: BURST_WINDOW_MS, now }),
+    );
+    if (r.ok && r.charged > 0) this.held.push({ id: r.id, cost: r.charged });
+    return r;
+  }
+
+  /** A charge from the handler (ctx.charge): outside the burst ceiling (the call was counted once), at most once per once id. */
+  async chargeOnce(cost: number, onceId: string | undefined): Promise<ChargeOnceResult> {
+    const r = await this.send(cost, "charge", (id) => this.port.chargeOnce({ id: onceId ?? id, chargeId: id, cost, ...ledgerTerms(this.auth) }));
+    if (r.ok && r.charged > 0) this.held.push({ id: r.id, cost: r.charged });
+    return r;
+  }
+
+  /** Gives back `amount` of what was charged (the call succeeded: a batch's unread items), and cancels charges given up on. */
+  givePartBack(amount: number): Promise<Settlement | null> {
+    const items: RefundRequest["charges"] = [];
+    let left = Math.min(amount, this.charged);
+    for (const c of this.held) {
+      if (left <= 0) break;
+      items.push({ id: c.id, upTo: Math.min(left, c.cost) });
+      left -= c.cost;
+    }
+    // What the reply counts as given back is of the charges it counts as made: a cancelled one it never saw nets to nothing.
+    const held = new Set(this.held.map((c) => c.id));
+    return this.settle([...items, ...this.cancels(this.unknown)], Math.min(amount, this.charged), (r) => r.charges.filter((c) => held.has(c.id)));
+  }
+
+  /** Gives everything back (the call failed): every charge confirmed, and every charge given up on, cancelled by id. */
+  giveAllBack(): Promise<Settlement | null> {
+    const all = [...this.held, ...this.unknown];
+    return this.settle(this.cancels(all), all.reduce((s, c) => s + c.cost, 0), (r) => r.charges);
+  }
+
+  private cancels(charges: { id: string }[]): RefundRequest["charges"] {
+    return charges.map((c) => ({ id: c.id, cancel: true }));
+  }
+
+  /**
+   * One refund to the ledger under the time limit. Confirmed: what it gave back (of the charges `counted` picks) and the
+   * balance after. Not: `pending` credits, and the same refund (idempotent) goes on in the background until confirmed.
+   */
+  private async settle(charges: RefundRequest["charges"], pending: number, counted: (r: RefundResult) => RefundResult["charges"]): Promise<Settlement | null> {
+    if (!charges.length) return null;
+    const req: RefundRequest = { period: this.auth.caller.ledger.period, charges };
+    const first = Promise.resolve().then(() => this.port.refund(req));
+    try {
+      const r = await this.timed(first);
+      return { refunded: counted(r).reduce((s, c) => s + c.refunded, 0), remaining: r.remaining };
+    } catch (e) {
+      this.log({ refundPending: pending, chargeIds: charges.map((c) => c.id), error: String(e) });
+      this.meta.waitUntil(this.retry(req, first, pending));
+      return { pending };
+    }
+  }
+
+  /** The background half: waits a while longer for the first answer, then asks again (the refund is idempotent). */
+  private async retry(req: RefundRequest, first: Promise<RefundResult>, pending: number): Promise<void> {
+    let last: unknown;
+    try {
+      await withTimeout(first, this.timeoutMs * 2, () => new Error("ledger time-out"));
+      return;
+    } catch (e) {
+      last = e;
+    }
+    for (const f of RETRY_DELAYS) {
+      await new Promise((r) => setTimeout(r, this.timeoutMs * f));
+      try {
+        await this.timed(this.port.refund(req));
+        return;
+      } catch (e) {
+        last = e;
+      }
+    }
+    this.log({ refundUnconfirmed: pending, chargeIds: req.charges.map((c) => c.id), error: String(last) });
+  }
+}
+
+/** The reply's credit headers for a settlement: refunded (with the balance after), or pending. */
+function refundHeaders(headers: Record<string, string>, back: Settlement | null): void {
+  if (!back) return;
+  if ("pending" in back) {
+    if (back.pending > 0) headers["x-credits-refund-pending"] = String(back.pending);
+    return;
+  }
+  if (back.refunded > 0) {
+    headers["x-credits-refunded"] = String(back.refunded);
+    headers["x-credits-remaining"] = String(back.remaining);
   }
 }
 
@@ -186,9 +353,8 @@ export function validate<I extends z.ZodObject>(op: { input: I; method: string }
 export async function execute(env: Env, op: AnyOperation, rawInput: unknown, meta: CallMeta): Promise<Outcome> {
   const now = meta.now ?? Date.now();
   let auth: Authenticated | null = null;
-  let charged = 0;
+  let ledger: CallLedger | null = null;
   let idem: { keyId: string; key: string } | null = null;
-  const onceIds: string[] = [];
   let remainingAfter: number | null = null;
   try {
     refuseMarketplace(meta.headers);
@@ -203,17 +369,18 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
 
     const headers: Record<string, string> = {};
     if (auth) {
+      ledger = new CallLedger((meta.ledger ?? ((l) => l))(ledgerStub(env, auth.caller.ledger.name), auth.caller.ledger.name), auth, meta.ledgerTimeoutMs ?? LEDGER_TIMEOUT_MS, meta);
       const cost = priceOf(op.price, input, auth.caller.plan);
-      const r = await charge(env, auth, cost, now);
+      const r = await ledger.charge(cost, now);
       if (!r.ok) {
         if (r.reason === "burst")
           throw new ApiError("rate_limited", `Burst ceiling reached: at most ${auth.burstLimit} calls a minute per key. No credit was used.`, {
             retryAfter: r.retryAfterSeconds,
           });
+        if (r.reason === "cancelled") throw new LedgerUnanswered("call"); // its id was cancelled: cannot happen to a fresh id
         throw shortOfCredits(auth, r.remaining, cost);
       }
-      charged = r.charged;
-      if (charged > 0) headers["x-credits-remaining"] = String(r.remaining);
+      if (r.charged > 0) headers["x-credits-remaining"] = String(r.remaining);
     }
 
     let partial = 0;
@@ -227,50 +394,40 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
       now: new Date(now),
       signal: controller.signal,
       charge: async (credits, onceId) => {
-        if (!auth) throw new Error("ctx.charge on a keyless operation");
+        if (!auth || !ledger) throw new Error("ctx.charge on a keyless operation");
         const cost = Math.max(0, Math.floor(credits));
-        const id = onceId ?? newId("chg");
-        const r = await chargeOnce(env, auth, cost, id);
-        if (!r.ok) throw shortOfCredits(auth, r.remaining, cost);
-        if (r.charged > 0) onceIds.push(id);
-        charged += r.charged;
+        const r = await ledger.chargeOnce(cost, onceId);
+        if (!r.ok) {
+          if (r.reason === "cancelled") throw new LedgerUnanswered("charge");
+          throw shortOfCredits(auth, r.remaining, cost);
+        }
         remainingAfter = r.remaining;
         return { charged: r.charged, remaining: r.remaining };
       },
       refund: (n) => {
-        partial = Math.min(charged, partial + Math.max(0, Math.floor(n)));
+        partial = Math.min(ledger?.charged ?? 0, partial + Math.max(0, Math.floor(n)));
       },
       waitUntil: meta.waitUntil,
     };
     const limit = op.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const result = await withTimeout(op.handler(input, ctx), limit, () => {
       controller.abort();
-      return new ApiError("timeout", `The call ran past its ${Math.round(limit / 1000)} s time limit. Its credits were given back; retry later.`);
+      return new ApiError("timeout", `The call ran past its ${Math.round(limit / 1000)} s time limit. Its credits are given back; retry later.`);
     });
     const reply = result instanceof Reply ? result : new Reply(result);
     Object.assign(headers, reply.init.headers ?? {});
-    if (charged > 0 && remainingAfter !== null) headers["x-credits-remaining"] = String(remainingAfter);
-    if (auth && partial > 0) {
-      const back = await refund(env, auth, partial);
-      if (back) {
-        headers["x-credits-refunded"] = String(back.refunded);
-        headers["x-credits-remaining"] = String(back.remaining);
-      }
-    }
+    if (ledger && ledger.charged > 0 && remainingAfter !== null) headers["x-credits-remaining"] = String(remainingAfter);
+    // A partial refund (a batch's unread items), and the cancel of any handler charge given up on (a handler that went on).
+    if (ledger) refundHeaders(headers, await ledger.givePartBack(partial));
     const outcome: Outcome = { status: reply.init.status ?? 200, body: reply.body, headers };
     if (idem) await idempotencyFinish(env, idem, outcome);
     return outcome;
   } catch (e) {
-    const outcome = errorOutcome(e, meta.requestId);
     // Errors are never charged: a 5xx or time-out (SPEC §7.4), and also a 4xx found after charging
-    // (not found, unreadable page), give back what the call took.
-    if (auth && charged > 0) {
-      const back = await refund(env, auth, charged, onceIds);
-      if (back) {
-        outcome.headers["x-credits-refunded"] = String(back.refunded);
-        outcome.headers["x-credits-remaining"] = String(back.remaining);
-      }
-    }
+    // (not found, unreadable page), give back what the call took; a charge given up on is cancelled by id.
+    const back = ledger ? await ledger.giveAllBack() : null;
+    const outcome = errorOutcome(e instanceof LedgerUnanswered ? e.settled(back) : e, meta.requestId);
+    refundHeaders(outcome.headers, back);
     if (idem) {
       if (outcome.status >= 500) await idempotencyForget(env, idem);
       else await idempotencyFinish(env, idem, outcome);

@@ -29,7 +29,11 @@ export const ERROR_CODES = {
   date_out_of_range: { status: 422, meaning: "A date is outside the data the service holds (e.g. past the Bank Rate table)." },
   our_failure: { status: 500, meaning: "An unexpected error on our side; credits are given back." },
   upstream_unavailable: { status: 503, meaning: "An upstream source could not be read; retry later. Credits are given back." },
-  ledger_unavailable: { status: 503, meaning: "The credit ledger could not be reached; nothing was charged." },
+  ledger_unavailable: {
+    status: 503,
+    meaning:
+      "The credit ledger could not be reached or answered too late; the call was not completed. Nothing was charged, or what it took is given back (`x-credits-refunded`; `x-credits-refund-pending` while the ledger has not yet confirmed it).",
+  },
   webhook_signing_unavailable: { status: 503, meaning: "Webhook secrets cannot be sealed just now (the service's signing key is not configured); nothing was changed." },
   timeout: { status: 503, meaning: "The call ran past its time limit; credits are given back." },
 } as const satisfies Record<string, { status: number; meaning: string }>;

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { type ChargeRequest, KeyLedger } from "../../src/ledger/KeyLedger";
+import { CHARGE_MEMORY_MS, type ChargeRequest, KeyLedger } from "../../src/ledger/KeyLedger";
 import { execute } from "../../src/platform/gateway";
 import { BURST_WINDOW_MS, PLANS, periodOf } from "../../src/platform/plans";
 import { calculateLatePayment as latePayment } from "../../src/operations/money/calculateLatePayment";
@@ -68,8 +68,8 @@ describe("SPEC §8 burst ceiling: 60 a minute per key, over it 429 with Retry-Af
   it("SPEC §8 the balance and the burst window survive the object restarting (state is written through before each reply)", async () => {
     const { stub, req } = freshLedger(1000);
     const t0 = Date.UTC(2026, 2, 10, 12, 0, 0);
-    for (let i = 0; i < 60; i++) await stub.charge(req(t0 + i * 10));
-    await stub.refund(3, periodOf(t0));
+    for (let i = 0; i < 60; i++) await stub.charge(req(t0 + i * 10, { id: `c${i}` }));
+    await stub.refund({ period: periodOf(t0), charges: [{ id: "c0" }, { id: "c1" }, { id: "c2" }] });
     // A second instance over the same storage is what the object looks like after an eviction or a restart.
     const after = await runInDurableObject(stub, async (_o: unknown, state) => {
       const restarted = new KeyLedger(state, env);
@@ -169,11 +169,12 @@ describe("SPEC §8 monthly quota resets on the 1st (UTC)", () => {
     const jan = Date.UTC(2026, 0, 31, 23, 58, 0);
     const feb = Date.UTC(2026, 1, 1, 0, 0, 0);
     expect([periodOf(feb - 1), periodOf(feb)]).toEqual(["2026-01", "2026-02"]);
-    for (let i = 0; i < 5; i++) expect(await stub.charge(req(jan + i * 1000))).toMatchObject({ ok: true, remaining: 4 - i });
+    for (let i = 0; i < 5; i++) expect(await stub.charge(req(jan + i * 1000, { id: `jan-${i}` }))).toMatchObject({ ok: true, remaining: 4 - i });
     expect(await stub.charge(req(feb - 1))).toEqual({ ok: false, reason: "credits", remaining: 0 });
-    expect(await stub.charge(req(feb))).toEqual({ ok: true, remaining: 4, charged: 1 });
-    expect(await stub.refund(1, "2026-01")).toEqual({ remaining: 4, refunded: 0 });
-    expect(await stub.refund(1, "2026-02")).toEqual({ remaining: 5, refunded: 1 });
+    expect(await stub.charge(req(feb, { id: "feb-1" }))).toEqual({ ok: true, remaining: 4, charged: 1 });
+    // A January charge given back in February gives nothing back; February's own does.
+    expect(await stub.refund({ period: "2026-01", charges: [{ id: "jan-4" }] })).toEqual({ remaining: 4, charges: [{ id: "jan-4", landed: true, refunded: 0 }] });
+    expect(await stub.refund({ period: "2026-02", charges: [{ id: "feb-1" }] })).toEqual({ remaining: 5, charges: [{ id: "feb-1", landed: true, refunded: 1 }] });
   });
 
   it("SPEC §8 through the gateway: a key out of credits this month is served next month on the plan's allowance", async () => {
@@ -219,22 +220,96 @@ describe("issue 15 a charge made once by id (a watch's month)", () => {
   it("the same id charges once however often it is asked, concurrently too; short of credits it charges nothing; a refund under the id forgets it", async () => {
     const name = `test:${crypto.randomUUID()}`;
     const stub = ledgerOf(name);
-    const once = (id: string, period = "2026-12") => stub.chargeOnce({ id, cost: 2, period, allowance: 5, startingBalance: null });
+    const once = (id: string, period = "2026-12", chargeId?: string) => stub.chargeOnce({ id, cost: 2, period, allowance: 5, startingBalance: null, chargeId });
     const first = await Promise.all([once("watch:1:2026-12"), once("watch:1:2026-12"), once("watch:1:2026-12")]);
     expect(first.filter((r) => r.ok && r.charged === 2)).toHaveLength(1);
     expect(first.filter((r) => r.ok && r.charged === 0 && r.repeated)).toHaveLength(2);
     expect((await stub.peek("2026-12", 5, null)).remaining).toBe(3);
-    expect(await once("watch:2:2026-12")).toMatchObject({ ok: true, charged: 2, remaining: 1 });
+    expect(await once("watch:2:2026-12", "2026-12", "req_1.a.0")).toMatchObject({ ok: true, charged: 2, remaining: 1 });
     expect(await once("watch:3:2026-12")).toEqual({ ok: false, reason: "credits", remaining: 1 });
     expect(await once("watch:3:2026-12")).toMatchObject({ ok: false }); // a refused charge is not remembered
     // Given back (the call failed after charging): the id is forgotten, so a retry charges again.
-    expect(await stub.refund(2, "2026-12", ["watch:2:2026-12"])).toEqual({ remaining: 3, refunded: 2 });
-    expect(await once("watch:2:2026-12")).toMatchObject({ ok: true, charged: 2, repeated: false, remaining: 1 });
+    expect(await stub.refund({ period: "2026-12", charges: [{ id: "req_1.a.0", cancel: true }] })).toEqual({
+      remaining: 3,
+      charges: [{ id: "req_1.a.0", landed: true, refunded: 2 }],
+    });
+    expect(await once("watch:2:2026-12", "2026-12", "req_2.a.0")).toMatchObject({ ok: true, charged: 2, repeated: false, remaining: 1 });
     // Remembered in storage (a fresh instance over the same storage knows it), and per month: a new month's id charges again.
     const again = await runInDurableObject(stub, (_o: unknown, state) => new KeyLedger(state, env).chargeOnce({ id: "watch:1:2026-12", cost: 2, period: "2026-12", allowance: 5, startingBalance: null }));
     expect(again).toMatchObject({ ok: true, charged: 0, repeated: true });
     expect(await once("watch:1:2027-01", "2027-01")).toMatchObject({ ok: true, charged: 2, remaining: 3 });
     const ids = await runInDurableObject(stub, (_o: unknown, state) => state.storage.sql.exec<{ id: string }>(`SELECT id FROM once ORDER BY id`).toArray().map((r) => r.id));
     expect(ids).toEqual(["watch:1:2027-01"]); // December's ids dropped with the new month
+  });
+});
+
+describe("issue 29 §2 charges by id: refunds are idempotent, a cancel before the charge arrives refuses it", () => {
+  const t0 = Date.UTC(2026, 2, 10, 12, 0, 0);
+  const P = periodOf(t0);
+
+  it("a refund by id gives back at most the charge, once however often it is asked; a cancel gives back the rest, once", async () => {
+    const { stub, req } = freshLedger(100);
+    expect(await stub.charge(req(t0, { id: "r.1", cost: 5 }))).toEqual({ ok: true, remaining: 95, charged: 5 });
+    const part = { period: P, charges: [{ id: "r.1", upTo: 2 }] };
+    expect(await stub.refund(part)).toEqual({ remaining: 97, charges: [{ id: "r.1", landed: true, refunded: 2 }] });
+    expect(await stub.refund(part)).toEqual({ remaining: 97, charges: [{ id: "r.1", landed: true, refunded: 2 }] });
+    // Concurrent repeats (a retry racing the first, late answer) give back once too.
+    const both = await Promise.all([stub.refund({ period: P, charges: [{ id: "r.1", upTo: 4 }] }), stub.refund({ period: P, charges: [{ id: "r.1", upTo: 4 }] })]);
+    expect(both.map((b) => b.charges[0].refunded)).toEqual([4, 4]);
+    expect((await stub.peek(P, 100)).remaining).toBe(99);
+    // More than the charge is never given back.
+    expect(await stub.refund({ period: P, charges: [{ id: "r.1", upTo: 50 }] })).toMatchObject({ remaining: 100, charges: [{ refunded: 5 }] });
+    expect(await stub.refund({ period: P, charges: [{ id: "r.1", cancel: true }] })).toMatchObject({ remaining: 100, charges: [{ landed: true, refunded: 5 }] });
+    // The same id charged again (a repeat of the request) charges nothing more: it was cancelled.
+    expect(await stub.charge(req(t0 + 1, { id: "r.1", cost: 5 }))).toEqual({ ok: false, reason: "cancelled", remaining: 100 });
+    expect((await stub.peek(P, 100)).remaining).toBe(100);
+  });
+
+  it("a charge id that arrives twice charges once", async () => {
+    const { stub, req } = freshLedger(100);
+    const [a, b] = await Promise.all([stub.charge(req(t0, { id: "dup", cost: 3 })), stub.charge(req(t0, { id: "dup", cost: 3 }))]);
+    expect([a.ok, b.ok]).toEqual([true, true]);
+    expect((await stub.peek(P, 100)).remaining).toBe(97);
+  });
+
+  it("a cancel that arrives before its charge leaves a tombstone: the late charge is refused, charges nothing and takes no place in the burst window", async () => {
+    const { stub, req } = freshLedger(100);
+    expect(await stub.refund({ period: P, charges: [{ id: "late", cancel: true }] })).toEqual({ remaining: 0, charges: [{ id: "late", landed: false, refunded: 0 }] });
+    expect(await stub.charge(req(t0, { id: "late", cost: 7, burstLimit: 2 }))).toEqual({ ok: false, reason: "cancelled", remaining: 100 });
+    expect((await stub.peek(P, 100)).remaining).toBe(100);
+    // Burst ceiling of 2: both places are still free.
+    expect(await stub.charge(req(t0 + 1, { id: "a", burstLimit: 2 }))).toMatchObject({ ok: true, remaining: 99 });
+    expect(await stub.charge(req(t0 + 2, { id: "b", burstLimit: 2 }))).toMatchObject({ ok: true, remaining: 98 });
+    expect(await stub.charge(req(t0 + 3, { id: "c", burstLimit: 2 }))).toMatchObject({ ok: false, reason: "burst" });
+    // A handler's charge-once cancelled before it arrived: refused, and its once id is not taken (a retry charges).
+    expect(await stub.refund({ period: P, charges: [{ id: "late-once", cancel: true }] })).toMatchObject({ charges: [{ landed: false }] });
+    const once = (chargeId: string) => stub.chargeOnce({ id: "watch:9:2026-03", chargeId, cost: 2, period: P, allowance: 100 });
+    expect(await once("late-once")).toEqual({ ok: false, reason: "cancelled", remaining: 98 });
+    expect(await once("retry")).toEqual({ ok: true, charged: 2, repeated: false, remaining: 96 });
+  });
+
+  it("a cancelled charge that had arrived keeps its place in the burst window (it reached the ledger), and gives its credits back", async () => {
+    const { stub, req } = freshLedger(100);
+    expect(await stub.charge(req(t0, { id: "x", cost: 4, burstLimit: 2 }))).toMatchObject({ ok: true, remaining: 96 });
+    expect(await stub.refund({ period: P, charges: [{ id: "x", cancel: true }] })).toMatchObject({ remaining: 100, charges: [{ landed: true, refunded: 4 }] });
+    expect(await stub.charge(req(t0 + 1, { id: "y", burstLimit: 2 }))).toMatchObject({ ok: true, remaining: 99 });
+    expect(await stub.charge(req(t0 + 2, { id: "z", burstLimit: 2 }))).toMatchObject({ ok: false, reason: "burst" });
+  });
+
+  it("charges by id are stored (a restarted object knows them) and dropped after CHARGE_MEMORY_MS", async () => {
+    const { stub, req } = freshLedger(100);
+    await stub.charge(req(t0, { id: "kept", cost: 2 }));
+    await stub.refund({ period: P, charges: [{ id: "tomb", cancel: true }] });
+    const after = await runInDurableObject(stub, async (_o: unknown, state) => {
+      const restarted = new KeyLedger(state, env);
+      return [await restarted.charge(req(t0 + 1, { id: "tomb" })), await restarted.refund({ period: P, charges: [{ id: "kept", upTo: 1 }] })];
+    });
+    expect(after).toEqual([{ ok: false, reason: "cancelled", remaining: 98 }, { remaining: 99, charges: [{ id: "kept", landed: true, refunded: 1 }] }]);
+    const ids = await runInDurableObject(stub, async (_o: unknown, state) => {
+      state.storage.sql.exec(`UPDATE charges SET at = ?`, Date.now() - CHARGE_MEMORY_MS - 1);
+      await new KeyLedger(state, env).charge(req(t0 + 2, { id: "fresh" }));
+      return state.storage.sql.exec<{ id: string }>(`SELECT id FROM charges ORDER BY id`).toArray().map((r) => r.id);
+    });
+    expect(ids).toEqual(["fresh"]);
   });
 });

@@ -34,7 +34,12 @@ const Output = z
     ms: z.number().int(),
     results: z.array(Item).describe("One per item, in input order."),
     creditsCharged: z.number().int().describe("Charged up front, in one atomic consumption: 2 per item."),
-    creditsRefunded: z.number().int().describe("Given back: items not found or not readable (also in the `x-credits-refunded` header)."),
+    creditsRefunded: z
+      .number()
+      .int()
+      .describe(
+        "Given back: items not found or not readable. The headers say the same amount: `x-credits-refunded` once the ledger has confirmed it, or `x-credits-refund-pending` when the ledger was too slow to confirm it before the reply (it is then given back shortly, once).",
+      ),
     creditsUsed: z.number().int().describe("Charged less refunded."),
   })
   .openapi("BatchEnrichResponse");
@@ -49,7 +54,7 @@ export const enrichBatch = defineOperation({
   description: [
     "Enriches each item exactly as `GET /api/v1/enrich` does (SPEC §2.2), four at a time, and answers the results in input order.",
     "",
-    "**Credits.** One atomic consumption of 2 credits per item before any work: a balance short of the whole batch is a 429 and nothing is done (SPEC §4.1). Every item that is a miss (`found: false`) or could not be read (an upstream of ours failed for it: `error`) is given back: `creditsRefunded` and the `x-credits-refunded` header say how many, `creditsUsed` what the batch cost. If every item failed because an upstream of ours was down, the call is a 503 and all credits come back.",
+    "**Credits.** One atomic consumption of 2 credits per item before any work: a balance short of the whole batch is a 429 and nothing is done (SPEC §4.1). Every item that is a miss (`found: false`) or could not be read (an upstream of ours failed for it: `error`) is given back: `creditsRefunded` says how many, and so does the `x-credits-refunded` header (or `x-credits-refund-pending`, when the credit ledger was too slow to confirm the refund before the reply: it is then given back shortly, once); `creditsUsed` what the batch cost. If every item failed because an upstream of ours was down, the call is a 503 and all credits come back.",
     "",
     "`location` applies to every item. Identical items are read once. `query` echoes the items as read, in input order.",
     "",
