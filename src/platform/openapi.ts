@@ -63,7 +63,7 @@ Results come from public sources and may be inaccurate or out of date; they are 
 
 **Authentication.** Send \`x-api-key: <key>\` (on \`/mcp\`: \`Authorization: Bearer <key>\`). Keys are free with a verified email and mobile: on the sign-up page (\`/signup\`) or with \`POST /api/v1/signup\`.
 
-**Credits.** One balance per account, shared by all its keys (or per organisation pool), across every endpoint; each operation states its price (\`x-credits\`). A charged reply carries \`x-credits-remaining\`. Errors are never charged: bad input is refused before charging, and any error after charging (a 5xx, a time-out, a 404) gives the credits back, shown in \`x-credits-refunded\`. POST and PUT accept \`Idempotency-Key\`: a repeat returns the first reply and is charged once.
+**Credits.** One balance per account, shared by all its keys (or per organisation pool), across every endpoint; each operation states its price (\`x-credits\`). A charged reply carries \`x-credits-remaining\`. Errors are never charged: bad input is refused before charging, and any error after charging (a 5xx, a time-out, a 404) gives the credits back, shown in \`x-credits-refunded\`. When the credit ledger is too slow to confirm a refund before the reply, the reply says \`x-credits-refund-pending: <n>\` instead (those credits are given back shortly, once), and a 503 \`ledger_unavailable\` says whether its charge was never made, was given back, or is being cancelled. POST and PUT accept \`Idempotency-Key\`: a repeat returns the first reply and is charged once.
 
 **Limits.** At most 60 calls a minute per account (its keys share the ceiling) on every keyed endpoint (429 \`rate_limited\` with \`Retry-After\`, no credit used). Every reply carries \`x-request-id\`.
 
