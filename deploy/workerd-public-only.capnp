@@ -29,4 +29,8 @@ const api :Workerd.Worker = (
   compatibilityDate = "2026-04-20",
   compatibilityFlags = ["nodejs_compat"],
   globalOutbound = "public-internet",
+  # Per-IP limits (keyless demo, company-logo, sign-up): with no TRUST_CLIENT_IP_HEADER binding no header is believed
+  # and keyless callers share one allowance. Behind a reverse proxy that overwrites a header with the caller's address,
+  # name that header (for X-Forwarded-For the last entry is taken), e.g.:
+  # bindings = [(name = "TRUST_CLIENT_IP_HEADER", text = "x-real-ip")],
 );

@@ -68,7 +68,8 @@ if (!existsSync(keyFile)) {
 }
 
 console.log(`Serving the API at http://localhost:${port} (sign-up codes are printed in this log)…`);
-const dev = spawn(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", "--port", port, "--var", "ENVIRONMENT:development", "--var", "BROWSER_KEEP_ALIVE_MS:0"], {
+// TRUST_CLIENT_IP_HEADER emptied: locally any caller can send cf-connecting-ip, so it is not believed (keyless callers share one allowance).
+const dev = spawn(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", "--port", port, "--var", "ENVIRONMENT:development", "--var", "BROWSER_KEEP_ALIVE_MS:0", "--var", "TRUST_CLIENT_IP_HEADER:"], {
   cwd: ROOT,
   // Keep colours when this terminal has them: wrangler's output goes through the log filter below.
   env: wranglerEnv({ CI: "", ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}) }),

@@ -21,6 +21,12 @@ export interface Env {
   SUMMARY_MODEL?: string;
 
   ENVIRONMENT: string;
+  /**
+   * The request header the deployment's front proxy sets to the caller's address, trusted for per-IP limits:
+   * `cf-connecting-ip` on Cloudflare (wrangler.toml). Unset or empty (npm start, a self-hosted workerd with no proxy
+   * that sets one): no header is believed and every keyless caller shares one allowance.
+   */
+  TRUST_CLIENT_IP_HEADER?: string;
   COMPANIES_HOUSE_URL: string;
   /** Companies House bulk products: the monthly Basic Company Data zip is found under this address. */
   COMPANIES_HOUSE_BULK_URL: string;

@@ -81,10 +81,10 @@ export async function balanceOf(keyId: string, opts: { plan?: PlanId; credits?: 
 /** The JSON body of a reply, typed loosely for assertions. */
 export const json = async (r: Response) => (await r.json()) as Record<string, any>;
 
-/** A contact nobody else in the run uses (sign-up limits are per address and per number). */
+/** A contact nobody else in the run uses (sign-up limits are per address, per number and per IPv6 /48: the ip is a /48 of its own). */
 export function uniqueContact(): { email: string; mobile: string; ip: string } {
   const n = crypto.getRandomValues(new Uint32Array(1))[0];
-  return { email: `dev${n}@example.co.uk`, mobile: `07700${String(n % 1_000_000).padStart(6, "0")}`, ip: `2001:db8::${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}` };
+  return { email: `dev${n}@example.co.uk`, mobile: `07700${String(n % 1_000_000).padStart(6, "0")}`, ip: `3fff:${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}::1` };
 }
 
 /**

@@ -14,12 +14,22 @@ import { registerPages } from "./pages";
 import { API_VERSION, openApiDocument, registerOperations, toYaml } from "./openapi";
 import { type AnyOperation, slugOf } from "./registry";
 import { statusResponse } from "./status";
+import { UNKNOWN_CLIENT, clientAddress } from "../services/net/clientBucket";
 
 type AppEnv = { Bindings: Env; Variables: { requestId: string } };
 
 const MAX_BODY_BYTES = 256 * 1024;
 
-const clientIp = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") ?? c.req.header("x-real-ip") ?? "0.0.0.0";
+/**
+ * The caller's address for per-IP limits. Only the header the deployment's front proxy sets is read, and only when the
+ * configuration names it (TRUST_CLIENT_IP_HEADER: `cf-connecting-ip` on Cloudflare, where the edge always sets it and a
+ * caller cannot); without it, no header is believed, since any caller can send one: a Worker is told nothing else
+ * about its peer, so the address is `unknown` and such callers share one allowance (README "Limits per IP address").
+ */
+const clientIp = (c: Context<AppEnv>) => {
+  const trusted = c.env?.TRUST_CLIENT_IP_HEADER?.trim();
+  return trusted ? clientAddress(c.req.header(trusted)) : UNKNOWN_CLIENT;
+};
 
 const waitUntilOf = (c: Context<AppEnv>) => (p: Promise<unknown>) => {
   try {

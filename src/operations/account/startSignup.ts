@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { newCode, newId } from "../../platform/crypto";
 import { ApiError } from "../../platform/errors";
 import { Reply, defineOperation } from "../../platform/registry";
+import { addressBucket } from "../../services/net/clientBucket";
 import { maskEmail, maskMobile, normaliseEmail, normaliseMobile } from "../../services/account/contact";
 import { codeHash } from "./common/signupCodes";
 
@@ -18,7 +19,7 @@ export const startSignup = defineOperation({
   family: "account",
   title: "Sign up",
   summary: "Start sign-up: sends a code to the email address and another to the mobile.",
-  description: `Keys are free (100 credits a month) and need a verified email and mobile (SPEC §5.3). This call sends a six-digit code to each; send both to \`POST /api/v1/signup/verify\` within ${CODE_TTL_SECONDS / 60} minutes to get your key. Limited to ${SIGNUP_LIMITS.perIp} sign-ups an hour per IP address and ${SIGNUP_LIMITS.perAddress} per email address or mobile number.`,
+  description: `Keys are free (100 credits a month) and need a verified email and mobile (SPEC §5.3). This call sends a six-digit code to each; send both to \`POST /api/v1/signup/verify\` within ${CODE_TTL_SECONDS / 60} minutes to get your key. Limited to ${SIGNUP_LIMITS.perIp} sign-ups an hour per IP address (IPv6: per /48 network) and ${SIGNUP_LIMITS.perAddress} per email address or mobile number.`,
   input: z.object({
     email: z.string().max(254).openapi({ example: "dev@example.co.uk" }).describe("Your email address."),
     mobile: z.string().max(20).openapi({ example: "07700900123" }).describe("Your mobile number, e.g. 07700 900123 or +447700900123."),
@@ -44,7 +45,7 @@ export const startSignup = defineOperation({
     if (!mobile) throw new ApiError("bad_request", "`mobile` is not a valid mobile number (UK 07… or international +…).", { field: "mobile" });
     const now = ctx.now.getTime();
     for (const [bucket, limit] of [
-      [`signup:ip:${ctx.ip}`, SIGNUP_LIMITS.perIp],
+      [`signup:ip:${addressBucket(ctx.ip, 48)}`, SIGNUP_LIMITS.perIp],
       [`signup:email:${email}`, SIGNUP_LIMITS.perAddress],
       [`signup:mobile:${mobile}`, SIGNUP_LIMITS.perAddress],
     ] as const) {

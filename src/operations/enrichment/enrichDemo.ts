@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../platform/errors";
 import { UpstreamError } from "../../shared/errors";
 import { defineOperation } from "../../platform/registry";
+import { addressBucket } from "../../services/net/clientBucket";
 import { enrich } from "./common/enrich";
 import { Alternative, Q, Signal, StatusSource } from "./common/schemas";
 
@@ -48,7 +49,7 @@ export const enrichDemo = defineOperation({
   description: [
     "The keyless demo of `GET /api/v1/enrich` (SPEC §4.7): the same enrichment, the same matching rules (the business's own website decides the company; unconfirmed gets no company number), trimmed to the profile's core: name, website, company number, status (with its detail and where it comes from, as enrich gives them), SIC codes, incorporation date, what the business does, up to three signals (risks first), confidence, up to three alternatives and the registry note.",
     "",
-    `**Limit.** One enrichment per IP address per calendar day (UTC): a second call the same day answers 429 \`rate_limited\` with \`Retry-After\` (the seconds to midnight UTC). A call refused for bad input does not count, nor does one that fails on our side (a 503: an upstream or the DNS resolver could not be read); a miss (\`found: false\`) does. Answers are cached for 6 hours, shared with enrich. No key and no credits; for the full profile, batch and the rest, get a free key.`,
+    `**Limit.** One enrichment per IP address (IPv6: per /64 network) per calendar day (UTC): a second call the same day answers 429 \`rate_limited\` with \`Retry-After\` (the seconds to midnight UTC). A call refused for bad input does not count, nor does one that fails on our side (a 503: an upstream or the DNS resolver could not be read); a miss (\`found: false\`) does. Answers are cached for 6 hours, shared with enrich. No key and no credits; for the full profile, batch and the rest, get a free key.`,
   ].join("\n"),
   input: z.object({ q: Q.openapi({ example: "harbourside-legal.co.uk" }) }),
   output: Output,
@@ -60,7 +61,7 @@ export const enrichDemo = defineOperation({
   example: { q: "harbourside-legal.co.uk" },
   async handler({ q }, ctx) {
     const started = Date.now();
-    const bucket = `ip:demo:${ctx.ip}`;
+    const bucket = `ip:demo:${addressBucket(ctx.ip, 64)}`;
     const limited = await ctx.services.limits.take(bucket, DEMO_IP_LIMIT.limit, DEMO_IP_LIMIT.windowSeconds, ctx.now.getTime());
     if (!limited.ok) throw new ApiError("rate_limited", "The demo allows one enrichment per IP address per day (UTC); retry after midnight UTC, or use a free key.", { retryAfter: limited.retryAfterSeconds });
     let p;

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../platform/errors";
 import { defineOperation } from "../../platform/registry";
 import { extractLogos } from "../../services/logo/extractLogos";
+import { addressBucket } from "../../services/net/clientBucket";
 import { Domain } from "./common/page";
 import { LOGO_NOTICE } from "./common/logoNotice";
 
@@ -37,7 +38,7 @@ export const companyLogo = defineOperation({
   family: "web",
   title: "Company logo",
   summary: "Logo URLs for a company's website domain, best first.",
-  description: `Reads the domain's homepage and returns its logo URLs in this order: the page's own logo image, then the app icon, then an SVG or PNG icon, and the social share image last (\`source: "social-image"\`). Logos in partner, accreditation, client, sponsor, award or footer-badge areas are other organisations' and are left out. URLs are absolute. No key needed; browsers may call it from any origin (CORS). Limited to ${LOGO_IP_LIMIT.limit} lookups a minute per IP address (429 \`rate_limited\` with \`Retry-After\`). Results are cached for 24 hours. A homepage with no logo answers 404 with \`query\`.`,
+  description: `Reads the domain's homepage and returns its logo URLs in this order: the page's own logo image, then the app icon, then an SVG or PNG icon, and the social share image last (\`source: "social-image"\`). Logos in partner, accreditation, client, sponsor, award or footer-badge areas are other organisations' and are left out. URLs are absolute. No key needed; browsers may call it from any origin (CORS). Limited to ${LOGO_IP_LIMIT.limit} lookups a minute per IP address (IPv6: per /64 network; 429 \`rate_limited\` with \`Retry-After\`). Results are cached for 24 hours. A homepage with no logo answers 404 with \`query\`.`,
   input: z.object({
     domain: Domain.openapi({ example: "monzo.com" }).describe("The company's website domain, e.g. `example.co.uk` (a full URL is accepted; only its host is used)."),
   }),
@@ -64,7 +65,7 @@ export const companyLogo = defineOperation({
     notice: LOGO_NOTICE,
   },
   async handler({ domain }, ctx) {
-    const limited = await ctx.services.limits.take(`ip:company-logo:${ctx.ip}`, LOGO_IP_LIMIT.limit, LOGO_IP_LIMIT.windowSeconds, ctx.now.getTime());
+    const limited = await ctx.services.limits.take(`ip:company-logo:${addressBucket(ctx.ip, 64)}`, LOGO_IP_LIMIT.limit, LOGO_IP_LIMIT.windowSeconds, ctx.now.getTime());
     if (!limited.ok)
       throw new ApiError("rate_limited", `At most ${LOGO_IP_LIMIT.limit} logo lookups a minute per IP address; retry later.`, { retryAfter: limited.retryAfterSeconds });
 

@@ -7,7 +7,8 @@ import { call, json } from "../../helpers";
 const logo = (domain: string, ip = "203.0.113.10", init: RequestInit = {}) =>
   call(`/api/v1/company-logo?${new URLSearchParams({ domain })}`, { ...init, headers: { "cf-connecting-ip": ip, ...init.headers } });
 
-const freshIp = () => `2001:db8:1::${crypto.getRandomValues(new Uint16Array(1))[0].toString(16)}`;
+/** An address of a /64 of its own (the limit counts IPv6 per /64). */
+const freshIp = () => `2001:db8:${crypto.getRandomValues(new Uint16Array(1))[0].toString(16)}::1`;
 
 /** Calls that went out to a fixture host, as seen by a spy on globalThis.fetch. */
 const callsTo = (spy: { mock: { calls: unknown[][] } }, host: string) =>
