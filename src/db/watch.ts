@@ -24,29 +24,43 @@ export async function watchCount(db: D1Database, accountId: string): Promise<num
   return (await db.prepare(`SELECT COUNT(*) AS n FROM watches WHERE account_id = ?`).bind(accountId).first<{ n: number }>())?.n ?? 0;
 }
 
+/** What adding a watch did: added (the new row), or not, because the company was already watched or the cap was reached. */
+export type AddWatchResult = { added: WatchRow } | { added: null; reason: "already_watched" | "limit_reached" };
+
 /**
- * Adds a watch unless the account already watches the company; returns the new row, or null when it existed.
- * The company gets its row in watch_companies (read at the next five-minute tick when it is new). A company read
- * yesterday or today already has a reading: it is the new watch's baseline; otherwise its first read is.
+ * Adds a watch unless the account already watches the company or already has `maxWatches` watches; the cap is decided
+ * by SQLite in the insert itself (`INSERT … SELECT … WHERE (SELECT COUNT(*) …) < max`), so concurrent adds can never
+ * pass it together (D1 runs one statement at a time per database).
+ * The company gets its row in watch_companies (read at the next five-minute tick when it is new) only when the watch
+ * was added. A company read yesterday or today already has a reading: it is the new watch's baseline; otherwise its
+ * first read is.
  */
 export async function addWatch(
   db: D1Database,
-  w: { accountId: string; company: string; name: string | null; label: string | null; now: string; freshSince: string },
-): Promise<WatchRow | null> {
+  w: { accountId: string; company: string; name: string | null; label: string | null; now: string; freshSince: string; maxWatches: number },
+): Promise<AddWatchResult> {
   // Not paid for until the caller's credits are taken (markPaid): a Worker that dies in between leaves a watch the
   // daily read charges (at most once per month, by its charge id).
-  const [, inserted] = await db.batch<WatchRow>([
-    db.prepare(`INSERT INTO watch_companies (company, slot, name) VALUES (?, ?, ?) ON CONFLICT(company) DO UPDATE SET name = COALESCE(watch_companies.name, excluded.name)`).bind(w.company, slotOf(w.company), w.name),
+  const [inserted] = await db.batch<WatchRow>([
     db
       .prepare(
         `INSERT OR IGNORE INTO watches (account_id, company, label, state, added_at, paid_period, baseline_at)
-         VALUES (?1, ?2, ?3, 'watched', ?4, NULL,
-           (SELECT CASE WHEN reading IS NOT NULL AND read_day >= ?5 THEN ?4 END FROM watch_companies WHERE company = ?2))
+         SELECT ?1, ?2, ?3, 'watched', ?4, NULL,
+           (SELECT CASE WHEN reading IS NOT NULL AND read_day >= ?5 THEN ?4 END FROM watch_companies WHERE company = ?2)
+         WHERE (SELECT COUNT(*) FROM watches WHERE account_id = ?1) < ?6
          RETURNING *`,
       )
-      .bind(w.accountId, w.company, w.label, w.now, w.freshSince),
+      .bind(w.accountId, w.company, w.label, w.now, w.freshSince, w.maxWatches),
+    db
+      .prepare(
+        `INSERT INTO watch_companies (company, slot, name) SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM watches WHERE company = ?1)
+         ON CONFLICT(company) DO UPDATE SET name = COALESCE(watch_companies.name, excluded.name)`,
+      )
+      .bind(w.company, slotOf(w.company), w.name),
   ]);
-  return inserted.results[0] ?? null;
+  const row = inserted.results[0];
+  if (row) return { added: row };
+  return { added: null, reason: (await watchOf(db, w.accountId, w.company)) ? "already_watched" : "limit_reached" };
 }
 
 /** Takes back a watch just added whose credits could not be taken. */

@@ -62,10 +62,12 @@ export const watchCompany = defineOperation({
     }
 
     const max = PLANS[caller.plan].maxWatches;
-    if ((await store.watchCount(caller.accountId)) >= max)
-      throw new ApiError("watch_limit_reached", `Your plan watches at most ${max.toLocaleString("en-GB")} companies; remove a watch (DELETE /api/v1/watch) or change plan.`);
+    const limitReached = () =>
+      new ApiError("watch_limit_reached", `Your plan watches at most ${max.toLocaleString("en-GB")} companies; remove a watch (DELETE /api/v1/watch) or change plan.`);
+    // Refused early when the list is already full (no register read); the insert itself decides the cap (addWatch).
+    if ((await store.watchCount(caller.accountId)) >= max) throw limitReached();
     const profile = await profileOf(ctx.services, number);
-    const added = await store.addWatch({
+    const { added, ...not } = await store.addWatch({
       accountId: caller.accountId,
       company: number,
       name: profile.name,
@@ -73,8 +75,13 @@ export const watchCompany = defineOperation({
       now,
       // A reading from yesterday or today is the new watch's baseline; older (nobody watched it since), its first read is.
       freshSince: new Date(ctx.now.getTime() - 86_400_000).toISOString().slice(0, 10),
+      maxWatches: max,
     });
-    if (!added) return listed(false, false, 0, 200); // watched by a call that ran at the same moment
+    if (!added) {
+      // The list filled up with calls that ran at the same moment; or one of them watched this company.
+      if ("reason" in not && not.reason === "limit_reached") throw limitReached();
+      return listed(false, false, 0, 200);
+    }
     try {
       await ctx.charge(WATCH_MONTHLY_CREDITS, monthChargeId(added.id, period));
     } catch (e) {
