@@ -22,7 +22,7 @@ export const setWatchWebhook = defineOperation({
     DELIVERY_DOC,
   ].join("\n\n"),
   input: z.object({
-    url: z.string().trim().min(1, "is required").max(INPUT_LIMITS.url.max, `must be at most ${INPUT_LIMITS.url.max} characters`).describe("An https address, e.g. https://hooks.example.co.uk/ukbi."),
+    url: z.string().trim().min(1, "is required").max(INPUT_LIMITS.url.max, `must be at most ${INPUT_LIMITS.url.max} characters`).describe(`An https address, at most ${INPUT_LIMITS.url.max} characters, on port 443 or 8443, with no user name or password, whose host resolves only to public addresses, e.g. https://hooks.example.co.uk/ukbi.`),
   }),
   output: WebhookState.extend({
     secret: z.string().describe("The signing secret, `whsec_` and base64: returned only now."),

@@ -3,7 +3,7 @@ import { defineOperation } from "../../platform/registry";
 import { AXE_RUN_OPTIONS } from "../../services/web/accessibility/axeOptions";
 import { AUDIT_NOTICE, EXAMPLES_PER_FINDING, IMPACT_WEIGHTS, SCORE_FORMULA, auditReply } from "../../services/web/accessibility/audit";
 import { CLAIMED_ACT_RULES } from "../../services/web/accessibility/actRules";
-import { PAGE_ERRORS, PageUrl, fetchHtmlPage } from "./common/page";
+import { PAGE_ERRORS, describedUrl, fetchHtmlPage } from "./common/page";
 
 /** The whole audit (fetch, render, axe): past this the call answers 422 and is not charged. */
 const AUDIT_TIMEOUT_MS = 25_000;
@@ -89,7 +89,7 @@ export const auditAccessibility = defineOperation({
     "",
     "Errors: 422 when the page cannot be fetched or rendered (not a web page, an error status, a blocked address, too large, too slow), not charged; 503 when the browser is unavailable, credits given back. Price: 3 credits.",
   ].join("\n"),
-  input: z.object({ url: PageUrl.describe("The page to audit: an absolute http(s) URL, at most 500 characters.") }),
+  input: z.object({ url: describedUrl("The page to audit (`https://` is assumed when no scheme is given).") }),
   output: Output,
   price: 3,
   auth: "key",

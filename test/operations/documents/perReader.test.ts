@@ -253,12 +253,12 @@ describe("crp-check (SPEC §4.4): from a plan or a homepage, at most three pages
     expect(await balanceOf(keyId)).toBe(92);
   });
 
-  it("a page that cannot be fetched, or a private address: 422 naming url, nothing charged", async () => {
+  it("a page that cannot be fetched: 422; a private address: 400 in validation (issue 29 §3); naming url, nothing charged", async () => {
     const { key, keyId } = await createTestKey();
-    for (const url of ["https://supplier.test/missing", "http://10.0.0.1/crp.pdf"]) {
+    for (const [url, status] of [["https://supplier.test/missing", 422], ["http://10.0.0.1/crp.pdf", 400]] as const) {
       const r = await get("crp-check", url, key);
       const body = await json(r);
-      expect(r.status, url).toBe(422);
+      expect(r.status, url).toBe(status);
       expect(body.message).toBeTruthy();
     }
     expect(await balanceOf(keyId)).toBe(100);

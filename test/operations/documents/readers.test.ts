@@ -92,15 +92,15 @@ describe("the document readers' inputs (SPEC §4.3)", () => {
     expect((await json(r)).read.chars).toBeGreaterThan(900_000);
   });
 
-  it("GET without url, or a private address: 400 / 422 naming url, nothing charged", async () => {
+  it("GET without url, or a private address: 400 naming url, nothing charged (issue 29 §3: refused in validation)", async () => {
     const { key, keyId } = await createTestKey();
     const none = await call("/api/v1/modern-slavery", { key });
     expect(none.status).toBe(400);
     expect((await json(none)).message).toContain("url");
     const local = await get("http://127.0.0.1/statement.pdf", key);
     const body = await json(local);
-    expect(local.status).toBe(422);
-    expect(body).toMatchObject({ code: "blocked_address" });
+    expect(local.status).toBe(400);
+    expect(body).toMatchObject({ code: "bad_request", field: "url" });
     expect(body.message).toBeTruthy();
     expect(await balanceOf(keyId)).toBe(100);
   });

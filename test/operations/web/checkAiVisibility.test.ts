@@ -95,13 +95,14 @@ describe("SPEC §4.8 GET /api/v1/ai-visibility over HTTP", () => {
     [{}, "domain"],
     [{ domain: "aiv.test", url: "https://aiv.test/" }, "url"],
     [{ domain: "not a domain" }, "domain"],
-    [{ url: "ftp://aiv.test/file" }, "url", "invalid_url"],
-  ])("SPEC §7 %j → 400 naming the field, nothing fetched or charged", async (q, field, code = "bad_request") => {
+    [{ url: "ftp://aiv.test/file" }, "url"],
+    [{ url: "http://127.0.0.1/" }, "url"],
+  ])("SPEC §7 %j → 400 naming the field, nothing fetched or charged", async (q, field) => {
     const { key, keyId } = await createTestKey({ credits: CREDITS });
     const spy = vi.spyOn(globalThis, "fetch");
     const r = await visibility(q as Record<string, string>, key);
     expect(r.status).toBe(400);
-    expect(await json(r)).toMatchObject({ code, field });
+    expect(await json(r)).toMatchObject({ code: "bad_request", field });
     expect(spy.mock.calls.filter(([i]) => /aiv\.test/.test(i instanceof Request ? i.url : String(i)))).toEqual([]);
     expect(await balanceOf(keyId, { credits: CREDITS })).toBe(CREDITS);
   });
@@ -111,10 +112,6 @@ describe("SPEC §4.8 GET /api/v1/ai-visibility over HTTP", () => {
     const r = await visibility({ url: "https://aiv.test/no-such-page" }, key);
     expect(r.status).toBe(422);
     expect(await json(r)).toMatchObject({ code: "unreadable_input" });
-    expect(await balanceOf(keyId, { credits: CREDITS })).toBe(CREDITS);
-    const blocked = await visibility({ url: "http://127.0.0.1/" }, key);
-    expect(blocked.status).toBe(422);
-    expect(await json(blocked)).toMatchObject({ code: "blocked_address" });
     expect(await balanceOf(keyId, { credits: CREDITS })).toBe(CREDITS);
   });
 

@@ -229,8 +229,9 @@ describe("SPEC §4.8 GET /api/v1/website-legal", () => {
 
   it.each([
     ["https://legal.test/no-such-page", 422, "unreadable_input"],
-    ["http://127.0.0.1/", 422, "blocked_address"],
-    ["not a url at all", 400, "invalid_url"],
+    // Issue 29 §3: an address the URL itself shows cannot be fetched is refused in validation.
+    ["http://127.0.0.1/", 400, "bad_request"],
+    ["not a url at all", 400, "bad_request"],
   ])("SPEC §4.8 %s → %i %s, nothing charged", async (url, status, code) => {
     const { key, keyId } = await createTestKey();
     const before = await balanceOf(keyId);

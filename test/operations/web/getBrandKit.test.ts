@@ -292,6 +292,7 @@ describe("brand-kit (SPEC §7): refusals and failures", () => {
     [{ domain: "brand.test", url: "https://brand.test/" }, "url", /not both/],
     [{ domain: "not a domain" }, "domain", /domain name/],
     [{ url: `https://brand.test/${"a".repeat(500)}` }, "url", /500/],
+    [{ url: "http://127.0.0.1/" }, "url", /private, loopback/],
   ])("SPEC §7 %j → 400 naming the field, nothing charged", async (query, field, message) => {
     const { key, keyId } = await createTestKey();
     const r = await brandKit(query as Record<string, string>, key);
@@ -305,7 +306,6 @@ describe("brand-kit (SPEC §7): refusals and failures", () => {
   it.each([
     [{ url: "https://brand.test/missing" }, "unreadable_input"],
     [{ url: "https://brand4.test/report.pdf" }, "unreadable_input"],
-    [{ url: "http://127.0.0.1/" }, "blocked_address"],
   ])("SPEC §7 %j: the page cannot be fetched or read → 422 with `query`, no credits used", async (query, code) => {
     const { key, keyId } = await createTestKey();
     const r = await brandKit(query, key);

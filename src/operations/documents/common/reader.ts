@@ -12,7 +12,7 @@ import { Reading } from "../../../services/documents/evidence";
 import { redactQuotes } from "../../../services/documents/names";
 import { type Summary, composeSummary, summarise } from "../../../services/documents/summary";
 import { InputError } from "../../../shared/errors";
-import { PAGE_ERRORS, PageUrl, isHtmlPage, pageOf } from "../../web/common/page";
+import { PAGE_ERRORS, describedUrl, isHtmlPage, pageOf } from "../../web/common/page";
 
 /** Characters of `text` taken at most (about 300 pages of prose). */
 export const TEXT_MAX = INPUT_LIMITS.text.max;
@@ -25,8 +25,8 @@ const MIN_CHARS = 40;
 
 const ACCEPT = "application/pdf, text/html;q=0.9, application/xhtml+xml;q=0.9, text/plain;q=0.5, */*;q=0.1";
 
-export const DocumentUrl = PageUrl.describe(
-  "The document's address: a web page (HTML) or a PDF, fetched by the service (`https://` is assumed when no scheme is given). Redirects are followed, each checked; private and local addresses are refused.",
+export const DocumentUrl = describedUrl(
+  "The document's address: a web page (HTML) or a PDF, fetched by the service (`https://` is assumed when no scheme is given). Redirects are followed, each checked; a name that resolves to a private or local address is refused when fetched.",
 );
 
 export const UrlQuery = z.object({ url: DocumentUrl });
@@ -40,7 +40,7 @@ export const TextOrUrl = z
       .describe(
         `The document's text, pasted or extracted (at most ${TEXT_MAX.toLocaleString("en-GB")} characters). Headings on their own lines (or Markdown \`#\` headings) help the reader find its sections. When both \`text\` and \`url\` are sent, the text is read and the URL is not fetched; it is kept as the document's address.`,
       ),
-    url: DocumentUrl.optional().describe("The document's address, fetched when no `text` is sent (HTML or PDF)."),
+    url: describedUrl("The document's address, fetched when no `text` is sent (HTML or PDF; `https://` is assumed when no scheme is given).").optional(),
   })
   .superRefine((v, ctx) => {
     if (v.text === undefined && v.url === undefined) ctx.addIssue({ code: "custom", path: ["text"], message: "give `text` (the document's text) or `url` (its address)" });

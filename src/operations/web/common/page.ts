@@ -6,6 +6,7 @@ import { z } from "@hono/zod-openapi";
 import { INPUT_LIMITS } from "../../../platform/schemas";
 import type { Services } from "../../../platform/services";
 import type { RenderOptions, RenderedPage } from "../../../services/web/rendered";
+import { isPublicAddress, parseIpLiteral } from "../../../services/net/address";
 import { InputError, UpstreamError } from "../../../shared/errors";
 
 /** What a web tool answers besides its reply: the safe fetcher's refusals of the caller's page, and 503 for an upstream (the DNS resolver, the browser, Companies House). */
@@ -35,18 +36,52 @@ export const Domain = z
   })
   .openapi({ example: "example.co.uk", type: "string", maxLength: INPUT_LIMITS.domain.max });
 
-/** A page a caller gives (`url`): an absolute http(s) address, at most 500 characters; the safe fetcher checks the rest. */
+/**
+ * What can be told of a caller's URL without DNS or configuration, said as the reason it is refused (null: nothing
+ * yet). The scheme (http or https; none means https, as `pageOf` reads it), a user name or password, and a host that
+ * is an IP address: the safe fetcher's own classification (services/net/address) decides what is private. A name
+ * that resolves to a private address is refused by the safe fetcher when it is fetched.
+ */
+export function urlRefusal(raw: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`);
+  } catch {
+    return "is not a URL: give an absolute http(s) address such as https://www.example.co.uk/";
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") return `must be an http or https address, not ${u.protocol.slice(0, -1)}`;
+  if (u.username || u.password) return "must not carry a user name or password";
+  const ip = parseIpLiteral(u.hostname);
+  if (ip && !isPublicAddress(ip)) return `is on ${u.hostname}, a private, loopback, link-local, multicast or reserved address: only public addresses are fetched`;
+  return null;
+}
+
+/** What every URL input's description says of it (its validation, in words). */
+export const URL_RULES = `An http(s) address, at most ${INPUT_LIMITS.url.max} characters, with no user name or password; an IP address must be a public one (private, loopback, link-local and reserved addresses are refused before anything is charged).`;
+
+/**
+ * A page a caller gives (`url`): an http(s) address (`https://` assumed without a scheme), at most 500 characters,
+ * refused in validation (400, before any charge) when its scheme, credentials or IP address say it cannot be fetched;
+ * the safe fetcher checks the rest (names, ports, redirects) when it fetches.
+ */
 export const PageUrl = z
   .string()
   .trim()
   .min(1, "is required")
   .max(INPUT_LIMITS.url.max, `must be at most ${INPUT_LIMITS.url.max} characters`)
-  .openapi({ example: "https://www.example.co.uk/", type: "string", maxLength: INPUT_LIMITS.url.max });
+  .superRefine((s, ctx) => {
+    const why = s.length > 0 && s.length <= INPUT_LIMITS.url.max ? urlRefusal(s) : null;
+    if (why) ctx.addIssue({ code: "custom", message: why });
+  })
+  .openapi({ example: "https://www.example.co.uk/", type: "string", maxLength: INPUT_LIMITS.url.max, description: URL_RULES });
+
+/** A `url` input described by its own words followed by its rules (URL_RULES): the description says what validation checks. */
+export const describedUrl = (text: string) => PageUrl.describe(`${text} ${URL_RULES}`);
 
 /** `?domain=` or `?url=`, exactly one (400 naming `domain` when neither is given, `url` when both are). */
 export const domainOrUrl = (describe: { domain: string; url: string }) =>
   z
-    .object({ domain: Domain.optional().describe(describe.domain), url: PageUrl.optional().describe(describe.url) })
+    .object({ domain: Domain.optional().describe(describe.domain), url: describedUrl(describe.url).optional() })
     .superRefine((v, ctx) => {
       if (v.domain === undefined && v.url === undefined)
         ctx.addIssue({ code: "custom", path: ["domain"], message: "give `domain` (a host such as example.co.uk) or `url` (a page of the site)" });
