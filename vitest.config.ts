@@ -33,25 +33,43 @@ async function serve(file: string): Promise<Response> {
 /**
  * The browser-safety canary: a listener on 127.0.0.1 that hostile fixture pages point at (as a loopback address, the
  * way an attacker would). Nothing may ever reach it: test/sources/browser.test.ts reads its log through
- * http://canary.test/log. Unref'd: it ends with the test run's process.
+ * http://canary.test/log. Every TCP connection is logged too, request or not: a browser's preconnect opens a socket and
+ * sends nothing (issue 29 §3). Unref'd: it ends with the test run's process.
  */
 const canaryHits: string[] = [];
-const canary = createHttpServer((req, res) => {
-  canaryHits.push(`${req.method} ${req.url}`);
-  res.end("canary");
-});
-canary.on("upgrade", (req, socket) => {
-  canaryHits.push(`UPGRADE ${req.url}`);
-  socket.destroy();
-});
+function canaryServer(name: string) {
+  const server = createHttpServer((req, res) => {
+    canaryHits.push(`${req.method} ${req.url}`);
+    res.end("canary");
+  });
+  server.on("connection", (socket) => canaryHits.push(`CONNECT ${name} from ${socket.remotePort}`));
+  server.on("upgrade", (req, socket) => {
+    canaryHits.push(`UPGRADE ${req.url}`);
+    socket.destroy();
+  });
+  return server;
+}
+const canary = canaryServer("canary");
 await new Promise<void>((r) => canary.listen(0, "127.0.0.1", () => r()));
 canary.unref();
 const CANARY = `127.0.0.1:${(canary.address() as AddressInfo).port}`;
+/**
+ * The same canary on port 80 of a loopback address of this run's own (test/sources/browserNoNetwork.test.ts): Chromium
+ * preconnects to a navigation's target on the scheme's default port. Only where this process may bind port 80 (as
+ * root); elsewhere it is "" and the tests that need it skip.
+ */
+const canary80 = canaryServer("canary80");
+const CANARY80 = await new Promise<string>((r) => {
+  const host = `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+  canary80.once("error", () => r(""));
+  canary80.listen(80, host, () => r(host));
+});
+canary80.unref();
 
 /** hostile.test: pages that try to reach private addresses, and documents that never end, are huge, or never load. */
 async function hostile(u: URL): Promise<Response> {
   const path = u.pathname;
-  const page = (html: string) => new Response(html.replaceAll("{{CANARY}}", CANARY), { headers: { "content-type": "text/html; charset=utf-8" } });
+  const page = (html: string) => new Response(html.replaceAll("{{CANARY80}}", CANARY80 || CANARY).replaceAll("{{CANARY}}", CANARY), { headers: { "content-type": "text/html; charset=utf-8" } });
   if (path === "/redirect/1") return new Response(null, { status: 302, headers: { location: "/redirect/2" } });
   if (path === "/redirect/2") return new Response(null, { status: 302, headers: { location: `http://${CANARY}/redirected` } });
   if (path === "/endless" || path === "/endless.png") {
@@ -136,7 +154,7 @@ export default defineConfig(async () => {
             const u = new URL(req.url);
             const path = decodeURIComponent(u.pathname);
             if (u.hostname === "files.test") return serve(join(import.meta.dirname, "test/fixtures", path));
-            if (u.hostname === "canary.test") return Response.json({ canary: CANARY, hits: canaryHits });
+            if (u.hostname === "canary.test") return Response.json({ canary: CANARY, canary80: CANARY80, hits: canaryHits });
             if (u.hostname === "hostile.test") return hostile(u);
             if (u.hostname === "shared.test") return serve(join(SHARED, path));
             if (u.hostname === "chbulk.test") {

@@ -5,7 +5,9 @@
  * browser so each hop is checked again. The browser itself never reaches the network:
  * - in production the session is launched with guardrails that allow no outbound domain at all, so only the
  *   Worker's answers reach the page;
- * - locally Debian's chromium runs behind a dead proxy (scripts/browser-prep.mjs);
+ * - locally (npm start, the tests, a self-hosted wrangler) Debian's chromium has no network of its own: no host or
+ *   address resolves and its only proxy does not exist (scripts/browser-prep.mjs NO_NETWORK), so the sockets Chromium
+ *   opens by itself before a request is intercepted (a preconnect to a navigation's target, DNS prefetch) go nowhere;
  * - in the page, before its own scripts, WebSocket, WebTransport, WebRTC and workers are refused (they are not
  *   requests the interception sees).
  * Limits: one time limit for the whole render, a wait for the load event after which what has rendered is read, a
