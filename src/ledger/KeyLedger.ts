@@ -377,8 +377,9 @@ export class KeyLedger extends DurableObject<NoBindings> {
       if (next.refunded !== row.refunded || next.cancelled !== row.cancelled) this.dirtyCharges.set(item.id, next);
       out.push({ id: item.id, landed: row.landed, refunded: next.refunded });
     }
+    const remaining = this.balance?.credits ?? 0; // as decided here, not as later calls may change it while this is written
     await this.committed();
-    return { remaining: this.balance?.credits ?? 0, charges: out };
+    return { remaining, charges: out };
   }
 
   /** Current balance without charging (GET /api/v1/account). */

@@ -361,8 +361,9 @@ describe("Idempotency-Key on POST", () => {
   });
 });
 
-describe("issue 29 §2 billing stays exact when the ledger is slow (time-out 50 ms, slow calls 150 ms)", () => {
-  const T = 50;
+describe("issue 29 §2 billing stays exact when the ledger is slow (time-out 250 ms, slow calls 900 ms)", () => {
+  // Generous for a loaded test machine: a call made fast must answer within the time limit for these cases to be the ones named.
+  const T = 250;
   /** A slow ledger whose calls are slowed as `plan` says for each method, by attempt (missing: fast). */
   const slowed = (plan: Partial<Record<LedgerMethod, Slowness[]>>) => slowLedger((m, _args, attempt) => plan[m]?.[attempt] ?? plan[m]?.at(-1) ?? { mode: "fast" });
   const run = async (op: AnyOperation, key: string, slow: ReturnType<typeof slowed>) => {
@@ -371,7 +372,7 @@ describe("issue 29 §2 billing stays exact when the ledger is slow (time-out 50 
     return o;
   };
   const fast: Slowness = { mode: "fast" };
-  const late = (mode: "before" | "after"): Slowness => ({ mode, ms: 150 });
+  const late = (mode: "before" | "after"): Slowness => ({ mode, ms: 900 }); // longer than a first answer is waited for, in all (3 × T)
   const quiet = () => vi.spyOn(console, "error").mockImplementation(() => {});
   const message = (o: { body: unknown }) => (o.body as { message: string }).message;
 
@@ -419,8 +420,9 @@ describe("issue 29 §2 billing stays exact when the ledger is slow (time-out 50 
     expect(message(o)).not.toMatch(/nothing was charged/);
     expect(o.headers["x-credits-refund-pending"]).toBe("3");
     expect(o.headers["x-credits-refunded"]).toBeUndefined();
-    // Three cancels reached the ledger (the first late, a retry whose answer was late, then one answered): given back once.
-    expect(slow.log.filter((c) => c.method === "refund").map((c) => c.mode)).toEqual(["before", "after", "fast"]);
+    // Cancels reached the ledger (the first late, a retry whose answer was late, then one answered, or more if that too was slow): given back once.
+    const modes = slow.log.filter((c) => c.method === "refund").map((c) => c.mode);
+    expect(modes.slice(0, 3)).toEqual(["before", "after", "fast"]);
     expect(await balanceOf(keyId)).toBe(100);
     expect(lines.join("\n")).not.toMatch(/refundLost|refundUnconfirmed/);
   });

@@ -16,7 +16,7 @@ import { type Slowness, slowLedger, stableText, unitHash } from "./slowLedger";
 /**
  * Issue 29 §2: billing stays exact when the ledger is slow. Hundreds of concurrent calls through the gateway, on one key
  * with a known balance, with the real KeyLedger behind a wrapper that makes about a third of the ledger calls (charges,
- * handler charges, refunds, cancels) late by longer than the gateway's time limit (50 ms here: delays of 80–200 ms
+ * handler charges, refunds, cancels) late by longer than the gateway's time limit (100 ms here: delays of 150–300 ms
  * before the call reaches the object, or after it answered) or lost on the way. Once every late call has landed and
  * the gateway's background work is done:
  * - the balance dropped by exactly the sum of the credits the replies say they used: for a success, what it was charged
@@ -26,7 +26,7 @@ import { type Slowness, slowLedger, stableText, unitHash } from "./slowLedger";
  * - no `x-credits-remaining` is negative or above the starting balance.
  */
 
-const T = 50;
+const T = 100;
 const START = 150;
 
 // The test-only operations have no route, so the emitted description that test/setup.ts checks replies against does not list them.
@@ -84,7 +84,7 @@ const FAILING: Call = { op: failing, input: {}, price: () => 2 };
 const choose = (method: string, args: unknown[], attempt: number): Slowness => {
   if (attempt >= 3) return { mode: "fast" };
   const u = unitHash(`${method} ${stableText(args)} #${attempt}`);
-  const ms = 80 + Math.floor(unitHash(`ms ${stableText(args)} #${attempt}`) * 120);
+  const ms = 150 + Math.floor(unitHash(`ms ${stableText(args)} #${attempt}`) * 150);
   if (u < 0.14) return { mode: "before", ms };
   if (u < 0.28) return { mode: "after", ms };
   if (u < 0.33) return { mode: "lost" };
