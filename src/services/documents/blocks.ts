@@ -1,8 +1,9 @@
 /**
  * A document as the readers see it: headings and blocks of text, each with the page it is on (PDF) — from HTML
- * (linkedom) or from a PDF's pages. Pure: the bytes are fetched and the PDF opened at the edge (sources/documents).
+ * (linkedom, within the HTML limits of services/html/parse.ts) or from a PDF's pages. Pure: the bytes are fetched
+ * and the PDF opened at the edge (sources/documents).
  */
-import { parseHTML } from "linkedom";
+import { parseHtml, walkNodes } from "../html/parse";
 
 export interface Block {
   kind: "heading" | "text";
@@ -15,8 +16,6 @@ export interface Block {
 
 /** Elements whose content is never the document's: navigation, chrome, scripts, forms. */
 const DROP = "script, style, noscript, template, svg, canvas, iframe, nav, aside, form, button, select, [role=navigation], [role=search], [aria-hidden=true], [hidden]";
-/** Page chrome when it is not inside the main content. */
-const CHROME = "header, footer, [role=banner], [role=contentinfo]";
 const BLOCK = new Set(["P", "LI", "TD", "TH", "DD", "DT", "BLOCKQUOTE", "PRE", "FIGCAPTION", "CAPTION", "ADDRESS", "DIV", "SECTION", "ARTICLE", "MAIN", "TABLE", "TR", "UL", "OL", "DL", "BODY", "HR", "BR"]);
 const HEADING = /^H([1-6])$/;
 
@@ -26,16 +25,43 @@ interface DomNode {
   tagName: string;
   textContent: string | null;
   childNodes: ArrayLike<DomNode>;
+  getAttribute(name: string): string | null;
+  remove(): void;
 }
 
 const clean = (s: string) => s.replace(/[\s\u00a0]+/g, " ").trim();
 
-/** The HTML document's title and its blocks, navigation, header and footer chrome, scripts and forms dropped. */
+/** Page chrome when it is not inside the main content ("header, footer, [role=banner], [role=contentinfo]"), tested on one element. */
+const isChrome = (el: DomNode) => el.tagName === "HEADER" || el.tagName === "FOOTER" || el.getAttribute("role") === "banner" || el.getAttribute("role") === "contentinfo";
+/** The main content ("main, article, [role=main]"), tested on one element. */
+const isMain = (el: DomNode) => el.tagName === "MAIN" || el.tagName === "ARTICLE" || el.getAttribute("role") === "main";
+
+/**
+ * The HTML document's title and its blocks, navigation, header and footer chrome, scripts and forms dropped. The page
+ * is parsed within the HTML limits (services/html/parse.ts: 422 beyond them) and walked iteratively.
+ */
 export function htmlBlocks(html: string): { title: string; blocks: Block[] } {
-  const { document } = parseHTML(html);
+  const { document } = parseHtml(html);
   const title = clean(document.querySelector("title")?.textContent ?? "");
   for (const el of [...document.querySelectorAll(DROP)]) el.remove();
-  for (const el of [...document.querySelectorAll(CHROME)]) if (!el.closest("main, article, [role=main]")) el.remove();
+  // Chrome outside the main content, found in one walk (an element's `closest` per element is a walk up per element).
+  const chrome: DomNode[] = [];
+  let inMain = 0;
+  walkNodes(
+    document as unknown as DomNode,
+    (node) => {
+      if (node.nodeType !== 1) return false;
+      if (isMain(node)) inMain++;
+      if (!inMain && isChrome(node)) {
+        chrome.push(node); // removed with everything in it
+        return false;
+      }
+    },
+    (node) => {
+      if (isMain(node)) inMain--;
+    },
+  );
+  for (const el of chrome) el.remove();
   const root = document.querySelector("main, [role=main]") ?? document.body ?? document.documentElement;
   const blocks: Block[] = [];
   let line = "";
@@ -44,28 +70,28 @@ export function htmlBlocks(html: string): { title: string; blocks: Block[] } {
     if (t) blocks.push({ kind: "text", text: t });
     line = "";
   };
-  const walk = (node: DomNode) => {
-    for (const child of Array.from(node.childNodes)) {
-      if (child.nodeType === 3) {
-        line += child.textContent ?? "";
-        continue;
-      }
-      if (child.nodeType !== 1) continue;
-      const el = child;
-      const h = HEADING.exec(el.tagName);
-      if (h) {
-        flush();
-        const t = clean(el.textContent ?? "");
-        if (t) blocks.push({ kind: "heading", level: Number(h[1]), text: t });
-        continue;
-      }
-      const block = BLOCK.has(el.tagName);
-      if (block) flush();
-      walk(el);
-      if (block) flush();
-    }
-  };
-  if (root) walk(root as unknown as DomNode);
+  if (root)
+    walkNodes(
+      root as unknown as DomNode,
+      (el) => {
+        if (el.nodeType === 3) {
+          line += el.textContent ?? "";
+          return false;
+        }
+        if (el.nodeType !== 1) return false;
+        const h = HEADING.exec(el.tagName);
+        if (h) {
+          flush();
+          const t = clean(el.textContent ?? "");
+          if (t) blocks.push({ kind: "heading", level: Number(h[1]), text: t });
+          return false;
+        }
+        if (BLOCK.has(el.tagName)) flush();
+      },
+      (el) => {
+        if (BLOCK.has(el.tagName)) flush();
+      },
+    );
   flush();
   return { title, blocks };
 }

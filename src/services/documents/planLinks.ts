@@ -5,7 +5,7 @@
  * three, and records which page the plan was found from. `siteIdentity` reads who the page says runs the site, so a
  * plan naming another organisation is not taken for the supplier's (issue 28 §3; the rule is compareOrganisation's).
  */
-import { parseHTML } from "linkedom";
+import { parseHtml } from "../html/parse";
 import { siteOf as registrableDomain } from "../net/site";
 import { statedCompanyNames, statedCompanyNumbers } from "../web/disclosures";
 import { readPage } from "../web/siteLinks";
@@ -65,7 +65,7 @@ export function rankedPlanLinks(html: string, baseUrl: string): PlanLink[] {
   } catch {
     return [];
   }
-  const { document } = parseHTML(html);
+  const { document } = parseHtml(html);
   const baseHref = document.querySelector("base[href]")?.getAttribute("href");
   let resolveFrom = base;
   if (baseHref)
@@ -147,11 +147,11 @@ export function siteIdentity(html: string, url: string): SiteIdentity {
     }
   const head = html.slice(0, 200_000);
   const siteNames: string[] = [];
-  const meta = /<meta\b[^>]*\bproperty\s*=\s*["']og:site_name["'][^>]*>/i.exec(head)?.[0] ?? "";
+  const meta = startTags(head, "meta").find((t) => /\bproperty\s*=\s*["']og:site_name["']/i.test(t)) ?? "";
   const ogName = /\bcontent\s*=\s*"([^"]{2,80})"|\bcontent\s*=\s*'([^']{2,80})'/i.exec(meta);
   if (ogName) siteNames.push(decodeEntities(ogName[1] ?? ogName[2]).trim());
   // The title's parts ("Calder Facilities Ltd — cleaning and FM across the North"): a capitalised part of a few words.
-  const title = decodeEntities(/<title\b[^>]*>([^<]{0,300})<\/title>/i.exec(head)?.[1] ?? "").replace(/\s+/g, " ");
+  const title = decodeEntities(titleIn(head)).replace(/\s+/g, " ");
   for (const part of title.split(/\s+[|–—:-]\s+|\s*[|·•]\s*/)) {
     const t = part.trim();
     if (t.length >= 2 && t.length <= 60 && /^\p{Lu}|^\d/u.test(t) && t.split(/\s+/).length <= 6 && !NOT_A_SITE_NAME.test(t) && !SENTENCE_CASE.test(t) && !rankOf(t.toLowerCase())) siteNames.push(t);
@@ -163,6 +163,33 @@ export function siteIdentity(html: string, url: string): SiteIdentity {
     /* no address: no domain */
   }
   return { url, names: names.slice(0, 5), siteNames: [...new Set(siteNames)].slice(0, 4), numbers: statedCompanyNumbers(text).map((n) => n.number), text, domain };
+}
+
+/** Every `<name …>` start tag as written, in one forward scan (a tag never closed ends it: no later one closes either). */
+function startTags(html: string, name: string): string[] {
+  const out: string[] = [];
+  const open = new RegExp(`<${name}\\b`, "gi");
+  for (let m = open.exec(html); m; m = open.exec(html)) {
+    const end = html.indexOf(">", m.index);
+    if (end < 0) break;
+    out.push(html.slice(m.index, end + 1));
+    open.lastIndex = end + 1;
+  }
+  return out;
+}
+
+/** The first `<title>`'s text of up to 300 characters (no markup in it), as `/<title\b[^>]*>([^<]{0,300})<\/title>/i` reads it, in one forward scan. */
+function titleIn(html: string): string {
+  const text = /([^<]{0,300})<\/title>/iy;
+  const open = /<title\b/gi;
+  for (let m = open.exec(html); m; m = open.exec(html)) {
+    const end = html.indexOf(">", m.index);
+    if (end < 0) return "";
+    text.lastIndex = end + 1;
+    const t = text.exec(html);
+    if (t) return t[1];
+  }
+  return "";
 }
 
 const BRACKETED_BEFORE_FORM = /\((\p{Lu}[\p{L}]{1,15})\)(?=\s+(?:Limited|Ltd|PLC|plc|LLP)\b)/gu;

@@ -5,7 +5,7 @@
  * services or products). Pure: the pages are fetched by the operation. Quotes are short and people's names are
  * never taken: headings and items that read like a person's name are left out.
  */
-import { parseHTML } from "linkedom";
+import { parseHtml, walkNodes } from "../html/parse";
 import { looksLikePerson } from "../matching/people";
 import { readBrandPage } from "../web/brandKit";
 import { scrubPeople, statedAddresses, statedCompanyNumbers } from "../web/disclosures";
@@ -20,12 +20,13 @@ export interface SitePage extends ReadPage {
 }
 
 interface El {
+  nodeType: number;
   tagName: string;
   textContent: string | null;
-  nextElementSibling: El | null;
+  childNodes: ArrayLike<El>;
   parentElement: El | null;
+  getAttribute(name: string): string | null;
   querySelectorAll(selector: string): ArrayLike<El>;
-  closest(selector: string): El | null;
 }
 
 const clean = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
@@ -33,6 +34,11 @@ const OFFERING_HEADING = /\b(?:services?|what we do|our work|products?|solutions
 const NAV_WORDS = /^(?:home|about(?: us)?|contact(?: us)?|blog|news|careers|jobs|login|log in|sign in|sign up|privacy(?: policy)?|cookies?(?: policy)?|terms.*|faqs?|search|menu|shop|cart|basket|accessibility|sitemap|read more|learn more|find out more|get in touch|book now|call us|email us|back to top)$/i;
 const MAX_OFFERINGS = 12;
 const MAX_HEADINGS = 20;
+/** Sections (a heading about services and its section) read for offerings at most: a homepage has a few. */
+const MAX_OFFERING_SECTIONS = 20;
+
+/** "nav, footer, header nav, [role=navigation], [role=contentinfo], script, style, template" of one element. */
+const isChrome = (el: El) => /^(?:NAV|FOOTER|SCRIPT|STYLE|TEMPLATE)$/.test(el.tagName) || el.getAttribute("role") === "navigation" || el.getAttribute("role") === "contentinfo";
 
 /** A short phrase fit to list as something the business offers. */
 function offeringOf(raw: string): string | null {
@@ -45,8 +51,25 @@ function offeringOf(raw: string): string | null {
 
 /** Headings (h1–h3) and the items listed under a heading about services or products, in page order. */
 export function offeringsOf(html: string): { headings: string[]; offerings: string[] } {
-  const { document } = parseHTML(html) as unknown as { document: { querySelectorAll(s: string): ArrayLike<El> } };
-  const inChrome = (el: El) => !!el.closest("nav, footer, header nav, [role=navigation], [role=contentinfo], script, style, template");
+  const { document } = parseHtml(html) as unknown as { document: El };
+  // One walk down the page: the elements in chrome (themselves or inside it), and each heading's section (its nearest
+  // section, article or div) — no walk up per element.
+  const chrome = new Set<El>();
+  const sectionOf = new Map<El, El | null>();
+  const stack: { chrome: boolean; section: El | null }[] = [{ chrome: false, section: null }];
+  walkNodes(
+    document,
+    (el) => {
+      if (el.nodeType !== 1) return false;
+      const up = stack[stack.length - 1];
+      const inside = up.chrome || isChrome(el);
+      if (inside) chrome.add(el);
+      if (/^H[1-4]$/.test(el.tagName)) sectionOf.set(el, up.section);
+      stack.push({ chrome: inside, section: /^(?:SECTION|ARTICLE|DIV)$/.test(el.tagName) ? el : up.section });
+    },
+    () => void stack.pop(),
+  );
+  const inChrome = (el: El) => chrome.has(el);
   const headings: string[] = [];
   for (const h of Array.from(document.querySelectorAll("h1, h2, h3"))) {
     if (inChrome(h)) continue;
@@ -58,14 +81,33 @@ export function offeringsOf(html: string): { headings: string[]; offerings: stri
   const add = (t: string | null) => {
     if (t && !offerings.some((o) => o.toLowerCase() === t.toLowerCase()) && offerings.length < MAX_OFFERINGS) offerings.push(t);
   };
+  // Each section is read once per heading level (a second heading about services in it would add nothing new).
+  const read = new Set<string>();
+  const scopes = new Map<El, number>();
   for (const h of Array.from(document.querySelectorAll("h1, h2, h3, h4"))) {
+    if (offerings.length >= MAX_OFFERINGS) break;
     if (inChrome(h) || !OFFERING_HEADING.test(clean(h.textContent))) continue;
     // The list or the sub-headings that follow the heading, within its section.
-    const scope = h.closest("section, article, div") ?? h.parentElement;
+    const scope = sectionOf.get(h) ?? h.parentElement;
     if (!scope) continue;
     const level = Number(h.tagName.slice(1));
-    for (const li of Array.from(scope.querySelectorAll("li"))) if (!inChrome(li)) add(offeringOf(li.textContent ?? ""));
-    for (const sub of Array.from(scope.querySelectorAll("h2, h3, h4, h5"))) if (sub !== h && Number(sub.tagName.slice(1)) > level) add(offeringOf(sub.textContent ?? ""));
+    if (!scopes.has(scope)) {
+      if (scopes.size >= MAX_OFFERING_SECTIONS) continue;
+      scopes.set(scope, scopes.size);
+    }
+    // The section's list items are the same for every heading in it; its sub-headings depend on the heading's level.
+    const key = `${scopes.get(scope)}:${level}`;
+    if (read.has(key)) continue;
+    if (!read.has(`${scopes.get(scope)}`))
+      for (const li of Array.from(scope.querySelectorAll("li"))) {
+        if (offerings.length >= MAX_OFFERINGS) break;
+        if (!inChrome(li)) add(offeringOf(li.textContent ?? ""));
+      }
+    read.add(key).add(`${scopes.get(scope)}`);
+    for (const sub of Array.from(scope.querySelectorAll("h2, h3, h4, h5"))) {
+      if (offerings.length >= MAX_OFFERINGS) break;
+      if (sub !== h && Number(sub.tagName.slice(1)) > level) add(offeringOf(sub.textContent ?? ""));
+    }
   }
   return { headings, offerings };
 }

@@ -2,7 +2,7 @@
  * Logo candidates from a homepage's HTML, best first (SPEC §4.7): the page's own logo image, then the app icon,
  * then an SVG or PNG icon, and the social share image last. Pure: the caller fetches the page.
  */
-import { parseHTML } from "linkedom";
+import { parseHtml, walkNodes } from "../html/parse";
 
 export interface LogoCandidate {
   url: string;
@@ -34,20 +34,26 @@ const byDesc = <T>(items: T[], key: (t: T) => number) =>
 function jsonLdLogos(data: unknown): string[] {
   const byId = new Map<string, Record<string, unknown>>();
   const nodes: Record<string, unknown>[] = [];
-  const walk = (v: unknown): void => {
-    if (Array.isArray(v)) return v.forEach(walk);
-    if (!v || typeof v !== "object") return;
+  // Every object, in document order, walked with an explicit stack (JSON nested however deep cannot overflow it).
+  const stack: unknown[] = [data];
+  while (stack.length) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
+      continue;
+    }
+    if (!v || typeof v !== "object") continue;
     const node = v as Record<string, unknown>;
     nodes.push(node);
     if (typeof node["@id"] === "string") byId.set(node["@id"], node);
-    Object.values(node).forEach(walk);
-  };
-  walk(data);
+    const values = Object.values(node);
+    for (let i = values.length - 1; i >= 0; i--) stack.push(values[i]);
+  }
   const isOrganization = (n: Record<string, unknown>) =>
     [n["@type"]].flat().some((t) => typeof t === "string" && /organi[sz]ation|corporation|business|ngo|brand/i.test(t));
-  const urlOf = (v: unknown): string[] => {
+  const urlOf = (v: unknown, depth = 0): string[] => {
     if (typeof v === "string") return [v];
-    if (Array.isArray(v)) return v.flatMap(urlOf);
+    if (Array.isArray(v)) return depth > 12 ? [] : v.flatMap((x) => urlOf(x, depth + 1));
     if (!v || typeof v !== "object") return [];
     const o = v as Record<string, unknown>;
     const ref = typeof o["@id"] === "string" && !o.url && !o.contentUrl ? byId.get(o["@id"]) : undefined; // {"@id": "#logo"}
@@ -64,29 +70,71 @@ function jsonLdLogos(data: unknown): string[] {
  */
 const BADGE_AREA = /partner|accredit|certif|client|customer|sponsor|award|badge|member|affiliat|supplier|trusted|as-seen|press|featured|brands|logo-?(?:wall|grid|strip|carousel|cloud)/i;
 
-/** The little of a DOM element this module reads (linkedom's elements; the Workers types' `Element` is HTMLRewriter's). */
+/** The little of a DOM node this module reads (linkedom's; the Workers types' `Element` is HTMLRewriter's). */
 interface Node {
+  nodeType: number;
   tagName: string;
-  parentElement: Node | null;
+  childNodes: ArrayLike<Node>;
   getAttribute(name: string): string | null;
-  matches(selector: string): boolean;
-  closest(selector: string): Node | null;
 }
 
-function inBadgeArea(img: Node): boolean {
-  if (img.closest("footer, [role=contentinfo]")) return true;
-  for (let el: Node | null = img.parentElement; el && el.tagName !== "BODY"; el = el.parentElement) {
-    if (el.matches("header, nav, [role=banner]")) return false; // the page's own header
-    const label = `${el.getAttribute("id") ?? ""} ${el.getAttribute("class") ?? ""} ${el.getAttribute("aria-label") ?? ""}`;
-    if (BADGE_AREA.test(label)) return true;
-  }
+/** `footer, [role=contentinfo]` of one element. */
+const isFooter = (el: Node) => el.tagName === "FOOTER" || el.getAttribute("role") === "contentinfo";
+/** `header, nav, [role=banner]` of one element: the page's own header. */
+const isHeader = (el: Node) => el.tagName === "HEADER" || el.tagName === "NAV" || el.getAttribute("role") === "banner";
+
+/** What an element's ancestors say about an image in it, known from one walk down the page (no walk up per image). */
+interface Context {
+  /** Inside a footer (or role=contentinfo). */
+  footer: boolean;
+  /** Inside the page's header, nav or banner. */
+  header: boolean;
+  /** The nearest ancestor below <body> that is the page's header ("header") or a badge area by its id, class or label ("badge"). */
+  area: "header" | "badge" | null;
+  /** The nearest `a[href]`'s href. */
+  href: string | null;
+}
+
+/** The page's images in document order, each with what its ancestors (and itself) say. */
+function imagesOf(document: Node): { img: Node; ctx: Context }[] {
+  const out: { img: Node; ctx: Context }[] = [];
+  const stack: Context[] = [{ footer: false, header: false, area: null, href: null }];
+  walkNodes(
+    document,
+    (el) => {
+      if (el.nodeType !== 1) return false;
+      const up = stack[stack.length - 1];
+      const label = `${el.getAttribute("id") ?? ""} ${el.getAttribute("class") ?? ""} ${el.getAttribute("aria-label") ?? ""}`;
+      const own: Context = {
+        footer: up.footer || isFooter(el),
+        header: up.header || isHeader(el),
+        // An image's areas are its ancestors up to <body> (not <body> itself), nearest first: the header wins at one element.
+        area: el.tagName === "BODY" ? null : isHeader(el) ? "header" : BADGE_AREA.test(label) ? "badge" : up.area,
+        href: el.tagName === "A" && el.getAttribute("href") !== null ? el.getAttribute("href") : up.href,
+      };
+      if (el.tagName === "IMG") out.push({ img: el, ctx: { ...own, area: up.area } });
+      stack.push(own);
+    },
+    () => void stack.pop(),
+  );
+  return out;
+}
+
+/** An image in another organisation's area: a footer's badges, a partners or accreditations block, or named for one. */
+function inBadgeArea(img: Node, ctx: Context): boolean {
+  if (ctx.footer) return true;
+  if (ctx.area) return ctx.area === "badge"; // the page's own header: false
   // A lone image named for someone else ("Cyber Essentials certified logo", "partner-logo.png").
   return BADGE_AREA.test(`${img.getAttribute("alt") ?? ""} ${img.getAttribute("class") ?? ""} ${img.getAttribute("src") ?? ""}`);
 }
 
 /** Extracts logo candidates in SPEC §4.7 order; URLs absolute (against <base href>, then the page URL), deduplicated, at most 10. */
 export function extractLogos(html: string, pageUrl: string): LogoCandidate[] {
-  const { document } = parseHTML(html);
+  return extractLogosFrom(parseHtml(html).document, pageUrl);
+}
+
+/** extractLogos of a page already parsed (brand-kit reads the same document). */
+export function extractLogosFrom(document: ReturnType<typeof parseHtml>["document"], pageUrl: string): LogoCandidate[] {
   let base = pageUrl;
   try {
     const href = document.querySelector("base[href]")?.getAttribute("href");
@@ -116,12 +164,12 @@ export function extractLogos(html: string, pageUrl: string): LogoCandidate[] {
   // (1) The page's own logo: <img> named "logo" (in header/nav or linking home first), then JSON-LD Organization.logo,
   // then other "logo" images (often partners' logos further down). Inline <svg> has no URL and is skipped.
   const homes = new Set([abs("/"), abs(pageUrl)]);
-  const imgs = [...document.querySelectorAll("img")].flatMap((img) => {
+  const imgs = imagesOf(document as unknown as Node).flatMap(({ img, ctx }) => {
     const named = ["id", "class", "alt", "src"].some((a) => /logo/i.test(img.getAttribute(a) ?? ""));
     const url = ["src", "data-src", "data-lazy-src"].map((a) => abs(img.getAttribute(a))).find(Boolean);
-    if (!named || !url || inBadgeArea(img as unknown as Node)) return [];
-    const home = homes.has(abs(img.closest("a[href]")?.getAttribute("href")));
-    return [{ url, prominent: !!img.closest("header, nav, [role=banner]") || home }];
+    if (!named || !url || inBadgeArea(img, ctx)) return [];
+    const home = homes.has(abs(ctx.href));
+    return [{ url, prominent: ctx.header || home }];
   });
   const ldLogos = [...document.querySelectorAll('script[type="application/ld+json"]')].flatMap((s) => {
     try {

@@ -24,7 +24,7 @@
  * score = round(100 × points earned ÷ points of the parts that could be judged).
  */
 import { visibleText } from "./domText";
-import { parseHTML } from "linkedom";
+import { parseHtml } from "../html/parse";
 import type { CompanyProfile } from "../companies/profile";
 import { normaliseNameCore } from "../matching/names";
 import { type StatedNumber, statedCompanyNumbers } from "./disclosures";
@@ -168,9 +168,43 @@ export const textLengthOf = (s: string) => collapse(s).length;
 /** Meta names read as robots directives: robots, the search crawlers' own and the crawlers ai-visibility reports on. */
 const ROBOTS_META = new Set(["robots", "googlebot", "googlebot-news", "bingbot", "msnbot", ...CRAWLERS.map((c) => c.token.toLowerCase())]);
 
+/** The first `<name …>` start tag as written, found by a forward scan ("" when there is none). */
+function startTag(html: string, name: string): string {
+  const m = new RegExp(`<${name}\\b`, "i").exec(html);
+  const end = m ? html.indexOf(">", m.index) : -1;
+  return m && end >= 0 ? html.slice(m.index, end + 1) : "";
+}
+
+/** Markdown links (`[text](url …)`) of a text, counted in one pass (a pattern backtracks over every unclosed `[` or `(`). */
+function markdownLinks(text: string): number {
+  const n = text.length;
+  // The next `]` or line end, and the next `)`, from each position (computed right to left).
+  const nextBracket = new Int32Array(n + 1).fill(n);
+  const nextParen = new Int32Array(n + 1).fill(n);
+  for (let i = n - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    nextBracket[i] = c === 93 || c === 10 ? i : nextBracket[i + 1];
+    nextParen[i] = c === 41 ? i : nextParen[i + 1];
+  }
+  let count = 0;
+  for (let i = text.indexOf("["); i >= 0 && i < n; i = text.indexOf("[", i + 1)) {
+    // \[[^\]\n]*\]\(\s*[^)\s]+[^)]*\)
+    const close = nextBracket[i + 1];
+    if (close >= n || text[close] !== "]" || text[close + 1] !== "(") continue;
+    let k = close + 2;
+    while (k < n && /\s/.test(text[k])) k++;
+    if (k >= n || text[k] === ")") continue;
+    const end = nextParen[k];
+    if (end >= n) continue;
+    count++;
+    i = end;
+  }
+  return count;
+}
+
 /** Reads the page's HTML as a crawler that runs no JavaScript sees it. */
 export function readPage(html: string, url: string): PageReading {
-  const { document } = parseHTML(html);
+  const { document } = parseHtml(html);
   const all = (sel: string) => [...(document.querySelectorAll(sel) as unknown as DomNode[])];
   const quote = (el: DomNode | undefined) => (el?.outerHTML ? cut(collapse(el.outerHTML)) : null);
   const metaBy = (attr: "name" | "property", value: string) => all("meta").find((m) => (m.getAttribute(attr) ?? "").trim().toLowerCase() === value);
@@ -182,7 +216,7 @@ export function readPage(html: string, url: string): PageReading {
   const titleEl = all("title")[0];
   const root = ((document as unknown as { body: DomNode | null }).body ?? (document.documentElement as unknown as DomNode)) as DomNode;
   const text = visibleText(root);
-  const htmlTag = /<html\b[^>]*>/i.exec(html)?.[0] ?? "";
+  const htmlTag = startTag(html, "html");
   const lang = /\blang\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(htmlTag);
   const canonicals = all("link")
     .filter((l) => (l.getAttribute("rel") ?? "").toLowerCase().split(/\s+/).includes("canonical"))
@@ -399,7 +433,7 @@ export function readLlmsTxt(text: string): { title: string | null; summary: stri
   return {
     title,
     summary,
-    links: [...text.matchAll(/\[[^\]\n]*\]\(\s*[^)\s]+[^)]*\)/g)].length,
+    links: markdownLinks(text),
     sections: lines.filter((l) => /^##\s+\S/.test(l)).length,
   };
 }

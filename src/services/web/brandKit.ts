@@ -7,8 +7,8 @@
  * People are never named (SPEC §1 rule 7): a personal LinkedIn profile is left out of `socials` and only counted.
  */
 import { visibleText } from "./domText";
-import { parseHTML } from "linkedom";
-import { type LogoCandidate, extractLogos } from "../logo/extractLogos";
+import { parseHtml, walkNodes } from "../html/parse";
+import { type LogoCandidate, extractLogosFrom } from "../logo/extractLogos";
 import { sameSite } from "../net/site";
 import type { RenderedColour, RenderedFont } from "./rendered";
 import {
@@ -132,9 +132,11 @@ const clean = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").t
 export function firstSentence(s: string): string {
   const t = clean(s);
   for (const m of t.matchAll(/[.!?](?=\s+["'“‘(]?[A-Z0-9]|$)/g)) {
-    const upTo = t.slice(0, m.index + 1);
-    if (/\b(?:ltd|co|inc|plc|llp|st|no|nos|mr|mrs|ms|dr|e\.g|i\.e|etc|vs|approx|est|incl)\.$/i.test(upTo)) continue;
-    return cut(upTo);
+    // Past MAX_TAGLINE the answer is the text cut there, wherever the sentence ends.
+    if (m.index >= MAX_TAGLINE) break;
+    // The abbreviation test reads the few characters before the stop (the longest abbreviation and a boundary).
+    if (/\b(?:ltd|co|inc|plc|llp|st|no|nos|mr|mrs|ms|dr|e\.g|i\.e|etc|vs|approx|est|incl)\.$/i.test(t.slice(Math.max(0, m.index - 9), m.index + 1))) continue;
+    return cut(t.slice(0, m.index + 1));
   }
   return cut(t);
 }
@@ -165,16 +167,43 @@ export function brandFromTitle(title: string, pageUrl: string): string | null {
   return u.pathname === "/" || u.pathname === "" ? parts[0] : parts.at(-1)!;
 }
 
-/** A hero area's heading: the homepage's first h1/h2 in a hero, banner or masthead that is not the brand's name. */
+/** `[class*=hero], [id*=hero], [class*=banner], [class*=masthead], [class*=jumbotron], [class*=intro]` of one element. */
+const isHeroArea = (el: El) => {
+  const c = el.getAttribute("class") ?? "";
+  return /hero|banner|masthead|jumbotron|intro/.test(c) || (el.getAttribute("id") ?? "").includes("hero");
+};
+
+/**
+ * A hero area's heading: the homepage's first h1/h2 in a hero, banner or masthead that is not the brand's name. Read
+ * as the areas' headings in order (each area's h1/h2 in page order, areas in page order), then, on a homepage, the
+ * main content's h1s outside navigation and footers; found in one walk of the page (no walk up per element).
+ */
 function heroHeading(document: El, name: string | null, isHome: boolean): string | null {
-  const heroes = Array.from(document.querySelectorAll("[class*=hero], [id*=hero], [class*=banner], [class*=masthead], [class*=jumbotron], [class*=intro]")).filter(
-    (el) => !el.closest("nav, footer, [role=contentinfo]") && !/cookie|consent/i.test(`${el.getAttribute("class")} ${el.getAttribute("id")}`),
+  const main = isHome ? (document.querySelector("main, [role=main]") ?? document.querySelector("body")) : null;
+  // Each heading under a hero area, with the first such area it is under (its outermost: areas come in page order).
+  const inHero: { h: El; area: number }[] = [];
+  const inMain: El[] = [];
+  let areas = 0;
+  type Ctx = { chrome: boolean; navFooter: boolean; area: number | null; main: boolean };
+  const stack: Ctx[] = [{ chrome: false, navFooter: false, area: null, main: false }];
+  walkNodes(
+    document,
+    (el) => {
+      if (el.nodeType !== 1) return false;
+      const up = stack[stack.length - 1];
+      const navFooter = up.navFooter || el.tagName === "NAV" || el.tagName === "FOOTER";
+      const chrome = navFooter || up.chrome || el.getAttribute("role") === "contentinfo";
+      if (el.tagName === "H1" || el.tagName === "H2") {
+        if (up.area !== null) inHero.push({ h: el, area: up.area });
+        // "nav, footer, header nav": nav and footer (a nav in a header is a nav); role=contentinfo does not count here.
+        if (el.tagName === "H1" && up.main && !up.navFooter) inMain.push(el);
+      }
+      const hero = up.area === null && !chrome && isHeroArea(el) && !/cookie|consent/i.test(`${el.getAttribute("class")} ${el.getAttribute("id")}`);
+      stack.push({ chrome, navFooter, area: up.area ?? (hero ? areas++ : null), main: up.main || el === main });
+    },
+    () => void stack.pop(),
   );
-  const candidates = heroes.flatMap((h) => Array.from(h.querySelectorAll("h1, h2")));
-  if (isHome) {
-    const main = document.querySelector("main, [role=main]") ?? document.querySelector("body");
-    if (main) candidates.push(...Array.from(main.querySelectorAll("h1")).filter((h) => !h.closest("nav, footer, header nav")));
-  }
+  const candidates = [...inHero.sort((a, b) => a.area - b.area).map((x) => x.h), ...inMain];
   const own = squash(name ?? "");
   for (const h of candidates) {
     const text = clean(h.textContent);
@@ -264,7 +293,8 @@ function socialsOf(sameAs: string[], links: { href: string; rel: string }[]): { 
 
 /** Everything the page's own HTML says about its brand. `pageUrl` is the URL it was read from (after redirects). */
 export function readBrandPage(html: string, pageUrl: string): BrandPage {
-  const { document } = parseHTML(html) as unknown as { document: El };
+  const parsed = parseHtml(html);
+  const document = parsed.document as unknown as El;
   let base = pageUrl;
   try {
     const href = document.querySelector("base[href]")?.getAttribute("href");
@@ -333,7 +363,10 @@ export function readBrandPage(html: string, pageUrl: string): BrandPage {
     if (sizes) i.sizes = sizes;
     return i;
   };
-  const uniq = <T extends { url: string }>(xs: T[]) => xs.filter((x, i) => xs.findIndex((y) => y.url === x.url) === i);
+  const uniq = <T extends { url: string }>(xs: T[]) => {
+    const seen = new Set<string>();
+    return xs.filter((x) => !seen.has(x.url) && !!seen.add(x.url));
+  };
   const favicons: BrandPage["favicons"] = uniq(links.filter((l) => l.rel.includes("icon") && !l.rel.includes("mask-icon") && !l.rel.some((r) => r.startsWith("apple-touch-icon"))).map(iconOf));
   if (!favicons.length) favicons.push({ url: new URL("/favicon.ico", pageUrl).href, assumed: true });
   const appleTouchIcons = uniq(links.filter((l) => l.rel.includes("apple-touch-icon") || l.rel.includes("apple-touch-icon-precomposed")).map(iconOf));
@@ -362,14 +395,17 @@ export function readBrandPage(html: string, pageUrl: string): BrandPage {
   const pageHost = new URL(pageUrl).hostname;
   const sheetLinks = links.filter((l) => l.rel.includes("stylesheet") || (l.rel.includes("preload") && (l.el.getAttribute("as") ?? "").toLowerCase() === "style")).map((l) => l.url);
   const candidates = [...sheetLinks, ...importsOf(styles.join("\n"), base)];
+  const isCandidate = new Set(candidates);
   const webFontLinks: WebFontLink[] = [];
+  const webFontSeen = new Set<string>();
   const stylesheets: string[] = [];
+  const stylesheetSeen = new Set<string>();
   const scripts = all("script[src]").map((s) => abs(s.getAttribute("src"))).filter((u): u is string => !!u);
   for (const url of [...candidates, ...scripts]) {
     const wf = webFontLink(url);
     if (wf) {
-      if (!webFontLinks.some((w) => w.url === wf.url)) webFontLinks.push(wf);
-    } else if (candidates.includes(url) && sameSite(new URL(url).hostname, pageHost) && !stylesheets.includes(url)) stylesheets.push(url);
+      if (!webFontSeen.has(wf.url)) (webFontSeen.add(wf.url), webFontLinks.push(wf));
+    } else if (isCandidate.has(url) && !stylesheetSeen.has(url) && sameSite(new URL(url).hostname, pageHost)) (stylesheetSeen.add(url), stylesheets.push(url));
   }
   const preloadedFonts = uniq(
     links.filter((l) => l.rel.includes("preload") && (l.el.getAttribute("as") ?? "").toLowerCase() === "font").map((l) => ({ url: l.url })),
@@ -391,7 +427,7 @@ export function readBrandPage(html: string, pageUrl: string): BrandPage {
     tagline,
     description,
     openGraph: og,
-    logos: extractLogos(html, pageUrl),
+    logos: extractLogosFrom(parsed.document, pageUrl),
     favicons,
     appleTouchIcons,
     maskIcon,

@@ -278,14 +278,25 @@ function shorthandFamily(value: string): string | null {
   return m ? m[1] : null;
 }
 
-/** The @font-face blocks, and the stylesheet without them. */
+/**
+ * The @font-face blocks, and the stylesheet without them: one forward scan (a block never closed ends the search, as
+ * no later one can close either; a pattern would scan to the end again from each).
+ */
 function splitFontFaces(css: string): { faces: string[]; rest: string } {
   const faces: string[] = [];
-  const rest = css.replace(/@font-face\s*\{([^}]*)\}/gi, (_all, body: string) => {
-    faces.push(body);
-    return " ";
-  });
-  return { faces, rest };
+  const parts: string[] = [];
+  const open = /@font-face\s*\{/gi;
+  let from = 0;
+  for (let m = open.exec(css); m; m = open.exec(css)) {
+    const end = css.indexOf("}", m.index + m[0].length);
+    if (end < 0) break;
+    faces.push(css.slice(m.index + m[0].length, end));
+    parts.push(css.slice(from, m.index), " ");
+    from = end + 1;
+    open.lastIndex = from;
+  }
+  parts.push(css.slice(from));
+  return { faces, rest: parts.join("") };
 }
 
 /** A declaration's value within a block body (`font-weight` in an @font-face). */
@@ -381,9 +392,19 @@ function urlsIn(value: string): string[] {
 /** The stylesheets an @import pulls in, absolute, in order. */
 export function importsOf(css: string, baseUrl: string): string[] {
   const out: string[] = [];
-  for (const m of stripComments(css).matchAll(/@import\s+(?:url\(\s*)?["']?([^"')\s;]+)["']?\s*\)?[^;]*;/gi)) {
-    const abs = absoluteUrl(m[1], baseUrl);
-    if (abs && !out.includes(abs)) out.push(abs);
+  const seen = new Set<string>();
+  const s = stripComments(css);
+  // Each @import is read up to its `;` (the rule cannot cross one), found once: without one, no later rule ends either.
+  const start = /@import\s/gi;
+  const rule = /^@import\s+(?:url\(\s*)?["']?([^"')\s;]+)["']?\s*\)?[^;]*;$/i;
+  for (let m = start.exec(s); m; m = start.exec(s)) {
+    const semi = s.indexOf(";", m.index);
+    if (semi < 0) break;
+    const r = rule.exec(s.slice(m.index, semi + 1));
+    if (!r) continue;
+    start.lastIndex = semi + 1;
+    const abs = absoluteUrl(r[1], baseUrl);
+    if (abs && !seen.has(abs)) (seen.add(abs), out.push(abs));
   }
   return out;
 }

@@ -37,9 +37,19 @@ const collapse = (s: string) => s.replace(/[ \t\u00a0\u2000-\u200b\u202f\u205f\u
 export function quoteAround(text: string, start: number, end: number, max = QUOTE_MAX): string {
   // The line (block) the match is on, within a window: a page of text with no line breaks is not scanned whole.
   const WINDOW = 4 * max;
-  const lineStart = Math.max(text.lastIndexOf("\n", Math.max(0, start - 1)) + 1, start - WINDOW);
-  let lineEnd = text.indexOf("\n", end);
-  if (lineEnd < 0 || lineEnd > end + WINDOW) lineEnd = Math.min(text.length, end + WINDOW);
+  // Searched for within the window only (a text with no line breaks would be scanned whole, once per quote).
+  let lineStart = Math.max(0, start - WINDOW);
+  for (let i = Math.max(0, start - 1); i >= lineStart; i--)
+    if (text.charCodeAt(i) === 10) {
+      lineStart = i + 1;
+      break;
+    }
+  let lineEnd = Math.min(text.length, end + WINDOW);
+  for (let i = end; i < lineEnd; i++)
+    if (text.charCodeAt(i) === 10) {
+      lineEnd = i;
+      break;
+    }
   // Within it, the sentence holding the match: from after the last sentence break before it, to the first after it.
   const before = text.slice(lineStart, start);
   const breaks = [...before.matchAll(/[.!?;|•·]\s+(?=[A-Z©\d(]|$)/g)];

@@ -103,18 +103,36 @@ export interface JsonLdReading {
 
 type Node = Record<string, unknown>;
 
-/** The JSON-LD script blocks of a page's HTML, in order, with the line each starts on. */
+/**
+ * The JSON-LD script blocks of a page's HTML, in order, with the line each starts on. One pass: each `<script` start
+ * tag, its end (`>`) and its `</script>` are each found once, scanning forward (a script never closed ends the read:
+ * no later one can close either), and lines are counted as the scan goes.
+ */
 export function jsonLdBlocks(html: string): JsonLdBlock[] {
   const out: JsonLdBlock[] = [];
-  const re = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
-  for (const m of html.matchAll(re)) {
-    const type = /\btype\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(m[1]);
+  const open = /<script\b/gi;
+  const close = /<\/script\s*>/gi;
+  let line = 1;
+  let counted = 0;
+  for (let m = open.exec(html); m; m = open.exec(html)) {
+    const tagEnd = html.indexOf(">", m.index);
+    if (tagEnd < 0) break;
+    close.lastIndex = tagEnd + 1;
+    const end = close.exec(html);
+    if (!end) break;
+    open.lastIndex = end.index + end[0].length;
+    const type = /\btype\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(html.slice(m.index + m[0].length, tagEnd));
     const value = (type?.[1] ?? type?.[2] ?? type?.[3] ?? "").trim().toLowerCase().split(";")[0].trim();
     if (value !== "application/ld+json") continue;
-    out.push({ index: out.length + 1, line: html.slice(0, m.index).split("\n").length, text: m[2] });
+    for (let i = counted; i < m.index; i++) if (html.charCodeAt(i) === 10) line++;
+    counted = m.index;
+    out.push({ index: out.length + 1, line, text: html.slice(tagEnd + 1, end.index) });
   }
   return out;
 }
+
+/** How deep into a node's values a property is looked for (a name nested in arrays of arrays is not a name). */
+const VALUE_DEPTH = 12;
 
 /** A block's JSON: HTML comment or CDATA wrappers (which browsers and Google ignore) are taken off first. */
 function parseBlock(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
@@ -140,29 +158,31 @@ const typesOf = (n: Node): string[] => [n["@type"]].flat().filter((t): t is stri
 const isOrganisation = (n: Node) => typesOf(n).some((t) => ORG_TYPES.has(t.toLowerCase()));
 
 /** The first string a property holds (a plain string, the first of an array, or an object's `name`/`@value`). */
-function text(v: unknown): string | null {
+function text(v: unknown, depth = 0): string | null {
   if (typeof v === "string") return v.trim() || null;
   if (typeof v === "number") return String(v);
+  if (depth > VALUE_DEPTH) return null;
   if (Array.isArray(v)) {
     for (const x of v) {
-      const t = text(x);
+      const t = text(x, depth + 1);
       if (t) return t;
     }
     return null;
   }
   if (v && typeof v === "object") {
     const o = v as Node;
-    return text(o["@value"] ?? o.name);
+    return text(o["@value"] ?? o.name, depth + 1);
   }
   return null;
 }
 
 /** A URL a property holds: a string, an ImageObject's url/contentUrl, or a node referred to by @id. */
-function urlOf(v: unknown, byId: Map<string, Node>): string | null {
+function urlOf(v: unknown, byId: Map<string, Node>, depth = 0): string | null {
   if (typeof v === "string") return v.trim() || null;
   if (Array.isArray(v)) {
+    if (depth > VALUE_DEPTH) return null;
     for (const x of v) {
-      const u = urlOf(x, byId);
+      const u = urlOf(x, byId, depth + 1);
       if (u) return u;
     }
     return null;
@@ -174,10 +194,11 @@ function urlOf(v: unknown, byId: Map<string, Node>): string | null {
   return typeof u === "string" ? u.trim() || null : null;
 }
 
-function addressOf(v: unknown, byId: Map<string, Node>): PostalAddress | null {
+function addressOf(v: unknown, byId: Map<string, Node>, depth = 0): PostalAddress | null {
   if (Array.isArray(v)) {
+    if (depth > VALUE_DEPTH) return null;
     for (const x of v) {
-      const a = addressOf(x, byId);
+      const a = addressOf(x, byId, depth + 1);
       if (a) return a;
     }
     return null;

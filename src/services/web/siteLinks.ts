@@ -5,6 +5,7 @@
  * text a reader sees, with block boundaries as newlines. Pure; no fetching.
  */
 import { Parser } from "htmlparser2";
+import { checkHtml } from "../html/parse";
 import { siteOf } from "../net/site";
 
 export type LinkKind = "privacy" | "cookies" | "terms" | "contact" | "about" | "accessibility" | "modernSlavery" | "careers" | "legal";
@@ -69,13 +70,17 @@ interface Frame {
   skip: boolean;
   footer: boolean;
   link: number | null;
+  /** Inside an SVG, MathML or template (whose <title> is not the document's). */
+  notDocument: boolean;
 }
 
 /**
  * Reads a page: title, visible text, footer text and links. `baseUrl` is the page's address (after redirects);
- * a <base href> in the page is honoured.
+ * a <base href> in the page is honoured. The page is read within the HTML limits (services/html/parse.ts: 422
+ * `unreadable_input` beyond them), and in constant work per tag.
  */
 export function readPage(html: string, baseUrl: string): ReadPage {
+  checkHtml(html);
   let base: URL | null = null;
   try {
     base = new URL(baseUrl);
@@ -84,6 +89,8 @@ export function readPage(html: string, baseUrl: string): ReadPage {
   }
   const pageSite = base ? siteOf(base.hostname) : "";
   const stack: Frame[] = [];
+  /** How many of each element are open (an end tag with none open is ignored without searching the stack). */
+  const open = new Map<string, number>();
   let text = "";
   let footer = "";
   let title = "";
@@ -107,7 +114,7 @@ export function readPage(html: string, baseUrl: string): ReadPage {
         const parent = top();
         // The document's title, as a browser's document.title: the first <title>, which sits in <head> (itself
         // skipped as text, so the skip flag cannot decide this), never an SVG's, MathML's or a template's.
-        if (name === "title" && !titleSeen && !stack.some((f) => NOT_DOCUMENT.has(f.tag))) {
+        if (name === "title" && !titleSeen && !(parent?.notDocument ?? false)) {
           inTitle = true;
           titleSeen = true;
         }
@@ -128,7 +135,10 @@ export function readPage(html: string, baseUrl: string): ReadPage {
           link = raw.length - 1;
         }
         if (name === "img" && link != null && !skip && attrs.alt) raw[link].label ||= attrs.alt;
-        if (!VOID.has(name)) stack.push({ tag: name, skip, footer: footerHere, link });
+        if (!VOID.has(name)) {
+          stack.push({ tag: name, skip, footer: footerHere, link, notDocument: (parent?.notDocument ?? false) || NOT_DOCUMENT.has(name) });
+          open.set(name, (open.get(name) ?? 0) + 1);
+        }
         if (skip) return;
         if (BLOCK.has(name)) {
           text += "\n";
@@ -148,10 +158,12 @@ export function readPage(html: string, baseUrl: string): ReadPage {
           return;
         }
         // Pop to the matching element (htmlparser2 closes implied ends itself; this keeps the stack right regardless).
+        if (!open.get(name)) return;
         let i = stack.length - 1;
         while (i >= 0 && stack[i].tag !== name) i--;
         if (i < 0) return;
         const frame = stack[i];
+        for (let j = i; j < stack.length; j++) open.set(stack[j].tag, open.get(stack[j].tag)! - 1);
         stack.length = i;
         if (!frame.skip && BLOCK.has(name)) {
           text += "\n";

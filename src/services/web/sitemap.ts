@@ -50,23 +50,69 @@ export function sitemapText(body: Uint8Array, decoded: string): { text: string }
   }
 }
 
-/** Reads one sitemap file. */
+/**
+ * The text without its processing instructions, comments and doctype, in one forward scan: each closer is searched
+ * for once per opening, and an opening never closed is left as written, as is every later one of its kind (no closer
+ * follows it either), where a lazy pattern would scan to the end again from each.
+ */
+function withoutProlog(xml: string): string {
+  const parts: string[] = [];
+  const start = /<\?|<!--|<!DOCTYPE/gi;
+  const unclosed = new Set<string>();
+  let from = 0;
+  for (let m = start.exec(xml); m; m = start.exec(xml)) {
+    const closer = m[0] === "<?" ? "?>" : m[0] === "<!--" ? "-->" : ">";
+    if (unclosed.has(closer)) continue;
+    const end = xml.indexOf(closer, m.index + m[0].length);
+    if (end < 0) {
+      unclosed.add(closer);
+      continue;
+    }
+    parts.push(xml.slice(from, m.index));
+    from = end + closer.length;
+    start.lastIndex = from;
+  }
+  parts.push(xml.slice(from));
+  return parts.join("");
+}
+
+/** The content of each `<name>…</name>` (any namespace prefix) in order, found in one forward scan. */
+function* elementsOf(xml: string, name: string): Generator<string> {
+  const open = new RegExp(`<(?:[\\w.-]+:)?${name}\\b`, "gi");
+  const close = new RegExp(`<\\/(?:[\\w.-]+:)?${name}\\s*>`, "gi");
+  for (let m = open.exec(xml); m; m = open.exec(xml)) {
+    const tagEnd = xml.indexOf(">", m.index + m[0].length);
+    if (tagEnd < 0) return;
+    close.lastIndex = tagEnd + 1;
+    const end = close.exec(xml);
+    if (!end) return; // never closed: no later one can be either
+    yield xml.slice(tagEnd + 1, end.index);
+    open.lastIndex = end.index + end[0].length;
+  }
+}
+
+/** The first `<name>…</name>`'s content, or null. */
+const firstOf = (xml: string, name: string): string | null => {
+  for (const inner of elementsOf(xml, name)) return inner;
+  return null;
+};
+
+/** Reads one sitemap file, in time proportional to its length (every element is found in a forward scan). */
 export function readSitemap(xml: string): SitemapRead {
   // The root: the first element that is not the prolog, a comment, a doctype or a processing instruction.
-  const body = xml.replace(/^\uFEFF/, "").replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>/gi, "");
+  const body = withoutProlog(xml.replace(/^\uFEFF/, ""));
   const rootName = /<\s*([A-Za-z_][\w.-]*(?::[\w.-]+)?)/.exec(body)?.[1] ?? null;
   const local = rootName?.replace(/^.*:/, "").toLowerCase();
   if (local !== "urlset" && local !== "sitemapindex") return { kind: "not-a-sitemap", root: rootName, entries: [] };
   const item = local === "urlset" ? "url" : "sitemap";
   const entries: SitemapEntry[] = [];
-  const re = new RegExp(`<(?:[\\w.-]+:)?${item}\\b[^>]*>([\\s\\S]*?)<\\/(?:[\\w.-]+:)?${item}\\s*>`, "gi");
-  for (const m of body.matchAll(re)) {
-    const loc = /<(?:[\w.-]+:)?loc\b[^>]*>([\s\S]*?)<\/(?:[\w.-]+:)?loc\s*>/i.exec(m[1]);
-    if (!loc) continue;
-    const href = decode(loc[1]);
+  for (const inner of elementsOf(body, item)) {
+    const loc = firstOf(inner, "loc");
+    if (loc === null) continue;
+    const href = decode(loc);
     if (!href) continue;
-    const lastmod = /<(?:[\w.-]+:)?lastmod\b[^>]*>([\s\S]*?)<\/(?:[\w.-]+:)?lastmod\s*>/i.exec(m[1]);
-    entries.push({ loc: href, lastmod: lastmod ? dateOf(decode(lastmod[1])) : null });
+    const lastmod = firstOf(inner, "lastmod");
+    entries.push({ loc: href, lastmod: lastmod !== null ? dateOf(decode(lastmod)) : null });
   }
   return { kind: local, root: rootName, entries };
 }
