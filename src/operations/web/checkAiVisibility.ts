@@ -24,6 +24,7 @@ import { MAX_ROBOTS_BYTES } from "../../services/web/robots";
 import { MAX_SITEMAP_BYTES, MAX_SITEMAP_FILES } from "../../services/web/sitemap";
 import { InputError } from "../../shared/errors";
 import { PAGE_ERRORS, domainOrUrl, fetchHtmlPage, pageOf, renderOrReason } from "./common/page";
+import { HTML_LIMITS_TEXT } from "../../services/html/parse";
 
 /**
  * ai-visibility (SPEC §4.8, the enrichment family's `business` with `companyNumber`, SPEC §2.1): fetches the page,
@@ -312,7 +313,7 @@ export const checkAiVisibility = defineOperation({
     "",
     `**score** 0–100: ${SCORING_FORMULA} **findings** are ordered high, medium, low, info; each has an \`id\`, the \`check\` it belongs to, a message, its \`evidence\` (a quoted line, tag, header or status, and where it is) and a \`fix\`. The same site read twice gives the same reply apart from \`checkedAt\`.`,
     "",
-    "A page that cannot be fetched (blocked address, time-out, too large, an error status, not HTML) answers 422 (400 for an invalid URL) and is not charged; if Companies House cannot be read the call answers 503 and gives its credits back, never a disagreement. Price: 2 credits.",
+    `A page that cannot be fetched (blocked address, time-out, too large, an error status, not HTML) answers 422 (400 for an invalid URL) and is not charged. ${HTML_LIMITS_TEXT} If Companies House cannot be read the call answers 503 and gives its credits back, never a disagreement. Price: 2 credits.`,
   ].join("\n"),
   input: Input,
   output: Output,

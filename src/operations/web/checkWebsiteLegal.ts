@@ -6,6 +6,7 @@ import { type LegalReport, type PageNotRead, type PageRead, type RegisterAnswer,
 import { type LinkKind, legalPagesToFollow, readPage } from "../../services/web/siteLinks";
 import { InputError, UpstreamError } from "../../shared/errors";
 import { PAGE_ERRORS, describedUrl, fetchHtmlPage, isHtmlPage, pageOf, renderOrReason } from "./common/page";
+import { HTML_LIMITS_TEXT } from "../../services/html/parse";
 
 /**
  * website-legal (SPEC §4.8): the legal basics of a UK business website. The homepage is read through the safe
@@ -297,7 +298,7 @@ export const checkWebsiteLegal = defineOperation({
 7. **Modern slavery statement** linked from the homepage (Modern Slavery Act 2015 s.54(7)): required only with a turnover of £36m or more.
 8. **Accessibility statement**: required of public sector bodies, good practice otherwise.
 
-\`summary\` leads with any check that could not run (status \`unknown\`, e.g. no browser for the cookies check), saying how many and why; then what is missing, what is wrong, what is required only in some cases and what is in order. It says "Nothing required was found missing or wrong" of the site only when every check ran; otherwise "Of the checks that ran, nothing required was found missing or wrong" (issue 28 §3). Quotes are short and never name a person (SPEC §1 rule 7). Not legal advice (SPEC §1 rule 2). A page that cannot be fetched answers 422 and is not charged.`,
+\`summary\` leads with any check that could not run (status \`unknown\`, e.g. no browser for the cookies check), saying how many and why; then what is missing, what is wrong, what is required only in some cases and what is in order. It says "Nothing required was found missing or wrong" of the site only when every check ran; otherwise "Of the checks that ran, nothing required was found missing or wrong" (issue 28 §3). Quotes are short and never name a person (SPEC §1 rule 7). Not legal advice (SPEC §1 rule 2). A page that cannot be fetched answers 422 and is not charged. ${HTML_LIMITS_TEXT}`,
   input: z.object({ url: describedUrl("The website's address, usually its homepage (`https://` is assumed when no scheme is given).") }),
   output: Output,
   price: 4,

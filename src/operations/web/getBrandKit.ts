@@ -20,6 +20,7 @@ import { InputError, UpstreamError } from "../../shared/errors";
 import type { OpContext } from "../../platform/registry";
 import { PAGE_ERRORS, domainOrUrl, fetchHtmlPage, pageOf, renderOrReason } from "./common/page";
 import { LOGO_NOTICE } from "./common/logoNotice";
+import { HTML_LIMITS_TEXT } from "../../services/html/parse";
 
 /**
  * brand-kit (SPEC §4.8 names it; the shape is ours; SPEC §2.1: the enrichment family gives the company as `business`
@@ -253,7 +254,7 @@ export const getBrandKit = defineOperation({
     "- **description** and **openGraph** (og:title, og:description, og:image, og:type, og:url, twitter:card, twitter:site).",
     "- **business** (SPEC §2.1, §2.2): the registered company, only when the site states exactly one company number (in its text or its JSON-LD) and Companies House has it, with the statement quoted; otherwise `registryNote` says why there is none. If Companies House cannot be read the call answers 503 and gives its credits back.",
     "",
-    "Where no browser is available, or it fails, `rendered` says so and everything else is still answered. A page that cannot be fetched or is not HTML answers 422 and uses no credits. The same site read twice gives the same reply apart from `fetchedAt`. Logos and marks remain their owners' (`notice`).",
+    `Where no browser is available, or it fails, \`rendered\` says so and everything else is still answered. A page that cannot be fetched or is not HTML answers 422 and uses no credits. ${HTML_LIMITS_TEXT} The same site read twice gives the same reply apart from \`fetchedAt\`. Logos and marks remain their owners' (\`notice\`).`,
   ].join("\n"),
   input: Input,
   output: Output,

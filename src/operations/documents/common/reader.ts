@@ -13,6 +13,7 @@ import { redactQuotes } from "../../../services/documents/names";
 import { type Summary, composeSummary, summarise } from "../../../services/documents/summary";
 import { InputError } from "../../../shared/errors";
 import { PAGE_ERRORS, describedUrl, isHtmlPage, pageOf } from "../../web/common/page";
+import { HTML_LIMITS_TEXT } from "../../../services/html/parse";
 
 /** Characters of `text` taken at most (about 300 pages of prose). */
 export const TEXT_MAX = INPUT_LIMITS.text.max;
@@ -238,7 +239,7 @@ async function answer<R extends { facts: string[] }>(spec: ReaderSpec<R, z.ZodRa
 
 const inputsText = (spec: ReaderSpec<{ facts: string[] }, z.ZodRawShape>) => `
 
-**Reading.** A web page is read without its navigation, header, footer, scripts and forms, keeping its headings; a PDF page by page (up to ${MAX_PDF_PAGES} pages; a PDF with no text layer, a scan, answers 422 \`unreadable_input\` and costs nothing). The text is split into headed sections and sentences. Every factual field quotes the sentence it rests on (with its page, for a PDF) or says the reader couldn't tell; \`read\` says how much was read and which passages the answers rest on. The \`summary\` only restates the facts (SPEC §1 rule 2: not ${spec.documentName === "a modern slavery statement" ? "legal" : "professional"} advice).`;
+**Reading.** A web page is read without its navigation, header, footer, scripts and forms, keeping its headings; a PDF page by page (up to ${MAX_PDF_PAGES} pages; a PDF with no text layer, a scan, answers 422 \`unreadable_input\` and costs nothing). ${HTML_LIMITS_TEXT} The text is split into headed sections and sentences. Every factual field quotes the sentence it rests on (with its page, for a PDF) or says the reader couldn't tell; \`read\` says how much was read and which passages the answers rest on. The \`summary\` only restates the facts (SPEC §1 rule 2: not ${spec.documentName === "a modern slavery statement" ? "legal" : "professional"} advice).`;
 
 /** What the GET and POST variants of a reader have alike. */
 const shared = (s: ReaderSpec<{ facts: string[] }, z.ZodRawShape>) => ({

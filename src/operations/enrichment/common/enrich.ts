@@ -101,7 +101,15 @@ async function readSiteAt(ctx: OpContext, url: string, legal: boolean, count: Co
   }
   if (!isHtmlPage(home.contentType, home.text)) return { ok: false, reason: `the address is not a web page (${home.contentType || "no content type"})` };
   const host = new URL(home.url).hostname.toLowerCase();
-  const pages: SitePage[] = [{ ...readPage(home.text, home.url), url: home.url, kind: "home" }];
+  let homePage: SitePage;
+  try {
+    homePage = { ...readPage(home.text, home.url), url: home.url, kind: "home" };
+  } catch (e) {
+    // A page beyond the HTML limits (services/html/parse.ts) is the site's own failure, as one not answering is.
+    if (e instanceof InputError) return { ok: false, reason: reasonOf(e) };
+    throw e;
+  }
+  const pages: SitePage[] = [homePage];
   if (legal) {
     const follow = legalPagesToFollow(pages[0].links, home.url, LEGAL_PAGES);
     const more = await mapLimited(follow, PAGE_CONCURRENCY, async (f): Promise<SitePage | null> => {
