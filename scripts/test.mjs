@@ -1,6 +1,6 @@
 // npm test: every test. The unit and integration tests in the Workers runtime (vitest; arguments after
-// `npm test --` go to vitest), the accessibility audit's ACT conformance run (scripts/act.mjs), then the pages in a
-// real browser (scripts/test-browser.mjs).
+// `npm test --` go to vitest), the accessibility audit's ACT conformance run (scripts/act.mjs), the pages in a
+// real browser (scripts/test-browser.mjs), then the hostile inputs against a live server (scripts/test-hostile.mjs).
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { ROOT } from "./lib.mjs";
@@ -10,4 +10,5 @@ const run = (args) => spawnSync(process.execPath, args, { cwd: ROOT, stdio: "inh
 const unit = run([join(ROOT, "node_modules/vitest/vitest.mjs"), "run", ...process.argv.slice(2)]);
 const act = run([join(ROOT, "scripts/act.mjs")]);
 const browser = run([join(ROOT, "scripts/test-browser.mjs")]);
-process.exit(unit || act || browser);
+const hostile = run([join(ROOT, "scripts/test-hostile.mjs")]);
+process.exit(unit || act || browser || hostile);

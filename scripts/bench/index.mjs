@@ -28,6 +28,7 @@
 //     300 ms), peak heap and resident memory (scripts/bench/documents.ts; alone: node --expose-gc scripts/bench/documents.mjs).
 // 11. enrichment: enrich p50 cold and warm and upstream requests per enrichment, a batch of 25 (wall time, peak
 //     requests in flight), against stand-ins with a simulated 80 ms upstream (scripts/bench/enrichment.ts).
+// 12. hostile inputs (issue 29 §1): each case once against a live server: status, seconds against the time limit, credits, workerd's peak memory growth (goal < 128 MB), slowest /api/status meanwhile (goal < 1 s) (scripts/bench/hostile.mjs).
 // Everything runs locally (wrangler dev on 127.0.0.1 with its own state under .bench/).
 // BENCH_SECONDS (default 10) sets each load test's duration.
 import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
@@ -254,6 +255,7 @@ console.log("enrichment:", JSON.stringify(report.enrichment, null, 2));
 report.moneyLookup = await benchMoneyLookup();
 console.log("payment practices (110,000 reports) load and lookups:", report.moneyLookup);
 
+report.hostile = await (await import("./hostile.mjs")).benchHostile();
 // ---- 7. the companies register at full size
 if (Number(process.env.BENCH_COMPANY_ROWS ?? 5_700_000) > 0) report.companies = await benchCompanies();
 
