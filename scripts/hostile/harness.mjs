@@ -324,27 +324,31 @@ const codeOf = (text) => {
 };
 
 /** Sends one case and measures it; returns the row (with `failures`: the goals missed). */
-async function runCase(c, { worker, key, op, inputs }) {
+async function runCase(c, { worker, key, op, inputs, host }) {
   const { base } = worker;
+  const fetchedBefore = host.total();
   const limitMs = op.timeoutMs;
   const before = await creditsOf(base, key);
   const rssBefore = worker.rss();
   const pidsBefore = [...worker.workerd];
   const init = { method: op.method.toUpperCase(), headers: { "x-api-key": key } };
   let url = `${base}${op.path}`;
+  const input = c.rawBody ? null : c.input(inputs);
+  const byUrl = !c.overCap && input !== null && "url" in input && !("text" in input);
   if (c.rawBody) {
     init.body = c.rawBody();
     init.headers["content-type"] = "application/json";
   } else if (init.method === "GET") {
-    url += `?${new URLSearchParams(c.input(inputs))}`;
+    url += `?${new URLSearchParams(input)}`;
   } else {
-    init.body = JSON.stringify(c.input(inputs));
+    init.body = JSON.stringify(input);
     init.headers["content-type"] = "application/json";
   }
   const sampler = rssSampler(worker);
   const poller = statusPoller(base);
   const reply = await timedFetch(url, init, limitMs + CLIENT_EXTRA_MS);
   const status = await poller.stop();
+  const fetched = host.total() - fetchedBefore;
   // Liveness after: /api/status within ALIVE_WAIT_MS (memory is still sampled meanwhile: work may go on after a reply).
   const after = await timedFetch(`${base}/api/status`, {}, ALIVE_WAIT_MS);
   const rssPeak = sampler.stop();
@@ -377,6 +381,7 @@ async function runCase(c, { worker, key, op, inputs }) {
     statusPolls: status.polls,
     statusMaxMs: status.maxMs === null ? null : Math.round(status.maxMs),
     statusFailures: status.failures,
+    hostileHostRequests: fetched,
     aliveAfter: alive,
     aliveAfterMs: Math.round(after.ms),
     workerdExited: exited,
@@ -388,6 +393,10 @@ async function runCase(c, { worker, key, op, inputs }) {
   else if (s >= 500 && !isTimeout) failures.push(`${s} ${code ?? ""}`.trim());
   else if (s >= 400 && (!code || !requestId)) failures.push(`${s} without a JSON code and requestId`);
   if (c.overCap && s !== 400 && s !== 413) failures.push(`beyond a cap, answered ${s || "nothing"} (400 or 413 expected)`);
+  if (c.mustRead && s !== 200) failures.push(`an ordinary input at the cap, answered ${s || "nothing"} (200 expected)`);
+  // A case given by URL that never reached the hostile host tested nothing (refused before the fetch: a pattern or
+  // check that does not let the test host through would make every such case pass).
+  if (byUrl && fetched === 0) failures.push(`never fetched: the input did not reach the reader (${s} ${code ?? ""})`.replace(/ \)$/, ")"));
   if (s !== 0 && reply.ms > limitMs + GOALS.graceMs) failures.push(`${row.seconds} s > ${row.limitSeconds} s limit`);
   if (s === 0) failures.push(`> ${row.limitSeconds} s limit`);
   if ((s >= 400 || s === 0) && charged) failures.push(`charged ${charged} on ${s || "no reply"}`);
@@ -462,7 +471,7 @@ export async function runHostile({ root, only, log = console.log }) {
         site: c.site ? host.siteOrigin(c.name) : null,
         text: (name) => readFileSync(join(fixtures.dir, texts.get(name)), "utf8"),
       };
-      const row = await runCase(c, { worker, key, op: ops.get(c.operationId), inputs });
+      const row = await runCase(c, { worker, key, op: ops.get(c.operationId), inputs, host });
       if (!row.aliveAfter) {
         // A server that cannot answer would spoil every later case: it is started again (this case has failed).
         log(`  (the server did not answer after "${c.name}": started again)`);

@@ -94,14 +94,17 @@ export async function fixtureList() {
  * The calls. `input` is the query (GET) or JSON body (POST); a function of the fixture server: `f(file)` is a fixture
  * file's address, `r(route)` one of its responses (/hang, /slow, /endless, /gzip-bomb), `site` the origin of the case's
  * own web site (`site: { "/": html, "/sitemap.xml": file }`), `text(name)` a text case.
- * `overCap`: beyond a documented cap, so it must be refused (400 or 413) before anything is read.
+ * `overCap`: beyond a documented cap, so it must be refused (400 or 413) before anything is read. `mustRead`: an
+ * ordinary input at a cap, which must be read (200). Every case given by URL must reach the hostile host (else it proves
+ * nothing: the harness fails it).
  */
 export async function caseList() {
   const texts = textCases();
   const posts = ["scoreModernSlaveryStatement", "structureOfstedReport", "structureCqcReport", "structureCharityReport"];
   const sitePage = `<!doctype html><html lang="en"><head><title>Acme Widgets</title></head><body><h1>Acme Widgets</h1><p>We make widgets in Leeds and sell them across the country.</p></body></html>`;
   return [
-    { name: "page of 1,000,000 characters", operationId: "scoreModernSlaveryStatementByUrl", input: ({ f }) => ({ url: f("page-1m-chars.html") }) },
+    // The control: a page at the cap that is nothing but prose must still be read (200).
+    { name: "page of 1,000,000 characters", operationId: "scoreModernSlaveryStatementByUrl", mustRead: true, input: ({ f }) => ({ url: f("page-1m-chars.html") }) },
     { name: "page of 4 MiB", operationId: "scoreModernSlaveryStatementByUrl", input: ({ f }) => ({ url: f("page-4mib.html") }) },
     { name: "page of 6 MiB, one word", operationId: "structureCharityReportByUrl", input: ({ f }) => ({ url: f("page-6mib-one-word.html") }) },
     { name: "HTML nested 200,000 deep", operationId: "scoreModernSlaveryStatementByUrl", input: ({ f }) => ({ url: f("deep-html-200k.html") }) },

@@ -44,7 +44,7 @@ const typeOf = (name) =>
 
 /**
  * Starts the hostile host: `fixtures` is { dir, index } (index: [{ file, type }]); `sites` maps a name to its paths.
- * Returns { origin, siteOrigin(name), requests (counted by path), close() }.
+ * Returns { origin, siteOrigin(name), requests (counted by path), total(), close() }.
  */
 export async function serveHostile({ dir, index }, sites = {}) {
   const types = new Map(index.map((f) => [f.file, f.type]));
@@ -54,7 +54,11 @@ export async function serveHostile({ dir, index }, sites = {}) {
     return cache.get(file);
   };
   const requests = {};
-  const count = (what) => (requests[what] = (requests[what] ?? 0) + 1);
+  let total = 0;
+  const count = (what) => {
+    total++;
+    requests[what] = (requests[what] ?? 0) + 1;
+  };
   const sendFile = (res, file, extra = {}) => {
     const body = bytesOf(file);
     res.writeHead(200, { "content-type": types.get(file), "content-length": body.length, "cache-control": "no-store", ...extra }).end(body);
@@ -109,6 +113,8 @@ export async function serveHostile({ dir, index }, sites = {}) {
     origin: main.origin,
     siteOrigin: (name) => siteServers[name].origin,
     requests,
+    /** Requests answered or held so far, all servers together. */
+    total: () => total,
     close: () => Promise.all([main.close(), ...Object.values(siteServers).map((s) => s.close())]),
   };
 }
