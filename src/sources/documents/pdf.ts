@@ -8,8 +8,10 @@
  * million text operators, must be stopped by counting. Each budget is refused with 422 `unreadable_input` naming it:
  * - before PDF.js sees the file, every stream is found and measured (`measureStreams`): FlateDecode data (also behind
  *   ASCIIHex/ASCII85) is inflated with fflate's streaming Inflate, counted and thrown away, stopping at the budget;
- *   LZW, RunLength and Brotli, and every stream of an encrypted file, are bounded by their raw size times the
- *   filter's largest ratio; object streams (which PDF.js lets hold streams) are measured inside too. Image streams
+ *   LZW, RunLength and Brotli are bounded by their raw size times the filter's largest ratio; object streams (which
+ *   PDF.js lets hold streams) are measured inside too. An encrypted file's streams are decrypted first (pdfCrypt.ts:
+ *   the Standard handler with the empty user password, which PDF.js opens without being asked for one); a file
+ *   encrypted in a way not decrypted here has its compressed streams bounded by raw size times the ratio. Image streams
  *   are never decoded to read text: they are not counted, and their data is blanked in the copy PDF.js reads, so a
  *   stream that calls itself an image cannot be inflated as a page's contents either.
  * - while reading, text items are counted per page and in the document (streamed, so a page past its budget is
@@ -22,6 +24,7 @@ import { Inflate } from "fflate";
 import { getDocumentProxy } from "unpdf";
 import { MAX_PDF_PAGES } from "../../services/documents/document";
 import { InputError } from "../../shared/errors";
+import { type PdfEncryption, decryptStream, openEncryption } from "./pdfCrypt";
 
 export interface PdfText {
   /** The text of each page read, in order (page 1 first). */
@@ -73,7 +76,7 @@ export async function readPdf(bytes: Uint8Array, opts: { maxPages?: number; now?
   const started = now();
   // unpdf may take ownership of the buffer it is given: it gets a copy, in which image data is blanked.
   const copy = bytes.slice();
-  measureStreams(copy);
+  await measureStreams(copy);
   const checkTime = (where: string) => {
     const spent = now() - started;
     if (spent > MAX_PDF_READ_MS) refuse(`reading took more than ${MAX_PDF_READ_MS / 1000} s (${where}, after ${(spent / 1000).toFixed(1)} s)`);
@@ -181,7 +184,10 @@ function nextStreamKeyword(b: Uint8Array, from: number): number {
 
 interface Budget {
   total: number;
+  /** The file has an /Encrypt dictionary (its streams, but the cross-reference stream, are encrypted). */
   encrypted: boolean;
+  /** How to decrypt them, when this module can (the top level only: what is inside an object stream is plain). */
+  crypt: Extract<PdfEncryption, { state: "open" }> | null;
 }
 
 /**
@@ -190,15 +196,19 @@ interface Budget {
  * against MAX_PDF_DECODED_BYTES, and blanks image data in `b` (which is the copy PDF.js will read). Throws
  * InputError("unreadable_input") naming the budget passed.
  */
-export function measureStreams(b: Uint8Array): { decodedBytes: number } {
+export async function measureStreams(b: Uint8Array): Promise<{ decodedBytes: number }> {
   // The trailer (or a cross-reference stream's dictionary) names /Encrypt; PDF.js undoes #xx escapes in names, so
   // this does too.
-  const budget: Budget = { total: 0, encrypted: /\/Encrypt\b/.test(unescapeNames(latin1.decode(b))) };
-  scanStreams(b, budget, 0, true);
+  const encrypted = /\/Encrypt\b/.test(unescapeNames(latin1.decode(b)));
+  const enc: PdfEncryption = encrypted ? await openEncryption(b) : { state: "none" };
+  // PDF.js asks for a password here and gets none: the same answer as when it refuses, before any measuring.
+  if (enc.state === "password") throw new InputError("unreadable_input", "The PDF could not be opened (it is encrypted with a password).");
+  const budget: Budget = { total: 0, encrypted, crypt: enc.state === "open" ? enc : null };
+  await scanStreams(b, budget, 0, true);
   return { decodedBytes: budget.total };
 }
 
-function scanStreams(b: Uint8Array, budget: Budget, depth: number, topLevel: boolean): void {
+async function scanStreams(b: Uint8Array, budget: Budget, depth: number, topLevel: boolean): Promise<void> {
   let prevEnd = 0;
   for (let at = nextStreamKeyword(b, 0); at >= 0; at = nextStreamKeyword(b, prevEnd)) {
     // Everything since the last stream is read as this stream's dictionary: a filter named anywhere in it counts,
@@ -210,14 +220,17 @@ function scanStreams(b: Uint8Array, budget: Budget, depth: number, topLevel: boo
     else start += 1;
     const { end, longest } = streamExtent(b, start, window);
     prevEnd = end;
+    // The object the stream belongs to, whose number and generation make its key in an encrypted file.
+    const header = topLevel ? /(\d+)\s+(\d+)\s+obj\s*$/.exec(window.slice(0, window.lastIndexOf("obj") + 3)) : null;
     if (topLevel && /\/Subtype\s*\/Image\b/.test(ownDict)) {
       b.fill(0, start, longest); // never decoded to read text; blanked so it cannot be decoded as anything else either
       continue;
     }
     const objectStream = /\/First\b/.test(window) && /\/N\b/.test(window);
     if (objectStream && depth >= MAX_OBJSTM_DEPTH) refuse(`object streams are nested more than ${MAX_OBJSTM_DEPTH} deep`);
-    const decoded = measureStream(b, start, longest, window, budget, objectStream);
-    if (decoded) scanStreams(decoded, budget, depth + 1, false);
+    const object = header ? { num: Number(header[1]), gen: Number(header[2]) } : null;
+    const decoded = await measureStream(b, { start, end, longest }, window, ownDict, budget, objectStream, topLevel ? object : "plain");
+    if (decoded) await scanStreams(decoded, budget, depth + 1, false);
   }
 }
 
@@ -245,8 +258,24 @@ function streamExtent(b: Uint8Array, start: number, dict: string): { end: number
  * inside it), else null. Zlib data is inflated from the stream's start to where it ends itself (not to a /Length or
  * `endstream` that may lie); inflation stops at the stream's budget; a stream that does not inflate counts what came
  * out before the damage (PDF.js stops there too).
+ *
+ * In an encrypted file the data is decrypted first, with the key of `object` (the `N G obj` the stream follows;
+ * "plain" inside an object stream, whose objects are not encrypted one by one). The decrypted data must then inflate
+ * to its own end to be measured: data that does not was decrypted with a key PDF.js does not use (the object's
+ * number read wrong), and is bounded by the largest inflation instead. Streams PDF.js may also read as they stand are
+ * measured both ways and counted at the larger: the cross-reference stream (read before decryption is set up) and,
+ * with /EncryptMetadata false, the metadata stream.
  */
-function measureStream(b: Uint8Array, start: number, end: number, dict: string, budget: Budget, keep: boolean): Uint8Array | null {
+async function measureStream(
+  b: Uint8Array,
+  ext: { start: number; end: number; longest: number },
+  dict: string,
+  ownDict: string,
+  budget: Budget,
+  keep: boolean,
+  object: { num: number; gen: number } | null | "plain",
+): Promise<Uint8Array | null> {
+  const { start, longest } = ext;
   const names: string[] = [];
   for (const m of dict.matchAll(/\/Filter\s*(\[[^\]]*\]|\/[^\s/[\]<>()]+)/g)) for (const f of m[1].match(/\/[^\s/[\]<>()]+/g) ?? []) names.push(f.slice(1));
   const add = (n: number) => {
@@ -254,7 +283,7 @@ function measureStream(b: Uint8Array, start: number, end: number, dict: string, 
     budget.total += n;
     if (budget.total > MAX_PDF_DECODED_BYTES) refuse(`its streams decode to more than ${mib(MAX_PDF_DECODED_BYTES)} together`);
   };
-  const raw = b.subarray(start, end);
+  const raw = b.subarray(start, longest);
   const worstCase = (ratio: number, why: string): null => {
     const bound = raw.length * ratio;
     if (bound > MAX_PDF_STREAM_BYTES)
@@ -262,33 +291,66 @@ function measureStream(b: Uint8Array, start: number, end: number, dict: string, 
     add(bound);
     return null;
   };
-  // Filters not decoded here: the largest size they could decode to.
+  const flate = names.some((f) => f === "FlateDecode" || f === "Fl");
+  // Filters not decoded here: the largest size they could decode to (times Flate's when FlateDecode is in the chain,
+  // since nothing is inflated on this path).
   let ratio = 1;
   for (const f of new Set(names)) {
     const kind = /^(LZWDecode|LZW)$/.test(f) ? "LZW" : /^(RunLengthDecode|RL)$/.test(f) ? "RunLength" : /^BrotliDecode$/.test(f) ? "Brotli" : null;
     if (kind) ratio *= MAX_RATIO[kind];
   }
-  if (ratio > 1) return worstCase(budget.encrypted ? ratio * MAX_RATIO.Flate : ratio, names.join(", "));
-  // ASCII encodings undone first (they only shrink), then zlib data inflated whatever the dictionary says.
-  let data = b.subarray(start);
+  if (ratio > 1) return worstCase(flate ? ratio * MAX_RATIO.Flate : ratio, names.join(", "));
+
+  const xref = /\/Type\s*\/XRef\b/.test(ownDict);
+  const asItStands = { data: b.subarray(start), rawLength: raw.length };
+  const views: { data: Uint8Array; rawLength: number; strict: boolean }[] = [];
+  if (!budget.encrypted || object === "plain") views.push({ ...asItStands, strict: false });
+  else if (!budget.crypt) {
+    // Encrypted in a way not decrypted here: only data that inflates whole as it stands (a cross-reference stream,
+    // which is never encrypted) is measured; other compressed data is bounded by the largest inflation.
+    const m = measureView(asItStands.data, asItStands.rawLength, names, flate, keep, true);
+    if (m) {
+      add(m.out);
+      return m.kept;
+    }
+    return flate ? worstCase(MAX_RATIO.Flate, "compressed stream of an encrypted file (its data is encrypted)") : (add(raw.length), null);
+  } else {
+    if (!object) return worstCase(flate ? MAX_RATIO.Flate : 1, "stream of an encrypted file whose object number cannot be read (so its key is not known)");
+    const metadata = /\/Type\s*\/Metadata\b/.test(ownDict) && !budget.crypt.encryptMetadata;
+    const decrypted = await decryptStream(budget.crypt, raw, object.num, object.gen);
+    const both = xref || metadata;
+    views.push({ data: decrypted, rawLength: decrypted.length, strict: !both });
+    if (both) views.push({ ...asItStands, strict: false });
+  }
+  let largest: { out: number; kept: Uint8Array | null } | null = null;
+  for (const v of views) {
+    const m = measureView(v.data, v.rawLength, names, flate, keep, v.strict);
+    if (!m) return worstCase(MAX_RATIO.Flate, "compressed stream of an encrypted file that does not decrypt to whole deflate data");
+    if (!largest || m.out > largest.out) largest = m;
+  }
+  add(largest!.out);
+  return largest!.kept;
+}
+
+/**
+ * What one reading of a stream's data decodes to: ASCII encodings undone first (they only shrink), then zlib data
+ * inflated whatever the dictionary says, else the data's own length (`rawLength`, or the ASCII-decoded length).
+ * `strict`: null unless zlib data inflates to its own end, and unless FlateDecode data is zlib at all.
+ */
+function measureView(view: Uint8Array, rawLength: number, names: string[], flate: boolean, keep: boolean, strict: boolean): { out: number; kept: Uint8Array | null } | null {
+  let data = view;
   let ascii = true;
   if (names.some((f) => f === "ASCIIHexDecode" || f === "AHx")) data = fromHex(data);
   else if (names.some((f) => f === "ASCII85Decode" || f === "A85")) data = fromAscii85(data);
   else ascii = false;
-  const flate = names.some((f) => f === "FlateDecode" || f === "Fl");
   if (looksZlib(data)) {
     const inflated = inflateCounted(data, keep);
-    // In an encrypted file, only a stream that inflates whole as it stands (a cross-reference stream, which is never
-    // encrypted) is measured; the others are encrypted data, bounded by the largest inflation.
-    if (!budget.encrypted || inflated.finished) {
-      add(inflated.out);
-      return inflated.kept;
-    }
+    if (strict && !inflated.finished) return null;
+    return { out: inflated.out, kept: inflated.kept };
   }
-  if (budget.encrypted && flate) return worstCase(MAX_RATIO.Flate, "compressed stream of an encrypted file (its data is encrypted)");
-  const plain = ascii ? data : raw;
-  add(plain.length);
-  return keep ? plain : null;
+  if (strict && flate) return null;
+  const plain = ascii ? data : view.subarray(0, rawLength);
+  return { out: plain.length, kept: keep ? plain : null };
 }
 
 const looksZlib = (d: Uint8Array) => d.length >= 2 && (d[0] & 0x0f) === 8 && ((d[0] << 8) + d[1]) % 31 === 0 && !(d[1] & 0x20);
