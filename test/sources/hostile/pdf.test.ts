@@ -4,8 +4,7 @@
  * the generators the fixture script and the live-server harness use too.
  */
 import { describe, expect, it } from "vitest";
-import { getDocumentProxy } from "unpdf";
-import { encryptedPdf, flateBombPdf, hugePagePdf, manyPagesPdf, plainPdf } from "../../../scripts/hostile/binary.mjs";
+import { flateBombPdf, hugePagePdf, manyPagesPdf, plainPdf } from "../../../scripts/hostile/binary.mjs";
 import { InputError } from "../../../src/shared/errors";
 import { MAX_PDF_DECODED_BYTES, MAX_PDF_ITEMS_PER_PAGE, MAX_PDF_PAGES, MAX_PDF_READ_MS, MAX_PDF_STREAM_BYTES, measureStreams, readPdf } from "../../../src/sources/documents/pdf";
 
