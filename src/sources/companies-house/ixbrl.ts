@@ -23,6 +23,11 @@
  * - What cannot be read (a number in an unknown format, a date that is not one, a context the document never defines,
  *   duplicate facts that disagree) is a warning, never a throw. Only a document with no facts at all throws
  *   (InputError `unreadable_input`, 422).
+ * - Bounded (issue 29 §1: accounts are written by the company that files them, so a filing can be crafted): elements
+ *   open at once (both parsers keep a stack of them), attributes on one element, facts, contexts and units, and facts
+ *   inside facts (each text goes to every fact open around it) are counted as read, and a document past one is refused
+ *   with 422 `unreadable_input` naming it. Text kept per fact and per context part is capped; namespace scopes are
+ *   undone on close, never copied per element.
  */
 import { Parser } from "htmlparser2";
 import { SaxesParser } from "saxes";
@@ -209,6 +214,20 @@ const prefixOf = (qname: string) => (qname.includes(":") ? qname.slice(0, qname.
 const formatKey = (format: string | null) => (format ? localOf(format.trim()).toLowerCase().replace(/-/g, "") : "");
 const MAX_TEXT = 4000;
 const MAX_WARNINGS = 50;
+/** Elements open at once (real filings nest a few dozen deep). */
+export const MAX_IXBRL_DEPTH = 1_000;
+/** Attributes on one element (an ix fact has about ten; an html root a few dozen namespace declarations). */
+export const MAX_IXBRL_ATTRIBUTES = 1_000;
+/** Facts in a document (a large group's full accounts have some thousands). */
+export const MAX_IXBRL_FACTS = 50_000;
+/** Contexts and units together. */
+export const MAX_IXBRL_CONTEXTS = 50_000;
+/** Facts open inside one another at once (a text block holding a figure: two or three). */
+export const MAX_IXBRL_NESTED_FACTS = 32;
+
+const refuse = (what: string): never => {
+  throw new InputError("unreadable_input", `The accounts document is past a reading limit: ${what}.`);
+};
 
 // ---- Transformations (ixt / ixt2 / ixt4) ----
 
@@ -365,6 +384,7 @@ class Collector {
   }
 
   openTag(el: El, resolve: (prefix: string) => string | undefined) {
+    if (this.closers.length >= MAX_IXBRL_DEPTH) refuse(`more than ${MAX_IXBRL_DEPTH.toLocaleString("en-GB")} elements are open inside one another`);
     let closer: (() => void) | null = null;
     if (this.root) {
       this.root = false;
@@ -381,6 +401,7 @@ class Collector {
     } else if (this.is(el, "context", XBRLI_NS)) {
       const id = el.attr("id");
       if (id === undefined) this.warn("a context without an id cannot be referred to; it is left out");
+      this.countContext();
       this.context = { id: id ?? "", identifier: null, scheme: null, instant: null, startDate: null, endDate: null, dimensions: {} };
       closer = () => {
         const c = this.context!;
@@ -392,6 +413,7 @@ class Collector {
     } else if (this.context) {
       closer = this.contextPart(el);
     } else if (this.is(el, "unit", XBRLI_NS)) {
+      this.countContext();
       this.unit = { id: el.attr("id") ?? "", measures: [], currency: null };
       closer = () => {
         const u = this.unit!;
@@ -418,6 +440,16 @@ class Collector {
       }
     }
     this.closers.push(closer);
+  }
+
+  private contextsRead = 0;
+  private countContext() {
+    if (++this.contextsRead > MAX_IXBRL_CONTEXTS) refuse(`it has more than ${MAX_IXBRL_CONTEXTS.toLocaleString("en-GB")} contexts and units`);
+  }
+
+  /** Called per attribute as the parser reads them (before the element's open event). */
+  attribute(count: number) {
+    if (count > MAX_IXBRL_ATTRIBUTES) refuse(`an element has more than ${MAX_IXBRL_ATTRIBUTES.toLocaleString("en-GB")} attributes`);
   }
 
   private contextPart(el: El): (() => void) | null {
@@ -476,6 +508,8 @@ class Collector {
       if (Number.isInteger(scale) && Math.abs(scale) <= 30) fact.scale = scale;
       else this.warn(`${fact.concept || "a fact"} in context ${contextRef}: scale "${scaleAttr}" is not a whole number; 0 is used`);
     }
+    if (this.facts.length >= MAX_IXBRL_FACTS) refuse(`it has more than ${MAX_IXBRL_FACTS.toLocaleString("en-GB")} facts`);
+    if (this.open.length >= MAX_IXBRL_NESTED_FACTS) refuse(`more than ${MAX_IXBRL_NESTED_FACTS} facts are open inside one another`);
     const open: OpenFact = { fact, text: "" };
     const index = this.facts.length;
     this.facts.push(fact);
@@ -500,7 +534,7 @@ class Collector {
   }
 
   text(t: string) {
-    if (this.leaf !== null) this.leaf += t;
+    if (this.leaf !== null && this.leaf.length < MAX_TEXT) this.leaf += t;
     if (this.excludeDepth > 0 || this.open.length === 0) return;
     for (const o of this.open) if (o.text.length < MAX_TEXT) o.text += t;
   }
@@ -542,22 +576,30 @@ function readXml(text: string): FactSet {
   const c = new Collector(false);
   const parser = new SaxesParser({ position: false });
   Object.assign(parser.ENTITIES, HTML_ENTITIES);
-  let scope = new Map<string, string>([["xml", "http://www.w3.org/XML/1998/namespace"]]);
-  const scopes: Map<string, string>[] = [];
-  const resolve = (prefix: string) => scope.get(prefix);
+  // Prefix → the URIs declared for it, innermost last; each element's declarations are undone when it closes (a
+  // copy of the scope per element would cost the depth times the declarations).
+  const scope = new Map<string, string[]>([["xml", ["http://www.w3.org/XML/1998/namespace"]]]);
+  const declared: string[][] = [];
+  const resolve = (prefix: string) => scope.get(prefix)?.at(-1);
+  let attributeCount = 0;
+  parser.on("attribute", () => c.attribute(++attributeCount));
   parser.on("opentag", (tag) => {
+    attributeCount = 0;
     const attributes = tag.attributes as Record<string, string>;
-    scopes.push(scope);
+    const mine: string[] = [];
     for (const name in attributes) {
       if (name !== "xmlns" && !name.startsWith("xmlns:")) continue;
       const prefix = name === "xmlns" ? "" : name.slice(6);
-      if (scope === scopes[scopes.length - 1]) scope = new Map(scope);
-      scope.set(prefix, attributes[name]);
+      const uris = scope.get(prefix);
+      if (uris) uris.push(attributes[name]);
+      else scope.set(prefix, [attributes[name]]);
+      mine.push(prefix);
       if (prefix && !c.namespaces.has(prefix)) c.namespaces.set(prefix, attributes[name]);
     }
+    declared.push(mine);
     const qname = tag.name;
     const colon = qname.indexOf(":");
-    const uri = scope.get(colon < 0 ? "" : qname.slice(0, colon));
+    const uri = resolve(colon < 0 ? "" : qname.slice(0, colon));
     c.openTag(
       {
         local: colon < 0 ? qname : qname.slice(colon + 1),
@@ -573,7 +615,7 @@ function readXml(text: string): FactSet {
   });
   parser.on("closetag", () => {
     c.closeTag();
-    scope = scopes.pop() ?? scope;
+    for (const prefix of declared.pop() ?? []) scope.get(prefix)?.pop();
   });
   parser.on("text", (t) => c.text(t));
   parser.on("cdata", (t) => c.text(t));
@@ -593,9 +635,12 @@ function readHtml(text: string): FactSet {
   const c = new Collector(true);
   const ns = c.namespaces;
   const resolve = (prefix: string) => ns.get(prefix.toLowerCase());
+  let attributeCount = 0;
   const parser = new Parser(
     {
+      onattribute: () => c.attribute(++attributeCount),
       onopentag(qname, attributes) {
+        attributeCount = 0;
         const attrs = new Map<string, string>();
         for (const name in attributes) {
           if (name.startsWith("xmlns:") && !ns.has(name.slice(6))) ns.set(name.slice(6), attributes[name]);
@@ -620,7 +665,8 @@ function readHtml(text: string): FactSet {
 export function readFacts(document: string): FactSet {
   try {
     return readXml(document);
-  } catch {
+  } catch (e) {
+    if (e instanceof InputError) throw e; // a reading limit, not a document that is not XML
     const set = readHtml(document);
     set.warnings.unshift("the document is not well-formed XML; it was read with a tolerant HTML parser");
     return set;
@@ -865,8 +911,8 @@ export function readAccounts(document: string): AccountsDocument {
 
   if (currencies.size > 1) warn(`the figures are in more than one currency (${[...currencies].join(", ")})`);
 
-  const taxonomies: string[] = [];
-  for (const f of facts) if (f.namespace && f.namespace !== XBRLI_NS && !taxonomies.includes(f.namespace)) taxonomies.push(f.namespace);
+  const taxonomies = new Set<string>(); // in order of first use
+  for (const f of facts) if (f.namespace && f.namespace !== XBRLI_NS) taxonomies.add(f.namespace);
 
   return {
     format: set.format,
@@ -881,7 +927,7 @@ export function readAccounts(document: string): AccountsDocument {
     accountsStatus: metaMember(META.status),
     dormant: dormantFact ? parseBoolean(dormantFact) : null,
     currency: [...currencies][0] ?? null,
-    taxonomies,
+    taxonomies: [...taxonomies],
     current,
     prior,
     factCount: facts.length,
