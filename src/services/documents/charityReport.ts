@@ -347,8 +347,17 @@ function tokensOf(items: Item[]): Tok[] {
   for (const it of items) {
     let t = it.text.replace(/\u2212/g, "-").replace(/\u00a0/g, " ");
     // A date is one token ("31 March 2024" → "31_March_2024"): its day and year are not figures.
-    if (MAY_HOLD_DATE.test(t))
-      for (const d of datesIn(t).reverse()) t = t.slice(0, d.index) + d.text.replace(/\s+/g, "_") + t.slice(d.index + d.text.length);
+    if (MAY_HOLD_DATE.test(t)) {
+      // Rebuilt in one pass (the dates are in order and never overlap), not once per date.
+      const parts: string[] = [];
+      let from = 0;
+      for (const d of datesIn(t)) {
+        parts.push(t.slice(from, d.index), d.text.replace(/\s+/g, "_"));
+        from = d.index + d.text.length;
+      }
+      parts.push(t.slice(from));
+      t = parts.join("");
+    }
     t = t
       .replace(/\(\s+(?=[\d£])/g, "(")
       .replace(/(\d)\s+\)/g, "$1)")

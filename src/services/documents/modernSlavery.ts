@@ -399,9 +399,15 @@ export function roleQualifies(role: string): { ok: boolean; why: string } {
 // ————————————————————————————————————————————————————————————————— organisation
 
 const LEGAL_SUFFIX = String.raw`(?:Ltd\.?|Limited|LIMITED|LTD\.?|PLC|[Pp]lc|LLP|L\.L\.P\.|LP|Inc\.?|Incorporated|LLC|GmbH|AG|S\.A\.|N\.V\.|B\.V\.|Corporation|Corp\.)`;
-const ORG_WORD = String.raw`(?:[\p{Lu}\d][\p{L}\d'’&.\-]*|\(UK\)|\(U\.K\.\)|&|and|of|the|de|for)`;
+/**
+ * A word of a name, at most 60 characters: a pattern free to take any length would, at each of the many places a
+ * name may start inside one long token ("1.1.1.…", "A’A’A’…"), read to the token's end and back (minutes for a
+ * 100,000-character token).
+ */
+const NAME_WORD = String.raw`[\p{Lu}\d][\p{L}\d'’&.\-]{0,60}`;
+const ORG_WORD = String.raw`(?:${NAME_WORD}|\(UK\)|\(U\.K\.\)|&|and|of|the|de|for)`;
 /** A company's legal name: capitalised words ending in a legal suffix ("EDAN Medical (UK) Ltd.", "Planned Limited"). */
-const LEGAL_NAME = new RegExp(String.raw`(?<![\p{L}])(?:${ORG_WORD}\s+){0,6}?[\p{Lu}\d][\p{L}\d'’&.\-]*(?:\s+\(UK\))?\s+${LEGAL_SUFFIX}(?![\p{L}])`, "gu");
+const LEGAL_NAME = new RegExp(String.raw`(?<![\p{L}])(?:${ORG_WORD}\s+){0,6}?${NAME_WORD}(?:\s+\(UK\))?\s+${LEGAL_SUFFIX}(?![\p{L}])`, "gu");
 const NAME_LEAD = /^(?:(?:the|this|our|at|by|and|of|for|signed|approved|date|name|title|to|in|on|with|from|statement|modern|slavery|act|section|board|directors|members|trustees|\d+)\s+)+/i;
 
 /** Legal names in a text, cleaned of leading small words ("This statement applies to Cwiri Ltd" → "Cwiri Ltd"). */

@@ -29,8 +29,7 @@ export function sentences(text: string): string[] {
   let start = 0;
   const re = /[.!?]["'”’)]*\s+(?=["'“‘(]?[\p{Lu}\d•])/gu;
   for (let m = re.exec(t); m; m = re.exec(t)) {
-    const before = t.slice(start, m.index);
-    const lastWord = /([\p{L}.]+)$/u.exec(before)?.[1]?.toLowerCase() ?? "";
+    const lastWord = lastWordBefore(t, start, m.index).toLowerCase();
     if (t[m.index] === "." && (ABBREVIATIONS.has(lastWord.replace(/\.$/, "")) || /^\p{L}$/u.test(lastWord))) continue;
     out.push(t.slice(start, m.index + m[0].trimEnd().length).trim());
     start = m.index + m[0].length;
@@ -38,6 +37,25 @@ export function sentences(text: string): string[] {
   const rest = t.slice(start).trim();
   if (rest) out.push(rest);
   return out;
+}
+
+const WORD_CHAR = /^[\p{L}.]$/u;
+
+/**
+ * The letters and dots just before `end` (back to `start` at most), as `/([\p{L}.]+)$/u` finds them in
+ * `t.slice(start, end)`: read backwards from `end`, so that a text of many stops that end no sentence ("A. A. A.")
+ * is not read again from its start at every stop.
+ */
+function lastWordBefore(t: string, start: number, end: number): string {
+  let i = end;
+  while (i > start) {
+    const low = t.charCodeAt(i - 1);
+    const pair = low >= 0xdc00 && low <= 0xdfff && i - 2 >= start && t.charCodeAt(i - 2) >= 0xd800 && t.charCodeAt(i - 2) <= 0xdbff;
+    const ch = pair ? t.slice(i - 2, i) : t[i - 1];
+    if (!WORD_CHAR.test(ch)) break;
+    i -= ch.length;
+  }
+  return t.slice(i, end);
 }
 
 /** Blocks into sections: a heading opens one; text blocks' sentences fill it. */

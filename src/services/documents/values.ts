@@ -28,12 +28,14 @@ const valid = (y: number, m: number, d: number) => {
  */
 export function datesIn(text: string): DateFound[] {
   const out: DateFound[] = [];
-  const taken: [number, number][] = [];
+  // The characters already in a date (a date found is never overlapped by another): checked per character of the
+  // match, not per date found so far (a sentence of 60,000 dates took minutes).
+  const taken = new Uint8Array(text.length);
   const add = (m: RegExpExecArray, iso: string, precision: DateFound["precision"]) => {
     const a = m.index,
       b = m.index + m[0].length;
-    if (taken.some(([x, y]) => a < y && b > x)) return;
-    taken.push([a, b]);
+    for (let i = a; i < b; i++) if (taken[i]) return;
+    taken.fill(1, a, b);
     out.push({ iso, precision, text: m[0].trim(), index: a });
   };
   const year = (y: string) => (y.length === 2 ? 2000 + Number(y) : Number(y));
