@@ -9,12 +9,14 @@
  * elements). Beyond a limit: 422 `unreadable_input`, the message naming the limit. `parseHtml` is linkedom's
  * `parseHTML` after that check; `readPage` (services/web/siteLinks.ts) checks before its own htmlparser2 pass.
  *
- * The limits, measured in workerd (linkedom 0.18): a DOM node costs about 430 bytes and 15 µs to build (an element
- * about 380 bytes, a text run 400, an attribute 500), so 100,000 parts are about 45 MB and under 2 s. Real pages
- * have far fewer: a long statement page has about 200 elements and 600 parts (3.3 parts an element); the heaviest
- * real pages, some 30,000 elements. Real pages nest fewer than 100–200 levels. htmlparser2's Parser keeps its open
- * elements in an array it adds to at the front, so its time grows with the square of the depth (50,000 levels take
- * 2.4 s, 1,000,000 levels minutes): the depth is counted as it parses and the parse stops at the limit.
+ * The limits, measured in workerd (linkedom 0.18, RSS growth while the page is held): a DOM part costs 350–550
+ * bytes (an element about 380, an attribute about 500), so a page at the limit of 100,000 parts grows the process by
+ * 35–55 MB and parses in under half a second (99,000 attributes: 53 MB, 0.3 s; 33,000 paragraphs: 34 MB, 0.4 s);
+ * beyond the limits the refusal takes under 10 ms. Real pages: a statement page has about 200 elements and 600 parts
+ * (3.3 parts an element), so the parts limit is reached by a page of about 30,000 elements, which only the heaviest
+ * pages have; real pages nest fewer than 100–200 levels. htmlparser2's Parser keeps its open elements in an array it
+ * adds to at the front, so its time grows with the square of the depth (50,000 levels 2.4 s, 1,000,000 minutes): the
+ * depth is counted as it parses and the parse stops at the limit.
  */
 import { Parser } from "htmlparser2";
 import { parseHTML } from "linkedom";
