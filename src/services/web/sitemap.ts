@@ -4,7 +4,7 @@
  * tolerant read (the root element, then each `<url>`/`<sitemap>` entry), not a validating parser: a sitemap with a
  * stray error elsewhere still lists its URLs, as search engines read it. Pure: the caller fetches.
  */
-import { gunzipSync } from "fflate";
+import { Gunzip } from "fflate";
 
 /** Bytes read of one sitemap (after decompression). */
 export const MAX_SITEMAP_BYTES = 2 * 1024 * 1024;
@@ -35,19 +35,45 @@ const decode = (s: string) =>
 /** A W3C datetime's date: `2026-10-01T09:00:00+01:00` → `2026-10-01`; anything else → null. */
 const dateOf = (s: string): string | null => /^(\d{4}-\d{2}-\d{2})/.exec(s.trim())?.[1] ?? /^(\d{4}-\d{2})$/.exec(s.trim())?.[1] ?? null;
 
-/** A sitemap body as text: gzip (a `.xml.gz` file served as is) is inflated when its stated size is within the cap. */
+/**
+ * Compressed bytes pushed to the inflater at a time. DEFLATE expands at most ~1,032 times, so one slice yields at most
+ * ~1 MiB: the inflated size is counted as it comes and the inflating stops within ~1 MiB of the cap, however much the
+ * file would inflate to.
+ */
+const GZIP_SLICE = 1024;
+
+/**
+ * A sitemap body as text: gzip (a `.xml.gz` file served as is) is inflated as a stream, in small slices, counting
+ * the output and stopping past MAX_SITEMAP_BYTES (too large). The gzip trailer's stated size (ISIZE, the caller's
+ * site's word) only refuses early: a trailer that understates is never trusted to bound the work.
+ */
 export function sitemapText(body: Uint8Array, decoded: string): { text: string } | { tooLarge: true } {
   if (body[0] !== 0x1f || body[1] !== 0x8b) return { text: decoded };
   const n = body.length;
   const size = n >= 4 ? (body[n - 4] | (body[n - 3] << 8) | (body[n - 2] << 16) | (body[n - 1] << 24)) >>> 0 : 0;
   if (size > MAX_SITEMAP_BYTES) return { tooLarge: true };
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  let over = false;
+  const gunzip = new Gunzip((chunk) => {
+    if (over) return;
+    total += chunk.byteLength;
+    if (total > MAX_SITEMAP_BYTES) over = true;
+    else parts.push(chunk);
+  });
   try {
-    const out = gunzipSync(body);
-    if (out.byteLength > MAX_SITEMAP_BYTES) return { tooLarge: true };
-    return { text: new TextDecoder().decode(out) };
+    for (let at = 0; at < n && !over; at += GZIP_SLICE) gunzip.push(body.subarray(at, at + GZIP_SLICE), at + GZIP_SLICE >= n);
   } catch {
-    return { text: "" };
+    return over ? { tooLarge: true } : { text: "" };
   }
+  if (over) return { tooLarge: true };
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return { text: new TextDecoder().decode(out) };
 }
 
 /**
