@@ -11,6 +11,7 @@
  * address countries. Dates of birth, passports, nationalities, positions, postcodes and statements of reasons
  * are never read into the output.
  */
+import { Inflate } from "fflate";
 import Papa from "papaparse";
 import * as XLSX from "xlsx";
 import type { RegisterRecord } from "../../services/registers/types";
@@ -214,6 +215,74 @@ function ofsiRegistrations(info: string): string[] {
 const ADDITIONAL = /Financial sanctions imposed in addition to an asset freeze:\s*([^.]+)\./g;
 
 /**
+ * What SheetJS may inflate of one workbook, all entries together. `XLSX.read` inflates every entry of the zip at once,
+ * in memory, before reading a cell, so a small file that inflates to gigabytes would take the isolate with it. The
+ * OFSI list of 10 April 2025 (2.2 MB) holds 17.0 MB inflated in 7 entries, its sheet 12.8 MB: this is nearly 4 times
+ * that, and within a Worker isolate's 128 MB while SheetJS still has to hold the cells it reads.
+ */
+export const MAX_XLSX_INFLATED_BYTES = 64 * 1024 * 1024;
+/** Entries of a workbook (the OFSI list has 7; a workbook of many sheets a few dozen). SheetJS copies the rest of the file once per entry. */
+export const MAX_XLSX_ENTRIES = 256;
+/** Compressed bytes inflated per step while measuring: one step makes at most about 1,032 times this. */
+const MEASURE_SLICE = 4 * 1024;
+
+/**
+ * Measures, before `XLSX.read` is let near it, what SheetJS would inflate, walking the zip as SheetJS's reader does (the
+ * last end-of-central-directory signature, its 16-bit entry count and directory offset, each entry's local header) and
+ * inflating each deflated entry with fflate's streaming Inflate a slice at a time, the output counted and dropped.
+ * An entry is charged the larger of what it inflates to and the size its local header states (SheetJS allocates that
+ * up front); a stored entry its stored size. Refused (RegisterFormatError) past MAX_XLSX_INFLATED_BYTES or
+ * MAX_XLSX_ENTRIES, or when the directory is not one SheetJS could walk without reading past the file's end: entries
+ * that together claim more compressed bytes than the file holds (overlapping entries, one stream counted many times),
+ * or a deflate stream that does not end within its entry's compressed size.
+ */
+export function checkXlsxBudget(b: Uint8Array): void {
+  const refuse = (why: string): never => {
+    throw new RegisterFormatError(`OFSI ConList: ${why}`);
+  };
+  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const u16 = (p: number) => dv.getUint16(p, true), u32 = (p: number) => dv.getUint32(p, true);
+  let eocd = b.length - 4;
+  while (eocd >= 0 && !(b[eocd] === 0x50 && b[eocd + 1] === 0x4b && b[eocd + 2] === 5 && b[eocd + 3] === 6)) eocd--;
+  if (eocd < 0 || eocd + 22 > b.length) refuse("unreadable XLSX (zip directory missing)");
+  const entries = u16(eocd + 8);
+  if (entries > MAX_XLSX_ENTRIES) refuse(`the workbook has ${entries} entries, more than ${MAX_XLSX_ENTRIES}`);
+  let p = u32(eocd + 16), total = 0, claimed = 0;
+  const charge = (n: number) => {
+    total += n;
+    if (total > MAX_XLSX_INFLATED_BYTES) refuse(`the workbook inflates to more than ${MAX_XLSX_INFLATED_BYTES / 1024 / 1024} MiB`);
+  };
+  for (let i = 0; i < entries; i++) {
+    if (p + 46 > b.length) refuse("unreadable XLSX (zip directory corrupt)");
+    const csz = u32(p + 20), local = u32(p + 42);
+    p += 46 + u16(p + 28) + u16(p + 30) + u16(p + 32);
+    claimed += csz;
+    if (claimed > b.length) refuse("unreadable XLSX (its entries claim more bytes than the file holds)");
+    if (local + 30 > b.length) refuse("unreadable XLSX (zip entry corrupt)");
+    const method = u16(local + 8), localCsz = u32(local + 18), localUsz = u32(local + 22);
+    const start = local + 30 + u16(local + 26) + u16(local + 28);
+    if (method === 0) {
+      charge(Math.min(localCsz, Math.max(0, b.length - start)));
+    } else if (method === 8) {
+      if (start + csz > b.length) refuse("unreadable XLSX (zip entry truncated)");
+      let inflated = 0;
+      const inflater = new Inflate((chunk) => {
+        inflated += chunk.length;
+        if (inflated > localUsz) charge(chunk.length);
+      });
+      charge(localUsz);
+      const data = b.subarray(start, start + csz);
+      try {
+        for (let off = 0; off < data.length || off === 0; off += MEASURE_SLICE) inflater.push(data.subarray(off, off + MEASURE_SLICE), off + MEASURE_SLICE >= data.length);
+      } catch (e) {
+        if (e instanceof RegisterFormatError) throw e;
+        refuse(`unreadable XLSX (an entry does not inflate: ${e instanceof Error ? e.message : String(e)})`);
+      }
+    } // other methods: SheetJS refuses them itself
+  }
+}
+
+/**
  * The OFSI Consolidated List of Asset Freeze Targets as XLSX (sheet "Data"). Every entry on it is an asset
  * freeze target, so each designation's `sanctions` holds "Asset freeze" plus any additional financial
  * sanctions Other Information names (e.g. "Trust services").
@@ -222,6 +291,7 @@ export function parseOfsiConList(bytes: Uint8Array): SanctionsParse {
   if (bytes.length < 4 || bytes[0] !== 0x50 || bytes[1] !== 0x4b || bytes[2] !== 3 || bytes[3] !== 4) {
     throw new RegisterFormatError("OFSI ConList: not an XLSX file");
   }
+  checkXlsxBudget(bytes);
   let wb: XLSX.WorkBook;
   try {
     wb = XLSX.read(bytes, { type: "array", dense: true, cellFormula: false, cellHTML: false, cellText: false, cellStyles: false });
