@@ -1,5 +1,5 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { zipSync } from "fflate";
 import { readFile, stat } from "node:fs/promises";
 import { createServer as createHttpServer } from "node:http";
@@ -204,6 +204,8 @@ export default defineConfig(async () => {
     ],
     test: {
       setupFiles: ["./test/setup.ts"],
+      // Copies of the tree other tools make (wrangler's snapshots, bench and browser runs, act, builds) are not this tree's tests.
+      exclude: [...configDefaults.exclude, ".wrangler/**", ".bench/**", ".browser-test/**", ".act/**", "dist/**"],
       testTimeout: 20_000,
     },
   };

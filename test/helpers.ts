@@ -118,5 +118,7 @@ export async function startSignup(contact: { email: string; mobile: string; ip?:
 }
 
 /** POST /api/v1/signup/verify. */
-export const verifySignup = (body: { challengeId: string; emailCode: string; mobileCode: string }) =>
-  call("/api/v1/signup/verify", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+export const verifySignup = ({ challengeId, emailCode, mobileCode }: { challengeId: string; emailCode: string; mobileCode: string }) =>
+  // Only the three fields verify takes: callers spread startSignup's result, whose `reply` (the sign-up's Response) is
+  // not a parameter, and a parameter an operation does not take is refused (issue 29 §4).
+  call("/api/v1/signup/verify", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ challengeId, emailCode, mobileCode }) });
