@@ -1,9 +1,10 @@
 /**
  * A document as the readers see it: headings and blocks of text, each with the page it is on (PDF) — from HTML
- * (linkedom, within the HTML limits of services/html/parse.ts) or from a PDF's pages. Pure: the bytes are fetched
- * and the PDF opened at the edge (sources/documents).
+ * (one streaming pass of htmlparser2's Parser, within the characters and depth limits of services/html/parse.ts) or
+ * from a PDF's pages. Pure: the bytes are fetched and the PDF opened at the edge (sources/documents).
  */
-import { parseHtml, walkNodes } from "../html/parse";
+import { Parser } from "htmlparser2";
+import { checkHtmlDepth, checkHtmlLength } from "../html/parse";
 
 export interface Block {
   kind: "heading" | "text";
@@ -14,86 +15,177 @@ export interface Block {
   page?: number;
 }
 
-/** Elements whose content is never the document's: navigation, chrome, scripts, forms. */
-const DROP = "script, style, noscript, template, svg, canvas, iframe, nav, aside, form, button, select, [role=navigation], [role=search], [aria-hidden=true], [hidden]";
-const BLOCK = new Set(["P", "LI", "TD", "TH", "DD", "DT", "BLOCKQUOTE", "PRE", "FIGCAPTION", "CAPTION", "ADDRESS", "DIV", "SECTION", "ARTICLE", "MAIN", "TABLE", "TR", "UL", "OL", "DL", "BODY", "HR", "BR"]);
-const HEADING = /^H([1-6])$/;
+/** Elements whose content is never the document's: navigation, chrome, scripts, forms (and, by their attributes, `isDropped`). */
+const DROP = new Set(["script", "style", "noscript", "template", "svg", "canvas", "iframe", "nav", "aside", "form", "button", "select"]);
+const BLOCK = new Set(["p", "li", "td", "th", "dd", "dt", "blockquote", "pre", "figcaption", "caption", "address", "div", "section", "article", "main", "table", "tr", "ul", "ol", "dl", "body", "hr", "br"]);
+const HEADING = /^h([1-6])$/;
 
-/** The little of a DOM node this module reads (linkedom's; the Workers types' `Element` is HTMLRewriter's). */
-interface DomNode {
-  nodeType: number;
-  tagName: string;
-  textContent: string | null;
-  childNodes: ArrayLike<DomNode>;
-  getAttribute(name: string): string | null;
-  remove(): void;
-}
+type Attributes = Record<string, string>;
+const has = (a: Attributes, name: string) => Object.prototype.hasOwnProperty.call(a, name);
+const attr = (a: Attributes, name: string) => (has(a, name) ? a[name] : null);
 
 const clean = (s: string) => s.replace(/[\s\u00a0]+/g, " ").trim();
 
-/** Page chrome when it is not inside the main content ("header, footer, [role=banner], [role=contentinfo]"), tested on one element. */
-const isChrome = (el: DomNode) => el.tagName === "HEADER" || el.tagName === "FOOTER" || el.getAttribute("role") === "banner" || el.getAttribute("role") === "contentinfo";
-/** The main content ("main, article, [role=main]"), tested on one element. */
-const isMain = (el: DomNode) => el.tagName === "MAIN" || el.tagName === "ARTICLE" || el.getAttribute("role") === "main";
+/** Dropped with everything in it: DROP's tags, and "[role=navigation], [role=search], [aria-hidden=true], [hidden]" (names and values as written). */
+const isDropped = (tag: string, a: Attributes) => DROP.has(tag) || attr(a, "role") === "navigation" || attr(a, "role") === "search" || attr(a, "aria-hidden") === "true" || has(a, "hidden");
+/** Page chrome when it is not inside the main content ("header, footer, [role=banner], [role=contentinfo]"). */
+const isChrome = (tag: string, a: Attributes) => tag === "header" || tag === "footer" || attr(a, "role") === "banner" || attr(a, "role") === "contentinfo";
+/** The main content ("main, article, [role=main]"): chrome inside it is kept. */
+const isMain = (tag: string, a: Attributes) => tag === "main" || tag === "article" || attr(a, "role") === "main";
+
+/** The blocks of one candidate root's content (the first main element's, or the body's), collected as the page streams. */
+class Collector {
+  blocks: Block[] = [];
+  line = "";
+  /** Open while the root is open. */
+  active = false;
+  /** The stack depth of the heading being read (its text only), or -1. */
+  heading = -1;
+  level = 0;
+  headingText = "";
+  flush() {
+    const t = clean(this.line);
+    if (t) this.blocks.push({ kind: "text", text: t });
+    this.line = "";
+  }
+}
+
+interface Open {
+  tag: string;
+  /** A kept element (not dropped, not chrome, not inside either). */
+  kept: boolean;
+  main: boolean;
+  /** The collectors whose root this element is. */
+  roots: Collector[] | null;
+}
 
 /**
- * The HTML document's title and its blocks, navigation, header and footer chrome, scripts and forms dropped. The page
- * is parsed within the HTML limits (services/html/parse.ts: 422 beyond them) and walked iteratively.
+ * The HTML document's title and its blocks, navigation, header and footer chrome, scripts and forms dropped, read in
+ * one pass of htmlparser2's Parser (the parser linkedom builds its DOM with, with its options: the same elements,
+ * implied closes and text), building no DOM: memory grows with the text kept, not with the elements. What it reads is
+ * what the DOM walk read: the first `<title>`'s text (anywhere); DROP's elements and their content skipped; chrome
+ * skipped unless inside main/article/[role=main]; the root is the first kept `main` or `[role=main]`, else the body as
+ * linkedom finds it (the first kept element's first element child when BODY, or its second after a HEAD; else none);
+ * headings h1–h6 are heading blocks of their text, BLOCK elements end lines (the root's own tag does not). Limits:
+ * the characters and the depth of open elements (services/html/parse.ts; 422 beyond); the elements and parts limits,
+ * which bound a DOM, do not apply.
  */
 export function htmlBlocks(html: string): { title: string; blocks: Block[] } {
-  const { document } = parseHtml(html);
-  const title = clean(document.querySelector("title")?.textContent ?? "");
-  for (const el of [...document.querySelectorAll(DROP)]) el.remove();
-  // Chrome outside the main content, found in one walk (an element's `closest` per element is a walk up per element).
-  const chrome: DomNode[] = [];
+  checkHtmlLength(html);
+  const stack: Open[] = [];
+  /** The stack depth where a dropped or chrome element opened (its content skipped), or -1. */
+  let skipFrom = -1;
   let inMain = 0;
-  walkNodes(
-    document as unknown as DomNode,
-    (node) => {
-      if (node.nodeType !== 1) return false;
-      if (isMain(node)) inMain++;
-      if (!inMain && isChrome(node)) {
-        chrome.push(node); // removed with everything in it
-        return false;
-      }
+  let inTemplate = 0;
+  let depth = 0;
+  let title = "";
+  /** The stack depth of the first <title> while it is open; -1 before, -2 after. */
+  let titleAt = -1;
+  let cdata = false;
+  /** The first kept top-level element (linkedom's documentElement), and how many kept element children it has had. */
+  let docEl: Open | null = null;
+  let docKids = 0;
+  let firstKidHead = false;
+  const main = new Collector();
+  const body = new Collector();
+  let mainFound = false;
+  let bodyFound = false;
+  const active = () => [main, body].filter((c) => c.active);
+
+  const parser = new Parser(
+    {
+      onopentagname() {
+        checkHtmlDepth(++depth);
+      },
+      onopentag(name, attributes) {
+        const tag = name.toLowerCase();
+        const at = stack.length;
+        if (tag === "template") inTemplate++;
+        // (linkedom keeps a <template>'s content apart from the document: a title there is not the page's)
+        if (titleAt === -1 && tag === "title" && !inTemplate) titleAt = at;
+        if (skipFrom >= 0) {
+          stack.push({ tag, kept: false, main: false, roots: null });
+          return;
+        }
+        const isMainEl = isMain(tag, attributes);
+        if (isDropped(tag, attributes) || (!inMain && !isMainEl && isChrome(tag, attributes))) {
+          skipFrom = at;
+          stack.push({ tag, kept: false, main: false, roots: null });
+          return;
+        }
+        const open: Open = { tag, kept: true, main: isMainEl, roots: null };
+        if (isMainEl) inMain++;
+        // Entering: for the collectors already open, a heading starts, or a block ends the line.
+        for (const c of active()) {
+          if (c.heading >= 0) continue;
+          const h = HEADING.exec(tag);
+          if (h) {
+            c.flush();
+            c.heading = at;
+            c.level = Number(h[1]);
+            c.headingText = "";
+          } else if (BLOCK.has(tag)) c.flush();
+        }
+        // The roots: linkedom's body, and the first main.
+        if (at === 0 && !docEl) docEl = open;
+        else if (at === 1 && stack[0] === docEl) {
+          const k = docKids++;
+          if (k === 0) firstKidHead = tag === "head";
+          if (tag === "body" && (k === 0 || (k === 1 && firstKidHead))) {
+            bodyFound = body.active = true;
+            (open.roots ??= []).push(body);
+          }
+        }
+        if (!mainFound && (tag === "main" || attr(attributes, "role") === "main")) {
+          mainFound = main.active = true;
+          (open.roots ??= []).push(main);
+        }
+        stack.push(open);
+      },
+      ontext(text) {
+        if (titleAt >= 0) title += text;
+        if (skipFrom >= 0) return;
+        for (const c of active()) {
+          if (c.heading >= 0) c.headingText += text;
+          else if (!cdata) c.line += text;
+        }
+      },
+      oncdatastart() {
+        cdata = true;
+      },
+      oncdataend() {
+        cdata = false;
+      },
+      onclosetag() {
+        depth--;
+        const open = stack.pop();
+        const at = stack.length;
+        if (titleAt === at) titleAt = -2;
+        if (!open) return;
+        if (open.tag === "template") inTemplate--;
+        if (skipFrom >= 0) {
+          if (skipFrom === at) skipFrom = -1;
+          return;
+        }
+        if (open.main) inMain--;
+        for (const c of open.roots ?? []) c.active = false;
+        for (const c of active()) {
+          if (c.heading === at) {
+            const t = clean(c.headingText);
+            if (t) c.blocks.push({ kind: "heading", level: c.level, text: t });
+            c.heading = -1;
+          } else if (c.heading < 0 && BLOCK.has(open.tag)) c.flush();
+        }
+      },
     },
-    (node) => {
-      if (isMain(node)) inMain--;
-    },
+    { lowerCaseAttributeNames: false, decodeEntities: true },
   );
-  for (const el of chrome) el.remove();
-  const root = document.querySelector("main, [role=main]") ?? document.body ?? document.documentElement;
-  const blocks: Block[] = [];
-  let line = "";
-  const flush = () => {
-    const t = clean(line);
-    if (t) blocks.push({ kind: "text", text: t });
-    line = "";
-  };
-  if (root)
-    walkNodes(
-      root as unknown as DomNode,
-      (el) => {
-        if (el.nodeType === 3) {
-          line += el.textContent ?? "";
-          return false;
-        }
-        if (el.nodeType !== 1) return false;
-        const h = HEADING.exec(el.tagName);
-        if (h) {
-          flush();
-          const t = clean(el.textContent ?? "");
-          if (t) blocks.push({ kind: "heading", level: Number(h[1]), text: t });
-          return false;
-        }
-        if (BLOCK.has(el.tagName)) flush();
-      },
-      (el) => {
-        if (BLOCK.has(el.tagName)) flush();
-      },
-    );
-  flush();
-  return { title, blocks };
+  parser.write(html);
+  parser.end();
+  const root = mainFound ? main : bodyFound ? body : null;
+  if (!root) return { title: clean(title), blocks: [] };
+  root.flush();
+  return { title: clean(title), blocks: root.blocks };
 }
 
 /**

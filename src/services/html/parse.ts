@@ -34,7 +34,7 @@ export const MAX_HTML_PARTS = 100_000;
 const n = (x: number) => x.toLocaleString("en-GB");
 
 /** The limits in words, for the descriptions of the operations that read a caller's web page (one sentence, said once). */
-export const HTML_LIMITS_TEXT = `A web page is read only within these limits: ${n(MAX_HTML_CHARS)} characters of HTML, ${n(MAX_HTML_ELEMENTS)} elements nested at most ${n(MAX_HTML_DEPTH)} deep, and ${n(MAX_HTML_PARTS)} parts (elements, attributes, runs of text, comments and end tags); a page beyond them answers 422 \`unreadable_input\`, saying which limit, and costs nothing.`;
+export const HTML_LIMITS_TEXT = `A web page is read only within these limits: ${n(MAX_HTML_CHARS)} characters of HTML, ${n(MAX_HTML_ELEMENTS)} elements nested at most ${n(MAX_HTML_DEPTH)} deep, and ${n(MAX_HTML_PARTS)} parts (elements, attributes, runs of text, comments and end tags); a page beyond them answers 422 \`unreadable_input\`, saying which limit, and costs nothing. The document readers (modern slavery statements, inspection and charity reports, carbon reduction plans) build no DOM from a page: for them only the characters and the depth are limited.`;
 
 /** 422 `unreadable_input`: "The page nests elements deeper than 1,000 levels, the limit for a web page; it was not read." */
 const refuse = (what: string) => new InputError("unreadable_input", `The page ${what}, the limit for a web page; it was not read.`);
@@ -82,6 +82,16 @@ class CountingParser extends Parser {
   }
 }
 
+/** Refuses (422) a page longer than MAX_HTML_CHARS. */
+export function checkHtmlLength(html: string): void {
+  if (html.length > MAX_HTML_CHARS) throw refuse(`is longer than ${n(MAX_HTML_CHARS)} characters`);
+}
+
+/** Refuses (422) when `depth` open elements pass MAX_HTML_DEPTH (a streaming reader counts its own open elements). */
+export function checkHtmlDepth(depth: number): void {
+  if (depth > MAX_HTML_DEPTH) throw refuse(`nests elements deeper than ${n(MAX_HTML_DEPTH)} levels`);
+}
+
 /** The last page found within the limits (the same page is often checked twice: read as text, then as a DOM). */
 let lastChecked: string | null = null;
 
@@ -91,7 +101,7 @@ let lastChecked: string | null = null;
  */
 export function checkHtml(html: string): void {
   if (html === lastChecked) return;
-  if (html.length > MAX_HTML_CHARS) throw refuse(`is longer than ${n(MAX_HTML_CHARS)} characters`);
+  checkHtmlLength(html);
   const parser = new CountingParser({ depth: 0, elements: 0, parts: 0 });
   parser.write(html);
   parser.end();
