@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { operations } from "../src/operations";
+import { isPublicAddress, parseIpLiteral } from "../src/services/net/address";
 import type { AnyOperation } from "../src/platform/registry";
 import { balanceOf, call, createTestKey } from "./helpers";
 import { SETUP, loadSampleRegisters, requestOf } from "./support/everyOperation";
@@ -50,26 +51,30 @@ const GIVEN_OUT = new Set(["cursor"]);
 /**
  * Operations whose input rules the description does not (yet) say, each with its reason: their test is expected to
  * fail (it.fails), so when the description and validation come to agree it passes, fails as "expected to fail", and
- * the entry must go. Issue 29 §4 leaves these to the helpers that own the inputs, or to a next step.
+ * the entry must go. Empty: every operation's description says its input rules (issue 29 §4).
  */
-const KNOWN_DISAGREEMENTS: Record<string, string> = {
-  auditAccessibility: "url: URL rules (web/common/page.ts, another helper's)",
-  checkWebsiteLegal: "url: URL rules (web/common/page.ts, another helper's)",
-  checkAiVisibility: "domain/url: domain and URL rules (web, another helper's)",
-  getBrandKit: "domain/url: domain and URL rules (web, another helper's)",
-  companyLogo: "domain: domain rule (web, another helper's)",
-  scoreModernSlaveryStatementByUrl: "url: the documents' url input (another helper's)",
-  structureOfstedReportByUrl: "url: the documents' url input (another helper's)",
-  structureCqcReportByUrl: "url: the documents' url input (another helper's)",
-  structureCharityReportByUrl: "url: the documents' url input (another helper's)",
-  checkCarbonReductionPlan: "url: the documents' url input (another helper's)",
-  scoreModernSlaveryStatement: "text: at least 40 characters besides spaces; url (documents, another helper's)",
-  structureOfstedReport: "text: at least 40 characters besides spaces; url (documents, another helper's)",
-  structureCqcReport: "text: at least 40 characters besides spaces; url (documents, another helper's)",
-  structureCharityReport: "text: at least 40 characters besides spaces; url (documents, another helper's)",
-  setWatchWebhook: "url: an https URL of a public host (not yet a pattern)",
-  startSignup: "email and mobile: the address and number rules (not yet a pattern or format)",
-};
+const KNOWN_DISAGREEMENTS: Record<string, string> = {};
+
+/**
+ * The one refusal of an input valid by its pattern that the description says in words instead (URL_RULES, "An IP
+ * address must be a public one"): a `url` whose host is an IP address that is not public, refused with 400
+ * `bad_request` naming `url`. No pattern can say which addresses are public; nothing else is excused.
+ */
+function nonPublicIpUrl(input: Record<string, unknown>): boolean {
+  if (typeof input.url !== "string") return false;
+  const raw = input.url.trim();
+  let host: string;
+  try {
+    host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`).hostname;
+  } catch {
+    return false;
+  }
+  const ip = parseIpLiteral(host);
+  return ip !== null && !isPublicAddress(ip);
+}
+
+/** The codes an input refused as invalid may carry: both are 400 (`invalid_url`: the webhook's address check, which names `url`). */
+const INVALID_CODES = new Set(["bad_request", "invalid_url"]);
 
 /** Valid runs per operation (inputs are random; a few each keep the file under a minute). */
 const RUNS = 4;
@@ -200,6 +205,7 @@ async function generatedInputs(op: AnyOperation): Promise<void> {
         const body = (await r.json().catch(() => null)) as Record<string, unknown> | null;
         const said = `${op.method.toUpperCase()} ${op.path} ${JSON.stringify(input).slice(0, 300)} → ${r.status} ${JSON.stringify(body).slice(0, 300)}`;
         seen.push(said);
+        if (r.status === 400 && nonPublicIpUrl(input) && body?.code === "bad_request" && body?.field === "url") return;
         expect(r.status, `valid by the description but refused: ${said}`).not.toBe(400);
         if (r.status >= 500) expect([503], `a server error: ${said}`).toContain(r.status);
         if (r.status === 503) expect(["upstream_unavailable", "timeout"], said).toContain(body?.code);
@@ -216,7 +222,7 @@ async function generatedInputs(op: AnyOperation): Promise<void> {
       const r = await call(...requestOf(op, bad.input, op.auth === "key" ? key2 : undefined));
       const body = (await r.json().catch(() => null)) as Record<string, unknown> | null;
       const fieldOk = typeof body?.field === "string" && (body.field === bad.field || body.field.startsWith(`${bad.field}.`));
-      if (r.status !== 400 || body?.code !== "bad_request" || !fieldOk || r.headers.has("x-credits-remaining"))
+      if (r.status !== 400 || !INVALID_CODES.has(String(body?.code)) || !fieldOk || r.headers.has("x-credits-remaining"))
         wrong.push(`${bad.what}: ${JSON.stringify(bad.input).slice(0, 200)} → ${r.status} ${JSON.stringify(body).slice(0, 200)}`);
     }
     expect(wrong, "invalid by the description, but not refused with 400 naming the field").toEqual([]);
@@ -244,5 +250,155 @@ describe("issue 29 §4: the company number pattern is what validation takes", ()
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("issue 29 §4: the address, email, mobile and text patterns are what validation takes", () => {
+  /** Strings a fuzzer makes from a description's pattern (as fast-check reads it: ECMA-262, `u`), within maxLength. */
+  const fromPattern = (re: RegExp, maxLength: number) => fc.stringMatching(new RegExp(re.source, "u")).filter((s) => [...s].length <= maxLength);
+
+  it("every URL PAGE_URL_PATTERN matches passes validation and the safe fetcher's own check, but for an IP address that is not public (said in words)", async () => {
+    const { PAGE_URL_PATTERN } = await import("../src/platform/schemas");
+    const { PageUrl, pageOf, urlRefusal } = await import("../src/operations/web/common/page");
+    const { checkUrl } = await import("../src/sources/web/safeFetch");
+    let ips = 0;
+    fc.assert(
+      fc.property(fromPattern(PAGE_URL_PATTERN, 500), (s) => {
+        const why = urlRefusal(s.trim());
+        if (nonPublicIpUrl({ url: s })) {
+          ips++;
+          expect(why, s).toMatch(/private, loopback/);
+          return;
+        }
+        expect(why, JSON.stringify(s)).toBeNull();
+        expect(PageUrl.safeParse(s).success, JSON.stringify(s)).toBe(true);
+        const page = pageOf({ url: s.trim() });
+        // Ports and local names are the fetcher's to refuse (422 blocked_address), never as an invalid URL (400).
+        if (page.length <= 500)
+          try {
+            checkUrl(page);
+          } catch (e) {
+            expect((e as { code?: string }).code, `${JSON.stringify(s)}: ${String(e)}`).toBe("blocked_address");
+          }
+      }),
+      { numRuns: 3000 },
+    );
+    expect(ips).toBeGreaterThan(0);
+    // Real addresses callers send match it; what validation refuses does not.
+    for (const u of [
+      "https://www.example.co.uk/",
+      "www.example.co.uk/statement",
+      "HTTPS://WWW.EXAMPLE.CO.UK",
+      "http://93.184.215.14/",
+      "https://[2606:4700::1111]/",
+      "https://[::ffff:8.8.8.8]:8443/x",
+      "https://example.com:8443/a?b=c#d",
+      "https://www.example.co.uk/modern slavery statement.pdf",
+      "https://www.example.co.uk/café?q=a&b=c",
+      "example.com.",
+      "https://a-b--c.example.com/",
+    ])
+      expect([u, PAGE_URL_PATTERN.test(u), urlRefusal(u)]).toEqual([u, true, null]);
+    for (const u of ["ftp://example.com/", "https://user:pw@example.com/", "not a url", "https://exa mple.com/", "https://xn--a.com/", "https://a.0x1/", "https://1.2.3.4.5/", "https://example.com:65536/", "#!?"])
+      expect([u, PageUrl.safeParse(u).success]).toEqual([u, false]);
+  });
+
+  // Known disagreement, in src/sources/web/safeFetch.ts (not this file's owner's): checkUrl counts its 500 characters on
+  // the URL with the `https://` this service put before a caller's address without a scheme, so such an address of 493
+  // to 500 characters (valid by the description's maxLength) is refused with 400 invalid_url. Expected to fail until
+  // the fetcher counts the caller's characters; then this passes, fails as "expected to fail", and `.fails` must go.
+  it.fails("a URL without a scheme of up to 500 characters is not refused as too long once https:// is put before it", async () => {
+    const { pageOf } = await import("../src/operations/web/common/page");
+    const { checkUrl } = await import("../src/sources/web/safeFetch");
+    const s = `www.example.co.uk/${"a".repeat(500 - 18)}`;
+    expect(s.length).toBe(500);
+    // src/sources/web/safeFetch.ts counts the 500 characters on the URL with the https:// this service added.
+    expect(() => checkUrl(pageOf({ url: s }))).not.toThrow();
+  });
+
+  it("every domain DOMAIN_PATTERN matches is taken (its host kept); what it does not match is refused", async () => {
+    const { DOMAIN_PATTERN } = await import("../src/platform/schemas");
+    const { Domain } = await import("../src/operations/web/common/page");
+    fc.assert(
+      fc.property(fromPattern(DOMAIN_PATTERN, 200), (s) => {
+        const r = Domain.safeParse(s);
+        expect(r.success, JSON.stringify(s)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+    for (const d of ["example.co.uk", "WWW.Example.CO.UK", "https://www.example.co.uk/about", "example.co.uk.", "a.io"]) expect([d, Domain.safeParse(d).success]).toEqual([d, true]);
+    for (const d of ["localhost", "1.2.3.4", "ftp://example.com", "https://u@example.com", "exa mple.com", "xn--a.com", "a.b", "#!?"]) expect([d, Domain.safeParse(d).success]).toEqual([d, false]);
+  });
+
+  it("every webhook URL WEBHOOK_URL_PATTERN matches passes the address check's URL rules (only blocked_address, 422, for a private address, a local name or a port)", async () => {
+    const { WEBHOOK_URL_PATTERN } = await import("../src/platform/schemas");
+    const { checkUrl } = await import("../src/sources/web/safeFetch");
+    fc.assert(
+      fc.property(fromPattern(WEBHOOK_URL_PATTERN, 500), (s) => {
+        try {
+          expect(checkUrl(s.trim()).protocol).toBe("https:");
+        } catch (e) {
+          expect((e as { code?: string }).code, `${JSON.stringify(s)}: ${String(e)}`).toBe("blocked_address");
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    for (const u of ["http://hooks.example.co.uk/x", "hooks.example.co.uk/x", "not a url"]) expect([u, WEBHOOK_URL_PATTERN.test(u)]).toEqual([u, false]);
+  });
+
+  it("every address EMAIL_PATTERN matches is one sign-up takes; quoted local parts and IP literals (format email allows them) are outside it", async () => {
+    const { EMAIL_PATTERN } = await import("../src/platform/schemas");
+    const { normaliseEmail } = await import("../src/services/account/contact");
+    fc.assert(
+      fc.property(fromPattern(EMAIL_PATTERN, 254), (s) => {
+        expect(normaliseEmail(s), JSON.stringify(s)).not.toBeNull();
+      }),
+      { numRuns: 2000 },
+    );
+    // fast-check's own RFC addresses: those the pattern takes, sign-up takes.
+    fc.assert(fc.property(fc.emailAddress(), (s) => void (EMAIL_PATTERN.test(s) && s.length <= 254 && expect(normaliseEmail(s), s).not.toBeNull())), { numRuns: 2000 });
+    for (const e of ["dev@example.co.uk", "First.Last+tag@sub.example.com", "o'brien@example.ie"]) expect([e, EMAIL_PATTERN.test(e)]).toEqual([e, true]);
+    // The description says both: format email, and the pattern that keeps a fuzzer's addresses to those sign-up takes.
+    const described = (await emittedDoc()) as unknown as { paths: Record<string, any>; components: { schemas: Record<string, any> } };
+    let body = described.paths["/api/v1/signup"].post.requestBody.content["application/json"].schema;
+    if (body.$ref) body = described.components.schemas[body.$ref.split("/").pop()];
+    expect(body.properties.email).toMatchObject({ type: "string", format: "email", maxLength: 254, pattern: EMAIL_PATTERN.source });
+    expect(body.properties.mobile).toMatchObject({ type: "string", maxLength: 20 });
+    expect(typeof body.properties.mobile.pattern).toBe("string");
+    for (const e of ['"a b"@example.com', "a@[192.0.2.1]", "a@example.xn--p1ai", "a@localhost", "a..b@example.com", "@example.com"]) expect([e, EMAIL_PATTERN.test(e)]).toEqual([e, false]);
+  });
+
+  it("every number MOBILE_PATTERN matches is one normaliseMobile reads; the usual notations match it, within maxLength 20", async () => {
+    const { MOBILE_PATTERN } = await import("../src/platform/schemas");
+    const { normaliseMobile } = await import("../src/services/account/contact");
+    for (const m of ["07700900123", "07700 900123", "07700 900 123", "0770-090-0123", "+447700900123", "+44 7700 900123", "(+44) 7700 900123", "00447700900123", "0044 7700 900123", "+33612345678", "+33 6 12 34 56 78", "+1 (415) 555-0100", "+4915112345678"])
+      expect([m, MOBILE_PATTERN.test(m), normaliseMobile(m) !== null]).toEqual([m, true, true]);
+    for (const m of ["01632960000", "+441632960000", "+44 (0) 7700 900123", "0033612345678", "+0123456789", "7700900123", "0770090012", "+1234567", "#!?"]) expect([m, MOBILE_PATTERN.test(m)]).toEqual([m, false]);
+    let short = 0;
+    fc.assert(
+      fc.property(fc.stringMatching(new RegExp(MOBILE_PATTERN.source, "u")), (s) => {
+        expect(normaliseMobile(s), JSON.stringify(s)).not.toBeNull();
+        if (s.length <= 20) short++;
+      }),
+      { numRuns: 2000 },
+    );
+    // A fuzzer generating from the pattern and keeping what fits maxLength keeps most of what it makes.
+    expect(short).toBeGreaterThan(1000);
+  });
+
+  it("the readers' text pattern is the rule validation had: at least 40 characters besides JavaScript's white space (counted by character)", async () => {
+    const { nonSpacePattern } = await import("../src/platform/schemas");
+    const re = nonSpacePattern(40);
+    const spaces = fc.constantFrom(" ", "\t", "\n", "\r", "\v", "\f", "\u00a0", "\u1680", "\u2003", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff");
+    const text = fc.array(fc.oneof(spaces, fc.string({ unit: "grapheme", minLength: 1, maxLength: 3 })), { maxLength: 80 }).map((a) => a.join(""));
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(re.test(t), JSON.stringify(t)).toBe([...t.replace(/\s+/gu, "")].length >= 40);
+      }),
+      { numRuns: 3000 },
+    );
+    // Python's `\s` counts \x1c–\x1f and \x85 as white space, and not \ufeff: the pattern lists its spaces instead.
+    expect(re.test("\ufeff".repeat(40))).toBe(false);
+    expect(re.test("\x1c".repeat(40))).toBe(true);
   });
 });

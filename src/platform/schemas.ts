@@ -120,3 +120,77 @@ export const wordListPattern = (words: readonly string[]) => {
   const one = `(?:${words.map(caseless).join("|")})`;
   return new RegExp(`^[\\s,]*(?:${one}(?:\\s*,[\\s,]*${one})*)?[\\s,]*$`);
 };
+
+/*
+ * Addresses as patterns (issue 29 §4): what validation takes, said in the description so that an outside fuzzer
+ * generating from it makes only inputs the service accepts. Plain ECMA-262 that Python's `re` reads the same way: no
+ * look-around, and no `\d`, `\s` or `\w` (Python's take in other scripts' digits and another set of spaces).
+ */
+const ALNUM = "[A-Za-z0-9]";
+const LDH = "[A-Za-z0-9-]";
+/**
+ * A DNS label: 1 to 63 letters, digits and hyphens, not starting or ending with a hyphen, and without `--` in its third
+ * and fourth places (the mark of an IDNA-encoded label such as `xn--…`, which the URL parser decodes and may refuse;
+ * registries give no other name that mark). `first`: what its first character may be.
+ */
+const dnsLabel = (first: string, min1 = true) =>
+  `(?:${first}${min1 ? `(?:${LDH}{0,2}${ALNUM})?` : `${LDH}{0,2}${ALNUM}`}|${first}${LDH}(?:${ALNUM}${LDH}|-${ALNUM})${LDH}{0,58}${ALNUM})`;
+/** A host name with at least one dot (a name without one is never a public host), its last label starting with a letter (two characters or more: a last label of digits would be read as an IPv4 address); one trailing dot allowed. */
+export const HOST_NAME = `(?:${dnsLabel(ALNUM)}\\.)+${dnsLabel("[A-Za-z]", false)}\\.?`;
+const OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
+/** An IPv4 address in dotted decimal (no leading zeros: `010` would be octal). */
+const IPV4 = `(?:${OCTET}\\.){3}${OCTET}`;
+const H16 = "[0-9A-Fa-f]{1,4}";
+/** An IPv6 address in any of its text forms (RFC 4291 §2.2), the last 32 bits possibly in dotted decimal. */
+const IPV6 = [
+  `(?:${H16}:){7}${H16}`,
+  `(?:${H16}:){1,7}:`,
+  ...[1, 2, 3, 4, 5, 6].map((k) => `(?:${H16}:){1,${7 - k}}(?::${H16}){${k === 1 ? 1 : `1,${k}`}}`),
+  `:(?::${H16}){1,7}`,
+  "::",
+  `(?:${H16}:){6}${IPV4}`,
+  ...[0, 1, 2, 3, 4, 5].map((k) => `${k ? `(?:${H16}:){${k}}` : ":"}:(?:${H16}:){0,${5 - k}}${IPV4}`),
+].join("|");
+/** A port, 0 to 65535. */
+const PORT = "(?::(?:[0-9]{1,4}|[0-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?";
+/** Path, query and fragment: printable characters of the Basic Multilingual Plane (spaces inside allowed, percent-encoded when fetched). */
+const REST = "(?:[/?#][ -~\\u00A0-\\uD7FF\\uE000-\\uFFFD]*)?";
+const HTTP_SCHEME = `${caseless("http")}[sS]?://`;
+
+/**
+ * A page URL as the web tools and document readers take it (web/common/page.ts PageUrl): `http://` or `https://` (or
+ * no scheme: https is assumed), a host name, an IPv4 address or a bracketed IPv6 address, an optional port, and the
+ * rest. No user name or password (a host has no `@`). An IP address must also be public: that is said in words, and
+ * refused in validation, since no pattern can say it.
+ */
+export const PAGE_URL_PATTERN = new RegExp(`^(?:${HTTP_SCHEME})?(?:${HOST_NAME}|${IPV4}|\\[(?:${IPV6})\\])${PORT}${REST}$`);
+/** A domain (web/common/page.ts Domain): a host name, or a pasted http(s) URL of a page of the site (only its host is kept). */
+export const DOMAIN_PATTERN = new RegExp(`^(?:${HTTP_SCHEME})?${HOST_NAME}${PORT}${REST}$`);
+/** A webhook URL: https (the scheme required), then as a page URL. */
+export const WEBHOOK_URL_PATTERN = new RegExp(`^${caseless("https://")}(?:${HOST_NAME}|${IPV4}|\\[(?:${IPV6})\\])${PORT}${REST}$`);
+
+/** RFC 5322 `atext`: what a dot-atom local part is made of. */
+const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]";
+/**
+ * An email address as sign-up takes it (services/account/contact.ts normaliseEmail): a dot-atom local part (no quoted
+ * local parts, no comments), `@`, a host name whose last label is 2 to 63 letters (no `[IP]` literal). With `format:
+ * email` in the description, every address a fuzzer generates for both is one sign-up accepts.
+ */
+export const EMAIL_PATTERN = new RegExp(`^${ATEXT}+(?:\\.${ATEXT}+)*@(?:${ALNUM}(?:${LDH}{0,61}${ALNUM})?\\.)+[A-Za-z]{2,63}$`);
+
+/** Between two digits of a mobile number: nothing, a space, dot or hyphen, or a bracket (`(+44) 7700`, `+1 (415) 555-0100`). */
+const GAP = "(?:[ .-]|\\) ?| ?\\()?";
+const digits = (n: string) => `(?:${GAP}[0-9])${n}`;
+/**
+ * A mobile number in the notations sign-up takes (every one of them read by services/account/contact.ts
+ * normaliseMobile): a UK mobile as 07… (11 digits), +447… or 00447…, or another country's number as + and 8 to 15
+ * digits (not +44: a UK number that is not a mobile); one space, dot or hyphen, or a bracket, between digits.
+ */
+export const MOBILE_PATTERN = new RegExp(
+  `^\\(?(?:0${GAP}7${digits("{9}")}|(?:\\+|0${GAP}0)${GAP}4${GAP}4${GAP}7${digits("{9}")}|\\+(?:[1-35-9]${digits("{7,14}")}|4${GAP}[0-35-9]${digits("{6,13}")}))$`,
+);
+
+/** The white space of JavaScript's `\s` (ECMA-262 WhiteSpace and LineTerminator), listed: Python's `\s` is another set. */
+const SPACE = "\\t\\n\\v\\f\\r \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000\\uFEFF";
+/** Text with at least `n` characters besides white space (unanchored: anywhere in it). */
+export const nonSpacePattern = (n: number) => new RegExp(`(?:[^${SPACE}][${SPACE}]*){${n}}`, "u");

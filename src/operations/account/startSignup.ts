@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { newCode, newId } from "../../platform/crypto";
 import { ApiError } from "../../platform/errors";
 import { Reply, defineOperation } from "../../platform/registry";
+import { EMAIL_PATTERN, MOBILE_PATTERN } from "../../platform/schemas";
 import { addressBucket } from "../../services/net/clientBucket";
 import { maskEmail, maskMobile, normaliseEmail, normaliseMobile } from "../../services/account/contact";
 import { codeHash } from "./common/signupCodes";
@@ -21,8 +22,21 @@ export const startSignup = defineOperation({
   summary: "Start sign-up: sends a code to the email address and another to the mobile.",
   description: `Keys are free (100 credits a month) and need a verified email and mobile (SPEC §5.3). This call sends a six-digit code to each; send both to \`POST /api/v1/signup/verify\` within ${CODE_TTL_SECONDS / 60} minutes to get your key. Limited to ${SIGNUP_LIMITS.perIp} sign-ups an hour per IP address (IPv6: per /48 network) and ${SIGNUP_LIMITS.perAddress} per email address or mobile number.`,
   input: z.object({
-    email: z.string().max(254).openapi({ example: "dev@example.co.uk" }).describe("Your email address."),
-    mobile: z.string().max(20).openapi({ example: "07700900123" }).describe("Your mobile number, e.g. 07700 900123 or +447700900123."),
+    // The patterns are what the handler's checks (normaliseEmail, normaliseMobile) take, so the description says exactly that.
+    email: z
+      .string()
+      .trim()
+      .max(254, "must be at most 254 characters")
+      .regex(EMAIL_PATTERN, "must be an email address such as dev@example.co.uk")
+      .openapi({ example: "dev@example.co.uk", format: "email", maxLength: 254 })
+      .describe("Your email address (a plain address: no quoted local part or IP address literal)."),
+    mobile: z
+      .string()
+      .trim()
+      .max(20, "must be at most 20 characters")
+      .regex(MOBILE_PATTERN, "must be a mobile number: a UK mobile (07…, +447… or 00447…) or another country's number as + and its digits")
+      .openapi({ example: "07700900123", maxLength: 20 })
+      .describe("Your mobile number: a UK mobile (07700 900123, +44 7700 900123 or 0044 7700 900123) or another country's number in international form (+ and 8 to 15 digits, e.g. +1 (415) 555-0100); between two digits, one space, dot or hyphen, or a bracket."),
   }),
   output: z
     .object({

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../platform/errors";
-import { INPUT_LIMITS } from "../../platform/schemas";
+import { INPUT_LIMITS, WEBHOOK_URL_PATTERN } from "../../platform/schemas";
 import { defineOperation } from "../../platform/registry";
 import { DELIVERY_DOC } from "../../services/watch/delivery";
 import { sealSecret } from "../../services/watch/seal";
@@ -22,7 +22,17 @@ export const setWatchWebhook = defineOperation({
     DELIVERY_DOC,
   ].join("\n\n"),
   input: z.object({
-    url: z.string().trim().min(1, "is required").max(INPUT_LIMITS.url.max, `must be at most ${INPUT_LIMITS.url.max} characters`).describe(`An https address, at most ${INPUT_LIMITS.url.max} characters, on port 443 or 8443, with no user name or password, whose host resolves only to public addresses, e.g. https://hooks.example.co.uk/ukbi.`),
+    // The pattern is the description's; the address check (services.webhooks.check) refuses what it does not match with
+    // 400 `invalid_url` naming `url`, and a private address or local name with 422 `blocked_address`.
+    url: z
+      .string()
+      .trim()
+      .min(1, "is required")
+      .max(INPUT_LIMITS.url.max, `must be at most ${INPUT_LIMITS.url.max} characters`)
+      .openapi({ pattern: WEBHOOK_URL_PATTERN.source })
+      .describe(
+        `An https address, at most ${INPUT_LIMITS.url.max} characters, on port 443 or 8443, with no user name or password, whose host resolves only to public addresses, e.g. https://hooks.example.co.uk/ukbi. An address that is not https or not a URL is refused with 400 \`invalid_url\`; a private address or a local name with 422 \`blocked_address\`.`,
+      ),
   }),
   output: WebhookState.extend({
     secret: z.string().describe("The signing secret, `whsec_` and base64: returned only now."),

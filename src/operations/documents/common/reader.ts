@@ -4,7 +4,7 @@
  * URL, POST with text or a URL) each reader is. The readers themselves are pure (services/documents/*).
  */
 import { z } from "@hono/zod-openapi";
-import { INPUT_LIMITS } from "../../../platform/schemas";
+import { INPUT_LIMITS, nonSpacePattern } from "../../../platform/schemas";
 import { type OpContext, type Operation, defineOperation } from "../../../platform/registry";
 import type { Services } from "../../../platform/services";
 import { type Doc, MAX_PDF_PAGES, docFromHtml, docFromPdf, docFromText } from "../../../services/documents/document";
@@ -23,6 +23,8 @@ export const READER_BODY_BYTES = 4 * 1024 * 1024;
 const FETCH_MAX_BYTES = 15 * 1024 * 1024;
 /** Fewer characters than this is not a document to read. */
 const MIN_CHARS = 40;
+/** `text` with at least MIN_CHARS characters besides white space: validation and the description's pattern are one. */
+const TEXT_PATTERN = nonSpacePattern(MIN_CHARS);
 
 const ACCEPT = "application/pdf, text/html;q=0.9, application/xhtml+xml;q=0.9, text/plain;q=0.5, */*;q=0.1";
 
@@ -37,16 +39,15 @@ export const TextOrUrl = z
     text: z
       .string()
       .max(TEXT_MAX, `must be at most ${TEXT_MAX.toLocaleString("en-GB")} characters`)
+      .regex(TEXT_PATTERN, `must be the document's text (at least ${MIN_CHARS} characters besides spaces)`)
       .optional()
       .describe(
-        `The document's text, pasted or extracted (at most ${TEXT_MAX.toLocaleString("en-GB")} characters). Headings on their own lines (or Markdown \`#\` headings) help the reader find its sections. When both \`text\` and \`url\` are sent, the text is read and the URL is not fetched; it is kept as the document's address.`,
+        `The document's text, pasted or extracted (at least ${MIN_CHARS} characters besides spaces, at most ${TEXT_MAX.toLocaleString("en-GB")} characters). Headings on their own lines (or Markdown \`#\` headings) help the reader find its sections. When both \`text\` and \`url\` are sent, the text is read and the URL is not fetched; it is kept as the document's address.`,
       ),
     url: describedUrl("The document's address, fetched when no `text` is sent (HTML or PDF; `https://` is assumed when no scheme is given).").optional(),
   })
   .superRefine((v, ctx) => {
     if (v.text === undefined && v.url === undefined) ctx.addIssue({ code: "custom", path: ["text"], message: "give `text` (the document's text) or `url` (its address)" });
-    else if (v.text !== undefined && v.text.replace(/\s+/g, "").length < MIN_CHARS)
-      ctx.addIssue({ code: "custom", path: ["text"], message: `must be the document's text (at least ${MIN_CHARS} characters besides spaces)` });
   });
 
 export const ReadObject = z

@@ -3,7 +3,7 @@
  * HTML only, the field named on refusal) and the optional render of it in the browser.
  */
 import { z } from "@hono/zod-openapi";
-import { INPUT_LIMITS } from "../../../platform/schemas";
+import { DOMAIN_PATTERN, INPUT_LIMITS, PAGE_URL_PATTERN } from "../../../platform/schemas";
 import type { Services } from "../../../platform/services";
 import type { RenderOptions, RenderedPage } from "../../../services/web/rendered";
 import { isPublicAddress, parseIpLiteral } from "../../../services/net/address";
@@ -14,7 +14,10 @@ export const PAGE_ERRORS = ["invalid_url", "blocked_address", "too_many_redirect
 
 const HOST = /^(?=.{1,200}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
 
-/** Accepts `example.co.uk`, `www.example.co.uk` or a pasted URL, and keeps only the host name. */
+/**
+ * Accepts `example.co.uk`, `www.example.co.uk` or a pasted http(s) URL, and keeps only the host name. What it takes is
+ * DOMAIN_PATTERN (in the description), and a host name the URL parser reads as such.
+ */
 export const Domain = z
   .string()
   .trim()
@@ -28,13 +31,13 @@ export const Domain = z
     } catch {
       host = "";
     }
-    if (!HOST.test(host)) {
-      ctx.addIssue({ code: "custom", message: "must be a domain name such as example.co.uk" });
+    if (!DOMAIN_PATTERN.test(s) || !HOST.test(host)) {
+      ctx.addIssue({ code: "custom", message: "must be a domain name such as example.co.uk (letters, digits and hyphens; or an http(s) address of a page of the site)" });
       return z.NEVER;
     }
     return host;
   })
-  .openapi({ example: "example.co.uk", type: "string", maxLength: INPUT_LIMITS.domain.max });
+  .openapi({ example: "example.co.uk", type: "string", maxLength: INPUT_LIMITS.domain.max, pattern: DOMAIN_PATTERN.source });
 
 /**
  * What can be told of a caller's URL without DNS or configuration, said as the reason it is refused (null: nothing
@@ -56,13 +59,14 @@ export function urlRefusal(raw: string): string | null {
   return null;
 }
 
-/** What every URL input's description says of it (its validation, in words). */
-export const URL_RULES = `An http(s) address, at most ${INPUT_LIMITS.url.max} characters, with no user name or password; an IP address must be a public one (private, loopback, link-local and reserved addresses are refused before anything is charged).`;
+/** What every URL input's description says of it (its validation, in words; the pattern says the rest). */
+export const URL_RULES = `An http(s) address, at most ${INPUT_LIMITS.url.max} characters, with no user name or password: a host name (letters, digits and hyphens), an IPv4 address or a bracketed IPv6 address, then an optional port and the path. An IP address must be a public one: a private, loopback, link-local or reserved address is refused with 400 \`bad_request\` naming the field, before anything is charged.`;
 
 /**
  * A page a caller gives (`url`): an http(s) address (`https://` assumed without a scheme), at most 500 characters,
- * refused in validation (400, before any charge) when its scheme, credentials or IP address say it cannot be fetched;
- * the safe fetcher checks the rest (names, ports, redirects) when it fetches.
+ * refused in validation (400, before any charge) when its scheme, credentials or IP address say it cannot be fetched,
+ * or it does not match PAGE_URL_PATTERN (the description's pattern: everything it matches is taken, but for an IP
+ * address that is not public); the safe fetcher checks the rest (names, ports, redirects) when it fetches.
  */
 export const PageUrl = z
   .string()
@@ -70,10 +74,12 @@ export const PageUrl = z
   .min(1, "is required")
   .max(INPUT_LIMITS.url.max, `must be at most ${INPUT_LIMITS.url.max} characters`)
   .superRefine((s, ctx) => {
-    const why = s.length > 0 && s.length <= INPUT_LIMITS.url.max ? urlRefusal(s) : null;
+    if (s.length === 0 || s.length > INPUT_LIMITS.url.max) return;
+    // The specific reason first (scheme, credentials, a non-public IP address), then the pattern the description gives.
+    const why = urlRefusal(s) ?? (PAGE_URL_PATTERN.test(s) ? null : "is not an address the service reads: give an http(s) address such as https://www.example.co.uk/ (a host name of letters, digits and hyphens, or an IP address)");
     if (why) ctx.addIssue({ code: "custom", message: why });
   })
-  .openapi({ example: "https://www.example.co.uk/", type: "string", maxLength: INPUT_LIMITS.url.max, description: URL_RULES });
+  .openapi({ example: "https://www.example.co.uk/", type: "string", maxLength: INPUT_LIMITS.url.max, pattern: PAGE_URL_PATTERN.source, description: URL_RULES });
 
 /** A `url` input described by its own words followed by its rules (URL_RULES): the description says what validation checks. */
 export const describedUrl = (text: string) => PageUrl.describe(`${text} ${URL_RULES}`);
@@ -104,8 +110,8 @@ export type FetchedPage = Awaited<ReturnType<Services["web"]["fetch"]>> & {
 };
 
 /**
- * Fetches a caller's page through the safe fetcher (redirects followed and each checked): a refusal names the
- * caller's field; 422 `unreadable_input` unless it is an HTML page.
+ * Fetches a caller's page through the safe fetcher (redirects followed and each checked; `https://` put before an
+ * address without a scheme): a refusal names the caller's field; 422 `unreadable_input` unless it is an HTML page.
  */
 export async function fetchHtmlPage(
   services: Pick<Services, "web">,
@@ -113,8 +119,9 @@ export async function fetchHtmlPage(
   opts: { field?: string; query?: unknown; maxBytes?: number; timeoutMs?: number } = {},
 ): Promise<FetchedPage> {
   const field = opts.field ?? "url";
+  // The caller's address as the description says it is read: https when no scheme is given (pageOf leaves a scheme be).
   const page = await services.web
-    .fetch(url, { accept: "text/html,application/xhtml+xml", timeoutMs: opts.timeoutMs ?? 10_000, maxBytes: opts.maxBytes ?? 5 * 1024 * 1024 })
+    .fetch(pageOf({ url }), { accept: "text/html,application/xhtml+xml", timeoutMs: opts.timeoutMs ?? 10_000, maxBytes: opts.maxBytes ?? 5 * 1024 * 1024 })
     .catch((e: unknown) => {
       // The caller's own value is at fault: say which field.
       throw e instanceof InputError && !e.field ? new InputError(e.code, e.message, { field, query: opts.query }) : e;
