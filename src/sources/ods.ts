@@ -8,6 +8,10 @@
  * rather than fflate's `Unzip`, whose streaming mode finds the end of data-descriptor entries by
  * scanning the compressed bytes for a signature; the central directory gives exact offsets and
  * lets us skip every other entry without touching it.
+ *
+ * The files come from outside, so what reading them holds is bounded by budgets counted as they are read (below): a
+ * cell's characters, the cells a sheet hands out, the elements open at once and what the parser holds between two of
+ * its events. A file past one is refused with RegisterFormatError naming the limit, as any other bad upstream file.
  */
 import { Inflate } from "fflate";
 import { SaxesParser } from "saxes";
@@ -16,8 +20,30 @@ import { RegisterFormatError } from "./format-error";
 /** The ODS column and row limits; they bound repeat counts in hostile files. */
 const MAX_COLS = 16_384;
 const MAX_ROWS = 1_048_576;
-/** Compressed bytes inflated per step: bounds the XML text (and rows) held at once. */
-const SLICE = 16 * 1024;
+/**
+ * Characters of one cell's value: Excel's own limit on a cell. The longest cell of the real files is a few hundred
+ * characters (a header of CQC's HSCA file carries a 332-character note), so this is about 100 times that.
+ */
+export const MAX_CELL_CHARS = 32_767;
+/**
+ * Cells one read of a sheet may hand out, every copy of a repeated row and every cell up to a row's last non-empty
+ * one counted. The largest real sheets: CQC's HSCA Active Locations, ~56,000 rows of 119 columns (6.7 million cells
+ * at most), and HMRC's register, ~68,000 rows of 21 (1.4 million). A row of 16,384 cells repeated 1,048,576 times
+ * would otherwise be 17 billion cells.
+ */
+export const MAX_CELLS = 32 * 1024 * 1024;
+/** Elements open at once: content.xml nests about ten deep (document, body, sheet, row, cell, paragraph, span...). */
+export const MAX_XML_DEPTH = 256;
+/**
+ * Characters of content.xml read without the parser reporting a tag or a text: the SAX parser holds one text node,
+ * tag, comment or CDATA section whole until it ends, so this bounds what it holds, to within one piece (PIECE) given
+ * to it (a cell's text is at most MAX_CELL_CHARS, a few times that with its markup and entities).
+ */
+export const MAX_XML_RUN = 1024 * 1024;
+/** Compressed bytes inflated per step: deflate inflates at most 1,032 times, so one step makes at most about 4 MiB of XML. */
+const SLICE = 4 * 1024;
+/** XML characters given to the parser at a time; the rows they complete are handed out before the next piece. */
+const PIECE = 16 * 1024;
 
 const XML_SPACE = /[ \t\r\n]+/g;
 const names = new TextDecoder();
@@ -38,8 +64,21 @@ export async function* readOdsRows(bytes: Uint8Array, opts: { sheet?: string } =
   // paragraph's edges; literal spaces come as <text:s/>. `softSpace` = text ends in such a collapsed space.
   let softSpace = false;
 
+  /** Cells materialised so far (every row's cells times its repeat count), elements open, characters since the parser last reported. */
+  let cells = 0, depth = 0, run = 0;
+  const refuse = (limit: string): never => {
+    throw new RegisterFormatError(`ODS content.xml is past a reading limit: ${limit}`);
+  };
+  const cellTooLong = () => refuse(`a cell of more than ${MAX_CELL_CHARS.toLocaleString("en-GB")} characters`);
+  const add = (t: string) => {
+    text += t;
+    if (text.length > MAX_CELL_CHARS) cellTooLong();
+  };
+
   const parser = new SaxesParser({ position: false });
   parser.on("opentag", (tag) => {
+    run = 0;
+    if (++depth > MAX_XML_DEPTH) refuse(`elements nested more than ${MAX_XML_DEPTH} deep`);
     const name = tag.name, a = tag.attributes as Record<string, string>;
     if (name === "table:table") {
       if (!found && !done && (opts.sheet === undefined || a["table:name"] === opts.sheet)) found = inSheet = true;
@@ -68,36 +107,44 @@ export async function* readOdsRows(bytes: Uint8Array, opts: { sheet?: string } =
     } else if (noteDepth) {
       return;
     } else if (name === "text:p" || name === "text:h") {
-      if (pDepth === 0 && paras++ > 0) text += "\n";
+      if (pDepth === 0 && paras++ > 0) add("\n");
       if (pDepth === 0) softSpace = true; // so leading white space is dropped
       pDepth++;
     } else if (pDepth) {
-      if (name === "text:s") text += " ".repeat(Math.min(count(a["text:c"]), 1000));
-      else if (name === "text:line-break") text += "\n";
-      else if (name === "text:tab") text += "\t";
+      if (name === "text:s") add(" ".repeat(Math.min(count(a["text:c"]), 1000)));
+      else if (name === "text:line-break") add("\n");
+      else if (name === "text:tab") add("\t");
       else return;
       softSpace = false;
     }
   });
   parser.on("text", (t: string) => {
+    run = 0;
     if (!pDepth || noteDepth) return;
     t = t.replace(XML_SPACE, " ");
     if (softSpace && t.charCodeAt(0) === 32) t = t.slice(1);
-    if (t) text += t, softSpace = t.charCodeAt(t.length - 1) === 32;
+    if (t) add(t), softSpace = t.charCodeAt(t.length - 1) === 32;
   });
   parser.on("closetag", (tag) => {
+    run = 0;
+    depth--;
     const name = tag.name;
     if (!inSheet) return;
     if (name === "table:table") {
       inSheet = false;
       done = true;
     } else if (name === "table:table-row") {
-      if (row && row.length) queue.push([row, rowRepeat]);
+      if (row && row.length) {
+        cells += row.length * rowRepeat;
+        if (cells > MAX_CELLS) refuse(`more than ${MAX_CELLS.toLocaleString("en-GB")} cells in the sheet`);
+        queue.push([row, rowRepeat]);
+      }
       row = null;
     } else if (name === "table:table-cell" || name === "table:covered-table-cell") {
       if (!inCell || !row) return;
       inCell = false;
       const value = typed ?? text;
+      if (value.length > MAX_CELL_CHARS) cellTooLong();
       if (value === "") {
         pendingEmpty += cellRepeat; // never materialised unless a non-empty cell follows
       } else {
@@ -114,22 +161,39 @@ export async function* readOdsRows(bytes: Uint8Array, opts: { sheet?: string } =
   });
 
   const decoder = new TextDecoder(); // one per reader: it carries split UTF-8 sequences between chunks
-  const feed = (chunk: Uint8Array, final: boolean) => {
-    parser.write(decoder.decode(chunk, { stream: !final }));
-    if (final) parser.close();
+  /** Gives the parser one piece of XML; any failure is the file's (RegisterFormatError). */
+  const write = (xml: string, final: boolean) => {
+    try {
+      run += xml.length;
+      parser.write(xml);
+      if (run > MAX_XML_RUN) refuse(`more than ${MAX_XML_RUN.toLocaleString("en-GB")} characters in one text, tag or comment`);
+      if (final) parser.close();
+    } catch (e) {
+      throw e instanceof RegisterFormatError ? e : new RegisterFormatError(`ODS content.xml unreadable: ${e instanceof Error ? e.message : String(e)}`);
+    }
   };
-  const inflater = entry.method === 8 ? new Inflate((chunk, final) => feed(chunk, final)) : null;
+  const inflated: Uint8Array[] = [];
+  const inflater = entry.method === 8 ? new Inflate((chunk) => void (chunk.length && inflated.push(chunk))) : null;
   const data = entry.data;
   for (let off = 0; off < data.length && !done; off += SLICE) {
     const slice = data.subarray(off, off + SLICE), last = off + SLICE >= data.length;
     try {
       if (inflater) inflater.push(slice, last);
-      else feed(slice, last);
+      else inflated.push(slice);
     } catch (e) {
       throw new RegisterFormatError(`ODS content.xml unreadable: ${e instanceof Error ? e.message : String(e)}`);
     }
-    for (const [r, n] of queue) for (let i = 0; i < n; i++) yield i ? r.slice() : r;
-    queue.length = 0;
+    // Up to about 4 MiB of XML, given to the parser a piece at a time, each piece's rows handed out before the next:
+    // a piece completes at most a few hundred rows, so the cells held at once stay few.
+    let xml = "";
+    for (const chunk of inflated) xml += decoder.decode(chunk, { stream: true });
+    if (last) xml += decoder.decode();
+    inflated.length = 0;
+    for (let at = 0; (at < xml.length || (last && at === 0)) && !done; at += PIECE) {
+      write(xml.slice(at, at + PIECE), last && at + PIECE >= xml.length);
+      for (const [r, n] of queue) for (let i = 0; i < n; i++) yield i ? r.slice() : r;
+      queue.length = 0;
+    }
   }
   if (!found) throw new RegisterFormatError(opts.sheet ? `ODS sheet "${opts.sheet}" not found` : "ODS file has no sheet");
 }
