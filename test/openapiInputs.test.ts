@@ -303,16 +303,12 @@ describe("issue 29 §4: the address, email, mobile and text patterns are what va
       expect([u, PageUrl.safeParse(u).success]).toEqual([u, false]);
   });
 
-  // Known disagreement, in src/sources/web/safeFetch.ts (not this file's owner's): checkUrl counts its 500 characters on
-  // the URL with the `https://` this service put before a caller's address without a scheme, so such an address of 493
-  // to 500 characters (valid by the description's maxLength) is refused with 400 invalid_url. Expected to fail until
-  // the fetcher counts the caller's characters; then this passes, fails as "expected to fail", and `.fails` must go.
-  it.fails("a URL without a scheme of up to 500 characters is not refused as too long once https:// is put before it", async () => {
+  // The fetcher counts the caller's 500 characters, not the `https://` this service puts before an address without a scheme.
+  it("a URL without a scheme of up to 500 characters is not refused as too long once https:// is put before it", async () => {
     const { pageOf } = await import("../src/operations/web/common/page");
     const { checkUrl } = await import("../src/sources/web/safeFetch");
     const s = `www.example.co.uk/${"a".repeat(500 - 18)}`;
     expect(s.length).toBe(500);
-    // src/sources/web/safeFetch.ts counts the 500 characters on the URL with the https:// this service added.
     expect(() => checkUrl(pageOf({ url: s }))).not.toThrow();
   });
 

@@ -15,6 +15,14 @@ function apiErrorOf(fn: () => unknown): InputError {
   throw new Error("expected an InputError");
 }
 
+describe("dates of any year the date pattern allows", () => {
+  it("a due date in the years 0-99 is that year (Date.UTC would read 0080 as 1980), not refused as no date", () => {
+    // A real date, read as such: refused only because no Bank Rate is known for it (date_out_of_range), not as "not a date".
+    expect(apiErrorOf(() => calculateLatePayment({ amount: 1000, due: "0080-02-29", paid: "2000-01-01" })).code).toBe("date_out_of_range");
+    expect(apiErrorOf(() => calculateLatePayment({ amount: 1000, due: "0081-02-29", paid: "2000-01-01" })).field).toBe("due");
+  });
+});
+
 describe("SPEC §4.8 late-payment worked examples", () => {
   it("SPEC §4.8 £1,000 at 8.5% for 50 days: 11.64 + £70 (exactly £1,000 is the middle tier)", () => {
     const r = calculateLatePayment({ amount: 1000, due: "2015-03-01", paid: "2015-04-20" });

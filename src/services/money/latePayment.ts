@@ -41,9 +41,11 @@ function dayNumber(s: string): number | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
   if (!m) return null;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const t = Date.UTC(y, mo - 1, d);
+  // Date.UTC maps years 0-99 to 1900-1999: the year is set on its own, as written.
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
+  const t = date.getTime();
   const back = new Date(t);
-  // Date.UTC maps years 0-99 to 1900-1999, so compare the year too.
   if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) return null;
   return t / DAY_MS;
 }

@@ -42,7 +42,11 @@ export interface SafeFetchResult {
   redirects: string[];
 }
 
-const MAX_URL_LENGTH = 500;
+/**
+ * A URL's characters at most: the 500 a caller may give (validation counts those, INPUT_LIMITS.url), and the
+ * `https://` the service puts before an address given without a scheme.
+ */
+const MAX_URL_LENGTH = 500 + "https://".length;
 const ALLOWED_PORTS = new Set(["", "80", "443", "8080", "8443"]); // "" is the scheme's default port
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Every page fetch and webhook post says who we are, with the API's version (said once, in src/shared/version.ts). */
