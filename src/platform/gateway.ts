@@ -8,6 +8,7 @@ import { BURST_WINDOW_MS, PLANS, ledgerFor, periodOf } from "./plans";
 import { type AnyOperation, type Caller, type OpContext, Reply, priceOf } from "./registry";
 import { keyRow } from "./keyCache";
 import { type Services, buildServices } from "./services";
+import { configureTestHosts } from "../shared/testHosts";
 
 /**
  * The gateway: one path for every call, over HTTP and over MCP alike.
@@ -357,6 +358,8 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
   let idem: { keyId: string; key: string } | null = null;
   let remainingAfter: number | null = null;
   try {
+    // Validation has no env: the fixture hosts it lets through (never in production) are configured here, for this isolate.
+    configureTestHosts(env.SAFE_FETCH_TEST_HOSTS);
     refuseMarketplace(meta.headers);
     if (op.auth === "key") auth = await authenticate(env, meta.apiKey, now);
     const input = validate(op, rawInput);

@@ -42,7 +42,7 @@ import { dohResolverFor } from "../sources/dns/doh";
 import { type Gazette, createGazetteClient } from "../sources/gazette/client";
 import { type Messenger, messengerFor } from "../sources/messaging/messenger";
 import { type SafeFetchOptions, type SafeFetchResult, checkAddress, decodeText, postWebhook, safeFetch } from "../sources/web/safeFetch";
-import { testHostsOf } from "../sources/web/testHosts";
+import { testHostsOf } from "../shared/testHosts";
 import { createBrowser } from "../sources/web/browser";
 import { workersAiPhraser } from "../sources/ai/workersAi";
 import { type PdfText, isPdf, readPdf } from "../sources/documents/pdf";

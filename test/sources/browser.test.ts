@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createBrowser } from "../../src/sources/web/browser";
-import { testHostsOf } from "../../src/sources/web/testHosts";
+import { testHostsOf } from "../../src/shared/testHosts";
 import { InputError } from "../../src/shared/errors";
 import type { RenderedPage } from "../../src/services/web/rendered";
 

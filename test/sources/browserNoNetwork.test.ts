@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createBrowser } from "../../src/sources/web/browser";
-import { testHostsOf } from "../../src/sources/web/testHosts";
+import { testHostsOf } from "../../src/shared/testHosts";
 
 /**
  * Issue 29 §3: the audit's browser opened a TCP connection to a private address before refusing a navigation to it

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { auditReply } from "../../../src/services/web/accessibility/audit";
 import { AXE_RUN_OPTIONS } from "../../../src/services/web/accessibility/axeOptions";
 import { createBrowser } from "../../../src/sources/web/browser";
-import { testHostsOf } from "../../../src/sources/web/testHosts";
+import { testHostsOf } from "../../../src/shared/testHosts";
 
 /**
  * Real data: the GDS accessibility tool audit (../shared/corpora/gds-accessibility-tool-audit): 142 pages, each with one

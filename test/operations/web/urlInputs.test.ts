@@ -104,3 +104,22 @@ describe("issue 29 §3 / §4: every URL input's description says its validation"
     expect(new Set(found).size).toBe(withUrl.length);
   });
 });
+
+describe("a configured fixture host (SAFE_FETCH_TEST_HOSTS, local runs only) is taken by validation though it is not a public host name", () => {
+  afterEach(async () => (await import("../../../src/shared/testHosts")).configureTestHosts(undefined));
+  it("localhost is refused as a URL and as a domain unless it is a configured test host; other names and addresses stay refused", async () => {
+    const { configureTestHosts } = await import("../../../src/shared/testHosts");
+    const { PageUrl, Domain } = await import("../../../src/operations/web/common/page");
+    configureTestHosts(undefined);
+    expect(PageUrl.safeParse("http://localhost:9612/deep.html").success).toBe(false);
+    expect(Domain.safeParse("localhost").success).toBe(false);
+    configureTestHosts("fixture.test,localhost");
+    expect(PageUrl.safeParse("http://localhost:9612/deep.html").success).toBe(true);
+    expect(PageUrl.safeParse("http://LOCALHOST./x").success).toBe(true);
+    expect(Domain.safeParse("localhost").success).toBe(true);
+    // Only the configured names: another single-label name, a loopback address and a scheme other than http(s) stay refused.
+    expect(PageUrl.safeParse("http://intranet/").success).toBe(false);
+    expect(PageUrl.safeParse("http://127.0.0.1:9612/").success).toBe(false);
+    expect(PageUrl.safeParse("ftp://localhost/").success).toBe(false);
+  });
+});

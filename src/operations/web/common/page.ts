@@ -8,6 +8,7 @@ import type { Services } from "../../../platform/services";
 import type { RenderOptions, RenderedPage } from "../../../services/web/rendered";
 import { isPublicAddress, parseIpLiteral } from "../../../services/net/address";
 import { InputError, UpstreamError } from "../../../shared/errors";
+import { isConfiguredTestHost } from "../../../shared/testHosts";
 
 /** What a web tool answers besides its reply: the safe fetcher's refusals of the caller's page, and 503 for an upstream (the DNS resolver, the browser, Companies House). */
 export const PAGE_ERRORS = ["invalid_url", "blocked_address", "too_many_redirects", "fetch_timeout", "response_too_large", "unreadable_input", "upstream_unavailable"] as const;
@@ -31,13 +32,28 @@ export const Domain = z
     } catch {
       host = "";
     }
-    if (!DOMAIN_PATTERN.test(s) || !HOST.test(host)) {
+    if (!isConfiguredTestHost(host) && (!DOMAIN_PATTERN.test(s) || !HOST.test(host))) {
       ctx.addIssue({ code: "custom", message: "must be a domain name such as example.co.uk (letters, digits and hyphens; or an http(s) address of a page of the site)" });
       return z.NEVER;
     }
     return host;
   })
   .openapi({ example: "example.co.uk", type: "string", maxLength: INPUT_LIMITS.domain.max, pattern: DOMAIN_PATTERN.source });
+
+/** The host a caller's address names (https assumed without a scheme), or null when it is not a URL. */
+const hostOf = (raw: string): string | null => {
+  try {
+    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`).hostname;
+  } catch {
+    return null;
+  }
+};
+
+/** A configured fixture host (SAFE_FETCH_TEST_HOSTS: local runs only, never production) is taken though a public host's pattern would refuse it (`localhost`). */
+const isTestHostAddress = (raw: string): boolean => {
+  const host = hostOf(raw);
+  return host !== null && isConfiguredTestHost(host);
+};
 
 /**
  * What can be told of a caller's URL without DNS or configuration, said as the reason it is refused (null: nothing
@@ -76,7 +92,7 @@ export const PageUrl = z
   .superRefine((s, ctx) => {
     if (s.length === 0 || s.length > INPUT_LIMITS.url.max) return;
     // The specific reason first (scheme, credentials, a non-public IP address), then the pattern the description gives.
-    const why = urlRefusal(s) ?? (PAGE_URL_PATTERN.test(s) ? null : "is not an address the service reads: give an http(s) address such as https://www.example.co.uk/ (a host name of letters, digits and hyphens, or an IP address)");
+    const why = urlRefusal(s) ?? (PAGE_URL_PATTERN.test(s) || isTestHostAddress(s) ? null : "is not an address the service reads: give an http(s) address such as https://www.example.co.uk/ (a host name of letters, digits and hyphens, or an IP address)");
     if (why) ctx.addIssue({ code: "custom", message: why });
   })
   .openapi({ example: "https://www.example.co.uk/", type: "string", maxLength: INPUT_LIMITS.url.max, pattern: PAGE_URL_PATTERN.source, description: URL_RULES });
