@@ -48,7 +48,39 @@ export interface Doc {
   cut: boolean;
 }
 
-function docOf(kind: Doc["kind"], title: string | null, blocks: Block[], extra: { pages?: number; totalPages?: number; cut?: boolean } = {}): Doc {
+/**
+ * Characters of a page's or a sent text's text read at most: the `text` a caller may send (1,000,000), and so also of
+ * a web page's text (a PDF is read up to its pages and its own reading limits). The rest is cut and `Doc.cut` says so. A page of 4 MiB of text held the isolate
+ * and grew it by over 100 MB; the readers' answers rest on the first million characters either way.
+ */
+export const MAX_DOC_CHARS = 1_000_000;
+
+/** The blocks within MAX_DOC_CHARS (whole blocks; the one that crosses the limit is cut at its last sentence's end within it), and whether any were cut. */
+function withinChars(blocks: Block[]): { blocks: Block[]; cut: boolean } {
+  let total = 0;
+  for (let i = 0; i < blocks.length; i++) {
+    const n = blocks[i].text.length + 1;
+    if (total + n > MAX_DOC_CHARS) {
+      const room = MAX_DOC_CHARS - total - 1;
+      const kept = blocks.slice(0, i);
+      if (room > 0 && blocks[i].kind === "text") {
+        // Cut at the last sentence's end within the room, so no half sentence is read (and quoted) as a whole one.
+        const part = blocks[i].text.slice(0, room);
+        const end = Math.max(part.lastIndexOf(". "), part.lastIndexOf("! "), part.lastIndexOf("? "));
+        // No sentence ends within it: dropped after other blocks, kept cut when it is the first (one long run of text).
+        const text = end > 0 ? part.slice(0, end + 1) : kept.length ? null : part;
+        if (text) kept.push({ ...blocks[i], text });
+      }
+      return { blocks: kept, cut: true };
+    }
+    total += n;
+  }
+  return { blocks, cut: false };
+}
+
+function docOf(kind: Doc["kind"], title: string | null, allBlocks: Block[], extra: { pages?: number; totalPages?: number; cut?: boolean } = {}): Doc {
+  // A PDF is bounded by its pages and its own reading limits (sources/documents/pdf.ts); a page or a text by characters.
+  const { blocks, cut: charsCut } = kind === "pdf" ? { blocks: allBlocks, cut: false } : withinChars(allBlocks);
   const sections: DocSection[] = [];
   const sentences: DocSentence[] = [];
   const lines: string[] = [];
@@ -62,7 +94,7 @@ function docOf(kind: Doc["kind"], title: string | null, blocks: Block[], extra: 
     sections.push({ heading: s.heading, level: s.level, page: s.page ?? null, first, end: sentences.length });
   }
   const text = lines.join("\n");
-  return { kind, title: title || null, sections, sentences, text, chars: text.length, pages: extra.pages ?? null, totalPages: extra.totalPages ?? null, cut: extra.cut ?? false };
+  return { kind, title: title || null, sections, sentences, text, chars: text.length, pages: extra.pages ?? null, totalPages: extra.totalPages ?? null, cut: (extra.cut ?? false) || charsCut };
 }
 
 /** An HTML page: navigation, page chrome, scripts and forms dropped (blocks.ts). */

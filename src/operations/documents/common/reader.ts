@@ -7,7 +7,7 @@ import { z } from "@hono/zod-openapi";
 import { INPUT_LIMITS, nonSpacePattern } from "../../../platform/schemas";
 import { type OpContext, type Operation, defineOperation } from "../../../platform/registry";
 import type { Services } from "../../../platform/services";
-import { type Doc, MAX_PDF_PAGES, docFromHtml, docFromPdf, docFromText } from "../../../services/documents/document";
+import { type Doc, MAX_DOC_CHARS, MAX_PDF_PAGES, docFromHtml, docFromPdf, docFromText } from "../../../services/documents/document";
 import { Reading } from "../../../services/documents/evidence";
 import { redactQuotes } from "../../../services/documents/names";
 import { type Summary, composeSummary, summarise } from "../../../services/documents/summary";
@@ -58,7 +58,7 @@ export const ReadObject = z
     chars: z.number().int().describe("Characters of text read (headings and sentences)."),
     pages: z.number().int().nullable().describe("PDF pages read; null for a web page or text."),
     totalPages: z.number().int().nullable().describe("The PDF's pages; more than `pages` when it was cut."),
-    cut: z.boolean().describe(`True when the document was longer than was read (a PDF is read up to ${MAX_PDF_PAGES} pages).`),
+    cut: z.boolean().describe(`True when the document was longer than was read (a PDF is read up to ${MAX_PDF_PAGES} pages, a web page or a text up to ${MAX_DOC_CHARS.toLocaleString("en-GB")} characters of its text).`),
     sections: z.number().int().describe("Headed sections found."),
     sentences: z.number().int().describe("Sentences read."),
     passages: z
@@ -89,7 +89,13 @@ export async function loadDocument(services: Pick<Services, "web" | "pdf">, inpu
       doc,
       from: "text",
       url: input.url === undefined ? null : pageOf({ url: input.url }),
-      note: input.url === undefined ? null : "Both `text` and `url` were sent: the text was read, and the URL was not fetched (text takes precedence).",
+      note:
+        [
+          input.url === undefined ? null : "Both `text` and `url` were sent: the text was read, and the URL was not fetched (text takes precedence).",
+          doc.cut ? `The text is longer than ${MAX_DOC_CHARS.toLocaleString("en-GB")} characters as read; the first ${MAX_DOC_CHARS.toLocaleString("en-GB")} were read.` : null,
+        ]
+          .filter(Boolean)
+          .join(" ") || null,
     };
   }
   const asked = pageOf({ url: input.url! });
@@ -104,7 +110,11 @@ export async function loadDocument(services: Pick<Services, "web" | "pdf">, inpu
         : "The document has almost no text to read.",
       { field: "url", query },
     );
-  const note = doc.cut ? `The PDF has ${doc.totalPages} pages; the first ${doc.pages} were read.` : null;
+  const note = !doc.cut
+    ? null
+    : doc.totalPages !== null && doc.pages !== null && doc.totalPages > doc.pages
+      ? `The PDF has ${doc.totalPages} pages; the first ${doc.pages} were read.`
+      : `The document's text is longer than ${MAX_DOC_CHARS.toLocaleString("en-GB")} characters; the first ${MAX_DOC_CHARS.toLocaleString("en-GB")} were read.`;
   return { doc, from: "url", url, note };
 }
 
