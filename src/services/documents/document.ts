@@ -59,9 +59,9 @@ export const MAX_DOC_CHARS = 1_000_000;
 function withinChars(blocks: Block[]): { blocks: Block[]; cut: boolean } {
   let total = 0;
   for (let i = 0; i < blocks.length; i++) {
-    const n = blocks[i].text.length + 1;
+    const n = blocks[i].text.length + (i > 0 ? 1 : 0); // the text is the blocks joined by line breaks
     if (total + n > MAX_DOC_CHARS) {
-      const room = MAX_DOC_CHARS - total - 1;
+      const room = MAX_DOC_CHARS - total - (i > 0 ? 1 : 0);
       const kept = blocks.slice(0, i);
       if (room > 0 && blocks[i].kind === "text") {
         // Cut at the last sentence's end within the room, so no half sentence is read (and quoted) as a whole one.

@@ -27,3 +27,13 @@ describe("the document's text is read up to MAX_DOC_CHARS characters", () => {
     expect(doc.sentences.at(-1)!.text).toBe(sentence.trim());
   });
 });
+
+describe("a text at exactly the cap is read whole", () => {
+  it("one word of MAX_DOC_CHARS characters, and two blocks that come to MAX_DOC_CHARS with their line break, are not cut", () => {
+    expect(docFromText("a".repeat(MAX_DOC_CHARS)).cut).toBe(false);
+    const half = MAX_DOC_CHARS / 2;
+    const two = docFromHtml(`<html><body><p>${"b".repeat(half - 1)}</p><p>${"c".repeat(half)}</p></body></html>`);
+    expect([two.cut, two.chars]).toEqual([false, MAX_DOC_CHARS]);
+    expect(docFromHtml(`<html><body><p>${"b".repeat(half)}</p><p>${"c".repeat(half)}</p></body></html>`).cut).toBe(true);
+  });
+});
