@@ -161,3 +161,44 @@ export async function waitFor(url, ms = 60_000) {
   }
   throw new Error(`${url} did not come up`);
 }
+
+/**
+ * The child's side of a Worker served through wrangler's API (`unstable_startWorker`) in a process of its own, until
+ * SIGTERM or SIGINT: the bench's web and watch sections and the hostile-input harness start it with `--serve`. `dev`:
+ * options over the defaults (no inspector, local state, no live reload or file watching, `logLevel` "info").
+ */
+export async function serveWorker({ config, port, persistTo, vars }, dev = {}) {
+  const { unstable_startWorker } = await import("wrangler");
+  const worker = await unstable_startWorker({
+    config,
+    dev: { server: { hostname: "127.0.0.1", port }, inspector: false, persist: persistTo, remote: false, liveReload: false, watch: false, logLevel: "info", ...dev },
+    bindings: Object.fromEntries(Object.entries(vars).map(([k, value]) => [k, { type: "plain_text", value }])),
+  });
+  await worker.ready;
+  const stop = async () => {
+    await worker.dispose().catch(() => {});
+    process.exit(0);
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}
+
+/**
+ * An HTTP server on 127.0.0.1 and, when the machine has it, on ::1 at the same port (workerd and chromium may resolve
+ * localhost to either): `http://localhost:<port>`. `close` also ends open connections (held and endless responses).
+ */
+export async function listenLocalhost(handler) {
+  const { createServer } = await import("node:http");
+  const v4 = createServer(handler);
+  await new Promise((r) => v4.listen(0, "127.0.0.1", r));
+  const port = v4.address().port;
+  const v6 = createServer(handler);
+  const has6 = await new Promise((r) => v6.once("error", () => r(false)).listen(port, "::1", () => r(true)));
+  const servers = has6 ? [v4, v6] : [v4];
+  const closeOne = (s) =>
+    new Promise((r) => {
+      s.close(r);
+      s.closeAllConnections();
+    });
+  return { port, origin: `http://localhost:${port}`, close: () => Promise.all(servers.map(closeOne)) };
+}

@@ -30,7 +30,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 import { createWriteStream, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ROOT, importTs, localEnv, run, snapshotWorker, waitFor, wranglerEnv } from "../lib.mjs";
+import { ROOT, importTs, localEnv, run, serveWorker, snapshotWorker, waitFor, wranglerEnv } from "../lib.mjs";
 import { ingest } from "../ingest.mjs";
 import { benchState } from "./state.mjs";
 
@@ -248,21 +248,6 @@ function startDev(port, { worker, persistTo, vars = {} }) {
   return spawn(process.execPath, [fileURLToPath(import.meta.url), "--serve", opts], { cwd: worker, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"] });
 }
 
-async function serve({ config, port, persistTo, vars }) {
-  const { unstable_startWorker } = await import("wrangler");
-  const worker = await unstable_startWorker({
-    config,
-    dev: { server: { hostname: "127.0.0.1", port }, inspector: false, persist: persistTo, testScheduled: true, remote: false, liveReload: false, logLevel: "debug" },
-    bindings: Object.fromEntries(Object.entries(vars).map(([k, value]) => [k, { type: "plain_text", value }])),
-  });
-  await worker.ready;
-  const stop = async () => {
-    await worker.dispose().catch(() => {});
-    process.exit(0);
-  };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
-}
 
 /** Runs `body(base, log)` against a wrangler dev it starts (its whole output kept in `logFile`), and stops exactly that process. */
 async function withDevLog(port, opts, logFile, body) {
@@ -700,7 +685,7 @@ export async function benchWatch({ port = 8795, watches = Number(process.env.BEN
 }
 
 if (process.argv[1]?.endsWith("watch.mjs") && process.argv[2] === "--serve") {
-  await serve(JSON.parse(process.argv[3]));
+  await serveWorker(JSON.parse(process.argv[3]), { testScheduled: true, watch: undefined, logLevel: "debug" });
 } else if (process.argv[1]?.endsWith("watch.mjs")) {
   console.log(JSON.stringify(await benchWatch(), null, 2));
   process.exit(0);

@@ -34,7 +34,7 @@ import { createRequire } from "node:module";
 import { cpus, loadavg } from "node:os";
 import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ROOT, importTs, run, snapshotWorker, waitFor, wranglerEnv } from "../lib.mjs";
+import { ROOT, importTs, listenLocalhost, run, serveWorker, snapshotWorker, waitFor, wranglerEnv } from "../lib.mjs";
 import { axeSource, linkChromium } from "../browser-prep.mjs";
 import { benchState } from "./state.mjs";
 
@@ -89,15 +89,6 @@ const TYPES = {
 };
 const TEXTUAL = /^(text\/|application\/(json|xml|manifest)|image\/svg)/;
 
-/** Listens on 127.0.0.1 and, when the machine has it, on ::1 at the same port (workerd and chromium may resolve localhost to either). */
-async function listenLocalhost(handler) {
-  const v4 = createServer(handler);
-  await new Promise((r) => v4.listen(0, "127.0.0.1", r));
-  const port = v4.address().port;
-  const v6 = createServer(handler);
-  const has6 = await new Promise((r) => v6.once("error", () => r(false)).listen(port, "::1", () => r(true)));
-  return { port, close: () => Promise.all([new Promise((r) => v4.close(r)), has6 ? new Promise((r) => v6.close(r)) : null]) };
-}
 
 /**
  * A fixture site: test/fixtures/hosts/<host> at http://localhost:<port>/ ("/" and folders answer with index.html, an
@@ -143,22 +134,6 @@ async function upstreamServer(counter) {
 // ---- the Worker: a copy of src/, served through wrangler's API in a process group of its own -----------------------
 
 
-/** The child process (`--serve`): wrangler dev through unstable_startWorker, without the inspector (see watch.mjs). */
-async function serve({ config, port, persistTo, vars }) {
-  const { unstable_startWorker } = await import("wrangler");
-  const worker = await unstable_startWorker({
-    config,
-    dev: { server: { hostname: "127.0.0.1", port }, inspector: false, persist: persistTo, remote: false, liveReload: false, watch: false, logLevel: "info" },
-    bindings: Object.fromEntries(Object.entries(vars).map(([k, value]) => [k, { type: "plain_text", value }])),
-  });
-  await worker.ready;
-  const stop = async () => {
-    await worker.dispose().catch(() => {});
-    process.exit(0);
-  };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
-}
 
 /** /proc/<pid>/stat: parent, process group and start time (to tell a reused process id). */
 function procStat(pid) {
@@ -597,7 +572,7 @@ export async function benchWeb() {
 }
 
 if (process.argv[1] === SELF && process.argv[2] === "--serve") {
-  await serve(JSON.parse(process.argv[3]));
+  await serveWorker(JSON.parse(process.argv[3]));
 } else if (process.argv[1] === SELF) {
   console.log(JSON.stringify(await benchWeb(), null, 2));
   process.exit(0);

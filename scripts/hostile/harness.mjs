@@ -28,7 +28,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, r
 import { createServer as createNetServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ROOT, importTs, localEnv, migrateLocal, snapshotWorker, waitFor, wranglerEnv } from "../lib.mjs";
+import { ROOT, importTs, localEnv, migrateLocal, serveWorker, snapshotWorker, waitFor, wranglerEnv } from "../lib.mjs";
 import { caseList, fixtureDir } from "./index.mjs";
 import { serveHostile } from "./serve.mjs";
 
@@ -117,22 +117,6 @@ function rssMB(pid) {
 
 // ---- the Worker ------------------------------------------------------------------------------------------------------
 
-/** The child's side: serves the Worker copy through wrangler's API until SIGTERM. */
-async function serve({ config, port, persistTo, vars }) {
-  const { unstable_startWorker } = await import("wrangler");
-  const worker = await unstable_startWorker({
-    config,
-    dev: { server: { hostname: "127.0.0.1", port }, inspector: false, persist: persistTo, remote: false, liveReload: false, watch: false, logLevel: "warn" },
-    bindings: Object.fromEntries(Object.entries(vars).map(([k, value]) => [k, { type: "plain_text", value }])),
-  });
-  await worker.ready;
-  const stop = async () => {
-    await worker.dispose().catch(() => {});
-    process.exit(0);
-  };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
-}
 
 /** A copy of the Worker to serve (so a change to src/ during the run neither restarts nor changes it), without the browser. */
 function workerCopy(dir) {
@@ -510,4 +494,4 @@ export function tableOf(rows) {
   return [head, units, ...rows.map(lineOf)].join("\n");
 }
 
-if (process.argv[1] === SELF && process.argv[2] === "--serve") await serve(JSON.parse(process.argv[3]));
+if (process.argv[1] === SELF && process.argv[2] === "--serve") await serveWorker(JSON.parse(process.argv[3]), { logLevel: "warn" });

@@ -11,33 +11,10 @@
 //   anything else  404 (Companies House and the other upstreams point here: nothing leaves the machine)
 // A site (a case's `site`) is a server of its own on its own port (robots.txt and sitemaps are per origin): each path
 // answers a string, or a fixture file when the string names one; robots.txt allows everything unless given.
-import { createServer } from "node:http";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { listenLocalhost } from "../lib.mjs";
 
-/** Listens on 127.0.0.1 and, when the machine has it, ::1 at the same port (workerd may resolve localhost to either). */
-async function listenLocalhost(handler) {
-  const v4 = createServer(handler);
-  await new Promise((r) => v4.listen(0, "127.0.0.1", r));
-  const port = v4.address().port;
-  const v6 = createServer(handler);
-  const has6 = await new Promise((r) => v6.once("error", () => r(false)).listen(port, "::1", () => r(true)));
-  const servers = has6 ? [v4, v6] : [v4];
-  return {
-    port,
-    origin: `http://localhost:${port}`,
-    close: () =>
-      Promise.all(
-        servers.map(
-          (s) =>
-            new Promise((r) => {
-              s.close(r);
-              s.closeAllConnections(); // the held and endless responses
-            }),
-        ),
-      ),
-  };
-}
 
 const typeOf = (name) =>
   name.endsWith(".txt") ? "text/plain; charset=utf-8" : name.endsWith(".xml") ? "application/xml" : name.endsWith(".gz") ? "application/gzip" : "text/html; charset=utf-8";
