@@ -4,9 +4,10 @@ import { describe, expect, it, vi } from "vitest";
 import type { Env } from "../../src/env";
 import { ApiError } from "../../src/platform/errors";
 import { type CallMeta, errorBody, execute, publicMessage } from "../../src/platform/gateway";
-import { type AnyOperation, defineOperation } from "../../src/platform/registry";
+import type { AnyOperation } from "../../src/platform/registry";
 import { balanceOf, call, createTestKey, json } from "../helpers";
 import { type LedgerMethod, type Slowness, slowLedger } from "./slowLedger";
+import { testOperation } from "../support/testOperation";
 
 const LATE = "/api/v1/late-payment?amount=100&due=2026-01-15&paid=2026-02-05";
 
@@ -30,25 +31,7 @@ const meta = (apiKey: string | null, extra: Partial<CallMeta> = {}): CallMeta =>
 });
 
 /** A test-only keyed operation (no route): the handler decides what goes wrong. */
-const testOp = (price: number, handler: AnyOperation["handler"], extra: Partial<AnyOperation> = {}) =>
-  defineOperation({
-    operationId: "testOnly",
-    method: "get",
-    path: "/api/v1/test-only",
-    family: "test",
-    title: "Test",
-    summary: "Test only.",
-    description: "Test only.",
-    input: z.object({}),
-    output: z.object({ ok: z.boolean() }),
-    price,
-    auth: "key",
-    errors: [],
-    readOnly: true,
-    example: {},
-    handler,
-    ...extra,
-  }) as unknown as AnyOperation;
+const testOp = (price: number, handler: AnyOperation["handler"], extra: Partial<AnyOperation> = {}) => testOperation("testOnly", price, handler, extra);
 
 describe("SPEC §7.2 x-request-id on every reply", () => {
   it("SPEC §7.2 200, 400, 401, 404, 405, 429 and the docs routes all carry x-request-id", async () => {

@@ -1,4 +1,3 @@
-import { z } from "@hono/zod-openapi";
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
@@ -7,10 +6,11 @@ import { calculateLatePayment } from "../../src/operations/money/calculateLatePa
 import { ApiError } from "../../src/platform/errors";
 import { type Outcome, execute } from "../../src/platform/gateway";
 import type { PlanId } from "../../src/platform/plans";
-import { type AnyOperation, defineOperation } from "../../src/platform/registry";
+import type { AnyOperation } from "../../src/platform/registry";
 import { balanceOf, createTestKey, ledgerOf } from "../helpers";
 import { loadEnrichRegister } from "../operations/enrichment/register";
 import { type Slowness, slowLedger, stableText, unitHash } from "./slowLedger";
+import { testOperation } from "../support/testOperation";
 
 /**
  * Issue 29 §2: billing stays exact when the ledger is slow. Hundreds of concurrent calls through the gateway, on one key
@@ -29,23 +29,7 @@ const T = 100;
 const START = 150;
 
 const testOp = (operationId: string, price: number, handler: (input: unknown, ctx: Parameters<AnyOperation["handler"]>[1]) => Promise<{ ok: boolean }>) =>
-  defineOperation({
-    operationId,
-    method: "get",
-    path: `/api/v1/test-only-${operationId}`,
-    family: "test",
-    title: "Test",
-    summary: "Test only.",
-    description: "Test only.",
-    input: z.object({}),
-    output: z.object({ ok: z.boolean() }),
-    price,
-    auth: "key",
-    errors: [],
-    readOnly: true,
-    example: {},
-    handler,
-  }) as unknown as AnyOperation;
+  testOperation(operationId, price, handler as AnyOperation["handler"]);
 
 /** The call's price, then 2 more charged from the handler (ctx.charge). */
 const handlerCharges = testOp("handlerCharges", 1, async (_i, ctx) => {
