@@ -55,6 +55,41 @@ export interface UpstreamConfig {
   timeoutMs?: number;
 }
 
+/** Bytes of an answer's body read at most unless a call says otherwise: far above any register's JSON answer. */
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/** An answer's body was longer than the call's `maxBytes` (the cause of the UpstreamError the GET throws). */
+export class BodyTooLarge extends Error {
+  name = "BodyTooLarge";
+  constructor(readonly maxBytes: number) {
+    super(`the answer is larger than ${maxBytes} bytes`);
+  }
+}
+
+/** The body as text, refused with BodyTooLarge once more than `maxBytes` have arrived (at once when Content-Length says so), the rest cancelled unread. */
+async function readTextCapped(res: Response, maxBytes: number): Promise<string> {
+  if (Number(res.headers.get("content-length")) > maxBytes) {
+    await res.body?.cancel().catch(() => {});
+    throw new BodyTooLarge(maxBytes);
+  }
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new BodyTooLarge(maxBytes);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
 export interface GetOptions {
   /** Cache key; with a cache, answers are kept `ttlSeconds(status)` seconds (0: not kept). */
   cacheKey?: string;
@@ -65,6 +100,8 @@ export interface GetOptions {
   check?: (status: number, body: string) => void;
   /** Headers of this request besides the upstream's own (e.g. another Accept). */
   headers?: Record<string, string>;
+  /** Bytes of the body read at most (DEFAULT_MAX_BODY_BYTES); longer, the GET fails with BodyTooLarge as its error's cause. */
+  maxBytes?: number;
 }
 
 export interface Upstream {
@@ -108,7 +145,7 @@ export function createUpstream(cfg: UpstreamConfig): Upstream {
           if (ctrl.signal.aborted) throw e;
           return get();
         });
-        body = await res.text(); // inside the timer: a stalled body also times out
+        body = await readTextCapped(res, opts.maxBytes ?? DEFAULT_MAX_BODY_BYTES); // inside the timer: a stalled body also times out
       } catch (e) {
         throw ctrl.signal.aborted
           ? fail("timeout", `${cfg.label} did not answer within ${timeoutMs} ms`, { cause: e })

@@ -104,3 +104,30 @@ describe("issue 10 §2: the in-memory ports behave as the D1 ones", () => {
     await expect(b.take("rol", t0)).rejects.toThrow(/no request budget/);
   });
 });
+
+describe("issue 29 §1: every upstream answer is read within a byte budget", () => {
+  it("a body past maxBytes (streamed, or declared by Content-Length) fails as unreachable with BodyTooLarge as its cause, and is not read to its end; within it, the text whole", async () => {
+    const { BodyTooLarge, DEFAULT_MAX_BODY_BYTES } = await import("../../src/sources/upstream");
+    expect(DEFAULT_MAX_BODY_BYTES).toBe(32 * 1024 * 1024);
+    let pulled = 0;
+    const endless = () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(c) {
+            pulled++;
+            c.enqueue(new Uint8Array(64 * 1024).fill(0x61));
+          },
+        }),
+      );
+    const declared = () => new Response("small", { headers: { "content-length": String(10 * 1024 * 1024) } });
+    const { f } = scripted([endless, declared, () => new Response("£ within")]);
+    const up = createUpstream({ source: "x", label: "X", baseUrl: "https://x.test", fetchImpl: f });
+    const e1 = await thrown(up.cachedGet("/a", { maxBytes: 1024 * 1024 }));
+    expect(e1?.kind).toBe("unreachable");
+    expect(e1?.cause).toBeInstanceOf(BodyTooLarge);
+    expect(pulled).toBeLessThan(40);
+    const e2 = await thrown(up.cachedGet("/b", { maxBytes: 1024 * 1024 }));
+    expect(e2?.cause).toBeInstanceOf(BodyTooLarge);
+    expect((await up.cachedGet("/c", { maxBytes: 1024 * 1024 })).body).toBe("£ within");
+  });
+});

@@ -5,7 +5,7 @@
  * leads anywhere else. Same key and the same shared budget as the public data API.
  */
 import { InputError, UpstreamError } from "../../shared/errors";
-import { notConfigured } from "../upstream";
+import { BodyTooLarge, notConfigured } from "../upstream";
 import { CH_BUDGET_SOURCE, type CompaniesHouseConfig, companiesHouseUpstream, malformed } from "./client";
 import { type AccountsDocument, readAccounts } from "./ixbrl";
 
@@ -38,45 +38,6 @@ const METADATA_TTL = 24 * 3600;
  * limits (./ixbrl.ts) bound what is read inside it.
  */
 export const MAX_DOCUMENT_BYTES = 30 * 1024 * 1024;
-
-/** The body of a document answer was longer than MAX_DOCUMENT_BYTES (carried as the cause of the upstream's error). */
-class DocumentTooLarge extends Error {
-  name = "DocumentTooLarge";
-}
-
-/**
- * `fetchImpl` whose answers' bodies fail with DocumentTooLarge once more than `maxBytes` have been read (at once when
- * Content-Length says so), the rest of the body cancelled unread. The shared upstream GET reads the body inside its
- * time limit and keeps the failure as the cause of its UpstreamError.
- */
-function cappedFetch(fetchImpl: typeof fetch, maxBytes: number): typeof fetch {
-  return async (input, init) => {
-    const res = await fetchImpl(input, init);
-    if (!res.body) return res;
-    const declared = Number(res.headers.get("content-length"));
-    const reader = res.body.getReader();
-    let total = 0;
-    const tooLarge = () => new DocumentTooLarge(`the document is larger than ${maxBytes} bytes`);
-    const body = new ReadableStream<Uint8Array>({
-      async pull(ctrl) {
-        if (declared > maxBytes) {
-          await reader.cancel().catch(() => {});
-          return ctrl.error(tooLarge());
-        }
-        const { done, value } = await reader.read();
-        if (done) return ctrl.close();
-        total += value.byteLength;
-        if (total > maxBytes) {
-          await reader.cancel().catch(() => {});
-          return ctrl.error(tooLarge());
-        }
-        ctrl.enqueue(value);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    });
-    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
-  };
-}
 
 /** The path (and query) of a link the register returned, whatever host it names; null when it is not a link. */
 export function documentPath(link: string): string | null {
@@ -111,12 +72,6 @@ export function parseDocumentMetadata(body: string): DocumentMetadata | null {
 
 export function createDocumentClient(cfg: CompaniesHouseConfig): CompaniesHouseDocuments {
   const upstream = companiesHouseUpstream(cfg, "Companies House Document API", cfg.timeoutMs ?? 15_000);
-  // The documents themselves, read with a counted body (the metadata is the register's own JSON).
-  const content = companiesHouseUpstream(
-    { ...cfg, fetchImpl: cappedFetch(cfg.fetchImpl ?? ((input, init) => fetch(input, init)), MAX_DOCUMENT_BYTES) },
-    "Companies House Document API",
-    cfg.timeoutMs ?? 15_000,
-  );
   const client: CompaniesHouseDocuments = {
     async getMetadata(link) {
       if (!cfg.apiKey) throw notConfigured(CH_BUDGET_SOURCE, "Companies House API key");
@@ -135,13 +90,13 @@ export function createDocumentClient(cfg: CompaniesHouseConfig): CompaniesHouseD
     async getXhtml(meta) {
       if (!meta.contentTypes.includes(XHTML) || !meta.contentPath) return null;
       // Not cached: an accounts document can be larger than a cache row may hold.
-      let r: Awaited<ReturnType<typeof content.cachedGet>>;
+      let r: Awaited<ReturnType<typeof upstream.cachedGet>>;
       try {
-        r = await content.cachedGet(meta.contentPath, { headers: { Accept: XHTML }, answers: [406] });
+        r = await upstream.cachedGet(meta.contentPath, { headers: { Accept: XHTML }, answers: [406], maxBytes: MAX_DOCUMENT_BYTES });
       } catch (e) {
         // Too large is the document's fault (its filer wrote it), not the Document API's: unreadable, as a document
         // the reader cannot read is.
-        if (e instanceof UpstreamError && e.cause instanceof DocumentTooLarge)
+        if (e instanceof UpstreamError && e.cause instanceof BodyTooLarge)
           throw new InputError("unreadable_input", `The accounts document is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB, the most read of one document.`);
         throw e;
       }
