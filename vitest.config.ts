@@ -1,4 +1,5 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { kCurrentWorker } from "miniflare";
 import { configDefaults, defineConfig } from "vitest/config";
 import { zipSync } from "fflate";
 import { readFile, stat } from "node:fs/promises";
@@ -103,9 +104,14 @@ export default defineConfig(async () => {
   return {
     plugins: [
       cloudflareTest({
-        main: "./src/index.ts",
+        // The API Worker with the readers Worker's entrypoint beside it (test/worker.ts): READERS is bound to it below.
+        main: "./test/worker.ts",
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
+          // The readers Worker (src/readers.ts) is this same test Worker's `Readers` entrypoint: PDF reads and renders
+          // cross a real RPC boundary. Browser Rendering is the readers Worker's binding; the test Worker has it too.
+          serviceBindings: { READERS: { name: kCurrentWorker, entrypoint: "Readers" } },
+          browserRendering: { binding: "BROWSER" },
           bindings: {
             TEST_MIGRATIONS: migrations,
             TEST_COMPANIES_MIGRATIONS: companiesMigrations,

@@ -13,7 +13,7 @@ import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, localEnv, migrateLocal, wranglerEnv } from "./lib.mjs";
+import { ROOT, devConfigArgs, localEnv, migrateLocal, wranglerEnv } from "./lib.mjs";
 
 const FIRST = "01234567"; // HARBOURSIDE LEGAL LIMITED
 const SECOND = "03712548"; // MEADOW CARE HOMES LIMITED
@@ -87,7 +87,7 @@ try {
   // ---- wrangler dev, in its own process group ----
   const port = await freePort();
   const vars = { ENVIRONMENT: "development", COMPANIES_HOUSE_URL: `http://127.0.0.1:${hostPort}`, COMPANIES_HOUSE_API_KEY: "dummy-ch-key" };
-  const args = [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", state];
+  const args = [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", ...devConfigArgs(), "--ip", "127.0.0.1", "--port", String(port), "--persist-to", state];
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
   dev = spawn(process.execPath, args, { cwd: ROOT, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
   // Ready is read from the log, not polled: the lookup below is the first request the Worker serves.

@@ -1,6 +1,7 @@
 // Helpers shared by the npm scripts (start, key, ingest, bench). Node only.
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -8,6 +9,15 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const DB_NAME = "ukbi";
 /** Every D1 database of the Worker, each with its own migrations (wrangler.toml): the main one and the companies register's. */
 export const DB_NAMES = [DB_NAME, "ukbi-companies"];
+
+/**
+ * The Workers the service is made of, each with its configuration (README "Workers"): the API Worker first (it
+ * serves HTTP, MCP, the cron and the queues), then the readers Worker its READERS binding calls (the PDF engine and
+ * the browser). `wrangler dev` serves them together with `-c` for each, the API Worker as the primary.
+ */
+export const WORKER_CONFIGS = ["wrangler.toml", "wrangler.readers.toml"];
+/** `-c <config>` for every Worker, from `dir` (the repo, or a snapshot of it). */
+export const devConfigArgs = (dir = ROOT) => WORKER_CONFIGS.flatMap((c) => ["-c", join(dir, c)]);
 
 /** Environment for wrangler: no telemetry, no Request.cf lookup (offline machines). */
 export const wranglerEnv = (extra = {}) => ({
@@ -83,6 +93,7 @@ export function snapshotWorker(dir) {
   if (!existsSync(join(ROOT, "public/vendor"))) run(process.execPath, [join(ROOT, "scripts/copy-assets.mjs")], { quiet: true });
   for (const p of ["src", "public", "CHANGELOG.md", "package.json"]) cpSync(join(ROOT, p), join(dir, p), { recursive: true });
   writeFileSync(join(dir, "wrangler.toml"), readFileSync(join(ROOT, "wrangler.toml"), "utf8").replace(/^\[build\]\n(?:[^[\n].*\n|\n)*/m, ""));
+  for (const c of WORKER_CONFIGS.slice(1)) cpSync(join(ROOT, c), join(dir, c));
   return dir;
 }
 
@@ -122,7 +133,7 @@ export async function localEnv(persistTo) {
 }
 
 export function startDev(port, { persistTo, vars = {} } = {}) {
-  const args = [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", "--port", String(port), "--ip", "127.0.0.1", ...(persistTo ? ["--persist-to", persistTo] : [])];
+  const args = [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", ...devConfigArgs(), "--port", String(port), "--ip", "127.0.0.1", ...(persistTo ? ["--persist-to", persistTo] : [])];
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
   return spawn(process.execPath, args, { cwd: ROOT, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"] });
 }
@@ -169,14 +180,26 @@ export async function waitFor(url, ms = 60_000) {
  */
 export async function serveWorker({ config, port, persistTo, vars }, dev = {}) {
   const { unstable_startWorker } = await import("wrangler");
+  // The readers Worker beside the API Worker's config (WORKER_CONFIGS), started first; the API Worker's READERS
+  // binding finds it through a dev registry of this process's own (a temporary folder), so no other local server can
+  // answer for it and this one answers for no other.
+  const registry = mkdtempSync(join(tmpdir(), "ukbi-registry-"));
+  const base = { inspector: false, remote: false, liveReload: false, watch: false, logLevel: "info", registry, ...dev };
+  const readers = [];
+  for (const c of WORKER_CONFIGS.slice(1)) {
+    const w = await unstable_startWorker({ config: join(dirname(config), c), dev: { ...base, server: { hostname: "127.0.0.1", port: 0 }, persist: persistTo } });
+    await w.ready;
+    readers.push(w);
+  }
   const worker = await unstable_startWorker({
     config,
-    dev: { server: { hostname: "127.0.0.1", port }, inspector: false, persist: persistTo, remote: false, liveReload: false, watch: false, logLevel: "info", ...dev },
+    dev: { ...base, server: { hostname: "127.0.0.1", port }, persist: persistTo },
     bindings: Object.fromEntries(Object.entries(vars).map(([k, value]) => [k, { type: "plain_text", value }])),
   });
   await worker.ready;
   const stop = async () => {
-    await worker.dispose().catch(() => {});
+    for (const w of [worker, ...readers]) await w.dispose().catch(() => {});
+    rmSync(registry, { recursive: true, force: true });
     process.exit(0);
   };
   process.once("SIGTERM", stop);

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { pipeFiltered } from "./devlog.mjs";
 import { ingest } from "./ingest.mjs";
 import { describeSicLoad, loadSicFiles } from "./sic.mjs";
-import { ROOT, migrateLocal, run, wranglerEnv } from "./lib.mjs";
+import { ROOT, devConfigArgs, migrateLocal, run, wranglerEnv } from "./lib.mjs";
 
 const port = process.env.PORT ?? "8787";
 const empty = process.argv.includes("--empty") || /^(none|no|0|false|off)$/i.test(process.env.SAMPLE_DATA ?? "");
@@ -69,7 +69,7 @@ if (!existsSync(keyFile)) {
 
 console.log(`Serving the API at http://localhost:${port} (sign-up codes are printed in this log)…`);
 // TRUST_CLIENT_IP_HEADER emptied: locally any caller can send cf-connecting-ip, so it is not believed (keyless callers share one allowance).
-const dev = spawn(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", "--port", port, "--var", "ENVIRONMENT:development", "--var", "BROWSER_KEEP_ALIVE_MS:0", "--var", "TRUST_CLIENT_IP_HEADER:"], {
+const dev = spawn(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", ...devConfigArgs(), "--port", port, "--var", "ENVIRONMENT:development", "--var", "BROWSER_KEEP_ALIVE_MS:0", "--var", "TRUST_CLIENT_IP_HEADER:"], {
   cwd: ROOT,
   // Keep colours when this terminal has them: wrangler's output goes through the log filter below.
   env: wranglerEnv({ CI: "", ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}) }),

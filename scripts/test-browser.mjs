@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import puppeteer from "puppeteer-core";
 import { ingest } from "./ingest.mjs";
-import { ROOT, migrateLocal, waitFor, wranglerEnv } from "./lib.mjs";
+import { ROOT, devConfigArgs, migrateLocal, waitFor, wranglerEnv } from "./lib.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const OUT = join(ROOT, ".browser-test");
@@ -68,7 +68,7 @@ const base = `http://127.0.0.1:${port}`;
 const log = [];
 const server = spawn(
   process.execPath,
-  [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", STATE, "--var", "ENVIRONMENT:development", "--var", "BROWSER_KEEP_ALIVE_MS:0"],
+  [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", ...devConfigArgs(), "--port", String(port), "--ip", "127.0.0.1", "--persist-to", STATE, "--var", "ENVIRONMENT:development", "--var", "BROWSER_KEEP_ALIVE_MS:0"],
   { cwd: ROOT, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true },
 );
 for (const s of [server.stdout, server.stderr]) s.on("data", (d) => log.push(...String(d).split("\n")));

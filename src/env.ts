@@ -1,4 +1,5 @@
 import type { KeyLedger } from "./ledger/KeyLedger";
+import type { ReadersBinding } from "./sources/readers/client";
 import type { IngestJob } from "./jobs/ingest/message";
 import type { WatchJob } from "./services/watch/feed";
 
@@ -11,8 +12,11 @@ export interface Env {
   INGEST: Queue<IngestJob>;
   /** The watch list's queue: daily reads of watched companies and webhook deliveries (src/jobs/watch). */
   WATCH: Queue<WatchJob>;
-  /** Browser Rendering (the accessibility audit and the web tools); absent where it is not configured. */
-  BROWSER?: Fetcher;
+  /**
+   * The readers Worker (src/readers.ts, wrangler.readers.toml): the PDF engine and the browser (Browser Rendering),
+   * kept out of this Worker's bundle. Absent: PDFs cannot be read and no browser is available (503 not_configured).
+   */
+  READERS?: ReadersBinding;
   /** Milliseconds a browser session is kept after a render for the next one to reuse; "0" or unset closes it every time. */
   BROWSER_KEEP_ALIVE_MS?: string;
   /** Workers AI, optional: where bound, the document readers' `summary` is worded by SUMMARY_MODEL from the extracted facts (and checked against them). */

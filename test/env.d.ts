@@ -9,10 +9,12 @@ declare global {
       /** "1" when ../shared (real sample files) is present beside the repo; tests reading it skip otherwise. */
       SHARED_PRESENT: string;
       BROWSER_PRESENT: string;
+      /** Browser Rendering (the readers Worker's binding), given to the test Worker too for the browser's own tests. */
+      BROWSER?: Fetcher;
       PERSON_NAMES: string;
     }
     interface GlobalProps {
-      mainModule: typeof import("../src/index");
+      mainModule: typeof import("./worker");
       durableNamespaces: "KeyLedger";
     }
   }

@@ -28,7 +28,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, r
 import { createServer as createNetServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ROOT, importTs, localEnv, migrateLocal, serveWorker, snapshotWorker, waitFor, wranglerEnv } from "../lib.mjs";
+import { ROOT, WORKER_CONFIGS, importTs, localEnv, migrateLocal, serveWorker, snapshotWorker, waitFor, wranglerEnv } from "../lib.mjs";
 import { caseList, fixtureDir } from "./index.mjs";
 import { serveHostile } from "./serve.mjs";
 
@@ -121,8 +121,11 @@ function rssMB(pid) {
 /** A copy of the Worker to serve (so a change to src/ during the run neither restarts nor changes it), without the browser. */
 function workerCopy(dir) {
   snapshotWorker(dir);
-  const toml = join(dir, "wrangler.toml");
-  writeFileSync(toml, readFileSync(toml, "utf8").replace(/^\[browser\]\n(?:[^[\n].*\n|\n)*/m, ""));
+  // No browser: the readers Worker's Browser Rendering binding goes (the cases that render answer without it).
+  for (const c of WORKER_CONFIGS) {
+    const toml = join(dir, c);
+    writeFileSync(toml, readFileSync(toml, "utf8").replace(/^\[browser\]\n(?:[^[\n].*\n|\n)*/m, ""));
+  }
   return join(dir, "wrangler.toml");
 }
 

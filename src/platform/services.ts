@@ -43,9 +43,9 @@ import { type Gazette, createGazetteClient } from "../sources/gazette/client";
 import { type Messenger, messengerFor } from "../sources/messaging/messenger";
 import { type SafeFetchOptions, type SafeFetchResult, checkAddress, decodeText, postWebhook, safeFetch } from "../sources/web/safeFetch";
 import { testHostsOf } from "../shared/testHosts";
-import { createBrowser } from "../sources/web/browser";
 import { workersAiPhraser } from "../sources/ai/workersAi";
-import { type PdfText, isPdf, readPdf } from "../sources/documents/pdf";
+import type { PdfText } from "../sources/documents/pdf";
+import { readersBrowser, readersPdf } from "../sources/readers/client";
 import type { Phraser } from "../services/documents/summary";
 import type { Browser } from "../services/web/rendered";
 import { InputError } from "../shared/errors";
@@ -122,11 +122,11 @@ export interface Services {
   messenger: Messenger;
   /** Fetches a URL a caller gave: every host resolved through the DoH resolver and refused unless public; `text` is the body decoded by its charset. */
   web: { fetch(url: string, opts?: Omit<SafeFetchOptions, "resolve" | "testHosts">): Promise<SafeFetchResult & { text: string }> };
-  /** A real browser (Browser Rendering) whose every request goes through the safe fetcher's rules; `available` false where unconfigured. */
+  /** A real browser (Browser Rendering, in the readers Worker) whose every request goes through the safe fetcher's rules; `available` false where unbound. */
   browser: Browser;
   /** A cache of answers this service computed from upstreams (e.g. logos), in D1. */
   cache: HttpCache;
-  /** PDFs' text page by page (unpdf); `read` refuses a scan (422 unreadable_input). */
+  /** PDFs' text page by page (unpdf, in the readers Worker); `read` refuses a scan (422 unreadable_input). */
   pdf: { isPdf(bytes: Uint8Array): boolean; read(bytes: Uint8Array): Promise<PdfText> };
   /** The optional language model that words the document readers' summaries from their facts (Workers AI); `available` false where unbound. */
   phraser: Phraser;
@@ -203,11 +203,12 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}): Serv
         return { ...page, text: decodeText(page) };
       },
     },
+    // The browser and the PDF engine live in the readers Worker (src/readers.ts), behind the READERS binding.
     get browser() {
-      return createBrowser(env.BROWSER, { testHosts, resolve: dohResolverFor(env.DNS_RESOLVER_URL), keepAliveMs: Number(env.BROWSER_KEEP_ALIVE_MS) || 0 });
+      return readersBrowser(env.READERS, { testHosts, resolverUrl: env.DNS_RESOLVER_URL, keepAliveMs: Number(env.BROWSER_KEEP_ALIVE_MS) || 0 });
     },
     cache,
-    pdf: { isPdf, read: (bytes) => readPdf(bytes) },
+    pdf: readersPdf(env.READERS),
     phraser: workersAiPhraser(env.AI, env.SUMMARY_MODEL),
     enrichment: { domainSuffixes: domainSuffixesOf(env.ENRICH_DOMAIN_SUFFIXES) },
     ...overrides,

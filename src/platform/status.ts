@@ -47,6 +47,21 @@ async function check(name: string, url: string | undefined): Promise<SourceStatu
   }
 }
 
+/** The readers Worker (the PDF engine and the browser) through the READERS binding: it answers, and has a browser or not. */
+async function checkReaders(env: Env): Promise<SourceStatus> {
+  const name = "readers-worker";
+  const checkedAt = new Date().toISOString();
+  if (!env.READERS) return { name, state: "not_configured", checkedAt, detail: "no READERS binding: PDFs cannot be read and no page can be rendered" };
+  const started = Date.now();
+  try {
+    const r = await Promise.race([env.READERS.ping(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error("time-out")), CHECK_TIMEOUT_MS))]);
+    const latencyMs = Date.now() - started;
+    return r.browser ? { name, state: "ok", checkedAt, latencyMs } : { name, state: "degraded", checkedAt, latencyMs, detail: "no browser (Browser Rendering) is configured: pages are read without one" };
+  } catch (e) {
+    return { name, state: "down", checkedAt, detail: (e as Error).message === "time-out" ? "time-out" : "unreachable" };
+  }
+}
+
 /** The state of each register's daily ingest: its last run and when it last succeeded. */
 async function registerStates(env: Env): Promise<SourceStatus[]> {
   const rows = await lastRuns(env.DB);
@@ -70,7 +85,7 @@ export async function statusResponse(env: Env, waitUntil: (p: Promise<unknown>) 
     database = { name: "d1", state: "down", checkedAt: new Date().toISOString(), detail: "query failed" };
   }
   if (!cache || Date.now() - cache.at > CACHE_MS) {
-    const p = Promise.all(upstreamsOf(env).map((u) => check(u.name, u.url))).then((sources) => (cache = { at: Date.now(), sources }));
+    const p = Promise.all([...upstreamsOf(env).map((u) => check(u.name, u.url)), checkReaders(env)]).then((sources) => (cache = { at: Date.now(), sources }));
     waitUntil(p);
     await p;
   }

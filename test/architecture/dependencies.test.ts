@@ -34,6 +34,11 @@ interface Rule {
 const RULES: Rule[] = [
   { layer: "index", mayNot: [], why: "the Worker entry wires everything and holds no logic" },
   {
+    layer: "readers",
+    may: ["sources", "services", "shared"],
+    why: "the readers Worker's entry (the PDF engine and the browser behind the API Worker's READERS binding): it serves sources, and the API Worker reaches it only through sources/readers/",
+  },
+  {
     layer: "platform",
     mayNot: ["jobs"],
     why: "the registry, generators, gateway and services wiring; background work is started by src/index.ts (scheduled, queue), never by the request path",
@@ -59,7 +64,7 @@ const RULES: Rule[] = [
 ];
 
 /** Nobody may import these files (entry points). */
-const NOT_IMPORTABLE = ["src/index.ts"];
+const NOT_IMPORTABLE = ["src/index.ts", "src/readers.ts"];
 
 // ---------------------------------------------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { resetStatusCache } from "../../src/platform/status";
+import { env } from "cloudflare:workers";
+import { resetStatusCache, statusResponse } from "../../src/platform/status";
 import { call, json } from "../helpers";
 
 const UPSTREAMS = ["companies-house", "the-gazette", "gov-uk-content", "sra", "cqc", "charity-commission", "find-a-tender", "contracts-finder"];
@@ -56,5 +57,21 @@ describe("SPEC §1 /api/status asks the database and the upstream sources", () =
     expect(spy).toHaveBeenCalledTimes(UPSTREAMS.length);
     await (await call("/api/status")).body?.cancel();
     expect(spy).toHaveBeenCalledTimes(UPSTREAMS.length);
+  });
+
+  it("issue 30 §2: the readers Worker is asked through its binding (a real RPC call here), and reported not_configured without one", async () => {
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 401 }));
+    const body = await json(await call("/api/status"));
+    expect(body.sources.find((s: { name: string }) => s.name === "readers-worker")).toMatchObject({ state: "ok" });
+    resetStatusCache();
+    const unbound = await statusResponse({ ...env, READERS: undefined }, () => {});
+    expect(unbound.sources.find((s) => s.name === "readers-worker")).toMatchObject({ state: "not_configured" });
+    resetStatusCache();
+    const noBrowser = await statusResponse({ ...env, READERS: { ping: async () => ({ browser: false }) } as never }, () => {});
+    expect(noBrowser.sources.find((s) => s.name === "readers-worker")).toMatchObject({ state: "degraded" });
+    expect(noBrowser.status).toBe("degraded");
+    resetStatusCache();
+    const down = await statusResponse({ ...env, READERS: { ping: async () => Promise.reject(new Error("gone")) } as never }, () => {});
+    expect(down.sources.find((s) => s.name === "readers-worker")).toMatchObject({ state: "down", detail: "unreachable" });
   });
 });

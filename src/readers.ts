@@ -1,0 +1,46 @@
+/**
+ * The readers Worker: the heavy readers the API Worker calls through a service binding (READERS), so that its own
+ * bundle and global scope carry neither (README "Workers"):
+ * - the PDF engine (unpdf, pdf.js): a PDF's text page by page, within the budgets of src/sources/documents/pdf.ts;
+ * - the browser client (@cloudflare/puppeteer) and axe-core's source: a page rendered in Browser Rendering, every
+ *   request it makes answered through the safe fetcher (src/sources/web/browser.ts).
+ * It has no route of its own (its fetch answers 404) and no state: the API Worker sends, with each call, the settings
+ * the call needs from its own configuration (the DoH resolver, test hosts, how long a browser session is kept), so the
+ * API's configuration is the one place they are set. Failures come back as data (shared/wireError.ts) and are thrown
+ * again on the API's side as the same kind of error.
+ */
+import { WorkerEntrypoint } from "cloudflare:workers";
+import { dohResolverFor } from "./sources/dns/doh";
+import { readPdf } from "./sources/documents/pdf";
+import type { PdfText } from "./sources/documents/pdf";
+import type { ReadersRpc, RenderSettings } from "./sources/readers/rpc";
+import { createBrowser } from "./sources/web/browser";
+import type { Browser, RenderedPage } from "./services/web/rendered";
+import { type Wired, wired } from "./shared/wireError";
+
+export interface ReadersEnv {
+  /** Browser Rendering; absent where it is not configured (renders then fail with 503 not_configured). */
+  BROWSER?: Fetcher;
+}
+
+export class Readers extends WorkerEntrypoint<ReadersEnv> implements ReadersRpc {
+  /** A PDF's text, page by page (at most `maxPages`); a scan, a password or a budget passed is an unreadable_input error. */
+  async readPdf(bytes: Uint8Array, opts: { maxPages?: number } = {}): Promise<Wired<PdfText>> {
+    return wired(() => readPdf(bytes, opts));
+  }
+
+  /** For the status page: this Worker answers, and whether it has a browser to render with. */
+  async ping(): Promise<{ browser: boolean }> {
+    return { browser: Boolean(this.env.BROWSER) };
+  }
+
+  /** A page rendered in the browser (see services/web/rendered.ts for what is read and the limits). */
+  async render(url: string, opts: Parameters<Browser["render"]>[1], settings: RenderSettings): Promise<Wired<RenderedPage>> {
+    const browser = createBrowser(this.env.BROWSER, { testHosts: settings.testHosts, resolve: dohResolverFor(settings.resolverUrl), keepAliveMs: settings.keepAliveMs });
+    return wired(() => browser.render(url, opts));
+  }
+}
+
+export default {
+  fetch: () => Response.json({ error: { code: "not_found", message: "This Worker serves the API Worker through a service binding only." } }, { status: 404 }),
+} satisfies ExportedHandler<ReadersEnv>;

@@ -1,0 +1,54 @@
+/**
+ * The readers Worker (src/readers.ts) as the API Worker's services see it: the PDF engine and the browser behind the
+ * READERS service binding, with the same interfaces they had in one Worker (Services["pdf"], Services["browser"]).
+ * Only types come from the readers' modules: the API Worker's bundle holds neither unpdf nor puppeteer nor axe-core.
+ */
+import type { ReadersRpc, RenderSettings } from "./rpc";
+import type { PdfText } from "../documents/pdf";
+import type { Browser, RenderedPage } from "../../services/web/rendered";
+import { UpstreamError } from "../../shared/errors";
+import { type Wired, unwire } from "../../shared/wireError";
+
+export type ReadersBinding = ReadersRpc;
+
+/** %PDF: the magic bytes, checked here so that telling a PDF from a page needs no PDF engine. */
+export const isPdf = (bytes: Uint8Array): boolean => bytes.length > 4 && bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46;
+
+const notConfigured = (what: string) => new UpstreamError("readers", "not_configured", `The readers Worker (${what}) is not bound to this server (READERS).`);
+
+/** A binding call that failed in transport (the readers Worker down or over a limit) is an upstream failure: 503, credits back. */
+async function call<T>(f: () => Promise<unknown>): Promise<T> {
+  let r: Wired<T>;
+  try {
+    r = (await f()) as Wired<T>;
+  } catch (e) {
+    throw new UpstreamError("readers", "unreachable", `The readers Worker could not be reached (${e instanceof Error ? e.message.slice(0, 200) : String(e)}).`, { cause: e });
+  }
+  return unwire(r);
+}
+
+export function readersPdf(binding: ReadersBinding | undefined): { isPdf(bytes: Uint8Array): boolean; read(bytes: Uint8Array): Promise<PdfText> } {
+  return {
+    isPdf,
+    read: async (bytes) => {
+      if (!binding) throw notConfigured("the PDF reader");
+      return call<PdfText>(() => binding.readPdf(bytes));
+    },
+  };
+}
+
+/**
+ * The browser through the readers Worker. `available` is false without the binding; whether the readers Worker itself
+ * has Browser Rendering is known only there: a render then fails with 503 not_configured, which the web tools that can
+ * answer without a browser turn into a reason (operations/web/common/page.ts renderOrReason).
+ */
+export function readersBrowser(binding: ReadersBinding | undefined, settings: RenderSettings): Browser {
+  if (!binding)
+    return {
+      available: false,
+      render: async () => {
+        throw notConfigured("the browser");
+      },
+    };
+  return { available: true, render: (url, opts) => call<RenderedPage>(() => binding.render(url, opts, settings)) };
+}
