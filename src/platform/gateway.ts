@@ -7,6 +7,7 @@ import { ApiError, toApiError } from "./errors";
 import { BURST_WINDOW_MS, PLANS, ledgerFor, periodOf } from "./plans";
 import { type AnyOperation, type Caller, type OpContext, Reply, priceOf } from "./registry";
 import { keyRow } from "./keyCache";
+import { BOOKMARK_HEADER, parseBookmarks, readSessions } from "../db/sessions";
 import { type Services, buildServices } from "./services";
 import { configureTestHosts } from "../shared/testHosts";
 
@@ -363,6 +364,8 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
     refuseMarketplace(meta.headers);
     if (op.auth === "key") auth = await authenticate(env, meta.apiKey, now);
     const input = validate(op, rawInput);
+    // Register reads on the nearest copy of the database, at least as new as the caller's bookmark (db/sessions.ts).
+    const reads = readSessions({ ukbi: env.DB, "ukbi-companies": env.COMPANIES_DB }, parseBookmarks(meta.headers.get(BOOKMARK_HEADER)));
 
     if (auth && meta.idempotencyKey && (op.method === "post" || op.method === "put") && op.replayable !== false) {
       const replay = await idempotencyBegin(env, auth.caller.keyId, meta.idempotencyKey, op, rawInput);
@@ -389,7 +392,7 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
     let partial = 0;
     const controller = new AbortController();
     const ctx: OpContext = {
-      services: buildServices(env, meta.services),
+      services: buildServices(env, meta.services, reads),
       origin: meta.origin ?? "http://localhost",
       requestId: meta.requestId,
       caller: auth?.caller ?? null,
@@ -419,6 +422,8 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
     });
     const reply = result instanceof Reply ? result : new Reply(result);
     Object.assign(headers, reply.init.headers ?? {});
+    const bookmark = reads.header();
+    if (bookmark) headers[BOOKMARK_HEADER] = bookmark;
     if (ledger && ledger.charged > 0 && remainingAfter !== null) headers["x-credits-remaining"] = String(remainingAfter);
     // A partial refund (a batch's unread items), and the cancel of any handler charge given up on (a handler that went on).
     if (ledger) refundHeaders(headers, await ledger.givePartBack(partial));

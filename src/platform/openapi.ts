@@ -67,6 +67,8 @@ Results come from public sources and may be inaccurate or out of date; they are 
 
 **Limits.** At most 60 calls a minute per account (its keys share the ceiling) on every keyed endpoint (429 \`rate_limited\` with \`Retry-After\`, no credit used). Every reply carries \`x-request-id\`.
 
+**Consistency.** Register, company-search, contract and tender reads are answered by the nearest copy of the database, which may be a few seconds behind the newest edition loaded (each reply's edition and dates say what it read). A reply that read them carries \`x-d1-bookmark\`: send its value back as the request header \`x-d1-bookmark\` and the next call reads data at least as new as that reply's, wherever it is answered. The value is opaque; a value this service did not give answers 400 \`bad_request\` naming the header. Keys, credits, the watch list and webhooks are always read and written in one place, so they are never behind.
+
 **Parameters.** Only the parameters an operation describes are taken: a query parameter (or JSON body field) it does not describe is refused with 400 \`bad_request\` naming it (\`field\`), never ignored and never charged, so a misspelt optional parameter cannot quietly change the answer. Numbers in a query are written with plain digits (\`25\`, \`1250.50\`).
 
 **Errors.** Every error body is \`{ code, message, requestId }\`, plus \`query\` when it echoes the subject and \`field\` when an input was at fault.

@@ -14,6 +14,7 @@ import { openTenderCandidates, openTenderCount, tenderEdition } from "../db/tend
 import { d1HttpCache } from "../db/httpCache";
 import { activeKeyCount, revokeAccountKey } from "../db/keys";
 import { changesSince, countByMlr, editionInfo, entriesByCompanyNumber, entriesByDataField, entriesByKeys, historyOf, keysByNames } from "../db/registers";
+import type { ReadSessions } from "../db/sessions";
 import { d1RequestBudget } from "../db/upstreamBudget";
 import { releaseWindow, takeWindow } from "../db/windowCounter";
 import {
@@ -54,8 +55,9 @@ import { type SanctionsList, currentSanctionsList } from "./sanctionsList";
 
 /** Functions of a db module with their first argument (the database) bound. */
 type Bound<T> = { [K in keyof T]: T[K] extends (db: D1Database, ...args: infer A) => infer R ? (...args: A) => R : never };
-function bindDb<T extends Record<string, (db: D1Database, ...args: never[]) => unknown>>(db: D1Database, fns: T): Bound<T> {
-  return Object.fromEntries(Object.entries(fns).map(([k, f]) => [k, (...a: never[]) => f(db, ...a)])) as Bound<T>;
+function bindDb<T extends Record<string, (db: D1Database, ...args: never[]) => unknown>>(db: D1Database | (() => D1Database), fns: T): Bound<T> {
+  const get = typeof db === "function" ? db : () => db;
+  return Object.fromEntries(Object.entries(fns).map(([k, f]) => [k, (...a: never[]) => f(get(), ...a)])) as Bound<T>;
 }
 
 const registerReads = { editionInfo, entriesByCompanyNumber, entriesByKeys, entriesByDataField, keysByNames, historyOf, changesSince, countByMlr };
@@ -147,7 +149,14 @@ export const domainSuffixesOf = (v: string | undefined): string[] => {
   return list.length ? list : ["co.uk", "com", "uk"];
 };
 
-export function buildServices(env: Env, overrides: Partial<Services> = {}): Services {
+/**
+ * `reads`: the request's read sessions (db/sessions.ts; the gateway makes them from the caller's bookmark): the
+ * registers, the companies register, contracts and tenders, the SIC lists and the Bank Rate are read through them, on
+ * the nearest copy of the database. Without them (the cron, the queues, a test) those reads go to the databases.
+ */
+export function buildServices(env: Env, overrides: Partial<Services> = {}, reads?: ReadSessions): Services {
+  const mainReads = reads ? () => reads.main : env.DB;
+  const companiesReads = reads ? () => reads.companies : env.COMPANIES_DB;
   const cache = d1HttpCache(env.DB);
   const testHosts = testHostsOf(env.SAFE_FETCH_TEST_HOSTS);
   let ch: CompaniesHouse | undefined;
@@ -163,9 +172,9 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}): Serv
       return createGazetteClient({ baseUrl: env.GAZETTE_URL, cache, budget: d1RequestBudget(env.DB) });
     },
     sanctions: { current: () => currentSanctionsList(env.DB) },
-    registers: bindDb(env.DB, registerReads),
-    contracts: bindDb(env.DB, contractReads),
-    companiesRegister: bindDb(env.COMPANIES_DB, companiesRegisterReads),
+    registers: bindDb(mainReads, registerReads),
+    contracts: bindDb(mainReads, contractReads),
+    companiesRegister: bindDb(companiesReads, companiesRegisterReads),
     accounts: {
       ...bindDb(env.DB, accountStore),
       // A key revoked through the API stops working at once in this isolate (within the key cache's few seconds elsewhere).
@@ -192,7 +201,7 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}): Serv
       take: (bucket, limit, windowSeconds, now) => takeWindow(env.DB, bucket, limit, windowSeconds, now),
       release: (bucket, windowSeconds, now) => releaseWindow(env.DB, bucket, windowSeconds, now),
     },
-    bankRates: { stored: () => storedBankRate(env.DB) },
+    bankRates: { stored: () => storedBankRate(reads ? reads.main : env.DB) },
     ledger: {
       peek: (name, period, allowance, startingBalance) => env.LEDGER.get(env.LEDGER.idFromName(name)).peek(period, allowance, startingBalance) as Promise<{ remaining: number }>,
     },
