@@ -1,18 +1,38 @@
 import type { Env } from "./env";
-import { refreshBankRate } from "./jobs/bankRate";
-import { refreshTenders } from "./jobs/tenders";
-import { handleIngestJob } from "./jobs/ingest/job";
 import type { IngestJob } from "./jobs/ingest/message";
-import { handleWatchJob } from "./jobs/watch/job";
-import { TICK_CRON, watchTick } from "./jobs/watch/tick";
 import { buildApp } from "./platform/app";
-import { watchPortsFor } from "./platform/watchDeps";
 import type { WatchJob } from "./services/watch/feed";
-import { REGISTER_SOURCES } from "./services/registers/types";
 
 export { KeyLedger } from "./ledger/KeyLedger";
 
 const app = buildApp();
+
+/**
+ * Background work (the cron and the queue consumers) is imported when it runs, never by a request: the bulk-file
+ * readers, the ingest pipeline and the watch list's jobs stay out of the global scope every HTTP isolate starts with
+ * (issue 30 §2; esbuild keeps a dynamically imported module's code in the bundle, evaluated on first import).
+ */
+const jobs = async () => {
+  const [bankRate, tenders, ingest, watchJob, tick, watchDeps, registers] = await Promise.all([
+    import("./jobs/bankRate"),
+    import("./jobs/tenders"),
+    import("./jobs/ingest/job"),
+    import("./jobs/watch/job"),
+    import("./jobs/watch/tick"),
+    import("./platform/watchDeps"),
+    import("./services/registers/types"),
+  ]);
+  return {
+    refreshBankRate: bankRate.refreshBankRate,
+    refreshTenders: tenders.refreshTenders,
+    handleIngestJob: ingest.handleIngestJob,
+    handleWatchJob: watchJob.handleWatchJob,
+    TICK_CRON: tick.TICK_CRON,
+    watchTick: tick.watchTick,
+    watchPortsFor: watchDeps.watchPortsFor,
+    REGISTER_SOURCES: registers.REGISTER_SOURCES,
+  };
+};
 
 /** Each message handled in turn: acked when done, retried after `retrySeconds` when it threw. */
 async function consume<T>(batch: MessageBatch<T>, what: string, retrySeconds: number, handle: (body: T) => Promise<unknown>): Promise<void> {
@@ -35,6 +55,7 @@ export default {
    * Daily: one ingest job per register source, and the Bank Rate series for late-payment interest.
    */
   async scheduled(controller, env, ctx) {
+    const { REGISTER_SOURCES, TICK_CRON, refreshBankRate, refreshTenders, watchPortsFor, watchTick } = await jobs();
     if (controller.cron === TICK_CRON) {
       ctx.waitUntil(watchTick(watchPortsFor(env)).then((r) => console.log(JSON.stringify({ watchTick: r }))));
       return;
@@ -57,6 +78,7 @@ export default {
 
   /** Queue consumers: the register ingest, one source (or one chunk of a large file) per message; the watch list's reads and deliveries. */
   async queue(batch, env) {
+    const { handleIngestJob, handleWatchJob, watchPortsFor } = await jobs();
     if (batch.queue === "watch") {
       const ports = watchPortsFor(env);
       await consume(batch as MessageBatch<WatchJob>, "watchJob", 60, (job) => handleWatchJob(ports, job));
