@@ -100,7 +100,7 @@ export const REGISTER_CATALOGUE = {
     notFound: "The monthly Basic Company Data file lists live companies only: a company dissolved before the file was compiled is not in it.",
   },
   sanctions: {
-    title: "UK Sanctions List (FCDO; the OFSI consolidated list for editions before 28 January 2026)",
+    title: "UK Sanctions List (FCDO)",
     obtainedFrom: "file: the FCDO UK Sanctions List (CSV), read daily",
     attribution: "Source: Foreign, Commonwealth & Development Office, UK Sanctions List.",
     licence: OGL,

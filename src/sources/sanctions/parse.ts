@@ -1,26 +1,25 @@
 /**
- * Parsers for the UK sanctions list (shared/formats/uk-sanctions.md), giving one SanctionsDesignation per
- * list entry:
- * - parseOfsiConList: OFSI Consolidated List XLSX (historic, retired 28 Jan 2026): sheet "Data", row 1
- *   "Last Updated | dd/mm/yyyy", row 2 header, one row per name (and per address), grouped by Group ID.
- *   Identifiers are tagged text inside "Other Information".
- * - parseUkSanctionsListCsv: FCDO UK Sanctions List CSV: line 1 "Report Date: 13-Feb-2026", line 2 header,
- *   one row per name, grouped by Unique ID.
+ * Parser for the UK sanctions list (shared/formats/uk-sanctions.md), giving one SanctionsDesignation per
+ * list entry: parseUkSanctionsListCsv reads the FCDO UK Sanctions List CSV (line 1 "Report Date: 13-Feb-2026",
+ * line 2 header, one row per name, grouped by Unique ID), the single UK list since 28 January 2026.
+ *
+ * The OFSI Consolidated List, retired that day, was published as XLSX; the service no longer reads it (issue 30 §2:
+ * the npm `xlsx` package it was read with, SheetJS 0.18.5, is abandoned with known advisories, and the live list is
+ * published as CSV). A workbook given as the list is refused with a RegisterFormatError that says so and names the
+ * CSV to give (parseUkSanctionsFile).
  *
  * Individuals are kept only as far as matching needs (SPEC §1 rule 7): names, kind, ids, regimes, dates and
  * address countries. Dates of birth, passports, nationalities, positions, postcodes and statements of reasons
  * are never read into the output.
  */
-import { Inflate } from "fflate";
 import Papa from "papaparse";
-import * as XLSX from "xlsx";
 import type { RegisterRecord } from "../../services/registers/types";
 import type { DesignationKind, SanctionsDesignation, SanctionsName } from "../../services/sanctions/types";
 import { extractCompanyNumber, normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { RegisterFormatError } from "../format-error";
 
 export interface SanctionsParse {
-  /** The list's own date (ConList "Last Updated", UKSL "Report Date"), YYYY-MM-DD. */
+  /** The list's own date (its "Report Date"), YYYY-MM-DD. */
   listDate: string | null;
   designations: SanctionsDesignation[];
   /** Counts for the import log: rows, groups, kinds, skipped rows. */
@@ -31,7 +30,6 @@ export interface SanctionsParse {
 // Shared helpers
 
 const MONTHS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
-const EXCEL_EPOCH = Date.UTC(1899, 11, 30);
 
 const ymd = (y: number, m: number, d: number): string | null => {
   if (m < 1 || m > 12 || d < 1 || d > 31 || y < 1900 || y > 2200) return null;
@@ -40,13 +38,8 @@ const ymd = (y: number, m: number, d: number): string | null => {
   return t.toISOString().slice(0, 10);
 };
 
-/** dd/mm/yyyy, dd-Mon-yyyy, YYYY-MM-DD or an Excel serial day number → YYYY-MM-DD; anything else → null. */
-export function sanctionsDate(v: unknown): string | null {
-  if (typeof v === "number") {
-    if (!Number.isFinite(v) || v < 1 || v > 200_000) return null;
-    return new Date(EXCEL_EPOCH + Math.floor(v) * 86_400_000).toISOString().slice(0, 10);
-  }
-  if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString().slice(0, 10);
+/** dd/mm/yyyy, dd-Mon-yyyy or YYYY-MM-DD → YYYY-MM-DD; anything else → null. */
+export function sanctionsDate(v: string | null | undefined): string | null {
   if (typeof v !== "string") return null;
   const s = v.trim();
   let m = /^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$/.exec(s);
@@ -119,7 +112,7 @@ class Builder {
 
   constructor(readonly ofsiGroupId: string | null, readonly kind: DesignationKind, readonly unique: string | null) {}
 
-  /** Returns false for a repeat of a name already held (ConList repeats every name once per address). */
+  /** Returns false for a repeat of a name already held (a list may repeat a name once per address). */
   addName(name: string, type: SanctionsName["type"], q: SanctionsName["quality"], nonLatin: boolean): boolean {
     if (!name) return false;
     const key = `${type}|${q}|${nonLatin}|${name}`;
@@ -178,211 +171,6 @@ function headerIndex(row: unknown[]): Map<string, number> {
   return m;
 }
 const hkey = (name: string) => name.toLowerCase().replace(/\s+/g, "");
-
-// ---------------------------------------------------------------------------------------------------------
-// OFSI Consolidated List (XLSX)
-
-const OFSI_REQUIRED = ["Name 6", "Group ID", "Group Type", "Alias Type", "Regime", "Other Information"];
-
-/** The text of one "(Tag):" section of Other Information, up to the next "(Tag):" or the end. */
-function tagged(info: string, tag: string): string | null {
-  const at = info.indexOf(`(${tag}):`);
-  if (at < 0) return null;
-  const rest = info.slice(at + tag.length + 3);
-  const next = /\((?:[A-Z][A-Za-z /&'-]{1,40})\):/.exec(rest);
-  return (next ? rest.slice(0, next.index) : rest).trim();
-}
-
-/** Other Information with the statement of reasons cut out: that prose names other companies and their numbers. */
-function withoutReasons(info: string): string {
-  const reasons = tagged(info, "UK Statement of Reasons");
-  return reasons === null ? info : info.replace(reasons, " ");
-}
-
-/** Registration numbers an entity's Other Information gives: "(Business Reg No):…", "Registration ID: …", "Registered company number: …", "Company no. …". */
-function ofsiRegistrations(info: string): string[] {
-  const out: string[] = [];
-  const reg = tagged(info, "Business Reg No");
-  if (reg) out.push(...splitRegistrationNumbers(reg));
-  const rest = withoutReasons(info).replace(/\(Business Reg No\):[^]*?(?=\([A-Z][A-Za-z /&'-]{1,40}\):|$)/, " ");
-  for (const m of rest.matchAll(/(?:Registration ID|Registered company number|Company (?:no\b\.?|number))\s*[:.]?\s*([A-Za-z]{0,2}\s?\d[\d ]{3,18}\d)/gi)) {
-    out.push(clean(m[0]));
-  }
-  return out;
-}
-
-/** "Financial sanctions imposed in addition to an asset freeze: Trust services." */
-const ADDITIONAL = /Financial sanctions imposed in addition to an asset freeze:\s*([^.]+)\./g;
-
-/**
- * What SheetJS may inflate of one workbook, all entries together. `XLSX.read` inflates every entry of the zip at once,
- * in memory, before reading a cell, so a small file that inflates to gigabytes would take the isolate with it. The
- * OFSI list of 10 April 2025 (2.2 MB) holds 17.0 MB inflated in 7 entries, its sheet 12.8 MB: this is nearly 4 times
- * that, and within a Worker isolate's 128 MB while SheetJS still has to hold the cells it reads.
- */
-export const MAX_XLSX_INFLATED_BYTES = 64 * 1024 * 1024;
-/** Entries of a workbook (the OFSI list has 7; a workbook of many sheets a few dozen). SheetJS copies the rest of the file once per entry. */
-export const MAX_XLSX_ENTRIES = 256;
-/** Compressed bytes inflated per step while measuring: one step makes at most about 1,032 times this. */
-const MEASURE_SLICE = 4 * 1024;
-
-/**
- * Measures, before `XLSX.read` is let near it, what SheetJS would inflate, walking the zip as SheetJS's reader does (the
- * last end-of-central-directory signature, its 16-bit entry count and directory offset, each entry's local header) and
- * inflating each deflated entry with fflate's streaming Inflate a slice at a time, the output counted and dropped.
- * An entry is charged the larger of what it inflates to and the size its local header states (SheetJS allocates that
- * up front); a stored entry its stored size. Refused (RegisterFormatError) past MAX_XLSX_INFLATED_BYTES or
- * MAX_XLSX_ENTRIES, or when the directory is not one SheetJS could walk without reading past the file's end: entries
- * that together claim more compressed bytes than the file holds (overlapping entries, one stream counted many times),
- * or a deflate stream that does not end within its entry's compressed size.
- */
-export function checkXlsxBudget(b: Uint8Array): void {
-  const refuse = (why: string): never => {
-    throw new RegisterFormatError(`OFSI ConList: ${why}`);
-  };
-  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  const u16 = (p: number) => dv.getUint16(p, true), u32 = (p: number) => dv.getUint32(p, true);
-  let eocd = b.length - 4;
-  while (eocd >= 0 && !(b[eocd] === 0x50 && b[eocd + 1] === 0x4b && b[eocd + 2] === 5 && b[eocd + 3] === 6)) eocd--;
-  if (eocd < 0 || eocd + 22 > b.length) refuse("unreadable XLSX (zip directory missing)");
-  const entries = u16(eocd + 8);
-  if (entries > MAX_XLSX_ENTRIES) refuse(`the workbook has ${entries} entries, more than ${MAX_XLSX_ENTRIES}`);
-  let p = u32(eocd + 16), total = 0, claimed = 0;
-  const charge = (n: number) => {
-    total += n;
-    if (total > MAX_XLSX_INFLATED_BYTES) refuse(`the workbook inflates to more than ${MAX_XLSX_INFLATED_BYTES / 1024 / 1024} MiB`);
-  };
-  for (let i = 0; i < entries; i++) {
-    if (p + 46 > b.length) refuse("unreadable XLSX (zip directory corrupt)");
-    const csz = u32(p + 20), local = u32(p + 42);
-    p += 46 + u16(p + 28) + u16(p + 30) + u16(p + 32);
-    claimed += csz;
-    if (claimed > b.length) refuse("unreadable XLSX (its entries claim more bytes than the file holds)");
-    if (local + 30 > b.length) refuse("unreadable XLSX (zip entry corrupt)");
-    const method = u16(local + 8), localCsz = u32(local + 18), localUsz = u32(local + 22);
-    const start = local + 30 + u16(local + 26) + u16(local + 28);
-    if (method === 0) {
-      charge(Math.min(localCsz, Math.max(0, b.length - start)));
-    } else if (method === 8) {
-      if (start + csz > b.length) refuse("unreadable XLSX (zip entry truncated)");
-      let inflated = 0;
-      const inflater = new Inflate((chunk) => {
-        inflated += chunk.length;
-        if (inflated > localUsz) charge(chunk.length);
-      });
-      charge(localUsz);
-      const data = b.subarray(start, start + csz);
-      try {
-        for (let off = 0; off < data.length || off === 0; off += MEASURE_SLICE) inflater.push(data.subarray(off, off + MEASURE_SLICE), off + MEASURE_SLICE >= data.length);
-      } catch (e) {
-        if (e instanceof RegisterFormatError) throw e;
-        refuse(`unreadable XLSX (an entry does not inflate: ${e instanceof Error ? e.message : String(e)})`);
-      }
-    } // other methods: SheetJS refuses them itself
-  }
-}
-
-/**
- * The OFSI Consolidated List of Asset Freeze Targets as XLSX (sheet "Data"). Every entry on it is an asset
- * freeze target, so each designation's `sanctions` holds "Asset freeze" plus any additional financial
- * sanctions Other Information names (e.g. "Trust services").
- */
-export function parseOfsiConList(bytes: Uint8Array): SanctionsParse {
-  if (bytes.length < 4 || bytes[0] !== 0x50 || bytes[1] !== 0x4b || bytes[2] !== 3 || bytes[3] !== 4) {
-    throw new RegisterFormatError("OFSI ConList: not an XLSX file");
-  }
-  checkXlsxBudget(bytes);
-  let wb: XLSX.WorkBook;
-  try {
-    wb = XLSX.read(bytes, { type: "array", dense: true, cellFormula: false, cellHTML: false, cellText: false, cellStyles: false });
-  } catch (e) {
-    throw new RegisterFormatError(`OFSI ConList: unreadable XLSX (${e instanceof Error ? e.message : String(e)})`);
-  }
-  const sheet = wb.Sheets["Data"] ?? wb.Sheets[wb.SheetNames[0]];
-  if (!sheet) throw new RegisterFormatError("OFSI ConList: no sheet");
-  const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null, blankrows: false });
-
-  const headerAt = rows.slice(0, 10).findIndex((r) => {
-    const h = headerIndex(r);
-    return OFSI_REQUIRED.every((n) => h.has(hkey(n)));
-  });
-  if (headerAt < 0) throw new RegisterFormatError("OFSI ConList: no header row with Name 6 / Group ID / Group Type / Alias Type / Regime / Other Information");
-  let listDate: string | null = null;
-  for (const r of rows.slice(0, headerAt)) {
-    if (/^last updated$/i.test(clean(r[0]))) listDate = sanctionsDate(r[1]);
-  }
-
-  const h = headerIndex(rows[headerAt]);
-  const col = (name: string) => h.get(hkey(name)) ?? -1;
-  const nameCols = ["Name 1", "Name 2", "Name 3", "Name 4", "Name 5", "Name 6"].map(col);
-  const c = {
-    nonLatin: col("Name Non-Latin Script"),
-    postcode: col("Post/Zip Code"),
-    country: col("Country"),
-    info: col("Other Information"),
-    kind: col("Group Type"),
-    aliasType: col("Alias Type"),
-    quality: col("Alias Quality"),
-    regime: col("Regime"),
-    listedOn: col("Listed On"),
-    designated: col("UK Sanctions List Date Designated"),
-    updated: col("Last Updated"),
-    group: col("Group ID"),
-  };
-  const at = (r: unknown[], i: number) => (i < 0 ? "" : clean(r[i]));
-
-  const notes: Record<string, number> = {};
-  const groups = new Map<string, Builder>();
-  const infoSeen = new Map<Builder, Set<string>>();
-  for (let i = headerAt + 1; i < rows.length; i++) {
-    const r = rows[i];
-    bump(notes, "rows");
-    const groupId = at(r, c.group).replace(/\.0+$/, "");
-    const kind = KINDS[at(r, c.kind).toLowerCase()];
-    const type = nameType(at(r, c.aliasType));
-    if (!groupId || !kind) {
-      bump(notes, "skippedRows");
-      continue;
-    }
-    let b = groups.get(groupId);
-    if (!b) {
-      b = new Builder(groupId, kind, null);
-      groups.set(groupId, b);
-      b.sanctions.add("Asset freeze");
-    } else if (b.kind !== kind) bump(notes, "kindConflicts");
-    if (!type) bump(notes, "unknownAliasType");
-    const nt = type ?? "alias";
-    const q = quality(at(r, c.quality));
-    if (!b.addName(joinName(nameCols.map((k) => (k < 0 ? null : r[k]))), nt, q, false)) bump(notes, "repeatedNames");
-    b.addName(at(r, c.nonLatin), nt, q, true);
-    const regime = at(r, c.regime);
-    if (regime) b.regimes.add(regime);
-    b.addDates(sanctionsDate(r[c.designated]) ?? sanctionsDate(r[c.listedOn]), sanctionsDate(r[c.updated]));
-    b.addAddress(at(r, c.country), at(r, c.postcode));
-
-    const info = c.info < 0 || r[c.info] == null ? "" : String(r[c.info]);
-    let seen = infoSeen.get(b);
-    if (!seen) infoSeen.set(b, (seen = new Set()));
-    if (info && !seen.has(info)) {
-      seen.add(info);
-      // Kept as listed: a few refs are UN-style ("SDi.005").
-      const ref = /\(UK Sanctions List Ref\):\s*([A-Za-z0-9][A-Za-z0-9./-]*?)\.?(?=\s|\(|$)/.exec(info);
-      if (ref && !b.ukslRef) b.ukslRef = ref[1];
-      if (kind === "entity") for (const n of ofsiRegistrations(info)) b.registrations.add(n);
-      for (const m of info.matchAll(ADDITIONAL)) for (const s of m[1].split(/,\s*|\s+and\s+/)) if (clean(s)) b.sanctions.add(clean(s));
-    }
-  }
-
-  const designations = [...groups.values()].map((b) => b.build());
-  notes.groups = designations.length;
-  for (const d of designations) {
-    bump(notes, d.kind);
-    if (!d.ukslRef) bump(notes, "noUkslRef");
-    if (d.registrationNumbers.length) bump(notes, "withRegistrationNumbers");
-    if (d.ukCompanyNumbers.length) bump(notes, "withUkCompanyNumbers");
-  }
-  return { listDate, designations, notes };
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // FCDO UK Sanctions List (CSV)
@@ -470,9 +258,22 @@ export function parseUkSanctionsListCsv(input: string | Uint8Array): SanctionsPa
   return { listDate, designations, notes };
 }
 
-/** Either list, told apart by its first bytes (an XLSX is a zip); RegisterFormatError when it is neither. */
+/** What to give instead of a workbook. */
+const GIVE_CSV = "give the FCDO UK Sanctions List as CSV (UK-Sanctions-List.csv, as SANCTIONS_LIST_URL serves it)";
+
+/**
+ * The UK Sanctions List file: its CSV. A spreadsheet (a zip: XLSX or ODS; or an Excel 97 .xls) is refused, before
+ * anything in it is read, with a RegisterFormatError saying that the retired OFSI Consolidated List (XLSX) is no
+ * longer read and which file to give; anything else that is not the CSV, as parseUkSanctionsListCsv refuses it.
+ */
 export function parseUkSanctionsFile(bytes: Uint8Array): SanctionsParse {
-  return bytes[0] === 0x50 && bytes[1] === 0x4b ? parseOfsiConList(bytes) : parseUkSanctionsListCsv(bytes);
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
+    throw new RegisterFormatError(`UK sanctions list: this file is a zip (an XLSX or ODS workbook), not the CSV. The OFSI Consolidated List (XLSX), retired on 28 January 2026, is no longer read; ${GIVE_CSV}`);
+  }
+  if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) {
+    throw new RegisterFormatError(`UK sanctions list: this file is an Excel workbook (.xls), not the CSV. Workbooks are not read; ${GIVE_CSV}`);
+  }
+  return parseUkSanctionsListCsv(bytes);
 }
 
 /**

@@ -3,6 +3,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { entriesByCompanyNumber } from "../../../src/db/registers";
 import { ingestEdition } from "../../../src/jobs/ingest/job";
 import { storeOf } from "../../../src/jobs/ingest/pipeline";
+import { OFSI_CONLIST_2025_04_10, conListAsUkslCsv } from "../../support/ofsiConList";
+import { xlsxOf } from "../../support/xlsxSheet";
 
 /** Issue 13 §1: the UK sanctions list loaded as a register through the ingest pipeline, with a change history. */
 
@@ -40,11 +42,21 @@ describe("issue 13 §1 the UK sanctions list as a register", () => {
     expect(await changes()).toEqual(["2026-02-20 removed RUS1900", "2026-02-20 added RUS9999"]);
   });
 
-  it.skipIf(!env.SHARED_PRESENT)("the real OFSI consolidated list (xlsx, ../shared) loads every designation, dated by its Last Updated", async () => {
-    const r = await load(await bytesOf("http://shared.test/data/uk-sanctions/ofsi-conlist_2025-04-10.xlsx"), "ofsi-conlist_2025-04-10.xlsx");
+  it.skipIf(!env.SHARED_PRESENT)("the real OFSI consolidated list (../shared), written as the UK Sanctions List CSV, loads every designation, dated by its Report Date", async () => {
+    const csv = conListAsUkslCsv(await bytesOf(`http://shared.test/${OFSI_CONLIST_2025_04_10}`));
+    const r = await load(new TextEncoder().encode(csv), "UK-Sanctions-List.csv");
     expect(r).toMatchObject({ outcome: "loaded", editionDate: "2025-04-10", rowsRead: 4686, notes: { individualsForMatchingOnly: 3662 } });
     const [bnk] = await entriesByCompanyNumber(env.DB, "sanctions", ["06527449"]);
     expect(bnk).toMatchObject({ key: "BEL0107", name: "BNK (UK) LTD" });
+  }, 60_000);
+
+  it("an .xlsx (the retired OFSI list's format) is refused, saying to give the CSV, and the published list stays", async () => {
+    await load(await bytesOf(`http://files.test/${CSV}`), "UK-Sanctions-List.csv");
+    const workbook = xlsxOf({ Data: [["Last Updated", "10/04/2025"], ["Name 6", "Group ID", "Group Type", "Alias Type", "Regime", "Other Information"], ["ACME TRADING LLC", "90001", "Entity", "Primary name", "Russia", "(UK Sanctions List Ref):RUS0001"]] });
+    const r = await load(workbook, "ofsi-conlist_2025-04-10.xlsx");
+    expect(r.outcome).toBe("refused");
+    expect(r.reason).toContain("malformed file: UK sanctions list: this file is a zip (an XLSX or ODS workbook), not the CSV. The OFSI Consolidated List (XLSX), retired on 28 January 2026, is no longer read; give the FCDO UK Sanctions List as CSV");
+    expect(await entriesByCompanyNumber(env.DB, "sanctions", ["06527449"])).toHaveLength(1);
   });
 
   it("a file that is neither list is refused and the published list stays", async () => {

@@ -3,10 +3,10 @@ import { designationRecord, parseUkSanctionsFile } from "../../../sources/sancti
 import { type RegisterAdapter, fileDateOf, fileOf, timedFetch } from "../adapter";
 
 /**
- * The UK sanctions list: the FCDO UK Sanctions List CSV from SANCTIONS_LIST_URL (daily), or, given to the CLI,
- * the retired OFSI consolidated list (xlsx) to load history. One record per designation; its edition is the
- * list's own date (UKSL "Report Date", ConList "Last Updated"). The list is small (about 5,000 designations),
- * so it is parsed whole.
+ * The UK sanctions list: the FCDO UK Sanctions List CSV, from SANCTIONS_LIST_URL (daily) or given to the CLI. One
+ * record per designation; its edition is the list's own date (its "Report Date"). The list is small (about 5,000
+ * designations), so it is parsed whole. A workbook (the retired OFSI consolidated list was an XLSX) is refused as a
+ * RegisterFormatError saying which file to give (parseUkSanctionsFile).
  */
 export const sanctions: RegisterAdapter = {
   chunkRows: 50_000,

@@ -4,7 +4,7 @@ import { type SanctionsMatch, noDefiniteMatchSentence } from "../../../services/
 /** A definite match on the UK sanctions list (SPEC §1 rule 6): the list entry, its regimes, the name type matched, and why. */
 export const SanctionsMatchSchema = z
   .object({
-    listId: z.string().describe("The list entry's unique id (UK Sanctions List Unique ID, or OFSI Group ID for the OFSI list)."),
+    listId: z.string().describe("The list entry's unique id: its UK Sanctions List Unique ID (e.g. RUS2305)."),
     ofsiGroupId: z.string().nullable(),
     regimes: z.array(z.string()),
     nameType: z.enum(["primary", "variation", "alias", "former"]).describe("The kind of the list's name that matched (or primary when the match is by company number)."),
