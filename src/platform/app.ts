@@ -8,10 +8,9 @@ import { apiIndexMarkdown, operationMarkdown } from "./docs";
 import { bodyText } from "./body";
 import { ApiError } from "./errors";
 import { type CallMeta, type Outcome, errorOutcome, execute, newRequestId, requestIdHeader } from "./gateway";
-import { calendarFeedResponse } from "./calendarFeed";
-import { handleMcp } from "./mcp";
 import { registerPages } from "./pages";
 import { API_VERSION, openApiDocument, registerOperations, toYaml } from "./openapi";
+import { lazy } from "../shared/lazy";
 import { type AnyOperation, slugOf } from "./registry";
 import { statusResponse } from "./status";
 import { UNKNOWN_CLIENT, clientAddress } from "../services/net/clientBucket";
@@ -116,17 +115,16 @@ export function buildApp(ops: readonly AnyOperation[] = operations) {
     if (op.cors) app.options(op.path, () => new Response(null, { status: 204, headers: CORS_HEADERS }));
   }
 
-  registerOperations(app, ops);
   const baseUrl = (c: Context<AppEnv>) => new URL(c.req.url).origin;
+  const docs = documents(app, ops);
 
-  app.get("/openapi.json", (c) => c.json(openApiDocument(app, baseUrl(c))));
-  app.get("/openapi.yaml", (c) => c.body(toYaml(openApiDocument(app, baseUrl(c))), 200, { "content-type": "application/yaml; charset=utf-8" }));
-  app.get("/apis.md", (c) => c.body(apiIndexMarkdown(ops, baseUrl(c)), 200, { "content-type": "text/markdown; charset=utf-8" }));
+  app.get("/openapi.json", (c) => c.body(docs.openApiJson(baseUrl(c)), 200, { "content-type": "application/json" }));
+  app.get("/openapi.yaml", (c) => c.body(docs.openApiYaml(baseUrl(c)), 200, { "content-type": "application/yaml; charset=utf-8" }));
+  app.get("/apis.md", (c) => c.body(docs.markdown("", baseUrl(c)), 200, { "content-type": "text/markdown; charset=utf-8" }));
   app.get("/apis/:slug{[a-z0-9-]+\\.md}", (c) => {
     const slug = c.req.param("slug").replace(/\.md$/, "");
-    const op = ops.filter((o) => slugOf(o) === slug);
-    if (!op.length) return send(c, errorOutcome(new ApiError("not_found", `No API page named ${slug}.`, { query: slug }), c.get("requestId")));
-    return c.body(operationMarkdown(op, baseUrl(c)), 200, { "content-type": "text/markdown; charset=utf-8" });
+    if (!ops.some((o) => slugOf(o) === slug)) return send(c, errorOutcome(new ApiError("not_found", `No API page named ${slug}.`, { query: slug }), c.get("requestId")));
+    return c.body(docs.markdown(slug, baseUrl(c)), 200, { "content-type": "text/markdown; charset=utf-8" });
   });
   app.on(["GET", "HEAD"], "/.well-known/api-catalog", (c) => {
     const headers = { "content-type": "application/linkset+json", link: catalogLinkHeader(baseUrl(c)) };
@@ -135,9 +133,11 @@ export function buildApp(ops: readonly AnyOperation[] = operations) {
   });
   app.get("/apis.json", (c) => c.json(apisJson(ops, baseUrl(c))));
   app.get("/changelog", (c) => changelogResponse(c.req.header("accept")));
-  app.get("/api/v1/deadlines.ics", (c) => calendarFeedResponse(c));
+  // Loaded when first called (with ical.js), as /mcp is (with the MCP SDK): esbuild wraps a module reached only by
+  // import() in an initialiser it runs on that first call, so neither's top level runs at a cold start (issue 30 §1).
+  app.get("/api/v1/deadlines.ics", async (c) => (await import("./calendarFeed")).calendarFeedResponse(c));
   app.get("/api/status", async (c) => c.json(await statusResponse(c.env, (p) => waitUntilOf(c)(p))));
-  app.all("/mcp", (c) => handleMcp(c.req.raw, c.env, ops, { requestId: c.get("requestId"), ip: clientIp(c), waitUntil: waitUntilOf(c) }));
+  app.all("/mcp", async (c) => (await import("./mcp")).handleMcp(c.req.raw, c.env, ops, { requestId: c.get("requestId"), ip: clientIp(c), waitUntil: waitUntilOf(c) }));
   // Pages for people (a browser asking for `/` gets the landing page; API clients keep the JSON below).
   registerPages(app, {
     ops,
@@ -167,6 +167,39 @@ export function buildApp(ops: readonly AnyOperation[] = operations) {
   });
 
   return app;
+}
+
+/** Stands for the service's origin in a cached document; each reply puts the caller's origin in its place. */
+const ORIGIN = "https://origin.invalid";
+
+/**
+ * The documents made from the operations' schemas (OpenAPI as JSON and YAML, the Markdown pages), built when first
+ * asked for and kept for the isolate's life (issue 30 §1): never at import, where every cold start would pay for them.
+ * They are built once with a stand-in origin, which each reply replaces with the one the caller reached.
+ */
+export function documents(app: OpenAPIHono<AppEnv>, ops: readonly AnyOperation[]) {
+  const openApi = lazy(() => {
+    registerOperations(app, ops);
+    return openApiDocument(app, ORIGIN);
+  }, "openapi document");
+  const openApiJson = lazy(() => JSON.stringify(openApi()), "openapi.json");
+  const openApiYaml = lazy(() => toYaml(openApi()), "openapi.yaml");
+  const pages = new Map<string, string>();
+  /** The Markdown index (slug "") or one API's page. Only slugs of an operation are kept (a bounded set). */
+  const markdown = (slug: string, base: string): string => {
+    let page = pages.get(slug);
+    if (page === undefined) {
+      page = slug === "" ? apiIndexMarkdown(ops, ORIGIN) : operationMarkdown(ops.filter((o) => slugOf(o) === slug), ORIGIN);
+      pages.set(slug, page);
+    }
+    return page.replaceAll(ORIGIN, base);
+  };
+  return {
+    openApiJson: (base: string) => openApiJson().replaceAll(JSON.stringify(ORIGIN), JSON.stringify(base)),
+    // An origin is a plain YAML scalar (scheme, host, port; no spaces, no `: `), written as the stand-in is.
+    openApiYaml: (base: string) => openApiYaml().replaceAll(ORIGIN, base),
+    markdown,
+  };
 }
 
 /** The operation path, exactly: a trailing slash is another path (404), not the same one with the wrong method. */

@@ -61,6 +61,12 @@ function exampleRequest(op: AnyOperation, base: string): string {
   return `curl -X ${op.method.toUpperCase()} "${base}${op.path}"${key} \\\n  -H "content-type: application/json" \\\n  -d '${JSON.stringify(op.example)}'`;
 }
 
+/** The example reply's section, when the operation documents one (computed on first use, registry.ts). */
+function exampleReplyText(op: AnyOperation): string {
+  const reply = op.exampleReply?.();
+  return reply === undefined ? "" : `\n### Example reply\n\n\`\`\`json\n${JSON.stringify(reply, null, 2)}\n\`\`\`\n`;
+}
+
 function section(op: AnyOperation, base: string): string {
   const errors = errorsOf(op)
     .sort((a, b) => ERROR_CODES[a].status - ERROR_CODES[b].status)
@@ -83,7 +89,7 @@ ${parameterRows(op)}
 \`\`\`sh
 ${exampleRequest(op, base)}
 \`\`\`
-${op.exampleReply === undefined ? "" : `\n### Example reply\n\n\`\`\`json\n${JSON.stringify(op.exampleReply, null, 2)}\n\`\`\`\n`}
+${exampleReplyText(op)}
 ### Errors
 
 | status | code | meaning |

@@ -2,6 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import type { ErrorCode } from "./errors";
 import type { PlanId } from "./plans";
 import type { Services } from "./services";
+import { lazy } from "../shared/lazy";
 import { closedInput } from "./schemas";
 
 /** Who is calling, as the gateway established it. Null on keyless operations. */
@@ -88,13 +89,24 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   cors?: boolean;
   /** An example request (query or body) used in the generated docs. */
   example: Record<string, unknown>;
-  /** The reply to `example`, for the docs (computed from the real code where it is pure). */
-  exampleReply?: unknown;
+  /**
+   * The reply to `example`, for the docs (computed from the real code where it is pure). A function, never a value:
+   * it runs when the docs first ask for it (defineOperation keeps its result), not at import, where every cold start
+   * would pay for it (issue 30 §1).
+   */
+  exampleReply?: () => unknown;
   handler: (input: z.infer<I>, ctx: OpContext) => Promise<z.infer<O> | Reply<z.infer<O>>>;
 }
 
-/** Keeps the input/output types linked for the handler; the input refuses parameters it does not name (schemas.ts closedInput). */
-export const defineOperation = <I extends z.ZodObject, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> => ({ ...op, input: closedInput(op.input) });
+/**
+ * Keeps the input/output types linked for the handler; the input refuses parameters it does not name (schemas.ts
+ * closedInput); the example reply is computed once, on first use (shared/lazy.ts).
+ */
+export const defineOperation = <I extends z.ZodObject, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> => ({
+  ...op,
+  input: closedInput(op.input),
+  ...(op.exampleReply ? { exampleReply: lazy(op.exampleReply, `${op.operationId}.exampleReply`) } : {}),
+});
 
 export type AnyOperation = Operation<z.ZodObject, z.ZodType>;
 

@@ -1,3 +1,4 @@
+import { thousands } from "../shared/format";
 import { z } from "@hono/zod-openapi";
 import { PREFIXES } from "../services/matching/companyNumber";
 
@@ -47,7 +48,7 @@ export const strictPounds = (max: number) =>
       z
         .number()
         .positive("must be more than 0")
-        .max(max, `must be at most ${max.toLocaleString("en-GB")}`)
+        .max(max, `must be at most ${thousands(max)}`)
         .refine((n) => Number(n.toFixed(2)) === n, "must have at most 2 decimal places (pence)"),
     )
     .openapi({ type: "number", exclusiveMinimum: 0, maximum: max, multipleOf: 0.01 });

@@ -246,7 +246,7 @@ It judges the completeness of the plan's form only, never whether its figures ar
   readOnly: true,
   timeoutMs: 45_000,
   example: { url: "https://www.example.co.uk/carbon-reduction-plan" },
-  exampleReply: exampleReply(),
+  exampleReply,
   async handler({ url }, ctx) {
     const asked = pageOf({ url });
     const query = { url: asked };

@@ -60,6 +60,13 @@ export const calculateLatePayment = defineOperation({
   errors: ["date_out_of_range"],
   readOnly: true,
   example: { amount: 999.99, due: "2026-01-15", paid: "2026-02-05" },
+  exampleReply: () => ({
+    query: { amount: 999.99, due: "2026-01-15", paid: "2026-02-05" },
+    ...calculate({ amount: 999.99, due: "2026-01-15", paid: "2026-02-05" }),
+    stillUnpaid: false,
+    rateTable: { source: REPO_BANK_RATE.source, knownThrough: REPO_BANK_RATE.knownThrough },
+    notice: NOTICE,
+  }),
   async handler(input, ctx) {
     const paid = input.paid ?? ctx.now.toISOString().slice(0, 10);
     const stored = await ctx.services.bankRates.stored();
@@ -75,11 +82,3 @@ export const calculateLatePayment = defineOperation({
     };
   },
 });
-
-calculateLatePayment.exampleReply = {
-  query: { amount: 999.99, due: "2026-01-15", paid: "2026-02-05" },
-  ...calculate({ amount: 999.99, due: "2026-01-15", paid: "2026-02-05" }),
-  stillUnpaid: false,
-  rateTable: { source: REPO_BANK_RATE.source, knownThrough: REPO_BANK_RATE.knownThrough },
-  notice: NOTICE,
-};

@@ -1,3 +1,4 @@
+import { thousands } from "../../shared/format";
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import { WATCH_RULES_DOC, Watch, watchReplyOf } from "./common/schemas";
@@ -12,7 +13,7 @@ export const listWatches = defineOperation({
   title: "Your watch list",
   summary: "The companies you watch, each with its state (watched or paused), label, date added, last read and the last state seen.",
   description: [
-    `Free. The caller's watches (every key of the account sees the same list), in company-number order, ${PAGE.toLocaleString("en-GB")} a page: pass the last \`company\` of a page as \`after\` for the next; \`more\` says whether there is one. \`lastSeen\` is what the last daily read found, source by source (people counted, never named); \`lastSeen.notRead\` lists sources that were down at that read (their previous reading is kept).`,
+    `Free. The caller's watches (every key of the account sees the same list), in company-number order, ${thousands(PAGE)} a page: pass the last \`company\` of a page as \`after\` for the next; \`more\` says whether there is one. \`lastSeen\` is what the last daily read found, source by source (people counted, never named); \`lastSeen.notRead\` lists sources that were down at that read (their previous reading is kept).`,
     WATCH_RULES_DOC,
   ].join("\n\n"),
   input: z.object({

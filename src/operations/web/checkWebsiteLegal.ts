@@ -307,7 +307,7 @@ export const checkWebsiteLegal = defineOperation({
   readOnly: true,
   timeoutMs: 40_000,
   example: { url: "https://www.example.co.uk/" },
-  exampleReply: exampleReply(),
+  exampleReply,
   async handler({ url }, ctx) {
     // The page itself: a refusal (bad address, private address, not answering, too large, not HTML) is the caller's 4xx.
     const asked = pageOf({ url });

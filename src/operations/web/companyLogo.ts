@@ -50,7 +50,7 @@ export const companyLogo = defineOperation({
   cors: true,
   timeoutMs: 15_000,
   example: { domain: "example.co.uk" },
-  exampleReply: {
+  exampleReply: () => ({
     query: { domain: "example.co.uk" },
     domain: "example.co.uk",
     logo: "https://example.co.uk/assets/logo.svg",
@@ -63,7 +63,7 @@ export const companyLogo = defineOperation({
     page: "https://example.co.uk/",
     fetchedAt: "2026-11-21T09:00:00.000Z",
     notice: LOGO_NOTICE,
-  },
+  }),
   async handler({ domain }, ctx) {
     const limited = await ctx.services.limits.take(`ip:company-logo:${addressBucket(ctx.ip, 64)}`, LOGO_IP_LIMIT.limit, LOGO_IP_LIMIT.windowSeconds, ctx.now.getTime());
     if (!limited.ok)

@@ -264,7 +264,7 @@ export const getBrandKit = defineOperation({
   readOnly: true,
   timeoutMs: 45_000,
   example: { domain: "example.co.uk" },
-  exampleReply: {
+  exampleReply: () => ({
     query: { domain: "example.co.uk" },
     page: EXAMPLE_PAGE,
     name: { value: "Bramblewick Studio", source: "og:site_name" },
@@ -341,7 +341,7 @@ export const getBrandKit = defineOperation({
     notes: [],
     notice: LOGO_NOTICE,
     fetchedAt: "2026-11-21T09:00:00.000Z",
-  } satisfies Out,
+  }) satisfies Out,
   async handler(input, ctx) {
     const query = input.domain !== undefined ? { domain: input.domain } : { url: input.url! };
     const page = await fetchHtmlPage(ctx.services, pageOf(input), { field: input.domain !== undefined ? "domain" : "url", query, maxBytes: PAGE_MAX_BYTES });

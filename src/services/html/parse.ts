@@ -18,6 +18,7 @@
  * adds to at the front, so its time grows with the square of the depth (50,000 levels 2.4 s, 1,000,000 minutes): the
  * depth is counted as it parses and the parse stops at the limit.
  */
+import { thousands } from "../../shared/format";
 import { Parser } from "htmlparser2";
 import { parseHTML } from "linkedom";
 import { InputError } from "../../shared/errors";
@@ -31,7 +32,7 @@ export const MAX_HTML_ELEMENTS = 50_000;
 /** Parts at most: elements, attributes, text runs, comments and end tags together (what the DOM holds, and what its parser walks). */
 export const MAX_HTML_PARTS = 100_000;
 
-const n = (x: number) => x.toLocaleString("en-GB");
+const n = thousands; // at import: HTML_LIMITS_TEXT (shared/format.ts says why not toLocaleString)
 
 /** The limits in words, for the descriptions of the operations that read a caller's web page (one sentence, said once). */
 export const HTML_LIMITS_TEXT = `A web page is read only within these limits: ${n(MAX_HTML_CHARS)} characters of HTML, ${n(MAX_HTML_ELEMENTS)} elements nested at most ${n(MAX_HTML_DEPTH)} deep, and ${n(MAX_HTML_PARTS)} parts (elements, attributes, runs of text, comments and end tags); a page beyond them answers 422 \`unreadable_input\`, saying which limit, and costs nothing. The document readers (modern slavery statements, inspection and charity reports, carbon reduction plans) build no DOM from a page: for them only the characters and the depth are limited.`;

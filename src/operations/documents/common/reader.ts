@@ -3,6 +3,7 @@
  * through the safe fetcher (HTML, PDF or plain text), the `read` object, the summary, and the two operations (GET by
  * URL, POST with text or a URL) each reader is. The readers themselves are pure (services/documents/*).
  */
+import { thousands } from "../../../shared/format";
 import { z } from "@hono/zod-openapi";
 import { INPUT_LIMITS, nonSpacePattern } from "../../../platform/schemas";
 import { type OpContext, type Operation, defineOperation } from "../../../platform/registry";
@@ -38,11 +39,11 @@ export const TextOrUrl = z
   .object({
     text: z
       .string()
-      .max(TEXT_MAX, `must be at most ${TEXT_MAX.toLocaleString("en-GB")} characters`)
+      .max(TEXT_MAX, `must be at most ${thousands(TEXT_MAX)} characters`)
       .regex(TEXT_PATTERN, `must be the document's text (at least ${MIN_CHARS} characters besides spaces)`)
       .optional()
       .describe(
-        `The document's text, pasted or extracted (at least ${MIN_CHARS} characters besides spaces, at most ${TEXT_MAX.toLocaleString("en-GB")} characters). Headings on their own lines (or Markdown \`#\` headings) help the reader find its sections. When both \`text\` and \`url\` are sent, the text is read and the URL is not fetched; it is kept as the document's address.`,
+        `The document's text, pasted or extracted (at least ${MIN_CHARS} characters besides spaces, at most ${thousands(TEXT_MAX)} characters). Headings on their own lines (or Markdown \`#\` headings) help the reader find its sections. When both \`text\` and \`url\` are sent, the text is read and the URL is not fetched; it is kept as the document's address.`,
       ),
     url: describedUrl("The document's address, fetched when no `text` is sent (HTML or PDF; `https://` is assumed when no scheme is given).").optional(),
   })
@@ -58,7 +59,7 @@ export const ReadObject = z
     chars: z.number().int().describe("Characters of text read (headings and sentences)."),
     pages: z.number().int().nullable().describe("PDF pages read; null for a web page or text."),
     totalPages: z.number().int().nullable().describe("The PDF's pages; more than `pages` when it was cut."),
-    cut: z.boolean().describe(`True when the document was longer than was read (a PDF is read up to ${MAX_PDF_PAGES} pages, a web page or a text up to ${MAX_DOC_CHARS.toLocaleString("en-GB")} characters of its text).`),
+    cut: z.boolean().describe(`True when the document was longer than was read (a PDF is read up to ${MAX_PDF_PAGES} pages, a web page or a text up to ${thousands(MAX_DOC_CHARS)} characters of its text).`),
     sections: z.number().int().describe("Headed sections found."),
     sentences: z.number().int().describe("Sentences read."),
     passages: z
@@ -290,7 +291,6 @@ export function readerByUrl<R extends { facts: string[] }, X extends z.ZodRawSha
 export function readerByText<R extends { facts: string[] }, X extends z.ZodRawShape>(operationId: string, spec: ReaderSpec<R, X>): Operation {
   const s = spec as unknown as ReaderSpec<R, z.ZodRawShape>;
   const example = { text: spec.exampleText };
-  const exampleLoaded: Loaded = { doc: docFromText(spec.exampleText), from: "text", url: null, note: null };
   return defineOperation({
     operationId,
     method: "post",
@@ -302,10 +302,8 @@ export function readerByText<R extends { facts: string[] }, X extends z.ZodRawSh
     ...shared(s),
     maxBodyBytes: READER_BODY_BYTES,
     example,
-    // Computed by the real reader from the example text (the summary is the facts' own sentences).
-    get exampleReply() {
-      return exampleReplyOf(s, exampleLoaded);
-    },
+    // Computed by the real reader from the example text (the summary is the facts' own sentences), when the docs ask.
+    exampleReply: () => exampleReplyOf(s, { doc: docFromText(spec.exampleText), from: "text", url: null, note: null }),
     async handler(input, ctx) {
       const query = { url: input.url ?? null, textChars: input.text === undefined ? null : input.text.length };
       const loaded = await loadDocument(ctx.services, input, query);

@@ -22,7 +22,8 @@ export interface RegisterCheckSpec<O extends z.ZodObject> {
    * match (the match rule, MATCH_RULE_DOC). Named so the rule's property test covers every check.
    */
   positive: keyof z.infer<O> & string;
-  exampleReply?: unknown;
+  /** The reply to `example`, for the docs: computed when the docs first ask for it. */
+  exampleReply?: () => unknown;
   /** The register's own number (e.g. SRA number, MLR number, CQC id): where it is stored and how a query looks when it is one. */
   ownNumber?: LookupOptions["ownNumber"];
   /**
