@@ -29,6 +29,9 @@
 // 11. enrichment: enrich p50 cold and warm and upstream requests per enrichment, a batch of 25 (wall time, peak
 //     requests in flight), against stand-ins with a simulated 80 ms upstream (scripts/bench/enrichment.ts).
 // 12. hostile inputs (issue 29 §1): each case once against a live server: status, seconds against the time limit, credits, workerd's peak memory growth (goal < 128 MB), slowest /api/status meanwhile (goal < 1 s) (scripts/bench/hostile.mjs).
+// 13. startup (issue 30 §1), each Worker (wrangler.toml and every wrangler.<name>.toml): busy CPU of its global scope in
+//     workerd from `wrangler check startup`'s profile, min and median of 3 (goal ≤ 100 ms), its deploy bundle raw and
+//     gzip, and the bundle imported in a fresh Node: CPU and heap after GC (goals ≤ 100 ms, ≤ 15 MB) (scripts/bench/startup.mjs).
 // Everything runs locally (wrangler dev on 127.0.0.1 with its own state under .bench/).
 // BENCH_SECONDS (default 10) sets each load test's duration.
 import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
@@ -46,6 +49,7 @@ import { benchDocumentReaders } from "./documents.mjs";
 import { benchEnrichmentCore } from "./enrichment.mjs";
 import { benchMoneyLookup } from "./money-lookup.mjs";
 import { benchD1Load, nextEdition } from "./d1-load.mjs";
+import { benchStartupAll } from "./startup.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PORT = Number(process.env.BENCH_PORT ?? 8799);
@@ -254,6 +258,10 @@ console.log("enrichment:", JSON.stringify(report.enrichment, null, 2));
 // ---- payment practices at full size in D1: load time, and lookup p50 of payment-practices and ppn-018
 report.moneyLookup = await benchMoneyLookup();
 console.log("payment practices (110,000 reports) load and lookups:", report.moneyLookup);
+
+// ---- 13. startup: each Worker's global scope, bundle and import (scripts/bench/startup.mjs) ----
+report.startup = await benchStartupAll();
+console.log("startup:", JSON.stringify(report.startup, null, 2));
 
 report.hostile = await (await import("./hostile.mjs")).benchHostile();
 // ---- 7. the companies register at full size
