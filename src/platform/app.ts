@@ -118,20 +118,20 @@ export function buildApp(ops: readonly AnyOperation[] = operations) {
   const baseUrl = (c: Context<AppEnv>) => new URL(c.req.url).origin;
   const docs = documents(app, ops);
 
-  app.get("/openapi.json", (c) => c.body(docs.openApiJson(baseUrl(c)), 200, { "content-type": "application/json" }));
-  app.get("/openapi.yaml", (c) => c.body(docs.openApiYaml(baseUrl(c)), 200, { "content-type": "application/yaml; charset=utf-8" }));
-  app.get("/apis.md", (c) => c.body(docs.markdown("", baseUrl(c)), 200, { "content-type": "text/markdown; charset=utf-8" }));
+  app.get("/openapi.json", (c) => edgeCached(c, () => c.body(docs.openApiJson(baseUrl(c)), 200, { "content-type": "application/json" })));
+  app.get("/openapi.yaml", (c) => edgeCached(c, () => c.body(docs.openApiYaml(baseUrl(c)), 200, { "content-type": "application/yaml; charset=utf-8" })));
+  app.get("/apis.md", (c) => edgeCached(c, () => c.body(docs.markdown("", baseUrl(c)), 200, { "content-type": "text/markdown; charset=utf-8" })));
   app.get("/apis/:slug{[a-z0-9-]+\\.md}", (c) => {
     const slug = c.req.param("slug").replace(/\.md$/, "");
     if (!ops.some((o) => slugOf(o) === slug)) return send(c, errorOutcome(new ApiError("not_found", `No API page named ${slug}.`, { query: slug }), c.get("requestId")));
-    return c.body(docs.markdown(slug, baseUrl(c)), 200, { "content-type": "text/markdown; charset=utf-8" });
+    return edgeCached(c, () => c.body(docs.markdown(slug, baseUrl(c)), 200, { "content-type": "text/markdown; charset=utf-8" }));
   });
   app.on(["GET", "HEAD"], "/.well-known/api-catalog", (c) => {
     const headers = { "content-type": "application/linkset+json", link: catalogLinkHeader(baseUrl(c)) };
     if (c.req.method === "HEAD") return c.body(null, 200, headers);
     return c.body(JSON.stringify(catalogLinkset(baseUrl(c))), 200, headers);
   });
-  app.get("/apis.json", (c) => c.json(apisJson(ops, baseUrl(c))));
+  app.get("/apis.json", (c) => edgeCached(c, () => c.json(apisJson(ops, baseUrl(c)))));
   app.get("/changelog", (c) => changelogResponse(c.req.header("accept")));
   // Loaded when first called (with ical.js), as /mcp is (with the MCP SDK): esbuild wraps a module reached only by
   // import() in an initialiser it runs on that first call, so neither's top level runs at a cold start (issue 30 §1).
@@ -200,6 +200,33 @@ export function documents(app: OpenAPIHono<AppEnv>, ops: readonly AnyOperation[]
     openApiYaml: (base: string) => openApiYaml().replaceAll(ORIGIN, base),
     markdown,
   };
+}
+
+/** How long the edge cache keeps a document (and a browser or proxy may): a deploy changes API_VERSION or waits this long. */
+const DOCUMENT_MAX_AGE_S = 300;
+
+/**
+ * Keyless documents that are the same for every caller of an origin (the OpenAPI description, the Markdown pages, the
+ * catalog): answered from the data centre's edge cache (Cache API) when there, so a new isolate need not build them
+ * (issue 30 §6); `x-cache: hit` says so. The key is the origin, the path and the API version (a query is not part of
+ * these documents). Where the runtime has no default cache, or the reply is not a 200, nothing is cached.
+ */
+async function edgeCached(c: Context<AppEnv>, build: () => Response | Promise<Response>): Promise<Response> {
+  const cache = (globalThis as { caches?: { default?: Cache } }).caches?.default;
+  if (!cache) return build();
+  const url = new URL(c.req.url);
+  const key = new Request(`${url.origin}${url.pathname}?api-version=${encodeURIComponent(API_VERSION)}`);
+  const hit = await cache.match(key).catch(() => undefined);
+  if (hit) {
+    const res = new Response(hit.body, hit);
+    res.headers.set("x-cache", "hit");
+    return res;
+  }
+  const res = await build();
+  if (res.status !== 200) return res;
+  res.headers.set("cache-control", `public, max-age=${DOCUMENT_MAX_AGE_S}`);
+  await cache.put(key, res.clone()).catch(() => {});
+  return res;
 }
 
 /** The operation path, exactly: a trailing slash is another path (404), not the same one with the wrong method. */
