@@ -1,6 +1,7 @@
 // npm run bench: measures, in one run,
 //  1. a bare route against a keyed, charged operation (late-payment): p50, p99, requests/s at 50 connections,
-//     with the local state in memory and on disk (see the note at the platform section);
+//     with the local state in memory and on disk (see the note at the platform section), in rounds: the keyed/bare
+//     ratio of p50 and of p99 per round, their spread (min–max) and medians; goal p50 ratio ≤ 1.2 (scripts/bench/keyed.mjs);
 //  2. register ingest: parse + diff of a 120,000-row sponsors edition built from real rows: rows/s and peak memory;
 //  3. register lookup latency on that register (sponsor-licence), p50 and p99;
 //  4. the Charity Commission extract: every table streamed and read in buckets, records/s and peak heap
@@ -50,6 +51,7 @@ import { benchEnrichmentCore } from "./enrichment.mjs";
 import { benchMoneyLookup } from "./money-lookup.mjs";
 import { benchD1Load, nextEdition } from "./d1-load.mjs";
 import { benchStartupAll } from "./startup.mjs";
+import { keyedRounds } from "./keyed.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PORT = Number(process.env.BENCH_PORT ?? 8799);
@@ -147,29 +149,11 @@ const withDevAt = (dir, body) => withDev(PORT, { persistTo: dir }, body);
 /**
  * Bare route, then the keyed, charged late-payment call, at 50 connections, in BENCH_ROUNDS rounds
  * (default 3; two cores shared by the load generator and the server make single runs noisy). Reports
- * each round and the medians.
+ * each round (p50, p99, the ratios keyed/bare), the spread of the ratios (min–max) and the medians
+ * (scripts/bench/keyed.mjs; runnable alone there, with --stress for issue 30 §7).
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-async function platform(base) {
-  await load(`${base}/`); // warm-up
-  const rounds = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    const bare = fig(await load(`${base}/`));
-    const keyed = fig(await load(`${base}/api/v1/late-payment?amount=2400&due=2026-01-15&paid=2026-02-05`, { "x-api-key": key }));
-    rounds.push({ bare, keyed, p50Ratio: +(keyed.p50 / Math.max(bare.p50, 0.001)).toFixed(2) });
-  }
-  return {
-    median: {
-      bareP50: median(rounds.map((r) => r.bare.p50)),
-      keyedP50: median(rounds.map((r) => r.keyed.p50)),
-      bareRps: median(rounds.map((r) => r.bare.rps)),
-      keyedRps: median(rounds.map((r) => r.keyed.rps)),
-      p50Ratio: median(rounds.map((r) => r.p50Ratio)),
-    },
-    rounds,
-  };
-}
+const platform = (base) => keyedRounds(base, key, { rounds: ROUNDS, seconds: SECONDS });
 
 // The platform comparison runs twice. Local wrangler keeps each Durable Object in a SQLite file on disk,
 // and each ledger commit is synced to it on the server's one thread; deployed, Durable Object storage

@@ -6,7 +6,7 @@ import { sha256Hex } from "./crypto";
  * neither a D1 read nor a hash per call. A key disabled (or a plan changed) takes effect within
  * KEY_CACHE_MS. The database only ever holds the key's hash.
  */
-const KEY_CACHE_MS = 5_000;
+export const KEY_CACHE_MS = 5_000;
 const keyCache = new Map<string, { row: KeyRow | null; at: number }>();
 
 

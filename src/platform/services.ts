@@ -5,7 +5,7 @@
  * (`execute(..., { services: { ... } })`).
  */
 import { accountByContact, attemptChallenge, createChallenge, issueKey, useChallenge } from "../db/accounts";
-import { storedBankRate } from "../db/bankRate";
+import { storedBankRate, storedBankRateCached } from "../db/bankRate";
 import { companiesEdition, companiesMatching, companyByNumber, companyChangesOf, sicDescriptions } from "../db/companies";
 import { sicIndexState, sicListDescriptions, sicModel } from "../db/sicIndex";
 import { feedByToken, feedTokenFor, revokeFeed } from "../db/calendarFeeds";
@@ -201,7 +201,7 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}, reads
       take: (bucket, limit, windowSeconds, now) => takeWindow(env.DB, bucket, limit, windowSeconds, now),
       release: (bucket, windowSeconds, now) => releaseWindow(env.DB, bucket, windowSeconds, now),
     },
-    bankRates: { stored: () => storedBankRate(reads ? reads.main : env.DB) },
+    bankRates: { stored: () => storedBankRateCached(reads ? reads.main : env.DB) },
     ledger: {
       peek: (name, period, allowance, startingBalance) => env.LEDGER.get(env.LEDGER.idFromName(name)).peek(period, allowance, startingBalance) as Promise<{ remaining: number }>,
     },
