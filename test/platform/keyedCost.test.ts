@@ -50,7 +50,7 @@ function countingD1(real: D1Database, log: string[]): D1Database {
           return target.exec(sql);
         };
       // Reads through a session (D1's Sessions API, db/sessions.ts) are counted the same way.
-      if (prop === "withSession") return (...args: unknown[]) => countingD1((target.withSession as (...a: unknown[]) => D1Database)(...args), log);
+      if (prop === "withSession") return (...args: unknown[]) => countingD1((target.withSession as unknown as (...a: unknown[]) => D1Database)(...args), log);
       const v = Reflect.get(target, prop, target);
       return typeof v === "function" ? v.bind(target) : v;
     },
