@@ -5,7 +5,7 @@
 // Runnable alone against a copy of the Worker with its own state (migrations and an enterprise key, in memory when
 // /dev/shm exists):
 //   node scripts/bench/keyed.mjs                 three rounds of BENCH_SECONDS (default 10) at 50 connections
-//   node scripts/bench/keyed.mjs --stress        issue 30 §7: bare and keyed at 50, 100 and 200 connections for
+//   node scripts/bench/keyed.mjs --stress        issue 30 §7: bare and keyed at 50, 100 and 200 (STRESS_CONNECTIONS) connections for
 //                                                STRESS_SECONDS (default 40) each, STRESS_RUNS times (default 2),
 //                                                watching the server for an exit (code, signal, last output)
 // Both take --serve-api to serve through wrangler's API (unstable_startWorker, no inspector) instead of `wrangler dev`.
@@ -174,7 +174,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv[2] === "--serve") {
     await serveWorker(JSON.parse(process.argv[3]));
   } else if (process.argv.includes("--stress")) {
-    console.log(JSON.stringify(await stressKeyed({ api, runs: Number(process.env.STRESS_RUNS ?? 2), seconds: Number(process.env.STRESS_SECONDS ?? 40) }), null, 2));
+    const levels = (process.env.STRESS_CONNECTIONS ?? "50,100,200").split(",").map(Number);
+    console.log(JSON.stringify(await stressKeyed({ api, levels, runs: Number(process.env.STRESS_RUNS ?? 2), seconds: Number(process.env.STRESS_SECONDS ?? 40) }), null, 2));
     process.exit(0);
   } else {
     console.log(JSON.stringify(await benchKeyed({ api, rounds: Number(process.env.BENCH_ROUNDS ?? 3), seconds: Number(process.env.BENCH_SECONDS ?? 10) }), null, 2));

@@ -178,6 +178,33 @@ describe("issue 30 §3 the key cache's lifetime is short and safe", () => {
   });
 });
 
+describe("issue 30 §3 a busy key is read once", () => {
+  it("calls with the same key arriving together share one read of its row; each is charged once", async () => {
+    const { key } = await createTestKey({ plan: "starter" });
+    const { env: e, counts } = countingEnv();
+    const app = buildApp([noop]);
+    const replies = await Promise.all(Array.from({ length: 20 }, () => fetchApp(app, e, noop.path, key)));
+    expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(counts.d1).toHaveLength(1);
+    expect(counts.ledger).toEqual(Array(20).fill("charge"));
+    expect(replies.map((r) => Number(r.headers.get("x-credits-remaining"))).sort((a, b) => b - a)).toEqual(Array.from({ length: 20 }, (_, i) => 2000 - 1 - i));
+  });
+
+  it("a key revoked through the API stops at once in this isolate, even while its row was being read", async () => {
+    const { key, keyId } = await createTestKey();
+    const { env: e } = countingEnv();
+    const { execute } = await import("../../src/platform/gateway");
+    const { forgetKey } = await import("../../src/platform/keyCache");
+    const meta = { requestId: "req_test", headers: new Headers(), ip: "192.0.2.1", apiKey: key, waitUntil: () => {} };
+    const inFlight = execute(e, noop, {}, meta); // its key read is under way
+    await env.DB.prepare(`UPDATE api_keys SET active = 0 WHERE id = ?`).bind(keyId).run();
+    forgetKey(keyId);
+    await inFlight;
+    const after = await execute(e, noop, {}, meta);
+    expect({ status: after.status, code: (after.body as { code: string }).code }).toEqual({ status: 401, code: "inactive_key" });
+  });
+});
+
 describe("issue 30 §3 the Bank Rate table kept per isolate", () => {
   it("read once within BANK_RATE_CACHE_MS (concurrent reads share it); a change made elsewhere is seen after it; a store here drops it at once", async () => {
     const log: string[] = [];
