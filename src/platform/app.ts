@@ -1,7 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { Env } from "../env";
-import { operations } from "../operations";
+import { type OperationRoute, routes } from "../operations/routes";
 import { catalogLinkHeader, catalogLinkset, apisJson } from "./catalog";
 import { changelogResponse } from "./changelog";
 import { apiIndexMarkdown, operationMarkdown } from "./docs";
@@ -66,8 +66,20 @@ async function rawInput(c: Context<AppEnv>, op: AnyOperation): Promise<unknown> 
   }
 }
 
-export function buildApp(ops: readonly AnyOperation[] = operations) {
+/** Every operation, loaded when first needed (the documents, MCP, the landing page): never at a cold start. */
+const loadOperations = lazy(async (): Promise<readonly AnyOperation[]> => (await import("../operations")).operations, "operations");
+
+/** A route of an operation already in hand (the tests' apps). */
+const routeOf = (op: AnyOperation): OperationRoute => ({ operationId: op.operationId, method: op.method, path: op.path, cors: Boolean(op.cors), load: async () => op });
+
+/**
+ * The app. Without `ops` it serves the service's operations from the route table (src/operations/routes.ts): each
+ * operation's module is imported when its route is first called (issue 30 §1). With `ops` (tests), just those.
+ */
+export function buildApp(given?: readonly AnyOperation[]) {
   const app = new OpenAPIHono<AppEnv>();
+  const table: readonly OperationRoute[] = given ? given.map(routeOf) : routes;
+  const allOps: () => Promise<readonly AnyOperation[]> = given ? async () => given : loadOperations;
 
   // Every reply carries x-request-id (SPEC §7.2).
   app.use("*", async (c, next) => {
@@ -83,16 +95,18 @@ export function buildApp(ops: readonly AnyOperation[] = operations) {
   app.use("*", async (c, next) => {
     if (c.req.method !== "HEAD") return next();
     const path = new URL(c.req.url).pathname;
-    const methods = ops.filter((o) => matchesPath(o.path, path)).map((o) => o.method.toUpperCase());
+    const methods = table.filter((o) => matchesPath(o.path, path)).map((o) => o.method.toUpperCase());
     if (!methods.length) return next();
     const o = errorOutcome(new ApiError("method_not_allowed", `HEAD is not allowed on ${path}; use ${[...new Set(methods)].join(", ")}.`), c.get("requestId"));
     o.headers.allow = [...new Set(methods)].join(", ");
     return send(c, o);
   });
 
-  for (const op of ops) {
-    const method = op.method.toUpperCase();
-    app.on(method, op.path, async (c) => {
+  for (const route of table) {
+    const method = route.method.toUpperCase();
+    let loaded: AnyOperation | undefined;
+    app.on(method, route.path, async (c) => {
+      const op = (loaded ??= await route.load());
       const meta: CallMeta = {
         requestId: c.get("requestId"),
         origin: new URL(c.req.url).origin,
@@ -112,35 +126,35 @@ export function buildApp(ops: readonly AnyOperation[] = operations) {
       if (op.cors) for (const [k, v] of Object.entries(CORS_HEADERS)) res.headers.set(k, v);
       return res;
     });
-    if (op.cors) app.options(op.path, () => new Response(null, { status: 204, headers: CORS_HEADERS }));
+    if (route.cors) app.options(route.path, () => new Response(null, { status: 204, headers: CORS_HEADERS }));
   }
 
   const baseUrl = (c: Context<AppEnv>) => new URL(c.req.url).origin;
-  const docs = documents(app, ops);
+  const docs = documents(app, allOps);
 
-  app.get("/openapi.json", (c) => edgeCached(c, () => c.body(docs.openApiJson(baseUrl(c)), 200, { "content-type": "application/json" })));
-  app.get("/openapi.yaml", (c) => edgeCached(c, () => c.body(docs.openApiYaml(baseUrl(c)), 200, { "content-type": "application/yaml; charset=utf-8" })));
-  app.get("/apis.md", (c) => edgeCached(c, () => c.body(docs.markdown("", baseUrl(c)), 200, { "content-type": "text/markdown; charset=utf-8" })));
+  app.get("/openapi.json", (c) => edgeCached(c, async () => c.body(await docs.openApiJson(baseUrl(c)), 200, { "content-type": "application/json" })));
+  app.get("/openapi.yaml", (c) => edgeCached(c, async () => c.body(await docs.openApiYaml(baseUrl(c)), 200, { "content-type": "application/yaml; charset=utf-8" })));
+  app.get("/apis.md", (c) => edgeCached(c, async () => c.body(await docs.markdown("", baseUrl(c)), 200, { "content-type": "text/markdown; charset=utf-8" })));
   app.get("/apis/:slug{[a-z0-9-]+\\.md}", (c) => {
     const slug = c.req.param("slug").replace(/\.md$/, "");
-    if (!ops.some((o) => slugOf(o) === slug)) return send(c, errorOutcome(new ApiError("not_found", `No API page named ${slug}.`, { query: slug }), c.get("requestId")));
-    return edgeCached(c, () => c.body(docs.markdown(slug, baseUrl(c)), 200, { "content-type": "text/markdown; charset=utf-8" }));
+    if (!table.some((o) => slugOf(o) === slug)) return send(c, errorOutcome(new ApiError("not_found", `No API page named ${slug}.`, { query: slug }), c.get("requestId")));
+    return edgeCached(c, async () => c.body(await docs.markdown(slug, baseUrl(c)), 200, { "content-type": "text/markdown; charset=utf-8" }));
   });
   app.on(["GET", "HEAD"], "/.well-known/api-catalog", (c) => {
     const headers = { "content-type": "application/linkset+json", link: catalogLinkHeader(baseUrl(c)) };
     if (c.req.method === "HEAD") return c.body(null, 200, headers);
     return c.body(JSON.stringify(catalogLinkset(baseUrl(c))), 200, headers);
   });
-  app.get("/apis.json", (c) => edgeCached(c, () => c.json(apisJson(ops, baseUrl(c)))));
+  app.get("/apis.json", (c) => edgeCached(c, async () => c.json(apisJson(await allOps(), baseUrl(c)))));
   app.get("/changelog", (c) => changelogResponse(c.req.header("accept")));
   // Loaded when first called (with ical.js), as /mcp is (with the MCP SDK): esbuild wraps a module reached only by
   // import() in an initialiser it runs on that first call, so neither's top level runs at a cold start (issue 30 §1).
   app.get("/api/v1/deadlines.ics", async (c) => (await import("./calendarFeed")).calendarFeedResponse(c));
   app.get("/api/status", async (c) => c.json(await statusResponse(c.env, (p) => waitUntilOf(c)(p))));
-  app.all("/mcp", async (c) => (await import("./mcp")).handleMcp(c.req.raw, c.env, ops, { requestId: c.get("requestId"), ip: clientIp(c), waitUntil: waitUntilOf(c) }));
+  app.all("/mcp", async (c) => (await import("./mcp")).handleMcp(c.req.raw, c.env, await allOps(), { requestId: c.get("requestId"), ip: clientIp(c), waitUntil: waitUntilOf(c) }));
   // Pages for people (a browser asking for `/` gets the landing page; API clients keep the JSON below).
   registerPages(app, {
-    ops,
+    ops: allOps,
     meta: (c) => ({ requestId: c.get("requestId"), origin: new URL(c.req.url).origin, headers: c.req.raw.headers, ip: clientIp(c), apiKey: null, waitUntil: waitUntilOf(c) }),
   });
   app.get("/", (c) =>
@@ -157,7 +171,7 @@ export function buildApp(ops: readonly AnyOperation[] = operations) {
   // Unknown path under /api/v1 → 404 JSON; a known path with the wrong method → 405 JSON (SPEC §7.6).
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname;
-    const methods = ops.filter((o) => matchesPath(o.path, path)).map((o) => o.method.toUpperCase());
+    const methods = table.filter((o) => matchesPath(o.path, path)).map((o) => o.method.toUpperCase());
     if (methods.length) {
       const o = errorOutcome(new ApiError("method_not_allowed", `${c.req.method} is not allowed on ${path}; use ${methods.join(", ")}.`), c.get("requestId"));
       o.headers.allow = [...new Set(methods)].join(", ");
@@ -177,27 +191,28 @@ const ORIGIN = "https://origin.invalid";
  * asked for and kept for the isolate's life (issue 30 §1): never at import, where every cold start would pay for them.
  * They are built once with a stand-in origin, which each reply replaces with the one the caller reached.
  */
-export function documents(app: OpenAPIHono<AppEnv>, ops: readonly AnyOperation[]) {
-  const openApi = lazy(() => {
-    registerOperations(app, ops);
+export function documents(app: OpenAPIHono<AppEnv>, getOps: () => Promise<readonly AnyOperation[]>) {
+  const openApi = lazy(async () => {
+    registerOperations(app, await getOps());
     return openApiDocument(app, ORIGIN);
   }, "openapi document");
-  const openApiJson = lazy(() => JSON.stringify(openApi()), "openapi.json");
-  const openApiYaml = lazy(() => toYaml(openApi()), "openapi.yaml");
+  const openApiJson = lazy(async () => JSON.stringify(await openApi()), "openapi.json");
+  const openApiYaml = lazy(async () => toYaml(await openApi()), "openapi.yaml");
   const pages = new Map<string, string>();
   /** The Markdown index (slug "") or one API's page. Only slugs of an operation are kept (a bounded set). */
-  const markdown = (slug: string, base: string): string => {
+  const markdown = async (slug: string, base: string): Promise<string> => {
     let page = pages.get(slug);
     if (page === undefined) {
+      const ops = await getOps();
       page = slug === "" ? apiIndexMarkdown(ops, ORIGIN) : operationMarkdown(ops.filter((o) => slugOf(o) === slug), ORIGIN);
       pages.set(slug, page);
     }
     return page.replaceAll(ORIGIN, base);
   };
   return {
-    openApiJson: (base: string) => openApiJson().replaceAll(JSON.stringify(ORIGIN), JSON.stringify(base)),
+    openApiJson: async (base: string) => (await openApiJson()).replaceAll(JSON.stringify(ORIGIN), JSON.stringify(base)),
     // An origin is a plain YAML scalar (scheme, host, port; no spaces, no `: `), written as the stand-in is.
-    openApiYaml: (base: string) => openApiYaml().replaceAll(ORIGIN, base),
+    openApiYaml: async (base: string) => (await openApiYaml()).replaceAll(ORIGIN, base),
     markdown,
   };
 }

@@ -2,7 +2,6 @@ import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 // The generator @hono/zod-openapi is built on (its own dependency, the version it pins): its public `getRefId` tells
 // which zod schemas are named components.
 import { getRefId, zodToOpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { stringify } from "yaml";
 import { ERROR_CODES, type ErrorCode } from "./errors";
 import { PLANS } from "./plans";
 import { INPUT_LIMITS, limitParam } from "./schemas";
@@ -238,4 +237,5 @@ export function openApiDocument(app: OpenAPIHono<any>, baseUrl: string) {
   }));
 }
 
-export const toYaml = (doc: unknown) => stringify(doc, { aliasDuplicateObjects: false });
+/** The description as YAML (the yaml package is imported here, on the first /openapi.yaml, not at a cold start). */
+export const toYaml = async (doc: unknown): Promise<string> => (await import("yaml")).stringify(doc, { aliasDuplicateObjects: false });

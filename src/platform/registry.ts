@@ -102,11 +102,18 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
  * Keeps the input/output types linked for the handler; the input refuses parameters it does not name (schemas.ts
  * closedInput); the example reply is computed once, on first use (shared/lazy.ts).
  */
-export const defineOperation = <I extends z.ZodObject, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> => ({
-  ...op,
-  input: closedInput(op.input),
-  ...(op.exampleReply ? { exampleReply: lazy(op.exampleReply, `${op.operationId}.exampleReply`) } : {}),
-});
+export const defineOperation = <I extends z.ZodObject, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> => {
+  defined.push(op.operationId);
+  return {
+    ...op,
+    input: closedInput(op.input),
+    ...(op.exampleReply ? { exampleReply: lazy(op.exampleReply, `${op.operationId}.exampleReply`) } : {}),
+  };
+};
+
+/** The operations defined so far in this isolate (their modules evaluated), in order: test/platform/startup.test.ts checks a cold start defines none. */
+const defined: string[] = [];
+export const operationsDefined = (): readonly string[] => defined;
 
 export type AnyOperation = Operation<z.ZodObject, z.ZodType>;
 

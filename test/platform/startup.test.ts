@@ -48,6 +48,19 @@ async function freshImport(): Promise<Fresh & { localeCalls: string[] }> {
 afterEach(() => vi.restoreAllMocks());
 
 describe("issue 30 §1: nothing at import", () => {
+  it("importing the Worker defines no operation: each operation's module is imported when its route is first called", async () => {
+    vi.resetModules();
+    await import("../../src/index");
+    const registry = await import("../../src/platform/registry");
+    expect(registry.operationsDefined()).toEqual([]);
+    const { routes } = await import("../../src/operations/routes");
+    const route = routes.find((r) => r.operationId === "calculateLatePayment")!;
+    const op = await route.load();
+    expect(op.operationId).toBe("calculateLatePayment");
+    expect(registry.operationsDefined()).toContain("calculateLatePayment");
+    expect(registry.operationsDefined().length).toBeLessThan(routes.length);
+  });
+
   it("importing the Worker builds no lazy value and formats no number with the locale data", async () => {
     const fresh = await freshImport();
     expect(fresh.lazy.lazyBuilt()).toEqual([]);

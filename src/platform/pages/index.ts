@@ -1,7 +1,5 @@
 import type { Context, Hono } from "hono";
 import type { Env } from "../../env";
-import { verifySignup } from "../../operations/account/verifySignup";
-import { startSignup } from "../../operations/account/startSignup";
 import { bodyText } from "../body";
 import { type CallMeta, execute } from "../gateway";
 import type { AnyOperation } from "../registry";
@@ -17,7 +15,8 @@ type AppEnv = { Bindings: Env; Variables: { requestId: string } };
 
 /** What the pages need from the app around them. */
 export interface PageDeps {
-  ops: readonly AnyOperation[];
+  /** Every operation, loaded when first asked for (the landing page lists them). */
+  ops(): Promise<readonly AnyOperation[]>;
   meta(c: Context<AppEnv>): CallMeta;
 }
 
@@ -59,7 +58,7 @@ export function registerPages(app: Hono<AppEnv>, deps: PageDeps): void {
   for (const [path, a] of Object.entries(ASSETS))
     app.get(path, () => new Response(a.body, { headers: { "content-type": a.type, "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" } }));
 
-  app.get("/", async (c, next) => (wantsHtml(c.req.header("accept")) ? htmlResponse(landingPage(deps.ops)) : next()));
+  app.get("/", async (c, next) => (wantsHtml(c.req.header("accept")) ? htmlResponse(landingPage(await deps.ops())) : next()));
 
   app.get("/docs", () => htmlResponse(docsPage(), 200, DOCS_HEADERS));
 
@@ -73,6 +72,7 @@ export function registerPages(app: Hono<AppEnv>, deps: PageDeps): void {
   app.post("/signup", async (c) => {
     const f = await form(c);
     const values = { email: f.get("email") ?? "", mobile: f.get("mobile") ?? "" };
+    const { startSignup } = await import("../../operations/account/startSignup");
     const o = await execute(c.env, startSignup as unknown as AnyOperation, values, deps.meta(c));
     if (o.status !== 201) return htmlResponse(signupForm(values, said(o.body as never, o.headers["retry-after"])), o.status);
     const r = o.body as { challengeId: string; expiresAt: string; sentTo: { email: string; mobile: string } };
@@ -82,6 +82,7 @@ export function registerPages(app: Hono<AppEnv>, deps: PageDeps): void {
   app.post("/signup/verify", async (c) => {
     const f = await form(c);
     const input = { challengeId: f.get("challengeId") ?? "", emailCode: (f.get("emailCode") ?? "").trim(), mobileCode: (f.get("mobileCode") ?? "").trim() };
+    const { verifySignup } = await import("../../operations/account/verifySignup");
     const o = await execute(c.env, verifySignup as unknown as AnyOperation, input, deps.meta(c));
     if (o.status !== 201) {
       const sentTo = { email: f.get("sentEmail") ?? "your email", mobile: f.get("sentMobile") ?? "your mobile" };
