@@ -90,10 +90,10 @@ describe("SPEC §9.2 /openapi.json and /openapi.yaml", () => {
     expect(declared).toEqual(used);
   });
 
-  it("SPEC §9.2 info.version is 1.14.0 and the x-api-key security scheme is declared", async () => {
+  it("SPEC §9.2 info.version is 1.15.0 and the x-api-key security scheme is declared", async () => {
     const doc = await openApi();
     expect(doc.openapi).toBe("3.1.0");
-    expect(doc.info.version).toBe("1.14.0");
+    expect(doc.info.version).toBe("1.15.0");
     expect(doc.components.securitySchemes.ApiKey).toEqual({ type: "apiKey", in: "header", name: "x-api-key" });
   });
 
@@ -195,7 +195,7 @@ describe("SPEC §1 API catalog (RFC 9727) and apis.json", () => {
 
   it("SPEC §1 /apis.json lists every operation", async () => {
     const doc = await json(await call("/apis.json"));
-    expect(doc.version).toBe("1.14.0");
+    expect(doc.version).toBe("1.15.0");
     expect(doc.apis.map((a: { aid: string }) => a.aid.split(":").pop()).sort()).toEqual(registryIds());
     for (const op of operations) {
       const a = doc.apis.find((x: { aid: string }) => x.aid.endsWith(`:${op.operationId}`));

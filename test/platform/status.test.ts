@@ -16,7 +16,7 @@ describe("SPEC §1 /api/status asks the database and the upstream sources", () =
     expect(r.status).toBe(200);
     expect(r.headers.get("x-request-id")).toMatch(/^req_/);
     const body = await json(r);
-    expect(body.version).toBe("1.14.0");
+    expect(body.version).toBe("1.15.0");
     expect(body.database).toMatchObject({ name: "d1", state: "ok" });
     expect(Array.isArray(body.sources)).toBe(true);
     const upstream = body.sources.filter((s: { name: string }) => UPSTREAMS.includes(s.name));
