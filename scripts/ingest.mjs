@@ -27,7 +27,9 @@ import { Readable } from "node:stream";
 import { ROOT, importTs, localEnv, migrateLocal } from "./lib.mjs";
 
 /** The sources and the charity extract's tables come from the register catalogue, through the CLI module. */
-const loadCli = () => importTs("src/cli/ingest.ts");
+let cli;
+/** The CLI bundle (src/cli/ingest.ts), built once per process. */
+const loadCli = () => (cli ??= importTs("src/cli/ingest.ts"));
 
 /** wrangler.toml's [vars] (`NAME = "value"`): the proxy's env holds the databases only, and an adapter may read an upstream (CQC's ratings file). */
 const wranglerVars = () => Object.fromEntries([...readFileSync(join(ROOT, "wrangler.toml"), "utf8").matchAll(/^([A-Z][A-Z0-9_]*)\s*=\s*"([^"]*)"/gm)].map((m) => [m[1], m[2]]));
@@ -44,7 +46,11 @@ function isZipFile(path) {
   }
 }
 
-export async function ingest(source, target, { date = null, persistTo, quiet = false, sample = false } = {}) {
+/**
+ * Loads one file (or address) of a register into the local database. `local`: databases a script already opened
+ * (openLocal in scripts/lib.mjs), kept open after; without it they are opened and closed for this one file.
+ */
+export async function ingest(source, target, { date = null, persistTo, quiet = false, sample = false, local = null } = {}) {
   const cli = await loadCli();
   if (!cli.REGISTER_SOURCES.includes(source) && source !== "tenders") throw new Error(`unknown source ${source}; sources: ${[...cli.REGISTER_SOURCES, "tenders"].join(", ")}`);
   if (date !== null && !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error("--date must be YYYY-MM-DD");
@@ -102,7 +108,7 @@ export async function ingest(source, target, { date = null, persistTo, quiet = f
       if (!quiet) console.log(`  cqc: ratings from ${beside}`);
     }
   }
-  const proxy = await localEnv(persistTo);
+  const proxy = local ?? (await localEnv(persistTo));
   try {
     if (source === "tenders") return await cli.ingestTenders(proxy.env, bytes, { fileName, url, sample });
     const result = await cli.ingestFile({ ...wranglerVars(), ...proxy.env }, source, bytes, {
@@ -117,7 +123,7 @@ export async function ingest(source, target, { date = null, persistTo, quiet = f
     });
     return result;
   } finally {
-    await proxy.dispose();
+    if (!local) await proxy.dispose();
   }
 }
 

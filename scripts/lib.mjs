@@ -1,6 +1,6 @@
 // Helpers shared by the npm scripts (start, key, ingest, bench). Node only.
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -49,38 +49,37 @@ function alive(pid) {
   }
 }
 
+/** Takes the lock file `path` for this process if it is free (a lock whose process has died is taken over); false when held. */
+function tryLock(path, deadline) {
+  mkdirSync(dirname(path), { recursive: true });
+  try {
+    const fd = openSync(path, "wx");
+    writeSync(fd, String(process.pid));
+    closeSync(fd);
+    return true;
+  } catch (e) {
+    if (e.code !== "EEXIST") throw e;
+    const holder = Number(readFileSync(path, "utf8") || 0);
+    if (holder && !alive(holder)) rmSync(path, { force: true });
+    else if (Date.now() > deadline) throw new Error(`${path} is held by process ${holder}; remove it if that process is gone`);
+    return false;
+  }
+}
+
 /**
  * Runs `fn` holding a lock file, so scripts started side by side (npm start in one terminal, npm run key or
- * ingest in another) do not apply the migrations twice at once. A lock whose process has died is taken over.
+ * ingest in another) do not apply the migrations twice at once.
  */
-function withLock(path, fn) {
-  mkdirSync(dirname(path), { recursive: true });
+async function withLock(path, fn) {
   const deadline = Date.now() + 180_000;
-  for (;;) {
-    try {
-      const fd = openSync(path, "wx");
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      break;
-    } catch (e) {
-      if (e.code !== "EEXIST") throw e;
-      const holder = Number(readFileSync(path, "utf8") || 0);
-      if (holder && !alive(holder)) rmSync(path, { force: true });
-      else if (Date.now() > deadline) throw new Error(`${path} is held by process ${holder}; remove it if that process is gone`);
-      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
-    }
-  }
+  while (!tryLock(path, deadline)) await new Promise((r) => setTimeout(r, 200));
   try {
-    return fn();
+    return await fn();
   } finally {
     rmSync(path, { force: true });
   }
 }
 
-/**
- * Applies the D1 migrations to the local database (optionally under another persistence folder). Safe to
- * run concurrently and to re-run: one process at a time applies them, and wrangler skips those applied.
- */
 /**
  * A copy of the Worker for a bench to serve through wrangler (which rebuilds and restarts when a file it watches
  * changes, so a copy keeps a long run steady): src, its assets, CHANGELOG.md, package.json (the Worker reads its
@@ -97,11 +96,70 @@ export function snapshotWorker(dir) {
   return dir;
 }
 
+/**
+ * Applies every database's D1 migrations to the local state (optionally under another persistence folder), in one
+ * Node process through one local runtime (openLocal). Safe to run concurrently and to re-run: one process at a time
+ * applies them, and those applied are skipped. For scripts that go on to start a server of their own; a script that
+ * reads or writes the databases itself opens them with openLocal, which migrates them as it opens them.
+ */
 export function migrateLocal(persistTo) {
-  const lock = join(persistTo ?? join(ROOT, ".wrangler", "state"), "migrations.lock");
-  withLock(lock, () => {
-    for (const name of DB_NAMES) wrangler(["d1", "migrations", "apply", name, "--local", ...(persistTo ? ["--persist-to", persistTo] : [])], { quiet: true });
-  });
+  // A script file, not `node --input-type=module -e`: the local runtime never starts from an evaluated module (its
+  // workerd exits at once and the proxy waits for ever).
+  run(process.execPath, [join(ROOT, "scripts/migrate.mjs"), ...(persistTo ? [persistTo] : [])], { quiet: true });
+}
+
+/** The D1 databases of wrangler.toml: binding, name, migrations folder and table (wrangler's defaults). */
+function d1Databases() {
+  return readFileSync(join(ROOT, "wrangler.toml"), "utf8")
+    .split(/^\[\[d1_databases\]\]\s*$/m)
+    .slice(1)
+    .map((block) => {
+      const body = block.split(/^\[/m)[0];
+      const value = (key) => body.match(new RegExp(`^${key}\\s*=\\s*"([^"]*)"`, "m"))?.[1];
+      return { binding: value("binding"), name: value("database_name"), migrationsDir: value("migrations_dir") ?? "migrations", table: value("migrations_table") ?? "d1_migrations" };
+    });
+}
+
+/**
+ * Applies a database's migrations through its D1 binding as `wrangler d1 migrations apply --local` does (and as the
+ * tests' applyD1Migrations does): the same table of applied migrations, so wrangler sees them as applied; the files in
+ * number order, each split by wrangler's own splitter and run with its row in that table as one batch (one
+ * transaction). Returns the names applied. (wrangler's command starts a local runtime for every statement it sends:
+ * about 17 for these migrations, minutes on a busy machine.)
+ */
+export async function applyMigrations(db, dir, table = "d1_migrations") {
+  const { unstable_splitSqlQuery } = await import("wrangler");
+  await db.prepare(`CREATE TABLE IF NOT EXISTS ${table}(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)`).run();
+  const applied = new Set((await db.prepare(`SELECT name FROM ${table}`).all()).results.map((r) => r.name));
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".sql") && !applied.has(f))
+    .sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
+  for (const f of files) {
+    const statements = unstable_splitSqlQuery(readFileSync(join(dir, f), "utf8")).map((q) => db.prepare(q));
+    await db.batch([...statements, db.prepare(`INSERT INTO ${table} (name) VALUES (?)`).bind(f)]);
+  }
+  return files;
+}
+
+/**
+ * The local databases, opened once for a whole script (npm start, ingest, key): one platform proxy (localEnv), with
+ * every database's migrations applied through it under the migrations lock (scripts started side by side apply them
+ * once). Returns the proxy (`env`, `dispose`) and `migrated`, the migrations applied now by database name.
+ */
+export async function openLocal(persistTo) {
+  const proxy = await localEnv(persistTo ?? undefined);
+  try {
+    const lock = join(persistTo ?? join(ROOT, ".wrangler", "state"), "migrations.lock");
+    const migrated = await withLock(lock, async () => {
+      const out = {};
+      for (const d of d1Databases()) out[d.name] = await applyMigrations(proxy.env[d.binding], join(ROOT, d.migrationsDir), d.table);
+      return out;
+    });
+    return Object.assign(proxy, { migrated });
+  } catch (e) {
+    await proxy.dispose();
+    throw e;
+  }
 }
 
 /** Bundles a TypeScript entry for Node with esbuild and imports it. */

@@ -26,14 +26,15 @@ async function readTargets(targets) {
   return files;
 }
 
-export async function loadSicFiles(targets, { persistTo, sample = false } = {}) {
+/** Loads the SIC lists; `local`: databases a script already opened (openLocal), kept open after. */
+export async function loadSicFiles(targets, { persistTo, sample = false, local = null } = {}) {
   const cli = await importTs("src/cli/sic.ts");
   const files = await readTargets(targets);
-  const proxy = await localEnv(persistTo);
+  const proxy = local ?? (await localEnv(persistTo));
   try {
     return await cli.loadSic(proxy.env, files, { sample });
   } finally {
-    await proxy.dispose();
+    if (!local) await proxy.dispose();
   }
 }
 

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { pipeFiltered } from "./devlog.mjs";
 import { ingest } from "./ingest.mjs";
 import { describeSicLoad, loadSicFiles } from "./sic.mjs";
-import { ROOT, devConfigArgs, migrateLocal, run, wranglerEnv } from "./lib.mjs";
+import { createLocalKey } from "./key.mjs";
+import { ROOT, devConfigArgs, openLocal, wranglerEnv } from "./lib.mjs";
 
 const port = process.env.PORT ?? "8787";
 const empty = process.argv.includes("--empty") || /^(none|no|0|false|off)$/i.test(process.env.SAMPLE_DATA ?? "");
@@ -41,31 +42,46 @@ const SAMPLES = [
   ["gender-pay-gap", "test/fixtures/gender-pay-gap/2026"],
 ];
 
-console.log("Applying D1 migrations to the local database…");
-migrateLocal();
+/** Seconds since `t`, for the step lines. */
+const took = (t) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
+const began = Date.now();
 
-mkdirSync(join(ROOT, ".wrangler", "state"), { recursive: true });
-if (!existsSync(marker)) {
-  if (empty) console.log("Starting with empty registers (--empty): load real editions with npm run ingest.");
-  else {
-    console.log("First run: loading the sample registers (our own files in each upstream's format, marked as samples)…");
-    for (const [source, file, date] of SAMPLES) {
-      const r = await ingest(source, join(ROOT, file), { date: date ?? null, quiet: true, sample: true });
-      console.log(`  ${source}${r.scope ? `/${r.scope}` : ""}: ${r.outcome}, ${r.rowsRead} rows, ${r.changes} changes${r.outcome === "refused" ? ` (${r.reason})` : ""}`);
+// One local runtime for every step before serving: the migrations of both databases, the sample registers and the key
+// (each used to start its own, and the migrations one per statement: minutes on a busy machine).
+let t = Date.now();
+console.log("Opening the local databases and applying the D1 migrations…");
+const local = await openLocal();
+const applied = Object.values(local.migrated).flat().length;
+console.log(`  ${applied ? `${applied} migrations applied` : "migrations up to date"} (${took(t)})`);
+try {
+  mkdirSync(join(ROOT, ".wrangler", "state"), { recursive: true });
+  if (!existsSync(marker)) {
+    if (empty) console.log("Starting with empty registers (--empty): load real editions with npm run ingest.");
+    else {
+      t = Date.now();
+      console.log("First run: loading the sample registers (our own files in each upstream's format, marked as samples)…");
+      for (const [source, file, date] of SAMPLES) {
+        const r = await ingest(source, join(ROOT, file), { date: date ?? null, quiet: true, sample: true, local });
+        console.log(`  ${source}${r.scope ? `/${r.scope}` : ""}: ${r.outcome}, ${r.rowsRead} rows, ${r.changes} changes${r.outcome === "refused" ? ` (${r.reason})` : ""}`);
+      }
+      // The industry classifier's SIC 2007 lists: our sample of the condensed list and the ONS index (npm run ingest -- sic loads the real ones).
+      console.log(`  ${describeSicLoad(await loadSicFiles([join(ROOT, "test/fixtures/sic-2007")], { sample: true, local }))}`);
+      console.log(`  sample registers loaded (${took(t)})`);
     }
-    // The industry classifier's SIC 2007 lists: our sample of the condensed list and the ONS index (npm run ingest -- sic loads the real ones).
-    console.log(`  ${describeSicLoad(await loadSicFiles([join(ROOT, "test/fixtures/sic-2007")], { sample: true }))}`);
+    // Asked once: a later plain npm start never adds sample data to an install that started empty.
+    writeFileSync(marker, `${new Date().toISOString()} ${empty ? "empty" : "sample data"}\n`);
   }
-  // Asked once: a later plain npm start never adds sample data to an install that started empty.
-  writeFileSync(marker, `${new Date().toISOString()} ${empty ? "empty" : "sample data"}\n`);
+  if (!existsSync(keyFile)) {
+    t = Date.now();
+    console.log("Creating a local key (free plan, email and mobile verified)…");
+    const { key } = await createLocalKey(local.env.DB, { verified: true });
+    writeFileSync(keyFile, `${key}\n`);
+    console.log(`\n  Your local API key: ${key}\n  (also saved in .wrangler/state/local-key.txt; more with: npm run key -- create) (${took(t)})\n`);
+  }
+} finally {
+  await local.dispose();
 }
-if (!existsSync(keyFile)) {
-  console.log("Creating a local key (free plan, email and mobile verified)…");
-  const out = run(process.execPath, [join(ROOT, "scripts/key.mjs"), "create", "--verified"], { quiet: true });
-  const key = out.trim().split("\n").pop();
-  writeFileSync(keyFile, `${key}\n`);
-  console.log(`\n  Your local API key: ${key}\n  (also saved in .wrangler/state/local-key.txt; more with: npm run key -- create)\n`);
-}
+console.log(`Ready to serve after ${took(began)}.`);
 
 console.log(`Serving the API at http://localhost:${port} (sign-up codes are printed in this log)…`);
 // TRUST_CLIENT_IP_HEADER emptied: locally any caller can send cf-connecting-ip, so it is not believed (keyless callers share one allowance).
