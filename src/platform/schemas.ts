@@ -12,6 +12,17 @@ export const ISO_DATE_PATTERN = new RegExp(`^(?:[0-9]{4}-${MONTH_DAY}|${LEAP_DAY
 export const IsoDate = z.string().regex(ISO_DATE_PATTERN, "must be a real calendar date YYYY-MM-DD").openapi({ format: "date" });
 
 /**
+ * A real calendar date on or after 1 November 1998, when the Late Payment of Commercial Debts (Interest) Act 1998 came
+ * into force, as a pattern (so the description states the bound validation applies): 1998-11-01 to 1998-12-31, 1999,
+ * and the years 2000 to 9999 with their leap days.
+ */
+const FROM_LATE_PAYMENT_ACT = `^(?:1998-(?:11-(?:0[1-9]|[12][0-9]|30)|12-(?:0[1-9]|[12][0-9]|3[01]))|1999-${MONTH_DAY}|[2-9][0-9]{3}-${MONTH_DAY}|(?:[2-9][0-9](?:0[48]|[2468][048]|[13579][26])|(?:[2468][048]|[3579][26])00)-02-29)$`;
+export const IsoDateFromLatePaymentAct = z
+  .string()
+  .regex(new RegExp(FROM_LATE_PAYMENT_ACT), "must be a real calendar date YYYY-MM-DD, not before 1998-11-01, when the Late Payment of Commercial Debts (Interest) Act 1998 came into force")
+  .openapi({ format: "date" });
+
+/**
  * Numbers are read strictly (issue: hardening §4): over HTTP a query value is text, and only plain
  * decimal digits are a number ("0x10", "1e3", "0b11", " 12 " are refused); over MCP a JSON number is taken.
  */

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
-import { IsoDate, strictPounds } from "../../platform/schemas";
+import { IsoDate, IsoDateFromLatePaymentAct, strictPounds } from "../../platform/schemas";
 import { type BankRateTable, REPO_BANK_RATE } from "../../services/money/bankRate";
 import { calculateLatePayment as calculate } from "../../services/money/latePayment";
 
@@ -8,8 +8,7 @@ import { calculateLatePayment as calculate } from "../../services/money/latePaym
 const Input = z.object({
   amount: strictPounds(100_000_000).openapi({ example: 2400 }).describe("Invoice amount in pounds (the debt, usually including VAT), up to 2 decimal places, digits only."),
   due: IsoDate.openapi({ example: "2026-01-15" }).describe("Date payment was due (the agreed date; without one, 30 days after the invoice)."),
-  paid: IsoDate.refine((d) => d >= "1998-11-01", "must not be before 1998-11-01, when the Late Payment of Commercial Debts (Interest) Act 1998 came into force")
-    .optional()
+  paid: IsoDateFromLatePaymentAct.optional()
     .openapi({ example: "2026-02-05" })
     .describe("Date paid. Omit while still unpaid: interest is worked out to today (UTC)."),
 });

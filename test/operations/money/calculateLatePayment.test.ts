@@ -90,4 +90,17 @@ describe("SPEC §4.8 GET /api/v1/late-payment over HTTP", () => {
     expect([r.status, body.code, body.field]).toEqual([400, "bad_request", "paid"]);
     expect(body.message).toMatch(/1998-11-01/);
   });
+
+  it("issue 30: the description states the Act's start as validation applies it (paid's pattern refuses 1998-10-31 and takes 1998-11-01)", async () => {
+    const doc = await json(await call("/openapi.json"));
+    const param = doc.paths["/api/v1/late-payment"].get.parameters.find((p: { name: string }) => p.name === "paid");
+    const pattern = new RegExp(param.schema.pattern, "u");
+    const { key } = await createTestKey();
+    for (const [paid, taken] of [["1998-10-31", false], ["1998-11-01", true], ["0723-10-31", false], ["2000-02-29", true], ["2100-02-29", false]] as const) {
+      expect(pattern.test(paid), paid).toBe(taken);
+      const r = await late({ amount: "100", due: "1998-11-01", paid }, key);
+      await r.body?.cancel();
+      expect(r.status === 400, paid).toBe(!taken);
+    }
+  });
 });
