@@ -33,6 +33,8 @@
 // 13. startup (issue 30 §1), each Worker (wrangler.toml and every wrangler.<name>.toml): busy CPU of its global scope in
 //     workerd from `wrangler check startup`'s profile, min and median of 3 (goal ≤ 100 ms), its deploy bundle raw and
 //     gzip, and the bundle imported in a fresh Node: CPU and heap after GC (goals ≤ 100 ms, ≤ 15 MB) (scripts/bench/startup.mjs).
+// 14. the first `npm start` on a fresh clone of HEAD, step by step: migrations, sample registers, ready to serve, the first
+//     /api/status and the first keyed answer (goal ≤ 60 s, busy or not) (scripts/bench/first-start.mjs).
 // Everything runs locally (wrangler dev on 127.0.0.1 with its own state under .bench/).
 // BENCH_SECONDS (default 10) sets each load test's duration.
 import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
@@ -51,6 +53,7 @@ import { benchEnrichmentCore } from "./enrichment.mjs";
 import { benchMoneyLookup } from "./money-lookup.mjs";
 import { benchD1Load, nextEdition } from "./d1-load.mjs";
 import { benchStartupAll } from "./startup.mjs";
+import { benchFirstStart } from "./first-start.mjs";
 import { keyedRounds } from "./keyed.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -246,6 +249,10 @@ console.log("payment practices (110,000 reports) load and lookups:", report.mone
 // ---- 13. startup: each Worker's global scope, bundle and import (scripts/bench/startup.mjs) ----
 report.startup = await benchStartupAll();
 console.log("startup:", JSON.stringify(report.startup, null, 2));
+
+// ---- 14. the first npm start on a fresh clone (scripts/bench/first-start.mjs) ----
+report.firstStart = await benchFirstStart();
+console.log("first npm start:", JSON.stringify(report.firstStart, null, 2));
 
 report.hostile = await (await import("./hostile.mjs")).benchHostile();
 // ---- 7. the companies register at full size
