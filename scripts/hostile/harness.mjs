@@ -449,8 +449,18 @@ export async function runHostile({ root, only, log = console.log }) {
     const start = () => startWorker({ config, cwd: workerDir, persistTo: state, vars, logFile });
     worker = await start();
     log(`Hostile inputs: the Worker at ${worker.base} (workerd ${worker.workerd.join(", ")}, ${Math.round(worker.rss())} MB); the hostile host at ${host.origin}.`);
-    // One ordinary call first, so the first case does not pay for the Worker's warm-up.
+    // Ordinary calls first, so the first cases do not pay for the Workers' warm-up: a keyed call, and the status page,
+    // which calls the readers Worker (its runtime's memory is counted with the API Worker's).
     await timedFetch(`${worker.base}/api/v1/late-payment?amount=100&due=2026-01-01&paid=2026-02-01`, { headers: { "x-api-key": key } }, 30_000);
+    await timedFetch(`${worker.base}/api/status`, {}, 30_000);
+    // Then the process tree settles: some seconds after the Workers are up, wrangler starts a runtime of its own (about
+    // 75 MB) for the service binding between them; a case must not be charged for it. Unchanged for 5 s (at most 60 s).
+    for (let stable = 0, last = worker.findWorkerd().join(","), i = 0; stable < 5 && i < 60; i++) {
+      await sleep(1000);
+      const now = worker.findWorkerd().join(",");
+      stable = now === last ? stable + 1 : 0;
+      last = now;
+    }
     for (const c of cases) {
       const inputs = {
         f: (file) => `${host.origin}/f/${encodeURIComponent(file)}`,

@@ -37,6 +37,17 @@ const isMain = (tag: string, a: Attributes) => tag === "main" || tag === "articl
 class Collector {
   blocks: Block[] = [];
   line = "";
+  /** Characters of the blocks kept, joined by line breaks (as the document's text joins them). */
+  chars = 0;
+  /** Past the caller's budget: nothing more is kept (the blocks after it would be cut anyway). */
+  full = false;
+  constructor(private readonly maxChars: number) {}
+  push(b: Block) {
+    if (this.full) return;
+    this.blocks.push(b);
+    this.chars += b.text.length + (this.blocks.length > 1 ? 1 : 0);
+    if (this.chars > this.maxChars) this.full = true;
+  }
   /** Open while the root is open. */
   active = false;
   /** The stack depth of the heading being read (its text only), or -1. */
@@ -44,8 +55,8 @@ class Collector {
   level = 0;
   headingText = "";
   flush() {
-    const t = clean(this.line);
-    if (t) this.blocks.push({ kind: "text", text: t });
+    const t = this.full ? "" : clean(this.line);
+    if (t) this.push({ kind: "text", text: t });
     this.line = "";
   }
 }
@@ -70,7 +81,7 @@ interface Open {
  * the characters and the depth of open elements (services/html/parse.ts; 422 beyond); the elements and parts limits,
  * which bound a DOM, do not apply.
  */
-export function htmlBlocks(html: string): { title: string; blocks: Block[] } {
+export function htmlBlocks(html: string, maxChars = Infinity): { title: string; blocks: Block[] } {
   checkHtmlLength(html);
   const stack: Open[] = [];
   /** The stack depth where a dropped or chrome element opened (its content skipped), or -1. */
@@ -86,8 +97,11 @@ export function htmlBlocks(html: string): { title: string; blocks: Block[] } {
   let docEl: Open | null = null;
   let docKids = 0;
   let firstKidHead = false;
-  const main = new Collector();
-  const body = new Collector();
+  // `maxChars`: the characters the caller reads at most (documents: MAX_DOC_CHARS). Blocks are kept until their text
+  // passes it, the block that crosses it included, so the caller cuts exactly where it would have with every block;
+  // a page of several MiB of text no longer holds all of it (twice, with main and body) to keep a million characters.
+  const main = new Collector(maxChars);
+  const body = new Collector(maxChars);
   let mainFound = false;
   let bodyFound = false;
   const active = () => [main, body].filter((c) => c.active);
@@ -146,6 +160,7 @@ export function htmlBlocks(html: string): { title: string; blocks: Block[] } {
         if (titleAt >= 0) title += text;
         if (skipFrom >= 0) return;
         for (const c of active()) {
+          if (c.full) continue;
           if (c.heading >= 0) c.headingText += text;
           else if (!cdata) c.line += text;
         }
@@ -171,8 +186,8 @@ export function htmlBlocks(html: string): { title: string; blocks: Block[] } {
         for (const c of open.roots ?? []) c.active = false;
         for (const c of active()) {
           if (c.heading === at) {
-            const t = clean(c.headingText);
-            if (t) c.blocks.push({ kind: "heading", level: c.level, text: t });
+            const t = c.full ? "" : clean(c.headingText);
+            if (t) c.push({ kind: "heading", level: c.level, text: t });
             c.heading = -1;
           } else if (c.heading < 0 && BLOCK.has(open.tag)) c.flush();
         }

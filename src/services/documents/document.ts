@@ -99,7 +99,7 @@ function docOf(kind: Doc["kind"], title: string | null, allBlocks: Block[], extr
 
 /** An HTML page: navigation, page chrome, scripts and forms dropped (blocks.ts). */
 export const docFromHtml = (html: string): Doc => {
-  const { title, blocks } = htmlBlocks(html);
+  const { title, blocks } = htmlBlocks(html, MAX_DOC_CHARS);
   return docOf("html", title, blocks);
 };
 
