@@ -43,22 +43,23 @@ if (process.argv[1] && import.meta.url.endsWith(basename(process.argv[1]))) {
     process.exit(2);
   };
   if (cmd !== "create" && cmd !== "disable") usage();
+  // The arguments are checked before the databases are opened (a usage error leaves no local runtime behind).
+  const plan = value("plan") ?? "free";
+  if (!PLANS.includes(plan)) usage(`unknown plan ${plan}; plans: ${PLANS.join(", ")}`);
+  const creditsRaw = value("credits");
+  const credits = creditsRaw === undefined ? null : Number(creditsRaw);
+  if (credits !== null && (!Number.isInteger(credits) || credits < 0)) usage("--credits must be a whole number ≥ 0");
+  if (cmd === "disable" && !rest[0]) usage("disable needs the key");
   const local = await openLocal();
   const db = local.env.DB;
   try {
     if (cmd === "create") {
-      const plan = value("plan") ?? "free";
-      if (!PLANS.includes(plan)) usage(`unknown plan ${plan}; plans: ${PLANS.join(", ")}`);
-      const creditsRaw = value("credits");
-      const credits = creditsRaw === undefined ? null : Number(creditsRaw);
-      if (credits !== null && (!Number.isInteger(credits) || credits < 0)) usage("--credits must be a whole number ≥ 0");
       const verified = flag("verified");
       const { key, keyId } = await createLocalKey(db, { plan, credits, verified, email: value("email") ?? null });
       console.log(`Created ${plan} key ${keyId}${credits === null ? "" : ` with ${credits} credits this month`}${verified ? " (email and mobile verified)" : ""}. Send it as x-api-key:`);
       console.log(key);
     } else {
       const key = rest[0];
-      if (!key) usage("disable needs the key");
       const r = await db.prepare(`UPDATE api_keys SET active = 0, disabled_at = ? WHERE key_hash = ?`).bind(Math.floor(Date.now() / 1000), hash(key)).run();
       if (!r.meta.changes) {
         console.error("No such key in the local database.");

@@ -217,6 +217,19 @@ export async function withDev(port, { persistTo, vars = {} } = {}, body) {
   }
 }
 
+/** A free port on 127.0.0.1 (closed again at once, for a server started a moment later). */
+export async function freePort() {
+  const { createServer } = await import("node:net");
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
 export async function waitFor(url, ms = 60_000) {
   const end = Date.now() + ms;
   while (Date.now() < end) {

@@ -1,4 +1,4 @@
-// node scripts/routes.mjs (npm run routes): writes src/operations/routes.ts, the route table the API Worker starts
+// node scripts/routes.mjs (npm run routes): writes src/platform/routes.ts, the route table the API Worker starts
 // with (issue 30 §1): each operation's id, method, path and CORS, and a loader that imports its module when the route
 // is first called, so a cold start builds no operation's schemas. Made from src/operations/index.ts (the one list of
 // operations): run it after adding, removing or moving an operation. test/platform/routes.test.ts fails when the table
@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { ROOT, importTs } from "./lib.mjs";
 
 const INDEX = join(ROOT, "src/operations/index.ts");
-const OUT = join(ROOT, "src/operations/routes.ts");
+const OUT = join(ROOT, "src/platform/routes.ts");
 
 /** The module each operation is imported from in index.ts, by the name it is imported as. */
 const modules = new Map([...readFileSync(INDEX, "utf8").matchAll(/^import \{ (\w+) \} from "(\.\/[^"]+)";$/gm)].map((m) => [m[1], m[2]]));
@@ -21,7 +21,7 @@ const rows = operations.map((op, i) => {
   const name = listed[i];
   const from = modules.get(name);
   if (!from) throw new Error(`no import line for ${name} in src/operations/index.ts`);
-  return `  { operationId: ${JSON.stringify(op.operationId)}, method: ${JSON.stringify(op.method)}, path: ${JSON.stringify(op.path)}, cors: ${Boolean(op.cors)}, load: () => import(${JSON.stringify(from)}).then((m) => m.${name} as unknown as AnyOperation) },`;
+  return `  { operationId: ${JSON.stringify(op.operationId)}, method: ${JSON.stringify(op.method)}, path: ${JSON.stringify(op.path)}, cors: ${Boolean(op.cors)}, load: () => import(${JSON.stringify(from.replace(/^\.\//, "../operations/"))}).then((m) => m.${name} as unknown as AnyOperation) },`;
 });
 
 writeFileSync(
@@ -32,19 +32,11 @@ writeFileSync(
  * module, run when the route is first called. A cold start builds no operation's schemas (issue 30 §1); the documents
  * and MCP load every operation when first asked (src/operations/index.ts).
  */
-import type { AnyOperation } from "../platform/registry";
-
-export interface OperationRoute {
-  operationId: string;
-  method: AnyOperation["method"];
-  path: string;
-  cors: boolean;
-  load(): Promise<AnyOperation>;
-}
+import type { AnyOperation, OperationRoute } from "./registry";
 
 export const routes: readonly OperationRoute[] = [
 ${rows.join("\n")}
 ];
 `,
 );
-console.log(`src/operations/routes.ts: ${rows.length} routes`);
+console.log(`src/platform/routes.ts: ${rows.length} routes`);

@@ -7,28 +7,17 @@
 // Stops exactly what it started (the server's process group, the browser it launched).
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import puppeteer from "puppeteer-core";
 import { ingest } from "./ingest.mjs";
-import { ROOT, devConfigArgs, migrateLocal, waitFor, wranglerEnv } from "./lib.mjs";
+import { ROOT, devConfigArgs, freePort, migrateLocal, waitFor, wranglerEnv } from "./lib.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const OUT = join(ROOT, ".browser-test");
 const SCREENS = join(OUT, "screens");
 const STATE = join(OUT, "state");
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 const failures = [];
 const passed = [];

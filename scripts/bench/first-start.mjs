@@ -6,20 +6,9 @@
 // Stops exactly the process group it started and removes the clone.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, wranglerEnv } from "../lib.mjs";
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
+import { ROOT, freePort, wranglerEnv } from "../lib.mjs";
 
 export async function benchFirstStart({ timeoutMs = 600_000 } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "ukbi-first-start-"));

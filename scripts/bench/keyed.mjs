@@ -10,12 +10,12 @@
 //                                                watching the server for an exit (code, signal, last output)
 // Both take --serve-api to serve through wrangler's API (unstable_startWorker, no inspector) instead of `wrangler dev`.
 import { spawn } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
-import { createWriteStream, existsSync, mkdirSync, rmSync } from "node:fs";
+import { createWriteStream, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { DB_NAME, ROOT, localEnv, serveWorker, snapshotWorker, waitFor, wrangler, wranglerEnv } from "../lib.mjs";
+import { ROOT, serveWorker, snapshotWorker, waitFor, wranglerEnv } from "../lib.mjs";
+import { freshBenchState } from "./state.mjs";
 
 export const KEYED_PATH = "/api/v1/late-payment?amount=2400&due=2026-01-15&paid=2026-02-05";
 
@@ -63,25 +63,6 @@ export async function keyedRounds(base, key, { rounds = 3, seconds = 10, connect
   };
 }
 
-/**
- * The main database's migrations (the key, its account and the Bank Rate tables are all the calls need) and an
- * enterprise key in a fresh wrangler state folder; returns the key.
- */
-export async function keyedState(dir) {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  wrangler(["d1", "migrations", "apply", DB_NAME, "--local", "--persist-to", dir], { quiet: true });
-  const key = `ukbi_${randomBytes(24).toString("base64url")}`;
-  const proxy = await localEnv(dir);
-  const db = proxy.env.DB;
-  await db.batch([
-    db.prepare(`INSERT OR IGNORE INTO accounts (id, email, plan) VALUES ('acc_bench', 'bench@local.invalid', 'enterprise')`),
-    db.prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES ('key_bench', 'acc_bench', ?, ?)`).bind(createHash("sha256").update(key).digest("hex"), key.slice(0, 9)),
-  ]);
-  await proxy.dispose();
-  return key;
-}
-
 /** `wrangler dev` (or, with `api`, wrangler's API in a child of this script) on the copy in `worker`. */
 function startServer(port, { worker, persistTo, api }) {
   if (api) {
@@ -124,7 +105,7 @@ async function prepare(name) {
   // KEYED_WORKER: a copy made earlier (e.g. one changed by hand to time a part of the call) instead of a fresh one.
   const worker = process.env.KEYED_WORKER || snapshotWorker(join(ROOT, ".bench", `${name}-worker`));
   const state = existsSync("/dev/shm") ? join("/dev/shm", `ukbi-${name}-${process.pid}`) : join(ROOT, ".bench", `${name}-state`);
-  const key = await keyedState(state);
+  const key = await freshBenchState(state);
   return { worker, state, key };
 }
 

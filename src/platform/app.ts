@@ -1,7 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { Env } from "../env";
-import { type OperationRoute, routes } from "../operations/routes";
+import { routes } from "./routes";
 import { catalogLinkHeader, catalogLinkset, apisJson } from "./catalog";
 import { changelogResponse } from "./changelog";
 import { apiIndexMarkdown, operationMarkdown } from "./docs";
@@ -11,7 +11,7 @@ import { type CallMeta, type Outcome, errorOutcome, execute, newRequestId, reque
 import { registerPages } from "./pages";
 import { API_VERSION, openApiDocument, registerOperations, toYaml } from "./openapi";
 import { lazy } from "../shared/lazy";
-import { type AnyOperation, slugOf } from "./registry";
+import { type AnyOperation, type OperationRoute, slugOf } from "./registry";
 import { statusResponse } from "./status";
 import { UNKNOWN_CLIENT, clientAddress } from "../services/net/clientBucket";
 
@@ -73,7 +73,7 @@ const loadOperations = lazy(async (): Promise<readonly AnyOperation[]> => (await
 const routeOf = (op: AnyOperation): OperationRoute => ({ operationId: op.operationId, method: op.method, path: op.path, cors: Boolean(op.cors), load: async () => op });
 
 /**
- * The app. Without `ops` it serves the service's operations from the route table (src/operations/routes.ts): each
+ * The app. Without `ops` it serves the service's operations from the route table (src/platform/routes.ts): each
  * operation's module is imported when its route is first called (issue 30 §1). With `ops` (tests), just those.
  */
 export function buildApp(given?: readonly AnyOperation[]) {

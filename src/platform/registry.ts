@@ -117,6 +117,15 @@ export const operationsDefined = (): readonly string[] => defined;
 
 export type AnyOperation = Operation<z.ZodObject, z.ZodType>;
 
+/** A route of the table the API Worker starts with (routes.ts): what routing needs, and the import of the operation. */
+export interface OperationRoute {
+  operationId: string;
+  method: AnyOperation["method"];
+  path: string;
+  cors: boolean;
+  load(): Promise<AnyOperation>;
+}
+
 /** The price of one call, for the ledger. */
 export function priceOf<I>(price: Price<I>, input: I, plan: PlanId): number {
   return typeof price === "number" ? price : price.credits(input, plan);

@@ -53,12 +53,15 @@ async function checkReaders(env: Env): Promise<SourceStatus> {
   const checkedAt = new Date().toISOString();
   if (!env.READERS) return { name, state: "not_configured", checkedAt, detail: "no READERS binding: PDFs cannot be read and no page can be rendered" };
   const started = Date.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const r = await Promise.race([env.READERS.ping(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error("time-out")), CHECK_TIMEOUT_MS))]);
+    const r = await Promise.race([env.READERS.ping(), new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("time-out")), CHECK_TIMEOUT_MS)))]);
     const latencyMs = Date.now() - started;
     return r.browser ? { name, state: "ok", checkedAt, latencyMs } : { name, state: "degraded", checkedAt, latencyMs, detail: "no browser (Browser Rendering) is configured: pages are read without one" };
   } catch (e) {
     return { name, state: "down", checkedAt, detail: (e as Error).message === "time-out" ? "time-out" : "unreachable" };
+  } finally {
+    clearTimeout(timer);
   }
 }
 

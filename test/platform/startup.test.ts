@@ -53,7 +53,7 @@ describe("issue 30 §1: nothing at import", () => {
     await import("../../src/index");
     const registry = await import("../../src/platform/registry");
     expect(registry.operationsDefined()).toEqual([]);
-    const { routes } = await import("../../src/operations/routes");
+    const { routes } = await import("../../src/platform/routes");
     const route = routes.find((r) => r.operationId === "calculateLatePayment")!;
     const op = await route.load();
     expect(op.operationId).toBe("calculateLatePayment");
