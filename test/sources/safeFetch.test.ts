@@ -217,6 +217,29 @@ describe("issue: safe fetcher: safeFetch", () => {
     expect(r.body.byteLength).toBe(1024 * 1024);
   });
 
+  it("the body is read whole and exact, in one buffer, whether Content-Length is right, short, long or missing", async () => {
+    const body = new Uint8Array(300_000).map((_, i) => (i * 7) % 256);
+    const sizes = [1, 65_536, 70_000, 3, 100_000, 64_430];
+    const served = (declared: string | null) =>
+      (async () => {
+        let at = 0;
+        let k = 0;
+        const stream = new ReadableStream<Uint8Array>({
+          pull(c) {
+            if (at >= body.length) return c.close();
+            const n = sizes[k++ % sizes.length];
+            c.enqueue(body.slice(at, (at += n)));
+          },
+        });
+        return new Response(stream, { headers: declared === null ? {} : { "content-length": declared } });
+      }) as typeof fetch;
+    for (const declared of [String(body.length), "1000", "299999", "350000", null]) {
+      const r = await safeFetch("https://example.com/", { fetchImpl: served(declared), maxBytes: 400_000 });
+      expect(r.body.byteLength, `content-length ${declared}`).toBe(body.length);
+      expect(r.body.every((b, i) => b === body[i]), `content-length ${declared}`).toBe(true);
+    }
+  });
+
   it("checks every resolved address when a resolver is given", async () => {
     const f = fakeFetch({ "https://example.com/": () => new Response("ok") });
     const resolveTo = (addrs: string[]) => async () => addrs;

@@ -25,6 +25,7 @@ import { getDocumentProxy } from "unpdf";
 import { MAX_PDF_PAGES } from "../../services/documents/document";
 import { InputError } from "../../shared/errors";
 import { type PdfEncryption, decryptStream, openEncryption } from "./pdfCrypt";
+import { MAX_UNFOLLOWED_KIDS, MAX_UNFOLLOWED_PAGES, PdfObjectIndex, regroupPageTree } from "./pdfPageTree";
 
 export interface PdfText {
   /** The text of each page read, in order (page 1 first). */
@@ -69,14 +70,28 @@ export const isPdf = (bytes: Uint8Array): boolean => bytes.length > 4 && bytes[0
 /** The event loop gets a turn (other requests are served; the clock moves on in Workers). */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-export async function readPdf(bytes: Uint8Array, opts: { maxPages?: number; now?: () => number } = {}): Promise<PdfText> {
+/**
+ * `opts.owned`: the caller gives `bytes` away (the readers Worker, which assembled them from the wire), so they are
+ * measured and blanked in place rather than copied first.
+ */
+export async function readPdf(bytes: Uint8Array, opts: { maxPages?: number; now?: () => number; owned?: boolean } = {}): Promise<PdfText> {
   if (!isPdf(bytes)) throw new InputError("unreadable_input", "The document is not a PDF (it does not start with %PDF).");
   const maxPages = opts.maxPages ?? MAX_PDF_PAGES;
   const now = opts.now ?? Date.now;
   const started = now();
-  // unpdf may take ownership of the buffer it is given: it gets a copy, in which image data is blanked.
-  const copy = bytes.slice();
-  await measureStreams(copy);
+  // unpdf may take ownership of the buffer it is given: it gets a copy (unless the caller gave `bytes` away), in which
+  // image data is blanked.
+  let data: Uint8Array | null = opts.owned ? bytes : bytes.slice();
+  const { objects } = await measureStreams(data);
+  // The page tree, followed ahead of PDF.js and regrouped where it is too wide to open (pdfPageTree.ts).
+  const tree = regroupPageTree(data, objects);
+  if (tree.bytes) data = tree.bytes;
+  if (!tree.followed && (objects.maxKids > MAX_UNFOLLOWED_KIDS || objects.pageObjects > MAX_UNFOLLOWED_PAGES))
+    refuse(
+      objects.maxKids > MAX_UNFOLLOWED_KIDS
+        ? `its page tree could not be followed, and one of its nodes lists ${objects.maxKids.toLocaleString("en-GB")} pages (more than ${MAX_UNFOLLOWED_KIDS.toLocaleString("en-GB")})`
+        : `its page tree could not be followed, and it holds ${objects.pageObjects.toLocaleString("en-GB")} pages (more than ${MAX_UNFOLLOWED_PAGES.toLocaleString("en-GB")})`,
+    );
   const checkTime = (where: string) => {
     const spent = now() - started;
     if (spent > MAX_PDF_READ_MS) refuse(`reading took more than ${MAX_PDF_READ_MS / 1000} s (${where}, after ${(spent / 1000).toFixed(1)} s)`);
@@ -84,7 +99,9 @@ export async function readPdf(bytes: Uint8Array, opts: { maxPages?: number; now?
   await yieldToEventLoop();
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
-    pdf = await getDocumentProxy(copy);
+    const given = data;
+    data = null; // PDF.js holds it from here
+    pdf = await getDocumentProxy(given);
   } catch (e) {
     const why = e instanceof Error ? e.message : "unknown error";
     throw new InputError("unreadable_input", `The PDF could not be opened (${/password/i.test(why) ? "it is encrypted with a password" : why.slice(0, 120)}).`);
@@ -96,9 +113,16 @@ export async function readPdf(bytes: Uint8Array, opts: { maxPages?: number; now?
     for (let n = 1; n <= Math.min(totalPages, maxPages); n++) {
       await yieldToEventLoop();
       checkTime(`before page ${n} of ${totalPages}`);
-      const page = await pdf.getPage(n);
+      // A page PDF.js cannot give (a damaged tree or page) makes the document unreadable, said so: reading on without
+      // it would answer "not found" for what that page says.
+      const damaged = (e: unknown): never => {
+        if (e instanceof InputError) throw e;
+        const why = e instanceof Error ? e.message : String(e);
+        throw new InputError("unreadable_input", `The PDF could not be read: page ${n} of ${totalPages} is damaged (${why.slice(0, 120)}).`);
+      };
+      const page = await pdf.getPage(n).catch(damaged);
       try {
-        pages.push(joinItems(await pageItems(page, n, count)));
+        pages.push(joinItems(await pageItems(page, n, count).catch(damaged)));
       } finally {
         page.cleanup();
       }
@@ -188,6 +212,8 @@ interface Budget {
   encrypted: boolean;
   /** How to decrypt them, when this module can (the top level only: what is inside an object stream is plain). */
   crypt: Extract<PdfEncryption, { state: "open" }> | null;
+  /** The objects passed over, for the page tree (pdfPageTree.ts). */
+  objects: PdfObjectIndex;
 }
 
 /**
@@ -196,16 +222,16 @@ interface Budget {
  * against MAX_PDF_DECODED_BYTES, and blanks image data in `b` (which is the copy PDF.js will read). Throws
  * InputError("unreadable_input") naming the budget passed.
  */
-export async function measureStreams(b: Uint8Array): Promise<{ decodedBytes: number }> {
+export async function measureStreams(b: Uint8Array): Promise<{ decodedBytes: number; objects: PdfObjectIndex }> {
   // The trailer (or a cross-reference stream's dictionary) names /Encrypt; PDF.js undoes #xx escapes in names, so
   // this does too.
   const encrypted = /\/Encrypt\b/.test(unescapeNames(latin1.decode(b)));
   const enc: PdfEncryption = encrypted ? await openEncryption(b) : { state: "none" };
   // PDF.js asks for a password here and gets none: the same answer as when it refuses, before any measuring.
   if (enc.state === "password") throw new InputError("unreadable_input", "The PDF could not be opened (it is encrypted with a password).");
-  const budget: Budget = { total: 0, encrypted, crypt: enc.state === "open" ? enc : null };
+  const budget: Budget = { total: 0, encrypted, crypt: enc.state === "open" ? enc : null, objects: new PdfObjectIndex() };
   await scanStreams(b, budget, 0, true);
-  return { decodedBytes: budget.total };
+  return { decodedBytes: budget.total, objects: budget.objects };
 }
 
 async function scanStreams(b: Uint8Array, budget: Budget, depth: number, topLevel: boolean): Promise<void> {
@@ -213,7 +239,9 @@ async function scanStreams(b: Uint8Array, budget: Budget, depth: number, topLeve
   for (let at = nextStreamKeyword(b, 0); at >= 0; at = nextStreamKeyword(b, prevEnd)) {
     // Everything since the last stream is read as this stream's dictionary: a filter named anywhere in it counts,
     // so text that hides the dictionary's start (a string holding "obj") cannot hide a filter.
-    const window = unescapeNames(latin1.decode(b.subarray(prevEnd, at)));
+    const text = latin1.decode(b.subarray(prevEnd, at));
+    if (topLevel) budget.objects.addTopLevel(text, true);
+    const window = unescapeNames(text);
     const ownDict = window.slice(window.lastIndexOf("obj") + 1);
     let start = at + 6;
     if (b[start] === 0x0d && b[start + 1] === 0x0a) start += 2;
@@ -230,8 +258,10 @@ async function scanStreams(b: Uint8Array, budget: Budget, depth: number, topLeve
     if (objectStream && depth >= MAX_OBJSTM_DEPTH) refuse(`object streams are nested more than ${MAX_OBJSTM_DEPTH} deep`);
     const object = header ? { num: Number(header[1]), gen: Number(header[2]) } : null;
     const decoded = await measureStream(b, { start, end, longest }, window, ownDict, budget, objectStream, topLevel ? object : "plain");
+    if (decoded && objectStream && topLevel) budget.objects.addObjectStream(ownDict, decoded);
     if (decoded) await scanStreams(decoded, budget, depth + 1, false);
   }
+  if (topLevel) budget.objects.addTopLevel(latin1.decode(b.subarray(prevEnd)), false);
 }
 
 /**

@@ -3,7 +3,7 @@
  * READERS service binding, with the same interfaces they had in one Worker (Services["pdf"], Services["browser"]).
  * Only types come from the readers' modules: the API Worker's bundle holds neither unpdf nor puppeteer nor axe-core.
  */
-import type { ReadersRpc, RenderSettings } from "./rpc";
+import { PDF_WIRE_CHUNK, type ReadersRpc, type RenderSettings } from "./rpc";
 import type { PdfText } from "../documents/pdf";
 import type { Browser, RenderedPage } from "../../services/web/rendered";
 import { UpstreamError } from "../../shared/errors";
@@ -27,12 +27,23 @@ async function call<T>(f: () => Promise<unknown>): Promise<T> {
   return unwire(r);
 }
 
+/** `bytes` as a stream of copies of PDF_WIRE_CHUNK bytes, made as the binding pulls them (a view would send its whole buffer). */
+export function wireStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(at, (at += PDF_WIRE_CHUNK)));
+    },
+  });
+}
+
 export function readersPdf(binding: ReadersBinding | undefined): { isPdf(bytes: Uint8Array): boolean; read(bytes: Uint8Array): Promise<PdfText> } {
   return {
     isPdf,
     read: async (bytes) => {
       if (!binding) throw notConfigured("the PDF reader");
-      return call<PdfText>(() => binding.readPdf(bytes));
+      return call<PdfText>(() => binding.readPdf(wireStream(bytes), { size: bytes.length }));
     },
   };
 }

@@ -13,9 +13,19 @@ export interface RenderSettings {
   keepAliveMs: number;
 }
 
+/** The largest PDF the readers Worker takes over the wire (the API Worker fetches at most 30 MiB, a filing's document). */
+export const MAX_PDF_WIRE_BYTES = 32 * 1024 * 1024;
+/** The parts a PDF is sent in. */
+export const PDF_WIRE_CHUNK = 256 * 1024;
+
 export interface ReadersRpc {
-  /** A PDF's text, page by page (at most `maxPages`); a scan, a password or a budget passed is an unreadable_input error. */
-  readPdf(bytes: Uint8Array, opts?: { maxPages?: number }): Promise<Wired<PdfText>>;
+  /**
+   * A PDF's text, page by page (at most `maxPages`); a scan, a password or a budget passed is an unreadable_input
+   * error. The API Worker sends the file as a stream of PDF_WIRE_CHUNK parts with its `size`: Workers RPC serializes a
+   * Uint8Array argument whole, which held several copies of a 15 MiB file in each Worker at once (a Uint8Array is
+   * still taken).
+   */
+  readPdf(bytes: Uint8Array | ReadableStream<Uint8Array>, opts?: { maxPages?: number; size?: number }): Promise<Wired<PdfText>>;
   /** A page rendered in the browser (see services/web/rendered.ts for what is read and the limits). */
   render(url: string, opts: Parameters<Browser["render"]>[1], settings: RenderSettings): Promise<Wired<RenderedPage>>;
   /** For the status page: the Worker answers, and whether it has a browser to render with. */

@@ -114,27 +114,30 @@ async function checkResolved(u: URL, opts: SafeFetchOptions, signal: AbortSignal
 async function readCapped(res: Response, maxBytes: number, signal: AbortSignal, ms: number): Promise<Uint8Array> {
   if (!res.body) return new Uint8Array(0);
   const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
+  // One buffer, written as the chunks come: sized from Content-Length when that is within the cap (workerd's own
+  // count after decompression may differ, so it is only where to start), grown by doubling up to the cap otherwise.
+  // The chunks are not kept, so a body is held once, not twice.
+  const declared = Number(res.headers.get("content-length"));
+  let body = new Uint8Array(Number.isInteger(declared) && declared > 0 && declared <= maxBytes ? declared : Math.min(maxBytes, 64 * 1024));
   let total = 0;
   try {
     for (;;) {
       const { done, value } = await raceAbort(reader.read(), signal, ms);
       if (done) break;
+      if (total + value.byteLength > maxBytes) throw new InputError("response_too_large", `The page is larger than ${maxBytes} bytes.`);
+      if (total + value.byteLength > body.length) {
+        const grown = new Uint8Array(Math.min(maxBytes, Math.max(total + value.byteLength, body.length * 2)));
+        grown.set(body.subarray(0, total));
+        body = grown;
+      }
+      body.set(value, total);
       total += value.byteLength;
-      if (total > maxBytes) throw new InputError("response_too_large", `The page is larger than ${maxBytes} bytes.`);
-      chunks.push(value);
     }
   } catch (e) {
     reader.cancel().catch(() => {});
     throw e;
   }
-  const body = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    body.set(c, at);
-    at += c.byteLength;
-  }
-  return body;
+  return total === body.length ? body : body.slice(0, total);
 }
 
 /** Fetches a caller's URL with every check of the issue; throws InputError on each refusal, UpstreamError when the resolver fails. */
