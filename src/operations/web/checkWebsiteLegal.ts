@@ -5,6 +5,7 @@ import { siteOf } from "../../services/net/site";
 import { type LegalReport, type PageNotRead, type PageRead, type RegisterAnswer, type RenderOutcome, assessLegal, numbersToCheck } from "../../services/web/legal";
 import { type LinkKind, legalPagesToFollow, readPage } from "../../services/web/siteLinks";
 import { InputError, UpstreamError } from "../../shared/errors";
+import { mapLimited } from "../../shared/concurrency";
 import { PAGE_ERRORS, describedUrl, fetchHtmlPage, isHtmlPage, pageOf, renderOrReason } from "./common/page";
 import { HTML_LIMITS_TEXT } from "../../services/html/parse";
 
@@ -205,20 +206,6 @@ function replyOf(url: string, home: PageRead, report: LegalReport, pagesRead: Re
     checkedAt: now.toISOString(),
     notice: WEBSITE_LEGAL_NOTICE,
   };
-}
-
-/** Runs `fn` over `items`, at most `limit` at a time, in order. */
-async function mapLimited<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 // The documented example reply, computed by the real (pure) code from a small page and a register profile.

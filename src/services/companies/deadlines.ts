@@ -1,5 +1,6 @@
 import type { CompanyProfile } from "./profile";
 import type { OfficerList, PscList } from "./records";
+import { daysBetween, isDate } from "../../shared/dates";
 
 /**
  * Every date a company has at Companies House (SPEC §4.8 deadlines), sorted, with days left (negative when
@@ -35,11 +36,8 @@ export interface Deadlines {
   identityVerification: { officersWithStatementDue: number; pscsWithStatementDue: number };
 }
 
-const DAY = 86_400_000;
-const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY);
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 const spoken = (d: string) => `${Number(d.slice(8, 10))} ${MONTHS[Number(d.slice(5, 7)) - 1]} ${d.slice(0, 4)}`;
-const isDate = (d: string | null | undefined): d is string => !!d && /^\d{4}-\d{2}-\d{2}$/.test(d) && !d.startsWith("9999");
 
 export function deadlinesOf(p: CompanyProfile, officers: OfficerList | null, pscs: PscList | null, today: string): Deadlines {
   const out: Deadline[] = [];

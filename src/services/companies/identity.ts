@@ -10,6 +10,7 @@
  * Directors are the active officers whose role is a director's or an LLP member's; secretaries are left out.
  */
 import type { OfficerList, PscList } from "./records";
+import { isDate } from "../../shared/dates";
 
 export interface IdentityCounts {
   total: number;
@@ -26,7 +27,6 @@ export interface IdentityVerificationSummary {
   earliestDueOn: string | null;
 }
 
-const isDate = (d: string | null | undefined): d is string => !!d && /^\d{4}-\d{2}-\d{2}$/.test(d) && !d.startsWith("9999");
 const empty = (): IdentityCounts => ({ total: 0, verified: 0, statementDue: 0, overdue: 0, notApplicable: 0 });
 
 export function identityVerificationOf(officers: OfficerList | null, pscs: PscList | null, today: string): IdentityVerificationSummary {

@@ -26,6 +26,7 @@ import type { Charge, ChargeList, Filing, FilingHistory, Insolvency, OfficerList
 import type { ChangeRow } from "../registers/types";
 import { type MatchedNotice, gazetteSignals } from "../risk/gazette";
 import { normaliseName } from "../matching/names";
+import { daysBetween } from "../../shared/dates";
 
 /** The kinds of event, in the order events of one date are listed. */
 export const PUBLIC_RECORD_KINDS = [
@@ -146,7 +147,6 @@ export interface PublicRecordTimeline {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const dated = (d: string | null | undefined): d is string => typeof d === "string" && DATE.test(d);
-const daysBetween = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / 86_400_000;
 
 /** "change-registered-office-address-company-with-date-old-address" → "Change registered office address company". */
 function humanise(key: string): string {

@@ -18,6 +18,7 @@
  * unsuccessful, withdrawn, unknown), a deadline passed (a deadline with a time: before `now`; a date alone:
  * before `today`), or no deadline at all and published more than NO_DEADLINE_DAYS (60) days ago or never dated.
  */
+import { addDays, daysBetween } from "../../shared/dates";
 
 /** Where the notice was published. */
 export type TenderSource = "CF" | "FTS";
@@ -62,7 +63,6 @@ export const NO_DEADLINE_DAYS = 60;
 /** Statuses a tender can be bid for (or is announced as coming, `planned`). */
 export const OPEN_STATUSES: readonly string[] = ["active", "planned"];
 
-const DAY = 86_400_000;
 
 /** en-CA formats as YYYY-MM-DD; made once (making one is far slower than using it). */
 let ukFormat: Intl.DateTimeFormat | null = null;
@@ -76,7 +76,6 @@ export function ukDay(t: string): string | null {
   return ukFormat.format(new Date(ms));
 }
 
-const dayDiff = (a: string, b: string) => Math.round((Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`)) / DAY);
 
 /** Whether the notice can still be bid for on `today` (UK date) at `now` (ISO instant), and why not. */
 export function isOpen(t: Pick<TenderNotice, "status" | "deadline" | "published" | "closedBy">, today: string, now: string): { open: boolean; why: string } {
@@ -89,12 +88,12 @@ export function isOpen(t: Pick<TenderNotice, "status" | "deadline" | "published"
   }
   const published = t.published ? ukDay(t.published) : null;
   if (!published) return { open: false, why: "no deadline and no publication date" };
-  if (dayDiff(today, published) > NO_DEADLINE_DAYS) return { open: false, why: `no deadline, published ${published}, more than ${NO_DEADLINE_DAYS} days ago` };
+  if (daysBetween(published, today) > NO_DEADLINE_DAYS) return { open: false, why: `no deadline, published ${published}, more than ${NO_DEADLINE_DAYS} days ago` };
   return { open: true, why: `no deadline; published ${published}` };
 }
 
 /** The first day a notice without a deadline is still offered on `today` (for the SQL that bounds candidates). */
-export const noDeadlineCutoff = (today: string) => new Date(Date.parse(`${today}T00:00:00Z`) - NO_DEADLINE_DAYS * DAY).toISOString().slice(0, 10);
+export const noDeadlineCutoff = (today: string) => addDays(today, -NO_DEADLINE_DAYS);
 
 // ---------------------------------------------------------------------------------------------- words
 
@@ -352,7 +351,7 @@ export function rankTenders(input: TenderMatchInput): TenderMatch[] {
     const m = scoreTender(t, input, prepared);
     if (!m) continue;
     const day = t.deadline ? ukDay(t.deadline) : null;
-    out.push({ ...m, daysLeft: day ? dayDiff(day, input.today) : null });
+    out.push({ ...m, daysLeft: day ? daysBetween(input.today, day) : null });
   }
   out.sort(
     (a, b) =>

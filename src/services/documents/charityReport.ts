@@ -29,6 +29,8 @@
 import type { DocSection, DocSentence } from "./document";
 import { type Evidence, type Fact, type Reading, found, notFound, quoteOf } from "./evidence";
 import { datesIn, moneyIn } from "./values";
+import { daysBetween } from "../../shared/dates";
+import { addDays } from "../../shared/dates";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Types
@@ -155,11 +157,6 @@ export function addMonths(iso: string, months: number): string {
   const monthEnd = d === daysIn(y, m);
   return isoOf(ny, nm, monthEnd ? daysIn(ny, nm) : Math.min(d, daysIn(ny, nm)));
 }
-const dayAfter = (iso: string) => {
-  const t = Date.parse(`${iso}T00:00:00Z`) + 86_400_000;
-  return new Date(t).toISOString().slice(0, 10);
-};
-const daysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
 /** Whole months from a to b (b later), counting a month-end to a month-end as whole months. */
 function fullMonths(a: string, b: string): number {
   const [ya, ma, da] = a.split("-").map(Number);
@@ -1096,13 +1093,13 @@ function financialYearOf(reading: Reading, items: Item[], cite: Citer): Fact<{ s
   if (period && (!ended || ended[0] === period.end)) return found({ start: period.start, end: period.end }, cite.item(period.item, new RegExp(escapeRe(period.text))));
   if (ended) {
     const [iso, best] = ended;
-    return found({ start: dayAfter(addMonths(iso, -12)), end: iso }, cite.item(best.item, new RegExp(escapeRe(best.text))), "The start is taken as the day after the same date a year earlier (the report gives the year end).");
+    return found({ start: addDays(addMonths(iso, -12), 1), end: iso }, cite.item(best.item, new RegExp(escapeRe(best.text))), "The start is taken as the day after the same date a year earlier (the report gives the year end).");
   }
   // 3. A balance sheet "as at" date.
   const asAt = items.find((x) => /\bbalance sheet\b[^.]{0,20}\bas at\b/i.test(x.text) && MAY_HOLD_DATE.test(x.text) && datesIn(x.text).some((d) => d.precision === "day"));
   if (asAt) {
     const d = datesIn(asAt.text).find((x) => x.precision === "day")!;
-    return found({ start: dayAfter(addMonths(d.iso, -12)), end: d.iso }, cite.item(asAt, new RegExp(escapeRe(d.text))), "The balance sheet date, taken as the year end (no \"year ended\" was found); the start is the day after the same date a year earlier.");
+    return found({ start: addDays(addMonths(d.iso, -12), 1), end: d.iso }, cite.item(asAt, new RegExp(escapeRe(d.text))), "The balance sheet date, taken as the year end (no \"year ended\" was found); the start is the day after the same date a year earlier.");
   }
   return notFound("Couldn't tell: no financial year (\"year ended …\" or a period from … to …) was found.");
 }

@@ -14,6 +14,7 @@ import { IMPACT_WEIGHTS } from "../web/accessibility/audit";
 import { WEIGHTS as AI_VISIBILITY_WEIGHTS } from "../web/aiVisibility";
 import { normalisePostcode } from "../web/disclosures";
 import type { BusinessProfile, RegisterFacts } from "./types";
+import { daysBetween } from "../../shared/dates";
 
 // ---------------------------------------------------------------------------------------------------------------
 // What the web tools answer (the parts read here; their operations' replies are wider and fit these shapes)
@@ -675,7 +676,6 @@ const largerAccounts = (type: string | null) => {
   return /group|\bmedium\b|\bfull\b/.test(t);
 };
 
-const daysBetween = (from: string, to: string) => Math.floor((Date.parse(to) - Date.parse(from)) / 86_400_000);
 
 function trustCategory(checks: SiteCheckOutcomes, register: RegisterFacts | null, today: string): ScoreCategory {
   const { legal, aiVisibility: aiv, accessibility: a11y } = checks;

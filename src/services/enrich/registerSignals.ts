@@ -7,9 +7,8 @@ import { THRESHOLDS, testReport } from "../payments/ppn018";
 import type { PaymentReport } from "../payments/types";
 import type { GazetteSignal } from "../risk/gazette";
 import type { InsolvencyNotice, InsolvencyNotices, Signal } from "./types";
+import { daysBetween } from "../../shared/dates";
 
-const DAY_MS = 86_400_000;
-const daysBetween = (from: string, to: string) => Math.floor((Date.parse(to) - Date.parse(from)) / DAY_MS);
 
 /** A report filed within this many days is new (reports are six-monthly, due 30 days after the period). */
 const NEW_REPORT_DAYS = 183;

@@ -13,6 +13,7 @@
 import { type BankRateTable, REPO_BANK_RATE } from "../money/bankRate";
 import { calculateLatePayment } from "../money/latePayment";
 import type { PaymentReport } from "./types";
+import { addDays } from "../../shared/dates";
 
 export interface WillTheyPayInput {
   /** Invoice amount, pounds. */
@@ -73,7 +74,6 @@ export function lateChanceOf(r: Pick<PaymentReport, "pctWithin30" | "pct31to60" 
   return { pct: c, kind: "at-most", arithmetic: `Terms beyond 60 days: the report gives no shape past 60 days, so at most the ${c}% paid after 60 days are later than ${terms} days.` };
 }
 
-const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 export function willTheyPay(report: PaymentReport, input: WillTheyPayInput, rates?: readonly BankRateTable[]): WillTheyPayEstimate {
   const avg = report.avgDaysToPay;

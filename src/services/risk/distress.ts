@@ -12,6 +12,7 @@ import type { CompanyProfile } from "../companies/profile";
 import type { ChargeList, FilingHistory, Insolvency, InsolvencyCase } from "../companies/records";
 import type { SanctionsMatch } from "../sanctions/match";
 import { type MatchedNotice, gazetteSignals } from "./gazette";
+import { daysBetween, isDate } from "../../shared/dates";
 
 export type Severity = "high" | "medium" | "low" | "info";
 export const SEVERITY_ORDER: Severity[] = ["high", "medium", "low", "info"];
@@ -67,8 +68,6 @@ export interface DistressInput {
   today: string;
 }
 
-const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-const isDate = (d: string | null | undefined): d is string => !!d && /^\d{4}-\d{2}-\d{2}$/.test(d);
 
 function overdue(kind: "accounts-overdue" | "confirmation-statement-overdue", dueOn: string | null, today: string): DistressSignal {
   const what = kind === "accounts-overdue" ? "Accounts" : "Confirmation statement";

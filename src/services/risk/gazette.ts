@@ -5,6 +5,7 @@
  */
 import { extractCompanyNumber } from "../matching/companyNumber";
 import { normaliseName } from "../matching/names";
+import { squashPostcode } from "../matching/postcode";
 
 export interface GazetteNotice {
   /** The Gazette's notice id (numeric today, older ones like L-60768-1986497). */
@@ -116,7 +117,6 @@ export interface MatchedNotice {
   matchedBy: "company number" | "name and registered-office postcode";
 }
 
-const squashPostcode = (raw: string) => raw.toUpperCase().replace(/[^A-Z0-9]/g, "");
 const POSTCODE = /\b([A-Z]{1,2}\d[A-Z\d]?)\s*(\d[A-Z]{2})\b/gi;
 /** "(In Liquidation)", "(formerly …)", "(Company Number …)": what follows a company's name in a notice title. */
 const TRAILER = /\s*\((?:in\s|formerly|previously|company|registered|t\/a|trading)[^)]*\)\s*/gi;

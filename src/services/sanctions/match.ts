@@ -17,6 +17,7 @@
 import { extractCompanyNumber, normaliseCompanyNumber } from "../matching/companyNumber";
 import { GENERIC_WORDS, normaliseName } from "../matching/names";
 import type { DesignationKind, SanctionsDesignation, SanctionsName } from "./types";
+import { squashPostcode } from "../matching/postcode";
 
 /** One definite match, with plain reasons saying what matched and what corroborated it. */
 export interface SanctionsMatch {
@@ -159,7 +160,6 @@ export function normaliseCountry(raw: string | null | undefined): string | null 
   return s ? (COUNTRY_ALIASES[s] ?? s) : null;
 }
 
-const squashPostcode = (raw: string) => raw.toUpperCase().replace(/[^A-Z0-9]/g, "");
 /** Listed postcodes as written, split where the list numbers several ("(1) 603950 (2) 603107"). */
 function postcodesOf(listed: string[]): Set<string> {
   const out = new Set<string>();

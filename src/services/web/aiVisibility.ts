@@ -31,6 +31,7 @@ import { type StatedNumber, statedCompanyNumbers } from "./disclosures";
 import { type JsonLdOrganisation, type JsonLdReading, postcodeIn, readJsonLd } from "./jsonLd";
 import { CRAWLERS, type CrawlerToken, type RobotsAnswer, readRobots } from "./robots";
 import { MAX_SITEMAP_FILES, type SitemapRead, comparableUrl, readSitemap, sitemapText } from "./sitemap";
+import { squashPostcode } from "../matching/postcode";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Shapes
@@ -511,7 +512,6 @@ export interface BusinessSection {
 }
 
 const blockWhere = (o: { block: number }, jsonLd: JsonLdReading, pageUrl: string) => `JSON-LD block ${o.block} (line ${jsonLd.blocks[o.block - 1]?.line ?? "?"}) of ${pageUrl}`;
-const squashPostcode = (p: string | null) => (p ? p.replace(/\s+/g, "").toUpperCase() : null);
 
 function businessSection(reg: RegisterAnswer | null, jsonLd: JsonLdReading): BusinessSection | null {
   if (!reg) return null;

@@ -33,6 +33,7 @@ import { Parser } from "htmlparser2";
 import { SaxesParser } from "saxes";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { InputError } from "../../shared/errors";
+import { addDays } from "../../shared/dates";
 
 // ---- Namespaces ----
 
@@ -732,7 +733,6 @@ function dimensionsMatch(dims: Record<string, string>, allow: Record<string, str
   return entries.length > 0 && entries.every(([d, m]) => allow[d] === m);
 }
 
-const daysAfter = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 const yearBefore = (iso: string) => {
   const d = new Date(`${iso}T00:00:00Z`);
   d.setUTCFullYear(d.getUTCFullYear() - 1);
@@ -836,7 +836,7 @@ export function readAccounts(document: string): AccountsDocument {
   const currentInstant = balanceSheetDate ?? periodEnd;
   // The prior period ends on the latest date the contexts name before the current period starts (when the start is
   // not known: a year before the end, with a week's slack for 52/53-week years).
-  const cutoff = periodStart ?? (periodEnd ? daysAfter(yearBefore(periodEnd), 8) : null);
+  const cutoff = periodStart ?? (periodEnd ? addDays(yearBefore(periodEnd), 8) : null);
   const priorEnd = cutoff ? ([...dates].reverse().find((d) => d < cutoff) ?? null) : null;
 
   // Figures come only from the accounts taxonomies, by namespace URI (see ACCOUNTS_TAXONOMIES). A plain XBRL instance

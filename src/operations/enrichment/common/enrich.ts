@@ -28,6 +28,7 @@ import { domainLabel, domainsForName } from "../../../services/matching/domainNa
 import { statedCompanyNames } from "../../../services/web/disclosures";
 import { legalPagesToFollow, readPage } from "../../../services/web/siteLinks";
 import type { Services } from "../../../platform/services";
+import { mapLimited } from "../../../shared/concurrency";
 import { InputError, NotFoundError, UpstreamError } from "../../../shared/errors";
 import { type LookupServices, lookup } from "../../registers/common/lookup";
 import { isHtmlPage } from "../../web/common/page";
@@ -63,21 +64,6 @@ export interface Enriched {
 
 interface Counter {
   calls: number;
-}
-
-/** Runs `f` over `items`, at most `n` at a time, keeping order. */
-async function mapLimited<T, R>(items: T[], n: number, f: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(n, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await f(items[i]);
-      }
-    }),
-  );
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
