@@ -2,7 +2,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-worker
 import { kCurrentWorker } from "miniflare";
 import { configDefaults, defineConfig } from "vitest/config";
 import { zipSync } from "fflate";
-import { readFile, stat } from "node:fs/promises";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
@@ -95,6 +95,25 @@ async function hostile(u: URL): Promise<Response> {
   }
 }
 
+/**
+ * The tests' copy of wrangler.toml, in a folder of its own (.wrangler/test-config/), with its paths made absolute:
+ * wrangler reads a `.dev.vars` (or `.env`) beside the config it is given, and a developer's .dev.vars (upstreams
+ * pointed at local stand-ins, as the README suggests) must not change what the tests see. Their upstreams are the
+ * `.test` hosts below, whatever .dev.vars says.
+ */
+async function testWranglerConfig(): Promise<string> {
+  const dir = join(import.meta.dirname, ".wrangler", "test-config");
+  const absolute = (key: string) => (text: string) =>
+    text.replace(new RegExp(`^(\\s*${key}\\s*=\\s*)"([^"]*)"`, "gm"), (_, lead: string, p: string) => `${lead}${JSON.stringify(resolve(import.meta.dirname, p))}`);
+  let text = await readFile(join(import.meta.dirname, "wrangler.toml"), "utf8");
+  for (const key of ["main", "directory", "migrations_dir"]) text = absolute(key)(text);
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, "wrangler.toml"), text);
+  return join(dir, "wrangler.toml");
+}
+// Nor a .env: wrangler falls back to one when there is no .dev.vars.
+process.env.CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV = "false";
+
 export default defineConfig(async () => {
   axeSource();
   const browserPresent = linkChromium();
@@ -106,7 +125,7 @@ export default defineConfig(async () => {
       cloudflareTest({
         // The API Worker with the readers Worker's entrypoint beside it (test/worker.ts): READERS is bound to it below.
         main: "./test/worker.ts",
-        wrangler: { configPath: "./wrangler.toml" },
+        wrangler: { configPath: await testWranglerConfig() },
         miniflare: {
           // The readers Worker (src/readers.ts) is this same test Worker's `Readers` entrypoint: PDF reads and renders
           // cross a real RPC boundary. Browser Rendering is the readers Worker's binding; the test Worker has it too.
