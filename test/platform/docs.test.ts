@@ -8,6 +8,7 @@ import { operations } from "../../src/operations";
 import { ERROR_CODES } from "../../src/platform/errors";
 import { errorsOf } from "../../src/platform/openapi";
 import { slugOf } from "../../src/platform/registry";
+import { API_VERSION } from "../../src/shared/version";
 import { call, json } from "../helpers";
 
 /**
@@ -90,10 +91,11 @@ describe("SPEC §9.2 /openapi.json and /openapi.yaml", () => {
     expect(declared).toEqual(used);
   });
 
-  it("SPEC §9.2 info.version is 1.15.0 and the x-api-key security scheme is declared", async () => {
+  it("SPEC §9.2 info.version is package.json's version (semver) and the x-api-key security scheme is declared", async () => {
     const doc = await openApi();
     expect(doc.openapi).toBe("3.1.0");
-    expect(doc.info.version).toBe("1.15.0");
+    expect(doc.info.version).toBe(API_VERSION);
+    expect(API_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
     expect(doc.components.securitySchemes.ApiKey).toEqual({ type: "apiKey", in: "header", name: "x-api-key" });
   });
 
@@ -195,7 +197,7 @@ describe("SPEC §1 API catalog (RFC 9727) and apis.json", () => {
 
   it("SPEC §1 /apis.json lists every operation", async () => {
     const doc = await json(await call("/apis.json"));
-    expect(doc.version).toBe("1.15.0");
+    expect(doc.version).toBe(API_VERSION);
     expect(doc.apis.map((a: { aid: string }) => a.aid.split(":").pop()).sort()).toEqual(registryIds());
     for (const op of operations) {
       const a = doc.apis.find((x: { aid: string }) => x.aid.endsWith(`:${op.operationId}`));
@@ -206,22 +208,38 @@ describe("SPEC §1 API catalog (RFC 9727) and apis.json", () => {
 });
 
 describe("SPEC §9.4 /changelog", () => {
-  it("SPEC §9.4 Markdown, dated entries newest first, including 9 and 6 October 2026", async () => {
+  /** Each version heading: its version and the newest date it names. */
+  const headings = (md: string) =>
+    [...md.matchAll(/^## (\d+\.\d+\.\d+)\b(.*)$/gm)].map((m) => ({ version: m[1], date: (m[2].match(/\d{4}-\d{2}-\d{2}/g) ?? []).pop() ?? null }));
+  const semver = (v: string) => v.split(".").map(Number);
+  const newer = (a: string, b: string) => {
+    const [x, y] = [semver(a), semver(b)];
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  };
+
+  it("SPEC §9.4 Markdown, a heading per version, dated, newest first, including 9 and 6 October 2026; the newest is package.json's version", async () => {
     const r = await call("/changelog");
     expect(r.headers.get("content-type")).toMatch(/^text\/markdown/);
-    const dates = [...(await r.text()).matchAll(/^## (\d{4}-\d{2}-\d{2})\b/gm)].map((m) => m[1]);
-    expect(dates).toEqual(expect.arrayContaining(["2026-10-09", "2026-10-06"]));
-    for (let i = 1; i < dates.length; i++) expect(dates[i] < dates[i - 1], `${dates[i]} after ${dates[i - 1]}`).toBe(true);
+    const md = await r.text();
+    const hs = headings(md);
+    expect(hs[0].version).toBe(API_VERSION);
+    for (let i = 1; i < hs.length; i++) {
+      expect(newer(hs[i - 1].version, hs[i].version), `${hs[i].version} after ${hs[i - 1].version}`).toBeGreaterThan(0);
+      if (hs[i].date && hs[i - 1].date) expect(hs[i].date! <= hs[i - 1].date!, `${hs[i].date} after ${hs[i - 1].date}`).toBe(true);
+    }
+    expect(hs.slice(0, -1).every((h) => h.date !== null)).toBe(true); // only the first version, before any dated change, has none
+    expect(md).toMatch(/^### 2026-10-09\b/m);
+    expect(md).toMatch(/^### 2026-10-06\b/m);
   });
 
-  it("SPEC §9.4 with accept: application/json → { entries: [{ date, ... }] } in the same order", async () => {
+  it("SPEC §9.4 with accept: application/json → { entries: [{ version, date, title, changes }] } in the same order", async () => {
     const md = await (await call("/changelog")).text();
     const r = await call("/changelog", { headers: { accept: "application/json" } });
     expect(r.headers.get("content-type")).toMatch(/^application\/json/);
     const { entries } = await json(r);
-    const dated = entries.filter((e: { date: string | null }) => e.date !== null);
-    expect(dated.map((e: { date: string }) => e.date)).toEqual([...md.matchAll(/^## (\d{4}-\d{2}-\d{2})\b/gm)].map((m) => m[1]));
-    const oct9 = dated.find((e: { date: string }) => e.date === "2026-10-09");
-    expect(oct9.changes.join(" ")).toContain("camelCase");
+    expect(entries.map((e: { version: string; date: string | null }) => ({ version: e.version, date: e.date }))).toEqual(headings(md));
+    const v170 = entries.find((e: { version: string }) => e.version === "1.7.0");
+    expect(v170.changes.join(" ")).toContain("camelCase"); // the 2026-10-09 response-shape unification
+    expect(entries[0].title).toMatch(/^Edge-ready/);
   });
 });

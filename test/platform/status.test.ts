@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { resetStatusCache, statusResponse } from "../../src/platform/status";
 import { call, json } from "../helpers";
+import { API_VERSION } from "../../src/shared/version";
 
 const UPSTREAMS = ["companies-house", "the-gazette", "gov-uk-content", "sra", "cqc", "charity-commission", "find-a-tender", "contracts-finder"];
 
@@ -16,7 +17,7 @@ describe("SPEC §1 /api/status asks the database and the upstream sources", () =
     expect(r.status).toBe(200);
     expect(r.headers.get("x-request-id")).toMatch(/^req_/);
     const body = await json(r);
-    expect(body.version).toBe("1.15.0");
+    expect(body.version).toBe(API_VERSION);
     expect(body.database).toMatchObject({ name: "d1", state: "ok" });
     expect(Array.isArray(body.sources)).toBe(true);
     const upstream = body.sources.filter((s: { name: string }) => UPSTREAMS.includes(s.name));
