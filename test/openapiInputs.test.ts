@@ -99,7 +99,7 @@ function paramsOf(op: AnyOperation): Param[] {
 const typesOf = (s: Schema): string[] => [s.type].flat().filter((t): t is string => typeof t === "string");
 
 /** A value valid by the schema (text for a query, JSON for a body). */
-function valueOf(s: Schema, inQuery: boolean): fc.Arbitrary<unknown> {
+function arbitraryOf(s: Schema, inQuery: boolean): fc.Arbitrary<unknown> {
   if (s.enum) return fc.constantFrom(...(s.enum as unknown[]).filter((v) => v !== null));
   const types = typesOf(s);
   const asText = (a: fc.Arbitrary<number>) => (inQuery ? a.map(String) : a);
@@ -111,7 +111,7 @@ function valueOf(s: Schema, inQuery: boolean): fc.Arbitrary<unknown> {
     return asText(fc.integer({ min: lo, max: hi }).map((n) => Number((n * step).toFixed(2))));
   }
   if (types.includes("boolean")) return inQuery ? fc.constantFrom("true", "false") : fc.boolean();
-  if (types.includes("array")) return fc.array(valueOf(resolve(s.items ?? {}), inQuery), { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 3, 3) });
+  if (types.includes("array")) return fc.array(arbitraryOf(resolve(s.items ?? {}), inQuery), { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 3, 3) });
   const minLength = s.minLength ?? 0;
   const maxLength = Math.min(s.maxLength ?? 60, 60);
   const text = s.pattern ? fc.stringMatching(new RegExp(s.pattern, "u")) : fc.string({ minLength, maxLength, unit: "grapheme" });
@@ -124,14 +124,14 @@ function validInput(op: AnyOperation): fc.Arbitrary<Record<string, unknown>> {
   const pair = ONE_OF[op.operationId];
   const params = paramsOf(op);
   const fields: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const p of params.filter((q) => !GIVEN_OUT.has(q.name))) fields[p.name] = p.required ? valueOf(p.schema, inQuery) : fc.option(valueOf(p.schema, inQuery), { nil: undefined });
+  for (const p of params.filter((q) => !GIVEN_OUT.has(q.name))) fields[p.name] = p.required ? arbitraryOf(p.schema, inQuery) : fc.option(arbitraryOf(p.schema, inQuery), { nil: undefined });
   return fc.record(fields).chain((input) =>
     fc.constantFrom(0, 1).map((which) => {
       const out = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
       if (pair) {
         const keep = pair[which];
         delete out[pair[1 - which]];
-        if (out[keep] === undefined) out[keep] = fc.sample(valueOf(params.find((p) => p.name === keep)!.schema, inQuery), 1)[0];
+        if (out[keep] === undefined) out[keep] = fc.sample(arbitraryOf(params.find((p) => p.name === keep)!.schema, inQuery), 1)[0];
       }
       BETWEEN[op.operationId]?.(out);
       return out;

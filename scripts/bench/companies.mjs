@@ -119,10 +119,12 @@ export async function benchCompanies({ rows = Number(process.env.BENCH_COMPANY_R
   walk(join(state, "v3", "d1"));
   files.sort((a, b) => b.bytes - a.bytes);
   const proxy = await localEnv(state);
+  let key;
+  let three;
   try {
     const c = proxy.env.COMPANIES_DB;
     // a key for the search benchmark
-    var key = `ukbi_${randomBytes(24).toString("base64url")}`;
+    key = `ukbi_${randomBytes(24).toString("base64url")}`;
     const m = proxy.env.DB;
     await m.batch([
       m.prepare(`INSERT OR IGNORE INTO accounts (id, email, plan) VALUES ('acc_bench', 'bench@local.invalid', 'enterprise')`),
@@ -130,7 +132,7 @@ export async function benchCompanies({ rows = Number(process.env.BENCH_COMPANY_R
       m.prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES ('key_bench', 'acc_bench', ?, ?)`).bind(createHash("sha256").update(key).digest("hex"), key.slice(0, 9)),
     ]);
     // a real three-word name from the file, and a one-word query of middling frequency
-    var three = (await c.prepare(`SELECT name FROM companies WHERE length(name) - length(replace(name, ' ', '')) = 3 LIMIT 1 OFFSET 1000`).first())?.name;
+    three = (await c.prepare(`SELECT name FROM companies WHERE length(name) - length(replace(name, ' ', '')) = 3 LIMIT 1 OFFSET 1000`).first())?.name;
   } finally {
     await proxy.dispose();
   }

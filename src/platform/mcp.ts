@@ -1,6 +1,6 @@
 import { McpServer, createMcpHandler } from "@modelcontextprotocol/server";
 import type { Env } from "../env";
-import { ApiError } from "./errors";
+import type { ApiError } from "./errors";
 import { errorOutcome, execute, refuseMarketplace } from "./gateway";
 import { API_VERSION } from "./openapi";
 import { type AnyOperation, priceText } from "./registry";

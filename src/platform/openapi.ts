@@ -1,4 +1,4 @@
-import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
+import { type OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 // The generator @hono/zod-openapi is built on (its own dependency, the version it pins): its public `getRefId` tells
 // which zod schemas are named components.
 import { getRefId, zodToOpenAPIRegistry } from "@asteasolutions/zod-to-openapi";

@@ -5,7 +5,7 @@
  * (`execute(..., { services: { ... } })`).
  */
 import { accountByContact, attemptChallenge, createChallenge, issueKey, useChallenge } from "../db/accounts";
-import { storedBankRate, storedBankRateCached } from "../db/bankRate";
+import { type storedBankRate, storedBankRateCached } from "../db/bankRate";
 import { companiesEdition, companiesMatching, companyByNumber, companyChangesOf, sicDescriptions } from "../db/companies";
 import { sicIndexState, sicListDescriptions, sicModel } from "../db/sicIndex";
 import { feedByToken, feedTokenFor, revokeFeed } from "../db/calendarFeeds";

@@ -28,6 +28,7 @@ async function freshImport(): Promise<Fresh & { localeCalls: string[] }> {
     return toLocale.apply(this, args);
   });
   const format = Intl.NumberFormat;
+  // biome-ignore lint/complexity/useArrowFunction: Intl.NumberFormat is called with `new`, which an arrow function cannot be
   vi.spyOn(Intl, "NumberFormat").mockImplementation(function (...args: ConstructorParameters<typeof format>) {
     localeCalls.push("Intl.NumberFormat");
     return new format(...args);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toApiError } from "../../src/platform/errors";
-import { type UpstreamError } from "../../src/shared/errors";
+import type { UpstreamError } from "../../src/shared/errors";
 import { memoryHttpCache, memoryRequestBudget } from "../../src/shared/ports";
 import { CH_CONCURRENCY, MAX_LIST_ITEMS, createCompaniesHouseClient } from "../../src/sources/companies-house/client";
 

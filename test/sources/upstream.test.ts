@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type UpstreamError } from "../../src/shared/errors";
+import type { UpstreamError } from "../../src/shared/errors";
 import { memoryHttpCache, memoryRequestBudget } from "../../src/shared/ports";
 import { createUpstream, kindOfStatus, retryAfterOf } from "../../src/sources/upstream";
 

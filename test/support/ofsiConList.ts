@@ -75,7 +75,7 @@ function registrations(info: string): string[] {
   const out: string[] = [];
   const reg = tagged(info, "Business Reg No");
   if (reg) out.push(...splitRegistrationNumbers(reg));
-  const rest = withoutReasons(info).replace(/\(Business Reg No\):[^]*?(?=\([A-Z][A-Za-z /&'-]{1,40}\):|$)/, " ");
+  const rest = withoutReasons(info).replace(/\(Business Reg No\):[\s\S]*?(?=\([A-Z][A-Za-z /&'-]{1,40}\):|$)/, " ");
   for (const m of rest.matchAll(/(?:Registration ID|Registered company number|Company (?:no\b\.?|number))\s*[:.]?\s*([A-Za-z]{0,2}\s?\d[\d ]{3,18}\d)/gi)) {
     out.push(m[0].replace(/\s+/g, " ").trim());
   }

@@ -38,7 +38,7 @@ async function recordFailure(env: Env, source: RegisterSource, scope: string, e:
  */
 export async function ingestEdition(env: Env, file: EditionFile, opts: IngestOptions = {}): Promise<RunResult> {
   const chunk = opts.chunkRows ?? Number.POSITIVE_INFINITY;
-  let parsed;
+  let parsed: ReturnType<typeof parseEdition>;
   try {
     parsed = parseEdition(file);
   } catch (e) {
@@ -94,7 +94,7 @@ export async function handleIngestJob(env: Env, job: IngestJob, opts: IngestOpti
   }
   const results: RunResult[] = [];
   for (const file of files) {
-    let parsed;
+    let parsed: ReturnType<typeof parseEdition>;
     try {
       parsed = parseEdition(file);
     } catch (e) {

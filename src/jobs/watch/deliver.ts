@@ -41,7 +41,7 @@ export async function deliverEvent(ports: WatchPorts, id: number): Promise<Deliv
   }
   const body = JSON.stringify(eventOf({ ...row, delivered: 0 }));
   const ts = Math.floor(started / 1000);
-  let result;
+  let result: Awaited<ReturnType<typeof ports.post>>;
   try {
     const headers = await signDelivery({ id: deliveryIdOf(row.id), timestamp: ts, body, secret: await signingSecretsOf(hook, secretsKeyOf(ports), ts) });
     result = await ports.post(hook.url, body, { ...headers });

@@ -64,7 +64,7 @@ export const enrichDemo = defineOperation({
     const bucket = `ip:demo:${addressBucket(ctx.ip, 64)}`;
     const limited = await ctx.services.limits.take(bucket, DEMO_IP_LIMIT.limit, DEMO_IP_LIMIT.windowSeconds, ctx.now.getTime());
     if (!limited.ok) throw new ApiError("rate_limited", "The demo allows one enrichment per IP address per day (UTC); retry after midnight UTC, or use a free key.", { retryAfter: limited.retryAfterSeconds });
-    let p;
+    let p: Awaited<ReturnType<typeof enrich>>["profile"];
     try {
       p = (await enrich(ctx, q, undefined)).profile;
     } catch (e) {

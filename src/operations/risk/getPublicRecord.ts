@@ -132,7 +132,7 @@ type RegisterRead = { register: TimelineRegister; found: boolean; possibleMatch:
 
 /** The company on one of our registers (as the register checks find it) and the changes recorded of its entries. */
 async function registerRead(services: Services, register: TimelineRegister, number: string): Promise<RegisterRead> {
-  let found;
+  let found: Awaited<ReturnType<typeof lookup>>;
   try {
     found = await lookup(services, register, number);
   } catch (e) {

@@ -21,7 +21,7 @@ const BLOCK = new Set(["p", "li", "td", "th", "dd", "dt", "blockquote", "pre", "
 const HEADING = /^h([1-6])$/;
 
 type Attributes = Record<string, string>;
-const has = (a: Attributes, name: string) => Object.prototype.hasOwnProperty.call(a, name);
+const has = (a: Attributes, name: string) => Object.hasOwn(a, name);
 const attr = (a: Attributes, name: string) => (has(a, name) ? a[name] : null);
 
 const clean = (s: string) => s.replace(/[\s\u00a0]+/g, " ").trim();
@@ -265,6 +265,6 @@ export function isHeadingLine(line: string, next: string, previous: string): boo
   // A sentence-case heading (GOV.UK style: "Full report", "What does the school need to do to improve further?"):
   // short, capitalised, after a paragraph has ended, and followed by a new sentence or a bullet.
   const afterParagraph = !previous || /[.:!?]$/.test(previous);
-  const nextStarts = /^[\p{Lu}\d•▪●–\-]/u.test(next) || /^\W\s*\p{Lu}/u.test(next);
+  const nextStarts = /^[\p{Lu}\d•▪●–-]/u.test(next) || /^\W\s*\p{Lu}/u.test(next);
   return afterParagraph && nextStarts && /^\p{Lu}/u.test(line) && words.length <= 10 && !/[.!]$/.test(line);
 }

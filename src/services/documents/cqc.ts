@@ -576,7 +576,7 @@ function readServiceName(stream: Stream, reading: Reading): Fact<string> {
       return nameFact(name, stream.evidence(a, cover.index + cover[0].length), "service");
     }
   }
-  const about = stream.head(/(?:about\s+the\s+service\s*:?\s*)?\b((?:\p{Lu}[\p{L}'’&\-]*\s+){0,6}\p{Lu}[\p{L}'’&\-]*)\s+is\s+an?\s+['‘"“]?(?:residential|nursing|care\s+home|domiciliary|home\s*care|supported\s+living|extra\s+care|shared\s+lives|hospice|service)/gu).next().value;
+  const about = stream.head(/(?:about\s+the\s+service\s*:?\s*)?\b((?:\p{Lu}[\p{L}'’&-]*\s+){0,6}\p{Lu}[\p{L}'’&-]*)\s+is\s+an?\s+['‘"“]?(?:residential|nursing|care\s+home|domiciliary|home\s*care|supported\s+living|extra\s+care|shared\s+lives|hospice|service)/gu).next().value;
   if (about && !/^(?:The|This|It|Our|A)$/.test(about[1])) return nameFact(cleanName(about[1]), stream.evidence(about.index, about.index + about[0].length), "service");
   return notFound("The document does not name the service in a way the reader could find.");
 }
@@ -586,7 +586,7 @@ function readProvider(stream: Stream, serviceName: string | null): { name: Fact<
   const patterns: RegExp[] = [
     /\bprovided\s+and\s+run\s+by\s*:?\s*([^\n]{3,100})/gi,
     /\b(?:registered\s+provider|provider\s+name|name\s+of\s+(?:the\s+)?(?:registered\s+)?provider|provider)\s*:\s*([^\n]{3,100})/gi,
-    /\bthe\s+(?:registered\s+)?provider\s+(?:of\s+(?:the|this)\s+service\s+)?(?:is|was)\s+((?:\p{Lu}[\p{L}'’&().\-]*\s*){1,8})/gu,
+    /\bthe\s+(?:registered\s+)?provider\s+(?:of\s+(?:the|this)\s+service\s+)?(?:is|was)\s+((?:\p{Lu}[\p{L}'’&().-]*\s*){1,8})/gu,
   ];
   for (const re of patterns) {
     const m = stream.head(re).next().value;
@@ -725,7 +725,7 @@ const REG_2009_TITLES: Record<string, string> = {
 };
 /** Regulation titles named without their numbers ("breaches in relation to safe care and treatment and good governance"). */
 const TITLE_TO_REG: [RegExp, string][] = [
-  [/person[\s\-]centred\s+care/i, "9"], [/dignity\s+and\s+respect/i, "10"], [/need\s+for\s+consent|\bconsent\b/i, "11"], [/safe\s+care\s+and\s+treatment/i, "12"],
+  [/person[\s-]centred\s+care/i, "9"], [/dignity\s+and\s+respect/i, "10"], [/need\s+for\s+consent|\bconsent\b/i, "11"], [/safe\s+care\s+and\s+treatment/i, "12"],
   [/safeguarding(?:\s+service\s+users)?/i, "13"], [/nutrition(?:al)?\s+and\s+hydration/i, "14"], [/premises\s+and\s+equipment/i, "15"], [/complaints/i, "16"],
   [/(?:good\s+)?governance\b/i, "17"], [/\bstaffing\b/i, "18"], [/fit\s+and\s+proper\s+persons/i, "19"], [/duty\s+of\s+candour/i, "20"], [/display\s+of\s+(?:performance\s+assessments|ratings)/i, "20A"],
 ];

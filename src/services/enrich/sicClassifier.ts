@@ -93,7 +93,9 @@ function porter(w: string): string {
   // Step 1a
   if (w.endsWith("sses")) w = w.slice(0, -2);
   else if (w.endsWith("ies")) w = w.slice(0, -2);
-  else if (w.endsWith("ss")) w = w;
+  else if (w.endsWith("ss")) {
+    // "ss" stays (Porter step 1a)
+  }
   else if (w.endsWith("s")) w = w.slice(0, -1);
   // Step 1b
   let again = false;

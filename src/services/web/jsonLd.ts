@@ -281,7 +281,10 @@ export function readJsonLd(html: string): JsonLdReading {
     const walk = (v: unknown, depth: number): void => {
       if (depth > 12 || !v || typeof v !== "object" || seen.has(v)) return;
       seen.add(v);
-      if (Array.isArray(v)) return v.forEach((x) => walk(x, depth + 1));
+      if (Array.isArray(v)) {
+        for (const x of v) walk(x, depth + 1);
+        return;
+      }
       const node = v as Node;
       for (const t of typesOf(node)) types.add(t);
       if (typeof node["@id"] === "string" && (node["@type"] || Object.keys(node).length > 1)) byId.set(node["@id"], { ...(byId.get(node["@id"]) ?? {}), ...node });

@@ -481,7 +481,7 @@ class Collector {
   }
 
   private contextDate(c: Context, text: string): string | null {
-    const m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[TZ+\-])/.exec(text);
+    const m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[TZ+-])/.exec(text);
     const v = m && isoDate(Number(m[1]), Number(m[2]), Number(m[3]));
     if (!v) this.warn(`context ${c.id || "(no id)"} has a period date that is not a plausible date ("${text}"); that date is left out`);
     return v;

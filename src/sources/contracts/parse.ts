@@ -41,7 +41,7 @@ export const obj = (v: unknown): Obj => (isObj(v) ? v : {});
 
 // ---------------------------------------------------------------------------------------------- JSON
 
-const ESCAPES: Record<number, string> = { 0x08: "\\b", 0x09: "\\t", 0x0a: "\\n", 0x0c: "\\f", 0x0d: "\\r" };
+const ESCAPES: Record<number, string> = { 8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r" };
 
 /** Raw control characters (U+0000–U+001F) inside JSON strings written as escapes; everything else untouched. */
 export function escapeControlCharacters(text: string): string {
@@ -179,7 +179,7 @@ export function amountOf(v: unknown): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-function valueOf(v: unknown): ContractAward["value"] {
+function awardValueOf(v: unknown): ContractAward["value"] {
   if (!isObj(v)) return null;
   const amount = amountOf(v.amount) ?? amountOf(v.amountGross);
   return amount === null ? null : { amount, currency: str(v.currency) ?? "GBP" };
@@ -274,7 +274,7 @@ function releaseAwards(r: Obj, source: ContractSource, notes: Record<string, num
       buyer,
       title: str(a.title) ?? str(tender.title),
       description: describe(str(a.description) ?? str(tender.description)),
-      value: valueOf(a.value),
+      value: awardValueOf(a.value),
       awardDate: str(a.date),
       datePublished: str(a.datePublished) ?? str(r.date),
       contractPeriod: periodOf(a.contractPeriod) ?? periodOf(contract?.period),

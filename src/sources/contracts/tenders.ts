@@ -82,7 +82,7 @@ function cpvCodes(tender: Obj): TenderNotice["cpv"] {
   return out;
 }
 
-function valueOf(tender: Obj): TenderNotice["value"] {
+function tenderValueOf(tender: Obj): TenderNotice["value"] {
   const v = obj(tender.value);
   let amount = amountOf(v.amount) ?? amountOf(v.amountGross);
   const min = amountOf(obj(tender.minValue).amount);
@@ -163,7 +163,7 @@ export function noticeOf(r: Obj, source: TenderSource): TenderNotice {
     description: foldText(str(tender.description)),
     buyer: str(obj(r.buyer).name) ?? str(buyerParty?.name),
     cpv: cpvCodes(tender),
-    value: valueOf(tender),
+    value: tenderValueOf(tender),
     status,
     deadline: deadlineOf(tender),
     suitability: suitabilityOf(tender),

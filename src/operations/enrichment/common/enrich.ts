@@ -76,7 +76,7 @@ const reasonOf = (e: unknown) => (e instanceof Error ? e.message.replace(/\.$/, 
 
 /** The homepage and, with `legal`, the legal pages it links to. Never throws for the site's own failures. */
 async function readSiteAt(ctx: OpContext, url: string, legal: boolean, count: Counter): Promise<SiteRead> {
-  let home;
+  let home: Awaited<ReturnType<OpContext["services"]["web"]["fetch"]>>;
   try {
     count.calls++;
     home = await ctx.services.web.fetch(url, { accept: HTML_ACCEPT, timeoutMs: 8_000, maxBytes: 3 * 1024 * 1024 });
