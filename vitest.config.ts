@@ -70,7 +70,10 @@ canary80.unref();
 /** hostile.test: pages that try to reach private addresses, and documents that never end, are huge, or never load. */
 async function hostile(u: URL): Promise<Response> {
   const path = u.pathname;
-  const page = (html: string) => new Response(html.replaceAll("{{CANARY80}}", CANARY80 || CANARY).replaceAll("{{CANARY}}", CANARY), { headers: { "content-type": "text/html; charset=utf-8" } });
+  const page = (html: string) =>
+    new Response(html.replaceAll("{{CANARY80}}", CANARY80 || CANARY).replaceAll("{{CANARY}}", CANARY), {
+      headers: { "content-type": "text/html; charset=utf-8" },
+    });
   if (path === "/redirect/1") return new Response(null, { status: 302, headers: { location: "/redirect/2" } });
   if (path === "/redirect/2") return new Response(null, { status: 302, headers: { location: `http://${CANARY}/redirected` } });
   if (path === "/endless" || path === "/endless.png") {
@@ -104,7 +107,10 @@ async function hostile(u: URL): Promise<Response> {
 async function testWranglerConfig(): Promise<string> {
   const dir = join(import.meta.dirname, ".wrangler", "test-config");
   const absolute = (key: string) => (text: string) =>
-    text.replace(new RegExp(`^(\\s*${key}\\s*=\\s*)"([^"]*)"`, "gm"), (_, lead: string, p: string) => `${lead}${JSON.stringify(resolve(import.meta.dirname, p))}`);
+    text.replace(
+      new RegExp(`^(\\s*${key}\\s*=\\s*)"([^"]*)"`, "gm"),
+      (_, lead: string, p: string) => `${lead}${JSON.stringify(resolve(import.meta.dirname, p))}`,
+    );
   let text = await readFile(join(import.meta.dirname, "wrangler.toml"), "utf8");
   for (const key of ["main", "directory", "migrations_dir"]) text = absolute(key)(text);
   await mkdir(dir, { recursive: true });
@@ -119,7 +125,10 @@ export default defineConfig(async () => {
   const browserPresent = linkChromium();
   const migrations = await readD1Migrations("./migrations");
   const companiesMigrations = await readD1Migrations("./migrations/companies");
-  const sharedPresent = await stat(SHARED).then(() => true, () => false);
+  const sharedPresent = await stat(SHARED).then(
+    () => true,
+    () => false,
+  );
   return {
     plugins: [
       cloudflareTest({
@@ -190,12 +199,19 @@ export default defineConfig(async () => {
             }
             if (u.hostname === "gazette.test" && u.pathname.endsWith("/notice/data.json")) {
               // The notice feed searched by name: test/fixtures/hosts/gazette.test/<path>/<name, lower case, non-letters as ->-<page>.json
-              const text = (u.searchParams.get("text") ?? "").replace(/"/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+              const text = (u.searchParams.get("text") ?? "")
+                .replace(/"/g, "")
+                .toLowerCase()
+                .replace(/[^a-z0-9]+/g, "-")
+                .replace(/^-|-$/g, "");
               const file = join(import.meta.dirname, "test/fixtures/hosts/gazette.test", path, `${text}-${u.searchParams.get("results-page") ?? "1"}.json`);
               if (text === "unreadable-gazette-ltd") return new Response("upstream trouble", { status: 502 });
               return readFile(file).then(
                 (b) => new Response(b, { headers: { "content-type": "application/json" } }),
-                () => new Response(JSON.stringify({ title: "Search results", "f:total": "0", "f:page-number": "1", link: [] }), { headers: { "content-type": "application/json" } }),
+                () =>
+                  new Response(JSON.stringify({ title: "Search results", "f:total": "0", "f:page-number": "1", link: [] }), {
+                    headers: { "content-type": "application/json" },
+                  }),
               );
             }
             if (u.hostname === "hooks.test") {
@@ -215,7 +231,10 @@ export default defineConfig(async () => {
               const file = join(import.meta.dirname, "test/fixtures/hosts", u.hostname, u.pathname === "/" ? "index.html" : u.pathname);
               // A path that is a folder is served from its index.json (a Companies House company and its sub-resources:
               // company/<n>/index.json is the profile, company/<n>/charges the charges).
-              const isDir = await stat(file).then((st) => st.isDirectory(), () => false);
+              const isDir = await stat(file).then(
+                (st) => st.isDirectory(),
+                () => false,
+              );
               try {
                 return new Response(await readFile(isDir ? join(file, "index.json") : file));
               } catch {

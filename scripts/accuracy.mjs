@@ -9,9 +9,20 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { ROOT } from "./lib.mjs";
 
-const r = spawnSync(process.execPath, [join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "test/accuracy", "--reporter=verbose"], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+const r = spawnSync(process.execPath, [join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "test/accuracy", "--reporter=verbose"], {
+  cwd: ROOT,
+  encoding: "utf8",
+  maxBuffer: 64 * 1024 * 1024,
+});
 const out = `${r.stdout}\n${r.stderr}`;
-const figures = [...new Set(out.split("\n").filter((l) => /^ACCURACY /.test(l.replace(/\x1b\[[0-9;]*m/g, "").trim())).map((l) => l.replace(/\x1b\[[0-9;]*m/g, "").trim()))];
+const figures = [
+  ...new Set(
+    out
+      .split("\n")
+      .filter((l) => /^ACCURACY /.test(l.replace(/\x1b\[[0-9;]*m/g, "").trim()))
+      .map((l) => l.replace(/\x1b\[[0-9;]*m/g, "").trim()),
+  ),
+];
 if (r.status !== 0) process.stdout.write(out);
 console.log("\nDocument readers' accuracy on real documents:");
 for (const l of figures) console.log("  " + l.replace(/^ACCURACY /, ""));

@@ -148,17 +148,25 @@ for (const sig of ["SIGINT", "SIGTERM"]) {
 
 const withTimeout = (p, ms, what) => {
   let t;
-  return Promise.race([p, new Promise((_, reject) => (t = setTimeout(() => reject(new Error(`${what} took over ${ms} ms`)), ms)))]).finally(() => clearTimeout(t));
+  return Promise.race([p, new Promise((_, reject) => (t = setTimeout(() => reject(new Error(`${what} took over ${ms} ms`)), ms)))]).finally(() =>
+    clearTimeout(t),
+  );
 };
 
 let exitCode = 0;
 try {
   await new Promise((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${server.address().port}`;
-  browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--mute-audio", "--autoplay-policy=no-user-gesture-required"] });
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--mute-audio", "--autoplay-policy=no-user-gesture-required"],
+  });
   const axeVersion = AXE_SOURCE.match(/axe v([\d.]+)/)?.[1] ?? "unknown";
   const scorable = testcases.filter((t) => mappingOf.get(t.ruleId)?.procedureNames.length);
-  console.log(`ACT conformance: ${testcases.length} cases of ${new Set(testcases.map((t) => t.ruleId)).size} rules (${scorable.length} with an axe-core procedure loaded), axe-core ${axeVersion}${process.env.AXE_PATH ? ` (${AXE_FILE})` : ""}, ${await browser.version()}, ${PAGES} pages at ${base}`);
+  console.log(
+    `ACT conformance: ${testcases.length} cases of ${new Set(testcases.map((t) => t.ruleId)).size} rules (${scorable.length} with an axe-core procedure loaded), axe-core ${axeVersion}${process.env.AXE_PATH ? ` (${AXE_FILE})` : ""}, ${await browser.version()}, ${PAGES} pages at ${base}`,
+  );
 
   // One page per worker; each case: load, inject axe through the DevTools protocol, run with the audit's options.
   const results = new Map(); // testcase key → { violations: {id: nodes}, incomplete: {id: nodes}, ran: [ids], error? }
@@ -325,7 +333,9 @@ every mapped axe rule is run by the audit, ours ≥ ${PASS_MARK}% over all cases
 `);
   console.log(`${pad("ACT", 7)} ${pad("rule", 52)} ${lpad("cases", 5)} ${lpad("ours", 6)} ${lpad("pub", 6)} ${lpad("answered", 8)}  claimable  claimed`);
   for (const r of rules) {
-    console.log(`${pad(r.act, 7)} ${pad(r.name.replace(/`/g, ""), 52)} ${lpad(r.cases, 5)} ${lpad(p(r.ours), 6)} ${lpad(p(r.published), 6)} ${lpad(r.publishedAnswered, 8)}  ${pad(r.claimable ? "yes" : "no", 9)}  ${r.claimed ? "yes" : "no"}${r.why ? `   (${r.why})` : ""}`);
+    console.log(
+      `${pad(r.act, 7)} ${pad(r.name.replace(/`/g, ""), 52)} ${lpad(r.cases, 5)} ${lpad(p(r.ours), 6)} ${lpad(p(r.published), 6)} ${lpad(r.publishedAnswered, 8)}  ${pad(r.claimable ? "yes" : "no", 9)}  ${r.claimed ? "yes" : "no"}${r.why ? `   (${r.why})` : ""}`,
+    );
   }
   const claimedRows = rules.filter((r) => r.claimed);
   const count = (rows, f) => rows.reduce((n, r) => n + r.caseRows.filter(f).length, 0);
@@ -335,15 +345,27 @@ every mapped axe rule is run by the audit, ours ≥ ${PASS_MARK}% over all cases
     const ans = count(claimedRows, (c) => c.publishedAgrees !== null);
     const pa = count(claimedRows, (c) => c.publishedAgrees);
     const oa = count(claimedRows, (c) => c.publishedAgrees !== null && c.oursAgrees);
-    console.log(`\nClaimed: ${claimedRows.length} ACT rules, ${totalCases} cases: ours ${o}/${totalCases} (${pct(o, totalCases)}%); on the ${ans} cases the published report answered: ours ${oa} (${pct(oa, ans)}%), published axe-core ${pa} (${pct(pa, ans)}%).`);
+    console.log(
+      `\nClaimed: ${claimedRows.length} ACT rules, ${totalCases} cases: ours ${o}/${totalCases} (${pct(o, totalCases)}%); on the ${ans} cases the published report answered: ours ${oa} (${pct(oa, ans)}%), published axe-core ${pa} (${pct(pa, ans)}%).`,
+    );
   } else console.log("\nClaimed: none.");
 
-  const disagreements = rules.flatMap((r) => (r.axeRules.length && !r.notRun.length ? r.caseRows.filter((c) => !c.oursAgrees).map((c) => ({ act: r.act, ...c })) : []));
+  const disagreements = rules.flatMap((r) =>
+    r.axeRules.length && !r.notRun.length ? r.caseRows.filter((c) => !c.oursAgrees).map((c) => ({ act: r.act, ...c })) : [],
+  );
   if (disagreements.length) {
     console.log(`\nCases where ours disagrees (rules with a procedure run by the audit):`);
     for (const d of disagreements) {
-      const extra = [d.error && `error: ${d.error}`, d.oursIncomplete.length && `incomplete: ${d.oursIncomplete.join(",")}`, d.oursViolations.length && `violation: ${d.oursViolations.join(",")}`].filter(Boolean).join("; ");
-      console.log(`  ${d.act} ${pad(d.title, 24)} expected ${pad(d.expected, 12)} ours ${pad(d.ours, 7)} published ${pad(d.published, 8)} ${d.file}${extra ? `  [${extra}]` : ""}`);
+      const extra = [
+        d.error && `error: ${d.error}`,
+        d.oursIncomplete.length && `incomplete: ${d.oursIncomplete.join(",")}`,
+        d.oursViolations.length && `violation: ${d.oursViolations.join(",")}`,
+      ]
+        .filter(Boolean)
+        .join("; ");
+      console.log(
+        `  ${d.act} ${pad(d.title, 24)} expected ${pad(d.expected, 12)} ours ${pad(d.ours, 7)} published ${pad(d.published, 8)} ${d.file}${extra ? `  [${extra}]` : ""}`,
+      );
     }
   }
   const errors = [...results.entries()].filter(([, r]) => r.error); // cases loaded but not audited
@@ -359,7 +381,8 @@ every mapped axe rule is run by the audit, ours ≥ ${PASS_MARK}% over all cases
     const r = rules.find((x) => x.act === c.act);
     if (!r) claimProblems.push(`${c.act} ${c.name}: claimed but has no test case in the subset`);
     else if (!r.claimable) claimProblems.push(`${c.act} ${c.name}: claimed but ${r.why} (ours ${r.ours}%, published ${r.published}%)`);
-    else if ([...c.axeRules].sort().join() !== [...r.axeRules].sort().join()) claimProblems.push(`${c.act}: claimed axeRules ${c.axeRules.join(",")} differ from the report's ${r.axeRules.join(",")}`);
+    else if ([...c.axeRules].sort().join() !== [...r.axeRules].sort().join())
+      claimProblems.push(`${c.act}: claimed axeRules ${c.axeRules.join(",")} differ from the report's ${r.axeRules.join(",")}`);
   }
   for (const p of claimProblems) console.log(`  ✗ ${p}`);
 
@@ -371,7 +394,8 @@ every mapped axe rule is run by the audit, ours ≥ ${PASS_MARK}% over all cases
     tags: AXE_TAGS,
     options: AXE_RUN_OPTIONS,
     published: { version: published.version, lastModified: published.lastModified },
-    scoring: "failed = a mapped axe rule has a violation with a node; passed/inapplicable/incomplete = not failed. Published: failed if any mapped procedure outcome is failed; passed, inapplicable, cantTell = not failed; untested = disagreement.",
+    scoring:
+      "failed = a mapped axe rule has a violation with a node; passed/inapplicable/incomplete = not failed. Published: failed if any mapped procedure outcome is failed; passed, inapplicable, cantTell = not failed; untested = disagreement.",
     claimed: CLAIMED_ACT_RULES.map((c) => c.act),
     rules: rules.map(({ caseRows, ...r }) => ({ ...r, cases: caseRows })),
     missingAssets: Object.fromEntries([...missing].map(([p, s]) => [p, [...s]])),

@@ -25,7 +25,21 @@ export const API_MAX_GZIP_BYTES = 1024 * 1024;
 export function buildBundle(config) {
   const out = mkdtempSync(join(tmpdir(), "ukbi-bundle-"));
   try {
-    const r = spawnSync(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "-c", join(ROOT, config), "--outdir", out, "--metafile", join(out, "meta.json")], { cwd: ROOT, env: wranglerEnv(), encoding: "utf8" });
+    const r = spawnSync(
+      process.execPath,
+      [
+        join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
+        "deploy",
+        "--dry-run",
+        "-c",
+        join(ROOT, config),
+        "--outdir",
+        out,
+        "--metafile",
+        join(out, "meta.json"),
+      ],
+      { cwd: ROOT, env: wranglerEnv(), encoding: "utf8" },
+    );
     if (r.status !== 0) throw new Error(`wrangler deploy --dry-run -c ${config} failed:\n${r.stdout}${r.stderr}`);
     const js = readdirSync(out).filter((n) => n.endsWith(".js"));
     let raw = 0;
@@ -54,9 +68,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     if (i !== 0) continue;
     for (const m of API_MUST_NOT_HOLD) {
       const hit = b.inputs.filter((p) => m.re.test(p));
-      if (hit.length) failures.push(`the API Worker's bundle holds ${m.what}: ${hit.slice(0, 3).join(", ")}${hit.length > 3 ? `, and ${hit.length - 3} more` : ""}`);
+      if (hit.length)
+        failures.push(`the API Worker's bundle holds ${m.what}: ${hit.slice(0, 3).join(", ")}${hit.length > 3 ? `, and ${hit.length - 3} more` : ""}`);
     }
-    if (b.gzip > API_MAX_GZIP_BYTES) failures.push(`the API Worker's bundle is ${(b.gzip / 1024).toFixed(0)} KiB gzipped, over ${API_MAX_GZIP_BYTES / 1024} KiB`);
+    if (b.gzip > API_MAX_GZIP_BYTES)
+      failures.push(`the API Worker's bundle is ${(b.gzip / 1024).toFixed(0)} KiB gzipped, over ${API_MAX_GZIP_BYTES / 1024} KiB`);
   }
   for (const f of failures) console.error(`✗ ${f}`);
   if (failures.length) process.exit(1);

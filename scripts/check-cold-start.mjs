@@ -80,14 +80,26 @@ try {
   const db = proxy.env.DB;
   await db.batch([
     db.prepare(`INSERT INTO accounts (id, email, plan) VALUES ('acc_cold_start', 'cold-start@local.invalid', 'free')`),
-    db.prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES ('key_cold_start', 'acc_cold_start', ?, ?)`).bind(createHash("sha256").update(key).digest("hex"), key.slice(0, 9)),
+    db
+      .prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES ('key_cold_start', 'acc_cold_start', ?, ?)`)
+      .bind(createHash("sha256").update(key).digest("hex"), key.slice(0, 9)),
   ]);
   await proxy.dispose();
 
   // ---- wrangler dev, in its own process group ----
   const port = await freePort();
   const vars = { ENVIRONMENT: "development", COMPANIES_HOUSE_URL: `http://127.0.0.1:${hostPort}`, COMPANIES_HOUSE_API_KEY: "dummy-ch-key" };
-  const args = [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", ...devConfigArgs(), "--ip", "127.0.0.1", "--port", String(port), "--persist-to", state];
+  const args = [
+    join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
+    "dev",
+    ...devConfigArgs(),
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--persist-to",
+    state,
+  ];
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
   dev = spawn(process.execPath, args, { cwd: ROOT, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
   // Ready is read from the log, not polled: the lookup below is the first request the Worker serves.
@@ -122,12 +134,15 @@ try {
 
   const reached = (number) => seen.some((s) => s.method === "GET" && s.url === `/company/${number}`);
   const ok = (c) => c.status !== 503 && reached(c.number) && c.body.includes(`${NAMES[c.number]} (${c.number})`);
-  for (const c of [first, second]) console.log(`${c === first ? "first " : "second"} call: ${c.status} in ${c.ms} ms, host ${reached(c.number) ? "saw it" : "never saw it"}: ${c.body}`);
+  for (const c of [first, second])
+    console.log(`${c === first ? "first " : "second"} call: ${c.status} in ${c.ms} ms, host ${reached(c.number) ? "saw it" : "never saw it"}: ${c.body}`);
   console.log(`fixture host requests: ${JSON.stringify(seen)}`);
   const logLines = devLog.split("\n").filter((l) => /companies-house|aml-register|Error|error/.test(l));
   if (logLines.length) console.log(`wrangler log:\n  ${logLines.join("\n  ")}`);
   failed = !ok(first) || !ok(second);
-  console.log(failed ? "FAIL: a Companies House lookup did not reach the fixture host" : "ok: the first Companies House lookup of a fresh wrangler dev reached the host");
+  console.log(
+    failed ? "FAIL: a Companies House lookup did not reach the fixture host" : "ok: the first Companies House lookup of a fresh wrangler dev reached the host",
+  );
 } catch (e) {
   console.error(String(e?.stack ?? e));
   console.error(devLog.slice(-3000));

@@ -11,10 +11,14 @@ import { ROOT } from "./lib.mjs";
 const dir = mkdtempSync(join(tmpdir(), "ukbi-side-by-side-"));
 const migrate = () =>
   new Promise((resolve) => {
-    const p = spawn(process.execPath, ["--input-type=module", "-e", `import("${join(ROOT, "scripts/lib.mjs").replace(/\\/g, "/")}").then((m) => m.migrateLocal(${JSON.stringify(dir)}))`], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const p = spawn(
+      process.execPath,
+      ["--input-type=module", "-e", `import("${join(ROOT, "scripts/lib.mjs").replace(/\\/g, "/")}").then((m) => m.migrateLocal(${JSON.stringify(dir)}))`],
+      {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let out = "";
     p.stdout.on("data", (d) => (out += d));
     p.stderr.on("data", (d) => (out += d));

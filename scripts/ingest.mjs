@@ -32,7 +32,8 @@ let cli;
 const loadCli = () => (cli ??= importTs("src/cli/ingest.ts"));
 
 /** wrangler.toml's [vars] (`NAME = "value"`): the proxy's env holds the databases only, and an adapter may read an upstream (CQC's ratings file). */
-const wranglerVars = () => Object.fromEntries([...readFileSync(join(ROOT, "wrangler.toml"), "utf8").matchAll(/^([A-Z][A-Z0-9_]*)\s*=\s*"([^"]*)"/gm)].map((m) => [m[1], m[2]]));
+const wranglerVars = () =>
+  Object.fromEntries([...readFileSync(join(ROOT, "wrangler.toml"), "utf8").matchAll(/^([A-Z][A-Z0-9_]*)\s*=\s*"([^"]*)"/gm)].map((m) => [m[1], m[2]]));
 
 /** Whether a file starts like a zip archive (a local file header). */
 function isZipFile(path) {
@@ -52,7 +53,8 @@ function isZipFile(path) {
  */
 export async function ingest(source, target, { date = null, persistTo, quiet = false, sample = false, local = null } = {}) {
   const cli = await loadCli();
-  if (!cli.REGISTER_SOURCES.includes(source) && source !== "tenders") throw new Error(`unknown source ${source}; sources: ${[...cli.REGISTER_SOURCES, "tenders"].join(", ")}`);
+  if (!cli.REGISTER_SOURCES.includes(source) && source !== "tenders")
+    throw new Error(`unknown source ${source}; sources: ${[...cli.REGISTER_SOURCES, "tenders"].join(", ")}`);
   if (date !== null && !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error("--date must be YYYY-MM-DD");
   let bytes = null;
   let fileName;
@@ -145,10 +147,21 @@ if (process.argv[1] && import.meta.url.endsWith(basename(process.argv[1])) && pr
   try {
     const started = Date.now();
     const r = await ingest(source, target, { date, sample });
-    const notes = r.notes ? Object.entries(r.notes).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ") : "";
+    const notes = r.notes
+      ? Object.entries(r.notes)
+          .filter(([, n]) => n > 0)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(", ")
+      : "";
     console.log(
       `${r.source}${r.scope ? `/${r.scope}` : ""}: ${r.outcome}, edition ${r.editionDate ?? "(today)"}, ${r.rowsRead} rows, ${r.changes} changes` +
-        `${Object.keys(r.byKind).length ? ` (${Object.entries(r.byKind).map(([k, n]) => `${k} ${n}`).join(", ")})` : ""}` +
+        `${
+          Object.keys(r.byKind).length
+            ? ` (${Object.entries(r.byKind)
+                .map(([k, n]) => `${k} ${n}`)
+                .join(", ")})`
+            : ""
+        }` +
         `${notes ? `; left out or changed: ${notes}` : ""}${r.reason ? `; ${r.reason}` : ""} [${((Date.now() - started) / 1000).toFixed(1)} s]`,
     );
     if (r.outcome === "failed" || r.outcome === "refused") process.exitCode = 1;

@@ -56,11 +56,16 @@ if (process.argv[1] && import.meta.url.endsWith(basename(process.argv[1]))) {
     if (cmd === "create") {
       const verified = flag("verified");
       const { key, keyId } = await createLocalKey(db, { plan, credits, verified, email: value("email") ?? null });
-      console.log(`Created ${plan} key ${keyId}${credits === null ? "" : ` with ${credits} credits this month`}${verified ? " (email and mobile verified)" : ""}. Send it as x-api-key:`);
+      console.log(
+        `Created ${plan} key ${keyId}${credits === null ? "" : ` with ${credits} credits this month`}${verified ? " (email and mobile verified)" : ""}. Send it as x-api-key:`,
+      );
       console.log(key);
     } else {
       const key = rest[0];
-      const r = await db.prepare(`UPDATE api_keys SET active = 0, disabled_at = ? WHERE key_hash = ?`).bind(Math.floor(Date.now() / 1000), hash(key)).run();
+      const r = await db
+        .prepare(`UPDATE api_keys SET active = 0, disabled_at = ? WHERE key_hash = ?`)
+        .bind(Math.floor(Date.now() / 1000), hash(key))
+        .run();
       if (!r.meta.changes) {
         console.error("No such key in the local database.");
         process.exitCode = 1;

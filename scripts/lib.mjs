@@ -116,7 +116,12 @@ function d1Databases() {
     .map((block) => {
       const body = block.split(/^\[/m)[0];
       const value = (key) => body.match(new RegExp(`^${key}\\s*=\\s*"([^"]*)"`, "m"))?.[1];
-      return { binding: value("binding"), name: value("database_name"), migrationsDir: value("migrations_dir") ?? "migrations", table: value("migrations_table") ?? "d1_migrations" };
+      return {
+        binding: value("binding"),
+        name: value("database_name"),
+        migrationsDir: value("migrations_dir") ?? "migrations",
+        table: value("migrations_table") ?? "d1_migrations",
+      };
     });
 }
 
@@ -129,7 +134,11 @@ function d1Databases() {
  */
 export async function applyMigrations(db, dir, table = "d1_migrations") {
   const { unstable_splitSqlQuery } = await import("wrangler");
-  await db.prepare(`CREATE TABLE IF NOT EXISTS ${table}(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)`).run();
+  await db
+    .prepare(
+      `CREATE TABLE IF NOT EXISTS ${table}(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)`,
+    )
+    .run();
   const applied = new Set((await db.prepare(`SELECT name FROM ${table}`).all()).results.map((r) => r.name));
   const files = readdirSync(dir)
     .filter((f) => f.endsWith(".sql") && !applied.has(f))
@@ -167,7 +176,15 @@ export async function importTs(entry) {
   const { build } = await import("esbuild");
   const out = join(ROOT, ".wrangler", "cli", entry.replace(/[/\\]/g, "_").replace(/\.ts$/, ".mjs"));
   mkdirSync(dirname(out), { recursive: true });
-  await build({ entryPoints: [join(ROOT, entry)], outfile: out, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "error", loader: { ".md": "text" },
+  await build({
+    entryPoints: [join(ROOT, entry)],
+    outfile: out,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    logLevel: "error",
+    loader: { ".md": "text" },
     // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
     banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
   });
@@ -191,7 +208,16 @@ export async function localEnv(persistTo) {
 }
 
 export function startDev(port, { persistTo, vars = {} } = {}) {
-  const args = [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", ...devConfigArgs(), "--port", String(port), "--ip", "127.0.0.1", ...(persistTo ? ["--persist-to", persistTo] : [])];
+  const args = [
+    join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
+    "dev",
+    ...devConfigArgs(),
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+    ...(persistTo ? ["--persist-to", persistTo] : []),
+  ];
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
   return spawn(process.execPath, args, { cwd: ROOT, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"] });
 }
@@ -258,7 +284,10 @@ export async function serveWorker({ config, port, persistTo, vars }, dev = {}) {
   const base = { inspector: false, remote: false, liveReload: false, watch: false, logLevel: "info", registry, ...dev };
   const readers = [];
   for (const c of WORKER_CONFIGS.slice(1)) {
-    const w = await unstable_startWorker({ config: join(dirname(config), c), dev: { ...base, server: { hostname: "127.0.0.1", port: 0 }, persist: persistTo } });
+    const w = await unstable_startWorker({
+      config: join(dirname(config), c),
+      dev: { ...base, server: { hostname: "127.0.0.1", port: 0 }, persist: persistTo },
+    });
     await w.ready;
     readers.push(w);
   }

@@ -13,7 +13,12 @@ const OUT = join(ROOT, "src/platform/routes.ts");
 /** The module each operation is imported from in index.ts, by the name it is imported as. */
 const modules = new Map([...readFileSync(INDEX, "utf8").matchAll(/^import \{ (\w+) \} from "(\.\/[^"]+)";$/gm)].map((m) => [m[1], m[2]]));
 const indexText = readFileSync(INDEX, "utf8");
-const listed = indexText.slice(indexText.indexOf("export const operations")).match(/= \[([\s\S]*?)\]/)[1].split(",").map((s) => s.trim()).filter(Boolean);
+const listed = indexText
+  .slice(indexText.indexOf("export const operations"))
+  .match(/= \[([\s\S]*?)\]/)[1]
+  .split(",")
+  .map((s) => s.trim())
+  .filter(Boolean);
 const { operations } = await importTs("src/operations/index.ts");
 if (listed.length !== operations.length) throw new Error(`index.ts lists ${listed.length} names but exports ${operations.length} operations`);
 

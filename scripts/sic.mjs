@@ -46,7 +46,9 @@ export async function main(args) {
   const sample = args.includes("--sample");
   const targets = args.filter((a) => a !== "--sample");
   if (!targets.length) {
-    console.error("usage: npm run ingest -- sic <folder | SIC07_CH_condensed_list_en.csv ons_economic_activities_alphabetic_index.csv [ch_created_activity_sic_codes.csv]> [--sample]");
+    console.error(
+      "usage: npm run ingest -- sic <folder | SIC07_CH_condensed_list_en.csv ons_economic_activities_alphabetic_index.csv [ch_created_activity_sic_codes.csv]> [--sample]",
+    );
     process.exitCode = 2;
     return;
   }

@@ -62,7 +62,9 @@ try {
       console.log("First run: loading the sample registers (our own files in each upstream's format, marked as samples)…");
       for (const [source, file, date] of SAMPLES) {
         const r = await ingest(source, join(ROOT, file), { date: date ?? null, quiet: true, sample: true, local });
-        console.log(`  ${source}${r.scope ? `/${r.scope}` : ""}: ${r.outcome}, ${r.rowsRead} rows, ${r.changes} changes${r.outcome === "refused" ? ` (${r.reason})` : ""}`);
+        console.log(
+          `  ${source}${r.scope ? `/${r.scope}` : ""}: ${r.outcome}, ${r.rowsRead} rows, ${r.changes} changes${r.outcome === "refused" ? ` (${r.reason})` : ""}`,
+        );
       }
       // The industry classifier's SIC 2007 lists: our sample of the condensed list and the ONS index (npm run ingest -- sic loads the real ones).
       console.log(`  ${describeSicLoad(await loadSicFiles([join(ROOT, "test/fixtures/sic-2007")], { sample: true, local }))}`);
@@ -85,12 +87,28 @@ console.log(`Ready to serve after ${took(began)}.`);
 
 console.log(`Serving the API at http://localhost:${port} (sign-up codes are printed in this log)…`);
 // TRUST_CLIENT_IP_HEADER emptied: locally any caller can send cf-connecting-ip, so it is not believed (keyless callers share one allowance).
-const dev = spawn(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", ...devConfigArgs(), "--port", port, "--var", "ENVIRONMENT:development", "--var", "BROWSER_KEEP_ALIVE_MS:0", "--var", "TRUST_CLIENT_IP_HEADER:"], {
-  cwd: ROOT,
-  // Keep colours when this terminal has them: wrangler's output goes through the log filter below.
-  env: wranglerEnv({ CI: "", ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}) }),
-  stdio: ["inherit", "pipe", "pipe"],
-});
+const dev = spawn(
+  process.execPath,
+  [
+    join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
+    "dev",
+    ...devConfigArgs(),
+    "--port",
+    port,
+    "--var",
+    "ENVIRONMENT:development",
+    "--var",
+    "BROWSER_KEEP_ALIVE_MS:0",
+    "--var",
+    "TRUST_CLIENT_IP_HEADER:",
+  ],
+  {
+    cwd: ROOT,
+    // Keep colours when this terminal has them: wrangler's output goes through the log filter below.
+    env: wranglerEnv({ CI: "", ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}) }),
+    stdio: ["inherit", "pipe", "pipe"],
+  },
+);
 // An unreachable upstream (offline, or a wrong base URL) is one plain line, not workerd's red block with a stack.
 pipeFiltered(dev.stdout, (s) => process.stdout.write(s));
 pipeFiltered(dev.stderr, (s) => process.stderr.write(s));

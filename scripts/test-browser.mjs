@@ -28,7 +28,11 @@ async function check(name, fn) {
     console.log(`  ✓ ${name}`);
   } catch (e) {
     failures.push(`${name}: ${e?.message ?? e}`);
-    console.log(`  ✗ ${name}\n      ${String(e?.message ?? e).split("\n").join("\n      ")}`);
+    console.log(
+      `  ✗ ${name}\n      ${String(e?.message ?? e)
+        .split("\n")
+        .join("\n      ")}`,
+    );
   }
 }
 const assert = (ok, message) => {
@@ -50,14 +54,32 @@ rmSync(OUT, { recursive: true, force: true });
 mkdirSync(SCREENS, { recursive: true });
 console.log("Browser tests: preparing a database of their own…");
 migrateLocal(STATE);
-await ingest("sponsors", join(ROOT, "test/fixtures/sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-26.csv"), { persistTo: STATE, quiet: true, sample: true });
+await ingest("sponsors", join(ROOT, "test/fixtures/sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-26.csv"), {
+  persistTo: STATE,
+  quiet: true,
+  sample: true,
+});
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const log = [];
 const server = spawn(
   process.execPath,
-  [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", ...devConfigArgs(), "--port", String(port), "--ip", "127.0.0.1", "--persist-to", STATE, "--var", "ENVIRONMENT:development", "--var", "BROWSER_KEEP_ALIVE_MS:0"],
+  [
+    join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
+    "dev",
+    ...devConfigArgs(),
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+    "--persist-to",
+    STATE,
+    "--var",
+    "ENVIRONMENT:development",
+    "--var",
+    "BROWSER_KEEP_ALIVE_MS:0",
+  ],
   { cwd: ROOT, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true },
 );
 for (const s of [server.stdout, server.stderr]) s.on("data", (d) => log.push(...String(d).split("\n")));
@@ -74,7 +96,11 @@ process.on("SIGINT", () => stop().then(() => process.exit(130)));
 
 try {
   await waitFor(`${base}/api/status`, 120_000);
-  browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"] });
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
+  });
   const outside = [];
   const cspViolations = [];
   const open = async () => {

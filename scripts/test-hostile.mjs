@@ -21,7 +21,9 @@ if (result.skipped) {
   process.exit(0);
 }
 console.log(`\n${tableOf(result.rows)}`);
-console.log(`\nst: status; s/lim: seconds and the operation's time limit; cr: credits taken; ΔRSS: workerd's peak resident memory over the figure before the call; status: slowest /api/status while the call ran; up: /api/status answered after.`);
+console.log(
+  `\nst: status; s/lim: seconds and the operation's time limit; cr: credits taken; ΔRSS: workerd's peak resident memory over the figure before the call; status: slowest /api/status while the call ran; up: /api/status answered after.`,
+);
 console.log(`Hostile inputs: ${result.rows.length - result.failures.length} of ${result.rows.length} cases met every goal, in ${result.seconds} s.`);
 if (result.failures.length) {
   console.log(result.failures.map((f) => `- ${f}`).join("\n"));

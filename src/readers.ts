@@ -57,7 +57,9 @@ export class Readers extends WorkerEntrypoint<ReadersEnv> implements ReadersRpc 
   /** A PDF's text, page by page (at most `maxPages`); a scan, a password or a budget passed is an unreadable_input error. */
   async readPdf(bytes: Uint8Array | ReadableStream<Uint8Array>, opts: { maxPages?: number; size?: number } = {}): Promise<Wired<PdfText>> {
     return wired(async () =>
-      bytes instanceof Uint8Array ? readPdf(bytes, { maxPages: opts.maxPages }) : readPdf(await fromWire(bytes, opts.size), { maxPages: opts.maxPages, owned: true }),
+      bytes instanceof Uint8Array
+        ? readPdf(bytes, { maxPages: opts.maxPages })
+        : readPdf(await fromWire(bytes, opts.size), { maxPages: opts.maxPages, owned: true }),
     );
   }
 
@@ -68,7 +70,11 @@ export class Readers extends WorkerEntrypoint<ReadersEnv> implements ReadersRpc 
 
   /** A page rendered in the browser (see services/web/rendered.ts for what is read and the limits). */
   async render(url: string, opts: Parameters<Browser["render"]>[1], settings: RenderSettings): Promise<Wired<RenderedPage>> {
-    const browser = createBrowser(this.env.BROWSER, { testHosts: settings.testHosts, resolve: dohResolverFor(settings.resolverUrl), keepAliveMs: settings.keepAliveMs });
+    const browser = createBrowser(this.env.BROWSER, {
+      testHosts: settings.testHosts,
+      resolve: dohResolverFor(settings.resolverUrl),
+      keepAliveMs: settings.keepAliveMs,
+    });
     return wired(() => browser.render(url, opts));
   }
 }

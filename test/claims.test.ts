@@ -45,7 +45,11 @@ describe("SPEC §1 rule 2, §4.5, §4.8: every positive sentence of every operat
     // A reply whose root says a positive field is true says so in words the table recognises (else a reworded
     // sentence would slip past the table unchecked: add its wording to test/support/claims.ts).
     const positives = rootPositives(body);
-    if (positives.length) expect(claims.filter((c) => !c.path.includes(".") && !c.path.includes("[")).map((c) => c.rule), `${op.operationId}: ${positives.join(", ")} true, and no sentence of its root prose recognised`).not.toEqual([]);
+    if (positives.length)
+      expect(
+        claims.filter((c) => !c.path.includes(".") && !c.path.includes("[")).map((c) => c.rule),
+        `${op.operationId}: ${positives.join(", ")} true, and no sentence of its root prose recognised`,
+      ).not.toEqual([]);
   });
 });
 
@@ -70,7 +74,8 @@ function companiesHouseHas(profile: { company_number: string }): void {
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     if (url.hostname === "ch.test" && url.pathname === `/company/${profile.company_number}`) return Response.json(profile);
-    if (url.hostname === "ch.test" && url.pathname.startsWith(`/company/${profile.company_number}/`)) return Response.json({ errors: [{ error: "not-found" }] }, { status: 404 });
+    if (url.hostname === "ch.test" && url.pathname.startsWith(`/company/${profile.company_number}/`))
+      return Response.json({ errors: [{ error: "not-found" }] }, { status: 404 });
     return real(input, init);
   });
 }

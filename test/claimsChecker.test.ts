@@ -30,7 +30,14 @@ describe("SPEC §4.5, §4.8: a register check's positive sentence needs its posi
     expect(claimed(sponsor(f, "Bayside Hotel Group Ltd is no longer on the register of licensed sponsors (removed 2026-06-29)."))).toEqual([]);
     expect(claimed(sponsor(f, "Bayside Hotel Group Ltd is not a licensed sponsor."))).toEqual([]);
     // The possible-match sentence is a claim of its own, and agrees with possibleMatch: true.
-    expect(rulesOf(sponsor(f, 'Possible match only: Bayside Hotel Group Ltd, listed as a sponsor (workers; A rating), matches 07654321 through the company\'s former name "BAYSIDE HOTEL GROUP LTD".'))).toEqual([]);
+    expect(
+      rulesOf(
+        sponsor(
+          f,
+          'Possible match only: Bayside Hotel Group Ltd, listed as a sponsor (workers; A rating), matches 07654321 through the company\'s former name "BAYSIDE HOTEL GROUP LTD".',
+        ),
+      ),
+    ).toEqual([]);
     expect(claimed(sponsor(f, "Possible match only: Bayside Hotel Group Ltd may be a licensed sponsor."))).toEqual(["possible-match"]);
   });
 
@@ -40,7 +47,9 @@ describe("SPEC §4.5, §4.8: a register check's positive sentence needs its posi
     expect(rulesOf({ supervisedByHmrc: false, possibleMatch: true, summary: s })).toEqual(["hmrc-supervised"]);
     expect(rulesOf({ supervisedByHmrc: false, summary: "The business is supervised by HMRC." })).toEqual(["hmrc-supervised"]);
     // "Not being on HMRC's register does not mean …" is not a positive.
-    expect(claimed({ supervisedByHmrc: false, summary: "Not being on HMRC's register does not mean the business is unsupervised: another body may supervise it." })).toEqual([]);
+    expect(
+      claimed({ supervisedByHmrc: false, summary: "Not being on HMRC's register does not mean the business is unsupervised: another body may supervise it." }),
+    ).toEqual([]);
   });
 
   it("'authorised by the Solicitors Regulation Authority' needs authorised: true; a firm's own note is judged on the firm", () => {
@@ -48,24 +57,50 @@ describe("SPEC §4.5, §4.8: a register check's positive sentence needs its posi
     expect(rulesOf({ authorised: true, possibleMatch: false, summary: s, firms: [{ authorised: true }] })).toEqual([]);
     expect(rulesOf({ authorised: false, possibleMatch: true, summary: s, firms: [{ authorised: true }] })).toEqual(["sra-authorised"]);
     // The firm is authorised whatever the match: its own statusMeaning agrees with its own field.
-    expect(rulesOf({ authorised: false, possibleMatch: true, summary: "Possible match only.", firms: [{ authorised: true, statusMeaning: "Authorised by the SRA to practise." }] })).toEqual([]);
+    expect(
+      rulesOf({
+        authorised: false,
+        possibleMatch: true,
+        summary: "Possible match only.",
+        firms: [{ authorised: true, statusMeaning: "Authorised by the SRA to practise." }],
+      }),
+    ).toEqual([]);
     expect(rulesOf({ authorised: true, firms: [{ authorised: false, statusMeaning: "Authorised by the SRA to practise." }] })).toEqual(["sra-authorised"]);
   });
 
   it("'registered with CQC' and 'registered with the Charity Commission' need registered: true", () => {
-    expect(rulesOf({ registered: true, possibleMatch: false, summary: "Meadow Care Homes Limited is registered with CQC with 2 registered locations." })).toEqual([]);
-    expect(rulesOf({ registered: false, possibleMatch: true, summary: "Meadow Care Homes Limited is registered with CQC with 2 registered locations." })).toEqual(["cqc-registered"]);
-    expect(rulesOf({ registered: true, summary: "RIVERSIDE COMMUNITY TRUST (charity 1100001) is registered with the Charity Commission; latest income £245,310." })).toEqual([]);
-    expect(rulesOf({ registered: false, possibleMatch: true, summary: "RIVERSIDE COMMUNITY TRUST (charity 1100001) is registered with the Charity Commission." })).toEqual(["registered-charity"]);
+    expect(
+      rulesOf({ registered: true, possibleMatch: false, summary: "Meadow Care Homes Limited is registered with CQC with 2 registered locations." }),
+    ).toEqual([]);
+    expect(
+      rulesOf({ registered: false, possibleMatch: true, summary: "Meadow Care Homes Limited is registered with CQC with 2 registered locations." }),
+    ).toEqual(["cqc-registered"]);
+    expect(
+      rulesOf({ registered: true, summary: "RIVERSIDE COMMUNITY TRUST (charity 1100001) is registered with the Charity Commission; latest income £245,310." }),
+    ).toEqual([]);
+    expect(
+      rulesOf({ registered: false, possibleMatch: true, summary: "RIVERSIDE COMMUNITY TRUST (charity 1100001) is registered with the Charity Commission." }),
+    ).toEqual(["registered-charity"]);
     // "registered office", "registered under SIC code", "registered manager" are not register claims.
-    expect(claimed({ summary: "Your company is registered under SIC code 69102. The registered office is in Bristol. There was a registered manager." })).toEqual([]);
+    expect(
+      claimed({ summary: "Your company is registered under SIC code 69102. The registered office is in Bristol. There was a registered manager." }),
+    ).toEqual([]);
   });
 
   it("'registered charity number N' needs the charity register to have it (a reader's `register: {charityNumber, found}`)", () => {
-    expect(rulesOf({ register: { charityNumber: "1187654", found: true }, summary: "Riverside Reading Project (registered charity number 1187654)." })).toEqual([]);
-    expect(rulesOf({ register: { charityNumber: "1187654", found: false }, summary: "Riverside Reading Project (registered charity number 1187654)." })).toEqual(["registered-charity"]);
+    expect(rulesOf({ register: { charityNumber: "1187654", found: true }, summary: "Riverside Reading Project (registered charity number 1187654)." })).toEqual(
+      [],
+    );
+    expect(
+      rulesOf({ register: { charityNumber: "1187654", found: false }, summary: "Riverside Reading Project (registered charity number 1187654)." }),
+    ).toEqual(["registered-charity"]);
     // Reported speech is not our assertion.
-    expect(claimed({ register: { charityNumber: "1187654", found: false }, recognition: { note: "Read as a charity's report (it mentions a registered charity, a trustees' report)." } })).toEqual([]);
+    expect(
+      claimed({
+        register: { charityNumber: "1187654", found: false },
+        recognition: { note: "Read as a charity's report (it mentions a registered charity, a trustees' report)." },
+      }),
+    ).toEqual([]);
   });
 });
 
@@ -79,7 +114,8 @@ describe("SPEC §4.8: a reply listing several registers judges each sentence on 
   });
 
   it("'Not found on <registers>' fails when a register it names has the company, and 'On this register' needs its own found", () => {
-    const summary = "Not found on the HMRC money-laundering supervision register (edition of 2026-11-07), the licensed sponsors register (edition of 2026-06-29).";
+    const summary =
+      "Not found on the HMRC money-laundering supervision register (edition of 2026-11-07), the licensed sponsors register (edition of 2026-06-29).";
     expect(rulesOf({ summary, registers: [reg("aml", false), reg("sponsors", false), reg("sra", true)] })).toEqual([]);
     expect(rulesOf({ summary, registers: [reg("aml", false), reg("sponsors", true)] })).toEqual(["not-on-register"]);
     expect(rulesOf({ registers: [{ ...reg("sra", true), note: "On this register (edition of 2026-10-08)." }] })).toEqual([]);
@@ -144,15 +180,34 @@ describe("SPEC §1 rule 6 and issue 28 §2: absences must not be claimed against
     expect(rulesOf({ status: "liquidation", summary: "There is no insolvency on record." })).toEqual(["no-insolvency"]);
   });
   it("sanctions: 'no definite match' needs a check that ran with none; 'is on the sanctions list' needs a definite match", () => {
-    expect(rulesOf({ sanctions: { checked: true, definiteMatches: [] }, summary: "No definite match on the UK sanctions list (list of 2026-10-01); this is not a clearance." })).toEqual([]);
-    expect(rulesOf({ sanctions: { checked: false, definiteMatches: [] }, summary: "No definite match on the UK sanctions list." })).toEqual(["no-sanctions-match"]);
-    expect(rulesOf({ sanctions: { checked: true, definiteMatches: [{ id: "RUS0001" }] }, summary: "No definite match on the UK sanctions list." })).toEqual(["no-sanctions-match"]);
+    expect(
+      rulesOf({
+        sanctions: { checked: true, definiteMatches: [] },
+        summary: "No definite match on the UK sanctions list (list of 2026-10-01); this is not a clearance.",
+      }),
+    ).toEqual([]);
+    expect(rulesOf({ sanctions: { checked: false, definiteMatches: [] }, summary: "No definite match on the UK sanctions list." })).toEqual([
+      "no-sanctions-match",
+    ]);
+    expect(rulesOf({ sanctions: { checked: true, definiteMatches: [{ id: "RUS0001" }] }, summary: "No definite match on the UK sanctions list." })).toEqual([
+      "no-sanctions-match",
+    ]);
     expect(rulesOf({ sanctions: { checked: true, definiteMatches: [] }, summary: "The company is on the UK sanctions list." })).toEqual(["sanctions-listed"]);
-    expect(claimed({ sanctions: { checked: false, definiteMatches: [], note: "The UK sanctions list has not been loaded on this service yet, so it was not checked; this is not a clearance." } })).toEqual([]);
+    expect(
+      claimed({
+        sanctions: {
+          checked: false,
+          definiteMatches: [],
+          note: "The UK sanctions list has not been loaded on this service yet, so it was not checked; this is not a clearance.",
+        },
+      }),
+    ).toEqual([]);
   });
   it("'nothing required was found missing or wrong' needs an empty problems list", () => {
     expect(rulesOf({ problems: [], summary: "Nothing required was found missing or wrong on example.co.uk." })).toEqual([]);
-    expect(rulesOf({ problems: [{ id: "email-missing" }], summary: "Nothing required was found missing or wrong on example.co.uk." })).toEqual(["nothing-missing"]);
+    expect(rulesOf({ problems: [{ id: "email-missing" }], summary: "Nothing required was found missing or wrong on example.co.uk." })).toEqual([
+      "nothing-missing",
+    ]);
   });
   it("'no X found' needs found: false, or the list named after X empty", () => {
     expect(rulesOf({ reports: [], note: "No payment practices report found for this company." })).toEqual([]);
@@ -182,7 +237,26 @@ describe("the walk: prose is found by walking the reply, sources and the echo ar
   });
   it("every rule of the table is exercised by a failing case above (the table cannot grow a rule that never fails)", () => {
     // Kept in step by hand: a new rule needs its pass and fail cases in this file.
-    const tested = new Set(["licensed-sponsor", "hmrc-supervised", "sra-authorised", "cqc-registered", "registered-charity", "on-this-register", "meets", "passes", "qualifies", "sanctions-listed", "possible-match", "no-strike-off", "strike-off-proposed", "no-insolvency", "no-sanctions-match", "not-on-register", "nothing-missing", "no-x-found"]);
+    const tested = new Set([
+      "licensed-sponsor",
+      "hmrc-supervised",
+      "sra-authorised",
+      "cqc-registered",
+      "registered-charity",
+      "on-this-register",
+      "meets",
+      "passes",
+      "qualifies",
+      "sanctions-listed",
+      "possible-match",
+      "no-strike-off",
+      "strike-off-proposed",
+      "no-insolvency",
+      "no-sanctions-match",
+      "not-on-register",
+      "nothing-missing",
+      "no-x-found",
+    ]);
     expect(CLAIM_RULES.map((r) => r.id).filter((id) => !tested.has(id))).toEqual([]);
   });
 });

@@ -31,22 +31,37 @@ describe("the contract: every operation's example answers its success status, an
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
   });
 
-  it.each(operations.map((op) => [titleOf(op), op] as const))("%s: its example, called over HTTP, answers its success status and a reply its output schema parses", async (_title, op) => {
-    expect(op.example, `${op.operationId} has no \`example\`: give it one (query for GET/DELETE, JSON body for POST/PUT); the docs and this test use it`).toBeTypeOf("object");
-    const { input, status, text } = await callOperation(op, { ...op.example });
-    expect(status, `${op.operationId} with its example ${JSON.stringify(input)} answered ${status}: ${text.slice(0, 600)}`).toBe(op.successStatus ?? 200);
-    const body = JSON.parse(text) as Record<string, unknown>;
-    expect(parses(op.output, body), `${op.operationId}'s reply does not parse with its output schema; reply: ${text.slice(0, 600)}`).toBe("parses");
-    // Nothing undeclared either: parsing drops keys the schema does not name, so the two key lists must agree.
-    const declared = op.output.parse(body) as Record<string, unknown>;
-    expect(Object.keys(body).filter((k) => !(k in declared)), `${op.operationId}'s reply has keys its output schema does not declare`).toEqual([]);
-  });
+  it.each(operations.map((op) => [titleOf(op), op] as const))(
+    "%s: its example, called over HTTP, answers its success status and a reply its output schema parses",
+    async (_title, op) => {
+      expect(
+        op.example,
+        `${op.operationId} has no \`example\`: give it one (query for GET/DELETE, JSON body for POST/PUT); the docs and this test use it`,
+      ).toBeTypeOf("object");
+      const { input, status, text } = await callOperation(op, { ...op.example });
+      expect(status, `${op.operationId} with its example ${JSON.stringify(input)} answered ${status}: ${text.slice(0, 600)}`).toBe(op.successStatus ?? 200);
+      const body = JSON.parse(text) as Record<string, unknown>;
+      expect(parses(op.output, body), `${op.operationId}'s reply does not parse with its output schema; reply: ${text.slice(0, 600)}`).toBe("parses");
+      // Nothing undeclared either: parsing drops keys the schema does not name, so the two key lists must agree.
+      const declared = op.output.parse(body) as Record<string, unknown>;
+      expect(
+        Object.keys(body).filter((k) => !(k in declared)),
+        `${op.operationId}'s reply has keys its output schema does not declare`,
+      ).toEqual([]);
+    },
+  );
 
   it("each operation lives in src/operations/<family>/<operationId>.ts, and every such file is in the registry", () => {
     const modules = import.meta.glob<Record<string, unknown>>("/src/operations/*/*.ts", { eager: true });
-    const files = Object.entries(modules).map(([path, mod]) => ({ path, ops: Object.values(mod).filter((v): v is AnyOperation => typeof v === "object" && v !== null && "operationId" in v && "handler" in v) }));
+    const files = Object.entries(modules).map(([path, mod]) => ({
+      path,
+      ops: Object.values(mod).filter((v): v is AnyOperation => typeof v === "object" && v !== null && "operationId" in v && "handler" in v),
+    }));
     for (const { path, ops } of files) {
-      expect(ops.map((o) => `/src/operations/${o.family}/${o.operationId}.ts`), `${path} must define exactly the operation it is named after`).toEqual([path]);
+      expect(
+        ops.map((o) => `/src/operations/${o.family}/${o.operationId}.ts`),
+        `${path} must define exactly the operation it is named after`,
+      ).toEqual([path]);
     }
     expect(files.map((f) => f.ops[0]?.operationId).sort()).toEqual(operations.map((o) => o.operationId).sort());
   });
@@ -56,6 +71,9 @@ describe("the contract: every operation's example answers its success status, an
     const reply = op.exampleReply?.();
     expect(parses(op.output, reply), `${op.operationId}.exampleReply (shown in the docs) does not parse with its output schema`).toBe("parses");
     const declared = op.output.parse(reply) as Record<string, unknown>;
-    expect(Object.keys(reply as object).filter((k) => !(k in declared)), `${op.operationId}.exampleReply has keys its output schema does not declare`).toEqual([]);
+    expect(
+      Object.keys(reply as object).filter((k) => !(k in declared)),
+      `${op.operationId}.exampleReply has keys its output schema does not declare`,
+    ).toEqual([]);
   });
 });

@@ -22,7 +22,9 @@ export async function createTestKey(opts: TestKeyOptions = {}): Promise<{ key: s
   const accountId = newId("acc");
   const now = Math.floor(Date.now() / 1000);
   if (opts.orgId)
-    await env.DB.prepare(`INSERT OR IGNORE INTO orgs (id, name, plan, pooled) VALUES (?, ?, ?, 1)`).bind(opts.orgId, opts.orgId, opts.orgPlan ?? "team").run();
+    await env.DB.prepare(`INSERT OR IGNORE INTO orgs (id, name, plan, pooled) VALUES (?, ?, ?, 1)`)
+      .bind(opts.orgId, opts.orgId, opts.orgPlan ?? "team")
+      .run();
   await env.DB.batch([
     env.DB.prepare(`INSERT INTO accounts (id, email, mobile, email_verified_at, mobile_verified_at, plan, org_id) VALUES (?, ?, ?, ?, ?, ?, ?)`).bind(
       accountId,
@@ -33,7 +35,9 @@ export async function createTestKey(opts: TestKeyOptions = {}): Promise<{ key: s
       opts.plan ?? "free",
       opts.orgId ?? null,
     ),
-    env.DB.prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix, active, credits_override, credits_override_period) VALUES (?, ?, ?, ?, ?, ?, ?)`).bind(
+    env.DB.prepare(
+      `INSERT INTO api_keys (id, account_id, key_hash, prefix, active, credits_override, credits_override_period) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).bind(
       keyId,
       accountId,
       await sha256Hex(key),
@@ -61,7 +65,8 @@ export const call = async (path: string, init: RequestInit & { key?: string } = 
   if (init.key) headers.set("x-api-key", init.key);
   const r = await exports.default.fetch(new Request(`http://api.test${path}`, { ...init, headers }));
   received.push({ method: (init.method ?? "GET").toLowerCase(), path: new URL(`http://api.test${path}`).pathname, status: r.status });
-  if (!(init.key && verifiedKeys.has(init.key)) && /json/.test(r.headers.get("content-type") ?? "")) unverifiedReplies.push({ path, text: await r.clone().text() });
+  if (!(init.key && verifiedKeys.has(init.key)) && /json/.test(r.headers.get("content-type") ?? ""))
+    unverifiedReplies.push({ path, text: await r.clone().text() });
   return r;
 };
 
@@ -84,7 +89,11 @@ export const json = async (r: Response) => (await r.json()) as Record<string, an
 /** A contact nobody else in the run uses (sign-up limits are per address, per number and per IPv6 /48: the ip is a /48 of its own). */
 export function uniqueContact(): { email: string; mobile: string; ip: string } {
   const n = crypto.getRandomValues(new Uint32Array(1))[0];
-  return { email: `dev${n}@example.co.uk`, mobile: `07700${String(n % 1_000_000).padStart(6, "0")}`, ip: `3fff:${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}::1` };
+  return {
+    email: `dev${n}@example.co.uk`,
+    mobile: `07700${String(n % 1_000_000).padStart(6, "0")}`,
+    ip: `3fff:${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}::1`,
+  };
 }
 
 /**
@@ -121,4 +130,8 @@ export async function startSignup(contact: { email: string; mobile: string; ip?:
 export const verifySignup = ({ challengeId, emailCode, mobileCode }: { challengeId: string; emailCode: string; mobileCode: string }) =>
   // Only the three fields verify takes: callers spread startSignup's result, whose `reply` (the sign-up's Response) is
   // not a parameter, and a parameter an operation does not take is refused (issue 29 §4).
-  call("/api/v1/signup/verify", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ challengeId, emailCode, mobileCode }) });
+  call("/api/v1/signup/verify", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ challengeId, emailCode, mobileCode }),
+  });

@@ -86,14 +86,27 @@ beforeAll(async () => {
 }, 120_000);
 afterEach(() => vi.restoreAllMocks());
 
-const resolve = (s: Schema): Schema => (typeof s?.$ref === "string" ? resolve(s.$ref.split("/").slice(1).reduce((o: Schema, k: string) => o?.[k], doc as Schema)) : s);
+const resolve = (s: Schema): Schema =>
+  typeof s?.$ref === "string"
+    ? resolve(
+        s.$ref
+          .split("/")
+          .slice(1)
+          .reduce((o: Schema, k: string) => o?.[k], doc as Schema),
+      )
+    : s;
 
 /** An operation's inputs as the description gives them: query parameters, or the JSON body's properties. */
 function paramsOf(op: AnyOperation): Param[] {
   const d = (doc.paths as Record<string, Record<string, Schema>>)[op.path][op.method];
-  if (op.method === "get" || op.method === "delete") return (d.parameters ?? []).map((p: Schema) => ({ name: p.name, required: !!p.required, schema: resolve(p.schema) }));
+  if (op.method === "get" || op.method === "delete")
+    return (d.parameters ?? []).map((p: Schema) => ({ name: p.name, required: !!p.required, schema: resolve(p.schema) }));
   const body = resolve(d.requestBody.content["application/json"].schema);
-  return Object.entries((body.properties ?? {}) as Record<string, Schema>).map(([name, s]) => ({ name, required: (body.required ?? []).includes(name), schema: resolve(s) }));
+  return Object.entries((body.properties ?? {}) as Record<string, Schema>).map(([name, s]) => ({
+    name,
+    required: (body.required ?? []).includes(name),
+    schema: resolve(s),
+  }));
 }
 
 const typesOf = (s: Schema): string[] => [s.type].flat().filter((t): t is string => typeof t === "string");
@@ -111,7 +124,8 @@ function arbitraryOf(s: Schema, inQuery: boolean): fc.Arbitrary<unknown> {
     return asText(fc.integer({ min: lo, max: hi }).map((n) => Number((n * step).toFixed(2))));
   }
   if (types.includes("boolean")) return inQuery ? fc.constantFrom("true", "false") : fc.boolean();
-  if (types.includes("array")) return fc.array(arbitraryOf(resolve(s.items ?? {}), inQuery), { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 3, 3) });
+  if (types.includes("array"))
+    return fc.array(arbitraryOf(resolve(s.items ?? {}), inQuery), { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 3, 3) });
   const minLength = s.minLength ?? 0;
   const maxLength = Math.min(s.maxLength ?? 60, 60);
   const text = s.pattern ? fc.stringMatching(new RegExp(s.pattern, "u")) : fc.string({ minLength, maxLength, unit: "grapheme" });
@@ -124,7 +138,8 @@ function validInput(op: AnyOperation): fc.Arbitrary<Record<string, unknown>> {
   const pair = ONE_OF[op.operationId];
   const params = paramsOf(op);
   const fields: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const p of params.filter((q) => !GIVEN_OUT.has(q.name))) fields[p.name] = p.required ? arbitraryOf(p.schema, inQuery) : fc.option(arbitraryOf(p.schema, inQuery), { nil: undefined });
+  for (const p of params.filter((q) => !GIVEN_OUT.has(q.name)))
+    fields[p.name] = p.required ? arbitraryOf(p.schema, inQuery) : fc.option(arbitraryOf(p.schema, inQuery), { nil: undefined });
   return fc.record(fields).chain((input) =>
     fc.constantFrom(0, 1).map((which) => {
       const out = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
@@ -169,7 +184,11 @@ function invalidInputs(op: AnyOperation, base: Record<string, unknown>): Invalid
       else if (s.pattern && !new RegExp(s.pattern, "u").test("#!?")) put("not matching its pattern", "#!?");
     } else if (types.includes("array")) {
       put("not an array", "x");
-      if (s.maxItems !== undefined) put(`over maxItems ${s.maxItems}`, Array.from({ length: s.maxItems + 1 }, () => "x"));
+      if (s.maxItems !== undefined)
+        put(
+          `over maxItems ${s.maxItems}`,
+          Array.from({ length: s.maxItems + 1 }, () => "x"),
+        );
     }
   }
   return out;
@@ -183,7 +202,11 @@ describe("issue 29 §4: inputs generated from the emitted description", () => {
   it("every known disagreement names an operation of the registry", () => {
     expect(Object.keys(KNOWN_DISAGREEMENTS).filter((id) => !ops.some((op) => op.operationId === id))).toEqual([]);
   });
-  it.each(agreeing.map((op) => [op.operationId, op] as const))("%s: valid inputs are never refused as invalid and never a 5xx; invalid ones are 400 naming the field, uncharged", (_id, op) => generatedInputs(op), 120_000);
+  it.each(agreeing.map((op) => [op.operationId, op] as const))(
+    "%s: valid inputs are never refused as invalid and never a 5xx; invalid ones are 400 naming the field, uncharged",
+    (_id, op) => generatedInputs(op),
+    120_000,
+  );
   it.fails.each(disagreeing.map((op) => [op.operationId, KNOWN_DISAGREEMENTS[op.operationId], op] as const))(
     "%s (known disagreement: %s): expected to fail until the description says the rule",
     (_id, _why, op) => generatedInputs(op),
@@ -235,11 +258,15 @@ describe("issue 29 §4: the company number pattern is what validation takes", ()
     const { COMPANY_NUMBER_PATTERN } = await import("../src/platform/schemas");
     const { normaliseCompanyNumber } = await import("../src/services/matching/companyNumber");
     // Valid forms (the pattern's own space rule: trimmed, at most one space after the prefix).
-    for (const n of ["1", "01234567", "12345678", " 1234567 ", "SC123456", "sc 12345", "oc300123", "R0000123", "AB123456", "ab 123456"]) expect(COMPANY_NUMBER_PATTERN.test(n), n).toBe(true);
-    for (const n of ["0", "00000000", "123456789", "SC000000", "AB12345", "A1123456", "SC1234567", "", "S C123456", "valueOf"]) expect(COMPANY_NUMBER_PATTERN.test(n), n).toBe(false);
+    for (const n of ["1", "01234567", "12345678", " 1234567 ", "SC123456", "sc 12345", "oc300123", "R0000123", "AB123456", "ab 123456"])
+      expect(COMPANY_NUMBER_PATTERN.test(n), n).toBe(true);
+    for (const n of ["0", "00000000", "123456789", "SC000000", "AB12345", "A1123456", "SC1234567", "", "S C123456", "valueOf"])
+      expect(COMPANY_NUMBER_PATTERN.test(n), n).toBe(false);
     const shaped = fc.oneof(
       fc.stringMatching(/^\s?[0-9]{1,9}\s?$/),
-      fc.tuple(fc.constantFrom("SC", "sc", "NI", "OC", "R0", "AB", "zz", "A1", "1A"), fc.constantFrom("", " "), fc.stringMatching(/^[0-9]{1,7}$/)).map(([p, s, d]) => `${p}${s}${d}`),
+      fc
+        .tuple(fc.constantFrom("SC", "sc", "NI", "OC", "R0", "AB", "zz", "A1", "1A"), fc.constantFrom("", " "), fc.stringMatching(/^[0-9]{1,7}$/))
+        .map(([p, s, d]) => `${p}${s}${d}`),
       fc.string({ maxLength: 10 }),
     );
     fc.assert(
@@ -299,7 +326,17 @@ describe("issue 29 §4: the address, email, mobile and text patterns are what va
       "https://a-b--c.example.com/",
     ])
       expect([u, PAGE_URL_PATTERN.test(u), urlRefusal(u)]).toEqual([u, true, null]);
-    for (const u of ["ftp://example.com/", "https://user:pw@example.com/", "not a url", "https://exa mple.com/", "https://xn--a.com/", "https://a.0x1/", "https://1.2.3.4.5/", "https://example.com:65536/", "#!?"])
+    for (const u of [
+      "ftp://example.com/",
+      "https://user:pw@example.com/",
+      "not a url",
+      "https://exa mple.com/",
+      "https://xn--a.com/",
+      "https://a.0x1/",
+      "https://1.2.3.4.5/",
+      "https://example.com:65536/",
+      "#!?",
+    ])
       expect([u, PageUrl.safeParse(u).success]).toEqual([u, false]);
   });
 
@@ -322,8 +359,10 @@ describe("issue 29 §4: the address, email, mobile and text patterns are what va
       }),
       { numRuns: 2000 },
     );
-    for (const d of ["example.co.uk", "WWW.Example.CO.UK", "https://www.example.co.uk/about", "example.co.uk.", "a.io"]) expect([d, Domain.safeParse(d).success]).toEqual([d, true]);
-    for (const d of ["localhost", "1.2.3.4", "ftp://example.com", "https://u@example.com", "exa mple.com", "xn--a.com", "a.b", "#!?"]) expect([d, Domain.safeParse(d).success]).toEqual([d, false]);
+    for (const d of ["example.co.uk", "WWW.Example.CO.UK", "https://www.example.co.uk/about", "example.co.uk.", "a.io"])
+      expect([d, Domain.safeParse(d).success]).toEqual([d, true]);
+    for (const d of ["localhost", "1.2.3.4", "ftp://example.com", "https://u@example.com", "exa mple.com", "xn--a.com", "a.b", "#!?"])
+      expect([d, Domain.safeParse(d).success]).toEqual([d, false]);
   });
 
   it("every webhook URL WEBHOOK_URL_PATTERN matches passes the address check's URL rules (only blocked_address, 422, for a private address, a local name or a port)", async () => {
@@ -352,7 +391,10 @@ describe("issue 29 §4: the address, email, mobile and text patterns are what va
       { numRuns: 2000 },
     );
     // fast-check's own RFC addresses: those the pattern takes, sign-up takes.
-    fc.assert(fc.property(fc.emailAddress(), (s) => void (EMAIL_PATTERN.test(s) && s.length <= 254 && expect(normaliseEmail(s), s).not.toBeNull())), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.emailAddress(), (s) => void (EMAIL_PATTERN.test(s) && s.length <= 254 && expect(normaliseEmail(s), s).not.toBeNull())),
+      { numRuns: 2000 },
+    );
     for (const e of ["dev@example.co.uk", "First.Last+tag@sub.example.com", "o'brien@example.ie"]) expect([e, EMAIL_PATTERN.test(e)]).toEqual([e, true]);
     // The description says both: format email, and the pattern that keeps a fuzzer's addresses to those sign-up takes.
     const described = (await emittedDoc()) as unknown as { paths: Record<string, any>; components: { schemas: Record<string, any> } };
@@ -361,15 +403,31 @@ describe("issue 29 §4: the address, email, mobile and text patterns are what va
     expect(body.properties.email).toMatchObject({ type: "string", format: "email", maxLength: 254, pattern: EMAIL_PATTERN.source });
     expect(body.properties.mobile).toMatchObject({ type: "string", maxLength: 20 });
     expect(typeof body.properties.mobile.pattern).toBe("string");
-    for (const e of ['"a b"@example.com', "a@[192.0.2.1]", "a@example.xn--p1ai", "a@localhost", "a..b@example.com", "@example.com"]) expect([e, EMAIL_PATTERN.test(e)]).toEqual([e, false]);
+    for (const e of ['"a b"@example.com', "a@[192.0.2.1]", "a@example.xn--p1ai", "a@localhost", "a..b@example.com", "@example.com"])
+      expect([e, EMAIL_PATTERN.test(e)]).toEqual([e, false]);
   });
 
   it("every number MOBILE_PATTERN matches is one normaliseMobile reads; the usual notations match it, within maxLength 20", async () => {
     const { MOBILE_PATTERN } = await import("../src/platform/schemas");
     const { normaliseMobile } = await import("../src/services/account/contact");
-    for (const m of ["07700900123", "07700 900123", "07700 900 123", "0770-090-0123", "+447700900123", "+44 7700 900123", "(+44) 7700 900123", "00447700900123", "0044 7700 900123", "+33612345678", "+33 6 12 34 56 78", "+1 (415) 555-0100", "+4915112345678"])
+    for (const m of [
+      "07700900123",
+      "07700 900123",
+      "07700 900 123",
+      "0770-090-0123",
+      "+447700900123",
+      "+44 7700 900123",
+      "(+44) 7700 900123",
+      "00447700900123",
+      "0044 7700 900123",
+      "+33612345678",
+      "+33 6 12 34 56 78",
+      "+1 (415) 555-0100",
+      "+4915112345678",
+    ])
       expect([m, MOBILE_PATTERN.test(m), normaliseMobile(m) !== null]).toEqual([m, true, true]);
-    for (const m of ["01632960000", "+441632960000", "+44 (0) 7700 900123", "0033612345678", "+0123456789", "7700900123", "0770090012", "+1234567", "#!?"]) expect([m, MOBILE_PATTERN.test(m)]).toEqual([m, false]);
+    for (const m of ["01632960000", "+441632960000", "+44 (0) 7700 900123", "0033612345678", "+0123456789", "7700900123", "0770090012", "+1234567", "#!?"])
+      expect([m, MOBILE_PATTERN.test(m)]).toEqual([m, false]);
     let short = 0;
     fc.assert(
       fc.property(fc.stringMatching(new RegExp(MOBILE_PATTERN.source, "u")), (s) => {

@@ -35,7 +35,9 @@ beforeEach(() => resetUpstreamPauses());
 afterAll(async () => {
   if (!received.length) return;
   const { exports } = await import("cloudflare:workers");
-  const doc = (await (await exports.default.fetch(new Request("http://api.test/openapi.json"))).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+  const doc = (await (await exports.default.fetch(new Request("http://api.test/openapi.json"))).json()) as {
+    paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+  };
   const undocumented = received.filter((r) => {
     const op = doc.paths[r.path]?.[r.method];
     if (!op) return false; // not an operation (docs, status, an unknown path) or another method: covered elsewhere

@@ -83,5 +83,12 @@ export async function benchCharityExtract(charities: number, opts: { measureMemo
   }
   const ms = performance.now() - started;
   const mb = (n: number) => +(n / 2 ** 20).toFixed(1);
-  return { charities, records, seconds: +(ms / 1000).toFixed(1), recordsPerSecond: Math.round((records / ms) * 1000), baselineHeapMB: mb(base), peakHeapMB: mb(peak) };
+  return {
+    charities,
+    records,
+    seconds: +(ms / 1000).toFixed(1),
+    recordsPerSecond: Math.round((records / ms) * 1000),
+    baselineHeapMB: mb(base),
+    peakHeapMB: mb(peak),
+  };
 }

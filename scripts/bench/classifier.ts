@@ -44,8 +44,23 @@ export function benchClassifier(root: string) {
   const before = heap();
   const model = build(dir);
   const heldMB = (heap() - before) / 1e6;
-  const typedBytes = [model.idf, model.phraseCode, model.phraseWeight, model.phraseMode, model.phraseFlags, model.coreOff, model.coreTerms, model.extraOff,
-    model.extraTerms, model.postOff, model.postPhrases, model.tcOff, model.tcCode, model.tcShare, model.codeMode].reduce((n, a) => n + a.byteLength, 0);
+  const typedBytes = [
+    model.idf,
+    model.phraseCode,
+    model.phraseWeight,
+    model.phraseMode,
+    model.phraseFlags,
+    model.coreOff,
+    model.coreTerms,
+    model.extraOff,
+    model.extraTerms,
+    model.postOff,
+    model.postPhrases,
+    model.tcOff,
+    model.tcCode,
+    model.tcShare,
+    model.codeMode,
+  ].reduce((n, a) => n + a.byteLength, 0);
 
   const sitesDir = join(root, "test", "fixtures", "sic-2007", "sites");
   const sites = readdirSync(sitesDir)
@@ -53,7 +68,12 @@ export function benchClassifier(root: string) {
     .sort()
     .map((f) => {
       const raw = readFileSync(join(sitesDir, f), "utf8");
-      return { name: f, known: /^# sic: (.*)$/m.exec(raw)![1].trim().split(/\s+/), set: /^# set: (\w+)$/m.exec(raw)?.[1] ?? "tuning", text: raw.replace(/^# (sic|set):.*\n/gm, "") };
+      return {
+        name: f,
+        known: /^# sic: (.*)$/m.exec(raw)![1].trim().split(/\s+/),
+        set: /^# set: (\w+)$/m.exec(raw)?.[1] ?? "tuning",
+        text: raw.replace(/^# (sic|set):.*\n/gm, ""),
+      };
     });
 
   const classifyMs: number[] = [];

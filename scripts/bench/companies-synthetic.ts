@@ -7,12 +7,92 @@
 import { createWriteStream } from "node:fs";
 import Papa from "papaparse";
 
-const COMMON = ["SERVICES", "UK", "HOLDINGS", "GROUP", "PROPERTY", "CONSULTING", "TRADING", "SOLUTIONS", "INTERNATIONAL", "DEVELOPMENTS", "LONDON", "INVESTMENTS", "MANAGEMENT", "GLOBAL", "CONSTRUCTION", "HOMES", "TECHNOLOGY", "MEDIA", "CAPITAL", "VENTURES"];
-const SYLLABLES = ["AL", "BAR", "CAN", "DEL", "EX", "FOR", "GRAN", "HAL", "IN", "JOR", "KEN", "LOR", "MAR", "NOR", "OAK", "PER", "QUIN", "ROS", "SAL", "TOR", "UL", "VAN", "WIN", "YAR", "ZEN", "BRO", "CHE", "DUN", "FEL", "GIL", "HAR", "LIN", "MOR", "PEN", "RIV", "STA", "TRE", "WEL", "ASH", "BEL"];
+const COMMON = [
+  "SERVICES",
+  "UK",
+  "HOLDINGS",
+  "GROUP",
+  "PROPERTY",
+  "CONSULTING",
+  "TRADING",
+  "SOLUTIONS",
+  "INTERNATIONAL",
+  "DEVELOPMENTS",
+  "LONDON",
+  "INVESTMENTS",
+  "MANAGEMENT",
+  "GLOBAL",
+  "CONSTRUCTION",
+  "HOMES",
+  "TECHNOLOGY",
+  "MEDIA",
+  "CAPITAL",
+  "VENTURES",
+];
+const SYLLABLES = [
+  "AL",
+  "BAR",
+  "CAN",
+  "DEL",
+  "EX",
+  "FOR",
+  "GRAN",
+  "HAL",
+  "IN",
+  "JOR",
+  "KEN",
+  "LOR",
+  "MAR",
+  "NOR",
+  "OAK",
+  "PER",
+  "QUIN",
+  "ROS",
+  "SAL",
+  "TOR",
+  "UL",
+  "VAN",
+  "WIN",
+  "YAR",
+  "ZEN",
+  "BRO",
+  "CHE",
+  "DUN",
+  "FEL",
+  "GIL",
+  "HAR",
+  "LIN",
+  "MOR",
+  "PEN",
+  "RIV",
+  "STA",
+  "TRE",
+  "WEL",
+  "ASH",
+  "BEL",
+];
 const FORMS = ["LIMITED", "LTD", "LIMITED", "LIMITED", "LTD", "PLC", "LLP", "LIMITED"];
 const STATUSES = ["Active", "Active", "Active", "Active", "Active", "Active", "Active", "Active", "Active - Proposal to Strike off", "Liquidation"];
-const SICS = ["70229 - Management consultancy activities other than financial management", "62012 - Business and domestic software development", "68209 - Other letting and operating of own or leased real estate", "41100 - Development of building projects", "99999 - Dormant Company", "47910 - Retail sale via mail order houses or via Internet", "56101 - Licensed restaurants", "82990 - Other business support service activities n.e.c."];
-const TOWNS = [["LONDON", "EC1A 1BB"], ["MANCHESTER", "M1 3HU"], ["BIRMINGHAM", "B2 4QA"], ["LEEDS", "LS1 4AP"], ["BRISTOL", "BS1 5TY"], ["GLASGOW", "G1 1XQ"], ["CARDIFF", "CF10 2BU"], ["BELFAST", "BT1 5GS"]];
+const SICS = [
+  "70229 - Management consultancy activities other than financial management",
+  "62012 - Business and domestic software development",
+  "68209 - Other letting and operating of own or leased real estate",
+  "41100 - Development of building projects",
+  "99999 - Dormant Company",
+  "47910 - Retail sale via mail order houses or via Internet",
+  "56101 - Licensed restaurants",
+  "82990 - Other business support service activities n.e.c.",
+];
+const TOWNS = [
+  ["LONDON", "EC1A 1BB"],
+  ["MANCHESTER", "M1 3HU"],
+  ["BIRMINGHAM", "B2 4QA"],
+  ["LEEDS", "LS1 4AP"],
+  ["BRISTOL", "BS1 5TY"],
+  ["GLASGOW", "G1 1XQ"],
+  ["CARDIFF", "CF10 2BU"],
+  ["BELFAST", "BT1 5GS"],
+];
 
 /** A deterministic pseudo-random sequence (mulberry32). */
 function rng(seed: number) {

@@ -31,7 +31,11 @@ function load(url, headers, connections, seconds) {
 }
 const fig = (r) => ({ p50: r.latency.p50, p99: r.latency.p99, rps: Math.round(r.requests.average), non2xx: r.non2xx, errors: r.errors });
 
-export async function benchCompanies({ rows = Number(process.env.BENCH_COMPANY_ROWS ?? 5_700_000), seconds = Number(process.env.BENCH_SECONDS ?? 10), port = 8798 } = {}) {
+export async function benchCompanies({
+  rows = Number(process.env.BENCH_COMPANY_ROWS ?? 5_700_000),
+  seconds = Number(process.env.BENCH_SECONDS ?? 10),
+  port = 8798,
+} = {}) {
   const out = { rows };
   const dir = join(ROOT, ".bench", "companies");
   mkdirSync(dir, { recursive: true });
@@ -68,7 +72,15 @@ export async function benchCompanies({ rows = Number(process.env.BENCH_COMPANY_R
     }
   }
   const parseSeconds = (performance.now() - t0) / 1000;
-  out.parse = { rows: n, seconds: +parseSeconds.toFixed(1), rowsPerSecond: Math.round(n / parseSeconds), heapBaselineMB: mb(base), peakLiveHeapMB: mb(peak), chunkHeapMB: mb(peak - base), note: "Node; live heap after GC, sampled every 250,000 rows; includes turning each 10,000 rows into staging JSON" };
+  out.parse = {
+    rows: n,
+    seconds: +parseSeconds.toFixed(1),
+    rowsPerSecond: Math.round(n / parseSeconds),
+    heapBaselineMB: mb(base),
+    peakLiveHeapMB: mb(peak),
+    chunkHeapMB: mb(peak - base),
+    note: "Node; live heap after GC, sampled every 250,000 rows; includes turning each 10,000 rows into staging JSON",
+  };
   console.log("companies parse:", out.parse);
 
   // ---- 3. D1 load through the whole pipeline
@@ -129,7 +141,9 @@ export async function benchCompanies({ rows = Number(process.env.BENCH_COMPANY_R
     await m.batch([
       m.prepare(`INSERT OR IGNORE INTO accounts (id, email, plan) VALUES ('acc_bench', 'bench@local.invalid', 'enterprise')`),
       m.prepare(`DELETE FROM api_keys WHERE id = 'key_bench'`),
-      m.prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES ('key_bench', 'acc_bench', ?, ?)`).bind(createHash("sha256").update(key).digest("hex"), key.slice(0, 9)),
+      m
+        .prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES ('key_bench', 'acc_bench', ?, ?)`)
+        .bind(createHash("sha256").update(key).digest("hex"), key.slice(0, 9)),
     ]);
     // a real three-word name from the file, and a one-word query of middling frequency
     three = (await c.prepare(`SELECT name FROM companies WHERE length(name) - length(replace(name, ' ', '')) = 3 LIMIT 1 OFFSET 1000`).first())?.name;
@@ -144,7 +158,10 @@ export async function benchCompanies({ rows = Number(process.env.BENCH_COMPANY_R
     const headers = { "x-api-key": key };
     const first = await (await fetch(url(one), { headers })).json();
     out.search = { oneWord: { q: one, results: first.results?.length ?? 0 }, threeWords: { q: three } };
-    for (const [label, q] of [["oneWord", one], ["threeWords", three]]) {
+    for (const [label, q] of [
+      ["oneWord", one],
+      ["threeWords", three],
+    ]) {
       out.search[label].oneConnection = fig(await load(url(q), headers, 1, seconds));
       out.search[label].tenConnections = fig(await load(url(q), headers, 10, seconds));
     }

@@ -26,7 +26,8 @@ type Obj = Record<string, any>;
 function templates(root: string): { releases: Obj[]; from: string } {
   const dir = join(root, "..", "shared", "data", "contracts-finder-fts");
   const real = [117, 122, 124, 17].map((n) => join(dir, `cf-ocds-release-release${n}.json`));
-  if (real.every(existsSync)) return { releases: real.map((f) => JSON.parse(readFileSync(f, "utf8"))), from: "the four real Contracts Finder award releases (../shared)" };
+  if (real.every(existsSync))
+    return { releases: real.map((f) => JSON.parse(readFileSync(f, "utf8"))), from: "the four real Contracts Finder award releases (../shared)" };
   const fixture = join(root, "test/fixtures/hosts/fts.test/api/1.0/ocdsReleasePackages/index.json");
   return { releases: JSON.parse(readFileSync(fixture, "utf8")).releases, from: "the repo's FTS fixture releases" };
 }
@@ -54,7 +55,11 @@ function syntheticRelease(t: Obj, n: number, day: string): Obj {
       ...(ppon ? { additionalIdentifiers: [{ scheme: "GB-COH", id: number }] } : {}),
     };
   });
-  r.awards = (r.awards ?? []).map((a: Obj) => ({ ...a, id: "1", suppliers: a.suppliers.map((s: Obj) => ({ id: rename.get(s.id) ?? s.id, name: `${s.name} ${n}` })) }));
+  r.awards = (r.awards ?? []).map((a: Obj) => ({
+    ...a,
+    id: "1",
+    suppliers: a.suppliers.map((s: Obj) => ({ id: rename.get(s.id) ?? s.id, name: `${s.name} ${n}` })),
+  }));
   return r;
 }
 
@@ -63,26 +68,43 @@ function buildDay(base: Obj[], count: number, day: string, first = 0): Map<strin
   const pages = new Map<string, string>();
   const total = Math.ceil(count / 100);
   for (let p = 0; p < total; p++) {
-    const releases = Array.from({ length: Math.min(100, count - p * 100) }, (_, i) => syntheticRelease(base[(first + p * 100 + i) % base.length], first + p * 100 + i, day));
+    const releases = Array.from({ length: Math.min(100, count - p * 100) }, (_, i) =>
+      syntheticRelease(base[(first + p * 100 + i) % base.length], first + p * 100 + i, day),
+    );
     const key = p === 0 ? "first" : `c${p}`;
     const next = p + 1 < total ? { next: `https://fts.bench/api/1.0/ocdsReleasePackages?cursor=c${p + 1}` } : {};
-    pages.set(key, JSON.stringify({ uri: "bench", publisher: { name: "Cabinet Office", scheme: "GB-GOR", uid: "D2" }, publishedDate: `${day}T23:59:00Z`, version: "1.1", releases, links: next }));
+    pages.set(
+      key,
+      JSON.stringify({
+        uri: "bench",
+        publisher: { name: "Cabinet Office", scheme: "GB-GOR", uid: "D2" },
+        publishedDate: `${day}T23:59:00Z`,
+        version: "1.1",
+        releases,
+        links: next,
+      }),
+    );
   }
   return pages;
 }
 
 /** A fetch that answers the pages from memory, by cursor. */
-const servePages = (pages: Map<string, string>): typeof fetch => async (input) => {
-  const u = new URL(input instanceof Request ? input.url : String(input));
-  const body = pages.get(u.searchParams.get("cursor") ?? "first");
-  return body ? new Response(body, { headers: { "content-type": "application/json" } }) : new Response("not found", { status: 404 });
-};
+const servePages =
+  (pages: Map<string, string>): typeof fetch =>
+  async (input) => {
+    const u = new URL(input instanceof Request ? input.url : String(input));
+    const body = pages.get(u.searchParams.get("cursor") ?? "first");
+    return body ? new Response(body, { headers: { "content-type": "application/json" } }) : new Response("not found", { status: 404 });
+  };
 
 const ms = (t: number) => Math.round(performance.now() - t);
 
 export async function benchContracts(
   root: string,
-  opts: { releases?: number; load?: (file: string) => Promise<{ outcome: string; rowsRead: number; changes: number; byKind: Record<string, number>; reason?: string | null }> } = {},
+  opts: {
+    releases?: number;
+    load?: (file: string) => Promise<{ outcome: string; rowsRead: number; changes: number; byKind: Record<string, number>; reason?: string | null }>;
+  } = {},
 ) {
   const count = opts.releases ?? 1_500;
   const { releases: base, from } = templates(root);
@@ -135,9 +157,20 @@ export async function benchContracts(
       t = performance.now();
       const r = await opts.load(f);
       const s = (performance.now() - t) / 1000;
-      loads.push({ file: f.split("/").pop(), outcome: r.outcome, rows: r.rowsRead, changes: r.changes, byKind: r.byKind, seconds: +s.toFixed(1), rowsPerSecond: Math.round(r.rowsRead / s) });
+      loads.push({
+        file: f.split("/").pop(),
+        outcome: r.outcome,
+        rows: r.rowsRead,
+        changes: r.changes,
+        byKind: r.byKind,
+        seconds: +s.toFixed(1),
+        rowsPerSecond: Math.round(r.rowsRead / s),
+      });
     }
-    out.ingestIntoD1 = { note: "npm run ingest into a fresh local D1 (getPlatformProxy): parse, staging, diff, write, publish; the seconds include the CLI's start-up", loads };
+    out.ingestIntoD1 = {
+      note: "npm run ingest into a fresh local D1 (getPlatformProxy): parse, staging, diff, write, publish; the seconds include the CLI's start-up",
+      loads,
+    };
   }
   return out;
 }
@@ -145,7 +178,18 @@ export async function benchContracts(
 /** Tender notice `n` of a synthetic pool: CPV codes, words, deadlines and statuses spread so some fit, some are closed. */
 function syntheticTender(n: number): TenderNotice {
   const cpv = ["72220000", "72300000", "79100000", "45421000", "85311000", "90910000", "48000000", "72253000", "80500000", "55520000"];
-  const words = ["software support", "data analytics", "legal advice", "joinery works", "care placements", "cleaning", "consultancy", "training", "catering", "cloud hosting"];
+  const words = [
+    "software support",
+    "data analytics",
+    "legal advice",
+    "joinery works",
+    "care placements",
+    "cleaning",
+    "consultancy",
+    "training",
+    "catering",
+    "cloud hosting",
+  ];
   return {
     source: n % 2 ? "FTS" : "CF",
     ocid: `ocds-h6vhtk-${(0x500000 + n).toString(16)}`,
@@ -155,7 +199,10 @@ function syntheticTender(n: number): TenderNotice {
     title: `${words[n % 10]} for the council, lot ${n}`,
     description: `The buyer seeks ${words[(n * 7) % 10]} and ${words[(n * 3) % 10]} services across its estate. Lot ${n}.`,
     buyer: "Bench Borough Council",
-    cpv: [{ id: cpv[n % 10], description: null }, { id: cpv[(n * 3) % 10], description: null }],
+    cpv: [
+      { id: cpv[n % 10], description: null },
+      { id: cpv[(n * 3) % 10], description: null },
+    ],
     value: { amount: 10_000 + (n % 97) * 1_000, min: null, max: null, currency: "GBP" },
     status: n % 17 === 0 ? "cancelled" : "active",
     deadline: n % 13 === 0 ? null : new Date(Date.parse("2026-11-01T12:00:00Z") + (n % 120) * 86_400_000).toISOString(),
@@ -170,7 +217,12 @@ function syntheticTender(n: number): TenderNotice {
 /** tender-match's ranking of `count` notices for SIC 62020 with its keywords (median of five runs). */
 export function benchTenderMatch(count: number) {
   const tenders = Array.from({ length: count }, (_, n) => syntheticTender(n));
-  const cpv = cpvForSicCodes(["62020"]).map((t) => ({ prefix: t.prefix, description: t.description, fromSic: t.fromSic, sicDescription: "Information technology consultancy activities" }));
+  const cpv = cpvForSicCodes(["62020"]).map((t) => ({
+    prefix: t.prefix,
+    description: t.description,
+    fromSic: t.fromSic,
+    sicDescription: "Information technology consultancy activities",
+  }));
   const keywords = ["data analytics", ...keywordsFrom(["Information technology consultancy activities"])];
   const times: number[] = [];
   let offered = 0;

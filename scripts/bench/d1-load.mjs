@@ -15,7 +15,10 @@ import { ingest } from "../ingest.mjs";
 function sampleCsv() {
   const real = join(ROOT, "..", "shared", "data", "home-office-sponsors", "workers_2026-06-26_head.csv");
   if (existsSync(real)) return { csv: readFileSync(real, "utf8"), from: "real rows (shared sample, 2026-06-26 head)" };
-  return { csv: readFileSync(join(ROOT, "test/fixtures/sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-26.csv"), "utf8"), from: "repo fixture rows" };
+  return {
+    csv: readFileSync(join(ROOT, "test/fixtures/sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-26.csv"), "utf8"),
+    from: "repo fixture rows",
+  };
 }
 
 /** Edition B: edition A with about 1% of its rows changed: re-rated (0.2%), removed (0.1%), and some added. */

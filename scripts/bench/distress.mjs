@@ -48,20 +48,24 @@ export async function benchDistress({ port = 8797, companies = 50 } = {}) {
   const numbers = Array.from({ length: companies }, (_, i) => String(40_000_001 + i));
   const out = { companies, simulatedUpstreamMs: DELAY_MS };
   try {
-    await withDev(port, { persistTo: state, vars: { COMPANIES_HOUSE_URL: upstream, GAZETTE_URL: upstream, COMPANIES_HOUSE_API_KEY: "bench" } }, async (base) => {
-      for (const run of ["cold", "warm"]) {
-        const before = counter.n;
-        const t0 = performance.now();
-        const r = await fetch(`${base}/api/v1/distress-signals?company=${numbers.join(",")}`, { headers: { "x-api-key": key } });
-        const body = await r.json();
-        out[run] = {
-          status: r.status,
-          wallMs: Math.round(performance.now() - t0),
-          upstreamRequests: counter.n - before,
-          signals: body.results?.reduce((a, x) => a + (x.signals?.length ?? 0), 0) ?? null,
-        };
-      }
-    });
+    await withDev(
+      port,
+      { persistTo: state, vars: { COMPANIES_HOUSE_URL: upstream, GAZETTE_URL: upstream, COMPANIES_HOUSE_API_KEY: "bench" } },
+      async (base) => {
+        for (const run of ["cold", "warm"]) {
+          const before = counter.n;
+          const t0 = performance.now();
+          const r = await fetch(`${base}/api/v1/distress-signals?company=${numbers.join(",")}`, { headers: { "x-api-key": key } });
+          const body = await r.json();
+          out[run] = {
+            status: r.status,
+            wallMs: Math.round(performance.now() - t0),
+            upstreamRequests: counter.n - before,
+            signals: body.results?.reduce((a, x) => a + (x.signals?.length ?? 0), 0) ?? null,
+          };
+        }
+      },
+    );
   } finally {
     server.close();
   }

@@ -19,10 +19,43 @@ import { Reading } from "../../src/services/documents/evidence";
 import { readPdf } from "../../src/sources/documents/pdf";
 
 /** Ordinary prose, different on every line (a running header is a line repeated on half the pages, and is dropped). */
-const SUBJECTS = ["The team", "Our managers", "The board", "Each site", "The finance office", "Staff in the north", "Volunteers", "The audit group", "Our partners", "The trustees"];
+const SUBJECTS = [
+  "The team",
+  "Our managers",
+  "The board",
+  "Each site",
+  "The finance office",
+  "Staff in the north",
+  "Volunteers",
+  "The audit group",
+  "Our partners",
+  "The trustees",
+];
 const VERBS = ["reviewed", "recorded", "improved", "checked", "discussed", "planned", "measured", "published", "agreed", "updated"];
-const OBJECTS = ["the arrangements for visitors", "the records kept at each office", "how complaints are answered", "the training given to new starters", "the timetable for the coming months", "the costs of running the vehicles", "the way suppliers are chosen", "what people told us in the survey", "the rota for weekend cover", "the plans for the new building"];
-const WHEN = ["in the spring", "after the summer", "each quarter", "during the autumn", "before the year end", "at the last meeting", "over several weeks", "with outside help", "for the first time", "as promised last year"];
+const OBJECTS = [
+  "the arrangements for visitors",
+  "the records kept at each office",
+  "how complaints are answered",
+  "the training given to new starters",
+  "the timetable for the coming months",
+  "the costs of running the vehicles",
+  "the way suppliers are chosen",
+  "what people told us in the survey",
+  "the rota for weekend cover",
+  "the plans for the new building",
+];
+const WHEN = [
+  "in the spring",
+  "after the summer",
+  "each quarter",
+  "during the autumn",
+  "before the year end",
+  "at the last meeting",
+  "over several weeks",
+  "with outside help",
+  "for the first time",
+  "as promised last year",
+];
 
 function filler(n: number): string {
   // A fixed sequence (a linear congruential generator), so every run reads the same document.
@@ -81,7 +114,10 @@ export async function benchDocuments(runs = 3) {
   const results: Record<string, unknown> = { pdfJsFirstLoadMs: warm.ms };
   for (const reader of readers) {
     const pdf = makePdf(pagesOf(reader.text, 100));
-    const text = pagesOf(reader.text, 1000, 40).map((p) => p.join("\n")).join("\n\n").slice(0, 1024 * 1024);
+    const text = pagesOf(reader.text, 1000, 40)
+      .map((p) => p.join("\n"))
+      .join("\n\n")
+      .slice(0, 1024 * 1024);
     const pdfRuns = [];
     const textRuns = [];
     const splits: { docMs: number; readerMs: number }[] = [];
@@ -112,8 +148,24 @@ export async function benchDocuments(runs = 3) {
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const read = pdfRuns[0].value as { pages: number | null; chars: number; sentences: number };
     results[reader.name] = {
-      pdf100Pages: { bytes: pdf.length, pages: read.pages, chars: read.chars, sentences: read.sentences, medianMs: median(pdfRuns.map((r) => r.ms)), worstMs: Math.max(...pdfRuns.map((r) => r.ms)), heapPeakMb: Math.max(...pdfRuns.map((r) => r.heapPeakMb)), goalMs: 2000 },
-      text1Mb: { chars: text.length, medianMs: median(textRuns.map((r) => r.ms)), worstMs: Math.max(...textRuns.map((r) => r.ms)), heapPeakMb: Math.max(...textRuns.map((r) => r.heapPeakMb)), goalMs: 300, lastRun: splits[splits.length - 1] },
+      pdf100Pages: {
+        bytes: pdf.length,
+        pages: read.pages,
+        chars: read.chars,
+        sentences: read.sentences,
+        medianMs: median(pdfRuns.map((r) => r.ms)),
+        worstMs: Math.max(...pdfRuns.map((r) => r.ms)),
+        heapPeakMb: Math.max(...pdfRuns.map((r) => r.heapPeakMb)),
+        goalMs: 2000,
+      },
+      text1Mb: {
+        chars: text.length,
+        medianMs: median(textRuns.map((r) => r.ms)),
+        worstMs: Math.max(...textRuns.map((r) => r.ms)),
+        heapPeakMb: Math.max(...textRuns.map((r) => r.heapPeakMb)),
+        goalMs: 300,
+        lastRun: splits[splits.length - 1],
+      },
       rssMb: Math.max(...pdfRuns.map((r) => r.rssMb), ...textRuns.map((r) => r.rssMb)),
     };
   }

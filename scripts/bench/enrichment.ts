@@ -58,7 +58,8 @@ function servicesOf(m: Meter, cache = memoryHttpCache()): Services {
     const u = new URL(url);
     const text = file(join(HOSTS, u.hostname, u.pathname === "/" ? "index.html" : u.pathname));
     if (text === null) {
-      if (!statSync(join(HOSTS, u.hostname), { throwIfNoEntry: false })) throw new InputError("unreadable_input", `The host ${u.hostname} could not be resolved.`);
+      if (!statSync(join(HOSTS, u.hostname), { throwIfNoEntry: false }))
+        throw new InputError("unreadable_input", `The host ${u.hostname} could not be resolved.`);
       throw new InputError("unreadable_input", "The page answered with HTTP status 404.");
     }
     return { url, status: 200, contentType: "text/html", text, body: new TextEncoder().encode(text), headers: new Headers(), redirects: [] };
@@ -74,19 +75,29 @@ function servicesOf(m: Meter, cache = memoryHttpCache()): Services {
     },
     // The Document API: metadata and the tagged accounts from test/fixtures/hosts/chdoc.test (their paths as the register links them).
     companiesHouseDocuments: {
-      getMetadata: (link: string) => upstream(m, () => {
-        const body = file(join(HOSTS, "chdoc.test", new URL(link).pathname));
-        return body ? parseDocumentMetadata(body) : null;
-      }),
-      getAccounts: (meta: DocumentMetadata) => upstream(m, () => {
-        const body = meta.contentPath && meta.contentTypes.includes("application/xhtml+xml") ? file(join(HOSTS, "chdoc.test", meta.contentPath.replace(/\?.*$/, ""))) : null;
-        return body ? readAccounts(body) : null;
-      }),
+      getMetadata: (link: string) =>
+        upstream(m, () => {
+          const body = file(join(HOSTS, "chdoc.test", new URL(link).pathname));
+          return body ? parseDocumentMetadata(body) : null;
+        }),
+      getAccounts: (meta: DocumentMetadata) =>
+        upstream(m, () => {
+          const body =
+            meta.contentPath && meta.contentTypes.includes("application/xhtml+xml")
+              ? file(join(HOSTS, "chdoc.test", meta.contentPath.replace(/\?.*$/, "")))
+              : null;
+          return body ? readAccounts(body) : null;
+        }),
     },
     // The Gazette's insolvency notices (enrichment reads them since issue 28 §2): one search of the feed by name, with no
     // notice found (a company with notices costs one more request per notice's linked data).
     gazette: { insolvencyNotices: () => upstream(m, () => ({ matched: [], read: 0, truncated: false })) },
-    companiesRegister: { companiesEdition: async () => null, companyByNumber: async () => null, companiesMatching: async () => [], sicDescriptions: async () => new Map() },
+    companiesRegister: {
+      companiesEdition: async () => null,
+      companyByNumber: async () => null,
+      companiesMatching: async () => [],
+      sicDescriptions: async () => new Map(),
+    },
     contracts: { contractAwardsOf: async () => [] },
     registers: { editionInfo: async () => ({ editionDate: null }) },
     cache,
@@ -108,7 +119,16 @@ const ctxOf = (services: Services): OpContext =>
     waitUntil: (p: Promise<unknown>) => void p.catch(() => {}),
   }) as OpContext;
 
-const QUERIES = ["bayside.test", "https://meadowcare.test/", "brightbakes.test", "acme-widgets.test", "sunny-days.test", "harbourside-legal.test", "castlebrooklegal.test", "down.test"];
+const QUERIES = [
+  "bayside.test",
+  "https://meadowcare.test/",
+  "brightbakes.test",
+  "acme-widgets.test",
+  "sunny-days.test",
+  "harbourside-legal.test",
+  "castlebrooklegal.test",
+  "down.test",
+];
 
 export async function benchEnrichment() {
   // Cold: a new cache (and new Companies House answers) for every run.
@@ -147,6 +167,12 @@ export async function benchEnrichment() {
     enrichP50WarmMs: +median(warm).toFixed(2),
     warmUpstreamCalls: m.calls - before,
     upstreamCallsPerEnrichment: { byQuery: calls, median: median(perCall), max: Math.max(...perCall) },
-    batch25: { wallMs: Math.round(batchMs), peakUpstreamInFlight: bm.peak, upstreamCalls: bm.calls, found: reply.results.filter((r) => r.found).length, creditsUsed: reply.creditsUsed },
+    batch25: {
+      wallMs: Math.round(batchMs),
+      peakUpstreamInFlight: bm.peak,
+      upstreamCalls: bm.calls,
+      found: reply.results.filter((r) => r.found).length,
+      creditsUsed: reply.creditsUsed,
+    },
   };
 }

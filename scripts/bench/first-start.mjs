@@ -26,7 +26,10 @@ export async function benchFirstStart({ timeoutMs = 600_000 } = {}) {
     const base = `http://127.0.0.1:${port}`;
     let statusAt = null;
     while (performance.now() - t0 < timeoutMs && child.exitCode === null) {
-      const ok = await fetch(`${base}/api/status`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${base}/api/status`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) {
         statusAt = performance.now() - t0;
         break;
@@ -65,4 +68,5 @@ export async function benchFirstStart({ timeoutMs = 600_000 } = {}) {
   }
 }
 
-if (process.argv[1] && import.meta.url.endsWith("first-start.mjs") && process.argv[1].endsWith("first-start.mjs")) console.log(JSON.stringify(await benchFirstStart(), null, 2));
+if (process.argv[1] && import.meta.url.endsWith("first-start.mjs") && process.argv[1].endsWith("first-start.mjs"))
+  console.log(JSON.stringify(await benchFirstStart(), null, 2));

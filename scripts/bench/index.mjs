@@ -72,7 +72,10 @@ const fig = (r) => ({ p50: r.latency.p50, p99: r.latency.p99, rps: Math.round(r.
 function sampleCsv() {
   const real = join(ROOT, "..", "shared", "data", "home-office-sponsors", "workers_2026-06-26_head.csv");
   if (existsSync(real)) return { csv: readFileSync(real, "utf8"), from: "real rows (shared sample, 2026-06-26 head)" };
-  return { csv: readFileSync(join(ROOT, "test/fixtures/sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-26.csv"), "utf8"), from: "repo fixture rows" };
+  return {
+    csv: readFileSync(join(ROOT, "test/fixtures/sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-26.csv"), "utf8"),
+    from: "repo fixture rows",
+  };
 }
 
 const report = { date: new Date().toISOString(), node: process.version, seconds: SECONDS };
@@ -126,7 +129,9 @@ async function prepareState(dir) {
   await db.batch([
     db.prepare(`INSERT OR IGNORE INTO accounts (id, email, plan) VALUES ('acc_bench', 'bench@local.invalid', 'enterprise')`),
     db.prepare(`DELETE FROM api_keys WHERE id = 'key_bench'`),
-    db.prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES ('key_bench', 'acc_bench', ?, ?)`).bind(createHash("sha256").update(key).digest("hex"), key.slice(0, 9)),
+    db
+      .prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES ('key_bench', 'acc_bench', ?, ?)`)
+      .bind(createHash("sha256").update(key).digest("hex"), key.slice(0, 9)),
   ]);
   await proxy.dispose();
 }
@@ -141,7 +146,12 @@ if (reuse) {
 } else {
   const t = performance.now();
   loaded = await ingest("sponsors", fileA, { persistTo: STATE, quiet: true });
-  report.ingestIntoD1 = { rows: loaded.rowsRead, outcome: loaded.outcome, seconds: +((performance.now() - t) / 1000).toFixed(1), rowsPerSecond: Math.round(loaded.rowsRead / ((performance.now() - t) / 1000)) };
+  report.ingestIntoD1 = {
+    rows: loaded.rowsRead,
+    outcome: loaded.outcome,
+    seconds: +((performance.now() - t) / 1000).toFixed(1),
+    rowsPerSecond: Math.round(loaded.rowsRead / ((performance.now() - t) / 1000)),
+  };
 }
 console.log("ingest into local D1 (whole pipeline):", report.ingestIntoD1);
 

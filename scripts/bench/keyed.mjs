@@ -69,7 +69,18 @@ function startServer(port, { worker, persistTo, api }) {
     const opts = JSON.stringify({ config: join(worker, "wrangler.toml"), port, persistTo, vars: {} });
     return spawn(process.execPath, [fileURLToPath(import.meta.url), "--serve", opts], { cwd: worker, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"] });
   }
-  const args = [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", "--config", join(worker, "wrangler.toml"), "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persistTo];
+  const args = [
+    join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
+    "dev",
+    "--config",
+    join(worker, "wrangler.toml"),
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+    "--persist-to",
+    persistTo,
+  ];
   return spawn(process.execPath, args, { cwd: worker, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"] });
 }
 
@@ -115,7 +126,11 @@ export async function benchKeyed({ rounds = 3, seconds = 10, port = 8797, api = 
   try {
     return await withServer(port, { worker, persistTo: state, api }, async (base, server) => {
       const r = await keyedRounds(base, key, { rounds, seconds });
-      return { server: api ? "wrangler API (unstable_startWorker, no inspector)" : "wrangler dev", ...r, ...(server.exited ? { serverExited: server.exited } : {}) };
+      return {
+        server: api ? "wrangler API (unstable_startWorker, no inspector)" : "wrangler dev",
+        ...r,
+        ...(server.exited ? { serverExited: server.exited } : {}),
+      };
     });
   } finally {
     rmSync(state, { recursive: true, force: true });
@@ -156,10 +171,18 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     await serveWorker(JSON.parse(process.argv[3]));
   } else if (process.argv.includes("--stress")) {
     const levels = (process.env.STRESS_CONNECTIONS ?? "50,100,200").split(",").map(Number);
-    console.log(JSON.stringify(await stressKeyed({ api, levels, runs: Number(process.env.STRESS_RUNS ?? 2), seconds: Number(process.env.STRESS_SECONDS ?? 40) }), null, 2));
+    console.log(
+      JSON.stringify(
+        await stressKeyed({ api, levels, runs: Number(process.env.STRESS_RUNS ?? 2), seconds: Number(process.env.STRESS_SECONDS ?? 40) }),
+        null,
+        2,
+      ),
+    );
     process.exit(0);
   } else {
-    console.log(JSON.stringify(await benchKeyed({ api, rounds: Number(process.env.BENCH_ROUNDS ?? 3), seconds: Number(process.env.BENCH_SECONDS ?? 10) }), null, 2));
+    console.log(
+      JSON.stringify(await benchKeyed({ api, rounds: Number(process.env.BENCH_ROUNDS ?? 3), seconds: Number(process.env.BENCH_SECONDS ?? 10) }), null, 2),
+    );
     process.exit(0);
   }
 }

@@ -21,7 +21,9 @@ function companiesHouse() {
     const m = /^\/company\/(\d{8})$/.exec(new URL(req.url, "http://x").pathname);
     if (!m) return res.writeHead(404, { "content-type": "application/json" }).end('{"errors":[{"error":"not-found"}]}');
     const c = Number(m[1]) - 1_000_000;
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ...template, company_number: m[1], company_name: `SYNTHETIC TRADING ${c} LIMITED`, previous_company_names: [] }));
+    res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify({ ...template, company_number: m[1], company_name: `SYNTHETIC TRADING ${c} LIMITED`, previous_company_names: [] }));
   });
 }
 
@@ -33,7 +35,11 @@ export async function benchMoneyLookup({ port = 8798, reports = 110_000 } = {}) 
   const pp = await importTs("scripts/bench/payment-practices.ts");
   // The real 52-column header (../shared), else our fixture's (the same columns).
   const real = join(ROOT, "..", "shared", "data", "payment-practices", "export-csv-header.txt");
-  const headerLine = existsSync(real) ? readFileSync(real, "utf8").trim().split(/\r?\n/).pop() : readFileSync(join(ROOT, "test/fixtures/payment-practices/export.csv"), "utf8").replace(/^\uFEFF/, "").split(/\r?\n/)[0];
+  const headerLine = existsSync(real)
+    ? readFileSync(real, "utf8").trim().split(/\r?\n/).pop()
+    : readFileSync(join(ROOT, "test/fixtures/payment-practices/export.csv"), "utf8")
+        .replace(/^\uFEFF/, "")
+        .split(/\r?\n/)[0];
   const header = headerLine.split(",").map((h) => h.replace(/^"|"$/g, "").trim());
   const file = join(state, "export.csv");
   writeFileSync(file, pp.buildPaymentPracticesExport(header, reports));
@@ -44,16 +50,20 @@ export async function benchMoneyLookup({ port = 8798, reports = 110_000 } = {}) 
   const ch = companiesHouse();
   await new Promise((r) => ch.listen(0, "127.0.0.1", r));
   try {
-    await withDev(port, { persistTo: state, vars: { COMPANIES_HOUSE_URL: `http://127.0.0.1:${ch.address().port}`, COMPANIES_HOUSE_API_KEY: "bench" } }, async (base) => {
-      for (const [name, path] of [
-        ["payment-practices", "/api/v1/payment-practices?company=01004321"],
-        ["ppn-018", "/api/v1/ppn-018?company=01004321"],
-      ]) {
-        await fetch(`${base}${path}`, { headers: { "x-api-key": key } }).then((r) => r.arrayBuffer()); // warm the profile cache
-        const r = await autocannon({ url: `${base}${path}`, headers: { "x-api-key": key }, connections: 1, duration: SECONDS });
-        out[name] = fig(r);
-      }
-    });
+    await withDev(
+      port,
+      { persistTo: state, vars: { COMPANIES_HOUSE_URL: `http://127.0.0.1:${ch.address().port}`, COMPANIES_HOUSE_API_KEY: "bench" } },
+      async (base) => {
+        for (const [name, path] of [
+          ["payment-practices", "/api/v1/payment-practices?company=01004321"],
+          ["ppn-018", "/api/v1/ppn-018?company=01004321"],
+        ]) {
+          await fetch(`${base}${path}`, { headers: { "x-api-key": key } }).then((r) => r.arrayBuffer()); // warm the profile cache
+          const r = await autocannon({ url: `${base}${path}`, headers: { "x-api-key": key }, connections: 1, duration: SECONDS });
+          out[name] = fig(r);
+        }
+      },
+    );
   } finally {
     ch.close();
   }

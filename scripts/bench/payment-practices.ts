@@ -19,7 +19,7 @@ const TERMS = [
   'All suppliers are paid on "30 days from invoice" terms.\nSmall suppliers (fewer than 50 staff) are paid within 14 days.\nDisputed invoices are paid once the dispute is resolved.',
 ];
 const DISPUTE =
-  "Disputes are raised with the accounts payable team, who reply within 5 working days.\nUnresolved disputes go to the finance director, then, if the supplier asks, to mediation under the \"Prompt Payment Code\" rules, whose costs are shared equally.";
+  'Disputes are raised with the accounts payable team, who reply within 5 working days.\nUnresolved disputes go to the finance director, then, if the supplier asks, to mediation under the "Prompt Payment Code" rules, whose costs are shared equally.';
 const MAX_INFO = "Longer periods apply only to construction contracts, by agreement, and never exceed 90 days.";
 const OTHER = "Invoices are processed weekly, on Tuesdays; payment runs are twice a week, and a supplier may ask, by email, for a remittance advice.";
 
@@ -72,7 +72,13 @@ export function buildPaymentPracticesExport(header: string[], reports: number): 
       set("Retention clause money release description", 'Half on "practical completion", half after the defects period.');
     }
     set("Dispute resolution process", DISPUTE);
-    for (const h of ["Participates in payment codes", "E-Invoicing offered", "Supply-chain financing offered", "Policy covers charges for remaining on supplier list", "Charges have been made for remaining on supplier list"])
+    for (const h of [
+      "Participates in payment codes",
+      "E-Invoicing offered",
+      "Supply-chain financing offered",
+      "Policy covers charges for remaining on supplier list",
+      "Charges have been made for remaining on supplier list",
+    ])
       set(h, (i + h.length) % 2 ? "Yes" : "No");
     set("URL", `https://check-payment-practices.service.gov.uk/report/${1000 + i}`);
     lines.push(row.map(q).join(","));
@@ -128,7 +134,10 @@ export async function benchPaymentPractices(root: string, reports = Number(proce
   const real = join(root, "..", "shared", "data", "payment-practices", "export-csv-header.txt");
   const header = existsSync(real)
     ? readFileSync(real, "utf8").trim().split(",")
-    : readFileSync(join(root, "test/fixtures/payment-practices/export.csv"), "utf8").replace(/^\uFEFF/, "").split("\r\n")[0].split(",");
+    : readFileSync(join(root, "test/fixtures/payment-practices/export.csv"), "utf8")
+        .replace(/^\uFEFF/, "")
+        .split("\r\n")[0]
+        .split(",");
   let t = performance.now();
   const bytes = new TextEncoder().encode(buildPaymentPracticesExport(header, reports));
   const buildSeconds = +((performance.now() - t) / 1000).toFixed(1);

@@ -33,5 +33,15 @@ export function benchSanctionsMatch(root: string, matches = 20_000) {
   }
   times.sort((a, b) => a - b);
   const q = (p: number) => +times[Math.floor(p * (times.length - 1))].toFixed(4);
-  return { designations: list.designations.length, csvBytes: csv.length, names: names.length, parseMs: Math.round(parseMs), indexMs: Math.round(indexMs), matches, definite, p50Ms: q(0.5), p99Ms: q(0.99) };
+  return {
+    designations: list.designations.length,
+    csvBytes: csv.length,
+    names: names.length,
+    parseMs: Math.round(parseMs),
+    indexMs: Math.round(indexMs),
+    matches,
+    definite,
+    p50Ms: q(0.5),
+    p99Ms: q(0.99),
+  };
 }

@@ -52,7 +52,10 @@ export function profileFigures(profile, top = 0) {
       inclusive.set(key, (inclusive.get(key) ?? 0) + dt);
     }
   }
-  const functions = [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top).map(([fn, t]) => `${ms(t)} ms ${fn}`);
+  const functions = [...inclusive]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([fn, t]) => `${ms(t)} ms ${fn}`);
   return { busyMs: ms(busy), ...(top ? { functions } : {}) };
 }
 
@@ -85,7 +88,11 @@ function bundleSizes(dir, main) {
 
 /** The bundle's main module imported by a fresh Node process (this file with --import-bundle). */
 function importInNode(file) {
-  const r = spawnSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), "--import-bundle", file, "--stubs", JSON.stringify(cloudflareImports(file))], { cwd: ROOT, encoding: "utf8" });
+  const r = spawnSync(
+    process.execPath,
+    ["--expose-gc", fileURLToPath(import.meta.url), "--import-bundle", file, "--stubs", JSON.stringify(cloudflareImports(file))],
+    { cwd: ROOT, encoding: "utf8" },
+  );
   if (r.status !== 0) return { error: `${r.stderr || r.stdout}`.trim().split("\n").slice(0, 6).join(" | ") };
   return JSON.parse(r.stdout.trim().split("\n").at(-1));
 }
@@ -131,7 +138,12 @@ export async function benchStartup({ config = "wrangler.toml", rounds = 3, bundl
 }
 
 /** Every Worker of the service, by its configuration: wrangler.toml and each wrangler.<name>.toml beside it. */
-export const workerConfigs = () => ["wrangler.toml", ...readdirSync(ROOT).filter((f) => /^wrangler\..+\.toml$/.test(f)).sort()];
+export const workerConfigs = () => [
+  "wrangler.toml",
+  ...readdirSync(ROOT)
+    .filter((f) => /^wrangler\..+\.toml$/.test(f))
+    .sort(),
+];
 
 /** The bench of every Worker (scripts/bench/index.mjs). */
 export async function benchStartupAll(opts = {}) {
@@ -170,7 +182,15 @@ export async function load(url, context, next) {
 function cloudflareImports(file) {
   const names = {};
   for (const m of readFileSync(file, "utf8").matchAll(/import\s*\{([^}]*)\}\s*from\s*["'](cloudflare:[\w-]+)["']/g))
-    names[m[2]] = [...new Set([...(names[m[2]] ?? []), ...m[1].split(",").map((s) => s.trim().split(/\s+as\s+/)[0]).filter(Boolean)])];
+    names[m[2]] = [
+      ...new Set([
+        ...(names[m[2]] ?? []),
+        ...m[1]
+          .split(",")
+          .map((s) => s.trim().split(/\s+as\s+/)[0])
+          .filter(Boolean),
+      ]),
+    ];
   return names;
 }
 
@@ -196,5 +216,17 @@ const arg = (name, dflt) => {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (process.argv.includes("--import-bundle")) await importBundle(arg("import-bundle"), JSON.parse(arg("stubs", "{}")));
-  else console.log(JSON.stringify(await benchStartup({ config: arg("config", "wrangler.toml"), rounds: Number(arg("rounds", 3)), bundle: arg("bundle", null), top: Number(arg("top", 0)) }), null, 2));
+  else
+    console.log(
+      JSON.stringify(
+        await benchStartup({
+          config: arg("config", "wrangler.toml"),
+          rounds: Number(arg("rounds", 3)),
+          bundle: arg("bundle", null),
+          top: Number(arg("top", 0)),
+        }),
+        null,
+        2,
+      ),
+    );
 }

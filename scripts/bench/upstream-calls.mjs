@@ -20,7 +20,9 @@ function fixtureServer(counter) {
       res.writeHead(404, { "content-type": "application/json" }).end('{"errors":[{"error":"company-profile-not-found"}]}');
       return;
     }
-    res.writeHead(200, { "content-type": file.endsWith(".xhtml") || u.pathname.endsWith("/content") ? "application/xhtml+xml" : "application/json" }).end(readFileSync(file));
+    res
+      .writeHead(200, { "content-type": file.endsWith(".xhtml") || u.pathname.endsWith("/content") ? "application/xhtml+xml" : "application/json" })
+      .end(readFileSync(file));
   });
 }
 
@@ -32,27 +34,31 @@ export async function benchUpstreamCalls({ port = 8796 } = {}) {
   const { state, key } = await benchState("upstream-calls");
   const out = {};
   try {
-    await withDev(port, { persistTo: state, vars: { COMPANIES_HOUSE_URL: upstream, COMPANIES_HOUSE_DOCUMENT_URL: upstream, COMPANIES_HOUSE_API_KEY: "bench" } }, async (base) => {
-      const calls = [
-        ["company-search by number (no local index)", "/api/v1/company-search?q=01234567"],
-        ["company-search by name (no local index)", "/api/v1/company-search?q=Harbourside%20Legal"],
-        ["charges", "/api/v1/charges?company=01234567"],
-        ["deadlines", "/api/v1/deadlines?company=01234567"],
-        ["ownership", "/api/v1/ownership?company=04712345"],
-        ["accounts", "/api/v1/accounts?company=01234567"],
-      ];
-      for (const [name, path] of calls) {
-        const row = {};
-        for (const run of ["cold", "warm"]) {
-          const before = counter.n;
-          const r = await fetch(`${base}${path}`, { headers: { "x-api-key": key } });
-          await r.arrayBuffer();
-          row[run] = counter.n - before;
-          row.status = r.status;
+    await withDev(
+      port,
+      { persistTo: state, vars: { COMPANIES_HOUSE_URL: upstream, COMPANIES_HOUSE_DOCUMENT_URL: upstream, COMPANIES_HOUSE_API_KEY: "bench" } },
+      async (base) => {
+        const calls = [
+          ["company-search by number (no local index)", "/api/v1/company-search?q=01234567"],
+          ["company-search by name (no local index)", "/api/v1/company-search?q=Harbourside%20Legal"],
+          ["charges", "/api/v1/charges?company=01234567"],
+          ["deadlines", "/api/v1/deadlines?company=01234567"],
+          ["ownership", "/api/v1/ownership?company=04712345"],
+          ["accounts", "/api/v1/accounts?company=01234567"],
+        ];
+        for (const [name, path] of calls) {
+          const row = {};
+          for (const run of ["cold", "warm"]) {
+            const before = counter.n;
+            const r = await fetch(`${base}${path}`, { headers: { "x-api-key": key } });
+            await r.arrayBuffer();
+            row[run] = counter.n - before;
+            row.status = r.status;
+          }
+          out[name] = row;
         }
-        out[name] = row;
-      }
-    });
+      },
+    );
   } finally {
     server.close();
   }

@@ -182,12 +182,20 @@ function stubUpstreams(counter, world) {
       counter.note("gazette.search", n);
       if (!n || kindOf(indexOf(n)) !== "liquidation") return send(200, emptyFeed);
       // The fixture's notices under this company's name and number; notice ids of its own (the linked data is cached by id).
-      return send(200, feedText.replaceAll("NORTHGATE FABRICATIONS LIMITED", asked).replaceAll("12300001", n).replace(/notice\/(\d{7})/g, `notice/$1${n}`));
+      return send(
+        200,
+        feedText
+          .replaceAll("NORTHGATE FABRICATIONS LIMITED", asked)
+          .replaceAll("12300001", n)
+          .replace(/notice\/(\d{7})/g, `notice/$1${n}`),
+      );
     }
     const notice = /^\/notice\/(\d{7})(\d{8})\/data\.json$/.exec(u.pathname);
     if (notice) {
       counter.note("gazette.linkedData", notice[2]);
-      return notice[1] === "5287711" ? send(200, linked.replaceAll("12300001", notice[2]).replace("NORTHGATE FABRICATIONS LIMITED", nameOf(notice[2]))) : notFound();
+      return notice[1] === "5287711"
+        ? send(200, linked.replaceAll("12300001", notice[2]).replace("NORTHGATE FABRICATIONS LIMITED", nameOf(notice[2])))
+        : notFound();
     }
     counter.note("other", null);
     notFound();
@@ -232,7 +240,6 @@ function webhookReceiver(secrets) {
 
 // ---- wrangler dev, with its log read for the tick's figures and the queue's batches -----------------------
 
-
 /**
  * wrangler dev on the copy, started through wrangler's own API (unstable_startWorker, what `wrangler dev` runs) in a
  * child process of this script (`--serve`), for two settings the command line does not offer:
@@ -247,7 +254,6 @@ function startDev(port, { worker, persistTo, vars = {} }) {
   const opts = JSON.stringify({ config: join(worker, "wrangler.toml"), port, persistTo, vars });
   return spawn(process.execPath, [fileURLToPath(import.meta.url), "--serve", opts], { cwd: worker, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"] });
 }
-
 
 /** Runs `body(base, log)` against a wrangler dev it starts (its whole output kept in `logFile`), and stops exactly that process. */
 async function withDevLog(port, opts, logFile, body) {
@@ -349,7 +355,12 @@ async function runDay(base, log, counter, receiver, label) {
 
 // ---- the bench ----------------------------------------------------------------------------------------------
 
-export async function benchWatch({ port = 8795, watches = Number(process.env.BENCH_WATCHES ?? DEFAULT_WATCHES), viaApi = Number(process.env.BENCH_WATCHES_VIA_API ?? 300), accounts = 4 } = {}) {
+export async function benchWatch({
+  port = 8795,
+  watches = Number(process.env.BENCH_WATCHES ?? DEFAULT_WATCHES),
+  viaApi = Number(process.env.BENCH_WATCHES_VIA_API ?? 300),
+  accounts = 4,
+} = {}) {
   const started = Date.now();
   viaApi = Math.min(viaApi, watches);
   const counter = new Counter();
@@ -401,7 +412,11 @@ export async function benchWatch({ port = 8795, watches = Number(process.env.BEN
         const k = `ukbi_${randomBytes(24).toString("base64url")}`;
         keys.push({ account: `acc_watch${a}`, key: k });
         stmts.push(db.prepare(`INSERT INTO accounts (id, email, plan) VALUES (?, ?, 'enterprise')`).bind(`acc_watch${a}`, `watch${a}@local.invalid`));
-        stmts.push(db.prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES (?, ?, ?, ?)`).bind(`key_watch${a}`, `acc_watch${a}`, createHash("sha256").update(k).digest("hex"), k.slice(0, 9)));
+        stmts.push(
+          db
+            .prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES (?, ?, ?, ?)`)
+            .bind(`key_watch${a}`, `acc_watch${a}`, createHash("sha256").update(k).digest("hex"), k.slice(0, 9)),
+        );
       }
       // The budgets are fixed 5-minute windows in D1: the next four hours of windows start far below their limit.
       const window = Math.floor(Date.now() / 300_000) * 300;
@@ -435,9 +450,19 @@ export async function benchWatch({ port = 8795, watches = Number(process.env.BEN
         }),
       );
       const ms = performance.now() - t0;
-      out.watchCreation = { viaApi, statuses, ms: Math.round(ms), perWatchMs: round(ms / Math.max(viaApi, 1)), companiesHouseCalls: counter.current.byKind["ch.profile"] ?? 0 };
+      out.watchCreation = {
+        viaApi,
+        statuses,
+        ms: Math.round(ms),
+        perWatchMs: round(ms / Math.max(viaApi, 1)),
+        companiesHouseCalls: counter.current.byKind["ch.profile"] ?? 0,
+      };
       for (const { account, key: k } of keys) {
-        const r = await fetch(`${base}/api/v1/watch/webhook`, { method: "PUT", headers: { "x-api-key": k, "content-type": "application/json" }, body: JSON.stringify({ url: `http://${HOST}:${hookPort}/hook/${account}` }) });
+        const r = await fetch(`${base}/api/v1/watch/webhook`, {
+          method: "PUT",
+          headers: { "x-api-key": k, "content-type": "application/json" },
+          body: JSON.stringify({ url: `http://${HOST}:${hookPort}/hook/${account}` }),
+        });
         const j = await r.json();
         if (r.status !== 200 || !j.secret) throw new Error(`PUT /api/v1/watch/webhook answered ${r.status}: ${JSON.stringify(j).slice(0, 300)}`);
         secrets.set(account, j.secret);
@@ -487,7 +512,13 @@ export async function benchWatch({ port = 8795, watches = Number(process.env.BEN
       days[day] = await withDevLog(port, { worker, persistTo: state, vars }, `${state}-dev-day${day}.log`, async (base, log) => {
         const r = await runDay(base, log, counter, receiver, `day ${day}`);
         const batches = log.batches;
-        return { ...r, queueBatches: batches.length, queueMessages: batches.reduce((a, b) => a + b.size, 0), consumerMs: batches.reduce((a, b) => a + b.ms, 0), errors: log.errors };
+        return {
+          ...r,
+          queueBatches: batches.length,
+          queueMessages: batches.reduce((a, b) => a + b.size, 0),
+          consumerMs: batches.reduce((a, b) => a + b.ms, 0),
+          errors: log.errors,
+        };
       });
       days[day].deliveryTimes = receiver.got.times.slice(receivedBefore);
       console.log(`watch: day ${day} read in ${days[day].readsWallMs} ms (${days[day].readTicks} ticks)`);
@@ -511,7 +542,9 @@ export async function benchWatch({ port = 8795, watches = Number(process.env.BEN
     // ---- 4. deliveries alone: every delivered event due again, posted by the tick's sweep ----
     const delivered = await db.prepare(`SELECT COUNT(*) AS n FROM watch_events WHERE delivery = 'delivered'`).first();
     await db
-      .prepare(`UPDATE watch_events SET delivery = 'pending', delivered = 0, attempts = 0, next_attempt_at = ?, first_attempt_at = NULL, claimed_until = NULL WHERE delivery = 'delivered'`)
+      .prepare(
+        `UPDATE watch_events SET delivery = 'pending', delivered = 0, attempts = 0, next_attempt_at = ?, first_attempt_at = NULL, claimed_until = NULL WHERE delivery = 'delivered'`,
+      )
       .bind(Date.now())
       .run();
     await proxy.dispose();
@@ -551,7 +584,16 @@ export async function benchWatch({ port = 8795, watches = Number(process.env.BEN
       t = performance.now();
       await w.recordRead(db2, {
         ...base,
-        events: [{ accountId: accountOf(i).account, kind: "bench_probe", summary: `${row.name} changed (bench).`, before: { status: "active" }, after: { status: "liquidation" }, key: `${n}:bench-probe:${j}` }],
+        events: [
+          {
+            accountId: accountOf(i).account,
+            kind: "bench_probe",
+            summary: `${row.name} changed (bench).`,
+            before: { status: "active" },
+            after: { status: "liquidation" },
+            key: `${n}:bench-probe:${j}`,
+          },
+        ],
       });
       record.oneEvent.push(performance.now() - t);
     }
@@ -572,7 +614,9 @@ export async function benchWatch({ port = 8795, watches = Number(process.env.BEN
         gazette: mean(all, (c) => c.gazette),
         total: mean(all, (c) => c.ch + c.gazette),
         companiesHouseMax: Math.max(...all.map((c) => c.ch)),
-        byCompanyKind: Object.fromEntries(Object.entries(by).map(([k, xs]) => [k, { companies: xs.length, companiesHouse: mean(xs, (c) => c.ch), gazette: mean(xs, (c) => c.gazette) }])),
+        byCompanyKind: Object.fromEntries(
+          Object.entries(by).map(([k, xs]) => [k, { companies: xs.length, companiesHouse: mean(xs, (c) => c.ch), gazette: mean(xs, (c) => c.gazette) }]),
+        ),
         companiesReadTwice: all.filter((c) => c.profile > 1).length,
         connections: p.connections ?? 0,
       };
@@ -587,7 +631,12 @@ export async function benchWatch({ port = 8795, watches = Number(process.env.BEN
       const span = (Math.max(...times) - Math.min(...times)) / 1000;
       const bySecond = new Map();
       for (const t of times) bySecond.set(Math.floor(t / 1000), (bySecond.get(Math.floor(t / 1000)) ?? 0) + 1);
-      return { deliveries: times.length, spanSeconds: round(span, 1), perSecond: round(times.length / Math.max(span, 0.001), 1), peakSecond: Math.max(...bySecond.values()) };
+      return {
+        deliveries: times.length,
+        spanSeconds: round(span, 1),
+        perSecond: round(times.length / Math.max(span, 0.001), 1),
+        peakSecond: Math.max(...bySecond.values()),
+      };
     };
     const changedCompanies = Array.from({ length: watches }, (_, i) => changeOf(i)).filter(Boolean).length;
     const d2 = days[2];
@@ -606,7 +655,9 @@ export async function benchWatch({ port = 8795, watches = Number(process.env.BEN
     return {
       ...out,
       ...(watches < 10_000
-        ? { size: `${watches.toLocaleString("en-GB")} companies, not 10,000: the default is ${DEFAULT_WATCHES.toLocaleString("en-GB")} so the bench finishes within about ten minutes on two cores (10,000 took 835 s); the day's totals are extrapolated to 10,000 (…For10000…). BENCH_WATCHES=10000 for the full size.` }
+        ? {
+            size: `${watches.toLocaleString("en-GB")} companies, not 10,000: the default is ${DEFAULT_WATCHES.toLocaleString("en-GB")} so the bench finishes within about ten minutes on two cores (10,000 took 835 s); the day's totals are extrapolated to 10,000 (…For10000…). BENCH_WATCHES=10000 for the full size.`,
+          }
         : {}),
       note:
         `${watches.toLocaleString("en-GB")} watched companies over ${accounts} enterprise accounts (${viaApi} added through POST /api/v1/watch, the rest as D1 rows), ` +
@@ -617,9 +668,29 @@ export async function benchWatch({ port = 8795, watches = Number(process.env.BEN
       upstreamCallsPerCompany: {
         perDailyRead: {
           note: "profile, charges and insolvency are cached 12 h (officers and PSCs 6 h), less than the day between reads: every daily read refetches them (the bench ages the cache by 24 h, as a day would)",
-          companiesHouse: day2.companiesHouse, gazette: day2.gazette, total: day2.total, byCompanyKind: day2.byCompanyKind, requestsByKind: day2.requestsByKind, companiesRead: day2.companiesRead, companiesReadTwice: day2.companiesReadTwice, connectionsOpened: day2.connections },
-        firstRead: { companiesHouse: day1.companiesHouse, gazette: day1.gazette, total: day1.total, byCompanyKind: day1.byCompanyKind, requestsByKind: day1.requestsByKind, companiesRead: day1.companiesRead, companiesReadTwice: day1.companiesReadTwice, note: `the ${viaApi} watches added through the API had their profile cached by POST /api/v1/watch` },
-        addingAWatch: { companiesHouse: round((out.watchCreation.companiesHouseCalls ?? 0) / Math.max(viaApi, 1)), note: "POST /api/v1/watch reads the profile (cached 12 h, so a first read within that reuses it)" },
+          companiesHouse: day2.companiesHouse,
+          gazette: day2.gazette,
+          total: day2.total,
+          byCompanyKind: day2.byCompanyKind,
+          requestsByKind: day2.requestsByKind,
+          companiesRead: day2.companiesRead,
+          companiesReadTwice: day2.companiesReadTwice,
+          connectionsOpened: day2.connections,
+        },
+        firstRead: {
+          companiesHouse: day1.companiesHouse,
+          gazette: day1.gazette,
+          total: day1.total,
+          byCompanyKind: day1.byCompanyKind,
+          requestsByKind: day1.requestsByKind,
+          companiesRead: day1.companiesRead,
+          companiesReadTwice: day1.companiesReadTwice,
+          note: `the ${viaApi} watches added through the API had their profile cached by POST /api/v1/watch`,
+        },
+        addingAWatch: {
+          companiesHouse: round((out.watchCreation.companiesHouseCalls ?? 0) / Math.max(viaApi, 1)),
+          note: "POST /api/v1/watch reads the profile (cached 12 h, so a first read within that reuses it)",
+        },
       },
       companiesHouseBudget: {
         dailyBudget: CH_DAILY_BUDGET,
@@ -637,7 +708,13 @@ export async function benchWatch({ port = 8795, watches = Number(process.env.BEN
           return Object.fromEntries(
             Object.entries(PLANS).map(([id, p]) => [
               id,
-              { maxWatches: p.maxWatches, monthlyCredits: p.monthlyCredits, watchesTheCreditsPay: Math.floor(p.monthlyCredits / WATCH_MONTHLY_CREDITS), companiesHouseCallsADay: Math.round(p.maxWatches * chPerCompany), shareOfBudget: round((p.maxWatches * chPerCompany) / CH_DAILY_BUDGET, 3) },
+              {
+                maxWatches: p.maxWatches,
+                monthlyCredits: p.monthlyCredits,
+                watchesTheCreditsPay: Math.floor(p.monthlyCredits / WATCH_MONTHLY_CREDITS),
+                companiesHouseCallsADay: Math.round(p.maxWatches * chPerCompany),
+                shareOfBudget: round((p.maxWatches * chPerCompany) / CH_DAILY_BUDGET, 3),
+              },
             ]),
           );
         })(),
@@ -671,9 +748,22 @@ export async function benchWatch({ port = 8795, watches = Number(process.env.BEN
         deliveries,
       },
       webhookDeliveries: {
-        duringDay2: { ...rate(d2.deliveryTimes), note: "posted as the reads recorded them, so spread over the whole day's reads: bounded by how fast changes are found, not by delivery" },
-        sweepAlone: { ...rate(sweepTimes), eventsMadeDueAgain: delivered.n, tickDeliveries: sweep.ticks, note: "every delivered event made due again and posted by the tick's sweep (at most 1,000 a tick, 25 per message)" },
-        signatures: { valid: receiver.got.valid, invalid: receiver.got.invalid, duplicatesByWebhookId: [...receiver.got.ids.values()].filter((x) => x > 2).length, example: receiver.got.example },
+        duringDay2: {
+          ...rate(d2.deliveryTimes),
+          note: "posted as the reads recorded them, so spread over the whole day's reads: bounded by how fast changes are found, not by delivery",
+        },
+        sweepAlone: {
+          ...rate(sweepTimes),
+          eventsMadeDueAgain: delivered.n,
+          tickDeliveries: sweep.ticks,
+          note: "every delivered event made due again and posted by the tick's sweep (at most 1,000 a tick, 25 per message)",
+        },
+        signatures: {
+          valid: receiver.got.valid,
+          invalid: receiver.got.invalid,
+          duplicatesByWebhookId: [...receiver.got.ids.values()].filter((x) => x > 2).length,
+          example: receiver.got.example,
+        },
       },
       seconds: Math.round((Date.now() - started) / 1000),
     };

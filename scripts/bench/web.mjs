@@ -89,7 +89,6 @@ const TYPES = {
 };
 const TEXTUAL = /^(text\/|application\/(json|xml|manifest)|image\/svg)/;
 
-
 /**
  * A fixture site: test/fixtures/hosts/<host> at http://localhost:<port>/ ("/" and folders answer with index.html, an
  * extensionless file is a page). Absolute links to the fixture's own host point at this origin. No caching: every
@@ -105,7 +104,10 @@ async function siteServer(host, log) {
     let file = join(dir, decodeURIComponent(u.pathname));
     if (!file.startsWith(dir)) return res.writeHead(404).end();
     if (existsSync(file) && statSync(file).isDirectory()) file = join(file, existsSync(join(file, "index.html")) ? "index.html" : "index.json");
-    if (!existsSync(file)) return res.writeHead(404, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end("<!doctype html><title>Not found</title><p>Not found.</p>");
+    if (!existsSync(file))
+      return res
+        .writeHead(404, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
+        .end("<!doctype html><title>Not found</title><p>Not found.</p>");
     const type = TYPES[extname(file).toLowerCase()] ?? "text/html; charset=utf-8";
     let body = readFileSync(file);
     if (TEXTUAL.test(type)) body = Buffer.from(body.toString("utf8").replace(own, origin));
@@ -124,7 +126,8 @@ async function upstreamServer(counter) {
     if (u.pathname === "/dns-query") return res.writeHead(200, { "content-type": "application/dns-json" }).end(JSON.stringify({ Status: 3, Answer: [] }));
     let file = join(dir, decodeURIComponent(u.pathname));
     if (file.startsWith(dir) && existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.json");
-    if (!file.startsWith(dir) || !existsSync(file)) return res.writeHead(404, { "content-type": "application/json" }).end('{"errors":[{"error":"company-profile-not-found"}]}');
+    if (!file.startsWith(dir) || !existsSync(file))
+      return res.writeHead(404, { "content-type": "application/json" }).end('{"errors":[{"error":"company-profile-not-found"}]}');
     res.writeHead(200, { "content-type": "application/json" }).end(readFileSync(file));
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
@@ -132,8 +135,6 @@ async function upstreamServer(counter) {
 }
 
 // ---- the Worker: a copy of src/, served through wrangler's API in a process group of its own -----------------------
-
-
 
 /** /proc/<pid>/stat: parent, process group and start time (to tell a reused process id). */
 function procStat(pid) {
@@ -256,7 +257,9 @@ async function rawBench() {
     lap("loadMs");
     await page.evaluate(`${AXE};0`);
     lap("injectMs");
-    const r = await page.evaluate(`axe.run(document, ${JSON.stringify(AXE_RUN_OPTIONS)}).then((r) => ({ violations: r.violations.length, incomplete: r.incomplete.length, passes: r.passes.length, version: r.testEngine.version }))`);
+    const r = await page.evaluate(
+      `axe.run(document, ${JSON.stringify(AXE_RUN_OPTIONS)}).then((r) => ({ violations: r.violations.length, incomplete: r.incomplete.length, passes: r.passes.length, version: r.testEngine.version }))`,
+    );
     lap("axeMs");
     await context.close();
     lap("closeMs");
@@ -402,12 +405,27 @@ function auditFigures(rows, firstCall) {
     ...(ok.length ? { wallMs: stats(per.map((p) => p.ms)), renderMs: stats(per.map((p) => p.renderMs)) } : {}),
     firstCallMs: round(firstCall.ms),
     firstCallRenderMs: firstCall.body?.page?.renderMs ?? null,
-    whereTheTimeGoesMedians: medians(per, ["ms", "renderMs", "outsideRenderMs", "documentRequestedAtMs", "documentToFirstSubresourceMs", "subresourcesSpanMs", "afterLastSubresourceMs"]),
+    whereTheTimeGoesMedians: medians(per, [
+      "ms",
+      "renderMs",
+      "outsideRenderMs",
+      "documentRequestedAtMs",
+      "documentToFirstSubresourceMs",
+      "subresourcesSpanMs",
+      "afterLastSubresourceMs",
+    ]),
     pageRequests: median(per.map((p) => p.requests)),
     failedRules: median(per.map((p) => p.failedRules)),
     eachRunMs: per.map((p) => round(p.ms)),
     eachRenderMs: per.map((p) => p.renderMs),
-    ...(ok.length < rows.length ? { errors: rows.filter((r) => r.status !== 200).slice(0, 3).map((r) => `${r.status}: ${r.text.slice(0, 300)}`) } : {}),
+    ...(ok.length < rows.length
+      ? {
+          errors: rows
+            .filter((r) => r.status !== 200)
+            .slice(0, 3)
+            .map((r) => `${r.status}: ${r.text.slice(0, 300)}`),
+        }
+      : {}),
   };
 }
 
@@ -438,7 +456,14 @@ async function toolFigures(call, site, tool, registered) {
     firstCallStatus: first.status,
     fixtureRequestsPerCall: median(rows.map((r) => r.reqs.length)),
     eachRunMs: rows.map((r) => round(r.ms)),
-    ...(ok.length < rows.length || first.status !== 200 ? { errors: [first, ...rows].filter((r) => r.status !== 200).slice(0, 2).map((r) => `${r.status}: ${r.text.slice(0, 300)}`) } : {}),
+    ...(ok.length < rows.length || first.status !== 200
+      ? {
+          errors: [first, ...rows]
+            .filter((r) => r.status !== 200)
+            .slice(0, 2)
+            .map((r) => `${r.status}: ${r.text.slice(0, 300)}`),
+        }
+      : {}),
   };
 }
 
@@ -517,14 +542,18 @@ export async function benchWeb() {
         });
         api[mode] = {
           BROWSER_KEEP_ALIVE_MS: Number(keepAlive),
-          ...(withAudit ? { ...auditFigures(rows, first), sessions: sessions(tracker.calls.slice(auditCalls)) } : { skipped: "auditAccessibility is not registered (not in /openapi.json)" }),
+          ...(withAudit
+            ? { ...auditFigures(rows, first), sessions: sessions(tracker.calls.slice(auditCalls)) }
+            : { skipped: "auditAccessibility is not registered (not in /openapi.json)" }),
           platformAloneMs: { ...stats(plain), note: "GET /api/v1/late-payment with the key: gateway, key and credits, no fetch" },
         };
         for (const tool of TOOLS) {
           const from = tracker.calls.length;
           const figures = await toolFigures(call, sites[tool.site], tool, registered);
           const calls = tracker.calls.slice(from);
-          (tools[tool.operationId] ??= {})[mode] = figures.skipped ? figures : { ...figures, callsThatLaunchedABrowser: keepAlive === "0" ? launches(calls) : `${launches(calls)} of ${calls.length}` };
+          (tools[tool.operationId] ??= {})[mode] = figures.skipped
+            ? figures
+            : { ...figures, callsThatLaunchedABrowser: keepAlive === "0" ? launches(calls) : `${launches(calls)} of ${calls.length}` };
         }
         sessionsSeen[mode] = { browsersStoppedByTheBench: tracker.stopped(), browsersAliveAtTheEnd: browsers().length };
       });

@@ -68,11 +68,19 @@ function buildPdf(objects, trailerExtra = "") {
 }
 
 const FONT = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>";
-const page = (contents, font = 3) => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${contents} 0 R >>`;
+const page = (contents, font = 3) =>
+  `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${contents} 0 R >>`;
 
 /** A one-page PDF whose page is the given (already compressed, FlateDecode) content stream. */
 function onePagePdf(compressedContent) {
-  return buildPdf([null, "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [4 0 R] /Count 1 >>", FONT, page(5), { dict: "/Filter /FlateDecode", data: compressedContent }]);
+  return buildPdf([
+    null,
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+    FONT,
+    page(5),
+    { dict: "/Filter /FlateDecode", data: compressedContent },
+  ]);
 }
 
 /** The text-showing line the bombs repeat (55 bytes). */
@@ -247,9 +255,15 @@ export function md5(data) {
   const dv = new DataView(padded.buffer);
   dv.setUint32(padded.length - 8, (n * 8) >>> 0, true);
   dv.setUint32(padded.length - 4, Math.floor((n * 8) / 2 ** 32), true);
-  let a0 = 0x67452301, b0 = 0xefcdab89, c0 = 0x98badcfe, d0 = 0x10325476;
+  let a0 = 0x67452301,
+    b0 = 0xefcdab89,
+    c0 = 0x98badcfe,
+    d0 = 0x10325476;
   for (let off = 0; off < padded.length; off += 64) {
-    let a = a0, b = b0, c = c0, d = d0;
+    let a = a0,
+      b = b0,
+      c = c0,
+      d = d0;
     for (let i = 0; i < 64; i++) {
       let f, g;
       if (i < 16) (f = (b & c) | (~b & d)), (g = i);
@@ -291,8 +305,8 @@ function rc4(key, data) {
 }
 
 const PASSWORD_PAD = Uint8Array.from([
-  0x28, 0xbf, 0x4e, 0x5e, 0x4e, 0x75, 0x8a, 0x41, 0x64, 0x00, 0x4e, 0x56, 0xff, 0xfa, 0x01, 0x08, 0x2e, 0x2e, 0x00, 0xb6, 0xd0, 0x68, 0x3e, 0x80, 0x2f,
-  0x0c, 0xa9, 0xfe, 0x64, 0x53, 0x69, 0x7a,
+  0x28, 0xbf, 0x4e, 0x5e, 0x4e, 0x75, 0x8a, 0x41, 0x64, 0x00, 0x4e, 0x56, 0xff, 0xfa, 0x01, 0x08, 0x2e, 0x2e, 0x00, 0xb6, 0xd0, 0x68, 0x3e, 0x80, 0x2f, 0x0c,
+  0xa9, 0xfe, 0x64, 0x53, 0x69, 0x7a,
 ]);
 const padPassword = (pw) => concat([pw.subarray(0, 32), PASSWORD_PAD.subarray(0, 32 - Math.min(32, pw.length))]);
 const le = (v, bytes) => Uint8Array.from({ length: bytes }, (_, i) => (v >>> (8 * i)) & 255);
@@ -359,7 +373,12 @@ async function standardSecurity(method, user, owner, id) {
   if (m.r >= 3) for (let i = 0; i < 50; i++) h = md5(h);
   const ownerKey = h.subarray(0, n);
   let O = rc4(ownerKey, padPassword(user));
-  if (m.r >= 3) for (let i = 1; i <= 19; i++) O = rc4(ownerKey.map((b) => b ^ i), O);
+  if (m.r >= 3)
+    for (let i = 1; i <= 19; i++)
+      O = rc4(
+        ownerKey.map((b) => b ^ i),
+        O,
+      );
   // Algorithm 2: the file key.
   let key = md5(concat([padPassword(user), O, le(P, 4), id]));
   if (m.r >= 3) for (let i = 0; i < 50; i++) key = md5(key.subarray(0, n));
@@ -369,7 +388,11 @@ async function standardSecurity(method, user, owner, id) {
   if (m.r === 2) U = rc4(key, PASSWORD_PAD);
   else {
     let x = rc4(key, md5(concat([PASSWORD_PAD, id])));
-    for (let i = 1; i <= 19; i++) x = rc4(key.map((b) => b ^ i), x);
+    for (let i = 1; i <= 19; i++)
+      x = rc4(
+        key.map((b) => b ^ i),
+        x,
+      );
     U = concat([x, new Uint8Array(16)]);
   }
   const cf = m.v === 4 ? " /CF << /StdCF << /CFM /AESV2 /AuthEvent /DocOpen /Length 16 >> >> /StmF /StdCF /StrF /StdCF" : "";

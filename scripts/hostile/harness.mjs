@@ -67,7 +67,8 @@ function procStat(pid) {
 function childrenOf(pid, table) {
   try {
     const ids = [];
-    for (const tid of readdirSync(`/proc/${pid}/task`)) ids.push(...readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").split(/\s+/).filter(Boolean).map(Number));
+    for (const tid of readdirSync(`/proc/${pid}/task`))
+      ids.push(...readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").split(/\s+/).filter(Boolean).map(Number));
     return [...new Set(ids)].filter((c) => c !== pid);
   } catch {
     return table().get(pid) ?? [];
@@ -117,7 +118,6 @@ function rssMB(pid) {
 
 // ---- the Worker ------------------------------------------------------------------------------------------------------
 
-
 /** A copy of the Worker to serve (so a change to src/ during the run neither restarts nor changes it), without the browser. */
 function workerCopy(dir) {
   snapshotWorker(dir);
@@ -160,7 +160,9 @@ async function freshState(root, dir) {
   const db = proxy.env.DB;
   await db.batch([
     db.prepare(`INSERT OR IGNORE INTO accounts (id, email, plan) VALUES ('acc_hostile', 'hostile@local.invalid', 'enterprise')`),
-    db.prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES ('key_hostile', 'acc_hostile', ?, ?)`).bind(createHash("sha256").update(key).digest("hex"), key.slice(0, 9)),
+    db
+      .prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES ('key_hostile', 'acc_hostile', ?, ?)`)
+      .bind(createHash("sha256").update(key).digest("hex"), key.slice(0, 9)),
   ]);
   await proxy.dispose();
   return key;
@@ -169,7 +171,12 @@ async function freshState(root, dir) {
 /** Starts the Worker in a child of its own process group; resolves when it answers, with its base and workerd's pid. */
 async function startWorker({ config, cwd, persistTo, vars, logFile }) {
   const port = await freePort();
-  const child = spawn(process.execPath, [SELF, "--serve", JSON.stringify({ config, port, persistTo, vars })], { cwd, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(process.execPath, [SELF, "--serve", JSON.stringify({ config, port, persistTo, vars })], {
+    cwd,
+    env: wranglerEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let tail = "";
   const onData = (d) => {
     tail = (tail + d).slice(-6000);
@@ -186,7 +193,9 @@ async function startWorker({ config, cwd, persistTo, vars, logFile }) {
     workerd: [],
     /** The workerd processes under the child, walked down from its pid (wrangler's proxy and the Worker's runtime). */
     findWorkerd() {
-      w.workerd = descendants(child.pid).filter((p) => p.comm === "workerd").map((p) => p.pid);
+      w.workerd = descendants(child.pid)
+        .filter((p) => p.comm === "workerd")
+        .map((p) => p.pid);
       return w.workerd;
     },
     /** Their resident memory together (MB), the tree walked again each time (a runtime restarted has a new pid). */
@@ -225,7 +234,10 @@ async function startWorker({ config, cwd, persistTo, vars, logFile }) {
     },
   };
   try {
-    await Promise.race([waitFor(`${base}/api/status`, 180_000), exited.then((code) => Promise.reject(new Error(`the Worker exited (${code}) before answering`)))]);
+    await Promise.race([
+      waitFor(`${base}/api/status`, 180_000),
+      exited.then((code) => Promise.reject(new Error(`the Worker exited (${code}) before answering`))),
+    ]);
   } catch (e) {
     await w.stop();
     throw new Error(`${e.message}\n${tail.slice(-3000)}`);
@@ -247,7 +259,11 @@ async function timedFetch(url, init, ms) {
     const text = await r.text();
     return { status: r.status, headers: r.headers, text, ms: performance.now() - t };
   } catch (e) {
-    return { status: 0, error: e?.name === "TimeoutError" ? `no answer in ${Math.round(ms / 1000)} s` : String(e?.cause?.code ?? e?.message ?? e), ms: performance.now() - t };
+    return {
+      status: 0,
+      error: e?.name === "TimeoutError" ? `no answer in ${Math.round(ms / 1000)} s` : String(e?.cause?.code ?? e?.message ?? e),
+      ms: performance.now() - t,
+    };
   }
 }
 
@@ -357,7 +373,12 @@ async function runCase(c, { worker, key, op, inputs, host }) {
     method: init.method,
     status: reply.status,
     code: reply.status === 0 ? reply.error : (code ?? (reply.status < 300 ? "ok" : null)),
-    note: reply.status >= 300 ? (message ?? "").slice(0, 160) : (json?.read ? `read ${json.read.format} ${json.read.chars} chars${json.read.pages !== null ? `, ${json.read.pages}/${json.read.totalPages} pages` : ""}${json.read.cut ? ", cut" : ""}` : ""),
+    note:
+      reply.status >= 300
+        ? (message ?? "").slice(0, 160)
+        : json?.read
+          ? `read ${json.read.format} ${json.read.chars} chars${json.read.pages !== null ? `, ${json.read.pages}/${json.read.totalPages} pages` : ""}${json.read.cut ? ", cut" : ""}`
+          : "",
     seconds: +(reply.ms / 1000).toFixed(1),
     limitSeconds: limitMs / 1000,
     charged,
@@ -448,7 +469,9 @@ export async function runHostile({ root, only, log = console.log }) {
     };
     const start = () => startWorker({ config, cwd: workerDir, persistTo: state, vars, logFile });
     worker = await start();
-    log(`Hostile inputs: the Worker at ${worker.base} (workerd ${worker.workerd.join(", ")}, ${Math.round(worker.rss())} MB); the hostile host at ${host.origin}.`);
+    log(
+      `Hostile inputs: the Worker at ${worker.base} (workerd ${worker.workerd.join(", ")}, ${Math.round(worker.rss())} MB); the hostile host at ${host.origin}.`,
+    );
     // Ordinary calls first, so the first cases do not pay for the Workers' warm-up: a keyed call, and the status page,
     // which calls the readers Worker (its runtime's memory is counted with the API Worker's).
     await timedFetch(`${worker.base}/api/v1/late-payment?amount=100&due=2026-01-01&paid=2026-02-01`, { headers: { "x-api-key": key } }, 30_000);

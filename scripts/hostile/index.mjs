@@ -50,7 +50,11 @@ function unclosedSitemap(bytes) {
   return head + entry.repeat(Math.floor((bytes - head.length - 10) / entry.length)) + "</urlset>";
 }
 
-const slug = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+const slug = (s) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 
 /**
  * Every fixture file: name, content type, and how it is made (string or bytes). `make` functions are called once per
@@ -64,8 +68,16 @@ export async function fixtureList() {
   const gzipBomb256 = () => (gzipMade ??= bin.gzipBomb(256 * MiB));
   const list = [
     // The probe's plain big pages (../shared/probes/fixtures.mjs): large, not deep.
-    { file: "page-1m-chars.html", type: "text/html; charset=utf-8", make: () => `<html><body><h1>Modern slavery statement</h1><p>${"We assess our supply chain. ".repeat(1e6 / 28 + 1)}</p></body></html>` },
-    { file: "page-4mib.html", type: "text/html; charset=utf-8", make: () => `<html><body><p>${"Our modern slavery policy applies to every supplier. ".repeat(Math.ceil((4 * MiB) / 53))}</p></body></html>` },
+    {
+      file: "page-1m-chars.html",
+      type: "text/html; charset=utf-8",
+      make: () => `<html><body><h1>Modern slavery statement</h1><p>${"We assess our supply chain. ".repeat(1e6 / 28 + 1)}</p></body></html>`,
+    },
+    {
+      file: "page-4mib.html",
+      type: "text/html; charset=utf-8",
+      make: () => `<html><body><p>${"Our modern slavery policy applies to every supplier. ".repeat(Math.ceil((4 * MiB) / 53))}</p></body></html>`,
+    },
     { file: "page-6mib-one-word.html", type: "text/html; charset=utf-8", make: () => `<p>${"x".repeat(6 * MiB)}</p>` },
     // Deep and wide HTML (html.mjs).
     { file: "deep-html-200k.html", type: "text/html; charset=utf-8", make: () => deepHtml(200_000) },
@@ -104,7 +116,12 @@ export async function caseList() {
   const sitePage = `<!doctype html><html lang="en"><head><title>Acme Widgets</title></head><body><h1>Acme Widgets</h1><p>We make widgets in Leeds and sell them across the country.</p></body></html>`;
   return [
     // The control: a page at the cap that is nothing but prose must still be read (200).
-    { name: "page of 1,000,000 characters", operationId: "scoreModernSlaveryStatementByUrl", mustRead: true, input: ({ f }) => ({ url: f("page-1m-chars.html") }) },
+    {
+      name: "page of 1,000,000 characters",
+      operationId: "scoreModernSlaveryStatementByUrl",
+      mustRead: true,
+      input: ({ f }) => ({ url: f("page-1m-chars.html") }),
+    },
     { name: "page of 4 MiB", operationId: "scoreModernSlaveryStatementByUrl", input: ({ f }) => ({ url: f("page-4mib.html") }) },
     { name: "page of 6 MiB, one word", operationId: "structureCharityReportByUrl", input: ({ f }) => ({ url: f("page-6mib-one-word.html") }) },
     { name: "HTML nested 200,000 deep", operationId: "scoreModernSlaveryStatementByUrl", input: ({ f }) => ({ url: f("deep-html-200k.html") }) },
@@ -124,12 +141,37 @@ export async function caseList() {
     { name: "crp-check: PDF Flate bomb", operationId: "checkCarbonReductionPlan", input: ({ f }) => ({ url: f("flate-bomb-512mib.pdf") }) },
     { name: "crp-check: HTML nested 200,000 deep", operationId: "checkCarbonReductionPlan", input: ({ f }) => ({ url: f("deep-html-200k.html") }) },
     ...texts.map((t, i) => ({ name: `text: ${t.name}`, operationId: posts[i % posts.length], input: ({ text }) => ({ text: text(t.name) }) })),
-    { name: "text of 1,000,001 characters", operationId: "scoreModernSlaveryStatement", overCap: true, input: () => ({ text: "Modern slavery statement. ".repeat(40_000).slice(0, 1_000_001) }) },
+    {
+      name: "text of 1,000,001 characters",
+      operationId: "scoreModernSlaveryStatement",
+      overCap: true,
+      input: () => ({ text: "Modern slavery statement. ".repeat(40_000).slice(0, 1_000_001) }),
+    },
     { name: "body of 4 MiB + 1 byte", operationId: "scoreModernSlaveryStatement", overCap: true, rawBody: () => `{"text":"${"a".repeat(4 * MiB - 11)}"}` },
-    { name: "ai-visibility: deep XML sitemap (250,000 levels)", operationId: "checkAiVisibility", site: { "/": sitePage, "/sitemap.xml": "deep-sitemap.xml" }, input: ({ site }) => ({ url: `${site}/` }) },
-    { name: "ai-visibility: sitemap of 2 MiB of unclosed <url>", operationId: "checkAiVisibility", site: { "/": sitePage, "/sitemap.xml": "unclosed-sitemap.xml" }, input: ({ site }) => ({ url: `${site}/` }) },
-    { name: "ai-visibility: gzip sitemap bomb (trailer says 1 KiB)", operationId: "checkAiVisibility", site: { "/": sitePage, "/robots.txt": "User-agent: *\nAllow: /\nSitemap: /sitemap.xml.gz\n", "/sitemap.xml.gz": "sitemap-bomb.xml.gz" }, input: ({ site }) => ({ url: `${site}/` }) },
-    { name: "ai-visibility: page nested 200,000 deep", operationId: "checkAiVisibility", site: { "/": "deep-html-200k.html" }, input: ({ site }) => ({ url: `${site}/` }) },
+    {
+      name: "ai-visibility: deep XML sitemap (250,000 levels)",
+      operationId: "checkAiVisibility",
+      site: { "/": sitePage, "/sitemap.xml": "deep-sitemap.xml" },
+      input: ({ site }) => ({ url: `${site}/` }),
+    },
+    {
+      name: "ai-visibility: sitemap of 2 MiB of unclosed <url>",
+      operationId: "checkAiVisibility",
+      site: { "/": sitePage, "/sitemap.xml": "unclosed-sitemap.xml" },
+      input: ({ site }) => ({ url: `${site}/` }),
+    },
+    {
+      name: "ai-visibility: gzip sitemap bomb (trailer says 1 KiB)",
+      operationId: "checkAiVisibility",
+      site: { "/": sitePage, "/robots.txt": "User-agent: *\nAllow: /\nSitemap: /sitemap.xml.gz\n", "/sitemap.xml.gz": "sitemap-bomb.xml.gz" },
+      input: ({ site }) => ({ url: `${site}/` }),
+    },
+    {
+      name: "ai-visibility: page nested 200,000 deep",
+      operationId: "checkAiVisibility",
+      site: { "/": "deep-html-200k.html" },
+      input: ({ site }) => ({ url: `${site}/` }),
+    },
   ];
 }
 
@@ -142,7 +184,13 @@ export async function writeFixtures(dir, { log = () => {} } = {}) {
     const made = fx.make();
     const bytes = typeof made === "string" ? Buffer.from(made, "utf8") : Buffer.from(made.buffer, made.byteOffset, made.byteLength);
     writeFileSync(join(dir, fx.file), bytes);
-    index.push({ file: fx.file, type: fx.type, bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), ...(fx.textCase ? { textCase: fx.textCase } : {}) });
+    index.push({
+      file: fx.file,
+      type: fx.type,
+      bytes: bytes.length,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      ...(fx.textCase ? { textCase: fx.textCase } : {}),
+    });
     log(`  ${fx.file}: ${(bytes.length / MiB).toFixed(2)} MiB (${Math.round(performance.now() - t)} ms)`);
   }
   writeFileSync(join(dir, "index.json"), JSON.stringify(index, null, 1));

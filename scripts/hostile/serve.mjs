@@ -15,9 +15,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { listenLocalhost } from "../lib.mjs";
 
-
 const typeOf = (name) =>
-  name.endsWith(".txt") ? "text/plain; charset=utf-8" : name.endsWith(".xml") ? "application/xml" : name.endsWith(".gz") ? "application/gzip" : "text/html; charset=utf-8";
+  name.endsWith(".txt")
+    ? "text/plain; charset=utf-8"
+    : name.endsWith(".xml")
+      ? "application/xml"
+      : name.endsWith(".gz")
+        ? "application/gzip"
+        : "text/html; charset=utf-8";
 
 /**
  * Starts the hostile host: `fixtures` is { dir, index } (index: [{ file, type }]); `sites` maps a name to its paths.

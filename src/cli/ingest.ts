@@ -41,7 +41,17 @@ export async function ingestFile(
     ratings?: Uint8Array;
   },
 ) {
-  const given: EditionFile = { source, bytes: bytes ?? undefined, open: opts.open, tables: opts.tables, fileName: opts.fileName, url: opts.url, editionDate: opts.editionDate, sample: opts.sample, ratings: opts.ratings };
+  const given: EditionFile = {
+    source,
+    bytes: bytes ?? undefined,
+    open: opts.open,
+    tables: opts.tables,
+    fileName: opts.fileName,
+    url: opts.url,
+    editionDate: opts.editionDate,
+    sample: opts.sample,
+    ratings: opts.ratings,
+  };
   const file = ADAPTERS[source].complete?.(env, given) ?? given;
   // A file given without a date may carry its own (the charity extract's date_of_extract).
   file.editionDate ??= (await ADAPTERS[source].dateOf?.(file)) ?? null;

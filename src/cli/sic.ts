@@ -25,18 +25,26 @@ export interface SicLoadResult {
   state: SicIndexState | null;
 }
 
-const firstLine = (text: string) => text.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0].trim().toLowerCase();
+const firstLine = (text: string) =>
+  text
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/, 1)[0]
+    .trim()
+    .toLowerCase();
 
 /** Which file is which: exactly one condensed list and one index; CH's own index file is optional. */
 export function sortSicFiles(files: SicFile[]): { list: SicFile; index: SicFile; ch: SicFile | null } {
   const lists = files.filter((f) => firstLine(f.text).startsWith("sic code,"));
   const indexes = files.filter((f) => firstLine(f.text).startsWith("sic_code"));
   const unknown = files.filter((f) => !lists.includes(f) && !indexes.includes(f));
-  if (unknown.length) throw new Error(`sic: ${unknown.map((f) => f.name).join(", ")} is neither the condensed list (SIC Code,Description) nor the index (sic_code.string(),…)`);
+  if (unknown.length)
+    throw new Error(`sic: ${unknown.map((f) => f.name).join(", ")} is neither the condensed list (SIC Code,Description) nor the index (sic_code.string(),…)`);
   const ch = indexes.filter((f) => /ch_created/i.test(f.name));
   const index = indexes.filter((f) => !ch.includes(f));
   if (lists.length !== 1 || index.length !== 1 || ch.length > 1) {
-    throw new Error(`sic: give one condensed list (SIC07_CH_condensed_list_en.csv), one index (ons_economic_activities_alphabetic_index.csv) and optionally ch_created_activity_sic_codes.csv; got ${files.map((f) => f.name).join(", ")}`);
+    throw new Error(
+      `sic: give one condensed list (SIC07_CH_condensed_list_en.csv), one index (ons_economic_activities_alphabetic_index.csv) and optionally ch_created_activity_sic_codes.csv; got ${files.map((f) => f.name).join(", ")}`,
+    );
   }
   return { list: lists[0], index: index[0], ch: ch[0] ?? null };
 }

@@ -43,7 +43,11 @@ export async function useChallenge(db: D1Database, id: string, now: number): Pro
 
 /** The account that already holds this email or mobile, if any (one person, one account). */
 export const accountByContact = (db: D1Database, email: string, mobile: string) =>
-  drizzle(db).select({ id: accounts.id, plan: accounts.plan }).from(accounts).where(or(eq(accounts.email, email), eq(accounts.mobile, mobile))).get();
+  drizzle(db)
+    .select({ id: accounts.id, plan: accounts.plan })
+    .from(accounts)
+    .where(or(eq(accounts.email, email), eq(accounts.mobile, mobile)))
+    .get();
 
 /** Issues a key: to the existing account (re-marking its contacts verified) or to a new verified account, in one batch. */
 export async function issueKey(

@@ -11,7 +11,11 @@ export async function storedBankRate(db: D1Database): Promise<BankRateTable | nu
   ]);
   const m = meta.results[0] as { known_through: string; source: string } | undefined;
   if (!m || !changes.results.length) return null;
-  return { changes: (changes.results as { date: string; rate: number }[]).map((c) => [c.date, c.rate] as const), knownThrough: m.known_through, source: m.source };
+  return {
+    changes: (changes.results as { date: string; rate: number }[]).map((c) => [c.date, c.rate] as const),
+    knownThrough: m.known_through,
+    source: m.source,
+  };
 }
 
 /**
@@ -38,14 +42,24 @@ export function storedBankRateCached(db: D1Database, now = Date.now()): Promise<
 }
 
 /** Stores what a read of the series gave: every change in it (replacing those it covers) and how far it runs. */
-export async function storeBankRate(db: D1Database, changes: readonly (readonly [string, number])[], knownThrough: string, source = BANK_RATE_SOURCE_RECENT): Promise<void> {
+export async function storeBankRate(
+  db: D1Database,
+  changes: readonly (readonly [string, number])[],
+  knownThrough: string,
+  source = BANK_RATE_SOURCE_RECENT,
+): Promise<void> {
   if (!changes.length) return;
   cached = null;
   const stmts = [db.prepare(`DELETE FROM bank_rate_changes WHERE date >= ?`).bind(changes[0][0])];
   for (let i = 0; i < changes.length; i += 45)
     stmts.push(
       db
-        .prepare(`INSERT OR REPLACE INTO bank_rate_changes (date, rate) VALUES ${changes.slice(i, i + 45).map(() => "(?, ?)").join(", ")}`)
+        .prepare(
+          `INSERT OR REPLACE INTO bank_rate_changes (date, rate) VALUES ${changes
+            .slice(i, i + 45)
+            .map(() => "(?, ?)")
+            .join(", ")}`,
+        )
         .bind(...changes.slice(i, i + 45).flat()),
     );
   stmts.push(

@@ -27,6 +27,9 @@ export async function feedByToken(db: D1Database, token: string): Promise<{ keyI
 
 /** Revokes the key's feed for a company; whether there was one. */
 export async function revokeFeed(db: D1Database, keyId: string, company: string, now: number): Promise<boolean> {
-  const r = await db.prepare(`UPDATE calendar_feeds SET revoked_at = ? WHERE key_id = ? AND company_number = ? AND revoked_at IS NULL`).bind(now, keyId, company).run();
+  const r = await db
+    .prepare(`UPDATE calendar_feeds SET revoked_at = ? WHERE key_id = ? AND company_number = ? AND revoked_at IS NULL`)
+    .bind(now, keyId, company)
+    .run();
   return r.meta.changes > 0;
 }

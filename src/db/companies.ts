@@ -16,8 +16,24 @@ export type { CompanyRow };
 
 /** Columns of a company version and of a staged row, in order (after run ids). */
 const COLUMNS = [
-  "number", "name", "norm_core", "status", "category", "incorporated_on", "sic", "locality", "postcode", "country_of_origin",
-  "accounts_due", "accounts_made_up_to", "accounts_category", "confirmation_due", "confirmation_made_up_to", "previous_names", "extra", "fp",
+  "number",
+  "name",
+  "norm_core",
+  "status",
+  "category",
+  "incorporated_on",
+  "sic",
+  "locality",
+  "postcode",
+  "country_of_origin",
+  "accounts_due",
+  "accounts_made_up_to",
+  "accounts_category",
+  "confirmation_due",
+  "confirmation_made_up_to",
+  "previous_names",
+  "extra",
+  "fp",
 ] as const;
 const COLUMN_LIST = COLUMNS.join(", ");
 const FROM_JSON = COLUMNS.map((_, i) => `j.value->>${i}`).join(", ");
@@ -81,7 +97,9 @@ export async function stageCompanies(db: D1Database, runId: number, records: Reg
     db.prepare(`INSERT OR IGNORE INTO company_staging (run_id, ${COLUMN_LIST}) SELECT ?1, ${FROM_JSON} FROM json_each(?2) AS j`).bind(runId, json),
   );
   if (sic.size)
-    stmts.push(db.prepare(`INSERT OR IGNORE INTO sic_codes (code, description) SELECT j.value->>0, j.value->>1 FROM json_each(?1) AS j`).bind(JSON.stringify([...sic])));
+    stmts.push(
+      db.prepare(`INSERT OR IGNORE INTO sic_codes (code, description) SELECT j.value->>0, j.value->>1 FROM json_each(?1) AS j`).bind(JSON.stringify([...sic])),
+    );
   await db.batch(stmts);
 }
 
@@ -199,7 +217,9 @@ export async function versionsWritten(db: D1Database, runId: number): Promise<{ 
 export async function publishCompanies(db: D1Database, runId: number, opts: { editionDate: string; sample: boolean; replacesSample: boolean }): Promise<void> {
   const dropSample = opts.replacesSample
     ? [
-        db.prepare(`INSERT INTO companies_fts (companies_fts, rowid, norm_core) SELECT 'delete', id, norm_core FROM companies WHERE valid_from_run <> ?1`).bind(runId),
+        db
+          .prepare(`INSERT INTO companies_fts (companies_fts, rowid, norm_core) SELECT 'delete', id, norm_core FROM companies WHERE valid_from_run <> ?1`)
+          .bind(runId),
         db.prepare(`DELETE FROM companies WHERE valid_from_run <> ?1`).bind(runId),
         db.prepare(`DELETE FROM company_changes WHERE run_id <> ?1`).bind(runId),
       ]
@@ -228,7 +248,9 @@ export async function pruneClosedVersions(db: D1Database, publishedRun: number, 
   for (;;) {
     const pick = `SELECT id FROM companies WHERE valid_to_run IS NOT NULL AND valid_to_run <= ?1 LIMIT ?2`;
     const [fts, del] = await db.batch([
-      db.prepare(`INSERT INTO companies_fts (companies_fts, rowid, norm_core) SELECT 'delete', id, norm_core FROM companies WHERE id IN (${pick})`).bind(publishedRun, batch),
+      db
+        .prepare(`INSERT INTO companies_fts (companies_fts, rowid, norm_core) SELECT 'delete', id, norm_core FROM companies WHERE id IN (${pick})`)
+        .bind(publishedRun, batch),
       db.prepare(`DELETE FROM companies WHERE id IN (${pick})`).bind(publishedRun, batch),
     ]);
     void fts;
@@ -249,7 +271,9 @@ export async function publishCompaniesUnchanged(db: D1Database, editionDate: str
 /** Removes everything a run wrote (versions and their index entries, closings, changes, staging). */
 export async function discardCompanyRun(db: D1Database, runId: number): Promise<void> {
   await db.batch([
-    db.prepare(`INSERT INTO companies_fts (companies_fts, rowid, norm_core) SELECT 'delete', id, norm_core FROM companies WHERE valid_from_run = ?1`).bind(runId),
+    db
+      .prepare(`INSERT INTO companies_fts (companies_fts, rowid, norm_core) SELECT 'delete', id, norm_core FROM companies WHERE valid_from_run = ?1`)
+      .bind(runId),
     db.prepare(`DELETE FROM companies WHERE valid_from_run = ?1`).bind(runId),
     db.prepare(`UPDATE companies SET valid_to_run = NULL WHERE valid_to_run = ?1`).bind(runId),
     db.prepare(`DELETE FROM company_changes WHERE run_id = ?1`).bind(runId),

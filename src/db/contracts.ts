@@ -38,7 +38,9 @@ function where(q: AwardsOf): { sql: string; args: (string | number)[] } {
 export async function contractAwardsOf(db: D1Database, q: AwardsOf, limit: number, offset: number): Promise<{ key: string; award: ContractAward }[]> {
   const w = where(q);
   const rows = await db
-    .prepare(`SELECT e.key, e.data ${w.sql} ORDER BY json_extract(e.data, '$.awardDate') IS NULL, json_extract(e.data, '$.awardDate') DESC, e.key LIMIT ? OFFSET ?`)
+    .prepare(
+      `SELECT e.key, e.data ${w.sql} ORDER BY json_extract(e.data, '$.awardDate') IS NULL, json_extract(e.data, '$.awardDate') DESC, e.key LIMIT ? OFFSET ?`,
+    )
     .bind(...w.args, limit, offset)
     .all<{ key: string; data: string }>();
   return rows.results.map((r) => ({ key: r.key, award: JSON.parse(r.data) as ContractAward }));
@@ -72,5 +74,13 @@ export async function contractTotals(db: D1Database, q: AwardsOf, by: "year" | "
     )
     .bind(...w.args)
     .all<{ grp: string | null; currency: string | null; awards: number; valued: number; sole_value: number; shared: number; shared_value: number }>();
-  return rows.results.map((r) => ({ group: r.grp, currency: r.currency, awards: r.awards, valued: r.valued, soleValue: r.sole_value, shared: r.shared, sharedValue: r.shared_value }));
+  return rows.results.map((r) => ({
+    group: r.grp,
+    currency: r.currency,
+    awards: r.awards,
+    valued: r.valued,
+    soleValue: r.sole_value,
+    shared: r.shared,
+    sharedValue: r.shared_value,
+  }));
 }

@@ -26,7 +26,10 @@ export async function storedReply(db: D1Database, keyId: string, key: string): P
 }
 
 export async function saveReply(db: D1Database, keyId: string, key: string, status: number, body: string, headers: string): Promise<void> {
-  await db.prepare(`UPDATE idempotent_replies SET status = ?, body = ?, headers = ? WHERE key_id = ? AND idempotency_key = ?`).bind(status, body, headers, keyId, key).run();
+  await db
+    .prepare(`UPDATE idempotent_replies SET status = ?, body = ?, headers = ? WHERE key_id = ? AND idempotency_key = ?`)
+    .bind(status, body, headers, keyId, key)
+    .run();
 }
 
 export async function forgetReply(db: D1Database, keyId: string, key: string): Promise<void> {

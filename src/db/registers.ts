@@ -29,8 +29,6 @@ export interface EntryRow {
   edition_date: string | null;
 }
 
-
-
 const VISIBLE = `FROM register_entries e JOIN register_state s ON s.source = e.source AND s.scope = e.scope
   WHERE e.source = ?1 AND e.valid_from_run <= s.published_run AND (e.valid_to_run IS NULL OR e.valid_to_run > s.published_run)`;
 const COLUMNS = `e.source, e.key, e.entity, e.part, e.scope, e.name, e.norm_name, e.company_number, e.status, e.rating, e.town, e.alt_names, e.data, e.first_seen, e.removed_on, e.last_listed, s.edition_date`;
@@ -51,7 +49,6 @@ const toEntry = (r: EntryRow): Entry => ({
   removedOn: r.removed_on,
   lastListed: r.removed_on ? r.last_listed : r.edition_date,
 });
-
 
 export async function editionInfo(db: D1Database, source: string, scopes?: string[]): Promise<RegisterEditionInfo> {
   // A register published in parts (sponsors: workers and students) answers for the parts asked about.
@@ -112,7 +109,12 @@ export async function publishedRunOf(db: D1Database, source: string): Promise<{ 
 }
 
 /** The `data` of every entry listed in a source's published edition, by key, a page (of `limit`) after `afterKey`. */
-export async function listedEntryData(db: D1Database, source: string, afterKey: string, limit = 2000): Promise<{ key: string; data: Record<string, unknown> }[]> {
+export async function listedEntryData(
+  db: D1Database,
+  source: string,
+  afterKey: string,
+  limit = 2000,
+): Promise<{ key: string; data: Record<string, unknown> }[]> {
   const rows = await db
     .prepare(`SELECT e.key, e.data ${VISIBLE} AND e.removed_on IS NULL AND e.key > ?2 ORDER BY e.key LIMIT ${limit}`)
     .bind(source, afterKey)
@@ -138,7 +140,9 @@ export async function keysByNames(db: D1Database, source: string, norms: string[
   }
   if (fts && keys.size < limit) {
     const rows = await db
-      .prepare(`SELECT DISTINCT key FROM register_names_fts WHERE register_names_fts MATCH ?1 AND source = ?2 AND valid_from_run <= (${PUBLISHED_RUN.replace("?1", "?2")}) LIMIT ${limit}`)
+      .prepare(
+        `SELECT DISTINCT key FROM register_names_fts WHERE register_names_fts MATCH ?1 AND source = ?2 AND valid_from_run <= (${PUBLISHED_RUN.replace("?1", "?2")}) LIMIT ${limit}`,
+      )
       .bind(`norm : (${fts})`, source)
       .all<{ key: string }>();
     for (const r of rows.results) keys.add(r.key);
@@ -338,11 +342,43 @@ const keyIn = (param: string) => `key IN (SELECT value FROM json_each(${param}))
 const CLOSE_VERSIONS = `UPDATE register_entries SET valid_to_run = ?2 WHERE source = ?3 AND valid_to_run IS NULL AND valid_from_run < ?2 AND ${keyIn("?1")}`;
 
 const ENTRY_COLUMNS = [
-  "source", "key", "entity", "part", "valid_from_run", "scope", "name", "norm_name", "norm_core", "company_number",
-  "status", "rating", "town", "alt_names", "data", "fp", "first_seen", "removed_on", "last_listed",
+  "source",
+  "key",
+  "entity",
+  "part",
+  "valid_from_run",
+  "scope",
+  "name",
+  "norm_name",
+  "norm_core",
+  "company_number",
+  "status",
+  "rating",
+  "town",
+  "alt_names",
+  "data",
+  "fp",
+  "first_seen",
+  "removed_on",
+  "last_listed",
 ];
 /** The columns of a new entry version that differ from row to row (the rest are the run's, or null). */
-const VERSION_COLUMNS = ["key", "entity", "part", "name", "norm_name", "norm_core", "company_number", "status", "rating", "town", "alt_names", "data", "fp", "first_seen"];
+const VERSION_COLUMNS = [
+  "key",
+  "entity",
+  "part",
+  "name",
+  "norm_name",
+  "norm_core",
+  "company_number",
+  "status",
+  "rating",
+  "town",
+  "alt_names",
+  "data",
+  "fp",
+  "first_seen",
+];
 const NAME_COLUMNS = ["norm", "key"];
 
 /** A run being completed: which register it loads. */
@@ -432,7 +468,20 @@ export async function writeEntryVersions(
     for (const a of jsonArrays(write.closeKeys)) writes.push({ stmt: close.bind(a.json, runId, source), bytes: a.bytes });
   }
   const rows = write.versions.map((v) => [
-    v.key, v.entity, v.part, v.name, v.normName, v.normCore, v.companyNumber, v.status, v.rating, v.town, JSON.stringify(v.altNames), JSON.stringify(v.data), v.fp, v.firstSeen,
+    v.key,
+    v.entity,
+    v.part,
+    v.name,
+    v.normName,
+    v.normCore,
+    v.companyNumber,
+    v.status,
+    v.rating,
+    v.town,
+    JSON.stringify(v.altNames),
+    JSON.stringify(v.data),
+    v.fp,
+    v.firstSeen,
   ]);
   const names = write.names.map((n) => [n.norm, n.key]);
   const fixed = { source, valid_from_run: runId };
@@ -486,7 +535,10 @@ export async function writeRemovalsAndChanges(
     );
     const close = prepared(db, CLOSE_VERSIONS);
     for (const a of jsonArrays(write.removedKeys))
-      writes.push({ stmt: copy.bind(a.json, runId, source, write.editionDate, write.lastListed), bytes: a.bytes }, { stmt: close.bind(a.json, runId, source), bytes: a.bytes });
+      writes.push(
+        { stmt: copy.bind(a.json, runId, source, write.editionDate, write.lastListed), bytes: a.bytes },
+        { stmt: close.bind(a.json, runId, source), bytes: a.bytes },
+      );
   }
   writes.push(
     ...insertRows(
@@ -516,7 +568,9 @@ export async function publishRun(
     ? [
         db.prepare(`DELETE FROM register_entries WHERE source = ? AND scope = ? AND valid_from_run <> ?`).bind(source, scope, runId),
         ...["register_names", "register_names_fts"].map((t) =>
-          db.prepare(`DELETE FROM ${t} WHERE source = ? AND valid_from_run IN (SELECT id FROM register_runs WHERE source = ? AND scope = ? AND id <> ?)`).bind(source, source, scope, runId),
+          db
+            .prepare(`DELETE FROM ${t} WHERE source = ? AND valid_from_run IN (SELECT id FROM register_runs WHERE source = ? AND scope = ? AND id <> ?)`)
+            .bind(source, source, scope, runId),
         ),
         db.prepare(`DELETE FROM register_changes WHERE source = ? AND scope = ? AND run_id <> ?`).bind(source, scope, runId),
       ]
@@ -524,7 +578,9 @@ export async function publishRun(
   await db.batch([
     ...dropSample,
     db
-      .prepare(`INSERT INTO register_names_fts (norm, source, key, valid_from_run) SELECT norm, source, key, valid_from_run FROM register_names WHERE valid_from_run = ? ORDER BY rowid`)
+      .prepare(
+        `INSERT INTO register_names_fts (norm, source, key, valid_from_run) SELECT norm, source, key, valid_from_run FROM register_names WHERE valid_from_run = ? ORDER BY rowid`,
+      )
       .bind(runId),
     db
       .prepare(

@@ -38,7 +38,8 @@ export function parseBookmarks(header: string | null | undefined): Partial<Recor
     const eq = p.indexOf("=");
     const name = eq < 0 ? "" : p.slice(0, eq).trim();
     const value = eq < 0 ? "" : p.slice(eq + 1).trim();
-    if (!name || !BOOKMARK.test(value)) throw refused(`\`${BOOKMARK_HEADER}\`: not a bookmark this service gave (send back the value the last reply gave, or nothing)`);
+    if (!name || !BOOKMARK.test(value))
+      throw refused(`\`${BOOKMARK_HEADER}\`: not a bookmark this service gave (send back the value the last reply gave, or nothing)`);
     if ((SESSION_DATABASES as readonly string[]).includes(name)) out[name as SessionDatabase] = value;
   }
   return out;
@@ -49,7 +50,13 @@ function asDatabase(session: D1DatabaseSession): D1Database {
   const refuse = (what: string) => () => {
     throw new Error(`${what} is not available on a read session`);
   };
-  return { prepare: (q: string) => session.prepare(q), batch: (s: D1PreparedStatement[]) => session.batch(s), exec: refuse("exec"), dump: refuse("dump"), withSession: refuse("withSession") } as unknown as D1Database;
+  return {
+    prepare: (q: string) => session.prepare(q),
+    batch: (s: D1PreparedStatement[]) => session.batch(s),
+    exec: refuse("exec"),
+    dump: refuse("dump"),
+    withSession: refuse("withSession"),
+  } as unknown as D1Database;
 }
 
 export interface ReadSessions {

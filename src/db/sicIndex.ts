@@ -51,7 +51,8 @@ export async function replaceSicIndex(
 ): Promise<{ outcome: "loaded" | "refused"; reason: string | null; state: SicIndexState | null }> {
   if (!lists.list.length || !lists.index.length) throw new Error("SIC lists: the condensed list and the index must both have rows");
   const before = await sicIndexState(db);
-  if (sample && before && !before.sample) return { outcome: "refused", reason: "the published SIC lists are loaded: the sample is not loaded over them", state: before };
+  if (sample && before && !before.sample)
+    return { outcome: "refused", reason: "the published SIC lists are loaded: the sample is not loaded over them", state: before };
   const rows: [number, string, string, string][] = [];
   for (const r of lists.list) rows.push([rows.length + 1, r.code, r.description, "list"]);
   for (const r of lists.index) rows.push([rows.length + 1, r.code, r.phrase, "index"]);

@@ -23,7 +23,15 @@ export function closesAtOf(deadline: string | null): string | null {
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
 
-const wordsColumn = (n: TenderNotice) => ` ${[n.title, n.description].join(" ").toLowerCase().match(/[a-z0-9]+/g)?.map(stem).join(" ") ?? ""} `;
+const wordsColumn = (n: TenderNotice) =>
+  ` ${
+    [n.title, n.description]
+      .join(" ")
+      .toLowerCase()
+      .match(/[a-z0-9]+/g)
+      ?.map(stem)
+      .join(" ") ?? ""
+  } `;
 
 /** The stored notices of these processes. */
 export async function storedTenders(db: D1Database, ocids: string[]): Promise<Map<string, StoredTender>> {
@@ -51,21 +59,23 @@ export async function writeTenders(db: D1Database, notices: TenderNotice[], opts
   );
   for (let i = 0; i < notices.length; i += 50) {
     await db.batch(
-      notices.slice(i, i + 50).map((n) =>
-        stmt.bind(
-          n.ocid,
-          n.source,
-          n.releaseDate,
-          n.status,
-          closesAtOf(n.deadline),
-          n.published ? ukDay(n.published) : null,
-          ` ${n.cpv.map((c) => c.id).join(" ")} `,
-          wordsColumn(n),
-          JSON.stringify(n),
-          opts.sample ? 1 : 0,
-          loadedAt,
+      notices
+        .slice(i, i + 50)
+        .map((n) =>
+          stmt.bind(
+            n.ocid,
+            n.source,
+            n.releaseDate,
+            n.status,
+            closesAtOf(n.deadline),
+            n.published ? ukDay(n.published) : null,
+            ` ${n.cpv.map((c) => c.id).join(" ")} `,
+            wordsColumn(n),
+            JSON.stringify(n),
+            opts.sample ? 1 : 0,
+            loadedAt,
+          ),
         ),
-      ),
     );
   }
 }
@@ -202,7 +212,20 @@ export const MAX_KEYWORDS = 40;
  */
 export async function openTenderCandidates(db: D1Database, q: TenderCandidatesQuery): Promise<TenderNotice[]> {
   const prefixes = [...new Set(q.cpvPrefixes.filter((p) => /^\d{1,8}$/.test(p)))].slice(0, MAX_CPV_PREFIXES);
-  const stems = [...new Set(q.keywords.map((k) => k.toLowerCase().match(/[a-z0-9]+/g)?.map(stem).join(" ") ?? "").filter(Boolean))].slice(0, MAX_KEYWORDS);
+  const stems = [
+    ...new Set(
+      q.keywords
+        .map(
+          (k) =>
+            k
+              .toLowerCase()
+              .match(/[a-z0-9]+/g)
+              ?.map(stem)
+              .join(" ") ?? "",
+        )
+        .filter(Boolean),
+    ),
+  ].slice(0, MAX_KEYWORDS);
   if (!prefixes.length && !stems.length) return [];
   const args: (string | number)[] = [q.now, noDeadlineCutoff(q.today)];
   // instr(), not LIKE: both columns are space-framed and lower case and the needles are digits, letters and spaces,

@@ -84,7 +84,9 @@ export async function removeWatch(db: D1Database, accountId: string, company: st
 /** One watch with its company's name and last reading. */
 export const watchListRow = (db: D1Database, accountId: string, company: string) =>
   db
-    .prepare(`SELECT w.*, c.name, c.reading, c.unread, c.read_at FROM watches w LEFT JOIN watch_companies c ON c.company = w.company WHERE w.account_id = ? AND w.company = ?`)
+    .prepare(
+      `SELECT w.*, c.name, c.reading, c.unread, c.read_at FROM watches w LEFT JOIN watch_companies c ON c.company = w.company WHERE w.account_id = ? AND w.company = ?`,
+    )
     .bind(accountId, company)
     .first<WatchListRow>();
 
@@ -104,13 +106,17 @@ export async function listWatches(db: D1Database, accountId: string, after: stri
 
 /** The account's events after `since`, oldest first: `limit` of them, and one more to tell whether there are more. */
 export async function eventsSince(db: D1Database, accountId: string, since: number, limit: number): Promise<EventRow[]> {
-  const r = await db.prepare(`SELECT * FROM watch_events WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?`).bind(accountId, since, limit + 1).all<EventRow>();
+  const r = await db
+    .prepare(`SELECT * FROM watch_events WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?`)
+    .bind(accountId, since, limit + 1)
+    .all<EventRow>();
   return r.results;
 }
 
 // ---- the webhook -----------------------------------------------------------------------------------------
 
-export const webhookOf = (db: D1Database, accountId: string) => db.prepare(`SELECT * FROM watch_webhooks WHERE account_id = ?`).bind(accountId).first<WebhookRow>();
+export const webhookOf = (db: D1Database, accountId: string) =>
+  db.prepare(`SELECT * FROM watch_webhooks WHERE account_id = ?`).bind(accountId).first<WebhookRow>();
 
 /** Sets the webhook with a new (sealed) secret; the one it replaces (`previous_secret`) keeps signing for the grace period. */
 export async function setWebhook(db: D1Database, w: { accountId: string; url: string; secret: string; rotatedAt: number; now: string }): Promise<WebhookRow> {
@@ -225,7 +231,10 @@ export async function skipRead(db: D1Database, company: string, day: string): Pr
 }
 
 export const storedReading = (db: D1Database, company: string) =>
-  db.prepare(`SELECT name, reading, read_day FROM watch_companies WHERE company = ?`).bind(company).first<{ name: string | null; reading: string | null; read_day: string | null }>();
+  db
+    .prepare(`SELECT name, reading, read_day FROM watch_companies WHERE company = ?`)
+    .bind(company)
+    .first<{ name: string | null; reading: string | null; read_day: string | null }>();
 
 export interface NewEvent {
   accountId: string;
@@ -260,7 +269,9 @@ export async function recordRead(
     db
       .prepare(`UPDATE watch_companies SET name = COALESCE(?, name), reading = ?, unread = ?, read_day = ?, read_at = ? WHERE company = ?`)
       .bind(r.name, r.reading, r.unread, r.day, r.readAt, r.company),
-    db.prepare(`UPDATE watches SET last_read_at = ?1, baseline_at = COALESCE(baseline_at, ?1) WHERE company = ?2 AND state = 'watched'`).bind(r.readAt, r.company),
+    db
+      .prepare(`UPDATE watches SET last_read_at = ?1, baseline_at = COALESCE(baseline_at, ?1) WHERE company = ?2 AND state = 'watched'`)
+      .bind(r.readAt, r.company),
   ];
   const results = await db.batch<{ id: number; delivery: string }>(statements);
   return results
@@ -275,7 +286,9 @@ export async function recordRead(
 /** Pending deliveries due by `now` and not leased to an attempt in flight (the sweep's work). */
 export async function dueDeliveries(db: D1Database, nowMs: number, limit: number): Promise<number[]> {
   const r = await db
-    .prepare(`SELECT id FROM watch_events WHERE delivery = 'pending' AND next_attempt_at <= ?1 AND (claimed_until IS NULL OR claimed_until < ?1) ORDER BY next_attempt_at, id LIMIT ?2`)
+    .prepare(
+      `SELECT id FROM watch_events WHERE delivery = 'pending' AND next_attempt_at <= ?1 AND (claimed_until IS NULL OR claimed_until < ?1) ORDER BY next_attempt_at, id LIMIT ?2`,
+    )
     .bind(nowMs, limit)
     .all<{ id: number }>();
   return r.results.map((x) => x.id);
@@ -302,11 +315,21 @@ export type DeliveryRecord =
 export async function recordAttempt(db: D1Database, id: number, outcome: DeliveryRecord): Promise<void> {
   const stmt =
     outcome.kind === "delivered"
-      ? db.prepare(`UPDATE watch_events SET delivered = 1, delivery = 'delivered', attempts = attempts + 1, next_attempt_at = NULL, claimed_until = NULL, last_error = NULL WHERE id = ?`).bind(id)
+      ? db
+          .prepare(
+            `UPDATE watch_events SET delivered = 1, delivery = 'delivered', attempts = attempts + 1, next_attempt_at = NULL, claimed_until = NULL, last_error = NULL WHERE id = ?`,
+          )
+          .bind(id)
       : outcome.kind === "retry"
-        ? db.prepare(`UPDATE watch_events SET attempts = attempts + 1, next_attempt_at = ?, claimed_until = NULL, last_error = ? WHERE id = ? AND delivery = 'pending'`).bind(outcome.at, outcome.error, id)
+        ? db
+            .prepare(
+              `UPDATE watch_events SET attempts = attempts + 1, next_attempt_at = ?, claimed_until = NULL, last_error = ? WHERE id = ? AND delivery = 'pending'`,
+            )
+            .bind(outcome.at, outcome.error, id)
         : db
-            .prepare(`UPDATE watch_events SET delivery = ?, attempts = attempts + ?, next_attempt_at = NULL, claimed_until = NULL, last_error = ? WHERE id = ? AND delivery = 'pending'`)
+            .prepare(
+              `UPDATE watch_events SET delivery = ?, attempts = attempts + ?, next_attempt_at = NULL, claimed_until = NULL, last_error = ? WHERE id = ? AND delivery = 'pending'`,
+            )
             .bind(outcome.kind, outcome.kind === "failed" ? 1 : 0, outcome.error, id);
   await stmt.run();
 }

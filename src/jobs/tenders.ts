@@ -16,7 +16,16 @@
  * creates nothing. Awards the contracts register loads also close a notice when it is read (db/tenders.ts). Our
  * sample notices are never loaded over real ones, and the first real read removes them.
  */
-import { type TenderRead, deleteSampleTenders, lastTenderWindowEnd, pruneTenders, recordTenderRead, storedTenders, tenderKinds, writeTenders } from "../db/tenders";
+import {
+  type TenderRead,
+  deleteSampleTenders,
+  lastTenderWindowEnd,
+  pruneTenders,
+  recordTenderRead,
+  storedTenders,
+  tenderKinds,
+  writeTenders,
+} from "../db/tenders";
 import type { Env } from "../env";
 import type { TenderNotice } from "../services/contracts/tenderMatch";
 import { UpstreamError } from "../shared/errors";
@@ -146,7 +155,12 @@ export async function refreshTenders(
   now = new Date(),
   opts: { fetchImpl?: typeof fetch; sleep?: (ms: number) => Promise<void> } = {},
 ): Promise<TendersResult> {
-  const cfg: ContractsClientConfig = { ftsUrl: env.FIND_A_TENDER_URL, cfUrl: env.CONTRACTS_FINDER_URL, fetchImpl: opts.fetchImpl ?? timedFetch, sleep: opts.sleep };
+  const cfg: ContractsClientConfig = {
+    ftsUrl: env.FIND_A_TENDER_URL,
+    cfUrl: env.CONTRACTS_FINDER_URL,
+    fetchImpl: opts.fetchImpl ?? timedFetch,
+    sleep: opts.sleep,
+  };
   const floor = now.getTime() - CATCH_UP_DAYS * DAY;
   const last = await lastTenderWindowEnd(env.DB);
   let start = Math.max(last ? Date.parse(last) : now.getTime() - DAY, floor);

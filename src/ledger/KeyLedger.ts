@@ -277,7 +277,9 @@ export class KeyLedger extends DurableObject<NoBindings> {
         id,
       )
       .toArray()[0];
-    return r ? { period: r.period, cost: r.cost, refunded: r.refunded, onceId: r.once_id, landed: r.landed === 1, cancelled: r.cancelled === 1, at: r.at } : null;
+    return r
+      ? { period: r.period, cost: r.cost, refunded: r.refunded, onceId: r.once_id, landed: r.landed === 1, cancelled: r.cancelled === 1, at: r.at }
+      : null;
   }
 
   private recordCharge(id: string | undefined, period: string, cost: number, onceId: string | null): void {
@@ -359,7 +361,8 @@ export class KeyLedger extends DurableObject<NoBindings> {
       const row = this.chargeRow(item.id);
       if (!row) {
         // Not arrived (or never made): a cancel leaves a tombstone, so that it is refused if it arrives later.
-        if (item.cancel) this.dirtyCharges.set(item.id, { period: req.period, cost: 0, refunded: 0, onceId: null, landed: false, cancelled: true, at: Date.now() });
+        if (item.cancel)
+          this.dirtyCharges.set(item.id, { period: req.period, cost: 0, refunded: 0, onceId: null, landed: false, cancelled: true, at: Date.now() });
         out.push({ id: item.id, landed: false, refunded: 0 });
         continue;
       }

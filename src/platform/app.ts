@@ -57,7 +57,8 @@ const CORS_HEADERS = {
 async function rawInput(c: Context<AppEnv>, op: AnyOperation): Promise<unknown> {
   if (op.method === "get" || op.method === "delete") return c.req.query();
   const type = c.req.header("content-type") ?? "";
-  if (!/^application\/(.+\+)?json\b/i.test(type)) throw new ApiError("unsupported_media_type", "Send the body as JSON with `content-type: application/json`.", { field: "body" });
+  if (!/^application\/(.+\+)?json\b/i.test(type))
+    throw new ApiError("unsupported_media_type", "Send the body as JSON with `content-type: application/json`.", { field: "body" });
   const text = await bodyText(c.req.raw, op.maxBodyBytes ?? MAX_BODY_BYTES);
   try {
     return JSON.parse(text);
@@ -70,7 +71,13 @@ async function rawInput(c: Context<AppEnv>, op: AnyOperation): Promise<unknown> 
 const loadOperations = lazy(async (): Promise<readonly AnyOperation[]> => (await import("../operations")).operations, "operations");
 
 /** A route of an operation already in hand (the tests' apps). */
-const routeOf = (op: AnyOperation): OperationRoute => ({ operationId: op.operationId, method: op.method, path: op.path, cors: Boolean(op.cors), load: async () => op });
+const routeOf = (op: AnyOperation): OperationRoute => ({
+  operationId: op.operationId,
+  method: op.method,
+  path: op.path,
+  cors: Boolean(op.cors),
+  load: async () => op,
+});
 
 /**
  * The app. Without `ops` it serves the service's operations from the route table (src/platform/routes.ts): each
@@ -133,11 +140,14 @@ export function buildApp(given?: readonly AnyOperation[]) {
   const docs = documents(app, allOps);
 
   app.get("/openapi.json", (c) => edgeCached(c, async () => c.body(await docs.openApiJson(baseUrl(c)), 200, { "content-type": "application/json" })));
-  app.get("/openapi.yaml", (c) => edgeCached(c, async () => c.body(await docs.openApiYaml(baseUrl(c)), 200, { "content-type": "application/yaml; charset=utf-8" })));
+  app.get("/openapi.yaml", (c) =>
+    edgeCached(c, async () => c.body(await docs.openApiYaml(baseUrl(c)), 200, { "content-type": "application/yaml; charset=utf-8" })),
+  );
   app.get("/apis.md", (c) => edgeCached(c, async () => c.body(await docs.markdown("", baseUrl(c)), 200, { "content-type": "text/markdown; charset=utf-8" })));
   app.get("/apis/:slug{[a-z0-9-]+\\.md}", (c) => {
     const slug = c.req.param("slug").replace(/\.md$/, "");
-    if (!table.some((o) => slugOf(o) === slug)) return send(c, errorOutcome(new ApiError("not_found", `No API page named ${slug}.`, { query: slug }), c.get("requestId")));
+    if (!table.some((o) => slugOf(o) === slug))
+      return send(c, errorOutcome(new ApiError("not_found", `No API page named ${slug}.`, { query: slug }), c.get("requestId")));
     return edgeCached(c, async () => c.body(await docs.markdown(slug, baseUrl(c)), 200, { "content-type": "text/markdown; charset=utf-8" }));
   });
   app.on(["GET", "HEAD"], "/.well-known/api-catalog", (c) => {
@@ -151,11 +161,20 @@ export function buildApp(given?: readonly AnyOperation[]) {
   // import() in an initialiser it runs on that first call, so neither's top level runs at a cold start (issue 30 §1).
   app.get("/api/v1/deadlines.ics", async (c) => (await import("./calendarFeed")).calendarFeedResponse(c));
   app.get("/api/status", async (c) => c.json(await statusResponse(c.env, (p) => waitUntilOf(c)(p))));
-  app.all("/mcp", async (c) => (await import("./mcp")).handleMcp(c.req.raw, c.env, await allOps(), { requestId: c.get("requestId"), ip: clientIp(c), waitUntil: waitUntilOf(c) }));
+  app.all("/mcp", async (c) =>
+    (await import("./mcp")).handleMcp(c.req.raw, c.env, await allOps(), { requestId: c.get("requestId"), ip: clientIp(c), waitUntil: waitUntilOf(c) }),
+  );
   // Pages for people (a browser asking for `/` gets the landing page; API clients keep the JSON below).
   registerPages(app, {
     ops: allOps,
-    meta: (c) => ({ requestId: c.get("requestId"), origin: new URL(c.req.url).origin, headers: c.req.raw.headers, ip: clientIp(c), apiKey: null, waitUntil: waitUntilOf(c) }),
+    meta: (c) => ({
+      requestId: c.get("requestId"),
+      origin: new URL(c.req.url).origin,
+      headers: c.req.raw.headers,
+      ip: clientIp(c),
+      apiKey: null,
+      waitUntil: waitUntilOf(c),
+    }),
   });
   app.get("/", (c) =>
     c.json({
@@ -177,7 +196,10 @@ export function buildApp(given?: readonly AnyOperation[]) {
       o.headers.allow = [...new Set(methods)].join(", ");
       return send(c, o);
     }
-    return send(c, errorOutcome(new ApiError("not_found", `There is no endpoint at ${path}. See /openapi.yaml for the list.`, { query: path }), c.get("requestId")));
+    return send(
+      c,
+      errorOutcome(new ApiError("not_found", `There is no endpoint at ${path}. See /openapi.yaml for the list.`, { query: path }), c.get("requestId")),
+    );
   });
 
   return app;
@@ -204,7 +226,13 @@ export function documents(app: OpenAPIHono<AppEnv>, getOps: () => Promise<readon
     let page = pages.get(slug);
     if (page === undefined) {
       const ops = await getOps();
-      page = slug === "" ? apiIndexMarkdown(ops, ORIGIN) : operationMarkdown(ops.filter((o) => slugOf(o) === slug), ORIGIN);
+      page =
+        slug === ""
+          ? apiIndexMarkdown(ops, ORIGIN)
+          : operationMarkdown(
+              ops.filter((o) => slugOf(o) === slug),
+              ORIGIN,
+            );
       pages.set(slug, page);
     }
     return page.replaceAll(ORIGIN, base);

@@ -25,9 +25,11 @@ export function catalogLinkset(base: string) {
 
 /** The Link header that HEAD /.well-known/api-catalog answers with (RFC 9727 §2). */
 export const catalogLinkHeader = (base: string) =>
-  [`<${base}/.well-known/api-catalog>; rel="api-catalog"`, `<${base}/openapi.yaml>; rel="service-desc"; type="application/yaml"`, `<${base}/apis.md>; rel="service-doc"`].join(
-    ", ",
-  );
+  [
+    `<${base}/.well-known/api-catalog>; rel="api-catalog"`,
+    `<${base}/openapi.yaml>; rel="service-desc"; type="application/yaml"`,
+    `<${base}/apis.md>; rel="service-doc"`,
+  ].join(", ");
 
 /** APIs.json description of the service, one entry per operation. */
 export function apisJson(ops: readonly AnyOperation[], base: string) {

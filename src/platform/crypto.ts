@@ -1,7 +1,10 @@
 /** Small Web Crypto helpers shared by keys, sign-up codes and idempotency. */
 
 const b64url = (bytes: Uint8Array): string =>
-  btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 
 export async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -27,7 +30,8 @@ export function newId(prefix: string): string {
 export function newCode(): string {
   const buf = new Uint32Array(1);
   let n: number;
-  do n = crypto.getRandomValues(buf)[0]; while (n >= 4_294_000_000); // drop the biased tail
+  do n = crypto.getRandomValues(buf)[0];
+  while (n >= 4_294_000_000); // drop the biased tail
   return String(n % 1_000_000).padStart(6, "0");
 }
 

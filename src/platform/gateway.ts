@@ -108,7 +108,14 @@ export function errorOutcome(e: unknown, requestId: string): Outcome {
 }
 
 /** Headers by which the former third-party marketplace's proxy identifies itself (SPEC §5.6). */
-const MARKETPLACE_HEADERS = ["x-rapidapi-proxy-secret", "x-rapidapi-user", "x-rapidapi-host", "x-rapidapi-subscription", "x-mashape-proxy-secret", "x-mashape-user"];
+const MARKETPLACE_HEADERS = [
+  "x-rapidapi-proxy-secret",
+  "x-rapidapi-user",
+  "x-rapidapi-host",
+  "x-rapidapi-subscription",
+  "x-mashape-proxy-secret",
+  "x-mashape-user",
+];
 
 export function refuseMarketplace(headers: Headers): void {
   if (MARKETPLACE_HEADERS.some((h) => headers.has(h)))
@@ -117,7 +124,6 @@ export function refuseMarketplace(headers: Headers): void {
       "Calls through the former third-party marketplace listing are no longer accepted. Get a free key directly: POST /api/v1/signup.",
     );
 }
-
 
 export async function authenticate(env: Env, apiKey: string | null, now: number): Promise<Authenticated> {
   if (!apiKey) throw new ApiError("missing_key", "Send your API key in the x-api-key header (on /mcp: Authorization: Bearer <key>).");
@@ -154,7 +160,11 @@ function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Prom
 
 const ledgerStub = (env: Env, name: string) => env.LEDGER.get(env.LEDGER.idFromName(name)) as unknown as LedgerPort;
 
-const ledgerTerms = (auth: Authenticated) => ({ period: auth.caller.ledger.period, allowance: auth.caller.ledger.allowance, startingBalance: auth.caller.ledger.startingBalance });
+const ledgerTerms = (auth: Authenticated) => ({
+  period: auth.caller.ledger.period,
+  allowance: auth.caller.ledger.allowance,
+  startingBalance: auth.caller.ledger.startingBalance,
+});
 
 const shortOfCredits = (auth: Authenticated, remaining: number, cost: number) =>
   auth.caller.ledger.pooled
@@ -271,7 +281,11 @@ class CallLedger {
   /** Gives everything back (the call failed): every charge confirmed, and every charge given up on, cancelled by id. */
   giveAllBack(): Promise<Settlement | null> {
     const all = [...this.held, ...this.unknown];
-    return this.settle(this.cancels(all), all.reduce((s, c) => s + c.cost, 0), (r) => r.charges);
+    return this.settle(
+      this.cancels(all),
+      all.reduce((s, c) => s + c.cost, 0),
+      (r) => r.charges,
+    );
   }
 
   private cancels(charges: { id: string }[]): RefundRequest["charges"] {
@@ -336,7 +350,11 @@ export function badRequest(error: z.ZodError, where: "query" | "body", raw?: unk
   const issue = error.issues[0];
   const field = issue.path.map(String).join(".") || (where === "body" ? "body" : "query");
   const top = issue.path[0];
-  const absent = typeof raw === "object" && raw !== null && typeof top === "string" && ((raw as Record<string, unknown>)[top] === undefined || (raw as Record<string, unknown>)[top] === "");
+  const absent =
+    typeof raw === "object" &&
+    raw !== null &&
+    typeof top === "string" &&
+    ((raw as Record<string, unknown>)[top] === undefined || (raw as Record<string, unknown>)[top] === "");
   const missing = absent || (issue.code === "invalid_type" && /received undefined/.test(issue.message));
   const message = missing ? `\`${field}\` is required.` : `\`${field}\`: ${issue.message}`;
   return new ApiError("bad_request", message, { field, details: error.issues.slice(0, 5).map((i) => ({ field: i.path.join("."), message: i.message })) });
@@ -375,7 +393,12 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
 
     const headers: Record<string, string> = {};
     if (auth) {
-      ledger = new CallLedger((meta.ledger ?? ((l) => l))(ledgerStub(env, auth.caller.ledger.name), auth.caller.ledger.name), auth, meta.ledgerTimeoutMs ?? LEDGER_TIMEOUT_MS, meta);
+      ledger = new CallLedger(
+        (meta.ledger ?? ((l) => l))(ledgerStub(env, auth.caller.ledger.name), auth.caller.ledger.name),
+        auth,
+        meta.ledgerTimeoutMs ?? LEDGER_TIMEOUT_MS,
+        meta,
+      );
       const cost = priceOf(op.price, input, auth.caller.plan);
       const r = await ledger.charge(cost, now);
       if (!r.ok) {
@@ -454,7 +477,8 @@ async function idempotencyBegin(env: Env, keyId: string, key: string, op: AnyOpe
   if (!prior) return null;
   if (prior.requestHash !== requestHash)
     throw new ApiError("conflict", "This Idempotency-Key was already used with a different request.", { field: "Idempotency-Key" });
-  if (prior.status === 0) throw new ApiError("conflict", "The first call with this Idempotency-Key is still running; retry shortly.", { field: "Idempotency-Key" });
+  if (prior.status === 0)
+    throw new ApiError("conflict", "The first call with this Idempotency-Key is still running; retry shortly.", { field: "Idempotency-Key" });
   const headers: Record<string, string> = { ...(JSON.parse(prior.headers ?? "{}") as Record<string, string>), "idempotent-replayed": "true" };
   return { status: prior.status, body: JSON.parse(prior.body ?? "null"), headers };
 }

@@ -24,7 +24,13 @@ export function keyRow(db: D1Database, apiKey: string, now: number): Promise<Key
   const hit = keyCache.get(apiKey);
   if (hit && now - hit.at < KEY_CACHE_MS && now >= hit.at) return hit.row;
   if (keyCache.size > 10_000) keyCache.clear();
-  const entry = { row: sha256Hex(apiKey).then((hash) => keyByHash(db, hash)).then((r) => r ?? null), keyId: null as string | null, at: now };
+  const entry = {
+    row: sha256Hex(apiKey)
+      .then((hash) => keyByHash(db, hash))
+      .then((r) => r ?? null),
+    keyId: null as string | null,
+    at: now,
+  };
   keyCache.set(apiKey, entry);
   entry.row.then(
     (row) => {

@@ -46,7 +46,14 @@ export function buildMcpServer(env: Env, ops: readonly AnyOperation[], headers: 
         annotations: { title: op.title, readOnlyHint: op.readOnly, openWorldHint: true, idempotentHint: op.readOnly },
       },
       async (args: unknown) => {
-        const outcome = await execute(env, op, args ?? {}, { requestId: meta.requestId, origin: meta.origin, headers, ip: meta.ip, apiKey, waitUntil: meta.waitUntil });
+        const outcome = await execute(env, op, args ?? {}, {
+          requestId: meta.requestId,
+          origin: meta.origin,
+          headers,
+          ip: meta.ip,
+          apiKey,
+          waitUntil: meta.waitUntil,
+        });
         const text = JSON.stringify(outcome.body);
         if (outcome.status >= 400) return { isError: true, content: [{ type: "text" as const, text }] };
         return { content: [{ type: "text" as const, text }], structuredContent: outcome.body as Record<string, unknown> };

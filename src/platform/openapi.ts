@@ -41,7 +41,8 @@ const KEYLESS_ERRORS: ErrorCode[] = ["bad_request", "marketplace_refused", "our_
 export function errorsOf(op: AnyOperation): ErrorCode[] {
   const base = op.auth === "key" ? GATEWAY_ERRORS : KEYLESS_ERRORS;
   // Every path answers another method (HEAD included) with 405; a body is capped (413) and must be JSON (415).
-  const http: ErrorCode[] = op.method === "post" || op.method === "put" ? ["method_not_allowed", "payload_too_large", "unsupported_media_type"] : ["method_not_allowed"];
+  const http: ErrorCode[] =
+    op.method === "post" || op.method === "put" ? ["method_not_allowed", "payload_too_large", "unsupported_media_type"] : ["method_not_allowed"];
   return [...new Set([...base, ...op.errors, ...http])];
 }
 
@@ -54,7 +55,10 @@ export function apiDescription(): string {
     .map(([id, p]) => `| \`${id}\` | ${p.name} | ${p.monthlyCredits.toLocaleString("en-GB")} | ${p.burstPerMinute} | ${p.maxWatches.toLocaleString("en-GB")} |`)
     .join("\n");
   const limits = (Object.keys(INPUT_LIMITS) as (keyof typeof INPUT_LIMITS)[])
-    .map((name) => `| \`${limitParam(name)}\` | ${INPUT_LIMITS[name].max.toLocaleString("en-GB")} | ${INPUT_LIMITS[name].appliesTo} | ${INPUT_LIMITS[name].spec ? "SPEC §8" : "ours"} |`)
+    .map(
+      (name) =>
+        `| \`${limitParam(name)}\` | ${INPUT_LIMITS[name].max.toLocaleString("en-GB")} | ${INPUT_LIMITS[name].appliesTo} | ${INPUT_LIMITS[name].spec ? "SPEC §8" : "ours"} |`,
+    )
     .join("\n");
   return `HTTP/JSON API over UK public data: registers, filings, documents and change feeds. The same operations are MCP tools at \`/mcp\`.
 
@@ -91,18 +95,33 @@ ${plans}
 }
 
 const statusText = (s: number) =>
-  ({ 400: "Bad request", 401: "Unauthorised", 403: "Forbidden", 404: "Not found", 405: "Method not allowed", 409: "Conflict", 413: "Body too large", 415: "Unsupported media type", 422: "Unprocessable", 429: "Too many requests", 500: "Server error", 503: "Unavailable" })[s] ?? "Error";
+  ({
+    400: "Bad request",
+    401: "Unauthorised",
+    403: "Forbidden",
+    404: "Not found",
+    405: "Method not allowed",
+    409: "Conflict",
+    413: "Body too large",
+    415: "Unsupported media type",
+    422: "Unprocessable",
+    429: "Too many requests",
+    500: "Server error",
+    503: "Unavailable",
+  })[s] ?? "Error";
 
 /** The families of operations, as tags (declared once at the top level). */
 const FAMILY_TAGS: Record<string, string> = {
-  enrichment: "Enrichment: who a business is from its name or domain (its own website decides the company), the Business Score, batch enrichment, fit assessment, industry classification and tender match.",
+  enrichment:
+    "Enrichment: who a business is from its name or domain (its own website decides the company), the Business Score, batch enrichment, fit assessment, industry classification and tender match.",
   registers: "Register checks and their change feeds: HMRC AML, SRA, licensed sponsors, CQC, charities.",
   companies: "The companies register (Companies House): search, ownership, accounts, charges, deadlines and their calendar feed.",
   risk: "Risk and compliance: identity verification, distress signals, the public record, licences and registers, definite sanctions matches.",
   money: "Payments and public money: late-payment interest, payment practices, PPN 018, how a customer pays, the gender pay gap, contracts won.",
   watch: "The watch list: companies read every day, an event feed of what changed, and signed webhooks.",
   web: "Web tools: the accessibility audit, website legal basics, brand kit, AI visibility and the keyless company logo.",
-  documents: "Document readers: modern slavery statements, Ofsted and CQC reports, charity reports (GET by URL, POST with text), and the carbon reduction plan check.",
+  documents:
+    "Document readers: modern slavery statements, Ofsted and CQC reports, charity reports (GET by URL, POST with text), and the carbon reduction plan check.",
   account: "Sign-up and the caller's account.",
 };
 
@@ -183,7 +202,8 @@ export function nullableRefsAsAnyOf<T>(node: T): T {
 /** Registers every operation's path on an OpenAPIHono registry (routes themselves are mounted by app.ts). */
 export function registerOperations(app: OpenAPIHono<any>, ops: readonly AnyOperation[]): void {
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "x-api-key" });
-  for (const [name, schema] of namedSchemas([ErrorEnvelope, ...ops.flatMap((op) => [op.input, op.output])])) app.openAPIRegistry.register(name, asComponent(schema));
+  for (const [name, schema] of namedSchemas([ErrorEnvelope, ...ops.flatMap((op) => [op.input, op.output])]))
+    app.openAPIRegistry.register(name, asComponent(schema));
   for (const op of ops) {
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of errorsOf(op)) {
@@ -224,17 +244,22 @@ export function registerOperations(app: OpenAPIHono<any>, ops: readonly AnyOpera
 }
 
 export function openApiDocument(app: OpenAPIHono<any>, baseUrl: string) {
-  return nullableRefsAsAnyOf(app.getOpenAPI31Document({
-    openapi: "3.1.0",
-    info: {
-      title: API_TITLE,
-      version: API_VERSION,
-      description: apiDescription(),
-      license: { name: "Open Government Licence v3.0 (the public-sector data the API carries, where the source says so)", url: "https://www.nationalarchives.gov.uk/doc/open-government-licence/version/3/" },
-    },
-    servers: [{ url: baseUrl }],
-    tags: Object.entries(FAMILY_TAGS).map(([name, description]) => ({ name, description })),
-  }));
+  return nullableRefsAsAnyOf(
+    app.getOpenAPI31Document({
+      openapi: "3.1.0",
+      info: {
+        title: API_TITLE,
+        version: API_VERSION,
+        description: apiDescription(),
+        license: {
+          name: "Open Government Licence v3.0 (the public-sector data the API carries, where the source says so)",
+          url: "https://www.nationalarchives.gov.uk/doc/open-government-licence/version/3/",
+        },
+      },
+      servers: [{ url: baseUrl }],
+      tags: Object.entries(FAMILY_TAGS).map(([name, description]) => ({ name, description })),
+    }),
+  );
 }
 
 /** The description as YAML (the yaml package is imported here, on the first /openapi.yaml, not at a cold start). */

@@ -140,4 +140,7 @@ export function priceText(price: Price<any>): string {
 
 /** The slug of an operation's Markdown page: the path under /api/v1, with `/` as `-`. */
 export const slugOf = (op: { path: string }): string =>
-  op.path.replace(/^\/api\/v1\//, "").replace(/[{}]/g, "").replace(/\//g, "-") || "root";
+  op.path
+    .replace(/^\/api\/v1\//, "")
+    .replace(/[{}]/g, "")
+    .replace(/\//g, "-") || "root";

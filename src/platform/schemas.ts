@@ -19,7 +19,10 @@ export const IsoDate = z.string().regex(ISO_DATE_PATTERN, "must be a real calend
 const FROM_LATE_PAYMENT_ACT = `^(?:1998-(?:11-(?:0[1-9]|[12][0-9]|30)|12-(?:0[1-9]|[12][0-9]|3[01]))|1999-${MONTH_DAY}|[2-9][0-9]{3}-${MONTH_DAY}|(?:[2-9][0-9](?:0[48]|[2468][048]|[13579][26])|(?:[2468][048]|[3579][26])00)-02-29)$`;
 export const IsoDateFromLatePaymentAct = z
   .string()
-  .regex(new RegExp(FROM_LATE_PAYMENT_ACT), "must be a real calendar date YYYY-MM-DD, not before 1998-11-01, when the Late Payment of Commercial Debts (Interest) Act 1998 came into force")
+  .regex(
+    new RegExp(FROM_LATE_PAYMENT_ACT),
+    "must be a real calendar date YYYY-MM-DD, not before 1998-11-01, when the Late Payment of Commercial Debts (Interest) Act 1998 came into force",
+  )
   .openapi({ format: "date" });
 
 /**
@@ -50,7 +53,10 @@ export const strictPounds = (max: number) =>
     .union([z.number(), z.string()])
     .transform((v, ctx) => {
       if (typeof v === "string" && !PLAIN_POUNDS.test(v)) {
-        ctx.addIssue({ code: "custom", message: "must be an amount in pounds written with digits, e.g. 1250.00 (at most 2 decimal places; no signs, spaces, exponents or hex)" });
+        ctx.addIssue({
+          code: "custom",
+          message: "must be an amount in pounds written with digits, e.g. 1250.00 (at most 2 decimal places; no signs, spaces, exponents or hex)",
+        });
         return z.NEVER;
       }
       return Number(v);
@@ -126,7 +132,8 @@ export const COMPANY_NUMBER_PATTERN = new RegExp(`^\\s*${COMPANY_NUMBER}\\s*$`);
 export const companyNumbersPattern = (max: number) => new RegExp(`^\\s*${COMPANY_NUMBER}(?:\\s*,\\s*${COMPANY_NUMBER}){0,${max - 1}}[\\s,]*$`);
 
 /** A word matched in any case, as a pattern (`added` → `[aA][dD]…`): JSON Schema patterns take no flags. */
-export const caseless = (word: string) => [...word].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("");
+export const caseless = (word: string) =>
+  [...word].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("");
 /** A comma-separated list of these words (any case, spaces and empty items allowed; empty is no filter). */
 export const wordListPattern = (words: readonly string[]) => {
   const one = `(?:${words.map(caseless).join("|")})`;

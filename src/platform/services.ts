@@ -63,7 +63,16 @@ function bindDb<T extends Record<string, (db: D1Database, ...args: never[]) => u
 const registerReads = { editionInfo, entriesByCompanyNumber, entriesByKeys, entriesByDataField, keysByNames, historyOf, changesSince, countByMlr };
 const calendarFeedStore = { feedTokenFor, feedByToken, revokeFeed };
 const contractReads = { contractAwardsOf, contractTotals, openTenderCandidates, openTenderCount, tenderEdition };
-const companiesRegisterReads = { companiesEdition, companyByNumber, companiesMatching, sicDescriptions, companyChangesOf, sicModel, sicIndexState, sicListDescriptions };
+const companiesRegisterReads = {
+  companiesEdition,
+  companyByNumber,
+  companiesMatching,
+  sicDescriptions,
+  companyChangesOf,
+  sicModel,
+  sicIndexState,
+  sicListDescriptions,
+};
 const watchStore = {
   watchOf,
   watchListRow,
@@ -145,7 +154,10 @@ export const webhookSecretsKey = (env: Pick<Env, "WEBHOOK_SECRETS_KEY" | "ENVIRO
 
 /** ENRICH_DOMAIN_SUFFIXES: comma-separated domain suffixes tried for a company known by its name (a var; tests use their fixture hosts'). */
 export const domainSuffixesOf = (v: string | undefined): string[] => {
-  const list = (v ?? "").split(",").map((x) => x.trim().toLowerCase().replace(/^\./, "")).filter((x) => /^[a-z0-9-]+(?:\.[a-z0-9-]+)*$/.test(x));
+  const list = (v ?? "")
+    .split(",")
+    .map((x) => x.trim().toLowerCase().replace(/^\./, ""))
+    .filter((x) => /^[a-z0-9-]+(?:\.[a-z0-9-]+)*$/.test(x));
   return list.length ? list : ["co.uk", "com", "uk"];
 };
 
@@ -163,7 +175,12 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}, reads
   return {
     // Built on first use: most calls never reach Companies House.
     get companiesHouse() {
-      return (ch ??= createCompaniesHouseClient({ baseUrl: env.COMPANIES_HOUSE_URL, apiKey: env.COMPANIES_HOUSE_API_KEY, cache, budget: d1RequestBudget(env.DB) }));
+      return (ch ??= createCompaniesHouseClient({
+        baseUrl: env.COMPANIES_HOUSE_URL,
+        apiKey: env.COMPANIES_HOUSE_API_KEY,
+        cache,
+        budget: d1RequestBudget(env.DB),
+      }));
     },
     get companiesHouseDocuments() {
       return createDocumentClient({ baseUrl: env.COMPANIES_HOUSE_DOCUMENT_URL, apiKey: env.COMPANIES_HOUSE_API_KEY, cache, budget: d1RequestBudget(env.DB) });
@@ -195,7 +212,8 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}, reads
           throw e instanceof InputError ? new InputError(e.code, e.message, { field: "url" }) : e;
         }
       },
-      post: (url, body, headers) => postWebhook(url, body, headers, { timeoutMs: DELIVERY_TIMEOUT_MS, testHosts, resolve: dohResolverFor(env.DNS_RESOLVER_URL) }),
+      post: (url, body, headers) =>
+        postWebhook(url, body, headers, { timeoutMs: DELIVERY_TIMEOUT_MS, testHosts, resolve: dohResolverFor(env.DNS_RESOLVER_URL) }),
     },
     limits: {
       take: (bucket, limit, windowSeconds, now) => takeWindow(env.DB, bucket, limit, windowSeconds, now),
@@ -203,7 +221,8 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}, reads
     },
     bankRates: { stored: () => storedBankRateCached(reads ? reads.main : env.DB) },
     ledger: {
-      peek: (name, period, allowance, startingBalance) => env.LEDGER.get(env.LEDGER.idFromName(name)).peek(period, allowance, startingBalance) as Promise<{ remaining: number }>,
+      peek: (name, period, allowance, startingBalance) =>
+        env.LEDGER.get(env.LEDGER.idFromName(name)).peek(period, allowance, startingBalance) as Promise<{ remaining: number }>,
     },
     messenger: messengerFor(env),
     web: {

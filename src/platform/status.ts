@@ -39,9 +39,7 @@ async function check(name: string, url: string | undefined): Promise<SourceStatu
   try {
     const res = await fetch(url, { method: "HEAD", signal: AbortSignal.timeout(CHECK_TIMEOUT_MS), redirect: "manual" });
     const latencyMs = Date.now() - started;
-    return res.status < 500
-      ? { name, state: "ok", checkedAt, latencyMs }
-      : { name, state: "down", checkedAt, latencyMs, detail: `HTTP ${res.status}` };
+    return res.status < 500 ? { name, state: "ok", checkedAt, latencyMs } : { name, state: "down", checkedAt, latencyMs, detail: `HTTP ${res.status}` };
   } catch (e) {
     return { name, state: "down", checkedAt, detail: (e as Error).name === "TimeoutError" ? "time-out" : "unreachable" };
   }
@@ -55,9 +53,14 @@ async function checkReaders(env: Env): Promise<SourceStatus> {
   const started = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const r = await Promise.race([env.READERS.ping(), new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("time-out")), CHECK_TIMEOUT_MS)))]);
+    const r = await Promise.race([
+      env.READERS.ping(),
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("time-out")), CHECK_TIMEOUT_MS))),
+    ]);
     const latencyMs = Date.now() - started;
-    return r.browser ? { name, state: "ok", checkedAt, latencyMs } : { name, state: "degraded", checkedAt, latencyMs, detail: "no browser (Browser Rendering) is configured: pages are read without one" };
+    return r.browser
+      ? { name, state: "ok", checkedAt, latencyMs }
+      : { name, state: "degraded", checkedAt, latencyMs, detail: "no browser (Browser Rendering) is configured: pages are read without one" };
   } catch (e) {
     return { name, state: "down", checkedAt, detail: (e as Error).message === "time-out" ? "time-out" : "unreachable" };
   } finally {
@@ -72,11 +75,17 @@ async function registerStates(env: Env): Promise<SourceStatus[]> {
     name: `register:${r.source}`,
     state: r.outcome === "loaded" || r.outcome === "unchanged" ? "ok" : "degraded",
     checkedAt: r.finished_at ?? new Date().toISOString(),
-    detail: r.outcome === "loaded" || r.outcome === "unchanged" ? `edition ${r.edition ?? "unknown"}` : `last run ${r.outcome}: ${r.reason ?? "no reason recorded"}; serving edition ${r.edition ?? "none"}`,
+    detail:
+      r.outcome === "loaded" || r.outcome === "unchanged"
+        ? `edition ${r.edition ?? "unknown"}`
+        : `last run ${r.outcome}: ${r.reason ?? "no reason recorded"}; serving edition ${r.edition ?? "none"}`,
   }));
 }
 
-export async function statusResponse(env: Env, waitUntil: (p: Promise<unknown>) => void): Promise<{ status: State; version: string; checkedAt: string; database: SourceStatus; sources: SourceStatus[] }> {
+export async function statusResponse(
+  env: Env,
+  waitUntil: (p: Promise<unknown>) => void,
+): Promise<{ status: State; version: string; checkedAt: string; database: SourceStatus; sources: SourceStatus[] }> {
   const started = Date.now();
   let database: SourceStatus;
   let registers: SourceStatus[] = [];

@@ -14,7 +14,10 @@ export const ERROR_CODES = {
   method_not_allowed: { status: 405, meaning: "The path exists but not with this method." },
   conflict: { status: 409, meaning: "The Idempotency-Key was reused with a different request, or the first call is still running." },
   key_limit_reached: { status: 409, meaning: "The account already holds its most active keys (5); disable one first (keys of one account share one balance)." },
-  watch_limit_reached: { status: 409, meaning: "The account already watches its plan's most companies; remove a watch first (the limits are in the watch list's description)." },
+  watch_limit_reached: {
+    status: 409,
+    meaning: "The account already watches its plan's most companies; remove a watch first (the limits are in the watch list's description).",
+  },
   payload_too_large: { status: 413, meaning: "The request body is larger than allowed." },
   unsupported_media_type: { status: 415, meaning: "POST bodies must be application/json." },
   blocked_address: { status: 422, meaning: "The URL resolves to a private, loopback, link-local, CGNAT, multicast or reserved address, or a local name." },
@@ -25,7 +28,11 @@ export const ERROR_CODES = {
   quota_exhausted: { status: 429, meaning: "This month's credits are used up; they reset on the 1st (UTC)." },
   org_pool_exhausted: { status: 429, meaning: "The organisation's shared credit pool is used up." },
   rate_limited: { status: 429, meaning: "Burst ceiling (60 a minute per account, shared by its keys) or an IP limit; see Retry-After. No credit used." },
-  target_unidentified: { status: 422, meaning: "The business asked about (assess's target, tender-match's company) could not be identified confidently: no registered company is confirmed by its own website. Nothing is charged." },
+  target_unidentified: {
+    status: 422,
+    meaning:
+      "The business asked about (assess's target, tender-match's company) could not be identified confidently: no registered company is confirmed by its own website. Nothing is charged.",
+  },
   date_out_of_range: { status: 422, meaning: "A date is outside the data the service holds (e.g. past the Bank Rate table)." },
   our_failure: { status: 500, meaning: "An unexpected error on our side; credits are given back." },
   upstream_unavailable: { status: 503, meaning: "An upstream source could not be read; retry later. Credits are given back." },
@@ -34,7 +41,10 @@ export const ERROR_CODES = {
     meaning:
       "The credit ledger could not be reached or answered too late; the call was not completed. Nothing was charged, or what it took is given back (`x-credits-refunded`; `x-credits-refund-pending` while the ledger has not yet confirmed it).",
   },
-  webhook_signing_unavailable: { status: 503, meaning: "Webhook secrets cannot be sealed just now (the service's signing key is not configured); nothing was changed." },
+  webhook_signing_unavailable: {
+    status: 503,
+    meaning: "Webhook secrets cannot be sealed just now (the service's signing key is not configured); nothing was changed.",
+  },
   timeout: { status: 503, meaning: "The call ran past its time limit; credits are given back." },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 
@@ -91,7 +101,15 @@ export class UpstreamError extends Error {
 }
 
 /** Codes of the table that describe the caller's own input (a value, a URL, the page it points at, a date). */
-export type InputCode = "bad_request" | "invalid_url" | "blocked_address" | "too_many_redirects" | "fetch_timeout" | "response_too_large" | "unreadable_input" | "date_out_of_range";
+export type InputCode =
+  | "bad_request"
+  | "invalid_url"
+  | "blocked_address"
+  | "too_many_redirects"
+  | "fetch_timeout"
+  | "response_too_large"
+  | "unreadable_input"
+  | "date_out_of_range";
 
 /** The caller's input cannot be answered: thrown by services (a date before the Act) and by the web source (a private address). */
 export class InputError extends Error {

@@ -29,7 +29,14 @@ export const isPlanId = (p: string): p is PlanId => Object.hasOwn(PLANS, p);
  * pool at the organisation's plan when pooled, else the account's own at the account's plan. `startingBalance` is a
  * key's one-month starting balance for the period in question; a pool opens at its plan's allowance.
  */
-export function ledgerFor(a: { accountId: string; plan: string; orgId: string | null; orgPlan: string | null; pooled: number | boolean | null; startingBalance: number | null }): {
+export function ledgerFor(a: {
+  accountId: string;
+  plan: string;
+  orgId: string | null;
+  orgPlan: string | null;
+  pooled: number | boolean | null;
+  startingBalance: number | null;
+}): {
   name: string;
   pooled: boolean;
   plan: PlanId;
@@ -38,7 +45,13 @@ export function ledgerFor(a: { accountId: string; plan: string; orgId: string | 
 } {
   const pooled = !!(a.orgId && a.pooled);
   const plan: PlanId = pooled && a.orgPlan && isPlanId(a.orgPlan) ? a.orgPlan : isPlanId(a.plan) ? a.plan : "free";
-  return { name: pooled ? `org:${a.orgId}` : `acct:${a.accountId}`, pooled, plan, allowance: PLANS[plan].monthlyCredits, startingBalance: pooled ? null : a.startingBalance };
+  return {
+    name: pooled ? `org:${a.orgId}` : `acct:${a.accountId}`,
+    pooled,
+    plan,
+    allowance: PLANS[plan].monthlyCredits,
+    startingBalance: pooled ? null : a.startingBalance,
+  };
 }
 
 /** `YYYY-MM` of a time, UTC: the ledger's period. */

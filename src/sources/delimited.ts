@@ -86,7 +86,11 @@ export interface BatchOptions {
  * record boundary outside quotes in each piece, so papaparse only ever sees whole records and a large
  * file is never held as one array of rows. Accepts a BOM, CRLF or LF, quoted or unquoted fields.
  */
-export async function* delimitedRowBatches(input: DelimitedInput, delimiter: string, { batchChars = 1 << 20, keep, encoding, fatal }: BatchOptions = {}): AsyncGenerator<string[][]> {
+export async function* delimitedRowBatches(
+  input: DelimitedInput,
+  delimiter: string,
+  { batchChars = 1 << 20, keep, encoding, fatal }: BatchOptions = {},
+): AsyncGenerator<string[][]> {
   const delim = delimiter.charCodeAt(0);
   let carry = "";
   let scanned = 0; // characters of `carry` already scanned

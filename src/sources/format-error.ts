@@ -1,1 +1,3 @@
-export class RegisterFormatError extends Error { name = "RegisterFormatError" }
+export class RegisterFormatError extends Error {
+  name = "RegisterFormatError";
+}

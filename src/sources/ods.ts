@@ -57,15 +57,27 @@ const names = new TextDecoder();
 export async function* readOdsRows(bytes: Uint8Array, opts: { sheet?: string } = {}): AsyncGenerator<string[]> {
   const entry = findZipEntry(bytes, "content.xml");
   const queue: Array<[row: string[], repeat: number]> = [];
-  let found = false, inSheet = false, done = false;
-  let row: string[] | null = null, rowRepeat = 1, pendingEmpty = 0;
-  let inCell = false, cellRepeat = 1, typed: string | undefined, text = "", paras = 0, pDepth = 0, noteDepth = 0;
+  let found = false,
+    inSheet = false,
+    done = false;
+  let row: string[] | null = null,
+    rowRepeat = 1,
+    pendingEmpty = 0;
+  let inCell = false,
+    cellRepeat = 1,
+    typed: string | undefined,
+    text = "",
+    paras = 0,
+    pDepth = 0,
+    noteDepth = 0;
   // ODF white-space rule: runs of spaces/newlines in paragraph text are one space, and none at the
   // paragraph's edges; literal spaces come as <text:s/>. `softSpace` = text ends in such a collapsed space.
   let softSpace = false;
 
   /** Cells materialised so far (every row's cells times its repeat count), elements open, characters since the parser last reported. */
-  let cells = 0, depth = 0, run = 0;
+  let cells = 0,
+    depth = 0,
+    run = 0;
   const refuse = (limit: string): never => {
     throw new RegisterFormatError(`ODS content.xml is past a reading limit: ${limit}`);
   };
@@ -79,7 +91,8 @@ export async function* readOdsRows(bytes: Uint8Array, opts: { sheet?: string } =
   parser.on("opentag", (tag) => {
     run = 0;
     if (++depth > MAX_XML_DEPTH) refuse(`elements nested more than ${MAX_XML_DEPTH} deep`);
-    const name = tag.name, a = tag.attributes as Record<string, string>;
+    const name = tag.name,
+      a = tag.attributes as Record<string, string>;
     if (name === "table:table") {
       if (!found && !done && (opts.sheet === undefined || a["table:name"] === opts.sheet)) found = inSheet = true;
       return;
@@ -94,10 +107,13 @@ export async function* readOdsRows(bytes: Uint8Array, opts: { sheet?: string } =
       cellRepeat = count(a["table:number-columns-repeated"]);
       const type = a["office:value-type"];
       typed =
-        type === "float" || type === "percentage" || type === "currency" ? a["office:value"]
-        : type === "date" ? a["office:date-value"]?.slice(0, 10)
-        : type === "boolean" ? a["office:boolean-value"]
-        : undefined;
+        type === "float" || type === "percentage" || type === "currency"
+          ? a["office:value"]
+          : type === "date"
+            ? a["office:date-value"]?.slice(0, 10)
+            : type === "boolean"
+              ? a["office:boolean-value"]
+              : undefined;
       text = "";
       paras = 0;
     } else if (!inCell) {
@@ -123,7 +139,7 @@ export async function* readOdsRows(bytes: Uint8Array, opts: { sheet?: string } =
     if (!pDepth || noteDepth) return;
     t = t.replace(XML_SPACE, " ");
     if (softSpace && t.charCodeAt(0) === 32) t = t.slice(1);
-    if (t) add(t), softSpace = t.charCodeAt(t.length - 1) === 32;
+    if (t) add(t), (softSpace = t.charCodeAt(t.length - 1) === 32);
   });
   parser.on("closetag", (tag) => {
     run = 0;
@@ -176,7 +192,8 @@ export async function* readOdsRows(bytes: Uint8Array, opts: { sheet?: string } =
   const inflater = entry.method === 8 ? new Inflate((chunk) => void (chunk.length && inflated.push(chunk))) : null;
   const data = entry.data;
   for (let off = 0; off < data.length && !done; off += SLICE) {
-    const slice = data.subarray(off, off + SLICE), last = off + SLICE >= data.length;
+    const slice = data.subarray(off, off + SLICE),
+      last = off + SLICE >= data.length;
     try {
       if (inflater) inflater.push(slice, last);
       else inflated.push(slice);
@@ -208,22 +225,32 @@ function count(v: string | undefined): number {
 function findZipEntry(b: Uint8Array, wanted: string): { method: number; data: Uint8Array } {
   if (b.length < 22 || b[0] !== 0x50 || b[1] !== 0x4b) throw new RegisterFormatError("not an ODS file (not a zip archive)");
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  const u16 = (p: number) => dv.getUint16(p, true), u32 = (p: number) => dv.getUint32(p, true);
+  const u16 = (p: number) => dv.getUint16(p, true),
+    u32 = (p: number) => dv.getUint32(p, true);
   const u64 = (p: number) => Number(dv.getBigUint64(p, true));
   let eocd = -1;
   for (let i = b.length - 22; i >= Math.max(0, b.length - 22 - 0xffff); i--) {
-    if (u32(i) === 0x06054b50) { eocd = i; break; }
+    if (u32(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
   }
   if (eocd < 0) throw new RegisterFormatError("not an ODS file (zip directory missing)");
-  let entries = u16(eocd + 10), p = u32(eocd + 16);
+  let entries = u16(eocd + 10),
+    p = u32(eocd + 16);
   if ((entries === 0xffff || p === 0xffffffff) && eocd >= 20 && u32(eocd - 20) === 0x07064b50) {
     const z = u64(eocd - 12); // zip64 end record
-    if (z + 56 <= b.length && u32(z) === 0x06064b50) entries = u64(z + 32), p = u64(z + 48);
+    if (z + 56 <= b.length && u32(z) === 0x06064b50) (entries = u64(z + 32)), (p = u64(z + 48));
   }
   for (let i = 0; i < entries; i++) {
     if (p + 46 > b.length || u32(p) !== 0x02014b50) throw new RegisterFormatError("not an ODS file (zip directory corrupt)");
-    const flags = u16(p + 8), method = u16(p + 10), nameLen = u16(p + 28), extraLen = u16(p + 30), commentLen = u16(p + 32);
-    let size = u32(p + 20), local = u32(p + 42);
+    const flags = u16(p + 8),
+      method = u16(p + 10),
+      nameLen = u16(p + 28),
+      extraLen = u16(p + 30),
+      commentLen = u16(p + 32);
+    let size = u32(p + 20),
+      local = u32(p + 42);
     if (names.decode(b.subarray(p + 46, p + 46 + nameLen)) === wanted) {
       if (size === 0xffffffff || local === 0xffffffff) {
         // zip64 extra field: the 8-byte values present are those whose 32-bit field is 0xffffffff, in order
@@ -231,7 +258,7 @@ function findZipEntry(b: Uint8Array, wanted: string): { method: number; data: Ui
           if (u16(e) !== 1) continue;
           let q = e + 4;
           if (u32(p + 24) === 0xffffffff) q += 8;
-          if (size === 0xffffffff) size = u64(q), q += 8;
+          if (size === 0xffffffff) (size = u64(q)), (q += 8);
           if (local === 0xffffffff) local = u64(q);
         }
       }

@@ -127,7 +127,9 @@ export function createUpstream(cfg: UpstreamConfig): Upstream {
       }
       const paused = pausedUntil.get(cfg.source) ?? 0;
       if (paused > clock())
-        throw fail("rate_limited", `${cfg.label} rate limit reached (it said so; waiting for its reset)`, { retryAfter: Math.max(1, Math.ceil((paused - clock()) / 1000)) });
+        throw fail("rate_limited", `${cfg.label} rate limit reached (it said so; waiting for its reset)`, {
+          retryAfter: Math.max(1, Math.ceil((paused - clock()) / 1000)),
+        });
       if (cfg.budget) {
         const allowed = await cfg.budget.take(cfg.source, clock());
         if (!allowed.ok) throw fail("rate_limited", `${cfg.label} request budget used up for this window`, { retryAfter: allowed.retryAfterSeconds });

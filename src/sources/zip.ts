@@ -78,4 +78,3 @@ export async function* unzipMember(
   if (!found) throw new RegisterFormatError(`${label}: the download is not a zip holding ${what}`);
   if (!ended) throw new RegisterFormatError(`${label}: the download ended before ${what} did (truncated)`);
 }
-

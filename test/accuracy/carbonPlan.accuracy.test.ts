@@ -69,7 +69,9 @@ describe.skipIf(!env.SHARED_PRESENT)("accuracy: carbon reduction plan parts agai
         else disagreements.push(`${plan.file} ${k}: hand ${plan.hand[k] ? "found" : "not found"}, checker ${report.parts[k].status} (${report.parts[k].note})`);
       }
       const s3 = report.scope3Found.join(",") === plan.hand.scope3Found.join(",");
-      console.log(`ACCURACY crp-scope3 ${plan.file} ${s3 ? "agrees" : "differs"}: checker [${report.scope3Found.join(", ")}], hand [${plan.hand.scope3Found.join(", ")}]`);
+      console.log(
+        `ACCURACY crp-scope3 ${plan.file} ${s3 ? "agrees" : "differs"}: checker [${report.scope3Found.join(", ")}], hand [${plan.hand.scope3Found.join(", ")}]`,
+      );
     }
     const pct = Math.round((agree / total) * 1000) / 10;
     console.log(`ACCURACY crp-parts ${agree}/${total} ${pct}%`);

@@ -56,7 +56,9 @@ describe.skipIf(!env.SHARED_PRESENT)("modern slavery statements: accuracy on rea
     }
     for (const [label, key] of AUDIENCES) {
       const a = byAudience.get(key)!;
-      console.log(`ACCURACY modern-slavery wikirate-training-audience ${key} ${a.agree}/${rows.length} ${pct(a.agree, rows.length)}% (label "${label}" on ${a.labelled}, reader ${a.found}, both ${a.both})`);
+      console.log(
+        `ACCURACY modern-slavery wikirate-training-audience ${key} ${a.agree}/${rows.length} ${pct(a.agree, rows.length)}% (label "${label}" on ${a.labelled}, reader ${a.found}, both ${a.both})`,
+      );
     }
     console.log(`ACCURACY modern-slavery wikirate-training ${agree}/${rows.length} ${pct(agree, rows.length)}%`);
     expect(agree / rows.length).toBeGreaterThanOrEqual(0.9);
@@ -67,15 +69,60 @@ describe.skipIf(!env.SHARED_PRESENT)("modern slavery statements: accuracy on rea
     const html = async (f: string) => docFromHtml(new TextDecoder().decode(await bytes(f)));
     const pdf = async (f: string) => docFromPdf(await readPdf(await bytes(f)));
     /** Checked by hand: who approved (the body, as s.54(6) classes it), who signed (the role as written), and whether it qualifies. */
-    const expected: { file: string; load: () => Promise<ModernSlaveryReport | "unreadable">; approvedBy: string | null; role: string | null; qualifies: boolean | null; verdict: string | null }[] = [
-      { file: "cwiri-mss-2026.html", load: async () => read(await html("cwiri-mss-2026.html")), approvedBy: "board_of_directors", role: "Director", qualifies: true, verdict: "meets" },
-      { file: "planned-ltd-modern-slavery.html", load: async () => read(await html("planned-ltd-modern-slavery.html")), approvedBy: "board_of_directors", role: "Director", qualifies: true, verdict: "meets" },
-      { file: "wildfig-research-mss.html", load: async () => read(await html("wildfig-research-mss.html")), approvedBy: null, role: null, qualifies: null, verdict: "does_not_meet" },
-      { file: "edan-uk-mss-2024.pdf", load: async () => read(await pdf("edan-uk-mss-2024.pdf")), approvedBy: null, role: "UK General Manager", qualifies: false, verdict: "does_not_meet" },
-      { file: "ridgestone-developments-mss.pdf", load: async () => read(await pdf("ridgestone-developments-mss.pdf")), approvedBy: "board_of_directors", role: "Founder & CEO", qualifies: false, verdict: "does_not_meet" },
+    const expected: {
+      file: string;
+      load: () => Promise<ModernSlaveryReport | "unreadable">;
+      approvedBy: string | null;
+      role: string | null;
+      qualifies: boolean | null;
+      verdict: string | null;
+    }[] = [
+      {
+        file: "cwiri-mss-2026.html",
+        load: async () => read(await html("cwiri-mss-2026.html")),
+        approvedBy: "board_of_directors",
+        role: "Director",
+        qualifies: true,
+        verdict: "meets",
+      },
+      {
+        file: "planned-ltd-modern-slavery.html",
+        load: async () => read(await html("planned-ltd-modern-slavery.html")),
+        approvedBy: "board_of_directors",
+        role: "Director",
+        qualifies: true,
+        verdict: "meets",
+      },
+      {
+        file: "wildfig-research-mss.html",
+        load: async () => read(await html("wildfig-research-mss.html")),
+        approvedBy: null,
+        role: null,
+        qualifies: null,
+        verdict: "does_not_meet",
+      },
+      {
+        file: "edan-uk-mss-2024.pdf",
+        load: async () => read(await pdf("edan-uk-mss-2024.pdf")),
+        approvedBy: null,
+        role: "UK General Manager",
+        qualifies: false,
+        verdict: "does_not_meet",
+      },
+      {
+        file: "ridgestone-developments-mss.pdf",
+        load: async () => read(await pdf("ridgestone-developments-mss.pdf")),
+        approvedBy: "board_of_directors",
+        role: "Founder & CEO",
+        qualifies: false,
+        verdict: "does_not_meet",
+      },
       {
         file: "edan-uk-mss-older-no-text-layer.pdf",
-        load: () => pdf("edan-uk-mss-older-no-text-layer.pdf").then(read, (e: unknown) => (e instanceof InputError && e.code === "unreadable_input" ? "unreadable" : Promise.reject(e))),
+        load: () =>
+          pdf("edan-uk-mss-older-no-text-layer.pdf").then(read, (e: unknown) =>
+            e instanceof InputError && e.code === "unreadable_input" ? "unreadable" : Promise.reject(e),
+          ),
         approvedBy: null,
         role: null,
         qualifies: null,
@@ -89,7 +136,12 @@ describe.skipIf(!env.SHARED_PRESENT)("modern slavery statements: accuracy on rea
         if (x.verdict !== null) wrong.push(`${x.file}: refused as unreadable`);
         continue;
       }
-      const got = { approvedBy: r.approval.value?.by ?? null, role: r.signature.value?.role ?? null, qualifies: r.signature.value?.qualifies ?? null, verdict: r.signOff.verdict };
+      const got = {
+        approvedBy: r.approval.value?.by ?? null,
+        role: r.signature.value?.role ?? null,
+        qualifies: r.signature.value?.qualifies ?? null,
+        verdict: r.signOff.verdict,
+      };
       const want = { approvedBy: x.approvedBy, role: x.role, qualifies: x.qualifies, verdict: x.verdict };
       if (JSON.stringify(got) !== JSON.stringify(want)) wrong.push(`${x.file}: ${JSON.stringify(got)} ≠ ${JSON.stringify(want)}`);
     }

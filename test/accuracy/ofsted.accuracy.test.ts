@@ -25,7 +25,7 @@ describe.skipIf(!env.SHARED_PRESENT)("accuracy: the Ofsted 2016 report (real, ..
     // The test runtime's outbound connection is now and then lost under load: tried once more.
     const bytes = new Uint8Array(await (await fetch(url).catch(() => fetch(url))).arrayBuffer());
     const r = readOfstedReport(new Reading(docFromPdf(await readPdf(bytes))), { today: "2026-03-01" });
-    const got = (key: string) => (key === "overall" ? r.overallEffectiveness.value : r.gradedAreas.find((a) => a.key === key) ?? null);
+    const got = (key: string) => (key === "overall" ? r.overallEffectiveness.value : (r.gradedAreas.find((a) => a.key === key) ?? null));
     const wrong: string[] = [];
     let correct = 0;
     for (const [key, label, grade, n] of HAND_CHECKED) {
@@ -36,7 +36,11 @@ describe.skipIf(!env.SHARED_PRESENT)("accuracy: the Ofsted 2016 report (real, ..
     console.log(`ACCURACY ofsted-2016 ${correct}/${HAND_CHECKED.length}${wrong.length ? ` (wrong: ${wrong.join("; ")})` : ""}`);
     expect(wrong).toEqual([]);
     // Nothing graded beyond the table: no early years or sixth form in an 11–16 school.
-    expect(r.gradedAreas.map((a) => a.key).sort()).toEqual(HAND_CHECKED.slice(1).map(([k]) => k).sort());
+    expect(r.gradedAreas.map((a) => a.key).sort()).toEqual(
+      HAND_CHECKED.slice(1)
+        .map(([k]) => k)
+        .sort(),
+    );
     // Each grade quotes its row of page 1's table.
     for (const a of r.gradedAreas) expect(a.evidence).toMatchObject({ page: 1, quote: `${a.area} ${a.grade}` });
   });

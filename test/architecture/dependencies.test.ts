@@ -55,10 +55,22 @@ const RULES: Rule[] = [
     may: ["sources", "services", "shared"],
     why: "one folder per upstream; it gets its base URL, key, cache and budget through ports (shared/), and never knows HTTP replies or tables",
   },
-  { layer: "jobs", may: ["jobs", "sources", "services", "db", "shared", "env"], why: "background work never goes through the request path (platform, operations)" },
-  { layer: "cli", may: ["cli", "jobs", "sources", "services", "db", "shared", "env"], why: "Node entries for the npm scripts (ingest, reset), bundled by scripts/lib.mjs: the jobs' code run against the local database" },
+  {
+    layer: "jobs",
+    may: ["jobs", "sources", "services", "db", "shared", "env"],
+    why: "background work never goes through the request path (platform, operations)",
+  },
+  {
+    layer: "cli",
+    may: ["cli", "jobs", "sources", "services", "db", "shared", "env"],
+    why: "Node entries for the npm scripts (ingest, reset), bundled by scripts/lib.mjs: the jobs' code run against the local database",
+  },
   { layer: "ledger", may: ["ledger", "shared", "env"], why: "the KeyLedger Durable Object touches only its own storage" },
-  { layer: "db", may: ["db", "services", "shared"], why: "SQL by table group; db implements ports that live in shared/ and stores the domain's records (services types and constants, which are pure)" },
+  {
+    layer: "db",
+    may: ["db", "services", "shared"],
+    why: "SQL by table group; db implements ports that live in shared/ and stores the domain's records (services types and constants, which are pure)",
+  },
   { layer: "shared", may: ["shared"], why: "what every layer may import, so it imports nothing from src/" },
   { layer: "env", mayNot: [], why: "the Worker's bindings, as types" },
 ];
@@ -93,7 +105,11 @@ const lineOf = (text: string, index: number) => text.slice(0, index).split("\n")
 /** Every name in `{ a, type b }` marked `type` (an empty list is not type-only). */
 function allNamesAreTypes(clause: string): boolean {
   if (!clause.startsWith("{")) return false;
-  const names = clause.slice(1, -1).split(",").map((s) => s.trim()).filter(Boolean);
+  const names = clause
+    .slice(1, -1)
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return names.length > 0 && names.every((n) => /^type\s/.test(n));
 }
 
@@ -146,7 +162,9 @@ function breaks(e: Edge, rule: Rule): string | null {
   const allowed = rule.may ? rule.may.includes(target) : !rule.mayNot!.includes(target);
   if (allowed) return null;
   if (e.typeOnly && rule.typeOnly?.includes(target)) return null;
-  const limit = rule.may ? `${rule.layer}/ may import only ${rule.may.map((l) => `${l}/`).join(", ")}` : `${rule.layer}/ may not import ${rule.mayNot!.map((l) => `${l}/`).join(", ")}`;
+  const limit = rule.may
+    ? `${rule.layer}/ may import only ${rule.may.map((l) => `${l}/`).join(", ")}`
+    : `${rule.layer}/ may not import ${rule.mayNot!.map((l) => `${l}/`).join(", ")}`;
   const types = rule.typeOnly?.length ? ` (types only from ${rule.typeOnly.map((l) => `${l}/`).join(", ")})` : "";
   return `${show(e.from)}:${e.line} imports${e.typeOnly ? " type-only" : ""} "${e.specifier}" (${show(e.to)}): ${limit}${types}; ${rule.why}`;
 }
@@ -224,7 +242,7 @@ describe("DESIGN.md layers: every import in src/ follows the table", () => {
       'import * as F from "./v";',
       'import G, { h } from "./u";',
       'import "./t";',
-      "const m = await import(\"./s\");",
+      'const m = await import("./s");',
       'type M = typeof import("./r");',
     ].join("\n");
     expect(importsOf("/src/a/b.ts", sample).map((e) => [e.specifier, e.typeOnly])).toEqual([
@@ -240,16 +258,24 @@ describe("DESIGN.md layers: every import in src/ follows the table", () => {
     ]);
     // And the cycle finder finds one (a → b → c → a, plus d → d), so an empty list means no cycle.
     const edge = (from: string, to: string): Edge => ({ from, to, specifier: to, typeOnly: false, line: 1 });
-    expect(cycles([edge("/src/a.ts", "/src/b.ts"), edge("/src/b.ts", "/src/c.ts"), edge("/src/c.ts", "/src/a.ts"), edge("/src/c.ts", "/src/e.ts"), edge("/src/d.ts", "/src/d.ts")])).toEqual([
-      ["/src/a.ts", "/src/b.ts", "/src/c.ts"],
-      ["/src/d.ts"],
-    ]);
+    expect(
+      cycles([
+        edge("/src/a.ts", "/src/b.ts"),
+        edge("/src/b.ts", "/src/c.ts"),
+        edge("/src/c.ts", "/src/a.ts"),
+        edge("/src/c.ts", "/src/e.ts"),
+        edge("/src/d.ts", "/src/d.ts"),
+      ]),
+    ).toEqual([["/src/a.ts", "/src/b.ts", "/src/c.ts"], ["/src/d.ts"]]);
   });
 
   it("every file of src/ is in a layer of the table (a new folder needs a row in DESIGN.md and in RULES)", () => {
     const unknown = Object.keys(FILES)
       .filter((f) => !RULE_OF.has(layerOf(f)))
-      .map((f) => `${show(f)}: layer "${layerOf(f)}" is not in the table (DESIGN.md "The shape of the service"); move the file to a layer, or add the layer to both`);
+      .map(
+        (f) =>
+          `${show(f)}: layer "${layerOf(f)}" is not in the table (DESIGN.md "The shape of the service"); move the file to a layer, or add the layer to both`,
+      );
     expect(unknown).toEqual([]);
   });
 
@@ -280,7 +306,10 @@ describe("DESIGN.md layers: every import in src/ follows the table", () => {
   });
 
   it("no import cycles among the files of src/ (type-only imports included)", () => {
-    const found = cycles(EDGES).map((scc) => `${scc.length} files import each other: ${loopThrough(scc[0], new Set(scc))}${scc.length > 2 ? ` (all of them: ${scc.map(show).join(", ")})` : ""}`);
+    const found = cycles(EDGES).map(
+      (scc) =>
+        `${scc.length} files import each other: ${loopThrough(scc[0], new Set(scc))}${scc.length > 2 ? ` (all of them: ${scc.map(show).join(", ")})` : ""}`,
+    );
     expect(found).toEqual([]);
   });
 });

@@ -7,9 +7,13 @@ describe("issue 30 §6: register reads through D1 sessions, with a bookmark the 
   it("parses one bookmark per database; ignores databases it does not know; refuses what is not a bookmark", () => {
     expect(parseBookmarks(null)).toEqual({});
     expect(parseBookmarks("")).toEqual({});
-    expect(parseBookmarks("ukbi=0000005a-00000004-00004fd8-4ad1c0de, ukbi-companies=00000001-00000002")).toEqual({ ukbi: "0000005a-00000004-00004fd8-4ad1c0de", "ukbi-companies": "00000001-00000002" });
+    expect(parseBookmarks("ukbi=0000005a-00000004-00004fd8-4ad1c0de, ukbi-companies=00000001-00000002")).toEqual({
+      ukbi: "0000005a-00000004-00004fd8-4ad1c0de",
+      "ukbi-companies": "00000001-00000002",
+    });
     expect(parseBookmarks("other=00000001")).toEqual({});
-    for (const bad of ["ukbi", "ukbi=", "ukbi=not a bookmark", "=00000001", "ukbi=0000'; DROP TABLE x", `ukbi=${"0".repeat(2000)}`]) expect(() => parseBookmarks(bad), bad).toThrow(InputError);
+    for (const bad of ["ukbi", "ukbi=", "ukbi=not a bookmark", "=00000001", "ukbi=0000'; DROP TABLE x", `ukbi=${"0".repeat(2000)}`])
+      expect(() => parseBookmarks(bad), bad).toThrow(InputError);
   });
 
   it("reads through a session on each database and gives back a bookmark for each database read (and the caller's for the other)", async () => {

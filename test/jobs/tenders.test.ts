@@ -19,9 +19,15 @@ const bytesOf = async (url: string) => new Uint8Array(await (await fetch(url)).a
 const json = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
 const sample = async () => (await (await fetch(SAMPLE)).json()) as { releases: Record<string, any>[] } & Record<string, unknown>;
 const openOcids = async (now = NOW, today = TODAY) =>
-  (await openTenderCandidates(env.DB, { cpvPrefixes: ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"], keywords: [], today, now, limit: 100 })).map((t) => t.ocid).sort();
+  (await openTenderCandidates(env.DB, { cpvPrefixes: ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"], keywords: [], today, now, limit: 100 }))
+    .map((t) => t.ocid)
+    .sort();
 const reads = async () =>
-  (await env.DB.prepare(`SELECT outcome, window_start, window_end, releases, written, closed, sample, reason FROM tender_reads ORDER BY id`).all<Record<string, unknown>>()).results;
+  (
+    await env.DB.prepare(`SELECT outcome, window_start, window_end, releases, written, closed, sample, reason FROM tender_reads ORDER BY id`).all<
+      Record<string, unknown>
+    >()
+  ).results;
 const urlOf = (input: RequestInfo | URL) => (input instanceof Request ? input.url : String(input));
 
 const OPEN_IN_SAMPLE = [
@@ -41,7 +47,12 @@ beforeEach(async () => {
 describe("issue 18 §2 tender notices loaded from a file", () => {
   it("our package: every process stored once; only the open ones are offered (cancelled, awarded, past deadline never)", async () => {
     const r = await loadTenderFile(env, await bytesOf(SAMPLE), { fileName: "tender-release-package.json", now: new Date(NOW) });
-    expect(r).toMatchObject({ outcome: "loaded", editionDate: "2026-11-19", written: 9, notes: { otherPublishers: 1, noticesUpdated: 2, noticesClosedByAward: 1 } });
+    expect(r).toMatchObject({
+      outcome: "loaded",
+      editionDate: "2026-11-19",
+      written: 9,
+      notes: { otherPublishers: 1, noticesUpdated: 2, noticesClosedByAward: 1 },
+    });
     expect(await openOcids()).toEqual(OPEN_IN_SAMPLE);
     expect(await openTenderCount(env.DB, TODAY, NOW)).toBe(6);
     // At 16:00 the care placements close; the day after, a date-only deadline of that day would be past too.
@@ -61,8 +72,21 @@ describe("issue 18 §2 tender notices loaded from a file", () => {
     const later = {
       publishedDate: "2026-11-21T04:00:03Z",
       releases: [
-        { ...analytics, id: "035777-2026", date: "2026-11-20T15:00:00Z", tag: ["tenderUpdate"], tender: { ...analytics.tender, description: undefined, tenderPeriod: { endDate: "2027-01-29T12:00:00Z" } } },
-        { ocid: joinery.ocid, id: "035800-2026", date: "2026-11-20T16:00:00Z", tag: ["award"], tender: { status: "complete" }, awards: [{ id: "1", status: "active", suppliers: [{ id: "GB-COH-14725836", name: "Hartwell Joinery" }] }] },
+        {
+          ...analytics,
+          id: "035777-2026",
+          date: "2026-11-20T15:00:00Z",
+          tag: ["tenderUpdate"],
+          tender: { ...analytics.tender, description: undefined, tenderPeriod: { endDate: "2027-01-29T12:00:00Z" } },
+        },
+        {
+          ocid: joinery.ocid,
+          id: "035800-2026",
+          date: "2026-11-20T16:00:00Z",
+          tag: ["award"],
+          tender: { status: "complete" },
+          awards: [{ id: "1", status: "active", suppliers: [{ id: "GB-COH-14725836", name: "Hartwell Joinery" }] }],
+        },
         // The first release of the service desk again: older than the update stored.
         desk,
       ],
@@ -70,7 +94,11 @@ describe("issue 18 §2 tender notices loaded from a file", () => {
     const r = await loadTenderFile(env, json(later), { now: new Date("2026-11-21T05:00:00Z") });
     expect(r).toMatchObject({ outcome: "loaded", written: 2, closed: 1 });
     const stored = await storedTenders(env.DB, ["ocds-h6vhtk-05b1a0", "ocds-h6vhtk-05b201", "ocds-h6vhtk-05b1c4"]);
-    expect(stored.get("ocds-h6vhtk-05b1a0")!.notice).toMatchObject({ deadline: "2027-01-29T12:00:00Z", noticeId: "035777-2026", description: expect.stringContaining("data analytics platform") });
+    expect(stored.get("ocds-h6vhtk-05b1a0")!.notice).toMatchObject({
+      deadline: "2027-01-29T12:00:00Z",
+      noticeId: "035777-2026",
+      description: expect.stringContaining("data analytics platform"),
+    });
     expect(stored.get("ocds-h6vhtk-05b201")!.notice).toMatchObject({ status: "complete", closedBy: "award" });
     expect(stored.get("ocds-h6vhtk-05b1c4")!.notice).toMatchObject({ noticeId: "035001-2026", deadline: "2027-02-15T17:00:00Z" });
     expect(await openOcids()).not.toContain("ocds-h6vhtk-05b201");
@@ -150,14 +178,20 @@ describe("issue 18 §2 the daily read of tender notices", () => {
 
   it("a 429 beyond the wait budget fails the run (never 'no new tenders'); the next run reads the same day again, then the days after, a day at a time", async () => {
     await refreshTenders(env, new Date("2026-11-20T04:00:00Z"), { fetchImpl: (await upstream()).fetchImpl });
-    const busy = await upstream((u) => (u.hostname === "cf.test" ? new Response("Too Many Requests", { status: 429, headers: { "Retry-After": "3600" } }) : null));
+    const busy = await upstream((u) =>
+      u.hostname === "cf.test" ? new Response("Too Many Requests", { status: 429, headers: { "Retry-After": "3600" } }) : null,
+    );
     const failed = await refreshTenders(env, new Date("2026-11-21T04:00:00Z"), { fetchImpl: busy.fetchImpl, sleep: async () => {} });
     expect(failed).toMatchObject({ outcome: "failed", days: 0, readThrough: "2026-11-20T04:00:00.000Z" });
     expect(failed.reason).toMatch(/Contracts Finder answered 429 asking to wait 3600 s/);
     const again = await upstream();
     const r = await refreshTenders(env, new Date("2026-11-23T04:00:00Z"), { fetchImpl: again.fetchImpl });
     expect(r).toMatchObject({ outcome: "loaded", days: 3, readThrough: "2026-11-23T04:00:00.000Z" });
-    expect(again.asked.filter((u) => u.includes("fts.test")).map((u) => params(u).updatedFrom)).toEqual(["2026-11-20T04:00:00", "2026-11-21T04:00:00", "2026-11-22T04:00:00"]);
+    expect(again.asked.filter((u) => u.includes("fts.test")).map((u) => params(u).updatedFrom)).toEqual([
+      "2026-11-20T04:00:00",
+      "2026-11-21T04:00:00",
+      "2026-11-22T04:00:00",
+    ]);
     expect((await reads()).map((x) => [x.outcome, x.window_start])).toEqual([
       ["loaded", "2026-11-19T04:00:00.000Z"],
       ["failed", "2026-11-20T04:00:00.000Z"],

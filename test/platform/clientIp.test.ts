@@ -68,7 +68,12 @@ describe("issue 29 §3: no header is believed unless the configuration names it"
       expect(r.status, `call ${i + 1}`).toBe(200);
       await r.body?.cancel();
     }
-    const headers: Record<string, string>[] = [{}, { "cf-connecting-ip": "203.0.113.200" }, { "x-real-ip": "198.51.100.200" }, { "x-forwarded-for": "192.0.2.200" }];
+    const headers: Record<string, string>[] = [
+      {},
+      { "cf-connecting-ip": "203.0.113.200" },
+      { "x-real-ip": "198.51.100.200" },
+      { "x-forwarded-for": "192.0.2.200" },
+    ];
     for (const h of headers) {
       const r = await logo(h);
       expect(r.status, JSON.stringify(h)).toBe(429);
@@ -80,7 +85,15 @@ describe("issue 29 §3: no header is believed unless the configuration names it"
     // No cf-connecting-ip: the caller's address is unknown, whatever x-real-ip says; the unknown bucket fills.
     const statuses: number[] = [];
     for (let i = 0; i < SIGNUP_LIMITS.perIp + 2; i++)
-      statuses.push((await call("/api/v1/signup", { method: "POST", headers: { "content-type": "application/json", "x-real-ip": `198.51.100.${i + 1}` }, body: signupBody() })).status);
+      statuses.push(
+        (
+          await call("/api/v1/signup", {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-real-ip": `198.51.100.${i + 1}` },
+            body: signupBody(),
+          })
+        ).status,
+      );
     expect(statuses).toEqual([...Array(SIGNUP_LIMITS.perIp).fill(201), 429, 429]);
   });
 });
@@ -96,7 +109,8 @@ describe("issue 29 §3: an address is limited by its bucket (trusted header, as 
       expect(r.status, `call ${i + 1}`).toBe(200);
       await r.body?.cancel();
     }
-    for (const ip of [`${net}::ffff`, `${net}:ffff:ffff:ffff:ffff`, `[${net}::1]`, `${net.toUpperCase()}:0:0:0:99`]) expect((await logo(ip)).status, ip).toBe(429);
+    for (const ip of [`${net}::ffff`, `${net}:ffff:ffff:ffff:ffff`, `[${net}::1]`, `${net.toUpperCase()}:0:0:0:99`])
+      expect((await logo(ip)).status, ip).toBe(429);
     const next = `2001:db8:${random16()}:${random16()}::1`;
     expect((await logo(next)).status).toBe(200);
   });
@@ -105,7 +119,14 @@ describe("issue 29 §3: an address is limited by its bucket (trusted header, as 
     await earlyInMinute();
     const last = crypto.getRandomValues(new Uint8Array(1))[0];
     const ip = `198.18.7.${last}`;
-    const notations = [ip, ` ${ip}`, `::ffff:${ip}`, `::ffff:c612:7${last.toString(16).padStart(2, "0")}`, `0xc6.0x12.0x7.${last}`, String((((198 << 24) | (18 << 16) | (7 << 8) | last) >>> 0))];
+    const notations = [
+      ip,
+      ` ${ip}`,
+      `::ffff:${ip}`,
+      `::ffff:c612:7${last.toString(16).padStart(2, "0")}`,
+      `0xc6.0x12.0x7.${last}`,
+      String(((198 << 24) | (18 << 16) | (7 << 8) | last) >>> 0),
+    ];
     for (let i = 0; i < LOGO_IP_LIMIT.limit; i++) {
       const r = await logo(notations[i % notations.length]);
       expect(r.status, `call ${i + 1} as ${notations[i % notations.length]}`).toBe(200);
@@ -116,7 +137,8 @@ describe("issue 29 §3: an address is limited by its bucket (trusted header, as 
 
   it(`sign-up: ${SIGNUP_LIMITS.perIp} from one IPv6 /48 (different /64s), then a 6th from it → 429; another /48 → 201`, async () => {
     const net = `2001:db8:${random16()}`;
-    const post = (ip: string) => call("/api/v1/signup", { method: "POST", headers: { "content-type": "application/json", "cf-connecting-ip": ip }, body: signupBody() });
+    const post = (ip: string) =>
+      call("/api/v1/signup", { method: "POST", headers: { "content-type": "application/json", "cf-connecting-ip": ip }, body: signupBody() });
     const statuses: number[] = [];
     for (let i = 0; i < SIGNUP_LIMITS.perIp + 1; i++) statuses.push((await post(`${net}:${(i + 1).toString(16)}::1`)).status);
     expect(statuses).toEqual([...Array(SIGNUP_LIMITS.perIp).fill(201), 429]);

@@ -108,7 +108,8 @@ describe("SPEC §9.2 /openapi.json and /openapi.yaml", () => {
       expect(o.security, op.operationId).toEqual(op.auth === "key" ? [{ ApiKey: [] }] : []);
       const statuses = Object.keys(o.responses).filter((s) => s !== "200" && s !== "201");
       expect(statuses.sort(), op.operationId).toEqual([...new Set(errorsOf(op).map((c) => String(ERROR_CODES[c].status)))].sort());
-      for (const s of statuses) expect(o.responses[s].content["application/json"].schema, `${op.operationId} ${s}`).toEqual({ $ref: "#/components/schemas/Error" });
+      for (const s of statuses)
+        expect(o.responses[s].content["application/json"].schema, `${op.operationId} ${s}`).toEqual({ $ref: "#/components/schemas/Error" });
       if (op.auth === "key") expect(statuses).toEqual(expect.arrayContaining(["400", "401", "429"]));
     }
   });

@@ -6,11 +6,26 @@ describe("issue 10 §1: one mapping from what a call threw to the error table", 
 
   it.each(kinds)("SPEC §7 an upstream failure of kind %s is 503 upstream_unavailable (credits back), never not_found", (kind) => {
     const e = toApiError(new UpstreamError("companies-house", kind, "Companies House answered HTTP 502", { status: 502, retryAfter: 30, query: "00445790" }));
-    expect([e.code, e.status, e.message, e.options.retryAfter, e.options.query]).toEqual(["upstream_unavailable", 503, "Companies House answered HTTP 502", 30, "00445790"]);
+    expect([e.code, e.status, e.message, e.options.retryAfter, e.options.query]).toEqual([
+      "upstream_unavailable",
+      503,
+      "Companies House answered HTTP 502",
+      30,
+      "00445790",
+    ]);
   });
 
   it("an input error keeps its code, status and field; the table decides the status", () => {
-    for (const code of ["bad_request", "invalid_url", "blocked_address", "too_many_redirects", "fetch_timeout", "response_too_large", "unreadable_input", "date_out_of_range"] as const) {
+    for (const code of [
+      "bad_request",
+      "invalid_url",
+      "blocked_address",
+      "too_many_redirects",
+      "fetch_timeout",
+      "response_too_large",
+      "unreadable_input",
+      "date_out_of_range",
+    ] as const) {
       const e = toApiError(new InputError(code, "why", { field: "due" }));
       expect([e.code, e.status, e.options.field]).toEqual([code, ERROR_CODES[code].status, "due"]);
     }
@@ -32,7 +47,11 @@ describe("issue 10 §1: one mapping from what a call threw to the error table", 
 
 describe("issue 10 §1: nothing below the platform builds an HTTP error", () => {
   // Every module under sources/ and services/ (read as text by Vite at build time).
-  const files = import.meta.glob(["/src/sources/**/*.ts", "/src/services/**/*.ts", "/src/db/**/*.ts"], { query: "?raw", import: "default", eager: true }) as Record<string, string>;
+  const files = import.meta.glob(["/src/sources/**/*.ts", "/src/services/**/*.ts", "/src/db/**/*.ts"], {
+    query: "?raw",
+    import: "default",
+    eager: true,
+  }) as Record<string, string>;
 
   it("sources, services and db throw upstream, input or not-found errors, never ApiError", () => {
     expect(Object.keys(files).length).toBeGreaterThan(20);

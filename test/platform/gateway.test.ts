@@ -78,7 +78,11 @@ describe("SPEC §5.2 keys", () => {
 });
 
 describe("SPEC §5.6 marketplace calls are refused", () => {
-  const proxies = [["x-rapidapi-proxy-secret", "s3cr3t"], ["x-rapidapi-user", "someone"], ["x-mashape-proxy-secret", "s3cr3t"]];
+  const proxies = [
+    ["x-rapidapi-proxy-secret", "s3cr3t"],
+    ["x-rapidapi-user", "someone"],
+    ["x-mashape-proxy-secret", "s3cr3t"],
+  ];
 
   it.each(proxies)("SPEC §5.6 %s on a keyed call with a good key → 403 marketplace_refused, not charged", async (h, v) => {
     const { key, keyId } = await createTestKey();
@@ -165,7 +169,12 @@ describe("SPEC §7.6 unknown addresses and methods", () => {
       },
       cancel() {},
     });
-    const streamed = await call("/api/v1/signup", { method: "POST", headers: { "content-type": "application/json" }, body: stream, duplex: "half" } as RequestInit);
+    const streamed = await call("/api/v1/signup", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
     await expectError(streamed, 413, "payload_too_large");
     const small = await call("/api/v1/signup", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "x" }) });
     expect(small.status).toBe(400);
@@ -340,7 +349,8 @@ describe("issue 29 §2 billing stays exact when the ledger is slow (time-out 250
   // Generous for a loaded test machine: a call made fast must answer within the time limit for these cases to be the ones named.
   const T = 250;
   /** A slow ledger whose calls are slowed as `plan` says for each method, by attempt (missing: fast). */
-  const slowed = (plan: Partial<Record<LedgerMethod, Slowness[]>>) => slowLedger((m, _args, attempt) => plan[m]?.[attempt] ?? plan[m]?.at(-1) ?? { mode: "fast" });
+  const slowed = (plan: Partial<Record<LedgerMethod, Slowness[]>>) =>
+    slowLedger((m, _args, attempt) => plan[m]?.[attempt] ?? plan[m]?.at(-1) ?? { mode: "fast" });
   const run = async (op: AnyOperation, key: string, slow: ReturnType<typeof slowed>) => {
     const o = await execute(env, op, {}, meta(key, { ledger: slow.wrap, ledgerTimeoutMs: T, waitUntil: slow.waitUntil }));
     await slow.drain();
@@ -373,7 +383,11 @@ describe("issue 29 §2 billing stays exact when the ledger is slow (time-out 250
     const { key, keyId } = await createTestKey();
     const slow = slowed({ charge: [late("after")] });
     const log = quiet();
-    const o = await run(testOp(3, async () => ({ ok: true })), key, slow);
+    const o = await run(
+      testOp(3, async () => ({ ok: true })),
+      key,
+      slow,
+    );
     log.mockRestore();
     expect([o.status, (o.body as { code: string }).code]).toEqual([503, "ledger_unavailable"]);
     expect(message(o)).toMatch(/given back/);
@@ -388,7 +402,11 @@ describe("issue 29 §2 billing stays exact when the ledger is slow (time-out 250
     const slow = slowed({ charge: [late("after")], refund: [late("before"), late("after"), fast] });
     const lines: string[] = [];
     const log = vi.spyOn(console, "error").mockImplementation((l: string) => void lines.push(l));
-    const o = await run(testOp(3, async () => ({ ok: true })), key, slow);
+    const o = await run(
+      testOp(3, async () => ({ ok: true })),
+      key,
+      slow,
+    );
     log.mockRestore();
     expect([o.status, (o.body as { code: string }).code]).toEqual([503, "ledger_unavailable"]);
     expect(message(o)).toMatch(/not yet known/);

@@ -99,7 +99,12 @@ function countingEnv(): { env: Env; counts: Counts; reset(): void } {
 }
 
 /** One HTTP call through the whole app (middleware, routing, gateway), its background work awaited. */
-async function fetchApp(app: ReturnType<typeof buildApp>, e: Env, path: string, key: string): Promise<{ status: number; headers: Headers; body: Record<string, any> }> {
+async function fetchApp(
+  app: ReturnType<typeof buildApp>,
+  e: Env,
+  path: string,
+  key: string,
+): Promise<{ status: number; headers: Headers; body: Record<string, any> }> {
   const background: Promise<unknown>[] = [];
   const ctx = { waitUntil: (p: Promise<unknown>) => background.push(p), passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
   const r = await app.fetch(new Request(`http://api.test${path}`, { headers: { "x-api-key": key } }), e, ctx);

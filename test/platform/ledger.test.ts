@@ -173,8 +173,14 @@ describe("SPEC §8 monthly quota resets on the 1st (UTC)", () => {
     expect(await stub.charge(req(feb - 1))).toEqual({ ok: false, reason: "credits", remaining: 0 });
     expect(await stub.charge(req(feb, { id: "feb-1" }))).toEqual({ ok: true, remaining: 4, charged: 1 });
     // A January charge given back in February gives nothing back; February's own does.
-    expect(await stub.refund({ period: "2026-01", charges: [{ id: "jan-4" }] })).toEqual({ remaining: 4, charges: [{ id: "jan-4", landed: true, refunded: 0 }] });
-    expect(await stub.refund({ period: "2026-02", charges: [{ id: "feb-1" }] })).toEqual({ remaining: 5, charges: [{ id: "feb-1", landed: true, refunded: 1 }] });
+    expect(await stub.refund({ period: "2026-01", charges: [{ id: "jan-4" }] })).toEqual({
+      remaining: 4,
+      charges: [{ id: "jan-4", landed: true, refunded: 0 }],
+    });
+    expect(await stub.refund({ period: "2026-02", charges: [{ id: "feb-1" }] })).toEqual({
+      remaining: 5,
+      charges: [{ id: "feb-1", landed: true, refunded: 1 }],
+    });
   });
 
   it("SPEC §8 through the gateway: a key out of credits this month is served next month on the plan's allowance", async () => {
@@ -204,7 +210,9 @@ describe("SPEC §7.3 organisation pool (org_pool_exhausted)", () => {
     // Use the rest of the pool directly on its ledger.
     const pool = ledgerOf(`org:${orgId}`);
     const now = Date.now();
-    expect(await pool.charge({ cost: 98, keyId: "drain", period: periodOf(now), allowance: 100, burstLimit: 60, burstWindowMs: BURST_WINDOW_MS, now })).toMatchObject({ ok: true, remaining: 0 });
+    expect(
+      await pool.charge({ cost: 98, keyId: "drain", period: periodOf(now), allowance: 100, burstLimit: 60, burstWindowMs: BURST_WINDOW_MS, now }),
+    ).toMatchObject({ ok: true, remaining: 0 });
     for (const k of [a, b]) {
       const r = await call(LATE, { key: k.key });
       expect([r.status, (await json(r)).code]).toEqual([429, "org_pool_exhausted"]);
@@ -235,10 +243,17 @@ describe("issue 15 a charge made once by id (a watch's month)", () => {
     });
     expect(await once("watch:2:2026-12", "2026-12", "req_2.a.0")).toMatchObject({ ok: true, charged: 2, repeated: false, remaining: 1 });
     // Remembered in storage (a fresh instance over the same storage knows it), and per month: a new month's id charges again.
-    const again = await runInDurableObject(stub, (_o: unknown, state) => new KeyLedger(state, env).chargeOnce({ id: "watch:1:2026-12", cost: 2, period: "2026-12", allowance: 5, startingBalance: null }));
+    const again = await runInDurableObject(stub, (_o: unknown, state) =>
+      new KeyLedger(state, env).chargeOnce({ id: "watch:1:2026-12", cost: 2, period: "2026-12", allowance: 5, startingBalance: null }),
+    );
     expect(again).toMatchObject({ ok: true, charged: 0, repeated: true });
     expect(await once("watch:1:2027-01", "2027-01")).toMatchObject({ ok: true, charged: 2, remaining: 3 });
-    const ids = await runInDurableObject(stub, (_o: unknown, state) => state.storage.sql.exec<{ id: string }>(`SELECT id FROM once ORDER BY id`).toArray().map((r) => r.id));
+    const ids = await runInDurableObject(stub, (_o: unknown, state) =>
+      state.storage.sql
+        .exec<{ id: string }>(`SELECT id FROM once ORDER BY id`)
+        .toArray()
+        .map((r) => r.id),
+    );
     expect(ids).toEqual(["watch:1:2027-01"]); // December's ids dropped with the new month
   });
 });
@@ -254,12 +269,18 @@ describe("issue 29 §2 charges by id: refunds are idempotent, a cancel before th
     expect(await stub.refund(part)).toEqual({ remaining: 97, charges: [{ id: "r.1", landed: true, refunded: 2 }] });
     expect(await stub.refund(part)).toEqual({ remaining: 97, charges: [{ id: "r.1", landed: true, refunded: 2 }] });
     // Concurrent repeats (a retry racing the first, late answer) give back once too.
-    const both = await Promise.all([stub.refund({ period: P, charges: [{ id: "r.1", upTo: 4 }] }), stub.refund({ period: P, charges: [{ id: "r.1", upTo: 4 }] })]);
+    const both = await Promise.all([
+      stub.refund({ period: P, charges: [{ id: "r.1", upTo: 4 }] }),
+      stub.refund({ period: P, charges: [{ id: "r.1", upTo: 4 }] }),
+    ]);
     expect(both.map((b) => b.charges[0].refunded)).toEqual([4, 4]);
     expect((await stub.peek(P, 100)).remaining).toBe(99);
     // More than the charge is never given back.
     expect(await stub.refund({ period: P, charges: [{ id: "r.1", upTo: 50 }] })).toMatchObject({ remaining: 100, charges: [{ refunded: 5 }] });
-    expect(await stub.refund({ period: P, charges: [{ id: "r.1", cancel: true }] })).toMatchObject({ remaining: 100, charges: [{ landed: true, refunded: 5 }] });
+    expect(await stub.refund({ period: P, charges: [{ id: "r.1", cancel: true }] })).toMatchObject({
+      remaining: 100,
+      charges: [{ landed: true, refunded: 5 }],
+    });
     // The same id charged again (a repeat of the request) charges nothing more: it was cancelled.
     expect(await stub.charge(req(t0 + 1, { id: "r.1", cost: 5 }))).toEqual({ ok: false, reason: "cancelled", remaining: 100 });
     expect((await stub.peek(P, 100)).remaining).toBe(100);
@@ -274,7 +295,10 @@ describe("issue 29 §2 charges by id: refunds are idempotent, a cancel before th
 
   it("a cancel that arrives before its charge leaves a tombstone: the late charge is refused, charges nothing and takes no place in the burst window", async () => {
     const { stub, req } = freshLedger(100);
-    expect(await stub.refund({ period: P, charges: [{ id: "late", cancel: true }] })).toEqual({ remaining: 0, charges: [{ id: "late", landed: false, refunded: 0 }] });
+    expect(await stub.refund({ period: P, charges: [{ id: "late", cancel: true }] })).toEqual({
+      remaining: 0,
+      charges: [{ id: "late", landed: false, refunded: 0 }],
+    });
     expect(await stub.charge(req(t0, { id: "late", cost: 7, burstLimit: 2 }))).toEqual({ ok: false, reason: "cancelled", remaining: 100 });
     expect((await stub.peek(P, 100)).remaining).toBe(100);
     // Burst ceiling of 2: both places are still free.
@@ -304,11 +328,17 @@ describe("issue 29 §2 charges by id: refunds are idempotent, a cancel before th
       const restarted = new KeyLedger(state, env);
       return [await restarted.charge(req(t0 + 1, { id: "tomb" })), await restarted.refund({ period: P, charges: [{ id: "kept", upTo: 1 }] })];
     });
-    expect(after).toEqual([{ ok: false, reason: "cancelled", remaining: 98 }, { remaining: 99, charges: [{ id: "kept", landed: true, refunded: 1 }] }]);
+    expect(after).toEqual([
+      { ok: false, reason: "cancelled", remaining: 98 },
+      { remaining: 99, charges: [{ id: "kept", landed: true, refunded: 1 }] },
+    ]);
     const ids = await runInDurableObject(stub, async (_o: unknown, state) => {
       state.storage.sql.exec(`UPDATE charges SET at = ?`, Date.now() - CHARGE_MEMORY_MS - 1);
       await new KeyLedger(state, env).charge(req(t0 + 2, { id: "fresh" }));
-      return state.storage.sql.exec<{ id: string }>(`SELECT id FROM charges ORDER BY id`).toArray().map((r) => r.id);
+      return state.storage.sql
+        .exec<{ id: string }>(`SELECT id FROM charges ORDER BY id`)
+        .toArray()
+        .map((r) => r.id);
     });
     expect(ids).toEqual(["fresh"]);
   });

@@ -97,7 +97,9 @@ describe("SPEC §1 a tool call is the same call as over HTTP", () => {
 
   it("SPEC §7.4 a domain error over MCP is refunded like over HTTP (422 date_out_of_range)", async () => {
     const { key, keyId } = await createTestKey();
-    const err = errorOf(await (await connect(key)).callTool({ name: "calculateLatePayment", arguments: { amount: 100, due: "2026-07-15", paid: "2026-08-01" } }));
+    const err = errorOf(
+      await (await connect(key)).callTool({ name: "calculateLatePayment", arguments: { amount: 100, due: "2026-07-15", paid: "2026-08-01" } }),
+    );
     expect(err).toMatchObject({ code: "date_out_of_range", field: "due" });
     expect(await balanceOf(keyId)).toBe(100);
   });

@@ -18,16 +18,24 @@ beforeAll(async () => {
 });
 
 /** Resolves `$ref`s (ours: #/components/schemas/X; zod's: #/$defs/X or #). */
-const resolver = (root: Schema) => (s: Schema): Schema => {
-  let cur = s;
-  for (let i = 0; i < 20 && typeof cur?.$ref === "string"; i++) {
-    const ref = cur.$ref as string;
-    const { $ref: _, ...siblings } = cur;
-    const target = ref === "#" ? root : ref.split("/").slice(1).reduce((o: Schema, k: string) => o?.[k], root);
-    cur = { ...target, ...siblings };
-  }
-  return cur;
-};
+const resolver =
+  (root: Schema) =>
+  (s: Schema): Schema => {
+    let cur = s;
+    for (let i = 0; i < 20 && typeof cur?.$ref === "string"; i++) {
+      const ref = cur.$ref as string;
+      const { $ref: _, ...siblings } = cur;
+      const target =
+        ref === "#"
+          ? root
+          : ref
+              .split("/")
+              .slice(1)
+              .reduce((o: Schema, k: string) => o?.[k], root);
+      cur = { ...target, ...siblings };
+    }
+    return cur;
+  };
 
 function acceptsNull(s: Schema, res: (s: Schema) => Schema): boolean {
   const r = res(s);
@@ -71,7 +79,8 @@ function nullDisagreements(zs: Schema, zres: (s: Schema) => Schema, es: Schema, 
     }
     nullDisagreements(zsubs[0], zres, esubs.length === 1 ? esubs[0] : { allOf: esubs }, eres, `${path}.${k}`, out, depth + 1);
   }
-  if (zp.items.length && ep.items.length) nullDisagreements(zp.items[0], zres, ep.items.length === 1 ? ep.items[0] : { allOf: ep.items }, eres, `${path}[]`, out, depth + 1);
+  if (zp.items.length && ep.items.length)
+    nullDisagreements(zp.items[0], zres, ep.items.length === 1 ? ep.items[0] : { allOf: ep.items }, eres, `${path}[]`, out, depth + 1);
 }
 
 function walk(node: unknown, path: string, visit: (n: Schema, path: string) => void): void {
@@ -95,7 +104,8 @@ describe("issue 29 §4: nullable references in the emitted OpenAPI description",
   });
 
   it("no component is nullable because of one of its uses: CharityAmount, DocumentEvidence, AccountsPeriod are objects", () => {
-    for (const name of ["CharityAmount", "DocumentEvidence", "AccountsPeriod", "CharityReserves", "WatchLastSeen"]) expect(doc.components.schemas[name]?.type, name).toBe("object");
+    for (const name of ["CharityAmount", "DocumentEvidence", "AccountsPeriod", "CharityReserves", "WatchLastSeen"])
+      expect(doc.components.schemas[name]?.type, name).toBe("object");
   });
 
   it.each(operations.map((op) => [op.operationId, op] as const))("%s: its reply's description accepts null exactly where its zod schema does", (_id, op) => {

@@ -36,7 +36,12 @@ describe("issue 11 the front door: / by content negotiation", () => {
       expect(api.headers.get("content-type"), String(accept)).toMatch(/^application\/json/);
       expect(((await api.json()) as { pages: { signup: string } }).pages.signup).toBe("/signup");
     }
-    expect([wantsHtml("text/html"), wantsHtml("*/*"), wantsHtml(undefined), wantsHtml("application/json;q=1, text/html;q=0.5")]).toEqual([true, false, false, false]);
+    expect([wantsHtml("text/html"), wantsHtml("*/*"), wantsHtml(undefined), wantsHtml("application/json;q=1, text/html;q=0.5")]).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it("/docs, /status and /signup are HTML with the security headers; the stylesheet is served from this origin", async () => {
@@ -68,7 +73,10 @@ describe("issue 11 the sign-up page works without JavaScript (SPEC §5.3)", () =
     );
     logged.mockRestore();
     const wrong = String((Number(codes.sms) + 1) % 1_000_000).padStart(6, "0");
-    const bad = await call("/signup/verify", form({ challengeId, emailCode: codes.email, mobileCode: wrong, sentEmail: "d***@example.co.uk", sentMobile: "07*** ***123" }, c.ip));
+    const bad = await call(
+      "/signup/verify",
+      form({ challengeId, emailCode: codes.email, mobileCode: wrong, sentEmail: "d***@example.co.uk", sentMobile: "07*** ***123" }, c.ip),
+    );
     expect(bad.status).toBe(403);
     const badPage = await bad.text();
     expect(badPage).toContain('role="alert"');

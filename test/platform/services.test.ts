@@ -29,7 +29,14 @@ describe("issue 10 §3: handlers receive their services, built in one place", ()
     const input = { amount: "2400", due: "2031-03-02", paid: "2031-04-09" };
     const without = await execute(env, calculateLatePayment as never, input, meta(key));
     expect(without.status).toBe(422);
-    const series = { changes: [["2025-01-01", 4.0], ["2031-01-01", 3.0]] as const, knownThrough: "2031-12-31", source: "stand-in series" };
+    const series = {
+      changes: [
+        ["2025-01-01", 4.0],
+        ["2031-01-01", 3.0],
+      ] as const,
+      knownThrough: "2031-12-31",
+      source: "stand-in series",
+    };
     const withStandIn = await execute(env, calculateLatePayment as never, input, meta(key, { services: { bankRates: { stored: async () => series } } }));
     expect(withStandIn.status).toBe(200);
     expect(withStandIn.body).toMatchObject({ referenceDate: "2030-12-31", referenceRate: 4, rateApplied: 12, rateSource: "stand-in series" });

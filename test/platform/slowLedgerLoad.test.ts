@@ -128,7 +128,13 @@ function checkReplies(replies: { c: Call; o: Outcome; requestId: string }[], cha
     }
     // What the ledger kept under this reply's charge ids is what the reply says it used.
     const kept = charges.filter((r) => r.id.startsWith(`${requestId}.`) && r.landed).reduce((s, r) => s + r.cost - r.refunded, 0);
-    expect({ requestId, status: o.status, code: body.code, message: body.message, kept }).toEqual({ requestId, status: o.status, code: body.code, message: body.message, kept: usedBy(c, o) });
+    expect({ requestId, status: o.status, code: body.code, message: body.message, kept }).toEqual({
+      requestId,
+      status: o.status,
+      code: body.code,
+      message: body.message,
+      kept: usedBy(c, o),
+    });
   }
 }
 

@@ -25,9 +25,17 @@ describe("SPEC §9 rule 2: one version, package.json's, everywhere", () => {
 
   it("no file in src/ states the version itself, and wrangler.toml has no API_VERSION var", () => {
     const literal = new RegExp(`["'\`/]${PACKAGE.version.replaceAll(".", "\\.")}\\b`);
-    expect(Object.entries(SOURCES).filter(([, text]) => literal.test(text)).map(([path]) => path)).toEqual([]);
+    expect(
+      Object.entries(SOURCES)
+        .filter(([, text]) => literal.test(text))
+        .map(([path]) => path),
+    ).toEqual([]);
     // The crawler's product token carries a version only through API_VERSION.
-    expect(Object.entries(SOURCES).filter(([, text]) => /UKBusinessIntelligenceAPI\/\d/.test(text)).map(([path]) => path)).toEqual([]);
+    expect(
+      Object.entries(SOURCES)
+        .filter(([, text]) => /UKBusinessIntelligenceAPI\/\d/.test(text))
+        .map(([path]) => path),
+    ).toEqual([]);
     expect(WRANGLER).not.toMatch(/^\s*API_VERSION\s*=/m);
   });
 
@@ -42,7 +50,12 @@ describe("SPEC §9 rule 2: one version, package.json's, everywhere", () => {
     const r = await call("/mcp", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "version-test", version: "0" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "version-test", version: "0" } },
+      }),
     });
     const text = await r.text();
     const message = JSON.parse(text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "{}")) as { result?: { serverInfo?: { version?: string } } };
@@ -55,7 +68,12 @@ describe("SPEC §9 rule 2: one version, package.json's, everywhere", () => {
       sent = new Headers(init?.headers);
       return new Response(null, { status: 204 });
     }) as unknown as typeof fetch;
-    const r = await postWebhook("https://hooks.test/ok", "{}", { "content-type": "application/json" }, { timeoutMs: 5000, testHosts: ["hooks.test"], fetchImpl });
+    const r = await postWebhook(
+      "https://hooks.test/ok",
+      "{}",
+      { "content-type": "application/json" },
+      { timeoutMs: 5000, testHosts: ["hooks.test"], fetchImpl },
+    );
     expect(r).toMatchObject({ status: 204 });
     expect(sent?.get("user-agent")).toBe(`Mozilla/5.0 (compatible; UKBusinessIntelligenceAPI/${PACKAGE.version})`);
     expect(USER_AGENT).toBe(sent?.get("user-agent"));

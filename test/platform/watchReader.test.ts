@@ -59,7 +59,8 @@ describe("issue 15 §2 the daily read, before any register is loaded", () => {
     expect(name).toBe("HARBOURSIDE LEGAL LIMITED");
     expect(reading.register.ok).toBe(true);
     expect(reading.sanctions).toEqual({ ok: true, readAt: NOW.toISOString(), checked: false, listDate: null, listIds: [] });
-    for (const s of [reading.payments, reading.contracts, reading.sponsors]) expect(s).toMatchObject({ ok: false, reason: expect.stringMatching(/not loaded yet$/) });
+    for (const s of [reading.payments, reading.contracts, reading.sponsors])
+      expect(s).toMatchObject({ ok: false, reason: expect.stringMatching(/not loaded yet$/) });
   });
 });
 
@@ -149,12 +150,16 @@ describe("issue 15 §2 the daily read", () => {
     expect(reading.register).toEqual({ ok: false, readAt: NOW.toISOString(), reason: "Companies House answered HTTP 502" });
     expect(reading.distress).toMatchObject({ ok: false, reason: "Companies House answered HTTP 502" });
     expect(reading.payments).toMatchObject({ ok: true, reports: 3 });
-    for (const s of [reading.sanctions, reading.contracts, reading.sponsors]) expect(s).toMatchObject({ ok: false, reason: expect.stringContaining("Companies House") });
+    for (const s of [reading.sanctions, reading.contracts, reading.sponsors])
+      expect(s).toMatchObject({ ok: false, reason: expect.stringContaining("Companies House") });
     expect(calls).toEqual(["01234567"]); // tried once, not again by each lookup
   });
 
   it("The Gazette down: distress still read, its notices not read (null), never none", async () => {
-    const services: Services = { ...buildServices(env), gazette: { insolvencyNotices: async () => Promise.reject(new UpstreamError("gazette", "timeout", "The Gazette did not answer")) } };
+    const services: Services = {
+      ...buildServices(env),
+      gazette: { insolvencyNotices: async () => Promise.reject(new UpstreamError("gazette", "timeout", "The Gazette did not answer")) },
+    };
     const { reading } = await read("12300001", services);
     expect(reading.distress).toMatchObject({ ok: true, notices: null, cases: [{ caseNumber: "1" }] });
   });
@@ -176,7 +181,16 @@ describe("issue 15 §2 the daily read", () => {
     await ingest("sponsors", enc(last.replace("Greystone Engineering Ltd,Sheffield", "Greystone Engineering Ltd,Rotherham")), "2026-10-07");
     expect((await read("05550123")).reading.sponsors).toMatchObject({ ok: true, entries: [{ route: "Skilled Worker", town: "Rotherham", listed: true }] });
     // …then gone from the register.
-    await ingest("sponsors", enc(last.split("\n").filter((l) => !/Greystone/i.test(l)).join("\n")), "2026-10-08");
+    await ingest(
+      "sponsors",
+      enc(
+        last
+          .split("\n")
+          .filter((l) => !/Greystone/i.test(l))
+          .join("\n"),
+      ),
+      "2026-10-08",
+    );
     const { reading } = await read("05550123");
     expect(reading.sponsors).toMatchObject({ ok: true, entries: [{ route: "Skilled Worker", listed: false }] });
   });

@@ -8,7 +8,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Papa from "papaparse";
 
-const ORGANISATION = /\b(ltd|limited|plc|llp|lp|bank|banking|building society|finance|financial|capital|trust|trustees?|holdings|group|company|corporation|inc|sarl|gmbh|ag|nv|bv|partners|council|fund|securities|investments?|nominees?)\b/i;
+const ORGANISATION =
+  /\b(ltd|limited|plc|llp|lp|bank|banking|building society|finance|financial|capital|trust|trustees?|holdings|group|company|corporation|inc|sarl|gmbh|ag|nv|bv|partners|council|fund|securities|investments?|nominees?)\b/i;
 
 const readJson = (file: string): unknown => {
   try {
@@ -17,11 +18,15 @@ const readJson = (file: string): unknown => {
     return null;
   }
 };
-const items = (j: unknown): Record<string, unknown>[] => (j && typeof j === "object" && Array.isArray((j as { items?: unknown }).items) ? ((j as { items: Record<string, unknown>[] }).items) : []);
+const items = (j: unknown): Record<string, unknown>[] =>
+  j && typeof j === "object" && Array.isArray((j as { items?: unknown }).items) ? (j as { items: Record<string, unknown>[] }).items : [];
 
 /** Ways a name is written: "HARPER, Jane Elizabeth" → that, "Jane Elizabeth Harper", "Jane Harper". */
 export function variantsOf(name: string): string[] {
-  const clean = name.replace(/\b(mr|mrs|ms|miss|dr|sir|dame|lord|lady)\.?\s+/gi, "").replace(/\s+/g, " ").trim();
+  const clean = name
+    .replace(/\b(mr|mrs|ms|miss|dr|sir|dame|lord|lady)\.?\s+/gi, "")
+    .replace(/\s+/g, " ")
+    .trim();
   const out = new Set([clean]);
   const m = /^([^,]+),\s*(.+)$/.exec(clean);
   const [surname, forenames] = m ? [m[1], m[2]] : [clean.split(" ").pop()!, clean.split(" ").slice(0, -1).join(" ")];
@@ -38,8 +43,10 @@ export function fixturePersonNames(root: string): string[] {
   for (const number of readdirSync(companies)) {
     const dir = join(companies, number);
     if (!statSync(dir).isDirectory()) continue;
-    for (const o of items(readJson(join(dir, "officers")))) if (typeof o.name === "string" && !/^corporate/.test(String(o.officer_role ?? ""))) names.add(o.name);
-    for (const p of items(readJson(join(dir, "persons-with-significant-control")))) if (typeof p.name === "string" && /^individual/.test(String(p.kind ?? ""))) names.add(p.name);
+    for (const o of items(readJson(join(dir, "officers"))))
+      if (typeof o.name === "string" && !/^corporate/.test(String(o.officer_role ?? ""))) names.add(o.name);
+    for (const p of items(readJson(join(dir, "persons-with-significant-control"))))
+      if (typeof p.name === "string" && /^individual/.test(String(p.kind ?? ""))) names.add(p.name);
     const insolvency = readJson(join(dir, "insolvency")) as { cases?: { practitioners?: { name?: string }[] }[] } | null;
     for (const c of insolvency?.cases ?? []) for (const p of c.practitioners ?? []) if (p.name) names.add(p.name);
     for (const c of items(readJson(join(dir, "charges"))))
@@ -70,7 +77,8 @@ export function fixturePersonNames(root: string): string[] {
       for (const f of readdirSync(d)) {
         const path = join(d, f);
         if (statSync(path).isDirectory()) walk(path);
-        else if (f === "people.txt") for (const line of readFileSync(path, "utf8").split(/\r?\n/)) if (line.trim() && !line.startsWith("#")) names.add(line.trim());
+        else if (f === "people.txt")
+          for (const line of readFileSync(path, "utf8").split(/\r?\n/)) if (line.trim() && !line.startsWith("#")) names.add(line.trim());
       }
     };
     try {

@@ -5,8 +5,17 @@ const LOOPBACK = [127, 0, 0, 1];
 
 describe("issue: safe fetcher: parseIpLiteral reads every notation", () => {
   it.each([
-    ["127.0.0.1"], ["2130706433"], ["0177.0.0.1"], ["0x7f.0.0.1"], ["0x7f.1"], ["0x7f000001"], ["0X7F000001"],
-    ["127.1"], ["127.0.1"], ["017700000001"], ["127.0.0.1."],
+    ["127.0.0.1"],
+    ["2130706433"],
+    ["0177.0.0.1"],
+    ["0x7f.0.0.1"],
+    ["0x7f.1"],
+    ["0x7f000001"],
+    ["0X7F000001"],
+    ["127.1"],
+    ["127.0.1"],
+    ["017700000001"],
+    ["127.0.0.1."],
   ])("IPv4 %s is 127.0.0.1", (host) => {
     expect(parseIpLiteral(host)).toEqual({ kind: "ipv4", bytes: LOOPBACK });
   });
@@ -18,10 +27,23 @@ describe("issue: safe fetcher: parseIpLiteral reads every notation", () => {
     expect(parseIpLiteral("4294967295")?.bytes).toEqual([255, 255, 255, 255]);
   });
 
-  it.each([["example.com"], ["1.2.3.4.5"], ["256.0.0.1"], ["4294967296"], ["08.0.0.1"], ["1..2"], [""], ["127.0.0.1.com"], ["::g"], [":::1"], ["1::2::3"], ["1:2:3:4:5:6:7:8:9"], ["1:2:3:4:5:6:7"], ["::1.2.3"], ["::ffff:1.2.3.256"]])(
-    "%j is not an IP literal",
-    (host) => expect(parseIpLiteral(host)).toBeNull(),
-  );
+  it.each([
+    ["example.com"],
+    ["1.2.3.4.5"],
+    ["256.0.0.1"],
+    ["4294967296"],
+    ["08.0.0.1"],
+    ["1..2"],
+    [""],
+    ["127.0.0.1.com"],
+    ["::g"],
+    [":::1"],
+    ["1::2::3"],
+    ["1:2:3:4:5:6:7:8:9"],
+    ["1:2:3:4:5:6:7"],
+    ["::1.2.3"],
+    ["::ffff:1.2.3.256"],
+  ])("%j is not an IP literal", (host) => expect(parseIpLiteral(host)).toBeNull());
 
   it("reads IPv6 with brackets, zone ids and embedded IPv4", () => {
     expect(parseIpLiteral("[::1]")).toEqual({ kind: "ipv6", bytes: [...Array(15).fill(0), 1] });
@@ -42,26 +64,73 @@ describe("issue: safe fetcher: parseIpLiteral reads every notation", () => {
 
 describe("issue: safe fetcher: isPublicAddress", () => {
   it.each([
-    "0.0.0.0", "0.1.2.3", "10.0.0.1", "100.64.0.1", "100.127.255.255", "127.0.0.1", "169.254.169.254", "172.16.0.1", "172.31.255.255",
-    "192.0.0.8", "192.0.2.1", "192.168.0.1", "198.18.0.1", "198.19.255.255", "198.51.100.7", "203.0.113.9", "224.0.0.1", "239.255.255.250",
-    "240.0.0.1", "255.255.255.255",
+    "0.0.0.0",
+    "0.1.2.3",
+    "10.0.0.1",
+    "100.64.0.1",
+    "100.127.255.255",
+    "127.0.0.1",
+    "169.254.169.254",
+    "172.16.0.1",
+    "172.31.255.255",
+    "192.0.0.8",
+    "192.0.2.1",
+    "192.168.0.1",
+    "198.18.0.1",
+    "198.19.255.255",
+    "198.51.100.7",
+    "203.0.113.9",
+    "224.0.0.1",
+    "239.255.255.250",
+    "240.0.0.1",
+    "255.255.255.255",
     // the same loopback in other notations
-    "2130706433", "0177.0.0.1", "0x7f.0.0.1", "0x7f000001", "127.1",
+    "2130706433",
+    "0177.0.0.1",
+    "0x7f.0.0.1",
+    "0x7f000001",
+    "127.1",
     // IPv6 and IPv4 embedded in IPv6
-    "::", "[::1]", "fc00::1", "fd12:3456::1", "[fe80::1]", "fe80::1%eth0", "fec0::1", "ff02::1", "2001:db8::1",
-    "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "::ffff:10.0.0.1", "::127.0.0.1", "::8.8.8.8", "::ffff:0:127.0.0.1",
-    "64:ff9b::7f00:1", "64:ff9b::a9fe:a9fe", "64:ff9b:1::808:808", "2002:7f00:0001::", "2002:c0a8:0101::1",
+    "::",
+    "[::1]",
+    "fc00::1",
+    "fd12:3456::1",
+    "[fe80::1]",
+    "fe80::1%eth0",
+    "fec0::1",
+    "ff02::1",
+    "2001:db8::1",
+    "[::ffff:127.0.0.1]",
+    "[::ffff:7f00:1]",
+    "::ffff:10.0.0.1",
+    "::127.0.0.1",
+    "::8.8.8.8",
+    "::ffff:0:127.0.0.1",
+    "64:ff9b::7f00:1",
+    "64:ff9b::a9fe:a9fe",
+    "64:ff9b:1::808:808",
+    "2002:7f00:0001::",
+    "2002:c0a8:0101::1",
     "2001:0:4136:e378:8000:63bf:80ff:fffe", // Teredo whose client is 127.0.0.1 (stored inverted)
     "not an address",
   ])("issue: safe fetcher refuses %s", (ip) => {
     expect(isPublicAddress(ip)).toBe(false);
   });
 
-  it.each(["8.8.8.8", "1.1.1.1", "100.128.0.1", "172.32.0.1", "198.20.0.1", "223.255.255.255", "[2606:4700::1111]", "2a00:1450:4009:80b::200e",
-    "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:0808:0808::1", "2001:0:4136:e378:8000:63bf:f7f7:f7f7"])(
-    "issue: safe fetcher allows public %s",
-    (ip) => expect(isPublicAddress(ip)).toBe(true),
-  );
+  it.each([
+    "8.8.8.8",
+    "1.1.1.1",
+    "100.128.0.1",
+    "172.32.0.1",
+    "198.20.0.1",
+    "223.255.255.255",
+    "[2606:4700::1111]",
+    "2a00:1450:4009:80b::200e",
+    "::ffff:8.8.8.8",
+    "64:ff9b::808:808",
+    "2002:0808:0808::1",
+    "2001:0:4136:e378:8000:63bf:f7f7:f7f7",
+  ])("issue: safe fetcher allows public %s", (ip) => expect(isPublicAddress(ip)).toBe(true));
 
   it("accepts an already parsed address", () => {
     expect(isPublicAddress({ kind: "ipv4", bytes: [8, 8, 4, 4] })).toBe(true);
@@ -70,11 +139,24 @@ describe("issue: safe fetcher: isPublicAddress", () => {
 });
 
 describe("issue: safe fetcher: isLocalName", () => {
-  it.each(["localhost", "LOCALHOST.", "foo.localhost", "printer.local", "metadata.google.internal", "wiki.intranet", "nas.lan",
-    "router.home.arpa", "box.localdomain", "intranet", "fileserver", "logo.test", "www.example", "x.invalid", "", "printer.local."])(
-    "%j is local or reserved",
-    (h) => expect(isLocalName(h)).toBe(true),
-  );
+  it.each([
+    "localhost",
+    "LOCALHOST.",
+    "foo.localhost",
+    "printer.local",
+    "metadata.google.internal",
+    "wiki.intranet",
+    "nas.lan",
+    "router.home.arpa",
+    "box.localdomain",
+    "intranet",
+    "fileserver",
+    "logo.test",
+    "www.example",
+    "x.invalid",
+    "",
+    "printer.local.",
+  ])("%j is local or reserved", (h) => expect(isLocalName(h)).toBe(true));
 
   it.each(["example.com", "www.gov.uk", "localhost.example.com", "local.co.uk", "internal.company.co.uk"])("%s is a public name", (h) => {
     expect(isLocalName(h)).toBe(false);

@@ -28,7 +28,17 @@ import { parseCompanyProfile } from "../../src/sources/companies-house/parse";
 async function file(url: string, answer?: Partial<FileAnswer>): Promise<FileAnswer> {
   const r = await fetch(url);
   const body = new Uint8Array(await r.arrayBuffer());
-  return { url, status: r.status, contentType: r.headers.get("content-type") ?? "", text: new TextDecoder().decode(body), body, bytes: body.byteLength, tooLarge: false, error: null, ...answer };
+  return {
+    url,
+    status: r.status,
+    contentType: r.headers.get("content-type") ?? "",
+    text: new TextDecoder().decode(body),
+    body,
+    bytes: body.byteLength,
+    tooLarge: false,
+    error: null,
+    ...answer,
+  };
 }
 
 const profileOf = async (number: string) => parseCompanyProfile(await (await fetch(`https://ch.test/company/${number}`)).text());
@@ -112,7 +122,15 @@ describe("SPEC §4.8 ai-visibility: the fixture sites, one per finding", () => {
       }),
     ]);
     expect(r.structuredData.types).toEqual(["HomeAndConstructionBusiness", "ImageObject", "Organization", "PostalAddress", "PropertyValue", "WebSite"]);
-    expect(r.business).toMatchObject({ companyNumber: "14725836", foundIn: "json-ld", onRegister: true, registeredName: "HARTWELL JOINERY LIMITED", registeredPostcode: "LS11 9YJ", nameAgrees: true, postcodeAgrees: true });
+    expect(r.business).toMatchObject({
+      companyNumber: "14725836",
+      foundIn: "json-ld",
+      onRegister: true,
+      registeredName: "HARTWELL JOINERY LIMITED",
+      registeredPostcode: "LS11 9YJ",
+      nameAgrees: true,
+      postcodeAgrees: true,
+    });
     expect(r.sitemap).toMatchObject({ from: "robots.txt", found: true, urls: 4, pageListed: true, lastmod: { earliest: "2025-06-30", latest: "2026-10-02" } });
     expect(r.indexing).toMatchObject({ noindex: false, nosnippet: false, canonical: { href: "https://aiv.test/", pointsHere: true }, canonicalLinks: 1 });
     expect(r.rendering).toMatchObject({ judged: true, ratio: 1, clientRendered: false });
@@ -122,29 +140,51 @@ describe("SPEC §4.8 ai-visibility: the fixture sites, one per finding", () => {
   it("a site blocking GPTBot, ClaudeBot and CCBot by name, with noindex, googlebot nosnippet, CCBot noai, a canonical elsewhere and the X-Robots-Tag header", async () => {
     const r = assessAiVisibility(await inputsFor("aiv2.test", { xRobotsTag: "noindex, googlebot: noarchive, max-snippet: 0" }));
     wellFormed(r);
-    for (const t of ["GPTBot", "ClaudeBot", "CCBot"]) expect(crawler(r, t)).toMatchObject({ group: "own", page: { allowed: false, decidedBy: { text: "Disallow: /" } } });
+    for (const t of ["GPTBot", "ClaudeBot", "CCBot"])
+      expect(crawler(r, t)).toMatchObject({ group: "own", page: { allowed: false, decidedBy: { text: "Disallow: /" } } });
     expect(crawler(r, "Googlebot")).toMatchObject({ group: "*", page: { allowed: true } });
     const training = byId(r, "robots-blocks-training")!;
-    expect(training).toMatchObject({ severity: "low", check: "robots", evidence: { quote: 'GPTBot: line 3 "Disallow: /"; ClaudeBot: line 6 "Disallow: /"; CCBot: line 9 "Disallow: /"', where: "https://aiv2.test/robots.txt" } });
+    expect(training).toMatchObject({
+      severity: "low",
+      check: "robots",
+      evidence: { quote: 'GPTBot: line 3 "Disallow: /"; ClaudeBot: line 6 "Disallow: /"; CCBot: line 9 "Disallow: /"', where: "https://aiv2.test/robots.txt" },
+    });
     expect(training.message).toContain("each by a group naming it");
     expect(ids(r)).not.toContain("robots-blocks-search");
     const noindex = byId(r, "noindex")!;
     expect(noindex.severity).toBe("high");
     expect(noindex.evidence.quote).toBe('<meta name="robots" content="noindex, nofollow">; X-Robots-Tag: noindex, googlebot: noarchive, max-snippet: 0');
     expect(noindex.evidence.where).toBe("<head> of https://aiv2.test/; HTTP header of https://aiv2.test/");
-    expect(r.indexing.directives).toContainEqual({ directive: "noarchive", value: null, appliesTo: "googlebot", source: "header", quote: "X-Robots-Tag: noindex, googlebot: noarchive, max-snippet: 0" });
-    expect(r.indexing).toMatchObject({ noindex: true, nosnippet: true, noai: true, noimageai: true, xRobotsTag: "noindex, googlebot: noarchive, max-snippet: 0" });
+    expect(r.indexing.directives).toContainEqual({
+      directive: "noarchive",
+      value: null,
+      appliesTo: "googlebot",
+      source: "header",
+      quote: "X-Robots-Tag: noindex, googlebot: noarchive, max-snippet: 0",
+    });
+    expect(r.indexing).toMatchObject({
+      noindex: true,
+      nosnippet: true,
+      noai: true,
+      noimageai: true,
+      xRobotsTag: "noindex, googlebot: noarchive, max-snippet: 0",
+    });
     expect(byId(r, "nosnippet")!.message).toContain("googlebot");
     expect(byId(r, "noai")!.evidence.quote).toBe('<meta name="CCBot" content="noai, noimageai">');
     expect(byId(r, "canonical-elsewhere")!.evidence.quote).toBe('<link rel="canonical" href="https://www.aiv2.test/home">');
     expect(r.scoring.checks.find((c) => c.check === "indexing")!.points).toBe(0);
     // Title too long, description too short, two h1s; no sitemap, no llms.txt.
-    expect(ids(r)).toEqual(expect.arrayContaining(["title-too-long", "description-length", "h1-multiple", "sitemap-missing", "llms-txt-missing", "jsonld-no-organisation"]));
+    expect(ids(r)).toEqual(
+      expect.arrayContaining(["title-too-long", "description-length", "h1-multiple", "sitemap-missing", "llms-txt-missing", "jsonld-no-organisation"]),
+    );
     expect(byId(r, "sitemap-missing")!.evidence.quote).toBe("GET https://aiv2.test/sitemap.xml → HTTP 404");
     expect(byId(r, "jsonld-no-organisation")!.evidence.quote).toBe("0 <script> elements, none of type application/ld+json");
     // The footer's number is not on the register.
     expect(r.business).toMatchObject({ companyNumber: "09990001", foundIn: "page-text", onRegister: false, nameAgrees: null });
-    expect(byId(r, "company-number-not-registered")).toMatchObject({ severity: "high", evidence: { quote: expect.stringContaining("Registered in England and Wales No. 09990001") } });
+    expect(byId(r, "company-number-not-registered")).toMatchObject({
+      severity: "high",
+      evidence: { quote: expect.stringContaining("Registered in England and Wales No. 09990001") },
+    });
     // robots 30 less GPTBot, ClaudeBot and CCBot (1 each).
     expect(r.scoring.checks.find((c) => c.check === "robots")).toEqual({ check: "robots", points: 27, max: 30, judged: true });
   });
@@ -168,7 +208,7 @@ describe("SPEC §4.8 ai-visibility: the fixture sites, one per finding", () => {
     expect(ids(r)).toContain("h1-missing");
   });
 
-  it("without a browser the rendering is \"couldn't tell\", left out of the score, and the rest answers", async () => {
+  it('without a browser the rendering is "couldn\'t tell", left out of the score, and the rest answers', async () => {
     const r = assessAiVisibility(await inputsFor("aiv3.test"));
     wellFormed(r);
     expect(r.rendering).toMatchObject({ judged: false, ratio: null, clientRendered: null, reason: "no browser is configured on this server" });
@@ -185,29 +225,58 @@ describe("SPEC §4.8 ai-visibility: the fixture sites, one per finding", () => {
       [["Hotel"], "07654321"],
       [["Organization"], "07654321"],
     ]);
-    expect(r.business).toMatchObject({ companyNumber: "07654321", foundIn: "json-ld", registeredName: "BAYSIDE HOSPITALITY LIMITED", jsonLdName: "Seaview Hotels", jsonLdPostcode: "BN3 2LR", registeredPostcode: "BN1 2FY", nameAgrees: false, postcodeAgrees: false });
+    expect(r.business).toMatchObject({
+      companyNumber: "07654321",
+      foundIn: "json-ld",
+      registeredName: "BAYSIDE HOSPITALITY LIMITED",
+      jsonLdName: "Seaview Hotels",
+      jsonLdPostcode: "BN3 2LR",
+      registeredPostcode: "BN1 2FY",
+      nameAgrees: false,
+      postcodeAgrees: false,
+    });
     expect(byId(r, "company-name-disagrees")).toMatchObject({
       severity: "medium",
-      evidence: { quote: 'JSON-LD name "Seaview Hotels"; Companies House name "BAYSIDE HOSPITALITY LIMITED"', where: "JSON-LD block 1 (line 8) of https://aiv4.test/; Companies House company 07654321" },
+      evidence: {
+        quote: 'JSON-LD name "Seaview Hotels"; Companies House name "BAYSIDE HOSPITALITY LIMITED"',
+        where: "JSON-LD block 1 (line 8) of https://aiv4.test/; Companies House company 07654321",
+      },
     });
-    expect(byId(r, "company-postcode-differs")).toMatchObject({ severity: "low", evidence: { quote: 'JSON-LD address "2 Kingsway, Hove BN3 2LR"; Companies House registered office postcode "BN1 2FY"' } });
+    expect(byId(r, "company-postcode-differs")).toMatchObject({
+      severity: "low",
+      evidence: { quote: 'JSON-LD address "2 Kingsway, Hove BN3 2LR"; Companies House registered office postcode "BN1 2FY"' },
+    });
     expect(ids(r)).not.toContain("company-number-conflict"); // the footer states the same number
     expect(r.scoring.checks.find((c) => c.check === "structuredData")!.points).toBe(11); // 8 + name/url 2 + telephone/address 1; no logo, no sameAs, no agreement
   });
 
   it("broken JSON-LD is a finding, not a failure; a comment-wrapped block still reads; robots.txt answering 500 is unreachable: everything disallowed", async () => {
-    const robots: FileAnswer = { url: "https://aiv5.test/robots.txt", status: 500, contentType: "text/html", text: "<h1>Internal Server Error</h1>", bytes: 30, tooLarge: false, error: null };
+    const robots: FileAnswer = {
+      url: "https://aiv5.test/robots.txt",
+      status: 500,
+      contentType: "text/html",
+      text: "<h1>Internal Server Error</h1>",
+      bytes: 30,
+      tooLarge: false,
+      error: null,
+    };
     const r = assessAiVisibility(await inputsFor("aiv5.test", { robots }));
     wellFormed(r);
     expect(r.structuredData.blocks).toBe(2);
-    expect(r.structuredData.invalidBlocks).toEqual([expect.objectContaining({ block: 1, line: 6, excerpt: expect.stringMatching(/^\{ "@context": "https:\/\/schema.org", "@type": "LocalBusiness"/) })]);
+    expect(r.structuredData.invalidBlocks).toEqual([
+      expect.objectContaining({ block: 1, line: 6, excerpt: expect.stringMatching(/^\{ "@context": "https:\/\/schema.org", "@type": "LocalBusiness"/) }),
+    ]);
     expect(r.structuredData.types).toEqual(["BreadcrumbList"]);
     expect(byId(r, "jsonld-invalid")).toMatchObject({ severity: "medium", evidence: { where: "JSON-LD block 1 (line 6) of https://aiv5.test/" } });
     expect(byId(r, "jsonld-no-organisation")!.evidence.quote).toBe("JSON-LD @type: BreadcrumbList");
     expect(r.robots).toMatchObject({ file: "unreachable", status: 500 });
     expect(r.robots.meaning).toMatch(/RFC 9309 .*assume everything is disallowed/);
     expect(r.robots.crawlers.every((c) => !c.page.allowed && !c.home.allowed)).toBe(true);
-    expect(r.findings[0]).toMatchObject({ id: "robots-unreachable", severity: "high", evidence: { quote: "GET https://aiv5.test/robots.txt → HTTP 500 (text/html)" } });
+    expect(r.findings[0]).toMatchObject({
+      id: "robots-unreachable",
+      severity: "high",
+      evidence: { quote: "GET https://aiv5.test/robots.txt → HTTP 500 (text/html)" },
+    });
     expect(ids(r)).not.toContain("robots-blocks-search"); // said once, as unreachable
     expect(r.scoring.checks.find((c) => c.check === "robots")!.points).toBe(0);
     // The default /sitemap.xml is an index; its children (one gzip) are read and the page is listed in CDATA without its slash.
@@ -217,7 +286,9 @@ describe("SPEC §4.8 ai-visibility: the fixture sites, one per finding", () => {
       ["/sitemap-pages.xml", "urlset", 2],
       ["/sitemap-posts.xml.gz", "urlset", 3],
     ]);
-    expect(ids(r)).toEqual(expect.arrayContaining(["title-too-short", "description-missing", "lang-missing", "h1-missing", "og-missing", "company-number-not-stated"]));
+    expect(ids(r)).toEqual(
+      expect.arrayContaining(["title-too-short", "description-missing", "lang-missing", "h1-missing", "og-missing", "company-number-not-stated"]),
+    );
     expect(byId(r, "company-number-not-stated")!.evidence.quote).toContain("© 2026 Fenwick Garden Services. All rights reserved.");
   });
 
@@ -230,15 +301,31 @@ describe("SPEC §4.8 ai-visibility: the fixture sites, one per finding", () => {
 
 describe("SPEC §4.8 ai-visibility: the parts", () => {
   it("llms.txt: title, blockquote summary, links and sections; an HTML catch-all page is not an llms.txt", async () => {
-    expect(readLlmsTxt("# Acme\n\n> Makes widgets.\n> In Leeds.\n\n## Docs\n- [A](https://a.test/a)\n- [B](/b): b\n\n## Optional\n- [C](https://a.test/c)\n")).toEqual({ title: "Acme", summary: "Makes widgets. In Leeds.", links: 3, sections: 2 });
+    expect(
+      readLlmsTxt("# Acme\n\n> Makes widgets.\n> In Leeds.\n\n## Docs\n- [A](https://a.test/a)\n- [B](/b): b\n\n## Optional\n- [C](https://a.test/c)\n"),
+    ).toEqual({ title: "Acme", summary: "Makes widgets. In Leeds.", links: 3, sections: 2 });
     const input = await inputsFor("aiv.test");
-    const html: FileAnswer = { url: "https://aiv.test/llms.txt", status: 200, contentType: "text/html; charset=utf-8", text: "<!DOCTYPE html><html><body>Page</body></html>", bytes: 45, tooLarge: false, error: null };
+    const html: FileAnswer = {
+      url: "https://aiv.test/llms.txt",
+      status: 200,
+      contentType: "text/html; charset=utf-8",
+      text: "<!DOCTYPE html><html><body>Page</body></html>",
+      bytes: 45,
+      tooLarge: false,
+      error: null,
+    };
     const r = assessAiVisibility({ ...input, llmsTxt: html });
     expect(r.llmsTxt.present).toBe(false);
-    expect(byId(r, "llms-txt-missing")).toMatchObject({ severity: "low", evidence: { quote: "GET https://aiv.test/llms.txt → HTTP 200 (text/html): <!DOCTYPE html><html><body>Page</body></html>" } });
+    expect(byId(r, "llms-txt-missing")).toMatchObject({
+      severity: "low",
+      evidence: { quote: "GET https://aiv.test/llms.txt → HTTP 200 (text/html): <!DOCTYPE html><html><body>Page</body></html>" },
+    });
     expect(byId(r, "llms-txt-missing")!.message).toContain("emerging convention");
     // Too large to read still means present.
-    const big = assessAiVisibility({ ...input, llmsFullTxt: { url: "https://aiv.test/llms-full.txt", status: null, contentType: "", text: null, bytes: null, tooLarge: true, error: "larger" } });
+    const big = assessAiVisibility({
+      ...input,
+      llmsFullTxt: { url: "https://aiv.test/llms-full.txt", status: null, contentType: "", text: null, bytes: null, tooLarge: true, error: "larger" },
+    });
     expect(big.llmsTxt.full).toMatchObject({ present: true, tooLarge: true });
   });
 
@@ -261,17 +348,33 @@ describe("SPEC §4.8 ai-visibility: the parts", () => {
     <script type="application/ld+json">{"@graph":[{"@id":"#org","@type":"Corporation","logo":{"@id":"#logo"},"taxID":"01234567","leiCode":"213800ABCDEF12345678"},{"@id":"#logo","@type":"ImageObject","contentUrl":"https://a.test/l.png"}]}</script>
     <script type="text/javascript">var x = {"@type":"Organization"};</script>`;
     const j = readJsonLd(html);
-    expect(j.blocks.map((b) => [b.index, b.line])).toEqual([[1, 1], [2, 4]]);
+    expect(j.blocks.map((b) => [b.index, b.line])).toEqual([
+      [1, 1],
+      [2, 4],
+    ]);
     expect(j.invalid).toEqual([]);
     expect(j.organisations).toHaveLength(1);
-    expect(j.organisations[0]).toMatchObject({ types: ["Corporation"], name: "Acme Widgets Ltd", logo: "https://a.test/l.png", companyNumber: "01234567", companyNumberQuote: '"taxID": "01234567"' });
+    expect(j.organisations[0]).toMatchObject({
+      types: ["Corporation"],
+      name: "Acme Widgets Ltd",
+      logo: "https://a.test/l.png",
+      companyNumber: "01234567",
+      companyNumberQuote: '"taxID": "01234567"',
+    });
     expect(j.organisations[0].identifiers.map((i) => i.property)).toEqual(["identifier", "leiCode", "taxID"]);
     // A VAT-like identifier alone is no company number.
-    expect(readJsonLd(`<script type="application/ld+json">{"@type":"Organization","name":"X","identifier":"GB123456789","vatID":"GB123456789"}</script>`).organisations[0].companyNumber).toBeNull();
+    expect(
+      readJsonLd(`<script type="application/ld+json">{"@type":"Organization","name":"X","identifier":"GB123456789","vatID":"GB123456789"}</script>`)
+        .organisations[0].companyNumber,
+    ).toBeNull();
   });
 
   it("sitemaps: urlset, sitemapindex, prefixed names, entities and CDATA, gzip, and pages that are not sitemaps", () => {
-    expect(readSitemap(`<?xml version="1.0"?><ns:urlset xmlns:ns="http://www.sitemaps.org/schemas/sitemap/0.9"><ns:url><ns:loc>https://a.test/?a=1&amp;b=2</ns:loc><ns:lastmod>2026-01-02T00:00:00Z</ns:lastmod></ns:url></ns:urlset>`)).toEqual({
+    expect(
+      readSitemap(
+        `<?xml version="1.0"?><ns:urlset xmlns:ns="http://www.sitemaps.org/schemas/sitemap/0.9"><ns:url><ns:loc>https://a.test/?a=1&amp;b=2</ns:loc><ns:lastmod>2026-01-02T00:00:00Z</ns:lastmod></ns:url></ns:urlset>`,
+      ),
+    ).toEqual({
       kind: "urlset",
       root: "ns:urlset",
       entries: [{ loc: "https://a.test/?a=1&b=2", lastmod: "2026-01-02" }],
@@ -292,36 +395,48 @@ describe("SPEC §4.8 ai-visibility on real UK company pages (../shared corpora)"
     return readPage(await r.text(), `https://example.co.uk/${path.split("/").pop()}`);
   };
 
-  it.skipIf(!env.SHARED_PRESENT)("a modern slavery statement page: its stated company number (SC), title, description, lang and h1, and no JSON-LD", async () => {
-    const p = await real("modern-slavery/statements/cwiri-mss-2026.html");
-    expect(p.statedNumbers.map((s) => s.number)).toEqual(["SC859594"]);
-    expect(p.statedNumbers[0].quote).toContain("Company Number SC859594");
-    expect(p.title.text).toBe("Cwiri | Modern Slavery Statement 2026");
-    expect(p.description.text).toBe("Cwiri Ltd Modern Slavery Statement for the financial year 1 September 2025 to 31 August 2026.");
-    expect(p).toMatchObject({ lang: "en", h1: [expect.any(String)] });
-    expect(p.jsonLd.blocks).toEqual([]);
-    expect(p.text).not.toMatch(/createElement|function\s*\(/); // script bodies are not visible text
-    expect(p.textLength).toBeGreaterThan(2000);
-  });
+  it.skipIf(!env.SHARED_PRESENT)(
+    "a modern slavery statement page: its stated company number (SC), title, description, lang and h1, and no JSON-LD",
+    async () => {
+      const p = await real("modern-slavery/statements/cwiri-mss-2026.html");
+      expect(p.statedNumbers.map((s) => s.number)).toEqual(["SC859594"]);
+      expect(p.statedNumbers[0].quote).toContain("Company Number SC859594");
+      expect(p.title.text).toBe("Cwiri | Modern Slavery Statement 2026");
+      expect(p.description.text).toBe("Cwiri Ltd Modern Slavery Statement for the financial year 1 September 2025 to 31 August 2026.");
+      expect(p).toMatchObject({ lang: "en", h1: [expect.any(String)] });
+      expect(p.jsonLd.blocks).toEqual([]);
+      expect(p.text).not.toMatch(/createElement|function\s*\(/); // script bodies are not visible text
+      expect(p.textLength).toBeGreaterThan(2000);
+    },
+  );
 
-  it.skipIf(!env.SHARED_PRESENT)("a carbon reduction plan and a statement from one company: canonical, OpenGraph, robots meta index,follow and the company number", async () => {
-    for (const path of ["carbon-reduction-plans/planned-ltd-crp.html", "modern-slavery/statements/planned-ltd-modern-slavery.html"]) {
-      const p = await real(path);
-      expect(p.statedNumbers.map((s) => s.number), path).toContain("08881845");
-      expect(p.canonicals).toHaveLength(1);
-      expect(p.canonicals[0].href).toMatch(/^https:\/\/plannedltd\.co\.uk\/(carbon-reduction-plan|modern-slavery)$/);
-      expect(p.ogTitle.text).toMatch(/Planned Limited$/);
-      expect(p.metaRobots).toEqual([{ name: "robots", content: "index, follow", tag: '<meta name="robots" content="index, follow">' }]);
-      expect(p.lang).toBe("en");
-    }
-  });
+  it.skipIf(!env.SHARED_PRESENT)(
+    "a carbon reduction plan and a statement from one company: canonical, OpenGraph, robots meta index,follow and the company number",
+    async () => {
+      for (const path of ["carbon-reduction-plans/planned-ltd-crp.html", "modern-slavery/statements/planned-ltd-modern-slavery.html"]) {
+        const p = await real(path);
+        expect(
+          p.statedNumbers.map((s) => s.number),
+          path,
+        ).toContain("08881845");
+        expect(p.canonicals).toHaveLength(1);
+        expect(p.canonicals[0].href).toMatch(/^https:\/\/plannedltd\.co\.uk\/(carbon-reduction-plan|modern-slavery)$/);
+        expect(p.ogTitle.text).toMatch(/Planned Limited$/);
+        expect(p.metaRobots).toEqual([{ name: "robots", content: "index, follow", tag: '<meta name="robots" content="index, follow">' }]);
+        expect(p.lang).toBe("en");
+      }
+    },
+  );
 
-  it.skipIf(!env.SHARED_PRESENT)("a research firm's statement page: the number after \"Registered in England:\" is the one to check, from the page's text", async () => {
-    const p = await real("modern-slavery/statements/wildfig-research-mss.html");
-    expect(companyNumberToCheck(p)).toEqual({ number: "17350497", foundIn: "page-text", quote: "Registered in England: 17350497" });
-    expect(p.title.text).toBe("Modern slavery statement | Wild Fig Research");
-    expect(p.jsonLd.organisations).toEqual([]);
-    expect(p.scripts).toBeGreaterThan(0);
-    expect(p.text).not.toContain("gtag(");
-  });
+  it.skipIf(!env.SHARED_PRESENT)(
+    "a research firm's statement page: the number after \"Registered in England:\" is the one to check, from the page's text",
+    async () => {
+      const p = await real("modern-slavery/statements/wildfig-research-mss.html");
+      expect(companyNumberToCheck(p)).toEqual({ number: "17350497", foundIn: "page-text", quote: "Registered in England: 17350497" });
+      expect(p.title.text).toBe("Modern slavery statement | Wild Fig Research");
+      expect(p.jsonLd.organisations).toEqual([]);
+      expect(p.scripts).toBeGreaterThan(0);
+      expect(p.text).not.toContain("gtag(");
+    },
+  );
 });

@@ -101,7 +101,10 @@ describe("brand-kit: reading a brand site's HTML (fixture brand.test)", () => {
     // The hero's first heading is the name itself: the next one is the tagline.
     expect(page.tagline).toEqual({ value: "Precision CNC machining for aerospace and rail", source: "hero-heading" });
     expect(page.jsonLdCompanyNumbers).toEqual([{ number: "05550123", quote: '"identifier": {"name": "Company Number", "value": "05550123"}' }]);
-    expect(page.socials.map((s) => [s.network, s.source])).toEqual([["linkedin", "json-ld"], ["x", "json-ld"]]);
+    expect(page.socials.map((s) => [s.network, s.source])).toEqual([
+      ["linkedin", "json-ld"],
+      ["x", "json-ld"],
+    ]);
     expect(page.personalProfilesLeftOut).toBe(1);
     // theme-color "white": named colours are read only in custom properties.
     expect(page.metaColours).toEqual([]);
@@ -170,24 +173,35 @@ describe.skipIf(!env.SHARED_PRESENT)("brand-kit on real UK company pages (../sha
     expect(page.stylesheets).toEqual(["https://wildfigresearch.co.uk/assets/css/styles.css"]);
     expect(page.logos[0]).toMatchObject({ url: "https://wildfigresearch.co.uk/assets/images/wild-fig-logo.png", source: "logo-image" });
     expect(statedCompanyNumbers(page.text).map((s) => s.number)).toEqual(["17350497"]);
-    const fonts = brandFonts({ css: page.inlineCss, sheets: [], inlineBase: "https://wildfigresearch.co.uk/", webFontLinks: page.webFontLinks, preloadedFonts: [], pageUrl: "https://wildfigresearch.co.uk/", rendered: null });
+    const fonts = brandFonts({
+      css: page.inlineCss,
+      sheets: [],
+      inlineBase: "https://wildfigresearch.co.uk/",
+      webFontLinks: page.webFontLinks,
+      preloadedFonts: [],
+      pageUrl: "https://wildfigresearch.co.uk/",
+      rendered: null,
+    });
     expect(fonts.families).toEqual([{ family: "Lexend", sources: ["google-fonts"], weights: ["300", "400", "500", "600", "700"] }]);
   });
 
   it.each([
     ["corpora/modern-slavery/statements/planned-ltd-modern-slavery.html", "https://plannedltd.co.uk/modern-slavery"],
     ["corpora/carbon-reduction-plans/planned-ltd-crp.html", "https://plannedltd.co.uk/carbon-reduction-plan"],
-  ])("a consultancy's pages (%s): og:site_name, Open Graph, the LinkedIn company page, accreditation badges not taken as logos, one company number", async (path, url) => {
-    const { page } = await read(path, url);
-    expect(page.name).toEqual({ value: "Planned Limited", source: "og:site_name" });
-    expect(page.openGraph).toMatchObject({ siteName: "Planned Limited", type: "website", image: "https://plannedltd.co.uk/images/og-image.png" });
-    expect(page.socials).toEqual([{ network: "linkedin", url: "https://www.linkedin.com/company/planned-ltd", source: "link" }]);
-    expect(page.logos.map((l) => l.url)).not.toContain("https://plannedltd.co.uk/images/cyber-essentials-badge.png");
-    const stated = statedCompanyNumbers(page.text);
-    expect(companyEvidence(stated, page.jsonLdCompanyNumbers)).toMatchObject({ kind: "one", number: "08881845", source: "page" });
-    // The inline <style> refers to --primary-color, defined in a stylesheet this corpus does not hold: no colour invented.
-    expect(cssColourProperties(page.inlineCss, [])).toEqual([]);
-  });
+  ])(
+    "a consultancy's pages (%s): og:site_name, Open Graph, the LinkedIn company page, accreditation badges not taken as logos, one company number",
+    async (path, url) => {
+      const { page } = await read(path, url);
+      expect(page.name).toEqual({ value: "Planned Limited", source: "og:site_name" });
+      expect(page.openGraph).toMatchObject({ siteName: "Planned Limited", type: "website", image: "https://plannedltd.co.uk/images/og-image.png" });
+      expect(page.socials).toEqual([{ network: "linkedin", url: "https://www.linkedin.com/company/planned-ltd", source: "link" }]);
+      expect(page.logos.map((l) => l.url)).not.toContain("https://plannedltd.co.uk/images/cyber-essentials-badge.png");
+      const stated = statedCompanyNumbers(page.text);
+      expect(companyEvidence(stated, page.jsonLdCompanyNumbers)).toMatchObject({ kind: "one", number: "08881845", source: "page" });
+      // The inline <style> refers to --primary-color, defined in a stylesheet this corpus does not hold: no colour invented.
+      expect(cssColourProperties(page.inlineCss, [])).toEqual([]);
+    },
+  );
 });
 
 describe("brand-kit: pieces", () => {
@@ -238,7 +252,13 @@ describe("brand-kit: pieces", () => {
 
   it("readManifest: name, short name, colours normalised, icons absolute against the manifest; not JSON throws", () => {
     const m = readManifest(
-      JSON.stringify({ name: " Acme ", short_name: "Acme", theme_color: "#ABC", background_color: "rgb(255, 255, 255)", icons: [{ src: "icon.png", sizes: "192x192" }, { nope: 1 }] }),
+      JSON.stringify({
+        name: " Acme ",
+        short_name: "Acme",
+        theme_color: "#ABC",
+        background_color: "rgb(255, 255, 255)",
+        icons: [{ src: "icon.png", sizes: "192x192" }, { nope: 1 }],
+      }),
       "https://acme.example/static/site.webmanifest",
     );
     expect(m).toEqual({
@@ -283,9 +303,20 @@ describe("brand-kit: pieces", () => {
   it("brandFonts: families at a glance (rendered, then CSS stacks, then web fonts and @font-face), generic and icon fonts left out", () => {
     const fonts = brandFonts({
       css: `body { font-family: -apple-system, "Inter", sans-serif; } h1 { font-family: Fraunces, serif; } h2 { font-family: Fraunces, serif; }`,
-      sheets: [{ css: `@font-face { font-family: "Bramble Sans"; src: url(/f/b.woff2); } @font-face { font-family: "Font Awesome 6 Free"; src: url(/f/fa.woff2); }`, url: "https://acme.example/css/a.css" }],
+      sheets: [
+        {
+          css: `@font-face { font-family: "Bramble Sans"; src: url(/f/b.woff2); } @font-face { font-family: "Font Awesome 6 Free"; src: url(/f/fa.woff2); }`,
+          url: "https://acme.example/css/a.css",
+        },
+      ],
       inlineBase: "https://acme.example/",
-      webFontLinks: [{ provider: "google-fonts", url: "https://fonts.googleapis.com/css2?family=Inter:wght@400;700", families: [{ family: "Inter", weights: ["400", "700"], italic: false }] }],
+      webFontLinks: [
+        {
+          provider: "google-fonts",
+          url: "https://fonts.googleapis.com/css2?family=Inter:wght@400;700",
+          families: [{ family: "Inter", weights: ["400", "700"], italic: false }],
+        },
+      ],
       preloadedFonts: ["https://acme.example/f/b.woff2", "https://cdn.other.example/x.woff2"],
       pageUrl: "https://www.acme.example/",
       rendered: [
@@ -299,10 +330,17 @@ describe("brand-kit: pieces", () => {
       { family: "Fraunces", sources: ["rendered", "css"] },
       { family: "Bramble Sans", sources: ["font-face"], weights: ["400"] },
     ]);
-    expect(fonts.stacks.map((s) => [s.stack, s.uses])).toEqual([["Fraunces, serif", 2], ["-apple-system, Inter, sans-serif", 1]]);
+    expect(fonts.stacks.map((s) => [s.stack, s.uses])).toEqual([
+      ["Fraunces, serif", 2],
+      ["-apple-system, Inter, sans-serif", 1],
+    ]);
     expect(fonts.fontFaces.map((f) => f.family)).toEqual(["Bramble Sans"]);
     expect(fonts.webFonts).toEqual([
-      { provider: "google-fonts", url: "https://fonts.googleapis.com/css2?family=Inter:wght@400;700", families: [{ family: "Inter", weights: ["400", "700"], italic: false }] },
+      {
+        provider: "google-fonts",
+        url: "https://fonts.googleapis.com/css2?family=Inter:wght@400;700",
+        families: [{ family: "Inter", weights: ["400", "700"], italic: false }],
+      },
       { provider: "self-hosted", url: "https://acme.example/f/b.woff2" },
     ]);
     expect(fonts.rendered).toEqual([
@@ -320,7 +358,10 @@ describe("brand-kit: pieces", () => {
       source: "page",
     });
     expect(companyEvidence([], [{ number: "05550123", quote: "q" }])).toEqual({ kind: "one", number: "05550123", quote: "q", source: "json-ld" });
-    expect(companyEvidence([{ number: "04455667", quote: "a" }], [{ number: "07654321", quote: "b" }])).toEqual({ kind: "several", numbers: ["04455667", "07654321"] });
+    expect(companyEvidence([{ number: "04455667", quote: "a" }], [{ number: "07654321", quote: "b" }])).toEqual({
+      kind: "several",
+      numbers: ["04455667", "07654321"],
+    });
   });
 
   it("deterministic: the same page read twice gives the same reading", async () => {

@@ -17,7 +17,10 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 function checkLines(ics: string): string[] {
   expect(ics.endsWith("\r\n"), "the feed ends with CRLF").toBe(true);
   const lines = ics.slice(0, -2).split("\r\n");
-  expect(lines.every((l) => !l.includes("\n") && !l.includes("\r")), "every line ends with CRLF, never a bare LF or CR").toBe(true);
+  expect(
+    lines.every((l) => !l.includes("\n") && !l.includes("\r")),
+    "every line ends with CRLF, never a bare LF or CR",
+  ).toBe(true);
   expect(lines.filter((l) => octets(l) > 75).map((l) => `${octets(l)} octets: ${l}`)).toEqual([]);
   expect(lines.filter((l) => LONE_SURROGATE.test(l))).toEqual([]);
   return lines;
@@ -29,7 +32,12 @@ describe("SPEC §4.8 deadlines.ics: every line at most 75 octets, folded between
   it("long names and titles with multi-byte characters (2, 3 and 4 octets) fold to lines of at most 75 octets, and unfold to the same text", () => {
     const company = { name: "Ærøskøbing Café & Crêperie — Ōsaka Łódź Ünal Žižek Søren 北海道 🍰🥐 Holdings Limited ".repeat(3).trim(), number: "01234567" };
     const title = "Accounts for the period to 31 March 2026 are due at Companies House — “déjà vu” 🧾 ".repeat(4).trim();
-    const ics = deadlinesCalendar(company, [deadline("accounts-due", "2026-12-31", title), deadline("confirmation-statement-due", "2027-03-15", "Confirmation statement due")], "https://api.example.co.uk", new Date("2026-11-28T09:00:00Z"));
+    const ics = deadlinesCalendar(
+      company,
+      [deadline("accounts-due", "2026-12-31", title), deadline("confirmation-statement-due", "2027-03-15", "Confirmation statement due")],
+      "https://api.example.co.uk",
+      new Date("2026-11-28T09:00:00Z"),
+    );
     const lines = checkLines(ics);
     // Folding happened (the test would prove nothing on short lines), and some continuation lines are full.
     const continuations = lines.filter((l) => l.startsWith(" "));
@@ -49,7 +57,12 @@ describe("SPEC §4.8 deadlines.ics: every line at most 75 octets, folded between
       for (let n = 55; n <= 160; n++) {
         // The character is moved through the positions where a fold falls (first line and continuation lines).
         const name = `${"N".repeat(n)}${wide}${"M".repeat(20)}`;
-        const ics = deadlinesCalendar({ name, number: "01234567" }, [deadline("accounts-due", "2026-12-31", "x")], "https://a.test", new Date("2026-11-28T09:00:00Z"));
+        const ics = deadlinesCalendar(
+          { name, number: "01234567" },
+          [deadline("accounts-due", "2026-12-31", "x")],
+          "https://a.test",
+          new Date("2026-11-28T09:00:00Z"),
+        );
         checkLines(ics);
         expect(new ICAL.Event(new ICAL.Component(ICAL.parse(ics)).getFirstSubcomponent("vevent")!).summary).toBe(`${name}: x`);
       }

@@ -28,7 +28,14 @@ const v4Notations = (b: number[]) => {
 /** Every notation of one IPv6 address: full, zero-padded, upper case, compressed (Node's own form), bracketed, with a zone. */
 const v6Notations = (w: number[]) => {
   const full = w.map(hex16).join(":");
-  return [full, w.map((x) => x.toString(16).padStart(4, "0")).join(":"), full.toUpperCase(), `[${full}]`, `${full}%eth0`, new URL(`http://[${full}]/`).hostname.slice(1, -1)];
+  return [
+    full,
+    w.map((x) => x.toString(16).padStart(4, "0")).join(":"),
+    full.toUpperCase(),
+    `[${full}]`,
+    `${full}%eth0`,
+    new URL(`http://[${full}]/`).hostname.slice(1, -1),
+  ];
 };
 
 describe("issue 29 §3: one bucket per IPv4 address, whatever its notation", () => {
@@ -105,10 +112,13 @@ describe("issue 29 §3: IPv6 is limited per network: /64 (demo, company-logo), /
 });
 
 describe("issue 29 §3: what is not an address is the one shared `unknown` bucket", () => {
-  it.each([[undefined], [null], [""], ["  "], ["not an address"], ["203.0.113.256"], ["1:2:3:4:5:6:7:8:9"], ["unknown"], ["2001:db8::1::2"]])("%j → unknown", (s) => {
-    expect(clientAddress(s as string | null | undefined)).toBe(UNKNOWN_CLIENT);
-    expect(addressBucket((s ?? "") as string, 64)).toBe(UNKNOWN_CLIENT);
-  });
+  it.each([[undefined], [null], [""], ["  "], ["not an address"], ["203.0.113.256"], ["1:2:3:4:5:6:7:8:9"], ["unknown"], ["2001:db8::1::2"]])(
+    "%j → unknown",
+    (s) => {
+      expect(clientAddress(s as string | null | undefined)).toBe(UNKNOWN_CLIENT);
+      expect(addressBucket((s ?? "") as string, 64)).toBe(UNKNOWN_CLIENT);
+    },
+  );
 
   it("a list (X-Forwarded-For) is read by its last entry, the one the trusted proxy appended", () => {
     expect(clientAddress("198.51.100.9, 203.0.113.7")).toBe("203.0.113.7");

@@ -35,12 +35,22 @@ describe("brand-kit css: colours", () => {
     expect(hex(input)).toBe(out);
   });
 
-  it.each(["transparent", "currentColor", "inherit", "#12", "#12345", "rgb(1,2)", "rgba(0,0,0,0)", "#0000", "10px", "var(--x)", "linear-gradient(red, blue)", "navy"])(
-    "%s is not a colour (named colours only when asked)",
-    (input) => {
-      expect(hex(input)).toBeNull();
-    },
-  );
+  it.each([
+    "transparent",
+    "currentColor",
+    "inherit",
+    "#12",
+    "#12345",
+    "rgb(1,2)",
+    "rgba(0,0,0,0)",
+    "#0000",
+    "10px",
+    "var(--x)",
+    "linear-gradient(red, blue)",
+    "navy",
+  ])("%s is not a colour (named colours only when asked)", (input) => {
+    expect(hex(input)).toBeNull();
+  });
 
   it("named colours, lower-cased, only with `named` (as custom properties use them)", () => {
     expect(Object.keys(NAMED_COLOURS)).toHaveLength(148);
@@ -60,7 +70,18 @@ describe("brand-kit css: custom properties", () => {
 
   it("reads every declaration in order, comments left out", () => {
     const props = customProperties(css);
-    expect(props.map((p) => p.name)).toEqual(["--brand-primary", "--color-primary", "--link", "--fallback", "--nested", "--size", "--rgb-triplet", "--named", "--broken", "--brand-primary"]);
+    expect(props.map((p) => p.name)).toEqual([
+      "--brand-primary",
+      "--color-primary",
+      "--link",
+      "--fallback",
+      "--nested",
+      "--size",
+      "--rgb-triplet",
+      "--named",
+      "--broken",
+      "--brand-primary",
+    ]);
     expect(props.at(-1)).toEqual({ name: "--brand-primary", value: "#061f33" });
   });
 
@@ -157,7 +178,9 @@ describe("brand-kit css: fonts", () => {
 
 describe("brand-kit css: web-font links", () => {
   it("Google Fonts css2: families, weights (axes in any order), italics", () => {
-    expect(webFontLink("https://fonts.googleapis.com/css2?family=Fraunces:ital,wght@0,600;1,700&family=Inter:wght@400;500&family=Lexend&display=swap")?.families).toEqual([
+    expect(
+      webFontLink("https://fonts.googleapis.com/css2?family=Fraunces:ital,wght@0,600;1,700&family=Inter:wght@400;500&family=Lexend&display=swap")?.families,
+    ).toEqual([
       { family: "Fraunces", weights: ["600", "700"], italic: true },
       { family: "Inter", weights: ["400", "500"], italic: false },
       { family: "Lexend", weights: ["400"], italic: false },
@@ -183,7 +206,12 @@ describe("brand-kit css: web-font links", () => {
   });
 
   it("Adobe Fonts kits; anything else is not a web-font link", () => {
-    expect(webFontLink("https://use.typekit.net/kqw3brx.css")).toEqual({ provider: "adobe-fonts", url: "https://use.typekit.net/kqw3brx.css", families: [], kitId: "kqw3brx" });
+    expect(webFontLink("https://use.typekit.net/kqw3brx.css")).toEqual({
+      provider: "adobe-fonts",
+      url: "https://use.typekit.net/kqw3brx.css",
+      families: [],
+      kitId: "kqw3brx",
+    });
     expect(webFontLink("https://cdn.jsdelivr.net/npm/normalize.css")).toBeNull();
     expect(webFontLink("https://fonts.googleapis.com/icon?family=Material+Icons")).toBeNull();
     expect(webFontLink("not a url")).toBeNull();

@@ -3,7 +3,18 @@ import { EditionDiff, diffEdition, snapshotOf } from "../../src/services/registe
 import type { EntrySnapshot, RegisterRecord, RegisterSource } from "../../src/services/registers/types";
 
 const rec = (source: RegisterSource, key: string, over: Partial<RegisterRecord> = {}): RegisterRecord => ({
-  source, key, entity: key, part: null, name: key, companyNumber: null, altNames: [], status: "Approved", rating: null, town: null, data: {}, ...over,
+  source,
+  key,
+  entity: key,
+  part: null,
+  name: key,
+  companyNumber: null,
+  altNames: [],
+  status: "Approved",
+  rating: null,
+  town: null,
+  data: {},
+  ...over,
 });
 const snap = (r: RegisterRecord, removed = false): EntrySnapshot => ({ ...snapshotOf(r), removed });
 const kinds = (changes: { kind: string; key: string }[]) => changes.map((c) => `${c.kind}:${c.key}`);
@@ -11,12 +22,27 @@ const kinds = (changes: { kind: string; key: string }[]) => changes.map((c) => `
 describe("SPEC §6.3 register diff", () => {
   it("snapshotOf keeps what the diff needs", () => {
     const r = rec("sponsors", "k", { name: "Asian African Foods Ltd", status: "Licensed", rating: "Worker (A rating)", town: "London" });
-    expect(snapshotOf(r)).toEqual({ key: "k", entity: "k", part: null, name: "Asian African Foods Ltd", status: "Licensed", rating: "Worker (A rating)", town: "London", removed: false });
+    expect(snapshotOf(r)).toEqual({
+      key: "k",
+      entity: "k",
+      part: null,
+      name: "Asian African Foods Ltd",
+      status: "Licensed",
+      rating: "Worker (A rating)",
+      town: "London",
+      removed: false,
+    });
   });
 
   it("identical editions give no changes", () => {
     const ed = [rec("aml", "XMLA1"), rec("aml", "XMLA2", { status: "Applied" })];
-    expect(diffEdition(ed.map((r) => snap(r)), ed, { source: "aml" })).toEqual({ changes: [], unchanged: 2, seen: 2, entities: 2 });
+    expect(
+      diffEdition(
+        ed.map((r) => snap(r)),
+        ed,
+        { source: "aml" },
+      ),
+    ).toEqual({ changes: [], unchanged: 2, seen: 2, entities: 2 });
   });
 
   it("SPEC §3.2 added, removed, returned and status on the AML register", () => {
@@ -24,7 +50,14 @@ describe("SPEC §6.3 register diff", () => {
     const next = [rec("aml", "E"), rec("aml", "D", { status: "Expired" }), rec("aml", "C", { name: "C again" }), rec("aml", "A")];
     const { changes, unchanged, seen } = diffEdition(prev, next, { source: "aml" });
     expect(kinds(changes)).toEqual(["added:E", "returned:C", "status:D", "removed:B"]);
-    expect(changes[0]).toEqual({ source: "aml", key: "E", kind: "added", name: "E", before: null, after: { name: "E", status: "Approved", premises: 1, districts: [] } });
+    expect(changes[0]).toEqual({
+      source: "aml",
+      key: "E",
+      kind: "added",
+      name: "E",
+      before: null,
+      after: { name: "E", status: "Approved", premises: 1, districts: [] },
+    });
     expect(changes[1]).toMatchObject({ name: "C again", before: { name: "C", status: "Approved" }, after: { name: "C again", status: "Approved" } });
     expect(changes[2]).toMatchObject({ before: { status: "Approved" }, after: { status: "Expired" } });
     expect(changes[3]).toMatchObject({ kind: "removed", name: "B", before: { name: "B", status: "Approved" }, after: null });
@@ -76,9 +109,7 @@ describe("SPEC §6.3 register diff", () => {
       rec("sponsors", "laxpermit", { ...base, town: "Stonehouse" }),
     ];
     const { changes, unchanged } = diffEdition(prev, next, { source: "sponsors" });
-    expect(changes).toEqual([
-      { source: "sponsors", key: "canton", kind: "moved", name: "canton", before: { town: "LONDON" }, after: { town: "Hayes" } },
-    ]);
+    expect(changes).toEqual([{ source: "sponsors", key: "canton", kind: "moved", name: "canton", before: { town: "LONDON" }, after: { town: "Hayes" } }]);
     expect(unchanged).toBe(3);
     // Only the sponsors feed reports moves.
     const cqc = diffEdition([snap(rec("cqc", "1-1", { town: "Leeds" }))], [rec("cqc", "1-1", { town: "York" })], { source: "cqc" });
@@ -111,7 +142,8 @@ describe("SPEC §6.3 register diff", () => {
       const r = rec("sponsors", key, { status: "Licensed", rating: "Worker (A rating)", town: "Leeds" });
       prev.push(snap(r, i % 1000 === 1)); // 120 were already removed
       if (i % 500 === 0) continue; // 240 drop out now
-      if (i % 1000 === 1) next.push(r); // ... and the 120 removed come back
+      if (i % 1000 === 1)
+        next.push(r); // ... and the 120 removed come back
       else if (i % 700 === 3) next.push({ ...r, rating: "Worker (B rating)" });
       else if (i % 900 === 5) next.push({ ...r, town: "LEEDS " });
       else next.push(r);
@@ -129,17 +161,26 @@ describe("SPEC §6.3 register diff", () => {
 });
 
 describe("SPEC §6.3 changes are per organisation (entity), not per row", () => {
-  const aml = (key: string, entity: string, district: string, over: Partial<RegisterRecord> = {}) => rec("aml", key, { entity, part: district, name: "COUNTERLINE POST LIMITED", ...over });
+  const aml = (key: string, entity: string, district: string, over: Partial<RegisterRecord> = {}) =>
+    rec("aml", key, { entity, part: district, name: "COUNTERLINE POST LIMITED", ...over });
   const ofKind = (changes: { kind: string; key: string }[]) => kinds(changes);
 
   it("SPEC §3.2 HMRC: premises closing is a `premises` change of the registration, never its removal", () => {
     const prev = [aml("a", "12137104", "WR6"), aml("b", "12137104", "SW1A"), aml("c", "12137104", "CF14"), aml("d", "12137104", "CF14")];
     const next = [aml("a", "12137104", "WR6"), aml("b", "12137104", "SW1A"), aml("c", "12137104", "CF14")];
-    const { changes } = diffEdition(prev.map((r) => snap(r)), next, { source: "aml" });
+    const { changes } = diffEdition(
+      prev.map((r) => snap(r)),
+      next,
+      { source: "aml" },
+    );
     expect(changes).toEqual([
       {
-        source: "aml", key: "12137104", kind: "premises", name: "COUNTERLINE POST LIMITED",
-        before: { premises: 4, districts: ["CF14", "SW1A", "WR6"] }, after: { premises: 3, districts: ["CF14", "SW1A", "WR6"] },
+        source: "aml",
+        key: "12137104",
+        kind: "premises",
+        name: "COUNTERLINE POST LIMITED",
+        before: { premises: 4, districts: ["CF14", "SW1A", "WR6"] },
+        after: { premises: 3, districts: ["CF14", "SW1A", "WR6"] },
       },
     ]);
   });
@@ -147,55 +188,105 @@ describe("SPEC §6.3 changes are per organisation (entity), not per row", () => 
   it("SPEC §3.2 HMRC: a business renamed under the same MLR number (its premises keys rewritten) is no change", () => {
     const prev = [aml("12137104|old name|wr6", "12137104", "WR6", { name: "OLD NAME LTD" })];
     const next = [aml("12137104|new name|wr6", "12137104", "WR6", { name: "NEW NAME LTD" })];
-    expect(diffEdition(prev.map((r) => snap(r)), next, { source: "aml" })).toMatchObject({ changes: [], unchanged: 1 });
+    expect(
+      diffEdition(
+        prev.map((r) => snap(r)),
+        next,
+        { source: "aml" },
+      ),
+    ).toMatchObject({ changes: [], unchanged: 1 });
   });
 
   it("SPEC §3.2 HMRC: the last premises gone removes the registration once; a status change is one `status`", () => {
     const prev = [aml("a", "X1", "WR6"), aml("b", "X1", "SW1A"), aml("c", "X2", "N1")];
     const next = [aml("c", "X2", "N1", { status: "Expired" })];
-    const { changes } = diffEdition(prev.map((r) => snap(r)), next, { source: "aml" });
+    const { changes } = diffEdition(
+      prev.map((r) => snap(r)),
+      next,
+      { source: "aml" },
+    );
     expect(ofKind(changes)).toEqual(["status:X2", "removed:X1"]);
     expect(changes[0]).toMatchObject({ before: { status: "Approved" }, after: { status: "Expired" } });
     expect(changes[1]).toMatchObject({ before: { premises: 2, districts: ["SW1A", "WR6"] }, after: null });
   });
 
   it("SPEC §4.8 sponsors: a route gained or lost is one `routes` change with both route lists", () => {
-    const s = (key: string, part: string, over: Partial<RegisterRecord> = {}) => rec("sponsors", key, { entity: "workers|acme ltd", part, name: "Acme Ltd", status: "listed", rating: "Worker (A rating)", town: "Leeds", ...over });
+    const s = (key: string, part: string, over: Partial<RegisterRecord> = {}) =>
+      rec("sponsors", key, { entity: "workers|acme ltd", part, name: "Acme Ltd", status: "listed", rating: "Worker (A rating)", town: "Leeds", ...over });
     const prev = [s("k1", "Skilled Worker"), s("k2", "Intra-company Routes")];
     const next = [s("k1", "Skilled Worker"), s("k3", "Charity Worker", { rating: "Temporary Worker (A rating)" })];
-    const { changes } = diffEdition(prev.map((r) => snap(r)), next, { source: "sponsors" });
+    const { changes } = diffEdition(
+      prev.map((r) => snap(r)),
+      next,
+      { source: "sponsors" },
+    );
     expect(changes).toEqual([
       {
-        source: "sponsors", key: "workers|acme ltd", kind: "routes", name: "Acme Ltd",
-        before: { routes: ["Intra-company Routes", "Skilled Worker"] }, after: { routes: ["Charity Worker", "Skilled Worker"] },
+        source: "sponsors",
+        key: "workers|acme ltd",
+        kind: "routes",
+        name: "Acme Ltd",
+        before: { routes: ["Intra-company Routes", "Skilled Worker"] },
+        after: { routes: ["Charity Worker", "Skilled Worker"] },
       },
     ]);
   });
 
   it("SPEC §4.8 sponsors: re-rated compares only routes held in both editions", () => {
-    const s = (key: string, part: string, rating: string) => rec("sponsors", key, { entity: "workers|acme ltd", part, name: "Acme Ltd", status: "listed", rating, town: "Leeds" });
+    const s = (key: string, part: string, rating: string) =>
+      rec("sponsors", key, { entity: "workers|acme ltd", part, name: "Acme Ltd", status: "listed", rating, town: "Leeds" });
     const prev = [s("k1", "Skilled Worker", "Worker (A rating)")];
     const next = [s("k1", "Skilled Worker", "Worker (B rating)"), s("k2", "Seasonal Worker", "Temporary Worker (A rating)")];
-    const { changes } = diffEdition(prev.map((r) => snap(r)), next, { source: "sponsors" });
+    const { changes } = diffEdition(
+      prev.map((r) => snap(r)),
+      next,
+      { source: "sponsors" },
+    );
     expect(ofKind(changes)).toEqual(["re-rated:workers|acme ltd", "routes:workers|acme ltd"]);
     expect(changes[0]).toMatchObject({
       before: { rating: "Worker (A rating)", ratings: { "Skilled Worker": "Worker (A rating)" } },
       after: { rating: "Worker (B rating)", ratings: { "Skilled Worker": "Worker (B rating)" } },
     });
     // Gaining a route with another rating alone is not a re-rating.
-    const gained = diffEdition([snap(s("k1", "Skilled Worker", "Worker (A rating)"))], [s("k1", "Skilled Worker", "Worker (A rating)"), s("k2", "Seasonal Worker", "Temporary Worker (B rating)")], { source: "sponsors" });
+    const gained = diffEdition(
+      [snap(s("k1", "Skilled Worker", "Worker (A rating)"))],
+      [s("k1", "Skilled Worker", "Worker (A rating)"), s("k2", "Seasonal Worker", "Temporary Worker (B rating)")],
+      { source: "sponsors" },
+    );
     expect(ofKind(gained.changes)).toEqual(["routes:workers|acme ltd"]);
   });
 
   it("SPEC §4.8 sponsors: a sponsor listed in several towns moves when the set of towns changes, not when rows are re-cased", () => {
-    const s = (key: string, town: string) => rec("sponsors", key, { entity: "workers|anglo beef processors", part: "Skilled Worker", name: "Anglo Beef Processors", status: "listed", rating: "Worker (A rating)", town });
+    const s = (key: string, town: string) =>
+      rec("sponsors", key, {
+        entity: "workers|anglo beef processors",
+        part: "Skilled Worker",
+        name: "Anglo Beef Processors",
+        status: "listed",
+        rating: "Worker (A rating)",
+        town,
+      });
     const prev = [s("a", "Shropshire"), s("b", "Lurgan")];
-    expect(diffEdition(prev.map((r) => snap(r)), [s("a", "LURGAN"), s("b", "shropshire ")], { source: "sponsors" }).changes).toEqual([]);
-    const { changes } = diffEdition(prev.map((r) => snap(r)), [s("a", "Shropshire"), s("b", "Lurgan"), s("c", "York")], { source: "sponsors" });
+    expect(
+      diffEdition(
+        prev.map((r) => snap(r)),
+        [s("a", "LURGAN"), s("b", "shropshire ")],
+        { source: "sponsors" },
+      ).changes,
+    ).toEqual([]);
+    const { changes } = diffEdition(
+      prev.map((r) => snap(r)),
+      [s("a", "Shropshire"), s("b", "Lurgan"), s("c", "York")],
+      { source: "sponsors" },
+    );
     expect(changes).toEqual([
       {
-        source: "sponsors", key: "workers|anglo beef processors", kind: "moved", name: "Anglo Beef Processors",
-        before: { town: "Shropshire", towns: ["Shropshire", "Lurgan"] }, after: { town: "Shropshire", towns: ["Shropshire", "Lurgan", "York"] },
+        source: "sponsors",
+        key: "workers|anglo beef processors",
+        kind: "moved",
+        name: "Anglo Beef Processors",
+        before: { town: "Shropshire", towns: ["Shropshire", "Lurgan"] },
+        after: { town: "Shropshire", towns: ["Shropshire", "Lurgan", "York"] },
       },
     ]);
   });

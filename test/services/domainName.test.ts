@@ -33,11 +33,20 @@ describe("a domain's name and a registered name", () => {
   });
 
   it("the labels a registered name is written as", () => {
-    expect(labelsOfName("The O'Brien & Sons Limited").sort()).toEqual(["obrienandsons", "obrienandsonsltd", "obrienandsonslimited", "obriensons", "obriensonsltd"].sort());
+    expect(labelsOfName("The O'Brien & Sons Limited").sort()).toEqual(
+      ["obrienandsons", "obrienandsonsltd", "obrienandsonslimited", "obriensons", "obriensonsltd"].sort(),
+    );
   });
 
   it("domains to try for a named company, most likely first; never evidence on their own", () => {
-    expect(domainsForName("ACME WIDGETS LIMITED")).toEqual(["acmewidgets.co.uk", "acme-widgets.co.uk", "acmewidgets.com", "acme-widgets.com", "acmewidgets.uk", "acme-widgets.uk"]);
+    expect(domainsForName("ACME WIDGETS LIMITED")).toEqual([
+      "acmewidgets.co.uk",
+      "acme-widgets.co.uk",
+      "acmewidgets.com",
+      "acme-widgets.com",
+      "acmewidgets.uk",
+      "acme-widgets.uk",
+    ]);
     expect(domainsForName("Smith and Jones Ltd", 3)).toEqual(["smithandjones.co.uk", "smith-and-jones.co.uk", "smithjones.co.uk"]);
     expect(domainsForName("LIMITED")).toEqual([]);
   });

@@ -42,17 +42,31 @@ describe("issue 13 the Gazette notice feed", () => {
   it.skipIf(!env.SHARED_PRESENT)("every code the service reads is in the Gazette's category 24 taxonomy with the same section (../shared)", async () => {
     const csv = await (await fetch("http://shared.test/data/gazette/corporate-insolvency-notice-codes.csv")).text();
     // notice_code,label,section,category_code (no label holds a comma)
-    const real = new Map(csv.trim().split("\n").slice(1).map((l) => {
-      const cells = l.split(",");
-      return [cells[0], cells[cells.length - 2]] as const;
-    }));
+    const real = new Map(
+      csv
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => {
+          const cells = l.split(",");
+          return [cells[0], cells[cells.length - 2]] as const;
+        }),
+    );
     expect(real.size).toBe(46);
     for (const [code, c] of Object.entries(CORPORATE_INSOLVENCY_CODES)) expect({ code, section: real.get(code) }).toEqual({ code, section: c.section });
   });
 });
 
 describe("issue 13 §1 which notices are the company's", () => {
-  const notice = (id: string, title: string, text: string, companyNumber: string | null = null) => ({ id, code: "2450", title, publishedOn: "2026-03-09", url: null, companyNumber, text });
+  const notice = (id: string, title: string, text: string, companyNumber: string | null = null) => ({
+    id,
+    code: "2450",
+    title,
+    publishedOn: "2026-03-09",
+    url: null,
+    companyNumber,
+    text,
+  });
   const company = { number: "12300002", name: "Kestrel Couriers Ltd", previousNames: ["Kestrel Parcels Limited"], postcode: "LS1 4AB" };
 
   it("by company number (linked data or stated in the notice); a notice stating another number never matches, whatever its name", () => {

@@ -27,25 +27,48 @@ describe("SPEC §4.8 late-payment worked examples", () => {
   it("SPEC §4.8 £1,000 at 8.5% for 50 days: 11.64 + £70 (exactly £1,000 is the middle tier)", () => {
     const r = calculateLatePayment({ amount: 1000, due: "2015-03-01", paid: "2015-04-20" });
     expect(r).toMatchObject({
-      daysLate: 50, interestFrom: "2015-03-02", referenceDate: "2014-12-31", referenceRate: 0.5, rateApplied: 8.5,
-      dailyInterest: 0.23, interest: 11.64, compensation: 70, claimTotal: 81.64, currency: "GBP",
+      daysLate: 50,
+      interestFrom: "2015-03-02",
+      referenceDate: "2014-12-31",
+      referenceRate: 0.5,
+      rateApplied: 8.5,
+      dailyInterest: 0.23,
+      interest: 11.64,
+      compensation: 70,
+      claimTotal: 81.64,
+      currency: "GBP",
     });
   });
 
   it("SPEC §4.8 £5,000 at 12.25% (ref 30 Jun 2025) for 101 days: 169.49 from the unrounded daily figure", () => {
     const r = calculateLatePayment({ amount: 5000, due: "2025-09-01", paid: "2025-12-11" });
     expect(r).toMatchObject({
-      daysLate: 101, referenceDate: "2025-06-30", referenceRate: 4.25, rateApplied: 12.25,
-      dailyInterest: 1.68, interest: 169.49, compensation: 70, claimTotal: 239.49,
+      daysLate: 101,
+      referenceDate: "2025-06-30",
+      referenceRate: 4.25,
+      rateApplied: 12.25,
+      dailyInterest: 1.68,
+      interest: 169.49,
+      compensation: 70,
+      claimTotal: 239.49,
     });
   });
 
   it("SPEC §4.8 £999.99 due 2026-01-15 paid 2026-10-08: 11.75%, 266 days, 85.63 + £40", () => {
     const r = calculateLatePayment({ amount: 999.99, due: "2026-01-15", paid: "2026-10-08" });
     expect(r).toMatchObject({
-      amount: 999.99, due: "2026-01-15", paid: "2026-10-08", daysLate: 266, interestFrom: "2026-01-16",
-      referenceDate: "2025-12-31", referenceRate: 3.75, rateApplied: 11.75, dailyInterest: 0.32,
-      interest: 85.63, compensation: 40, claimTotal: 125.63,
+      amount: 999.99,
+      due: "2026-01-15",
+      paid: "2026-10-08",
+      daysLate: 266,
+      interestFrom: "2026-01-16",
+      referenceDate: "2025-12-31",
+      referenceRate: 3.75,
+      rateApplied: 11.75,
+      dailyInterest: 0.32,
+      interest: 85.63,
+      compensation: 40,
+      claimTotal: 125.63,
     });
     expect(r.basis).toContain("Late Payment of Commercial Debts (Interest) Act 1998");
     expect(r.basis).toContain("31 December 2025");
@@ -91,7 +114,12 @@ describe("SPEC §4.8 reference date and half-year boundaries", () => {
 
 describe("SPEC §4.8 compensation tiers and on-time payment", () => {
   it.each([
-    [999.99, 40], [1000, 70], [9999.99, 70], [10000, 100], [0.01, 40], [100_000_000, 100],
+    [999.99, 40],
+    [1000, 70],
+    [9999.99, 70],
+    [10000, 100],
+    [0.01, 40],
+    [100_000_000, 100],
   ])("SPEC §4.8 amount %s → fixed sum £%s", (amount, fixed) => {
     expect(calculateLatePayment({ amount, due: "2025-01-10", paid: "2025-01-11" }).compensation).toBe(fixed);
   });
@@ -99,8 +127,16 @@ describe("SPEC §4.8 compensation tiers and on-time payment", () => {
   it.each([["2025-05-01"], ["2025-04-01"]])("SPEC §4.8 paid %s for due 2025-05-01 → zeros and an explanation", (paid) => {
     const r = calculateLatePayment({ amount: 5000, due: "2025-05-01", paid });
     expect(r).toMatchObject({
-      daysLate: 0, interestFrom: null, referenceDate: null, referenceRate: null, rateApplied: null,
-      dailyInterest: 0, interest: 0, compensation: 0, claimTotal: 0, currency: "GBP",
+      daysLate: 0,
+      interestFrom: null,
+      referenceDate: null,
+      referenceRate: null,
+      rateApplied: null,
+      dailyInterest: 0,
+      interest: 0,
+      compensation: 0,
+      claimTotal: 0,
+      currency: "GBP",
     });
     expect(r.basis).toMatch(/no statutory interest or compensation is due because payment was on time/);
   });
@@ -138,8 +174,12 @@ describe("SPEC §4.8 errors", () => {
   });
 
   it.each([
-    ["due", "2026-02-30", "2026-03-10"], ["due", "2026-1-5", "2026-03-10"], ["due", "", "2026-03-10"],
-    ["due", "2025-13-01", "2026-03-10"], ["paid", "2026-01-05", "2026-02-29"], ["paid", "2026-01-05", "05/03/2026"],
+    ["due", "2026-02-30", "2026-03-10"],
+    ["due", "2026-1-5", "2026-03-10"],
+    ["due", "", "2026-03-10"],
+    ["due", "2025-13-01", "2026-03-10"],
+    ["paid", "2026-01-05", "2026-02-29"],
+    ["paid", "2026-01-05", "05/03/2026"],
     ["paid", "1998-01-01", "1998-10-31"],
   ] as const)("SPEC §4.8 bad %s (due %s, paid %s) → bad_request naming the field", (field, due, paid) => {
     const e = apiErrorOf(() => calculateLatePayment({ amount: 100, due, paid }));
@@ -181,7 +221,11 @@ describe("SPEC §4.8 Bank Rate table", () => {
 
   it.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 agrees with the shared half-yearly reference-rate table", async () => {
     const csv = await (await fetch("http://shared.test/data/boe-bank-rate/late-payment-reference-rates.csv")).text();
-    const rows = csv.trim().split(/\r?\n/).slice(1).map((l) => l.split(","));
+    const rows = csv
+      .trim()
+      .split(/\r?\n/)
+      .slice(1)
+      .map((l) => l.split(","));
     expect(rows.length).toBeGreaterThan(50);
     for (const [start, end, ref, bank, statutory] of rows) {
       expect(referenceDateFor(start)).toBe(ref);

@@ -48,7 +48,10 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §1 rule 7 people on the real sponsor
     }
     expect(changed).toEqual(CHANGED_IN_REAL_FILES);
     for (const [raw, kept] of Object.entries(changed)) {
-      const person = raw.split(/\s+t\s*\/\s*as?\b/i)[0].replace(/^(mrs?|ms|miss|mr|dr)\s+/i, "").replace(/,$/, "");
+      const person = raw
+        .split(/\s+t\s*\/\s*as?\b/i)[0]
+        .replace(/^(mrs?|ms|miss|mr|dr)\s+/i, "")
+        .replace(/,$/, "");
       if (kept) expect(kept.toLowerCase()).not.toContain(person.toLowerCase().split(/\s+/).pop());
     }
   });
@@ -57,10 +60,36 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §1 rule 7 people on the real sponsor
 describe("SPEC §1 rule 7 telling a person from an organisation", () => {
   it("SPEC §1 rule 7 organisations that look like names stay", () => {
     for (const n of [
-      "John Lewis plc", "Marks and Spencer", "Dr. Martens", "Atkinson McLeod", "Aukett Swanke", "Mander Portman Woodward", "ASKONAS HOLT", "Abel & Imray",
-      "Alan Bearman Music", "Anglo Beef Processors", "Action for Children", "Christ's Hospital", "St Leonards", "Port Regis", "Mount Kelly", "Trinity Laban",
-      "KHYBER BAKERY", "M Y Fishmongers", "AIDA S.r.l.", "Agfa NV", "Advokatfirmaet Thommessen AS", "Allen Archaeology", "Athena Advisors", "Newton Prep",
-      "Alexander Grace Law", "Smith & Co", "Rose Hill Care Home", "Victoria Park Ltd", "Lady Eleanor Holles", "Sir John Cass Redcoat",
+      "John Lewis plc",
+      "Marks and Spencer",
+      "Dr. Martens",
+      "Atkinson McLeod",
+      "Aukett Swanke",
+      "Mander Portman Woodward",
+      "ASKONAS HOLT",
+      "Abel & Imray",
+      "Alan Bearman Music",
+      "Anglo Beef Processors",
+      "Action for Children",
+      "Christ's Hospital",
+      "St Leonards",
+      "Port Regis",
+      "Mount Kelly",
+      "Trinity Laban",
+      "KHYBER BAKERY",
+      "M Y Fishmongers",
+      "AIDA S.r.l.",
+      "Agfa NV",
+      "Advokatfirmaet Thommessen AS",
+      "Allen Archaeology",
+      "Athena Advisors",
+      "Newton Prep",
+      "Alexander Grace Law",
+      "Smith & Co",
+      "Rose Hill Care Home",
+      "Victoria Park Ltd",
+      "Lady Eleanor Holles",
+      "Sir John Cass Redcoat",
     ])
       expect(companyLevelName(n), n).toEqual({ name: n, personRemoved: false });
   });
@@ -77,14 +106,31 @@ describe("SPEC §1 rule 7 telling a person from an organisation", () => {
     ];
     for (const [raw, kept] of cases) expect(companyLevelName(raw), raw).toEqual({ name: kept, personRemoved: true });
     // An organisation before t/a keeps the whole name.
-    for (const raw of ["10 PIXEL LTD  T/A THE PIXEL GROUP", " MARKET ROW STORES, T/A LONDIS", "Animade (Trading as)", "(A1F1 Limited T/A ) Ultrasound Direct London", "Windlesham House School t/a (The Malden Trust Ltd)"])
+    for (const raw of [
+      "10 PIXEL LTD  T/A THE PIXEL GROUP",
+      " MARKET ROW STORES, T/A LONDIS",
+      "Animade (Trading as)",
+      "(A1F1 Limited T/A ) Ultrasound Direct London",
+      "Windlesham House School t/a (The Malden Trust Ltd)",
+    ])
       expect(companyLevelName(raw)?.personRemoved, raw).toBe(false);
   });
 
   it("SPEC §1 rule 7 a name that is only a person's is not loaded", () => {
     // ... and so is a trading name that carries the person's own name.
-    for (const n of ["Mrs Jane Smith", "Dr Priya Raman", "MR D A J HODGE", "Andrew Burke", "J Smith", "Nirmalan Vinayagamoorthy T/A", "Mrs Jane Smith T/A Mrs Jane Smith", "Mr John",
-      "JANE DOE-SMITH TRADING AS DOE'S DELI", "J. O'Brien, T/A O'Brien Plumbing", "Sam Jones (t/a Jones Joinery)"])
+    for (const n of [
+      "Mrs Jane Smith",
+      "Dr Priya Raman",
+      "MR D A J HODGE",
+      "Andrew Burke",
+      "J Smith",
+      "Nirmalan Vinayagamoorthy T/A",
+      "Mrs Jane Smith T/A Mrs Jane Smith",
+      "Mr John",
+      "JANE DOE-SMITH TRADING AS DOE'S DELI",
+      "J. O'Brien, T/A O'Brien Plumbing",
+      "Sam Jones (t/a Jones Joinery)",
+    ])
       expect(companyLevelName(n), n).toBeNull();
     expect(looksLikePerson("Dr. Martens", "standalone")).toBe(false);
     expect(looksLikePerson("PINAL DAYA", "beforeTradingAs")).toBe(true);

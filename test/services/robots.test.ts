@@ -52,14 +52,21 @@ describe("issue 16 §4 robots.txt for the known crawlers", () => {
 
   it("an empty Disallow allows everything; a file with no group for anyone allows everything, said as no group", () => {
     expect(byToken(readRobots(SITE, { status: 200, text: "User-agent: *\nDisallow:\n" })).GPTBot).toMatchObject({ allowed: true, group: "*" });
-    expect(byToken(readRobots(SITE, { status: 200, text: "# nothing here\nSitemap: /sitemap.xml\n" })).GPTBot).toMatchObject({ allowed: true, group: "none", decidedBy: null });
+    expect(byToken(readRobots(SITE, { status: 200, text: "# nothing here\nSitemap: /sitemap.xml\n" })).GPTBot).toMatchObject({
+      allowed: true,
+      group: "none",
+      decidedBy: null,
+    });
   });
 
   it("RFC 9309 §2.3.1: absent (4xx) allows everything; unreachable (5xx, or no answer) disallows everything", () => {
     const absent = readRobots(SITE, { status: 404, text: "<html>not found</html>" });
     expect(absent.file).toBe("absent");
     expect(absent.crawlers.every((c) => c.allowed)).toBe(true);
-    for (const answer of [{ status: 503, text: "" }, { status: null, text: null }] as const) {
+    for (const answer of [
+      { status: 503, text: "" },
+      { status: null, text: null },
+    ] as const) {
       const down = readRobots(SITE, answer, ["/", "/contact"]);
       expect(down.file).toBe("unreachable");
       expect(down.crawlers.every((c) => !c.allowed && c.disallowedPaths.length === 2)).toBe(true);

@@ -16,8 +16,18 @@ const n = (name: string, type: SanctionsName["type"] = "primary", nonLatin = fal
 
 function designation(p: Partial<SanctionsDesignation> & Pick<SanctionsDesignation, "id" | "names">): SanctionsDesignation {
   return {
-    ukslRef: p.id, ofsiGroupId: null, kind: "entity", regimes: ["Russia"], designatedOn: null, lastUpdated: null,
-    registrationNumbers: [], ukCompanyNumbers: [], countries: [], postcodes: [], sanctions: ["Asset freeze"], ...p,
+    ukslRef: p.id,
+    ofsiGroupId: null,
+    kind: "entity",
+    regimes: ["Russia"],
+    designatedOn: null,
+    lastUpdated: null,
+    registrationNumbers: [],
+    ukCompanyNumbers: [],
+    countries: [],
+    postcodes: [],
+    sanctions: ["Asset freeze"],
+    ...p,
   };
 }
 
@@ -25,52 +35,103 @@ function designation(p: Partial<SanctionsDesignation> & Pick<SanctionsDesignatio
 // (shared/data/uk-sanctions/ofsi-conlist_2025-04-10.xlsx); only the designations' shape is simplified. The last
 // describe checks the copies against that list and matches against the whole of it.
 const BNK = designation({
-  id: "BEL0107", ofsiGroupId: "14124", regimes: ["Belarus"],
-  names: [n("BNK (UK) LTD"), n("BNK (UK)", "alias"), n("BNK (UK) LIMITED", "alias"), n("BNK UK", "alias"), n("BNK UK LIMITED", "alias"), n("BNK UK LTD", "alias")],
-  registrationNumbers: ["UK Company no. 06527449"], ukCompanyNumbers: ["06527449"],
-  countries: ["United Kingdom", "United Kingdom"], postcodes: ["W6 7BA", "SM2 5DA"],
+  id: "BEL0107",
+  ofsiGroupId: "14124",
+  regimes: ["Belarus"],
+  names: [
+    n("BNK (UK) LTD"),
+    n("BNK (UK)", "alias"),
+    n("BNK (UK) LIMITED", "alias"),
+    n("BNK UK", "alias"),
+    n("BNK UK LIMITED", "alias"),
+    n("BNK UK LTD", "alias"),
+  ],
+  registrationNumbers: ["UK Company no. 06527449"],
+  ukCompanyNumbers: ["06527449"],
+  countries: ["United Kingdom", "United Kingdom"],
+  postcodes: ["W6 7BA", "SM2 5DA"],
 });
 const PHOTON = designation({
-  id: "RUS1116", ofsiGroupId: "15065",
+  id: "RUS1116",
+  ofsiGroupId: "15065",
   names: [n("PHOTON PRO LLP"), n("FOTON PRO", "variation")],
-  registrationNumbers: ["OC425116"], ukCompanyNumbers: [], countries: ["United Kingdom"], postcodes: ["EC1Y 1AA"],
+  registrationNumbers: ["OC425116"],
+  ukCompanyNumbers: [],
+  countries: ["United Kingdom"],
+  postcodes: ["EC1Y 1AA"],
 });
 const CURZON = designation({
-  id: "RUS1826", ofsiGroupId: "15883", names: [n("CURZON SQUARE LIMITED")],
-  registrationNumbers: ["5742647"], countries: ["United Kingdom"], postcodes: ["W1J 7FW"],
+  id: "RUS1826",
+  ofsiGroupId: "15883",
+  names: [n("CURZON SQUARE LIMITED")],
+  registrationNumbers: ["5742647"],
+  countries: ["United Kingdom"],
+  postcodes: ["W1J 7FW"],
 });
 const TECH_DEV = designation({
-  id: "IRQ0060", ofsiGroupId: "7817", regimes: ["Iraq"],
+  id: "IRQ0060",
+  ofsiGroupId: "7817",
+  regimes: ["Iraq"],
   names: [n("TECHNOLOGY AND DEVELOPMENT GROUP LIMITED"), n("TDG LTD.", "alias")],
-  countries: ["United Kingdom"], postcodes: ["WC2A 1QU"],
+  countries: ["United Kingdom"],
+  postcodes: ["WC2A 1QU"],
 });
 const INTERVESP = designation({
-  id: "RUS2440", ofsiGroupId: "16804",
+  id: "RUS2440",
+  ofsiGroupId: "16804",
   names: [
-    n("LLC INTERVESP"), n("ООО «ИНТЕРВЕСП»", "primary", true), n("COMPANY INTERVESP", "variation"),
-    n("LIMITED LIABILITY COMPANY \"COMPANY INTERVESP\"", "variation"), n("LIMITED LIABILITY COMPANY INTERVESP COMPANY", "variation"),
+    n("LLC INTERVESP"),
+    n("ООО «ИНТЕРВЕСП»", "primary", true),
+    n("COMPANY INTERVESP", "variation"),
+    n('LIMITED LIABILITY COMPANY "COMPANY INTERVESP"', "variation"),
+    n("LIMITED LIABILITY COMPANY INTERVESP COMPANY", "variation"),
     n("OBSHCHESTVO S OGRANICHENNOI OTVETSTVENNOSTYU KOMPANIYA INTERVESP", "variation"),
   ],
-  registrationNumbers: ["(1) INN: 9723038796 (2) OGRN: 5177746268530"], countries: ["Russia"],
+  registrationNumbers: ["(1) INN: 9723038796 (2) OGRN: 5177746268530"],
+  countries: ["Russia"],
 });
 const ZENIT = designation({
-  id: "RUS2241", ofsiGroupId: "16634",
-  names: [n("OOO ZENIT FINANCE"), n("LIMITED LIABILITY COMPANY \"ZENITH FINANCE\"", "variation"), n("LIMITED LIABILITY COMPANY ZENIT FINANS", "variation")],
-  registrationNumbers: ["1187746040910"], countries: ["Russia"], postcodes: ["117638"],
+  id: "RUS2241",
+  ofsiGroupId: "16634",
+  names: [n("OOO ZENIT FINANCE"), n('LIMITED LIABILITY COMPANY "ZENITH FINANCE"', "variation"), n("LIMITED LIABILITY COMPANY ZENIT FINANS", "variation")],
+  registrationNumbers: ["1187746040910"],
+  countries: ["Russia"],
+  postcodes: ["117638"],
 });
 const SALYUT = designation({
-  id: "RUS2416", ofsiGroupId: "16767",
+  id: "RUS2416",
+  ofsiGroupId: "16767",
   names: [
-    n("JOINT-STOCK COMPANY SCIENTIFIC AND PRODUCTION ENTERPRISE SALYUT"), n("AO NPP SALYUT", "variation"), n("JSC NPP SALYUT", "variation"),
-    n("OPEN JOINT-STOCK COMPANY \"SCIENTIFIC AND PRODUCTION ENTERPRISE \"SALYUT\"", "variation"), n("NPP SALUT", "variation"),
+    n("JOINT-STOCK COMPANY SCIENTIFIC AND PRODUCTION ENTERPRISE SALYUT"),
+    n("AO NPP SALYUT", "variation"),
+    n("JSC NPP SALYUT", "variation"),
+    n('OPEN JOINT-STOCK COMPANY "SCIENTIFIC AND PRODUCTION ENTERPRISE "SALYUT"', "variation"),
+    n("NPP SALUT", "variation"),
   ],
-  countries: ["Russia"], postcodes: ["(1) 603950 (2) 603107"],
+  countries: ["Russia"],
+  postcodes: ["(1) 603950 (2) 603107"],
 });
 // Hand-made entries (not on the list) for the legal-form and generic-name rules, given a UK address.
-const ROMASHKA = designation({ id: "TST0001", names: [n("OOO «ROMASHKA HOLDINGS»"), n("ООО «РОМАШКА ХОЛДИНГС»", "primary", true)], countries: ["United Kingdom"], postcodes: ["EC1A 1BB"] });
-const GENERIC = designation({ id: "TST0002", names: [n("GLOBAL TRADING LLC"), n("INVESTMENTS LIMITED", "alias"), n("EVRAZ PLC", "alias")], countries: ["United Kingdom"] });
+const ROMASHKA = designation({
+  id: "TST0001",
+  names: [n("OOO «ROMASHKA HOLDINGS»"), n("ООО «РОМАШКА ХОЛДИНГС»", "primary", true)],
+  countries: ["United Kingdom"],
+  postcodes: ["EC1A 1BB"],
+});
+const GENERIC = designation({
+  id: "TST0002",
+  names: [n("GLOBAL TRADING LLC"), n("INVESTMENTS LIMITED", "alias"), n("EVRAZ PLC", "alias")],
+  countries: ["United Kingdom"],
+});
 // A real individual's name (OFSI group 15672, GHR0086) and a company given the same name.
-const MITHOO = designation({ id: "GHR0086", ofsiGroupId: "15672", kind: "individual", regimes: ["Global Human Rights"], names: [n("Mian MITHOO", "variation"), n("Mian Abdul HAQ")], countries: ["United Kingdom"] });
+const MITHOO = designation({
+  id: "GHR0086",
+  ofsiGroupId: "15672",
+  kind: "individual",
+  regimes: ["Global Human Rights"],
+  names: [n("Mian MITHOO", "variation"), n("Mian Abdul HAQ")],
+  countries: ["United Kingdom"],
+});
 
 const index = buildSanctionsIndex([BNK, PHOTON, CURZON, TECH_DEV, INTERVESP, ZENIT, SALYUT, ROMASHKA, GENERIC, MITHOO]);
 const ids = (r: { definite: { id: string }[] }) => r.definite.map((m) => m.id);
@@ -79,12 +140,22 @@ describe("SPEC §1 rule 6: definite sanctions matches by company number", () => 
   it("matches on the listed UK company number, whatever the name", () => {
     const r = matchCompany(index, { name: "Something Else Entirely Ltd", number: "6527449" });
     expect(r.definite).toHaveLength(1);
-    expect(r.definite[0]).toMatchObject({ id: "BEL0107", ukslRef: "BEL0107", ofsiGroupId: "14124", regimes: ["Belarus"], kind: "entity", matchedName: "BNK (UK) LTD", nameType: "primary" });
+    expect(r.definite[0]).toMatchObject({
+      id: "BEL0107",
+      ukslRef: "BEL0107",
+      ofsiGroupId: "14124",
+      regimes: ["Belarus"],
+      kind: "entity",
+      matchedName: "BNK (UK) LTD",
+      nameType: "primary",
+    });
     expect(r.definite[0].reasons).toEqual(["same UK company number 06527449"]);
   });
 
   it("matches on a listed registration number that normalises to a UK company number", () => {
-    expect(matchCompany(index, { name: "X", number: "OC425116" }).definite[0].reasons).toEqual(['listed registration number "OC425116" is UK company number OC425116']);
+    expect(matchCompany(index, { name: "X", number: "OC425116" }).definite[0].reasons).toEqual([
+      'listed registration number "OC425116" is UK company number OC425116',
+    ]);
     expect(ids(matchCompany(index, { name: "X", number: "05742647" }))).toEqual(["RUS1826"]);
     expect(findByRegistrationNumber(index, "oc 425116").map((d) => d.id)).toEqual(["RUS1116"]);
   });
@@ -99,9 +170,16 @@ describe("SPEC §1 rule 6: definite only on an identical name with a corroborati
   it("matches an identical name with a UK address on the list", () => {
     const r = matchCompany(index, { name: "BNK (UK) LIMITED", number: null });
     expect(ids(r)).toEqual(["BEL0107"]);
-    expect(r.definite[0].reasons).toEqual([expect.stringMatching(/^name ".+" identical to the listed name "BNK \(UK\) LTD" after normalisation$/), "address country United Kingdom matches"]);
+    expect(r.definite[0].reasons).toEqual([
+      expect.stringMatching(/^name ".+" identical to the listed name "BNK \(UK\) LTD" after normalisation$/),
+      "address country United Kingdom matches",
+    ]);
     const t = matchCompany(index, { name: "Technology and Development Group Limited", country: "England", postcode: "wc2a1qu" });
-    expect(t.definite[0].reasons).toEqual([expect.stringMatching(/^name ".+" identical to the listed name ".+" after normalisation$/), "address country United Kingdom matches", "same postcode WC2A 1QU"]);
+    expect(t.definite[0].reasons).toEqual([
+      expect.stringMatching(/^name ".+" identical to the listed name ".+" after normalisation$/),
+      "address country United Kingdom matches",
+      "same postcode WC2A 1QU",
+    ]);
   });
 
   it("matches on a previous name and says so", () => {
@@ -132,13 +210,28 @@ describe("SPEC §1 rule 6: definite only on an identical name with a corroborati
 });
 
 describe("SPEC §1 rule 6: legal forms and transliterations are unified, but only match with corroboration", () => {
-  it("normalises OOO «X», OOO \"X\", X LLC, X Ltd and Obshchestvo s Ogranichennoi Otvetstvennostyu X alike", () => {
+  it('normalises OOO «X», OOO "X", X LLC, X Ltd and Obshchestvo s Ogranichennoi Otvetstvennostyu X alike', () => {
     const key = normaliseSanctionsName("Romashka LLC").key;
     expect(key).toBe("romashka llc");
-    for (const v of ['OOO "ROMASHKA"', "OOO «Romashka»", "Romashka Limited", "Limited Liability Company Romashka", "Obshchestvo s Ogranichennoi Otvetstvennostyu Romashka", "ROMASHKA L.L.C.", "ООО Romashka"]) {
+    for (const v of [
+      'OOO "ROMASHKA"',
+      "OOO «Romashka»",
+      "Romashka Limited",
+      "Limited Liability Company Romashka",
+      "Obshchestvo s Ogranichennoi Otvetstvennostyu Romashka",
+      "ROMASHKA L.L.C.",
+      "ООО Romashka",
+    ]) {
       expect(normaliseSanctionsName(v).key, v).toBe(key);
     }
-    for (const v of ["AO NPP SALYUT", "JSC NPP SALYUT", "NPP SALYUT PJSC", "Open Joint-Stock Company NPP Salyut", "ZAO NPP Salyut", "Aktsionernoe Obshchestvo NPP Salyut"]) {
+    for (const v of [
+      "AO NPP SALYUT",
+      "JSC NPP SALYUT",
+      "NPP SALYUT PJSC",
+      "Open Joint-Stock Company NPP Salyut",
+      "ZAO NPP Salyut",
+      "Aktsionernoe Obshchestvo NPP Salyut",
+    ]) {
       expect(normaliseSanctionsName(v).key, v).toBe("npp salyut jsc");
     }
     expect(normaliseSanctionsName("MONOLINK GROUP - FZCO").key).toBe("monolink group fzco");
@@ -186,7 +279,15 @@ describe("SPEC §1 rule 6: never a match on weak names", () => {
   });
 
   it("never matches near misses: one letter different, an extra word, a missing word", () => {
-    for (const name of ["BNK (UK) LTDS", "BNKK UK LTD", "BNK UK TRADING LTD", "PHOTON PROS LLP", "Curzon Square Two Limited", "Curzon Limited", "Technology Development Limited"]) {
+    for (const name of [
+      "BNK (UK) LTDS",
+      "BNKK UK LTD",
+      "BNK UK TRADING LTD",
+      "PHOTON PROS LLP",
+      "Curzon Square Two Limited",
+      "Curzon Limited",
+      "Technology Development Limited",
+    ]) {
       expect(matchCompany(index, { name, country: "United Kingdom" }).definite, name).toEqual([]);
     }
   });
@@ -203,17 +304,27 @@ describe("SPEC §1 rule 6: speed", () => {
   it("matches 10,000 companies against an 18,000-name index quickly", () => {
     const many: SanctionsDesignation[] = [];
     for (let i = 0; i < 6000; i++) {
-      many.push(designation({
-        id: `SYN${i}`, names: [n(`Synthetic Entity ${i} LLC`), n(`OOO Sintetika ${i}`, "variation"), n(`Synth ${i} Holdings JSC`, "alias")],
-        countries: [i % 2 ? "Russia" : "United Kingdom"], postcodes: [`E${i % 20} ${i % 9}AA`], ukCompanyNumbers: i % 10 ? [] : [String(10000000 + i)],
-      }));
+      many.push(
+        designation({
+          id: `SYN${i}`,
+          names: [n(`Synthetic Entity ${i} LLC`), n(`OOO Sintetika ${i}`, "variation"), n(`Synth ${i} Holdings JSC`, "alias")],
+          countries: [i % 2 ? "Russia" : "United Kingdom"],
+          postcodes: [`E${i % 20} ${i % 9}AA`],
+          ukCompanyNumbers: i % 10 ? [] : [String(10000000 + i)],
+        }),
+      );
     }
     const big = buildSanctionsIndex(many);
     expect(big.size.names).toBe(18000);
     let hits = 0;
     const t0 = Date.now();
     for (let i = 0; i < 10000; i++) {
-      hits += matchCompany(big, { name: `Synthetic Entity ${i % 7000} Limited`, number: String(20000000 + i), previousNames: [`Other Name ${i} Ltd`], postcode: "E1 1AA" }).definite.length;
+      hits += matchCompany(big, {
+        name: `Synthetic Entity ${i % 7000} Limited`,
+        number: String(20000000 + i),
+        previousNames: [`Other Name ${i} Ltd`],
+        postcode: "E1 1AA",
+      }).definite.length;
     }
     const ms = Date.now() - t0;
     expect(hits).toBeGreaterThan(0);
@@ -235,8 +346,16 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §1 rule 6 against the whole real lis
   it("the designations copied above are on the list as copied", () => {
     for (const copy of [BNK, PHOTON, CURZON, TECH_DEV, INTERVESP, ZENIT, SALYUT, MITHOO]) {
       const d = real.get(copy.id)!;
-      expect({ id: d?.id, group: d?.ofsiGroupId, kind: d?.kind, regimes: d?.regimes }, copy.id).toEqual({ id: copy.id, group: copy.ofsiGroupId, kind: copy.kind, regimes: copy.regimes });
-      expect(d.names.map((x) => x.name), copy.id).toEqual(expect.arrayContaining(copy.names.map((x) => x.name)));
+      expect({ id: d?.id, group: d?.ofsiGroupId, kind: d?.kind, regimes: d?.regimes }, copy.id).toEqual({
+        id: copy.id,
+        group: copy.ofsiGroupId,
+        kind: copy.kind,
+        regimes: copy.regimes,
+      });
+      expect(
+        d.names.map((x) => x.name),
+        copy.id,
+      ).toEqual(expect.arrayContaining(copy.names.map((x) => x.name)));
       if (copy.kind !== "entity") continue; // MITHOO's UK address is made up (the list gives Pakistan)
       expect(new Set(d.countries), copy.id).toEqual(new Set(copy.countries));
       expect(d.postcodes, copy.id).toEqual(expect.arrayContaining(copy.postcodes));
@@ -260,7 +379,8 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §1 rule 6 against the whole real lis
     const none = (c: Parameters<typeof matchCompany>[1]) => expect(matchCompany(whole, c).definite, c.name).toEqual([]);
     none({ name: "Mian Abdul Haq Ltd" });
     none({ name: "Redouane El Habhab Limited", country: "Germany" });
-    for (const name of ["BNK (UK) LTDS", "PHOTON PROS LLP", "Curzon Square Two Limited", "Global Trading LLC", "Investments Limited"]) none({ name, country: "United Kingdom" });
+    for (const name of ["BNK (UK) LTDS", "PHOTON PROS LLP", "Curzon Square Two Limited", "Global Trading LLC", "Investments Limited"])
+      none({ name, country: "United Kingdom" });
     for (let i = 0; i < 500; i++) none({ name: `Brightwater Analytics ${i} Ltd`, number: String(10_000_000 + i), postcode: "W6 7BA" });
   });
 });

@@ -65,7 +65,12 @@ describe("the retry schedule: five retries over at most two days", () => {
   });
 
   it("the sixth failure gives up whatever it was (timeout, network, refused address, 429 with Retry-After)", () => {
-    for (const r of [{ error: "timeout" as const }, { error: "network" as const }, { error: "refused-address" as const }, { status: 429, headers: { "retry-after": "1" } }]) {
+    for (const r of [
+      { error: "timeout" as const },
+      { error: "network" as const },
+      { error: "refused-address" as const },
+      { status: 429, headers: { "retry-after": "1" } },
+    ]) {
       expect(outcomeOf({ ...r, attempt: 5, now: T0 + 47 * HOUR, firstAttemptAt: T0 }).kind).toBe("give-up");
     }
   });
@@ -130,7 +135,11 @@ describe("outcomeOf: one attempt's result", () => {
 
   it("Retry-After is honoured on 429 and 503 only", () => {
     for (const status of [500, 502, 504, 400]) {
-      expect(outcomeOf({ status, headers: { "retry-after": "7200" }, attempt: 0, now: T0 })).toEqual({ kind: "retry", at: T0 + 5 * MIN, reason: `HTTP ${status}` });
+      expect(outcomeOf({ status, headers: { "retry-after": "7200" }, attempt: 0, now: T0 })).toEqual({
+        kind: "retry",
+        at: T0 + 5 * MIN,
+        reason: `HTTP ${status}`,
+      });
     }
   });
 
@@ -162,7 +171,11 @@ describe("outcomeOf: one attempt's result", () => {
 
   it("timeout, network error and refused address are retried per schedule", () => {
     expect(outcomeOf({ error: "timeout", attempt: 0, now: T0 })).toEqual({ kind: "retry", at: T0 + 5 * MIN, reason: "timeout: no reply within 15 s" });
-    expect(outcomeOf({ error: "network", attempt: 1, now: T0 + 5 * MIN, firstAttemptAt: T0 })).toEqual({ kind: "retry", at: T0 + 35 * MIN, reason: "network error" });
+    expect(outcomeOf({ error: "network", attempt: 1, now: T0 + 5 * MIN, firstAttemptAt: T0 })).toEqual({
+      kind: "retry",
+      at: T0 + 35 * MIN,
+      reason: "network error",
+    });
     expect(outcomeOf({ error: "refused-address", attempt: 2, now: T0 + 35 * MIN, firstAttemptAt: T0 })).toEqual({
       kind: "retry",
       at: T0 + 35 * MIN + 2 * HOUR,
@@ -172,17 +185,27 @@ describe("outcomeOf: one attempt's result", () => {
 
   it("other 4xx and 5xx are retried per schedule", () => {
     for (const status of [400, 401, 403, 404, 408, 413, 422, 500, 501, 502, 504]) {
-      expect(outcomeOf({ status, attempt: 4, now: T0 + 10 * HOUR, firstAttemptAt: T0 })).toEqual({ kind: "retry", at: T0 + 47 * HOUR, reason: `HTTP ${status}` });
+      expect(outcomeOf({ status, attempt: 4, now: T0 + 10 * HOUR, firstAttemptAt: T0 })).toEqual({
+        kind: "retry",
+        at: T0 + 47 * HOUR,
+        reason: `HTTP ${status}`,
+      });
     }
   });
 
   it("late attempts (a queue backlog) never push a retry past the window: the last one is pulled back to its end", () => {
-    const { outcomes, times } = play(Array.from({ length: 6 }, () => ({ error: "network" as const })), 30 * MIN);
+    const { outcomes, times } = play(
+      Array.from({ length: 6 }, () => ({ error: "network" as const })),
+      30 * MIN,
+    );
     expect(outcomes.map((o) => o.kind)).toEqual(["retry", "retry", "retry", "retry", "retry", "give-up"]);
     expect(times[5]).toBeLessThanOrEqual(T0 + 48 * HOUR + 30 * MIN); // the 5th retry was asked for at the window's end
     expect(outcomes[4]).toMatchObject({ kind: "retry", at: T0 + 48 * HOUR });
     // Past the window there is nothing left to do.
-    expect(outcomeOf({ status: 500, attempt: 4, now: T0 + 48 * HOUR + 1, firstAttemptAt: T0 })).toEqual({ kind: "give-up", reason: "HTTP 500; the two-day window is over" });
+    expect(outcomeOf({ status: 500, attempt: 4, now: T0 + 48 * HOUR + 1, firstAttemptAt: T0 })).toEqual({
+      kind: "give-up",
+      reason: "HTTP 500; the two-day window is over",
+    });
   });
 });
 

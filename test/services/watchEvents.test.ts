@@ -9,7 +9,14 @@ import type { MatchedNotice } from "../../src/services/risk/gazette";
 import type { SanctionsMatch } from "../../src/services/sanctions/match";
 import { EVENT_KIND_NAMES, EVENT_KINDS_DOC, type EventKind, type WatchEvent, diffReadings, eventKey } from "../../src/services/watch/events";
 import { MAX_CONTRACTS, type Reading, type ReadingInput, readingOf } from "../../src/services/watch/reading";
-import { parseChargeList, parseCompanyProfile, parseFilingHistory, parseInsolvency, parseOfficerList, parsePscList } from "../../src/sources/companies-house/parse";
+import {
+  parseChargeList,
+  parseCompanyProfile,
+  parseFilingHistory,
+  parseInsolvency,
+  parseOfficerList,
+  parsePscList,
+} from "../../src/sources/companies-house/parse";
 
 /**
  * Watch events (issue 15 §2; SPEC §2.7, §3.1, §6.1): readings built from the Companies House fixtures in
@@ -60,40 +67,100 @@ const base = (company: string, day: string, x: Partial<ReadingInput> = {}): Read
 
 function report(reportId: number, periodEnd: string, avgDaysToPay: number | null, pctNotPaidWithinTerms: number | null): PaymentReport {
   return {
-    reportId, url: null, policyRegime: null, periodStart: `${periodEnd.slice(0, 4)}-01-01`, periodEnd, filedOn: periodEnd, financialPeriodStart: null,
-    avgDaysToPay, pctWithin30: null, pct31to60: null, pctOver60: null, pctNotPaidWithinTerms, pctNotPaidDueToDispute: null,
-    shortestStandardTermsDays: null, longestStandardTermsDays: null, maxContractualTermsDays: null, standardTermsText: null, termsChanged: null, suppliersNotified: null,
-    paymentCodes: null, eInvoicing: null, supplyChainFinance: null, chargesPolicy: null, chargesMade: null,
-    qualifyingContracts: null, paymentsMade: null, constructionContracts: null, constructionRetention: null, clamped: [], inconsistent: [],
+    reportId,
+    url: null,
+    policyRegime: null,
+    periodStart: `${periodEnd.slice(0, 4)}-01-01`,
+    periodEnd,
+    filedOn: periodEnd,
+    financialPeriodStart: null,
+    avgDaysToPay,
+    pctWithin30: null,
+    pct31to60: null,
+    pctOver60: null,
+    pctNotPaidWithinTerms,
+    pctNotPaidDueToDispute: null,
+    shortestStandardTermsDays: null,
+    longestStandardTermsDays: null,
+    maxContractualTermsDays: null,
+    standardTermsText: null,
+    termsChanged: null,
+    suppliersNotified: null,
+    paymentCodes: null,
+    eInvoicing: null,
+    supplyChainFinance: null,
+    chargesPolicy: null,
+    chargesMade: null,
+    qualifyingContracts: null,
+    paymentsMade: null,
+    constructionContracts: null,
+    constructionRetention: null,
+    clamped: [],
+    inconsistent: [],
   };
 }
 
 function award(n: number, awardDate: string, status = "active"): ContractAward {
   return {
-    source: "FTS", ocid: `ocds-h6vhtk-${String(n).padStart(6, "0")}`, releaseId: `${n}-2026`, awardId: `${n}-1`, noticeUrl: `https://fts.test/Notice/${n}-2026`,
-    buyer: { name: "Hull City Council", id: null }, title: `Steel fabrication lot ${n}`, description: null, value: { amount: 125000 + n, currency: "GBP" },
-    awardDate, datePublished: awardDate, contractPeriod: null, cpv: null,
+    source: "FTS",
+    ocid: `ocds-h6vhtk-${String(n).padStart(6, "0")}`,
+    releaseId: `${n}-2026`,
+    awardId: `${n}-1`,
+    noticeUrl: `https://fts.test/Notice/${n}-2026`,
+    buyer: { name: "Hull City Council", id: null },
+    title: `Steel fabrication lot ${n}`,
+    description: null,
+    value: { amount: 125000 + n, currency: "GBP" },
+    awardDate,
+    datePublished: awardDate,
+    contractPeriod: null,
+    cpv: null,
     supplier: { name: "NORTHGATE FABRICATIONS LIMITED", companyNumber: "12300001", ppon: null, postcode: "HU1 3AA", scale: "sme", identifiers: [] },
-    supplierCount: 1, status, updatedAt: awardDate,
+    supplierCount: 1,
+    status,
+    updatedAt: awardDate,
   };
 }
 
 function sponsor(route: string, rating: string | null, removedOn: string | null = null, town = "Hull"): Entry {
   const key = `sponsors|workers|northgate fabrications|${route.toLowerCase()}`;
   return {
-    key, entity: "sponsors|workers|northgate fabrications", part: route, scope: "workers", name: "Northgate Fabrications Ltd", companyNumber: null,
-    status: "listed", rating, town, altNames: [], data: { register: "workers", route, currentRoute: route, typeAndRating: `Worker (${rating})`, rating },
-    firstSeen: "2024-01-01", removedOn, lastListed: removedOn ? null : "2026-07-01",
+    key,
+    entity: "sponsors|workers|northgate fabrications",
+    part: route,
+    scope: "workers",
+    name: "Northgate Fabrications Ltd",
+    companyNumber: null,
+    status: "listed",
+    rating,
+    town,
+    altNames: [],
+    data: { register: "workers", route, currentRoute: route, typeAndRating: `Worker (${rating})`, rating },
+    firstSeen: "2024-01-01",
+    removedOn,
+    lastListed: removedOn ? null : "2026-07-01",
   };
 }
 
 const sanction = (id: string): SanctionsMatch => ({
-  id, ukslRef: id, ofsiGroupId: null, regimes: ["Russia"], kind: "entity", matchedName: "NORTHGATE FABRICATIONS LIMITED", nameType: "primary", reasons: ["same company number"],
+  id,
+  ukslRef: id,
+  ofsiGroupId: null,
+  regimes: ["Russia"],
+  kind: "entity",
+  matchedName: "NORTHGATE FABRICATIONS LIMITED",
+  nameType: "primary",
+  reasons: ["same company number"],
 });
 
 const notice = (id: string, code: string, publishedOn: string): MatchedNotice => ({
   notice: {
-    id, code, title: "NORTHGATE FABRICATIONS LIMITED (In Liquidation)", publishedOn, url: `https://gazette.test/notice/${id}`, companyNumber: "12300001",
+    id,
+    code,
+    title: "NORTHGATE FABRICATIONS LIMITED (In Liquidation)",
+    publishedOn,
+    url: `https://gazette.test/notice/${id}`,
+    companyNumber: "12300001",
     text: "Liquidator: Miranda Clementine Quayle, 1 Dock Street, Hull HU1 3AA.",
   },
   matchedBy: "company number",
@@ -101,7 +168,13 @@ const notice = (id: string, code: string, publishedOn: string): MatchedNotice =>
 
 describe("baseline and duplicates", () => {
   it("the first reading of a watch is its baseline: no events, the reading kept", async () => {
-    const next = readingOf(base("12300001", "2026-07-21", { profile: await profileOf("12300001"), insolvency: parseInsolvency(await ch("12300001/insolvency")), charges: parseChargeList(await ch("12300001/charges")) }));
+    const next = readingOf(
+      base("12300001", "2026-07-21", {
+        profile: await profileOf("12300001"),
+        insolvency: parseInsolvency(await ch("12300001/insolvency")),
+        charges: parseChargeList(await ch("12300001/charges")),
+      }),
+    );
     const d = diff(null, next, "NORTHGATE FABRICATIONS LIMITED");
     expect(d.events).toEqual([]);
     expect(d.kept).toEqual(next);
@@ -130,8 +203,13 @@ describe("the register (Companies House)", () => {
     const charges = parseChargeList(await ch("12300001/charges"))!;
     const insolvency = parseInsolvency(await ch("12300001/insolvency"))!;
     // The day before: active, no insolvency case, only the first charge, still outstanding.
-    const before: ChargeList = { ...charges, items: charges.items.filter((c) => c.chargeCode === "123000010001").map((c) => ({ ...c, status: "outstanding", satisfiedOn: null })) };
-    const prev = readingOf(base("12300001", "2026-07-01", { profile: { ...profile, status: "active" }, charges: before, insolvency: { status: null, cases: [] } as Insolvency }));
+    const before: ChargeList = {
+      ...charges,
+      items: charges.items.filter((c) => c.chargeCode === "123000010001").map((c) => ({ ...c, status: "outstanding", satisfiedOn: null })),
+    };
+    const prev = readingOf(
+      base("12300001", "2026-07-01", { profile: { ...profile, status: "active" }, charges: before, insolvency: { status: null, cases: [] } as Insolvency }),
+    );
     const next = readingOf(base("12300001", "2026-07-21", { profile, charges, insolvency }));
     const { events } = diff(prev, next, "NORTHGATE FABRICATIONS LIMITED");
     expect(kinds(events)).toEqual(["status", "insolvency_case", "charge_created", "charge_satisfied"]);
@@ -142,7 +220,10 @@ describe("the register (Companies House)", () => {
     expect(kase.before).toEqual({ caseNumber: null, caseType: null });
     expect(kase.summary).toBe("Companies House records insolvency case 1 for NORTHGATE FABRICATIONS LIMITED: compulsory liquidation.");
     expect(created.after).toEqual({ chargeCode: "123000010002", createdOn: "2019-11-04", status: "outstanding" });
-    expect(satisfied).toMatchObject({ before: { chargeCode: "123000010001", status: "outstanding" }, after: { chargeCode: "123000010001", status: "fully-satisfied" } });
+    expect(satisfied).toMatchObject({
+      before: { chargeCode: "123000010001", status: "outstanding" },
+      after: { chargeCode: "123000010001", status: "fully-satisfied" },
+    });
   });
 
   it("12300002: proposed for strike-off (one event, not also a status change), accounts and confirmation statement overdue", async () => {
@@ -159,7 +240,11 @@ describe("the register (Companies House)", () => {
       before: { proposed: false, firstNoticeOn: null },
       after: { proposed: true, firstNoticeOn: "2026-10-14" },
     });
-    expect(events[1]).toMatchObject({ before: { overdue: false, dueOn: "2025-12-31" }, after: { overdue: true, dueOn: "2025-12-31" }, summary: "KESTREL COURIERS LTD's accounts are overdue (due on 2025-12-31)." });
+    expect(events[1]).toMatchObject({
+      before: { overdue: false, dueOn: "2025-12-31" },
+      after: { overdue: true, dueOn: "2025-12-31" },
+      summary: "KESTREL COURIERS LTD's accounts are overdue (due on 2025-12-31).",
+    });
     expect(events[2]).toMatchObject({ before: { overdue: false, dueOn: "2026-06-14" }, after: { overdue: true, dueOn: "2026-06-14" } });
     // And back: the proposal withdrawn and the filings made.
     const back = diff(next, readingOf(base("12300002", "2026-11-20", { profile: calm })), "KESTREL COURIERS LTD");
@@ -186,7 +271,12 @@ describe("the register (Companies House)", () => {
     const { events, kept } = diff(prev, next, "HARBOURSIDE LEGAL LIMITED");
     // The new director is not verified yet and not overdue: the counts change, identity verification is no news.
     expect(kinds(events)).toEqual(["director_count", "psc_count"]);
-    expect(events[0]).toEqual({ kind: "director_count", summary: "HARBOURSIDE LEGAL LIMITED now has 2 active directors (was 1).", before: { count: 1 }, after: { count: 2 } });
+    expect(events[0]).toEqual({
+      kind: "director_count",
+      summary: "HARBOURSIDE LEGAL LIMITED now has 2 active directors (was 1).",
+      before: { count: 1 },
+      after: { count: 2 },
+    });
     expect(events[1]).toMatchObject({ before: { count: 2 }, after: { count: 3 } });
     // Months later the second director's verification statement date (2027-02-28) has passed.
     const later = diff(kept, readingOf(base("01234567", "2027-03-01", { profile, officers, pscs })), "HARBOURSIDE LEGAL LIMITED");
@@ -206,7 +296,11 @@ describe("the register (Companies House)", () => {
     const officers = parseOfficerList(await ch("01234567/officers"))!;
     const pscs = parsePscList(await ch("01234567/persons-with-significant-control"))!;
     const day1 = diff(null, readingOf(base("01234567", "2026-12-01", { profile, officers, pscs })), "HARBOURSIDE LEGAL LIMITED").kept;
-    const down = diff(day1, readingOf(base("01234567", "2026-12-02", { profile, officers: new Error("Companies House answered 502"), pscs })), "HARBOURSIDE LEGAL LIMITED");
+    const down = diff(
+      day1,
+      readingOf(base("01234567", "2026-12-02", { profile, officers: new Error("Companies House answered 502"), pscs })),
+      "HARBOURSIDE LEGAL LIMITED",
+    );
     expect(down.events).toEqual([]);
     expect(down.kept.register).toMatchObject({ ok: true, directors: 2, idv: { directors: { verified: 1 } } });
     const fewer: OfficerList = { ...officers, items: officers.items.filter((o) => !/OKONJO/.test(o.name ?? "")) };
@@ -217,7 +311,11 @@ describe("the register (Companies House)", () => {
   it("the register down for a day: the section kept whole, no event; no such company is no change either", async () => {
     const profile = await profileOf("12300001");
     const day1 = readingOf(base("12300001", "2026-07-01", { profile: { ...profile, status: "active" } }));
-    const down = diff(day1, readingOf(base("12300001", "2026-07-02", { profile: new Error("Companies House answered 503") })), "NORTHGATE FABRICATIONS LIMITED");
+    const down = diff(
+      day1,
+      readingOf(base("12300001", "2026-07-02", { profile: new Error("Companies House answered 503") })),
+      "NORTHGATE FABRICATIONS LIMITED",
+    );
     expect(down.events).toEqual([]);
     expect(down.kept.register).toEqual(day1.register);
     expect(down.kept.distress).toEqual(day1.distress);
@@ -232,7 +330,9 @@ describe("distress: Gazette notices", () => {
   it("a new insolvency notice is an event by its code and meaning; the notice's text (naming the liquidator) is never kept", async () => {
     const profile = await profileOf("12300001");
     const prev = readingOf(base("12300001", "2026-07-01", { profile, notices: [notice("4800001", "2450", "2026-05-20")] }));
-    const next = readingOf(base("12300001", "2026-07-11", { profile, notices: [notice("4800001", "2450", "2026-05-20"), notice("4800002", "2452", "2026-07-10")] }));
+    const next = readingOf(
+      base("12300001", "2026-07-11", { profile, notices: [notice("4800001", "2450", "2026-05-20"), notice("4800002", "2452", "2026-07-10")] }),
+    );
     const { events } = diff(prev, next, "NORTHGATE FABRICATIONS LIMITED");
     expect(events).toEqual([
       {
@@ -243,7 +343,11 @@ describe("distress: Gazette notices", () => {
       },
     ]);
     // The Gazette down: the notices kept, no event; back with nothing new: none.
-    const down = diff(next, readingOf(base("12300001", "2026-07-12", { profile, notices: new Error("The Gazette answered 500") })), "NORTHGATE FABRICATIONS LIMITED");
+    const down = diff(
+      next,
+      readingOf(base("12300001", "2026-07-12", { profile, notices: new Error("The Gazette answered 500") })),
+      "NORTHGATE FABRICATIONS LIMITED",
+    );
     expect(down.events).toEqual([]);
     expect(down.kept.distress.ok && down.kept.distress.notices?.length).toBe(2);
     expect(diff(down.kept, next, "NORTHGATE FABRICATIONS LIMITED").events).toEqual([]);
@@ -257,7 +361,11 @@ describe("the sanctions list (definite matches only)", () => {
     const noList = diff(day1, readingOf(base("12300001", "2026-07-02", { profile, sanctions: null })), "NORTHGATE FABRICATIONS LIMITED");
     expect(noList.events).toEqual([]);
     expect(noList.kept.sanctions).toEqual(day1.sanctions);
-    const matched = diff(noList.kept, readingOf(base("12300001", "2026-07-03", { profile, sanctions: { listDate: "2026-07-02", definite: [sanction("RUS9999")] } })), "NORTHGATE FABRICATIONS LIMITED");
+    const matched = diff(
+      noList.kept,
+      readingOf(base("12300001", "2026-07-03", { profile, sanctions: { listDate: "2026-07-02", definite: [sanction("RUS9999")] } })),
+      "NORTHGATE FABRICATIONS LIMITED",
+    );
     expect(matched.events).toEqual([
       {
         kind: "sanctions_match",
@@ -266,27 +374,41 @@ describe("the sanctions list (definite matches only)", () => {
         after: { listIds: ["RUS9999"], listDate: "2026-07-02" },
       },
     ]);
-    const delisted = diff(matched.kept, readingOf(base("12300001", "2026-07-04", { profile, sanctions: { listDate: "2026-07-03", definite: [] } })), "NORTHGATE FABRICATIONS LIMITED");
+    const delisted = diff(
+      matched.kept,
+      readingOf(base("12300001", "2026-07-04", { profile, sanctions: { listDate: "2026-07-03", definite: [] } })),
+      "NORTHGATE FABRICATIONS LIMITED",
+    );
     expect(delisted.events).toEqual([]);
   });
 });
 
 describe("payment practices reports", () => {
   it("before/after hold exactly reportId, avgDays and pctLate; null-valued before the first report", () => {
-    const first = diff(readingOf(base("15550001", "2026-07-01")), readingOf(base("15550001", "2026-07-02", { payments: [report(70, "2025-12-31", 45, 20)] })), "ACME LTD");
+    const first = diff(
+      readingOf(base("15550001", "2026-07-01")),
+      readingOf(base("15550001", "2026-07-02", { payments: [report(70, "2025-12-31", 45, 20)] })),
+      "ACME LTD",
+    );
     expect(first.events).toEqual([
       {
         kind: "payment_report",
-        summary: "ACME LTD filed a payment practices report for the period ending 2025-12-31: 45 days on average, 20% of invoices not paid within agreed terms.",
+        summary:
+          "ACME LTD filed a payment practices report for the period ending 2025-12-31: 45 days on average, 20% of invoices not paid within agreed terms.",
         before: { reportId: null, avgDays: null, pctLate: null },
         after: { reportId: 70, avgDays: 45, pctLate: 20 },
       },
     ]);
-    const second = diff(first.kept, readingOf(base("15550001", "2026-07-20", { payments: [report(70, "2025-12-31", 45, 20), report(77, "2026-06-30", 41, 12)] })), "ACME LTD");
+    const second = diff(
+      first.kept,
+      readingOf(base("15550001", "2026-07-20", { payments: [report(70, "2025-12-31", 45, 20), report(77, "2026-06-30", 41, 12)] })),
+      "ACME LTD",
+    );
     expect(second.events).toEqual([
       {
         kind: "payment_report",
-        summary: "ACME LTD filed a payment practices report for the period ending 2026-06-30: 41 days on average (was 45), 12% of invoices not paid within agreed terms (was 20%).",
+        summary:
+          "ACME LTD filed a payment practices report for the period ending 2026-06-30: 41 days on average (was 45), 12% of invoices not paid within agreed terms (was 20%).",
         before: { reportId: 70, avgDays: 45, pctLate: 20 },
         after: { reportId: 77, avgDays: 41, pctLate: 12 },
       },
@@ -303,8 +425,14 @@ describe("payment practices reports", () => {
     const down2 = diff(down.kept, readingOf(base("15550001", "2026-07-03", { payments: undefined })), "ACME LTD");
     expect(down2.events).toEqual([]);
     expect(down2.kept.payments).toEqual(day1.payments);
-    const back = diff(down2.kept, readingOf(base("15550001", "2026-07-04", { payments: [report(70, "2025-12-31", 45, 20), report(77, "2026-06-30", 41, 12)] })), "ACME LTD");
-    expect(back.events.map((e) => [e.kind, e.before, e.after])).toEqual([["payment_report", { reportId: 70, avgDays: 45, pctLate: 20 }, { reportId: 77, avgDays: 41, pctLate: 12 }]]);
+    const back = diff(
+      down2.kept,
+      readingOf(base("15550001", "2026-07-04", { payments: [report(70, "2025-12-31", 45, 20), report(77, "2026-06-30", 41, 12)] })),
+      "ACME LTD",
+    );
+    expect(back.events.map((e) => [e.kind, e.before, e.after])).toEqual([
+      ["payment_report", { reportId: 70, avgDays: 45, pctLate: 20 }, { reportId: 77, avgDays: 41, pctLate: 12 }],
+    ]);
   });
 
   it("a source never read before is its own baseline when it first is", () => {
@@ -331,7 +459,14 @@ describe("contracts won", () => {
         kind: "contract_won",
         summary: "NORTHGATE FABRICATIONS LIMITED won a public contract from Hull City Council: Steel fabrication lot 1000 (£126,000), awarded 2026-06-20.",
         before: { ocid: null, awardId: null, title: null, buyer: null, value: null, awardDate: null },
-        after: { ocid: "ocds-h6vhtk-001000", awardId: "1000-1", title: "Steel fabrication lot 1000", buyer: "Hull City Council", value: { amount: 126000, currency: "GBP" }, awardDate: "2026-06-20" },
+        after: {
+          ocid: "ocds-h6vhtk-001000",
+          awardId: "1000-1",
+          title: "Steel fabrication lot 1000",
+          buyer: "Hull City Council",
+          value: { amount: 126000, currency: "GBP" },
+          awardDate: "2026-06-20",
+        },
       },
     ]);
   });
@@ -340,16 +475,23 @@ describe("contracts won", () => {
 describe("the register of licensed sponsors", () => {
   it("added, re-rated, removed (off the register, or gone from it), and added again", () => {
     const day1 = readingOf(base("12300001", "2026-07-01", { sponsors: [sponsor("Skilled Worker", "A rating")] }));
-    const day2 = readingOf(base("12300001", "2026-07-02", { sponsors: [sponsor("Skilled Worker", "B rating"), sponsor("Global Business Mobility: Senior or Specialist Worker", "A rating")] }));
+    const day2 = readingOf(
+      base("12300001", "2026-07-02", {
+        sponsors: [sponsor("Skilled Worker", "B rating"), sponsor("Global Business Mobility: Senior or Specialist Worker", "A rating")],
+      }),
+    );
     const a = diff(day1, day2, "NORTHGATE FABRICATIONS LIMITED");
     expect(kinds(a.events)).toEqual(["sponsor_added", "sponsor_rerated"]);
     expect(a.events[0]).toEqual({
       kind: "sponsor_added",
-      summary: "NORTHGATE FABRICATIONS LIMITED is listed on the register of licensed sponsors (Global Business Mobility: Senior or Specialist Worker, workers register, A rating).",
+      summary:
+        "NORTHGATE FABRICATIONS LIMITED is listed on the register of licensed sponsors (Global Business Mobility: Senior or Specialist Worker, workers register, A rating).",
       before: { register: null, route: null, rating: null, town: null, listed: false },
       after: { register: "workers", route: "Global Business Mobility: Senior or Specialist Worker", rating: "A rating", town: "Hull", listed: true },
     });
-    expect(a.events[1].summary).toBe("NORTHGATE FABRICATIONS LIMITED's sponsor rating (Skilled Worker, workers register) changed from A rating to B rating, which means an action plan.");
+    expect(a.events[1].summary).toBe(
+      "NORTHGATE FABRICATIONS LIMITED's sponsor rating (Skilled Worker, workers register) changed from A rating to B rating, which means an action plan.",
+    );
     expect(a.events[1].before).toMatchObject({ rating: "A rating" });
     expect(a.events[1].after).toMatchObject({ rating: "B rating" });
     // The Home Office file not read for a day: nothing.
@@ -394,7 +536,13 @@ describe.skipIf(!env.SHARED_PRESENT)("real Companies House replies (../shared/da
 
   it("a reading made of real replies: every part read, people counted and never named; a change the next day is an event that names no one", async () => {
     const [profileJson, officersJson, pscsJson, chargesJson, insolvencyJson] = await Promise.all(
-      ["herrbert74__company_candour.json", "kevbite__officers_00445790_tesco_idv.json", "herrbert74__persons_yorkshire_air_ambulance.json", "herrbert74__charges_pfb_hire.json", "herrbert74__insolvency_london_airways.json"].map(real),
+      [
+        "herrbert74__company_candour.json",
+        "kevbite__officers_00445790_tesco_idv.json",
+        "herrbert74__persons_yorkshire_air_ambulance.json",
+        "herrbert74__charges_pfb_hire.json",
+        "herrbert74__insolvency_london_airways.json",
+      ].map(real),
     );
     const profile = parseCompanyProfile(profileJson)!;
     const officers = parseOfficerList(officersJson)!;

@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
-import {
-  ROTATION,
-  SIGNING_DOC,
-  keyBytesOf,
-  newSigningSecret,
-  secretsForSigning,
-  signDelivery,
-  verifyServiceSignature,
-} from "../../src/services/watch/signing";
+import { ROTATION, SIGNING_DOC, keyBytesOf, newSigningSecret, secretsForSigning, signDelivery, verifyServiceSignature } from "../../src/services/watch/signing";
 
 /** A real delivery body: an Event (SPEC §2.7) of kind payment_report, with a non-ASCII character (UTF-8 bytes ≠ chars). */
 const EVENT = {
@@ -75,7 +67,9 @@ describe("signDelivery: headers a Standard Webhooks library verifies", () => {
     expect(() => new Webhook(secret).verify(changed, headers)).toThrow(/No matching signature/);
     // And with the id or the timestamp changed (both are signed).
     expect(() => new Webhook(secret).verify(BODY, { ...headers, "webhook-id": "evt_1843" })).toThrow(/No matching signature/);
-    expect(() => new Webhook(secret).verify(BODY, { ...headers, "webhook-timestamp": String(Number(headers["webhook-timestamp"]) - 1) })).toThrow(/No matching signature/);
+    expect(() => new Webhook(secret).verify(BODY, { ...headers, "webhook-timestamp": String(Number(headers["webhook-timestamp"]) - 1) })).toThrow(
+      /No matching signature/,
+    );
     // And with another secret.
     expect(() => new Webhook(newSigningSecret()).verify(BODY, headers)).toThrow(/No matching signature/);
   });
@@ -144,13 +138,18 @@ describe("X-Service-Signature: t=<timestamp>,v1=<hex HMAC-SHA256 of `timestamp.b
     expect(await verifyServiceSignature({ header, body: BODY.replace("44", "45"), secret, now: ts })).toEqual({ ok: false, reason: "mismatch" });
     expect(await verifyServiceSignature({ header, body: BODY, secret: newSigningSecret(), now: ts })).toEqual({ ok: false, reason: "mismatch" });
     // The timestamp is signed: moving t breaks the signature.
-    expect(await verifyServiceSignature({ header: header.replace(`t=${ts}`, `t=${ts + 1}`), body: BODY, secret, now: ts })).toEqual({ ok: false, reason: "mismatch" });
+    expect(await verifyServiceSignature({ header: header.replace(`t=${ts}`, `t=${ts + 1}`), body: BODY, secret, now: ts })).toEqual({
+      ok: false,
+      reason: "mismatch",
+    });
     for (const bad of ["", "v1=abc", `t=${ts}`, `t=${ts},v1=zz`, `t=x,${header.split(",")[1]}`, `t=${ts},t=${ts},${header.split(",")[1]}`]) {
       expect(await verifyServiceSignature({ header: bad, body: BODY, secret, now: ts })).toEqual({ ok: false, reason: "malformed" });
     }
     // Unknown entries are ignored (forward compatibility); upper-case hex is the same MAC.
     expect(await verifyServiceSignature({ header: `${header},v2=whatever`, body: BODY, secret, now: ts })).toMatchObject({ ok: true });
-    expect(await verifyServiceSignature({ header: header.toUpperCase().replace("T=", "t=").replace("V1=", "v1="), body: BODY, secret, now: ts })).toMatchObject({ ok: true });
+    expect(await verifyServiceSignature({ header: header.toUpperCase().replace("T=", "t=").replace("V1=", "v1="), body: BODY, secret, now: ts })).toMatchObject(
+      { ok: true },
+    );
   });
 });
 
@@ -201,6 +200,9 @@ describe("rotation: both secrets sign for 24 h after a new one is issued", () =>
     expect(headers["webhook-signature"].split(" ")).toHaveLength(1);
     expect(new Webhook(newSecret).verify(BODY, headers)).toEqual(EVENT);
     expect(() => new Webhook(oldSecret).verify(BODY, headers)).toThrow(/No matching signature/);
-    expect(await verifyServiceSignature({ header: headers["X-Service-Signature"], body: BODY, secret: oldSecret, now: ts })).toEqual({ ok: false, reason: "mismatch" });
+    expect(await verifyServiceSignature({ header: headers["X-Service-Signature"], body: BODY, secret: oldSecret, now: ts })).toEqual({
+      ok: false,
+      reason: "mismatch",
+    });
   });
 });

@@ -76,7 +76,23 @@ describe("axe-core tags to success criteria", () => {
   });
 
   it("ignores conformance-level tags, other standards' tags and numbers WCAG does not have", () => {
-    for (const t of ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "wcag2aaa", "best-practice", "cat.aria", "EN-9.4.1.2", "TT5.c", "ACT", "wcag199", "wcag61", "wcag1414", "wcag"]) {
+    for (const t of [
+      "wcag2a",
+      "wcag2aa",
+      "wcag21a",
+      "wcag21aa",
+      "wcag22aa",
+      "wcag2aaa",
+      "best-practice",
+      "cat.aria",
+      "EN-9.4.1.2",
+      "TT5.c",
+      "ACT",
+      "wcag199",
+      "wcag61",
+      "wcag1414",
+      "wcag",
+    ]) {
       expect(criterionOfTag(t)).toBeUndefined();
     }
   });

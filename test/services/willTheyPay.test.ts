@@ -3,7 +3,39 @@ import { lateChanceOf, willTheyPay } from "../../src/services/payments/willTheyP
 import type { PaymentReport } from "../../src/services/payments/types";
 
 const report = (o: Partial<PaymentReport>): PaymentReport =>
-  ({ reportId: 1, url: null, policyRegime: null, periodStart: "2026-01-01", periodEnd: "2026-06-30", filedOn: "2026-07-20", financialPeriodStart: null, avgDaysToPay: 48, pctWithin30: 40, pct31to60: 45, pctOver60: 15, pctNotPaidWithinTerms: 22, pctNotPaidDueToDispute: null, shortestStandardTermsDays: 30, longestStandardTermsDays: 60, maxContractualTermsDays: 60, standardTermsText: null, termsChanged: null, suppliersNotified: null, paymentCodes: null, eInvoicing: null, supplyChainFinance: null, chargesPolicy: null, chargesMade: null, qualifyingContracts: null, paymentsMade: null, constructionContracts: null, constructionRetention: null, clamped: [], inconsistent: [], ...o }) as PaymentReport;
+  ({
+    reportId: 1,
+    url: null,
+    policyRegime: null,
+    periodStart: "2026-01-01",
+    periodEnd: "2026-06-30",
+    filedOn: "2026-07-20",
+    financialPeriodStart: null,
+    avgDaysToPay: 48,
+    pctWithin30: 40,
+    pct31to60: 45,
+    pctOver60: 15,
+    pctNotPaidWithinTerms: 22,
+    pctNotPaidDueToDispute: null,
+    shortestStandardTermsDays: 30,
+    longestStandardTermsDays: 60,
+    maxContractualTermsDays: 60,
+    standardTermsText: null,
+    termsChanged: null,
+    suppliersNotified: null,
+    paymentCodes: null,
+    eInvoicing: null,
+    supplyChainFinance: null,
+    chargesPolicy: null,
+    chargesMade: null,
+    qualifyingContracts: null,
+    paymentsMade: null,
+    constructionContracts: null,
+    constructionRetention: null,
+    clamped: [],
+    inconsistent: [],
+    ...o,
+  }) as PaymentReport;
 
 describe("will-they-pay, from the distribution of the latest report", () => {
   it("terms inside a band: the part of the band after the terms, assumed even, plus the later bands", () => {

@@ -12,7 +12,19 @@ import { addDays, daysBetween, isDate } from "../../src/shared/dates";
 describe("dates", () => {
   it("isDate: a real calendar date, never Companies House's open date in year 9999", () => {
     for (const d of ["2026-11-28", "2024-02-29", "2000-02-29", "1900-01-01", "0001-01-01"]) expect(isDate(d), d).toBe(true);
-    for (const d of ["2026-02-29", "1900-02-29", "2026-13-01", "2026-00-10", "2026-04-31", "9999-12-31", "2026-1-1", "2026-11-28T00:00:00Z", "", null, undefined])
+    for (const d of [
+      "2026-02-29",
+      "1900-02-29",
+      "2026-13-01",
+      "2026-00-10",
+      "2026-04-31",
+      "9999-12-31",
+      "2026-1-1",
+      "2026-11-28T00:00:00Z",
+      "",
+      null,
+      undefined,
+    ])
       expect(isDate(d), String(d)).toBe(false);
   });
 

@@ -23,7 +23,11 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 Bank Rate from the real series 
   });
 
   it("SPEC §4.8 the repo's table agrees with the derived list of changes to 2025-12-18", async () => {
-    const rows = (await shared("bank-rate-changes-1975-2025.csv")).trim().split(/\r?\n/).slice(1).map((l) => l.split(","));
+    const rows = (await shared("bank-rate-changes-1975-2025.csv"))
+      .trim()
+      .split(/\r?\n/)
+      .slice(1)
+      .map((l) => l.split(","));
     const derived = rows.map(([d, r]) => [d, Number(r)] as const).filter(([d]) => d >= "1997-05-06");
     expect(derived).toEqual(BANK_RATE_CHANGES);
   });
@@ -32,16 +36,31 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 Bank Rate from the real series 
 describe("SPEC §4.8 the Bank of England's IADB CSV", () => {
   it("SPEC §4.8 reads IADB dates in both year forms, by header, skipping blank and broken rows", () => {
     expect([iadbDate("02 Jan 25"), iadbDate("02 Jan 2025"), iadbDate("31 Dec 99"), iadbDate("2026-06-30"), iadbDate("31 Feb 2025"), iadbDate("soon")]).toEqual([
-      "2025-01-02", "2025-01-02", "1999-12-31", "2026-06-30", null, null,
+      "2025-01-02",
+      "2025-01-02",
+      "1999-12-31",
+      "2026-06-30",
+      null,
+      null,
     ]);
     const obs = parseBankRateCsv("\uFEFFIUDBEDR,DATE\r\n4.75,02 Jan 25\r\n,03 Jan 25\r\nn/a,06 Jan 25\r\n4.5,06 Feb 25\r\n");
-    expect(obs).toEqual([{ date: "2025-01-02", rate: 4.75 }, { date: "2025-02-06", rate: 4.5 }]);
+    expect(obs).toEqual([
+      { date: "2025-01-02", rate: 4.75 },
+      { date: "2025-02-06", rate: 4.5 },
+    ]);
     expect(() => parseBankRateCsv("<html>maintenance</html>")).toThrow(RegisterFormatError);
     expect(() => parseBankRateCsv("DATE,IUDBEDR\n")).toThrow(RegisterFormatError);
   });
 
   it("SPEC §4.8 rateFrom reads the first table that knows the date, else null", () => {
-    const recent = { changes: [["2026-01-01", 3.75], ["2026-11-06", 3.5]] as const, knownThrough: "2026-11-20", source: "series" };
+    const recent = {
+      changes: [
+        ["2026-01-01", 3.75],
+        ["2026-11-06", 3.5],
+      ] as const,
+      knownThrough: "2026-11-20",
+      source: "series",
+    };
     expect(rateFrom([recent, REPO_BANK_RATE], "2026-06-30")).toEqual({ rate: 3.75, source: "series" });
     expect(rateFrom([recent, REPO_BANK_RATE], "2026-11-10")).toEqual({ rate: 3.5, source: "series" });
     expect(rateFrom([recent, REPO_BANK_RATE], "2025-12-31")).toEqual({ rate: 3.75, source: REPO_BANK_RATE.source });
@@ -69,8 +88,15 @@ describe("SPEC §4.8 the daily read, and late-payment after it", () => {
     // The third-party vector in the format notes: 11.75%, 38 days, £29.36, +£70.
     expect(body).toMatchObject({
       query: { amount: 2400, due: "2026-08-31", paid: "2026-10-08" },
-      referenceDate: "2026-06-30", referenceRate: 3.75, rateApplied: 11.75, daysLate: 38, interest: 29.36, compensation: 70,
-      claimTotal: 99.36, debtPlusClaim: 2499.36, rateSource: "Bank of England Bank Rate series IUDBEDR, read daily",
+      referenceDate: "2026-06-30",
+      referenceRate: 3.75,
+      rateApplied: 11.75,
+      daysLate: 38,
+      interest: 29.36,
+      compensation: 70,
+      claimTotal: 99.36,
+      debtPlusClaim: 2499.36,
+      rateSource: "Bank of England Bank Rate series IUDBEDR, read daily",
       rateTable: { knownThrough: "2026-11-22" },
     });
     // Interest starting in January 2027 needs the 31 December 2026 rate: nobody knows it yet.

@@ -34,7 +34,10 @@ describe("SPEC §4.8 charity register extract parser", () => {
       rating: null,
       town: null,
     });
-    const { objects, financialHistory, ...rest } = r.data as Record<string, unknown> & { objects: string; financialHistory: { periodEnd: string; income: number }[] };
+    const { objects, financialHistory, ...rest } = r.data as Record<string, unknown> & {
+      objects: string;
+      financialHistory: { periodEnd: string; income: number }[];
+    };
     expect(rest).toEqual({
       charityNumber: "1100001",
       organisationNumber: "5001001",
@@ -95,7 +98,15 @@ describe("SPEC §4.8 charity register extract parser", () => {
     });
     const removed = m.get("250003")!;
     expect(removed.status).toBe("Removed");
-    expect(removed.data).toMatchObject({ registrationStatus: "Removed", removedOn: "2019-08-31", removalReason: "Amalgamated", trusteeCount: 0, latestAccounts: null, financialHistory: [], objects: null });
+    expect(removed.data).toMatchObject({
+      registrationStatus: "Removed",
+      removedOn: "2019-08-31",
+      removalReason: "Amalgamated",
+      trusteeCount: 0,
+      latestAccounts: null,
+      financialHistory: [],
+      objects: null,
+    });
     const rescue = m.get("1160004")!;
     expect(rescue.companyNumber).toBe("SC412345");
     expect(rescue.data.flags).toEqual({ insolvent: true, inAdministration: true, interimManager: true });
@@ -103,20 +114,33 @@ describe("SPEC §4.8 charity register extract parser", () => {
 
   it("SPEC §1 rule 7: trustees are counted, never named; contact phone, email and address are not copied", async () => {
     const json = JSON.stringify(await collect(parseCharityExtract(await allTables())));
-    for (const s of ["Examplewood", "Samplesby", "Placeholder", "RIVERSIDE HOUSING ASSOCIATION", "01632", "office@", "The Boathouse", "RV1 2AB"]) expect(json).not.toContain(s);
+    for (const s of ["Examplewood", "Samplesby", "Placeholder", "RIVERSIDE HOUSING ASSOCIATION", "01632", "office@", "The Boathouse", "RV1 2AB"])
+      expect(json).not.toContain(s);
   });
 
   it("SPEC §4.8 the charity table alone is enough; missing tables leave their fields null", async () => {
     const recs = await collect(parseCharityExtract({ charity: await table("charity") }));
     expect(recs).toHaveLength(4);
     expect(recs[0].altNames).toEqual([]);
-    expect(recs[0].data).toMatchObject({ financialHistory: null, classification: null, areasOfOperation: null, trusteeCount: null, objects: null, otherRegulators: null, removalReason: null, linkedCharities: 2 });
+    expect(recs[0].data).toMatchObject({
+      financialHistory: null,
+      classification: null,
+      areasOfOperation: null,
+      trusteeCount: null,
+      objects: null,
+      otherRegulators: null,
+      removalReason: null,
+      linkedCharities: 2,
+    });
     expect(recs[3].data.flags).toEqual({ insolvent: true, inAdministration: true, interimManager: null });
   });
 
   it("SPEC §4.8 parses by header name: reordered and extra columns, string input, LF or CRLF", async () => {
     const text = new TextDecoder().decode(await table("charity"));
-    const lines = text.trimEnd().split("\n").map((l) => l.split("\t"));
+    const lines = text
+      .trimEnd()
+      .split("\n")
+      .map((l) => l.split("\t"));
     const order = lines[0].map((_, i) => i).reverse();
     const shuffled = lines.map((cells) => [...order.map((i) => cells[i]), "extra"].join("\t")).join("\r\n");
     const a = await collect(parseCharityExtract({ charity: text }));
@@ -128,7 +152,9 @@ describe("SPEC §4.8 charity register extract parser", () => {
     await expect(collect(parseCharityExtract({}))).rejects.toBeInstanceOf(RegisterFormatError);
     await expect(collect(parseCharityExtract({ charity: "date_of_extract\tcharity_name\n2026-07-09\tX\n" }))).rejects.toThrow(/organisation_number/);
     await expect(collect(parseCharityExtract({ charity: await table("charity"), charity_trustee: "name\tid\nx\t1\n" }))).rejects.toThrow(/charity_trustee/);
-    await expect(collect(parseCharityExtract({ charity: new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x08]) }))).rejects.toBeInstanceOf(RegisterFormatError);
+    await expect(collect(parseCharityExtract({ charity: new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x08]) }))).rejects.toBeInstanceOf(
+      RegisterFormatError,
+    );
   });
 
   it("SPEC §4.8 records can be taken in chunks: stop after N, resume by skipping N", async () => {
@@ -224,8 +250,11 @@ describe("SPEC §4.8 charity extract fetch client", () => {
   });
 
   it("SPEC §4.8 a zip without the table, not a zip, or cut short is a format error; HTTP failure is upstream_unavailable", async () => {
-    const open = (body: BodyInit | null, status = 200) => charityTableStream({ baseUrl: BASE, fetchImpl: (async () => new Response(body, { status })) as typeof fetch }, "charity");
-    await expect(collect(open(zipSync({ "publicextract.charity_trustee.txt": strToU8("x") }))())).rejects.toThrow(/not a zip holding publicextract.charity.txt/);
+    const open = (body: BodyInit | null, status = 200) =>
+      charityTableStream({ baseUrl: BASE, fetchImpl: (async () => new Response(body, { status })) as typeof fetch }, "charity");
+    await expect(collect(open(zipSync({ "publicextract.charity_trustee.txt": strToU8("x") }))())).rejects.toThrow(
+      /not a zip holding publicextract.charity.txt/,
+    );
     await expect(collect(open("<html>not a zip</html>")())).rejects.toBeInstanceOf(RegisterFormatError);
     const whole = zipSync({ "publicextract.charity.txt": await table("charity") });
     await expect(collect(open(whole.slice(0, Math.floor(whole.length * 0.6)))())).rejects.toThrow(/truncated/);
@@ -233,7 +262,9 @@ describe("SPEC §4.8 charity extract fetch client", () => {
     const throwing = (async () => {
       throw new TypeError("dns failure");
     }) as typeof fetch;
-    await expect(collect(charityTableStream({ baseUrl: BASE, fetchImpl: throwing }, "charity_trustee")())).rejects.toThrow(/charity: charity_trustee could not be fetched/);
+    await expect(collect(charityTableStream({ baseUrl: BASE, fetchImpl: throwing }, "charity_trustee")())).rejects.toThrow(
+      /charity: charity_trustee could not be fetched/,
+    );
     // A stored (uncompressed) member streams too.
     const stored = zipSync({ "publicextract.charity.txt": [await table("charity"), { level: 0 }] });
     expect(await bytesOfStream(unzipMember(trickle(stored, 50), "publicextract.charity.txt", "t"))).toEqual(await table("charity"));

@@ -6,7 +6,12 @@ import { CH_CONCURRENCY, MAX_LIST_ITEMS, createCompaniesHouseClient } from "../.
 
 /** Issue 12 §1: the one Companies House client every operation reads the register through. */
 
-const officer = (i: number) => ({ name: `SURNAME${i}, Forename`, officer_role: "director", appointed_on: "2020-01-01", links: { officer: { appointments: `/officers/x${i}/appointments` } } });
+const officer = (i: number) => ({
+  name: `SURNAME${i}, Forename`,
+  officer_role: "director",
+  appointed_on: "2020-01-01",
+  links: { officer: { appointments: `/officers/x${i}/appointments` } },
+});
 
 /** A stand-in Companies House: routes by path, counts requests and how many were in flight at once. */
 function fakeCh(route: (url: URL) => Response | Promise<Response>) {
@@ -38,7 +43,11 @@ const client = (fetchImpl: typeof fetch, extra: Partial<Parameters<typeof create
     ...extra,
   });
 
-const failure = (p: Promise<unknown>) => p.then(() => null, (e: UpstreamError) => e);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: UpstreamError) => e,
+  );
 
 describe("issue 12 §1 the Companies House client", () => {
   it("reads a long officer list page by page, at most four pages at a time, up to its cap; numbers are normalised", async () => {
@@ -84,7 +93,9 @@ describe("issue 12 §1 the Companies House client", () => {
 
   it("when Companies House says no requests are left (X-Ratelimit-Remain: 0), calls stop until its reset without spending requests", async () => {
     const now = 1_800_000_000_000;
-    const ch = fakeCh(() => Response.json({ items: [], total_results: 0 }, { headers: { "X-Ratelimit-Remain": "0", "X-Ratelimit-Reset": String(now / 1000 + 90) } }));
+    const ch = fakeCh(() =>
+      Response.json({ items: [], total_results: 0 }, { headers: { "X-Ratelimit-Remain": "0", "X-Ratelimit-Reset": String(now / 1000 + 90) } }),
+    );
     const c = client(ch.fetchImpl, { now: () => now });
     await c.getPscStatements("01234567");
     const e = await failure(c.getCharges("01234567"));
@@ -96,14 +107,41 @@ describe("issue 12 §1 the Companies House client", () => {
     const ch = fakeCh(() => Response.json({ total_count: 0, items: [] }));
     const budget = memoryRequestBudget({ "companies-house": { limit: 3, windowSeconds: 300 } });
     const numbers = ["00000001", "00000002", "00000003", "00000004", "00000005", "00000006"];
-    const results = await Promise.all(numbers.map((n) => client(ch.fetchImpl, { budget }).getCharges(n).then(() => "ok", (e: UpstreamError) => e.kind)));
+    const results = await Promise.all(
+      numbers.map((n) =>
+        client(ch.fetchImpl, { budget })
+          .getCharges(n)
+          .then(
+            () => "ok",
+            (e: UpstreamError) => e.kind,
+          ),
+      ),
+    );
     expect(results.filter((r) => r === "ok")).toHaveLength(3);
     expect(results.filter((r) => r === "rate_limited")).toHaveLength(3);
     expect(ch.seen).toHaveLength(3);
   });
 
   it("search asks Companies House's own index, company level only, and a bad number is refused before any request", async () => {
-    const ch = fakeCh(() => Response.json({ kind: "search#companies", total_results: 1, items_per_page: 20, start_index: 0, items: [{ kind: "searchresults#company", title: "YOU LIMITED", company_number: "04475590", company_status: "active", company_type: "ltd", address_snippet: "1 High Street, Leeds, LS1 1AA", address: { locality: "Leeds", postal_code: "LS1 1AA" } }] }));
+    const ch = fakeCh(() =>
+      Response.json({
+        kind: "search#companies",
+        total_results: 1,
+        items_per_page: 20,
+        start_index: 0,
+        items: [
+          {
+            kind: "searchresults#company",
+            title: "YOU LIMITED",
+            company_number: "04475590",
+            company_status: "active",
+            company_type: "ltd",
+            address_snippet: "1 High Street, Leeds, LS1 1AA",
+            address: { locality: "Leeds", postal_code: "LS1 1AA" },
+          },
+        ],
+      }),
+    );
     const r = await client(ch.fetchImpl).searchCompanies(" you  ", 20);
     expect(ch.seen[0]).toBe("/search/companies?q=you&items_per_page=20");
     expect(r.items[0]).toMatchObject({ number: "04475590", name: "YOU LIMITED", postcode: "LS1 1AA" });

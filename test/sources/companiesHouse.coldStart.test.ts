@@ -31,7 +31,10 @@ function watchCompaniesHouse(fail?: () => Promise<Response>) {
   return seen;
 }
 
-const budgetRows = () => env.DB.prepare("SELECT source, used FROM upstream_budget").all().then((r) => r.results);
+const budgetRows = () =>
+  env.DB.prepare("SELECT source, used FROM upstream_budget")
+    .all()
+    .then((r) => r.results);
 const cached = (number: string) => env.DB.prepare("SELECT status FROM http_cache WHERE key = ?").bind(`ch:profile:${number}`).first("status");
 
 describe("the first Companies House call of a fresh Worker", () => {

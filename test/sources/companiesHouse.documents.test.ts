@@ -33,17 +33,32 @@ function fake(route: (url: URL, accept: string | null) => Response) {
 }
 
 const client = (fetchImpl: typeof fetch) =>
-  createDocumentClient({ baseUrl: "https://chdoc.test", apiKey: "k", cache: memoryHttpCache(), budget: memoryRequestBudget({ "companies-house": { limit: 600, windowSeconds: 300 } }), fetchImpl });
+  createDocumentClient({
+    baseUrl: "https://chdoc.test",
+    apiKey: "k",
+    cache: memoryHttpCache(),
+    budget: memoryRequestBudget({ "companies-house": { limit: 600, windowSeconds: 300 } }),
+    fetchImpl,
+  });
 
 describe("issue 12 §1 the Document API client", () => {
   it("asks the configured host for every link the register returns, whatever host the link names", async () => {
     expect(documentPath("https://document-api.company-information.service.gov.uk/document/Ab3/content?x=1")).toBe("/document/Ab3/content?x=1");
     expect(documentPath("/document/Ab3")).toBe("/document/Ab3");
     expect(documentPath("http://169.254.169.254/document/Ab3")).toBe("/document/Ab3");
-    const f = fake((url, accept) => (url.pathname.endsWith("/content") ? new Response("<html xmlns:ix='http://www.xbrl.org/2013/inlineXBRL'></html>", { headers: { "content-type": XHTML } }) : Response.json(META)));
+    const f = fake((url, accept) =>
+      url.pathname.endsWith("/content")
+        ? new Response("<html xmlns:ix='http://www.xbrl.org/2013/inlineXBRL'></html>", { headers: { "content-type": XHTML } })
+        : Response.json(META),
+    );
     const c = client(f.fetchImpl);
     const meta = await c.getMetadata("https://elsewhere.example/document/Ab3dEf6GhIjK9lMnOp2qRsTuV5wXyZ8a");
-    expect(meta).toEqual({ contentTypes: ["application/pdf", XHTML], contentPath: "/document/Ab3dEf6GhIjK9lMnOp2qRsTuV5wXyZ8a/content", pages: 12, createdAt: "2025-12-18T10:42:07.512Z" });
+    expect(meta).toEqual({
+      contentTypes: ["application/pdf", XHTML],
+      contentPath: "/document/Ab3dEf6GhIjK9lMnOp2qRsTuV5wXyZ8a/content",
+      pages: 12,
+      createdAt: "2025-12-18T10:42:07.512Z",
+    });
     const xhtml = await c.getXhtml(meta!);
     expect(xhtml).toContain("inlineXBRL");
     expect(f.seen.map((s) => [new URL(s.url).host, s.accept])).toEqual([
@@ -63,7 +78,12 @@ describe("issue 12 §1 the Document API client", () => {
 
   it("SPEC §7 the Document API answering 429 (its header is X-Ratelimit-Remaining) is a rate-limited upstream error; a missing document is null", async () => {
     const limited = fake(() => new Response("", { status: 429, headers: { "X-Ratelimit-Remaining": "0" } }));
-    const e = await client(limited.fetchImpl).getMetadata("/document/x").then(() => null, (x: UpstreamError) => x);
+    const e = await client(limited.fetchImpl)
+      .getMetadata("/document/x")
+      .then(
+        () => null,
+        (x: UpstreamError) => x,
+      );
     expect(e).toMatchObject({ name: "UpstreamError", kind: "rate_limited", status: 429 });
     const missing = fake(() => new Response("", { status: 404 }));
     expect(await client(missing.fetchImpl).getMetadata("/document/gone")).toBeNull();

@@ -1,7 +1,16 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../src/shared/errors";
-import { type AccountsDocument, deriveNetAssets, type Figures, FIGURE_NAMES, parseDate, parseNumber, readAccounts, readFacts } from "../../src/sources/companies-house/ixbrl";
+import {
+  type AccountsDocument,
+  deriveNetAssets,
+  type Figures,
+  FIGURE_NAMES,
+  parseDate,
+  parseNumber,
+  readAccounts,
+  readFacts,
+} from "../../src/sources/companies-house/ixbrl";
 
 /**
  * The iXBRL accounts reader (src/sources/companies-house/ixbrl.ts), behind GET /api/v1/accounts (SPEC §4.8).
@@ -100,10 +109,31 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 the iXBRL reader on real Compan
 
   it("SPEC §4.8 account_2 (UK GAAP 2009, uk-gaap-pt): 2009 names, default-namespace contexts, current and previous by date", async () => {
     const a = await real("account_2.html");
-    expect(a).toMatchObject({ companyNumber: "12345678", companyName: "COMMA NAME, TESTAREA AND DISTRICT COMMUNITY ASSOCIATION LIMITED", periodStart: "2016-04-01", periodEnd: "2017-03-31", dormant: false, accountingStandard: null });
+    expect(a).toMatchObject({
+      companyNumber: "12345678",
+      companyName: "COMMA NAME, TESTAREA AND DISTRICT COMMUNITY ASSOCIATION LIMITED",
+      periodStart: "2016-04-01",
+      periodEnd: "2017-03-31",
+      dormant: false,
+      accountingStandard: null,
+    });
     expect(a.taxonomies).toContain("http://www.xbrl.org/uk/gaap/core/2009-09-01");
-    expect(tagged(a.current)).toEqual({ currentAssets: 4373, creditorsWithinOneYear: 1154, netCurrentAssets: 3219, totalAssetsLessCurrentLiabilities: 3219, netAssets: 3219, equity: 3219 });
-    expect(tagged(a.prior)).toEqual({ currentAssets: 4928, creditorsWithinOneYear: 495, netCurrentAssets: 4433, totalAssetsLessCurrentLiabilities: 4433, netAssets: 4433, equity: 4433 });
+    expect(tagged(a.current)).toEqual({
+      currentAssets: 4373,
+      creditorsWithinOneYear: 1154,
+      netCurrentAssets: 3219,
+      totalAssetsLessCurrentLiabilities: 3219,
+      netAssets: 3219,
+      equity: 3219,
+    });
+    expect(tagged(a.prior)).toEqual({
+      currentAssets: 4928,
+      creditorsWithinOneYear: 495,
+      netCurrentAssets: 4433,
+      totalAssetsLessCurrentLiabilities: 4433,
+      netAssets: 4433,
+      equity: 4433,
+    });
     expect(a.prior!.endDate).toBe("2016-03-31");
     expect(where(a.current, "creditorsWithinOneYear")).toBe("uk-gaap-pt:CreditorsDueWithinOneYear@current-mud=1,154");
     expect(where(a.current, "netAssets")).toBe("uk-gaap-pt:NetAssetsLiabilitiesIncludingPensionAssetLiability@current-mud=3,219");
@@ -113,8 +143,22 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 the iXBRL reader on real Compan
 
   it("SPEC §4.8 account_3 (UK GAAP 2009): zerodash and fixed-zero are 0; called-up share capital not paid is not share capital", async () => {
     const a = await real("account_3.html");
-    expect(a).toMatchObject({ companyNumber: "03456789", companyName: "FAKETEST TECHNOLOGIES LIMITED", periodStart: "2015-10-01", periodEnd: "2016-09-30", balanceSheetDate: "2016-09-30" });
-    const both = { fixedAssets: 0, currentAssets: 0, creditorsWithinOneYear: 0, netCurrentAssets: 0, totalAssetsLessCurrentLiabilities: 1000, netAssets: 1000, equity: 1000 };
+    expect(a).toMatchObject({
+      companyNumber: "03456789",
+      companyName: "FAKETEST TECHNOLOGIES LIMITED",
+      periodStart: "2015-10-01",
+      periodEnd: "2016-09-30",
+      balanceSheetDate: "2016-09-30",
+    });
+    const both = {
+      fixedAssets: 0,
+      currentAssets: 0,
+      creditorsWithinOneYear: 0,
+      netCurrentAssets: 0,
+      totalAssetsLessCurrentLiabilities: 1000,
+      netAssets: 1000,
+      equity: 1000,
+    };
     expect(tagged(a.current)).toEqual(both);
     expect(tagged(a.prior)).toEqual(both);
     expect(where(a.current, "creditorsWithinOneYear")).toBe("uk-gaap-pt:CreditorsDueWithinOneYear@current-mud=0");
@@ -122,7 +166,7 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 the iXBRL reader on real Compan
     expect(a.prior!.endDate).toBe("2015-09-30");
   });
 
-  it("SPEC §4.8 account_4 (FRS 102 2014, prefixes ns0..ns27): metadata dates 1.4.17 / 31.3.18, creditors by the current/non-current dimension, sign=\"-\", a context that lost its id", async () => {
+  it('SPEC §4.8 account_4 (FRS 102 2014, prefixes ns0..ns27): metadata dates 1.4.17 / 31.3.18, creditors by the current/non-current dimension, sign="-", a context that lost its id', async () => {
     const a = await real("account_4.html");
     expect(a).toMatchObject({
       companyNumber: "10023456",
@@ -143,7 +187,9 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 the iXBRL reader on real Compan
     ]);
     expect(tagged(a.current)).toEqual({ creditorsWithinOneYear: 42352, creditorsAfterOneYear: 39300, shareCapital: 2, reserves: 32246, averageEmployees: 5 });
     expect(where(a.current, "creditorsWithinOneYear")).toBe("ns5:Creditors@Creditors-SegmentsHypercube_cfwd_31_03_2018_Set1=42,352");
-    expect(a.current.evidence.creditorsAfterOneYear!.dimensions).toEqual({ "FinancialInstrumentCurrentNon-currentDimension": "Non-currentFinancialInstruments" });
+    expect(a.current.evidence.creditorsAfterOneYear!.dimensions).toEqual({
+      "FinancialInstrumentCurrentNon-currentDimension": "Non-currentFinancialInstruments",
+    });
     expect(a.prior).toMatchObject({ startDate: "2016-03-29", endDate: "2017-03-31" });
     expect(tagged(a.prior)).toEqual({
       fixedAssets: 63450,
@@ -164,9 +210,18 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 the iXBRL reader on real Compan
     expect(where(a.prior, "equity")).toBe("ns5:Equity@cfwd_31_03_2017=26,199");
   });
 
-  it("SPEC §4.8 account_5 (FRC 2014, un-prefixed ix elements): sign=\"-\" negatives, a dimensioned debtors note is not the total, profit and employees", async () => {
+  it('SPEC §4.8 account_5 (FRC 2014, un-prefixed ix elements): sign="-" negatives, a dimensioned debtors note is not the total, profit and employees', async () => {
     const a = await real("account_5.html");
-    expect(a).toMatchObject({ companyNumber: "01234567", companyName: "TEST COMPANY5 LIMITED", periodStart: "2018-04-01", periodEnd: "2019-03-31", balanceSheetDate: "2019-03-31", accountingStandard: "SmallEntities", accountsType: "FullAccounts", accountsStatus: "AuditExempt-NoAccountantsReport" });
+    expect(a).toMatchObject({
+      companyNumber: "01234567",
+      companyName: "TEST COMPANY5 LIMITED",
+      periodStart: "2018-04-01",
+      periodEnd: "2019-03-31",
+      balanceSheetDate: "2019-03-31",
+      accountingStandard: "SmallEntities",
+      accountsType: "FullAccounts",
+      accountsStatus: "AuditExempt-NoAccountantsReport",
+    });
     expect(tagged(a.current)).toEqual({
       fixedAssets: 0,
       currentAssets: 9590,
@@ -208,10 +263,38 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 the iXBRL reader on real Compan
 
   it("SPEC §4.8 account_6 (FRC 2021 micro-entity, FRS 105): turnover, profit and employees for both years; a date with ix:exclude text", async () => {
     const a = await real("account_6.xhtml");
-    expect(a).toMatchObject({ companyNumber: "12345671", companyName: "Test Exclude LIMITED", periodStart: "2021-08-01", periodEnd: "2022-07-31", balanceSheetDate: "2022-07-31", accountingStandard: "Micro-entities", accountsType: "FullAccounts", accountsStatus: "AuditExemptWithAccountantsReport", dormant: false });
+    expect(a).toMatchObject({
+      companyNumber: "12345671",
+      companyName: "Test Exclude LIMITED",
+      periodStart: "2021-08-01",
+      periodEnd: "2022-07-31",
+      balanceSheetDate: "2022-07-31",
+      accountingStandard: "Micro-entities",
+      accountsType: "FullAccounts",
+      accountsStatus: "AuditExemptWithAccountantsReport",
+      dormant: false,
+    });
     expect(a.taxonomies).toContain("http://xbrl.frc.org.uk/fr/2021-01-01/core");
-    expect(tagged(a.current)).toEqual({ currentAssets: 1040, creditorsWithinOneYear: 786, netCurrentAssets: 254, netAssets: 254, equity: 254, turnover: 3456, profitAfterTax: 456, averageEmployees: 0 });
-    expect(tagged(a.prior)).toEqual({ currentAssets: 810, creditorsWithinOneYear: 805, netCurrentAssets: 5, netAssets: 5, equity: 5, turnover: 5678, profitAfterTax: 2847, averageEmployees: 0 });
+    expect(tagged(a.current)).toEqual({
+      currentAssets: 1040,
+      creditorsWithinOneYear: 786,
+      netCurrentAssets: 254,
+      netAssets: 254,
+      equity: 254,
+      turnover: 3456,
+      profitAfterTax: 456,
+      averageEmployees: 0,
+    });
+    expect(tagged(a.prior)).toEqual({
+      currentAssets: 810,
+      creditorsWithinOneYear: 805,
+      netCurrentAssets: 5,
+      netAssets: 5,
+      equity: 5,
+      turnover: 5678,
+      profitAfterTax: 2847,
+      averageEmployees: 0,
+    });
     expect(a.prior).toMatchObject({ startDate: "2020-08-01", endDate: "2021-07-31" });
     expect(where(a.current, "turnover")).toBe("core:TurnoverRevenue@C=3,456");
     expect(a.current.evidence.creditorsWithinOneYear!.dimensions).toEqual({
@@ -244,7 +327,17 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 the iXBRL reader on real Compan
 
   it("SPEC §4.8 plain XBRL instances (account_1.xml, 2004 names): dormant, cash, net assets, shareholders' funds; disagreeing duplicates keep the first with a warning", async () => {
     const a = await real("account_1.xml");
-    expect(a).toMatchObject({ format: "xbrl", parsedAs: "xml", companyNumber: "01234567", companyName: "DEMO XML LIMITED", periodStart: "2020-01-01", periodEnd: "2020-12-31", balanceSheetDate: "2020-12-31", dormant: true, currency: "GBP" });
+    expect(a).toMatchObject({
+      format: "xbrl",
+      parsedAs: "xml",
+      companyNumber: "01234567",
+      companyName: "DEMO XML LIMITED",
+      periodStart: "2020-01-01",
+      periodEnd: "2020-12-31",
+      balanceSheetDate: "2020-12-31",
+      dormant: true,
+      currency: "GBP",
+    });
     expect(tagged(a.current)).toEqual({ cash: 1, netAssets: 1, equity: 1000 });
     expect(tagged(a.prior)).toEqual({ cash: 1, netAssets: 1, equity: -1000 });
     expect(a.prior).toMatchObject({ startDate: "2019-01-01", endDate: "2019-12-31" });
@@ -264,7 +357,7 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 the iXBRL reader on real Compan
 });
 
 describe("SPEC §4.8 the iXBRL reader on our fixture in the real shape (test/fixtures/companies-house/ixbrl/harbourside-2025.xhtml)", () => {
-  it("SPEC §4.8 figures in thousands (scale=\"3\"), sign=\"-\" losses, dimensions, zerodash, nil, prior-year comparatives: every figure exact", async () => {
+  it('SPEC §4.8 figures in thousands (scale="3"), sign="-" losses, dimensions, zerodash, nil, prior-year comparatives: every figure exact', async () => {
     const a = readAccounts(await ownFixture("harbourside-2025.xhtml"));
     expect(a).toMatchObject({
       format: "ixbrl",
@@ -328,15 +421,37 @@ describe("SPEC §4.8 the iXBRL reader on our fixture in the real shape (test/fix
       averageEmployees: 21,
     });
     // The displayed text spans a nested <span>; scale 3 with a decimal.
-    expect(a.current.evidence.turnover).toEqual({ concept: "core:TurnoverRevenue", contextRef: "ctx3", text: "1,482.5", sign: null, scale: 3, unit: "iso4217:GBP", dimensions: {} });
-    expect(a.current.evidence.shareCapital).toEqual({ concept: "core:Equity", contextRef: "ctx10", text: "0.1", sign: null, scale: 3, unit: "iso4217:GBP", dimensions: { EquityClassesDimension: "ShareCapital" } });
+    expect(a.current.evidence.turnover).toEqual({
+      concept: "core:TurnoverRevenue",
+      contextRef: "ctx3",
+      text: "1,482.5",
+      sign: null,
+      scale: 3,
+      unit: "iso4217:GBP",
+      dimensions: {},
+    });
+    expect(a.current.evidence.shareCapital).toEqual({
+      concept: "core:Equity",
+      contextRef: "ctx10",
+      text: "0.1",
+      sign: null,
+      scale: 3,
+      unit: "iso4217:GBP",
+      dimensions: { EquityClassesDimension: "ShareCapital" },
+    });
     expect(a.prior!.evidence.operatingProfit).toMatchObject({ contextRef: "ctx2", text: "12", sign: "-" });
-    expect(a.prior!.evidence.creditorsAfterOneYear).toMatchObject({ contextRef: "ctx7", text: "-", dimensions: { MaturitiesOrExpirationPeriodsDimension: "AfterOneYear" } });
+    expect(a.prior!.evidence.creditorsAfterOneYear).toMatchObject({
+      contextRef: "ctx7",
+      text: "-",
+      dimensions: { MaturitiesOrExpirationPeriodsDimension: "AfterOneYear" },
+    });
     expect(a.current.evidence.averageEmployees).toMatchObject({ text: "23", scale: 0, unit: "xbrli:pure" });
     expect(a.prior!.evidence.grossProfit).toBeUndefined();
     expect(a.current.netAssetsFrom).toEqual({ rule: 1, concept: "NetAssetsLiabilities", deducted: [], notTagged: [] });
     // Equal duplicates (total equity twice, creditors within one year again in the note) are fine; the debtors note disagrees.
-    expect(a.warnings).toEqual(['core:Debtors, current period: facts disagree, 187000 (context ctx4, shown "187") and 178000 (context ctx4, shown "178"); the first is used']);
+    expect(a.warnings).toEqual([
+      'core:Debtors, current period: facts disagree, 187000 (context ctx4, shown "187") and 178000 (context ctx4, shown "178"); the first is used',
+    ]);
   });
 
   it("SPEC §4.8 current and prior are told apart by dates, never by context ids", () => {
@@ -350,7 +465,10 @@ describe("SPEC §4.8 the iXBRL reader on our fixture in the real shape (test/fix
 <p><ix:nonFraction name="c:NetAssetsLiabilities" contextRef="${ids.before}" unitRef="u" format="ixt2:numcommadecimal">1.234,5</ix:nonFraction>
 <ix:nonFraction name="c:NetAssetsLiabilities" contextRef="${ids.now}" unitRef="u" format="ixt2:numcommadecimal">2.000</ix:nonFraction></p>
 </body></html>`;
-    for (const ids of [{ now: "current", before: "prior" }, { now: "prior", before: "current" }]) {
+    for (const ids of [
+      { now: "current", before: "prior" },
+      { now: "prior", before: "current" },
+    ]) {
       const a = readAccounts(doc(ids));
       expect(a).toMatchObject({ companyNumber: "NI612345", periodEnd: "2023-12-31", currency: "EUR" });
       expect(a.current.figures.netAssets).toBe(2000);
@@ -375,7 +493,12 @@ describe("SPEC §4.8 the iXBRL reader on our fixture in the real shape (test/fix
     const a = readAccounts(soup);
     expect(a).toMatchObject({ parsedAs: "html", companyNumber: "07654321", periodEnd: "2024-06-30", currency: "GBP", prior: null });
     expect(tagged(a.current)).toEqual({ cash: 1234, creditorsWithinOneYear: 5678, netAssets: -90 });
-    expect(a.current.evidence.creditorsWithinOneYear).toMatchObject({ concept: "uk-core:Creditors", contextRef: "i1w", text: "5,678", dimensions: { MaturitiesOrExpirationPeriodsDimension: "WithinOneYear" } });
+    expect(a.current.evidence.creditorsWithinOneYear).toMatchObject({
+      concept: "uk-core:Creditors",
+      contextRef: "i1w",
+      text: "5,678",
+      dimensions: { MaturitiesOrExpirationPeriodsDimension: "WithinOneYear" },
+    });
     expect(a.current.evidence.netAssets).toMatchObject({ text: "90" });
     expect(readFacts(soup).facts.find((f) => f.localName === "EntityDormantTruefalse")).toMatchObject({ text: "" });
     expect(a.warnings[0]).toBe("the document is not well-formed XML; it was read with a tolerant HTML parser");
@@ -465,7 +588,12 @@ const taggedNetAssets = (doc: string, date: string | null) => {
   const set = readFacts(doc);
   const f = set.facts.find((x) => {
     const c = x.contextRef ? set.contexts.get(x.contextRef) : undefined;
-    return /^NetAssetsLiabilities(IncludingPensionAssetLiability)?$/.test(x.localName) && x.value !== null && c?.instant === date && Object.keys(c.dimensions).length === 0;
+    return (
+      /^NetAssetsLiabilities(IncludingPensionAssetLiability)?$/.test(x.localName) &&
+      x.value !== null &&
+      c?.instant === date &&
+      Object.keys(c.dimensions).length === 0
+    );
   });
   return (f?.value as number | undefined) ?? null;
 };
@@ -476,7 +604,10 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 net assets in a documented orde
     for (const file of REAL_FILES) {
       const text = await (await fetch(`${SAMPLES}/${file}`)).text();
       const a = readAccounts(text);
-      for (const [label, p] of [["current", a.current], ["prior", a.prior]] as const) {
+      for (const [label, p] of [
+        ["current", a.current],
+        ["prior", a.prior],
+      ] as const) {
         if (!p) continue;
         const tagged = taggedNetAssets(text, p.endDate);
         // The reply: the tagged line wherever there is one, named.
@@ -522,7 +653,10 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 net assets in a documented orde
   it("SPEC §4.8 rule 3 on account_4's prior year names what it took away and what the filing does not tag; the tagged line and total equity disagreeing is a warning", async () => {
     const a = await real("account_4.html");
     const held = deriveNetAssets({ figures: { ...a.prior!.figures, netAssets: null, equity: null }, evidence: a.prior!.evidence });
-    expect(held).toEqual({ value: 26199, from: { rule: 3, concept: "TotalAssetsLessCurrentLiabilities", deducted: ["creditorsAfterOneYear", "provisions"], notTagged: ["accrualsDeferredIncome"] } });
+    expect(held).toEqual({
+      value: 26199,
+      from: { rule: 3, concept: "TotalAssetsLessCurrentLiabilities", deducted: ["creditorsAfterOneYear", "provisions"], notTagged: ["accrualsDeferredIncome"] },
+    });
     expect(a.prior!.figures).toMatchObject({ totalAssetsLessCurrentLiabilities: 45493, creditorsAfterOneYear: 19294, provisions: 0 });
 
     const demo = await real("account_1.xml");
@@ -563,7 +697,7 @@ describe("SPEC §4.8 an IRIS-shaped micro-entity filing that tags Equity and Tot
     equity: 3_730,
   };
 
-  it("SPEC §4.8 net assets are the total equity (rule 2, concept Equity), never a dimensioned component; ns1/ns2/ns3/ns5/ns10 prefixes resolved by namespace; sign=\"-\" and scale=\"0\" read", async () => {
+  it('SPEC §4.8 net assets are the total equity (rule 2, concept Equity), never a dimensioned component; ns1/ns2/ns3/ns5/ns10 prefixes resolved by namespace; sign="-" and scale="0" read', async () => {
     const a = readAccounts(await ownFixture("ashgrove-micro-iris-2024.xhtml"));
     expect(a).toMatchObject({
       format: "ixbrl",
@@ -584,16 +718,39 @@ describe("SPEC §4.8 an IRIS-shaped micro-entity filing that tags Equity and Tot
     expect(a.prior!.figures).toEqual(expectedPrior);
     expect(a.current.netAssetsFrom).toEqual({ rule: 2, concept: "Equity", deducted: [], notTagged: [] });
     expect(a.prior!.netAssetsFrom).toEqual({ rule: 2, concept: "Equity", deducted: [], notTagged: [] });
-    expect(a.current.evidence.netAssets).toEqual({ concept: "ns5:Equity", contextRef: "cfwd_31_03_2024", text: "2,030", sign: "-", scale: 0, unit: "ns3:GBP", dimensions: {} });
-    expect(a.current.evidence.reserves).toMatchObject({ contextRef: "EquitySOCI-SegmentsHypercube_cfwd_31_03_2024_Set7", sign: "-", dimensions: { EquityClassesDimension: "RetainedEarningsAccumulatedLosses" } });
+    expect(a.current.evidence.netAssets).toEqual({
+      concept: "ns5:Equity",
+      contextRef: "cfwd_31_03_2024",
+      text: "2,030",
+      sign: "-",
+      scale: 0,
+      unit: "ns3:GBP",
+      dimensions: {},
+    });
+    expect(a.current.evidence.reserves).toMatchObject({
+      contextRef: "EquitySOCI-SegmentsHypercube_cfwd_31_03_2024_Set7",
+      sign: "-",
+      dimensions: { EquityClassesDimension: "RetainedEarningsAccumulatedLosses" },
+    });
     expect(a.prior!.evidence.provisions).toMatchObject({ text: "-", scale: 0 });
   });
 
   it("SPEC §4.8 rule 3 on the same balance sheet, total equity held out, gives the same net assets: 8,920 − 9,800 − 1,150", async () => {
     const a = readAccounts(await ownFixture("ashgrove-micro-iris-2024.xhtml"));
-    for (const [p, want] of [[a.current, -2_030], [a.prior!, 3_730]] as const) {
+    for (const [p, want] of [
+      [a.current, -2_030],
+      [a.prior!, 3_730],
+    ] as const) {
       const held = deriveNetAssets({ figures: { ...p.figures, netAssets: null, equity: null }, evidence: p.evidence });
-      expect(held).toEqual({ value: want, from: { rule: 3, concept: "TotalAssetsLessCurrentLiabilities", deducted: ["creditorsAfterOneYear", "provisions"], notTagged: ["accrualsDeferredIncome"] } });
+      expect(held).toEqual({
+        value: want,
+        from: {
+          rule: 3,
+          concept: "TotalAssetsLessCurrentLiabilities",
+          deducted: ["creditorsAfterOneYear", "provisions"],
+          notTagged: ["accrualsDeferredIncome"],
+        },
+      });
     }
   });
 
@@ -634,7 +791,10 @@ describe("SPEC §4.8 concepts and units by namespace URI, never by prefix; the n
   it("SPEC §4.8 the order: the tagged line before total equity, total equity before TALCL, components never summed, nothing when none applies", () => {
     const blank = Object.fromEntries(FIGURE_NAMES.map((n) => [n, null])) as Figures;
     const net = (figures: Partial<Figures>) => deriveNetAssets({ figures: { ...blank, ...figures }, evidence: {} });
-    expect(net({ netAssets: 10, equity: 12, totalAssetsLessCurrentLiabilities: 40, creditorsAfterOneYear: 30 })).toMatchObject({ value: 10, from: { rule: 1 } });
+    expect(net({ netAssets: 10, equity: 12, totalAssetsLessCurrentLiabilities: 40, creditorsAfterOneYear: 30 })).toMatchObject({
+      value: 10,
+      from: { rule: 1 },
+    });
     expect(net({ equity: 12, totalAssetsLessCurrentLiabilities: 40, creditorsAfterOneYear: 30 })).toMatchObject({ value: 12, from: { rule: 2 } });
     expect(net({ totalAssetsLessCurrentLiabilities: 40, creditorsAfterOneYear: 30, accrualsDeferredIncome: 2.5 })).toEqual({
       value: 7.5,

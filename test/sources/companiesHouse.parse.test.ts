@@ -1,7 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
-  parseChargeList, parseFilingHistory, parseInsolvency, parseOfficerList, parsePsc, parsePscList, parsePscStatements,
+  parseChargeList,
+  parseFilingHistory,
+  parseInsolvency,
+  parseOfficerList,
+  parsePsc,
+  parsePscList,
+  parsePscStatements,
   parseSearchResults,
 } from "../../src/sources/companies-house/parse";
 
@@ -41,7 +47,13 @@ const NOT_THE_RESOURCE = [
   '{"cases":{}}',
 ];
 const ALL = {
-  parseOfficerList, parsePscList, parsePscStatements, parseChargeList, parseFilingHistory, parseInsolvency, parseSearchResults,
+  parseOfficerList,
+  parsePscList,
+  parsePscStatements,
+  parseChargeList,
+  parseFilingHistory,
+  parseInsolvency,
+  parseSearchResults,
 };
 
 describe.skipIf(!env.SHARED_PRESENT)("Companies House list parsers on real replies (../shared)", () => {
@@ -80,8 +92,12 @@ describe.skipIf(!env.SHARED_PRESENT)("Companies House list parsers on real repli
       appointmentsLink: "/officers/5SU_9GfEsP_Z_H7rb1fNFmEZvKs/appointments",
     });
     expect(l.items[3]).toMatchObject({
-      name: "LONDON LAW SECRETARIAL LIMITED", role: "corporate-nominee-secretary", isCorporate: true, identification: null,
-      appointedOn: "2002-07-02", resignedOn: "2002-07-02",
+      name: "LONDON LAW SECRETARIAL LIMITED",
+      role: "corporate-nominee-secretary",
+      isCorporate: true,
+      identification: null,
+      appointedOn: "2002-07-02",
+      resignedOn: "2002-07-02",
     });
     // A company acting as nominee director, but its role is not "corporate-..." and it has no identification block.
     expect(l.items[4]).toMatchObject({ name: "LONDON LAW SERVICES LIMITED", role: "nominee-director", isCorporate: false });
@@ -92,7 +108,13 @@ describe.skipIf(!env.SHARED_PRESENT)("Companies House list parsers on real repli
     const l = parseOfficerList(await real("kevbite__officers_00445790_tesco_idv.json"))!;
     expect(l).toMatchObject({ totalResults: 74, activeCount: 11, resignedCount: 63, inactiveCount: 0, itemsPerPage: 5, startIndex: 0 });
     expect(l.items).toHaveLength(2); // cut from test code: 2 of the page's 5
-    expect(l.items[0]).toMatchObject({ name: "TAYLOR, Christopher Jon", role: "secretary", appointedOn: "2025-04-14", identityVerification: null, dateOfBirth: null });
+    expect(l.items[0]).toMatchObject({
+      name: "TAYLOR, Christopher Jon",
+      role: "secretary",
+      appointedOn: "2025-04-14",
+      identityVerification: null,
+      dateOfBirth: null,
+    });
     expect(l.items[1]).toEqual({
       name: "BETHELL, Melissa",
       role: "director",
@@ -118,20 +140,22 @@ describe.skipIf(!env.SHARED_PRESENT)("Companies House list parsers on real repli
   it("officers: a corporate secretary's identification, registration number verbatim (not zero-padded)", async () => {
     const l = parseOfficerList(await real("kevbite__officers_03610056_corporate_secretary.json"))!;
     expect(l).toMatchObject({ totalResults: 1, activeCount: 1, resignedCount: 0, inactiveCount: 0, itemsPerPage: 1, startIndex: 0 });
-    expect(l.items).toEqual([{
-      name: "INFORMA COSEC LIMITED",
-      role: "corporate-secretary",
-      appointedOn: "2021-12-31",
-      resignedOn: null,
-      isCorporate: true,
-      identification: { type: "uk-limited-company", registrationNumber: "3849195", placeRegistered: null, legalForm: null, legalAuthority: null },
-      nationality: null,
-      countryOfResidence: null,
-      occupation: null,
-      dateOfBirth: null,
-      identityVerification: null,
-      appointmentsLink: "/officers/YwIOmduyS6PW5axJgQQrsTGyRD0/appointments",
-    }]);
+    expect(l.items).toEqual([
+      {
+        name: "INFORMA COSEC LIMITED",
+        role: "corporate-secretary",
+        appointedOn: "2021-12-31",
+        resignedOn: null,
+        isCorporate: true,
+        identification: { type: "uk-limited-company", registrationNumber: "3849195", placeRegistered: null, legalForm: null, legalAuthority: null },
+        nationality: null,
+        countryOfResidence: null,
+        occupation: null,
+        dateOfBirth: null,
+        identityVerification: null,
+        appointmentsLink: "/officers/YwIOmduyS6PW5axJgQQrsTGyRD0/appointments",
+      },
+    ]);
   });
 
   it("PSCs: Yorkshire Air Ambulance (04053514), four ceased individuals (ceased_on only) and a corporate parent", async () => {
@@ -139,7 +163,11 @@ describe.skipIf(!env.SHARED_PRESENT)("Companies House list parsers on real repli
     // This list reply has no `kind` member.
     expect(l).toMatchObject({ totalResults: 5, activeCount: 1, ceasedCount: 4, itemsPerPage: 25, startIndex: 0 });
     expect(l.items.map((p) => p.name)).toEqual([
-      "Mr Peter Sunderland", "Mr Bruce Burns", "Mr Kevin Hynes", "Mr John William Young Strachan Samuel", "Yorkshire Air Ambulance Ltd",
+      "Mr Peter Sunderland",
+      "Mr Bruce Burns",
+      "Mr Kevin Hynes",
+      "Mr John William Young Strachan Samuel",
+      "Yorkshire Air Ambulance Ltd",
     ]);
     // The reply has no `ceased` member: ceased comes from ceased_on, and agrees with ceased_count.
     expect(l.items.filter((p) => p.ceased)).toHaveLength(4);
@@ -166,7 +194,13 @@ describe.skipIf(!env.SHARED_PRESENT)("Companies House list parsers on real repli
       ceased: false,
       naturesOfControl: ["ownership-of-shares-75-to-100-percent", "voting-rights-75-to-100-percent", "right-to-appoint-and-remove-directors"],
       // A UK parent with no registration number at all, only form and authority.
-      identification: { registrationNumber: null, placeRegistered: null, countryRegistered: null, legalForm: "Limited Company", legalAuthority: "Limited Company, England And Wales" },
+      identification: {
+        registrationNumber: null,
+        placeRegistered: null,
+        countryRegistered: null,
+        legalForm: "Limited Company",
+        legalAuthority: "Limited Company, England And Wales",
+      },
       nationality: null,
       countryOfResidence: null,
       isSanctioned: null,
@@ -184,7 +218,13 @@ describe.skipIf(!env.SHARED_PRESENT)("Companies House list parsers on real repli
       name: "Alphabet, Inc.",
       notifiedOn: "2016-04-06",
       ceased: false,
-      identification: { registrationNumber: "5786925", placeRegistered: "Delaware", countryRegistered: "Delaware", legalForm: "Corporate", legalAuthority: "Delaware Secretary Of State" },
+      identification: {
+        registrationNumber: "5786925",
+        placeRegistered: "Delaware",
+        countryRegistered: "Delaware",
+        legalForm: "Corporate",
+        legalAuthority: "Delaware Secretary Of State",
+      },
       isSanctioned: null,
     });
   });
@@ -192,7 +232,11 @@ describe.skipIf(!env.SHARED_PRESENT)("Companies House list parsers on real repli
   it("PSCs: CH's synthetic list output (null counts, is_sanctioned, explicit ceased: false)", async () => {
     const l = parsePscList(await real("ch-psc-data-api-synthetic__psc_list_output.json"))!;
     expect(l).toEqual({
-      totalResults: null, activeCount: null, ceasedCount: null, itemsPerPage: 25, startIndex: 0,
+      totalResults: null,
+      activeCount: null,
+      ceasedCount: null,
+      itemsPerPage: 25,
+      startIndex: 0,
       items: [expect.anything(), expect.anything()],
     });
     for (const p of l.items) {
@@ -235,9 +279,23 @@ describe.skipIf(!env.SHARED_PRESENT)("Companies House list parsers on real repli
       appointmentVerificationStartOn: "2024-12-15",
       appointmentVerificationEndOn: "2024-12-12",
     });
-    expect(parsePsc(bodies.individual_bo)).toMatchObject({ kind: "individual-beneficial-owner", category: "individual", isSanctioned: true, nationality: "British" });
-    expect(parsePsc(bodies.legal_person)).toMatchObject({ kind: "legal-person-person-with-significant-control", category: "legal-person", ceased: false, isSanctioned: true });
-    expect(parsePsc(bodies.corporate_entity)).toMatchObject({ category: "corporate", ceased: true, identification: { registrationNumber: "string", countryRegistered: "string" } });
+    expect(parsePsc(bodies.individual_bo)).toMatchObject({
+      kind: "individual-beneficial-owner",
+      category: "individual",
+      isSanctioned: true,
+      nationality: "British",
+    });
+    expect(parsePsc(bodies.legal_person)).toMatchObject({
+      kind: "legal-person-person-with-significant-control",
+      category: "legal-person",
+      ceased: false,
+      isSanctioned: true,
+    });
+    expect(parsePsc(bodies.corporate_entity)).toMatchObject({
+      category: "corporate",
+      ceased: true,
+      identification: { registrationNumber: "string", countryRegistered: "string" },
+    });
     // "ceased": "0" is not a boolean; there is no ceased_on either, so not ceased.
     expect(parsePsc(bodies.super_secure)).toEqual({
       kind: "super-secure-person-with-significant-control",
@@ -280,14 +338,26 @@ describe.skipIf(!env.SHARED_PRESENT)("Companies House list parsers on real repli
       particularsDescription: null,
     });
     expect(l.items[2]).toMatchObject({
-      chargeNumber: 6, personsEntitled: ["Liberty Leasing PLC"],
-      containsFixedCharge: true, containsFloatingCharge: null, floatingChargeCoversAll: null, containsNegativePledge: true,
+      chargeNumber: 6,
+      personsEntitled: ["Liberty Leasing PLC"],
+      containsFixedCharge: true,
+      containsFloatingCharge: null,
+      floatingChargeCoversAll: null,
+      containsNegativePledge: true,
     });
     expect(l.items[4].particularsDescription).toMatch(/^To secure payment and performance as provided for in clause 2/);
     expect(l.items[6]).toMatchObject({
-      id: "7OT_yCk6NcAWhXZxZ7u5zhUNr6E", chargeNumber: 3, classification: "Debenture", status: "fully-satisfied",
-      createdOn: "2012-01-20", deliveredOn: "2012-02-08", satisfiedOn: "2014-08-07", personsEntitled: ["Ultimate Invoice Finance Limited"],
-      containsFixedCharge: null, containsFloatingCharge: null, chargeCode: null,
+      id: "7OT_yCk6NcAWhXZxZ7u5zhUNr6E",
+      chargeNumber: 3,
+      classification: "Debenture",
+      status: "fully-satisfied",
+      createdOn: "2012-01-20",
+      deliveredOn: "2012-02-08",
+      satisfiedOn: "2014-08-07",
+      personsEntitled: ["Ultimate Invoice Finance Limited"],
+      containsFixedCharge: null,
+      containsFloatingCharge: null,
+      chargeCode: null,
     });
     expect(l.items[8]).toMatchObject({ chargeNumber: 1, classification: "Deed of assignment", personsEntitled: ["Liberty Leasing PLC"] });
   });
@@ -321,7 +391,14 @@ describe.skipIf(!env.SHARED_PRESENT)("Companies House list parsers on real repli
     expect(sh01).toMatchObject({ description: "capital-allotment-shares", descriptionValues: { date: "2014-07-31" }, paperFiled: null, pages: 3 });
     // An MR01 with no links, no pages, barcode null.
     const bare = h.items.find((f) => f.transactionId === "MzExODg5NzAzOWFkaXF6a2N4")!;
-    expect(bare).toMatchObject({ type: "MR01", date: "2015-03-10", documentMetadataUrl: null, pages: null, paperFiled: null, description: "mortgage-create-with-deed" });
+    expect(bare).toMatchObject({
+      type: "MR01",
+      date: "2015-03-10",
+      documentMetadataUrl: null,
+      pages: null,
+      paperFiled: null,
+      description: "mortgage-create-with-deed",
+    });
     expect(h.items[46]).toMatchObject({ type: "NEWINC", date: "2010-07-09", pages: 43, description: "incorporation-company" });
   });
 
@@ -344,8 +421,11 @@ describe.skipIf(!env.SHARED_PRESENT)("Companies House list parsers on real repli
       documentMetadataUrl: "https://frontend-doc-api.company-information.service.gov.uk/document/gC-gKYvd4yGueZh5-gLNFV_Xy3jsiEzQ2rhV09MmiFU",
     });
     expect(h.items[1]).toMatchObject({
-      actionDate: "2023-01-01", category: "persons-with-significant-control", subcategory: "termination",
-      description: "cessation-of-a-person-with-significant-control", descriptionValues: { psc_name: "Taha Ejaz", cessation_date: "2023-01-01" },
+      actionDate: "2023-01-01",
+      category: "persons-with-significant-control",
+      subcategory: "termination",
+      description: "cessation-of-a-person-with-significant-control",
+      descriptionValues: { psc_name: "Taha Ejaz", cessation_date: "2023-01-01" },
     });
     expect(h.items[2]).toMatchObject({ subcategory: null, pages: 26, descriptionValues: {} });
   });
@@ -353,17 +433,22 @@ describe.skipIf(!env.SHARED_PRESENT)("Companies House list parsers on real repli
   it("insolvency: London Airways, one compulsory liquidation with its dates and practitioner", async () => {
     expect(parseInsolvency(await real("herrbert74__insolvency_london_airways.json"))).toEqual({
       status: null, // this reply has no `status` member
-      cases: [{
-        number: "1",
-        type: "compulsory-liquidation",
-        dates: [{ type: "wound-up-on", date: "1995-01-18" }, { type: "petitioned-on", date: "1994-12-12" }],
-        practitioners: [{ name: "Alan Redvers Price", role: "practitioner", appointedOn: null, ceasedToActOn: null }],
-        notes: [],
-      }],
+      cases: [
+        {
+          number: "1",
+          type: "compulsory-liquidation",
+          dates: [
+            { type: "wound-up-on", date: "1995-01-18" },
+            { type: "petitioned-on", date: "1994-12-12" },
+          ],
+          practitioners: [{ name: "Alan Redvers Price", role: "practitioner", appointedOn: null, ceasedToActOn: null }],
+          notes: [],
+        },
+      ],
     });
   });
 
-  it("search: \"you\", 15 items, titles verbatim, a dissolved company, the item whose title was removed", async () => {
+  it('search: "you", 15 items, titles verbatim, a dissolved company, the item whose title was removed', async () => {
     const s = parseSearchResults(await real("herrbert74__search_result_you.json"))!;
     expect(s).toMatchObject({ totalResults: 24184, itemsPerPage: 100, startIndex: 0 });
     expect(s.items).toHaveLength(15);
@@ -410,7 +495,10 @@ describe("Companies House list parsers on messy bodies (written in the real shap
       start_index: "0",
       a_member_added_in_2030: { nested: [1, 2, 3] },
       items: [
-        null, 3, "director", [],
+        null,
+        3,
+        "director",
+        [],
         {
           name: "SMITH, Jane",
           officer_role: "director",
@@ -420,7 +508,11 @@ describe("Companies House list parsers on messy bodies (written in the real shap
           responsibilities: "a new member",
         },
         {},
-        { name: "ACME NOMINEES LTD", officer_role: "nominee-director", identification: { identification_type: "uk-limited-company", registration_number: " 01234567 " } },
+        {
+          name: "ACME NOMINEES LTD",
+          officer_role: "nominee-director",
+          identification: { identification_type: "uk-limited-company", registration_number: " 01234567 " },
+        },
         { name: "", officer_role: "corporate-llp-designated-member", date_of_birth: { month: 1 } },
       ],
     });
@@ -428,12 +520,32 @@ describe("Companies House list parsers on messy bodies (written in the real shap
     expect(l).toMatchObject({ totalResults: null, activeCount: 2, resignedCount: null, inactiveCount: null, itemsPerPage: 35, startIndex: null });
     expect(l.items).toHaveLength(4);
     expect(l.items[0]).toMatchObject({
-      name: "SMITH, Jane", role: "director", isCorporate: false, dateOfBirth: null, appointmentsLink: null,
-      identityVerification: { verifiedOn: null, statementDueOn: null, statementDate: null, appointmentVerificationStartOn: null, appointmentVerificationEndOn: null },
+      name: "SMITH, Jane",
+      role: "director",
+      isCorporate: false,
+      dateOfBirth: null,
+      appointmentsLink: null,
+      identityVerification: {
+        verifiedOn: null,
+        statementDueOn: null,
+        statementDate: null,
+        appointmentVerificationStartOn: null,
+        appointmentVerificationEndOn: null,
+      },
     });
     expect(l.items[1]).toEqual({
-      name: null, role: null, appointedOn: null, resignedOn: null, isCorporate: false, identification: null, nationality: null,
-      countryOfResidence: null, occupation: null, dateOfBirth: null, identityVerification: null, appointmentsLink: null,
+      name: null,
+      role: null,
+      appointedOn: null,
+      resignedOn: null,
+      isCorporate: false,
+      identification: null,
+      nationality: null,
+      countryOfResidence: null,
+      occupation: null,
+      dateOfBirth: null,
+      identityVerification: null,
+      appointmentsLink: null,
     });
     expect(l.items[2]).toMatchObject({
       isCorporate: true, // by its identification block
@@ -444,106 +556,225 @@ describe("Companies House list parsers on messy bodies (written in the real shap
 
   it("PSCs: kind → category (beneficial owners too), explicit ceased wins, is_sanctioned only as a boolean", () => {
     const items = [
-      "individual-person-with-significant-control", "corporate-entity-person-with-significant-control",
-      "legal-person-person-with-significant-control", "super-secure-person-with-significant-control",
-      "individual-beneficial-owner", "corporate-entity-beneficial-owner", "legal-person-beneficial-owner", "super-secure-beneficial-owner",
-      "exemptions", "",
+      "individual-person-with-significant-control",
+      "corporate-entity-person-with-significant-control",
+      "legal-person-person-with-significant-control",
+      "super-secure-person-with-significant-control",
+      "individual-beneficial-owner",
+      "corporate-entity-beneficial-owner",
+      "legal-person-beneficial-owner",
+      "super-secure-beneficial-owner",
+      "exemptions",
+      "",
     ].map((kind) => ({ kind }));
     const l = parsePscList(JSON.stringify({ total_results: 10, ceased_count: "0", items }))!;
     expect(l.items.map((p) => p.category)).toEqual([
-      "individual", "corporate", "legal-person", "super-secure", "individual", "corporate", "legal-person", "super-secure", "other", "other",
+      "individual",
+      "corporate",
+      "legal-person",
+      "super-secure",
+      "individual",
+      "corporate",
+      "legal-person",
+      "super-secure",
+      "other",
+      "other",
     ]);
     expect(l).toMatchObject({ totalResults: 10, ceasedCount: null, activeCount: null });
     expect(l.items[9].kind).toBeNull();
 
-    const p = parsePscList(JSON.stringify({
-      items: [
-        { kind: "individual-person-with-significant-control", ceased_on: "2020-01-01", ceased: false, is_sanctioned: "true", natures_of_control: ["voting-rights-25-to-50-percent", 7, null] },
-        { kind: "corporate-entity-person-with-significant-control", ceased: true, identification: { registration_number: "SC 123 456 (Scotland)" }, new_member: 1 },
-      ],
-    }))!;
+    const p = parsePscList(
+      JSON.stringify({
+        items: [
+          {
+            kind: "individual-person-with-significant-control",
+            ceased_on: "2020-01-01",
+            ceased: false,
+            is_sanctioned: "true",
+            natures_of_control: ["voting-rights-25-to-50-percent", 7, null],
+          },
+          {
+            kind: "corporate-entity-person-with-significant-control",
+            ceased: true,
+            identification: { registration_number: "SC 123 456 (Scotland)" },
+            new_member: 1,
+          },
+        ],
+      }),
+    )!;
     expect(p.items[0]).toMatchObject({ ceased: false, ceasedOn: "2020-01-01", isSanctioned: null, naturesOfControl: ["voting-rights-25-to-50-percent"] });
     expect(p.items[1]).toMatchObject({ ceased: true, ceasedOn: null, identification: { registrationNumber: "SC 123 456 (Scotland)", legalForm: null } });
   });
 
   it("PSC statements in the spec's shape", () => {
     const body = JSON.stringify({
-      items_per_page: 25, start_index: 0, total_results: 2, active_count: 1, ceased_count: 1,
+      items_per_page: 25,
+      start_index: 0,
+      total_results: 2,
+      active_count: 1,
+      ceased_count: 1,
       links: { self: "/company/01234567/persons-with-significant-control-statements" },
       items: [
         {
-          kind: "persons-with-significant-control-statement", etag: "e1", notified_on: "2016-06-30",
-          statement: "no-individual-or-entity-with-signficant-control", links: { self: "/company/01234567/persons-with-significant-control-statements/abc" },
+          kind: "persons-with-significant-control-statement",
+          etag: "e1",
+          notified_on: "2016-06-30",
+          statement: "no-individual-or-entity-with-signficant-control",
+          links: { self: "/company/01234567/persons-with-significant-control-statements/abc" },
         },
         {
-          kind: "persons-with-significant-control-statement", notified_on: "2017-01-01", ceased_on: "2018-02-03",
-          statement: "psc-has-failed-to-confirm-changed-details", linked_psc_name: "Mr John Smith", restrictions_notice_withdrawal_reason: "x",
+          kind: "persons-with-significant-control-statement",
+          notified_on: "2017-01-01",
+          ceased_on: "2018-02-03",
+          statement: "psc-has-failed-to-confirm-changed-details",
+          linked_psc_name: "Mr John Smith",
+          restrictions_notice_withdrawal_reason: "x",
         },
       ],
     });
     expect(parsePscStatements(body)).toEqual({
-      totalResults: 2, activeCount: 1, ceasedCount: 1, itemsPerPage: 25, startIndex: 0,
+      totalResults: 2,
+      activeCount: 1,
+      ceasedCount: 1,
+      itemsPerPage: 25,
+      startIndex: 0,
       items: [
         { statement: "no-individual-or-entity-with-signficant-control", notifiedOn: "2016-06-30", ceasedOn: null, linkedPscName: null },
         { statement: "psc-has-failed-to-confirm-changed-details", notifiedOn: "2017-01-01", ceasedOn: "2018-02-03", linkedPscName: "Mr John Smith" },
       ],
     });
-    expect(parsePscStatements('{"items":[]}')).toEqual({ totalResults: null, activeCount: null, ceasedCount: null, itemsPerPage: null, startIndex: null, items: [] });
+    expect(parsePscStatements('{"items":[]}')).toEqual({
+      totalResults: null,
+      activeCount: null,
+      ceasedCount: null,
+      itemsPerPage: null,
+      startIndex: null,
+      items: [],
+    });
   });
 
-  it("charges: id member preferred, the spec's \"unfiletered_count\" spelling accepted, string flags and numbers → null", () => {
-    const l = parseChargeList(JSON.stringify({
-      total_count: "1", unfiletered_count: 1, satisfied_count: 0,
-      items: [{
-        id: "abc", charge_number: "1", classification: "A registered charge", status: "part-satisfied",
-        links: { self: "/company/01234567/charges/zzz" },
-        persons_entitled: [{ name: "Bank PLC" }, { nom: "x" }, "Other Bank"],
-        particulars: { contains_fixed_charge: "true", contains_floating_charge: false, description: 12 },
-      }, { links: { self: "/company/01234567/filing-history/zzz" } }],
-    }))!;
+  it('charges: id member preferred, the spec\'s "unfiletered_count" spelling accepted, string flags and numbers → null', () => {
+    const l = parseChargeList(
+      JSON.stringify({
+        total_count: "1",
+        unfiletered_count: 1,
+        satisfied_count: 0,
+        items: [
+          {
+            id: "abc",
+            charge_number: "1",
+            classification: "A registered charge",
+            status: "part-satisfied",
+            links: { self: "/company/01234567/charges/zzz" },
+            persons_entitled: [{ name: "Bank PLC" }, { nom: "x" }, "Other Bank"],
+            particulars: { contains_fixed_charge: "true", contains_floating_charge: false, description: 12 },
+          },
+          { links: { self: "/company/01234567/filing-history/zzz" } },
+        ],
+      }),
+    )!;
     expect(l).toMatchObject({ totalCount: null, unfilteredCount: 1, satisfiedCount: 0, partSatisfiedCount: null });
     expect(l.items[0]).toMatchObject({
-      id: "abc", chargeNumber: null, classification: null, status: "part-satisfied", personsEntitled: ["Bank PLC"],
-      containsFixedCharge: null, containsFloatingCharge: false, particularsDescription: null,
+      id: "abc",
+      chargeNumber: null,
+      classification: null,
+      status: "part-satisfied",
+      personsEntitled: ["Bank PLC"],
+      containsFixedCharge: null,
+      containsFloatingCharge: false,
+      particularsDescription: null,
     });
     expect(l.items[1]).toMatchObject({ id: null, personsEntitled: [], containsFixedCharge: null });
   });
 
   it("filing history: non-string description values dropped, pages as text → null", () => {
-    const h = parseFilingHistory(JSON.stringify({
-      total_count: 1, items_per_page: 25,
-      items: [{ type: "CS01", description: "confirmation-statement-with-no-updates", description_values: { made_up_date: "2024-01-01", n: 3, nested: { a: "b" } }, pages: "3", paper_filed: "false", links: {} }],
-    }))!;
+    const h = parseFilingHistory(
+      JSON.stringify({
+        total_count: 1,
+        items_per_page: 25,
+        items: [
+          {
+            type: "CS01",
+            description: "confirmation-statement-with-no-updates",
+            description_values: { made_up_date: "2024-01-01", n: 3, nested: { a: "b" } },
+            pages: "3",
+            paper_filed: "false",
+            links: {},
+          },
+        ],
+      }),
+    )!;
     expect(h).toMatchObject({ totalCount: 1, status: null });
-    expect(h.items[0]).toMatchObject({ descriptionValues: { made_up_date: "2024-01-01" }, pages: null, paperFiled: null, documentMetadataUrl: null, transactionId: null });
+    expect(h.items[0]).toMatchObject({
+      descriptionValues: { made_up_date: "2024-01-01" },
+      pages: null,
+      paperFiled: null,
+      documentMetadataUrl: null,
+      transactionId: null,
+    });
   });
 
   it("insolvency: a numeric case number read as text, notes kept, junk dates skipped, status verbatim", () => {
-    const i = parseInsolvency(JSON.stringify({
-      status: "liquidation",
-      cases: [{ number: 2, type: "creditors-voluntary-liquidation", dates: [{ type: "declaration-solvent-on", date: "2020-05-01" }, "2020"], notes: ["Note one", 5], practitioners: [{ name: "A Person", role: "proposed-liquidator", appointed_on: "2020-05-01", ceased_to_act_on: "2021-01-01", address: { locality: "Leeds" } }] }, "junk"],
-    }))!;
+    const i = parseInsolvency(
+      JSON.stringify({
+        status: "liquidation",
+        cases: [
+          {
+            number: 2,
+            type: "creditors-voluntary-liquidation",
+            dates: [{ type: "declaration-solvent-on", date: "2020-05-01" }, "2020"],
+            notes: ["Note one", 5],
+            practitioners: [
+              { name: "A Person", role: "proposed-liquidator", appointed_on: "2020-05-01", ceased_to_act_on: "2021-01-01", address: { locality: "Leeds" } },
+            ],
+          },
+          "junk",
+        ],
+      }),
+    )!;
     expect(i).toEqual({
       status: "liquidation",
-      cases: [{
-        number: "2", type: "creditors-voluntary-liquidation", dates: [{ type: "declaration-solvent-on", date: "2020-05-01" }], notes: ["Note one"],
-        practitioners: [{ name: "A Person", role: "proposed-liquidator", appointedOn: "2020-05-01", ceasedToActOn: "2021-01-01" }],
-      }],
+      cases: [
+        {
+          number: "2",
+          type: "creditors-voluntary-liquidation",
+          dates: [{ type: "declaration-solvent-on", date: "2020-05-01" }],
+          notes: ["Note one"],
+          practitioners: [{ name: "A Person", role: "proposed-liquidator", appointedOn: "2020-05-01", ceasedToActOn: "2021-01-01" }],
+        },
+      ],
     });
     expect(parseInsolvency('{"status":"liquidation"}')).toBeNull();
   });
 
   it("search: items without a company number dropped, missing address and matches → null, counts as text → null", () => {
-    const s = parseSearchResults(JSON.stringify({
-      kind: "search#companies", total_results: "2", items_per_page: 20, page_number: 1,
-      items: [{ title: "NO NUMBER LTD" }, { company_number: "SC612345", title: "FOO LIMITED", matches: [1, 2], date_of_cessation: "" }],
-    }))!;
+    const s = parseSearchResults(
+      JSON.stringify({
+        kind: "search#companies",
+        total_results: "2",
+        items_per_page: 20,
+        page_number: 1,
+        items: [{ title: "NO NUMBER LTD" }, { company_number: "SC612345", title: "FOO LIMITED", matches: [1, 2], date_of_cessation: "" }],
+      }),
+    )!;
     expect(s).toEqual({
-      totalResults: null, itemsPerPage: 20, startIndex: null,
-      items: [{
-        number: "SC612345", name: "FOO LIMITED", status: null, type: null, incorporatedOn: null, ceasedOn: null,
-        addressSnippet: null, postcode: null, locality: null, matches: null,
-      }],
+      totalResults: null,
+      itemsPerPage: 20,
+      startIndex: null,
+      items: [
+        {
+          number: "SC612345",
+          name: "FOO LIMITED",
+          status: null,
+          type: null,
+          incorporatedOn: null,
+          ceasedOn: null,
+          addressSnippet: null,
+          postcode: null,
+          locality: null,
+          matches: null,
+        },
+      ],
     });
   });
 });

@@ -49,7 +49,9 @@ async function apiError(p: Promise<unknown>): Promise<ApiError> {
 }
 
 const cacheRow = (key: string) =>
-  env.DB.prepare("SELECT status, fetched_at, expires_at FROM http_cache WHERE key = ?").bind(key).first<{ status: number; fetched_at: number; expires_at: number }>();
+  env.DB.prepare("SELECT status, fetched_at, expires_at FROM http_cache WHERE key = ?")
+    .bind(key)
+    .first<{ status: number; fetched_at: number; expires_at: number }>();
 
 describe("Companies House company profile (SPEC §2.1)", () => {
   it("SPEC §2.1 parses a profile with former names, status detail and overdue accounts", async () => {
@@ -82,7 +84,12 @@ describe("Companies House company profile (SPEC §2.1)", () => {
       sicCodes: ["13940", "46190"],
       accountsOverdue: true,
       confirmationStatementOverdue: false,
-      filingDates: { accountsDueOn: "2024-06-30", accountsMadeUpTo: "2023-09-30", confirmationStatementDueOn: "2024-11-16", confirmationStatementMadeUpTo: "2024-11-02" },
+      filingDates: {
+        accountsDueOn: "2024-06-30",
+        accountsMadeUpTo: "2023-09-30",
+        confirmationStatementDueOn: "2024-11-16",
+        confirmationStatementMadeUpTo: "2024-11-02",
+      },
       hasFilingDeadlines: true,
       lastAccountsType: "micro-entity",
     });
@@ -141,7 +148,10 @@ describe("Companies House company profile (SPEC §2.1)", () => {
 
   it("404 company-profile-not-found → null, negatively cached for 1 h (both error body shapes)", async () => {
     let t = 1_000_000;
-    for (const [number, file] of [["00000404", "not_found.json"], ["00000405", "not_found_flat.json"]]) {
+    for (const [number, file] of [
+      ["00000404", "not_found.json"],
+      ["00000405", "not_found_flat.json"],
+    ]) {
       const body = await fixture(file);
       const { f, calls } = fakeFetch(() => new Response(body, { status: 404 }));
       const { budget, taken } = countingBudget();

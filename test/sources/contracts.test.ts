@@ -20,7 +20,12 @@ const FTS_PAGE_1 = "https://fts.test/api/1.0/ocdsReleasePackages";
 const FTS_PAGE_2 = "https://fts.test/api/1.0/ocdsReleasePackages?cursor=c2";
 const CF_PAGE = "https://cf.test/Published/Notices/OCDS/Search";
 const bySupplier = (awards: SupplierAward[]) => new Map(awards.map((a) => [a.award.supplier.name, a]));
-const cfg = (fetchImpl: typeof fetch = fetch, sleep = async (_ms: number) => {}) => ({ ftsUrl: "https://fts.test", cfUrl: "https://cf.test", fetchImpl, sleep });
+const cfg = (fetchImpl: typeof fetch = fetch, sleep = async (_ms: number) => {}) => ({
+  ftsUrl: "https://fts.test",
+  cfUrl: "https://cf.test",
+  fetchImpl,
+  sleep,
+});
 const urlOf = (input: RequestInfo | URL) => (input instanceof Request ? input.url : String(input));
 
 describe.skipIf(!env.SHARED_PRESENT)("issue 14 §1 real Contracts Finder releases (../shared): parse into awards", () => {
@@ -79,9 +84,23 @@ describe.skipIf(!env.SHARED_PRESENT)("issue 14 §1 real Contracts Finder release
     expect(notes).toEqual({ personOnlySuppliers: 1 });
     expect(awards.every((a) => a.award.supplierCount === 12 && a.award.value?.amount === 776888.48)).toBe(true);
     const s = bySupplier(awards);
-    expect(s.get("24x7")!.award.supplier).toEqual({ name: "24x7", companyNumber: "04142000", ppon: null, postcode: "CM6 2JN", scale: "sme", identifiers: ["GB-COH-4142000"] });
+    expect(s.get("24x7")!.award.supplier).toEqual({
+      name: "24x7",
+      companyNumber: "04142000",
+      ppon: null,
+      postcode: "CM6 2JN",
+      scale: "sme",
+      identifiers: ["GB-COH-4142000"],
+    });
     expect(s.get("24x7")!.key).toBe(`${entity}/GB-COH-4142000`);
-    expect(s.get("BA Taxis Ltd")!.award.supplier).toEqual({ name: "BA Taxis Ltd", companyNumber: null, ppon: null, postcode: "LE2 0DP", scale: "sme", identifiers: ["GB-CFS-307558"] });
+    expect(s.get("BA Taxis Ltd")!.award.supplier).toEqual({
+      name: "BA Taxis Ltd",
+      companyNumber: null,
+      ppon: null,
+      postcode: "LE2 0DP",
+      scale: "sme",
+      identifiers: ["GB-CFS-307558"],
+    });
     expect(s.get("Take Me")!.award.supplier).toMatchObject({ companyNumber: null, postcode: "LE11 1TH" });
     expect(s.get("NMI Taxis")!.award.supplier).toMatchObject({ companyNumber: "12308679", postcode: "LE5 4PD" });
     expect(awards.filter((a) => a.award.supplier.companyNumber === null).map((a) => a.award.supplier.name)).toEqual(["BA Taxis Ltd", "Starline", "Take Me"]);
@@ -167,11 +186,21 @@ describe("issue 14 §1 OCDS parse on our fixtures (FTS and CF formats)", () => {
   it("a record package (compiled release), a single release, an array of packages; an award published again is read from its newest release", async () => {
     const page = JSON.parse(await text(FTS_PAGE_1));
     const [harbour] = page.releases;
-    const records = { uri: "x", publishedDate: "2026-10-09T00:00:00Z", records: [{ ocid: harbour.ocid, releases: [{ url: "https://…", date: harbour.date, tag: ["award"] }], compiledRelease: harbour }] };
+    const records = {
+      uri: "x",
+      publishedDate: "2026-10-09T00:00:00Z",
+      records: [{ ocid: harbour.ocid, releases: [{ url: "https://…", date: harbour.date, tag: ["award"] }], compiledRelease: harbour }],
+    };
     expect(parseContracts(JSON.stringify(records)).awards.map((a) => a.key)).toEqual(["ocds-h6vhtk-04a1b2/1/GB-PPON-PQRD-7312-HVTN"]);
     expect(parseContracts(JSON.stringify(harbour)).awards).toHaveLength(1);
     // The award cancelled in a later release: the later one counts, wherever it stands in the file.
-    const cancelled = { ...harbour, id: "031500-2026", date: "2026-10-09T10:00:00Z", tag: ["awardUpdate"], awards: [{ ...harbour.awards[0], status: "cancelled" }] };
+    const cancelled = {
+      ...harbour,
+      id: "031500-2026",
+      date: "2026-10-09T10:00:00Z",
+      tag: ["awardUpdate"],
+      awards: [{ ...harbour.awards[0], status: "cancelled" }],
+    };
     const both = parseContracts(JSON.stringify([{ releases: [cancelled] }, { releases: [harbour] }]));
     expect(both.awards.map((a) => [a.award.status, a.award.releaseId])).toEqual([["cancelled", "031500-2026"]]);
     expect(both.notes).toEqual({ olderVersionsOfAwards: 1 });
@@ -224,8 +253,14 @@ describe("issue 14 §1 OCDS clients: cursor paging, updatedFrom, Retry-After", (
 
   it("Contracts Finder: asks publishedFrom/publishedTo of award releases", async () => {
     const asked: string[] = [];
-    const got = await fetchCfAwards(cfg(async (input, init) => (asked.push(urlOf(input)), fetch(input, init))), "2026-10-07T04:00:00Z", "2026-10-08T04:00:00Z");
-    expect(asked).toEqual(["https://cf.test/Published/Notices/OCDS/Search?publishedFrom=2026-10-07T04%3A00%3A00&publishedTo=2026-10-08T04%3A00%3A00&stages=award&limit=100"]);
+    const got = await fetchCfAwards(
+      cfg(async (input, init) => (asked.push(urlOf(input)), fetch(input, init))),
+      "2026-10-07T04:00:00Z",
+      "2026-10-08T04:00:00Z",
+    );
+    expect(asked).toEqual([
+      "https://cf.test/Published/Notices/OCDS/Search?publishedFrom=2026-10-07T04%3A00%3A00&publishedTo=2026-10-08T04%3A00%3A00&stages=award&limit=100",
+    ]);
     expect(got.releases).toHaveLength(2);
   });
 
@@ -238,7 +273,11 @@ describe("issue 14 §1 OCDS clients: cursor paging, updatedFrom, Retry-After", (
       if (urlOf(input).includes("cursor=c2") && refused++ === 0) return new Response("Too Many Requests", { status: 429, headers: { "Retry-After": "7" } });
       return fetch(input, init);
     };
-    const got = await fetchFtsAwards(cfg(flaky, async (ms) => void waits.push(ms)), "2026-10-07T04:00:00Z", "2026-10-08T04:00:00Z");
+    const got = await fetchFtsAwards(
+      cfg(flaky, async (ms) => void waits.push(ms)),
+      "2026-10-07T04:00:00Z",
+      "2026-10-08T04:00:00Z",
+    );
     expect(waits).toEqual([7000]);
     expect(asked.filter((u) => u.includes("cursor=c2"))).toHaveLength(2);
     expect(got).toMatchObject({ pages: 2, waited: 7 });
@@ -247,18 +286,37 @@ describe("issue 14 §1 OCDS clients: cursor paging, updatedFrom, Retry-After", (
 
   it("a 503 with Retry-After is waited for too; waits beyond 60 s in all stop the read with a rate_limited error (never read as no awards)", async () => {
     const waits: number[] = [];
-    const busy = (status: number, after: string): typeof fetch => async () => new Response("busy", { status, headers: { "Retry-After": after } });
-    const err = await fetchFtsAwards(cfg(busy(429, "25"), async (ms) => void waits.push(ms)), "2026-10-07T04:00:00Z", "2026-10-08T04:00:00Z").catch((e) => e);
+    const busy =
+      (status: number, after: string): typeof fetch =>
+      async () =>
+        new Response("busy", { status, headers: { "Retry-After": after } });
+    const err = await fetchFtsAwards(
+      cfg(busy(429, "25"), async (ms) => void waits.push(ms)),
+      "2026-10-07T04:00:00Z",
+      "2026-10-08T04:00:00Z",
+    ).catch((e) => e);
     expect(waits).toEqual([25_000, 25_000]); // a third wait would pass 60 s
     expect(err).toBeInstanceOf(UpstreamError);
     expect(err).toMatchObject({ kind: "rate_limited", status: 429, retryAfter: 25 });
     expect(err.message).toMatch(/Find a Tender answered 429 asking to wait 25 s, beyond the 60 s this run may wait \(waited 50 s\)/);
     // One long wait asked for is not waited at all.
     const long: number[] = [];
-    await expect(fetchFtsAwards(cfg(busy(503, "3600"), async (ms) => void long.push(ms)), "2026-10-07T04:00:00Z", "2026-10-08T04:00:00Z")).rejects.toMatchObject({ kind: "rate_limited", retryAfter: 3600 });
+    await expect(
+      fetchFtsAwards(
+        cfg(busy(503, "3600"), async (ms) => void long.push(ms)),
+        "2026-10-07T04:00:00Z",
+        "2026-10-08T04:00:00Z",
+      ),
+    ).rejects.toMatchObject({ kind: "rate_limited", retryAfter: 3600 });
     expect(long).toEqual([]);
     // A 503 without Retry-After is an upstream failure.
-    await expect(fetchCfAwards(cfg(async () => new Response("down", { status: 503 })), "2026-10-07T04:00:00Z", "2026-10-08T04:00:00Z")).rejects.toMatchObject({ kind: "unreachable" });
+    await expect(
+      fetchCfAwards(
+        cfg(async () => new Response("down", { status: 503 })),
+        "2026-10-07T04:00:00Z",
+        "2026-10-08T04:00:00Z",
+      ),
+    ).rejects.toMatchObject({ kind: "unreachable" });
   });
 
   it("a cursor link naming another host is asked of the configured host; a URL given to the CLI is followed on its own host", async () => {

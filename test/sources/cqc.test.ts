@@ -288,7 +288,8 @@ describe("CQC API client (SPEC §6.3 change feeds)", () => {
   });
 
   it("accepts a providers array of objects in place of changes", async () => {
-    const fetchImpl = (async () => Response.json({ page: 1, totalPages: 1, providers: [{ providerId: "1-1" }, "1-2", { id: "1-3" }] })) as unknown as typeof fetch;
+    const fetchImpl = (async () =>
+      Response.json({ page: 1, totalPages: 1, providers: [{ providerId: "1-1" }, "1-2", { id: "1-3" }] })) as unknown as typeof fetch;
     expect(await fetchCqcChanges({ baseUrl: BASE, apiKey: "k", fetchImpl }, "provider", "a", "b")).toEqual(["1-1", "1-2", "1-3"]);
   });
 
@@ -311,7 +312,9 @@ describe("CQC API client (SPEC §6.3 change feeds)", () => {
       kind: "refused",
       status: 403,
     });
-    const offline = (async () => { throw new TypeError("fetch failed"); }) as unknown as typeof fetch;
+    const offline = (async () => {
+      throw new TypeError("fetch failed");
+    }) as unknown as typeof fetch;
     await expect(fetchCqcProvider({ baseUrl: BASE, apiKey: "k", fetchImpl: offline }, "RX1")).rejects.toThrow(/cqc: GET .* failed/);
   });
 });

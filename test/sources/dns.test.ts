@@ -68,7 +68,10 @@ describe("issue: hardening §1 the DNS-over-HTTPS resolver", () => {
         expect(new Headers(init?.headers).get("accept")).toBe("application/dns-json");
         if (u.searchParams.get("name") === "nope.co.uk") return answer([], 3);
         return u.searchParams.get("type") === "A"
-          ? answer([{ type: 5, data: "alias.example.net." }, { type: 1, data: "93.184.216.34", TTL: 30 }])
+          ? answer([
+              { type: 5, data: "alias.example.net." },
+              { type: 1, data: "93.184.216.34", TTL: 30 },
+            ])
           : answer([{ type: 28, data: "2606:2800:220:1::1", TTL: 300 }]);
       }) as typeof fetch,
     });
@@ -114,7 +117,10 @@ describe("issue: hardening §1 company-logo checks the address first (resolver f
         if (!resolverUp) throw new TypeError("Network connection lost.");
         const name = u.searchParams.get("name")!;
         const type = u.searchParams.get("type");
-        return Response.json({ Status: 0, Answer: type === "A" && MAP[name] ? MAP[name].filter((a) => !a.includes(":")).map((data) => ({ type: 1, data, TTL: 5 })) : [] });
+        return Response.json({
+          Status: 0,
+          Answer: type === "A" && MAP[name] ? MAP[name].filter((a) => !a.includes(":")).map((data) => ({ type: 1, data, TTL: 5 })) : [],
+        });
       }
       if (u.hostname !== "api.test") hits.push(u.hostname);
       return realFetch(input, init);

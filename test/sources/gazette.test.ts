@@ -47,7 +47,13 @@ describe("the Gazette client", () => {
     const searches = g.calls.filter((c) => c.startsWith("/insolvency/"));
     expect(searches).toHaveLength(3);
     const q = new URLSearchParams(searches[0].split("?")[1]);
-    expect(Object.fromEntries(q)).toEqual({ categorycode: "24", text: '"Acme Widgets Limited"', "results-page-size": "100", "results-page": "1", "sort-by": "latest-date" });
+    expect(Object.fromEntries(q)).toEqual({
+      categorycode: "24",
+      text: '"Acme Widgets Limited"',
+      "results-page-size": "100",
+      "results-page": "1",
+      "sort-by": "latest-date",
+    });
     expect(r).toMatchObject({ read: 300, truncated: true, matched: [] });
     // Same name, no number: at most five notices' linked data are read.
     expect(g.calls.filter((c) => c.startsWith("/notice/"))).toHaveLength(5);
@@ -72,7 +78,9 @@ describe("the Gazette client", () => {
 
   it("linked data: the company number at any depth, as a string or a typed value", () => {
     expect(linkedDataCompanyNumber(JSON.stringify({ "@graph": [{ x: { "gazorg:companyNumber": "SC 12345" } }] }))).toBe("SC012345");
-    expect(linkedDataCompanyNumber(JSON.stringify({ "https://www.thegazette.co.uk/def/organisation#companyNumber": [{ "@value": "00445790" }] }))).toBe("00445790");
+    expect(linkedDataCompanyNumber(JSON.stringify({ "https://www.thegazette.co.uk/def/organisation#companyNumber": [{ "@value": "00445790" }] }))).toBe(
+      "00445790",
+    );
     expect(linkedDataCompanyNumber("not json")).toBeNull();
     expect(linkedDataCompanyNumber("{}")).toBeNull();
   });

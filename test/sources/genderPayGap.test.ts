@@ -6,7 +6,14 @@ import { UpstreamError } from "../../src/shared/errors";
 import { delimitedRowBatches } from "../../src/sources/delimited";
 import { RegisterFormatError } from "../../src/sources/format-error";
 import { fetchGenderPayGapYear } from "../../src/sources/gender-pay-gap/client";
-import { type GenderPayGapParseNotes, latestSubmissionOf, parseGenderPayGap, reportingYearOfName, reportingYearOn, sicCodesOf } from "../../src/sources/gender-pay-gap/parse";
+import {
+  type GenderPayGapParseNotes,
+  latestSubmissionOf,
+  parseGenderPayGap,
+  reportingYearOfName,
+  reportingYearOn,
+  sicCodesOf,
+} from "../../src/sources/gender-pay-gap/parse";
 
 /** Issue 14 §1: the gender pay gap CSV (one file per reporting year) read into register records. */
 
@@ -42,9 +49,33 @@ const HEADER =
 /** One row, every field quoted, with some fields overridden. */
 function row(o: Partial<Record<"name" | "id" | "number" | "sic" | "mean" | "person" | "size" | "current" | "late" | "due" | "submitted", string>> = {}) {
   const v = [
-    o.name ?? "KESTREL FREIGHT LIMITED", o.id ?? "30001", "1 Dock Road, Hull, HU1 1AA", "HU1 1AA", o.number ?? "05555555", o.sic ?? "49410",
-    o.mean ?? "5", "4", "", "", "0", "0", "60", "40", "61", "39", "62", "38", "70", "30", "", o.person ?? "Alex Kestrel (Director)", o.size ?? "250 to 499",
-    o.current ?? o.name ?? "KESTREL FREIGHT LIMITED", o.late ?? "False", o.due ?? "2026/04/05 00:00:00", o.submitted ?? "2026/03/01 10:00:00",
+    o.name ?? "KESTREL FREIGHT LIMITED",
+    o.id ?? "30001",
+    "1 Dock Road, Hull, HU1 1AA",
+    "HU1 1AA",
+    o.number ?? "05555555",
+    o.sic ?? "49410",
+    o.mean ?? "5",
+    "4",
+    "",
+    "",
+    "0",
+    "0",
+    "60",
+    "40",
+    "61",
+    "39",
+    "62",
+    "38",
+    "70",
+    "30",
+    "",
+    o.person ?? "Alex Kestrel (Director)",
+    o.size ?? "250 to 499",
+    o.current ?? o.name ?? "KESTREL FREIGHT LIMITED",
+    o.late ?? "False",
+    o.due ?? "2026/04/05 00:00:00",
+    o.submitted ?? "2026/03/01 10:00:00",
   ];
   return v.map((x) => `"${x.replace(/"/g, '""')}"`).join(",");
 }
@@ -58,13 +89,23 @@ describe("issue 14 §1 gender pay gap parser", () => {
     expect(recs).toHaveLength(10);
     expect(recs.every((r) => r.key === `${r.entity}:2021` && r.part === "2021" && r.source === "gender-pay-gap")).toBe(true);
     // "comma plus newline" SIC lists, leading zeros restored.
-    expect(report(byId.get("14399"))).toMatchObject({ employerName: "2 AGRICULTURE LIMITED", companyNumber: "SC156515", sicCodes: ["01470", "10910"], diffMeanHourlyPct: 12, diffMedianHourlyPct: 16.9, diffMedianBonusPct: -69.3 });
+    expect(report(byId.get("14399"))).toMatchObject({
+      employerName: "2 AGRICULTURE LIMITED",
+      companyNumber: "SC156515",
+      sicCodes: ["01470", "10910"],
+      diffMeanHourlyPct: 12,
+      diffMedianHourlyPct: 16.9,
+      diffMedianBonusPct: -69.3,
+    });
     expect(report(byId.get("19074"))).toMatchObject({ sicCodes: ["01240"], diffMedianBonusPct: -100 });
     expect(report(byId.get("293"))?.sicCodes).toEqual(["20301", "23910", "32990"]);
     // Doubled quotes.
     expect(byId.get("16879")?.name).toBe('"RED BAND" CHEMICAL COMPANY, LIMITED');
     // Submitted after the deadline (True).
-    expect(byId.get("293")).toMatchObject({ status: "reported-late", data: { submittedLate: true, dueDate: "2022-04-05T00:00:00", submittedOn: "2022-04-05T13:05:53" } });
+    expect(byId.get("293")).toMatchObject({
+      status: "reported-late",
+      data: { submittedLate: true, dueDate: "2022-04-05T00:00:00", submittedOn: "2022-04-05T13:05:53" },
+    });
     expect(byId.get("77")).toMatchObject({ status: "reported", companyNumber: "02826929", data: { sizeBand: "5000 to 19,999", submittedLate: false } });
     // Royal charter number, no SIC codes.
     expect(byId.get("19070")).toMatchObject({ companyNumber: "RC000641", data: { sicCodes: [] } });
@@ -128,15 +169,26 @@ describe("issue 14 §1 gender pay gap parser", () => {
       },
     });
     // Unpadded company number; filed after the deadline.
-    expect(byId.get("20002")).toMatchObject({ companyNumber: "03712548", status: "reported-late", data: { submittedLate: true, diffMeanBonusPct: null, maleBonusPct: 0 } });
+    expect(byId.get("20002")).toMatchObject({
+      companyNumber: "03712548",
+      status: "reported-late",
+      data: { submittedLate: true, diffMeanBonusPct: null, maleBonusPct: 0 },
+    });
     // A public body: no company number, the service's public-sector SIC code "1" kept as it is, due 31 March.
     expect(byId.get("20003")).toMatchObject({ companyNumber: null, data: { companyNumber: null, sicCodes: ["1"], dueDate: "2026-03-31T00:00:00" } });
     // A current name that differs is another name to match on; "Not Provided" is no size band.
-    expect(byId.get("20004")).toMatchObject({ altNames: ["BRIGHTWATER ANALYTICS GROUP LTD"], data: { sizeBand: null, currentName: "BRIGHTWATER ANALYTICS GROUP LTD", sicCodes: ["62020", "62090", "63110"] } });
+    expect(byId.get("20004")).toMatchObject({
+      altNames: ["BRIGHTWATER ANALYTICS GROUP LTD"],
+      data: { sizeBand: null, currentName: "BRIGHTWATER ANALYTICS GROUP LTD", sicCodes: ["62020", "62090", "63110"] },
+    });
     expect(report(byId.get("20007"))).toMatchObject({ companyNumber: "06543210", sizeBand: "20,000 or more", submittedLate: true });
     // SPEC §1 rule 7: an employer named only as a person is not loaded; "<person> t/a <business>" is kept as the business.
     expect(byId.has("20005")).toBe(false);
-    expect(byId.get("20006")).toMatchObject({ name: "Hollybrook Garden Nurseries", altNames: [], data: { employerName: "Hollybrook Garden Nurseries", sicCodes: ["01190", "47760"], diffMedianBonusPct: -291.1 } });
+    expect(byId.get("20006")).toMatchObject({
+      name: "Hollybrook Garden Nurseries",
+      altNames: [],
+      data: { employerName: "Hollybrook Garden Nurseries", sicCodes: ["01190", "47760"], diffMedianBonusPct: -291.1 },
+    });
     expect(notes).toEqual({
       responsiblePersonsNotStored: 6,
       personOnlyRows: 1,
@@ -156,7 +208,10 @@ describe("issue 14 §1 gender pay gap parser", () => {
     const { year, recs, byId } = await parse(await textOf("http://files.test/gender-pay-gap/2026"), "UK Gender Pay Gap Data - 2026 to 2027.csv");
     expect(year).toBe("2026");
     expect(recs.map((r) => r.key)).toEqual(["20001:2026", "20003:2026", "20008:2026", "20009:2026"]);
-    expect(byId.get("20009")).toMatchObject({ companyNumber: "04712345", data: { sicCodes: ["85310", "85200"], diffMeanBonusPct: null, quartiles: { lower: { malePct: 33, femalePct: 67 } } } });
+    expect(byId.get("20009")).toMatchObject({
+      companyNumber: "04712345",
+      data: { sicCodes: ["85310", "85200"], diffMeanBonusPct: null, quartiles: { lower: { malePct: 33, femalePct: 67 } } },
+    });
     expect(byId.get("20003")).toMatchObject({ companyNumber: null, data: { link: null, dueDate: "2027-03-31T00:00:00" } });
   });
 
@@ -202,15 +257,28 @@ describe("issue 14 §1 gender pay gap parser", () => {
       "2025",
     );
     expect(recs.map((r) => r.key)).toEqual(["30002:2025", "30003:2025"]);
-    expect(byId.get("30002")).toMatchObject({ companyNumber: null, status: "reported-late", data: { diffMeanHourlyPct: null, submittedOn: null, submittedLate: true } });
+    expect(byId.get("30002")).toMatchObject({
+      companyNumber: null,
+      status: "reported-late",
+      data: { diffMeanHourlyPct: null, submittedOn: null, submittedLate: true },
+    });
     expect(byId.get("30003")?.companyNumber).toBe("SC001234");
-    expect(notes).toMatchObject({ rowsWithoutEmployerId: 1, duplicateRows: 1, unreadableValues: 2, unreadableCompanyNumbers: 1, rowsDueInAnotherYear: 1, responsiblePersonsNotStored: 3 });
+    expect(notes).toMatchObject({
+      rowsWithoutEmployerId: 1,
+      duplicateRows: 1,
+      unreadableValues: 2,
+      unreadableCompanyNumbers: 1,
+      rowsDueInAnotherYear: 1,
+      responsiblePersonsNotStored: 3,
+    });
   });
 
   it("issue 14 §1 a file that is not one, lacks a column, or names another year than its rows is refused", () => {
     expect(() => parseGenderPayGap("<html><body>Service unavailable</body></html>", { fileName: "2025" })).toThrow(RegisterFormatError);
     expect(() => parseGenderPayGap(HEADER.replace(',"DueDate"', "") + "\n", { fileName: "2025" })).toThrow(/lacks DueDate/);
-    expect(() => parseGenderPayGap(csv(row()), { fileName: "UK Gender Pay Gap Data - 2021 to 2022.csv" })).toThrow(/named for 2021 to 2022 but its first row is due in 2026/);
+    expect(() => parseGenderPayGap(csv(row()), { fileName: "UK Gender Pay Gap Data - 2021 to 2022.csv" })).toThrow(
+      /named for 2021 to 2022 but its first row is due in 2026/,
+    );
     expect(() => parseGenderPayGap(HEADER + "\n", { fileName: "export.csv" })).toThrow(/which reporting year/);
     // A header only, with a year in its name: a year with no report yet (the pipeline refuses an empty file).
     expect(parseGenderPayGap(HEADER + "\n", { fileName: "2026" }).year).toBe("2026");

@@ -210,7 +210,12 @@ describe("fetchHmrcMlrEdition (SPEC §2.5 registerDate)", () => {
   it("falls back to a CSV attachment, an attachment's updated_at, or a date in the file name", async () => {
     const p = await page();
     p.details.attachments = [
-      { attachment_type: "file", content_type: "text/csv", filename: "MLR_register_2024-03-31.csv", url: "https://assets.publishing.service.gov.uk/media/x/MLR_register_2024-03-31.csv" },
+      {
+        attachment_type: "file",
+        content_type: "text/csv",
+        filename: "MLR_register_2024-03-31.csv",
+        url: "https://assets.publishing.service.gov.uk/media/x/MLR_register_2024-03-31.csv",
+      },
     ];
     delete p.public_updated_at;
     let ed = await fetchHmrcMlrEdition(cfg(stub(p, [])));
@@ -226,7 +231,9 @@ describe("fetchHmrcMlrEdition (SPEC §2.5 registerDate)", () => {
     const down = (async () => new Response("busy", { status: 503 })) as unknown as typeof fetch;
     await expect(fetchHmrcMlrEdition(cfg(down))).rejects.toMatchObject({ name: "UpstreamError", kind: "unreachable", status: 503 });
     await expect(fetchHmrcMlrEdition(cfg(stub(p, [], 500)))).rejects.toThrow(/hmrc-mlr: register attachment \(GET .*\) answered HTTP 500/);
-    const offline = (async () => { throw new TypeError("network down"); }) as unknown as typeof fetch;
+    const offline = (async () => {
+      throw new TypeError("network down");
+    }) as unknown as typeof fetch;
     await expect(fetchHmrcMlrEdition(cfg(offline))).rejects.toBeInstanceOf(UpstreamError);
     p.details.attachments = [];
     await expect(fetchHmrcMlrEdition(cfg(stub(p, [])))).rejects.toThrow(/no ODS or CSV attachment/);

@@ -94,7 +94,9 @@ describe("readOdsRows (SPEC §4.5 and §4.8 register files)", () => {
     const ods = buildOds(
       `<table:table table:name="Big">${rows.join("")}<table:table-row table:number-rows-repeated="1048000"><table:table-cell table:number-columns-repeated="16384"/></table:table-row></table:table>`,
     );
-    let n = 0, widest = 0, last: string[] = [];
+    let n = 0,
+      widest = 0,
+      last: string[] = [];
     for await (const r of readOdsRows(ods)) {
       n++;
       widest = Math.max(widest, r.length);
@@ -108,7 +110,8 @@ describe("readOdsRows (SPEC §4.5 and §4.8 register files)", () => {
   it("keeps multi-byte characters split across chunks intact, with two readers interleaved", async () => {
     const value = (i: number) => `Café ‘${i}’ ${"€".repeat(40)}`;
     let rows = "";
-    for (let i = 0; i < 3000; i++) rows += `<table:table-row><table:table-cell office:value-type="string"><text:p>${value(i)}</text:p></table:table-cell></table:table-row>`;
+    for (let i = 0; i < 3000; i++)
+      rows += `<table:table-row><table:table-cell office:value-type="string"><text:p>${value(i)}</text:p></table:table-cell></table:table-row>`;
     const ods = buildOds(`<table:table table:name="U">${rows}</table:table>`, 0); // stored: 16 KB slices cut through '€'
     const [a, b] = [readOdsRows(ods), readOdsRows(ods)];
     for (let i = 0; i < 3000; i++) {

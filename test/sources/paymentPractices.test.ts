@@ -74,17 +74,46 @@ describe("issue 14 §1 payment practices: the real export header (../shared)", (
       URL: "https://check-payment-practices.service.gov.uk/report/52001",
     };
     const expected = {
-      reportId: 52001, policyRegime: "Regime-1", periodStart: "2025-04-01", periodEnd: "2025-09-30", filedOn: "2025-10-24", financialPeriodStart: null,
-      avgDaysToPay: 31, pctWithin30: 64, pct31to60: 30, pctOver60: 6, pctNotPaidWithinTerms: 18, pctNotPaidDueToDispute: 2,
-      valuePctWithin30: 70, valuePct31to60: 20, valuePctOver60: 10, valuePctNotPaidWithinTerms: null,
-      shortestStandardTermsDays: 30, longestStandardTermsDays: 60, maxContractualTermsDays: null,
+      reportId: 52001,
+      policyRegime: "Regime-1",
+      periodStart: "2025-04-01",
+      periodEnd: "2025-09-30",
+      filedOn: "2025-10-24",
+      financialPeriodStart: null,
+      avgDaysToPay: 31,
+      pctWithin30: 64,
+      pct31to60: 30,
+      pctOver60: 6,
+      pctNotPaidWithinTerms: 18,
+      pctNotPaidDueToDispute: 2,
+      valuePctWithin30: 70,
+      valuePct31to60: 20,
+      valuePctOver60: 10,
+      valuePctNotPaidWithinTerms: null,
+      shortestStandardTermsDays: 30,
+      longestStandardTermsDays: 60,
+      maxContractualTermsDays: null,
       standardTermsText: 'Net 30, "end of month",\nor 60 days for framework suppliers.',
-      termsChanged: false, suppliersNotified: null, paymentCodes: true, eInvoicing: false, qualifyingContracts: true, paymentsMade: true, constructionContracts: null, constructionRetention: false,
-      clamped: [], inconsistent: [],
+      termsChanged: false,
+      suppliersNotified: null,
+      paymentCodes: true,
+      eInvoicing: false,
+      qualifyingContracts: true,
+      paymentsMade: true,
+      constructionContracts: null,
+      constructionRetention: false,
+      clamped: [],
+      inconsistent: [],
     };
     const { recs, notes } = await parse(csvOf(header, [row]));
     expect(recs).toHaveLength(1);
-    expect(recs[0]).toMatchObject({ key: "06543210:2025-04-01:2025-09-30", companyNumber: "06543210", name: "ACME WIDGETS LIMITED", part: "2025-04-01/2025-09-30", status: "published" });
+    expect(recs[0]).toMatchObject({
+      key: "06543210:2025-04-01:2025-09-30",
+      companyNumber: "06543210",
+      name: "ACME WIDGETS LIMITED",
+      part: "2025-04-01/2025-09-30",
+      status: "published",
+    });
     expect(recs[0].data).toMatchObject(expected);
     expect(notes).toMatchObject({ encodingUtf8: 1, dateFormatDmy: 1 });
     // Columns in another order read the same: by name, never by position.
@@ -121,32 +150,76 @@ describe("issue 14 §1 payment practices parser (our fixtures in the export's fo
     });
     const acme = data("06543210:2025-01-01:2025-06-30");
     expect(acme).toEqual({
-      reportId: 1001, url: "https://check-payment-practices.service.gov.uk/report/1001", policyRegime: "Regime-1",
-      periodStart: "2025-01-01", periodEnd: "2025-06-30", filedOn: "2025-07-25", financialPeriodStart: "2025-01-01",
-      avgDaysToPay: 24, pctWithin30: 88, pct31to60: 10, pctOver60: 2, pctNotPaidWithinTerms: 6, pctNotPaidDueToDispute: null,
-      valuePctWithin30: null, valuePct31to60: null, valuePctOver60: null, valuePctNotPaidWithinTerms: null,
-      shortestStandardTermsDays: 30, longestStandardTermsDays: 60, maxContractualTermsDays: null,
+      reportId: 1001,
+      url: "https://check-payment-practices.service.gov.uk/report/1001",
+      policyRegime: "Regime-1",
+      periodStart: "2025-01-01",
+      periodEnd: "2025-06-30",
+      filedOn: "2025-07-25",
+      financialPeriodStart: "2025-01-01",
+      avgDaysToPay: 24,
+      pctWithin30: 88,
+      pct31to60: 10,
+      pctOver60: 2,
+      pctNotPaidWithinTerms: 6,
+      pctNotPaidDueToDispute: null,
+      valuePctWithin30: null,
+      valuePct31to60: null,
+      valuePctOver60: null,
+      valuePctNotPaidWithinTerms: null,
+      shortestStandardTermsDays: 30,
+      longestStandardTermsDays: 60,
+      maxContractualTermsDays: null,
       standardTermsText: "30 days from receipt of a valid invoice.\nSome framework suppliers: 60 days, as agreed in writing.",
-      termsChanged: false, suppliersNotified: false, paymentCodes: true, eInvoicing: true, supplyChainFinance: false, chargesPolicy: false, chargesMade: false,
-      qualifyingContracts: true, paymentsMade: true, constructionContracts: false, constructionRetention: false,
-      clamped: [], inconsistent: [],
+      termsChanged: false,
+      suppliersNotified: false,
+      paymentCodes: true,
+      eInvoicing: true,
+      supplyChainFinance: false,
+      chargesPolicy: false,
+      chargesMade: false,
+      qualifyingContracts: true,
+      paymentsMade: true,
+      constructionContracts: false,
+      constructionRetention: false,
+      clamped: [],
+      inconsistent: [],
     });
   });
 
   it("a resubmission of a period keeps the latest filing; the record says which company it is", async () => {
     const { byKey, data } = await parse(await fixture("export.csv"));
     expect(byKey.get("09876543:2026-01-01:2026-06-30")).toMatchObject({
-      entity: "09876543:2026-01-01:2026-06-30", name: "OAKHILL PROPERTY GROUP LIMITED", companyNumber: "09876543", altNames: [], rating: null, town: null,
+      entity: "09876543:2026-01-01:2026-06-30",
+      name: "OAKHILL PROPERTY GROUP LIMITED",
+      companyNumber: "09876543",
+      altNames: [],
+      rating: null,
+      town: null,
     });
-    expect(data("09876543:2026-01-01:2026-06-30")).toMatchObject({ reportId: 1187, filedOn: "2026-08-02", avgDaysToPay: 58, termsChanged: true, maxContractualTermsDays: 90 });
-    expect(data("09876543:2026-01-01:2026-06-30").standardTermsText).toBe('Payment within 45 days of invoice, "subject to approval", or 90 days for contractors, as stated in each contract.');
+    expect(data("09876543:2026-01-01:2026-06-30")).toMatchObject({
+      reportId: 1187,
+      filedOn: "2026-08-02",
+      avgDaysToPay: 58,
+      termsChanged: true,
+      maxContractualTermsDays: 90,
+    });
+    expect(data("09876543:2026-01-01:2026-06-30").standardTermsText).toBe(
+      'Payment within 45 days of invoice, "subject to approval", or 90 days for contractors, as stated in each contract.',
+    );
   });
 
   it("absurd values are null and said so; shares that do not add up are kept and said so; blank stays null", async () => {
     const { data } = await parse(await fixture("export.csv"));
     // Bayside, given as 7654321: 4,323,394 days, 112 %, a 999-day maximum, and shares adding up to 150.
     expect(data("07654321:2026-04-01:2026-09-30")).toMatchObject({
-      avgDaysToPay: null, pctWithin30: 90, pct31to60: 40, pctOver60: 20, pctNotPaidWithinTerms: null, maxContractualTermsDays: null, shortestStandardTermsDays: 30,
+      avgDaysToPay: null,
+      pctWithin30: 90,
+      pct31to60: 40,
+      pctOver60: 20,
+      pctNotPaidWithinTerms: null,
+      maxContractualTermsDays: null,
+      shortestStandardTermsDays: 30,
       clamped: [
         "avgDaysToPay: 4323394 is not a plausible number of days",
         "pctNotPaidWithinTerms: 112 is not a percentage from 0 to 100",
@@ -156,20 +229,44 @@ describe("issue 14 §1 payment practices parser (our fixtures in the export's fo
     });
     // Smith & Sons: words where numbers belong are null (never guessed from), "75%" is 75.
     expect(data("02345678:2026-01-01:2026-06-30")).toMatchObject({
-      avgDaysToPay: null, pctWithin30: 75, pct31to60: 20, pctOver60: 5, shortestStandardTermsDays: null, longestStandardTermsDays: 60, termsChanged: null,
+      avgDaysToPay: null,
+      pctWithin30: 75,
+      pct31to60: 20,
+      pctOver60: 5,
+      shortestStandardTermsDays: null,
+      longestStandardTermsDays: 60,
+      termsChanged: null,
       clamped: ['avgDaysToPay: "n/a" is not a number', 'shortestStandardTermsDays: "30 days" is not a number', 'termsChanged: "Maybe" is not yes or no'],
     });
     // Meadowvale: a nil return, every figure blank, "None" for the financial period.
     expect(data("SC612345:2026-02-01:2026-07-31")).toMatchObject({
-      financialPeriodStart: null, avgDaysToPay: null, pctWithin30: null, pctNotPaidWithinTerms: null, paymentCodes: null, termsChanged: null, qualifyingContracts: false, paymentsMade: false, clamped: [], inconsistent: [],
+      financialPeriodStart: null,
+      avgDaysToPay: null,
+      pctWithin30: null,
+      pctNotPaidWithinTerms: null,
+      paymentCodes: null,
+      termsChanged: null,
+      qualifyingContracts: false,
+      paymentsMade: false,
+      clamped: [],
+      inconsistent: [],
     });
   });
 
   it("the 2024-amended regime: value shares, disputes and construction retention; long terms text is cut to 1,000 characters", async () => {
     const { data } = await parse(await fixture("export.csv"));
     expect(data("OC301234:2026-01-01:2026-06-30")).toMatchObject({
-      policyRegime: "2025", valuePctWithin30: 64, valuePct31to60: 26, valuePctOver60: 10, valuePctNotPaidWithinTerms: 12, pctNotPaidDueToDispute: 3,
-      supplyChainFinance: true, constructionContracts: true, constructionRetention: true, clamped: [], inconsistent: [],
+      policyRegime: "2025",
+      valuePctWithin30: 64,
+      valuePct31to60: 26,
+      valuePctOver60: 10,
+      valuePctNotPaidWithinTerms: 12,
+      pctNotPaidDueToDispute: 3,
+      supplyChainFinance: true,
+      constructionContracts: true,
+      constructionRetention: true,
+      clamped: [],
+      inconsistent: [],
     });
     const terms = data("11223344:2026-03-01:2026-08-31").standardTermsText!;
     expect(terms.length).toBeLessThanOrEqual(1000);
@@ -201,8 +298,20 @@ describe("issue 14 §1 payment practices parser (our fixtures in the export's fo
     expect(recs.map((r) => r.key)).toEqual(["08112233:2018-01-01:2018-06-30", "08112233:2018-07-01:2018-12-31", "04712345:2018-04-01:2018-09-30"]);
     const castle = data("08112233:2018-01-01:2018-06-30");
     expect(castle).toMatchObject({
-      reportId: 3001, policyRegime: null, financialPeriodStart: null, avgDaysToPay: 29, pctWithin30: 81, pct31to60: 15, pctOver60: 4, pctNotPaidWithinTerms: 7,
-      pctNotPaidDueToDispute: null, maxContractualTermsDays: 60, standardTermsText: null, paymentsMade: true, qualifyingContracts: null, paymentCodes: true,
+      reportId: 3001,
+      policyRegime: null,
+      financialPeriodStart: null,
+      avgDaysToPay: 29,
+      pctWithin30: 81,
+      pct31to60: 15,
+      pctOver60: 4,
+      pctNotPaidWithinTerms: 7,
+      pctNotPaidDueToDispute: null,
+      maxContractualTermsDays: 60,
+      standardTermsText: null,
+      paymentsMade: true,
+      qualifyingContracts: null,
+      paymentCodes: true,
     });
     expect("valuePctWithin30" in castle).toBe(false);
     expect(data("04712345:2018-04-01:2018-09-30")).toMatchObject({ paymentsMade: false, avgDaysToPay: null, pctWithin30: null });
@@ -216,7 +325,13 @@ describe("issue 14 §1 payment practices parser (our fixtures in the export's fo
 
   it("dates: ISO when written with '-', D/M/Y or M/D/Y from a value over 12, D/M/Y assumed (and said) when nothing decides", async () => {
     const header = ["Company number", "Start date", "End date", "Filing date", "Average time to pay"];
-    const row = (n: string, s: string, e: string, f: string) => ({ "Company number": n, "Start date": s, "End date": e, "Filing date": f, "Average time to pay": "30" });
+    const row = (n: string, s: string, e: string, f: string) => ({
+      "Company number": n,
+      "Start date": s,
+      "End date": e,
+      "Filing date": f,
+      "Average time to pay": "30",
+    });
     const undecided = await parse(csvOf(header, [row("1", "01/02/2026", "01/08/2026", "05/09/2026")]));
     expect(undecided.notes).toMatchObject({ dateFormatAssumedDmy: 1, dateFormatDmy: 1 });
     expect(undecided.recs[0].key).toBe("00000001:2026-02-01:2026-08-01");
@@ -237,9 +352,20 @@ describe("issue 14 §1 payment practices parser (our fixtures in the export's fo
 
   it("resubmissions: the latest filing date wins, then the highest report id; each dropped one is counted", async () => {
     const header = ["Report Id", "Company number", "Start date", "End date", "Filing date", "Average time to pay"];
-    const row = (id: string, filed: string, avg: string) => ({ "Report Id": id, "Company number": "SC012345", "Start date": "01/01/2026", "End date": "30/06/2026", "Filing date": filed, "Average time to pay": avg });
-    const { recs, notes } = await parse(csvOf(header, [row("10", "20/07/2026", "30"), row("12", "21/07/2026", "31"), row("11", "21/07/2026", "32"), row("9", "01/07/2026", "33")]));
-    expect(recs.map((r) => [r.key, (r.data as unknown as PaymentReport).reportId, (r.data as unknown as PaymentReport).avgDaysToPay])).toEqual([["SC012345:2026-01-01:2026-06-30", 12, 31]]);
+    const row = (id: string, filed: string, avg: string) => ({
+      "Report Id": id,
+      "Company number": "SC012345",
+      "Start date": "01/01/2026",
+      "End date": "30/06/2026",
+      "Filing date": filed,
+      "Average time to pay": avg,
+    });
+    const { recs, notes } = await parse(
+      csvOf(header, [row("10", "20/07/2026", "30"), row("12", "21/07/2026", "31"), row("11", "21/07/2026", "32"), row("9", "01/07/2026", "33")]),
+    );
+    expect(recs.map((r) => [r.key, (r.data as unknown as PaymentReport).reportId, (r.data as unknown as PaymentReport).avgDaysToPay])).toEqual([
+      ["SC012345:2026-01-01:2026-06-30", 12, 31],
+    ]);
     expect(notes.duplicateReports).toBe(3);
   });
 
@@ -260,7 +386,9 @@ describe("issue 14 §1 payment practices parser (our fixtures in the export's fo
 
   it("a file that is not the export is refused: no header, or a page in its place", async () => {
     expect(() => checkPaymentPracticesHeader(new TextEncoder().encode("<!DOCTYPE html><html>Service unavailable</html>"))).toThrow(RegisterFormatError);
-    expect(() => checkPaymentPracticesHeader("Report Id,Company,Start date,End date\n1,X,01/01/2026,30/06/2026\n")).toThrow(/lacks 'Company number', 'Average time to pay'/);
+    expect(() => checkPaymentPracticesHeader("Report Id,Company,Start date,End date\n1,X,01/01/2026,30/06/2026\n")).toThrow(
+      /lacks 'Company number', 'Average time to pay'/,
+    );
     await expect(parse("")).rejects.toThrow(RegisterFormatError);
     await expect(parse("<html>maintenance</html>\n")).rejects.toThrow(RegisterFormatError);
   });
@@ -276,7 +404,11 @@ describe("issue 14 §1 payment practices parser (our fixtures in the export's fo
 
   it("the client streams the export from PAYMENT_PRACTICES_URL, dated by the day of the fetch, and fetches again for each further read", async () => {
     const e = await fetchPaymentPracticesExport({ url: env.PAYMENT_PRACTICES_URL });
-    expect(e).toMatchObject({ url: "http://files.test/payment-practices/export.csv", fileName: "export.csv", editionDate: new Date().toISOString().slice(0, 10) });
+    expect(e).toMatchObject({
+      url: "http://files.test/payment-practices/export.csv",
+      fileName: "export.csv",
+      editionDate: new Date().toISOString().slice(0, 10),
+    });
     const read = async () => {
       const parts: Uint8Array[] = [];
       for await (const c of e.open()) parts.push(c);

@@ -65,7 +65,10 @@ describe("issue 30 §2: the PDF engine and the browser behind the readers Worker
         cancelled = true;
       },
     });
-    const e = await env.READERS!.readPdf(endless, { size: 1000 }).then(unwired).catch((x: unknown) => x);
+    const e = await env
+      .READERS!.readPdf(endless, { size: 1000 })
+      .then(unwired)
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(InputError);
     expect((e as InputError).message).toMatch(/larger than 32 MiB/);
     // Reading stops at the cap; the stream is not pulled on after it (cancelled, or left unread).
@@ -77,11 +80,17 @@ describe("issue 30 §2: the PDF engine and the browser behind the readers Worker
   it("without the binding: no browser, and a PDF read is 503 not_configured (never a 500)", async () => {
     expect(readersBrowser(undefined, settings).available).toBe(false);
     await expect(readersBrowser(undefined, settings).render("https://example.com/")).rejects.toMatchObject({ source: "readers", kind: "not_configured" });
-    await expect(readersPdf(undefined).read(new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d]))).rejects.toMatchObject({ source: "readers", kind: "not_configured" });
+    await expect(readersPdf(undefined).read(new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d]))).rejects.toMatchObject({
+      source: "readers",
+      kind: "not_configured",
+    });
   });
 
   it("a binding that fails in transport (the readers Worker down or over its limits) is an upstream failure: 503, credits back", async () => {
-    const broken = { readPdf: async () => Promise.reject(new Error("Worker exceeded CPU time limit.")), render: async () => Promise.reject(new Error("Network connection lost.")) } as never;
+    const broken = {
+      readPdf: async () => Promise.reject(new Error("Worker exceeded CPU time limit.")),
+      render: async () => Promise.reject(new Error("Network connection lost.")),
+    } as never;
     await expect(readersPdf(broken).read(new Uint8Array([1, 2, 3]))).rejects.toMatchObject({ source: "readers", kind: "unreachable" });
     await expect(readersBrowser(broken, settings).render("https://example.com/")).rejects.toBeInstanceOf(UpstreamError);
   });

@@ -29,15 +29,40 @@ function fakeFetch(routes: Record<string, () => Response>) {
   return { impl, calls };
 }
 
-const redirect = (location: string, status = 302) => () => new Response(null, { status, headers: { location } });
+const redirect =
+  (location: string, status = 302) =>
+  () =>
+    new Response(null, { status, headers: { location } });
 
 describe("issue: safe fetcher: checkUrl refusals", () => {
   it.each([
-    "http://2130706433/", "http://0177.0.0.1/", "http://0x7f.0.0.1/", "http://0x7f000001/", "http://127.1/", "http://[::1]/",
-    "http://[::ffff:127.0.0.1]/", "http://[::ffff:7f00:1]/", "http://169.254.169.254/latest/meta-data/", "http://100.64.0.1/",
-    "http://224.0.0.1/", "http://10.0.0.1/", "http://172.31.255.255/", "http://192.168.0.1/", "http://[fe80::1]/", "http://[fc00::1]/",
-    "http://localhost/", "http://localhost.:8080/", "http://foo.localhost/", "http://printer.local/", "http://metadata.google.internal/computeMetadata/v1/",
-    "https://0.0.0.0/", "http://[64:ff9b::7f00:1]/", "http://[2002:7f00:1::]/", "https://logo.test/", "https://example.com:22/", "https://example.com:6379/",
+    "http://2130706433/",
+    "http://0177.0.0.1/",
+    "http://0x7f.0.0.1/",
+    "http://0x7f000001/",
+    "http://127.1/",
+    "http://[::1]/",
+    "http://[::ffff:127.0.0.1]/",
+    "http://[::ffff:7f00:1]/",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://100.64.0.1/",
+    "http://224.0.0.1/",
+    "http://10.0.0.1/",
+    "http://172.31.255.255/",
+    "http://192.168.0.1/",
+    "http://[fe80::1]/",
+    "http://[fc00::1]/",
+    "http://localhost/",
+    "http://localhost.:8080/",
+    "http://foo.localhost/",
+    "http://printer.local/",
+    "http://metadata.google.internal/computeMetadata/v1/",
+    "https://0.0.0.0/",
+    "http://[64:ff9b::7f00:1]/",
+    "http://[2002:7f00:1::]/",
+    "https://logo.test/",
+    "https://example.com:22/",
+    "https://example.com:6379/",
   ])("blocked_address (422) for %s", async (url) => {
     const e = (() => {
       try {
@@ -51,8 +76,16 @@ describe("issue: safe fetcher: checkUrl refusals", () => {
   });
 
   it.each([
-    "http://user:pass@example.com/", "https://user@example.com/", "ftp://example.com/file", "file:///etc/passwd", "javascript:alert(1)",
-    "data:text/html,<b>x</b>", "gopher://example.com/", "example.com", "not a url", `https://example.com/${"a".repeat(489)}`,
+    "http://user:pass@example.com/",
+    "https://user@example.com/",
+    "ftp://example.com/file",
+    "file:///etc/passwd",
+    "javascript:alert(1)",
+    "data:text/html,<b>x</b>",
+    "gopher://example.com/",
+    "example.com",
+    "not a url",
+    `https://example.com/${"a".repeat(489)}`,
   ])("invalid_url (400) for %s", async (url) => {
     expect(await codeOf(() => checkUrl(url))).toBe("invalid_url");
     expect(toApiError(new InputError("invalid_url", "")).status).toBe(400);
@@ -118,7 +151,10 @@ describe("issue: safe fetcher: safeFetch", () => {
     const r = await safeFetch("https://example.com/", { fetchImpl: f.impl });
     expect(r.url).toBe("http://www.example.com:8080/five");
     expect(r.redirects).toEqual([
-      "https://example.com/one", "https://example.com/two", "https://www.example.com/three", "https://www.example.com/four",
+      "https://example.com/one",
+      "https://example.com/two",
+      "https://www.example.com/three",
+      "https://www.example.com/four",
       "http://www.example.com:8080/five",
     ]);
     expect(r.contentType).toBe("text/html; charset=utf-8");
@@ -236,7 +272,10 @@ describe("issue: safe fetcher: safeFetch", () => {
     for (const declared of [String(body.length), "1000", "299999", "350000", null]) {
       const r = await safeFetch("https://example.com/", { fetchImpl: served(declared), maxBytes: 400_000 });
       expect(r.body.byteLength, `content-length ${declared}`).toBe(body.length);
-      expect(r.body.every((b, i) => b === body[i]), `content-length ${declared}`).toBe(true);
+      expect(
+        r.body.every((b, i) => b === body[i]),
+        `content-length ${declared}`,
+      ).toBe(true);
     }
   });
 
@@ -258,7 +297,12 @@ describe("issue: safe fetcher: safeFetch", () => {
 
 describe("issue: safe fetcher: decodeText", () => {
   const result = (body: Uint8Array, contentType = ""): SafeFetchResult => ({
-    url: "https://example.com/", status: 200, headers: new Headers(), contentType, body, redirects: [],
+    url: "https://example.com/",
+    status: 200,
+    headers: new Headers(),
+    contentType,
+    body,
+    redirects: [],
   });
 
   it("uses <meta charset> when the server names none (windows-1252 fixture)", async () => {

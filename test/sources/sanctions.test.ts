@@ -2,7 +2,11 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { strToU8, zipSync } from "fflate";
 import {
-  parseUkSanctionsFile, parseUkSanctionsListCsv, sanctionsDate, splitRegistrationNumbers, ukCompanyNumberOf,
+  parseUkSanctionsFile,
+  parseUkSanctionsListCsv,
+  sanctionsDate,
+  splitRegistrationNumbers,
+  ukCompanyNumberOf,
   type SanctionsParse,
 } from "../../src/sources/sanctions/parse";
 import { RegisterFormatError } from "../../src/sources/format-error";
@@ -58,7 +62,11 @@ describe.skipIf(!env.SHARED_PRESENT)("parseUkSanctionsListCsv on the real OFSI C
     // Registration numbers are for entities only.
     expect(conlist.designations.filter((d) => d.kind !== "entity" && d.registrationNumbers.length)).toEqual([]);
     // Group 15878 (SAMOFAL) has no "(UK Sanctions List Ref)": the conversion gives it its group id as Unique ID.
-    expect(groups.get("15878")).toMatchObject({ id: "15878", ukslRef: "15878", names: [{ name: "Alexander SAMOFAL" }, { name: "Александр Самофал", nonLatin: true }] });
+    expect(groups.get("15878")).toMatchObject({
+      id: "15878",
+      ukslRef: "15878",
+      names: [{ name: "Alexander SAMOFAL" }, { name: "Александр Самофал", nonLatin: true }],
+    });
   });
 
   it("the UK Company no. case: BNK (UK) LTD (BEL0107, group 14124), names once each despite two addresses", () => {
@@ -284,7 +292,13 @@ describe("format errors and helpers", () => {
   });
 
   it("a workbook (the retired OFSI list's XLSX, any zip, an .xls) is refused, saying it is no longer read and to give the CSV", () => {
-    const conList = xlsxOf({ Data: [["Last Updated", "10/04/2025"], ["Name 6", "Group ID", "Group Type", "Alias Type", "Regime", "Other Information"], ["ACME TRADING LLC", "90001", "Entity", "Primary name", "Russia", "(UK Sanctions List Ref):RUS0001"]] });
+    const conList = xlsxOf({
+      Data: [
+        ["Last Updated", "10/04/2025"],
+        ["Name 6", "Group ID", "Group Type", "Alias Type", "Regime", "Other Information"],
+        ["ACME TRADING LLC", "90001", "Entity", "Primary name", "Russia", "(UK Sanctions List Ref):RUS0001"],
+      ],
+    });
     for (const zip of [conList, zipSync({ "a.txt": strToU8("hello") })]) {
       expect(() => parseUkSanctionsFile(zip)).toThrow(RegisterFormatError);
       expect(() => parseUkSanctionsFile(zip)).toThrow(
@@ -292,7 +306,9 @@ describe("format errors and helpers", () => {
       );
     }
     const xls = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, ...new Array(504).fill(0)]);
-    expect(() => parseUkSanctionsFile(xls)).toThrow(/^UK sanctions list: this file is an Excel workbook \(\.xls\), not the CSV\. Workbooks are not read; give the FCDO UK Sanctions List as CSV/);
+    expect(() => parseUkSanctionsFile(xls)).toThrow(
+      /^UK sanctions list: this file is an Excel workbook \(\.xls\), not the CSV\. Workbooks are not read; give the FCDO UK Sanctions List as CSV/,
+    );
   });
 
   it("dates: dd/mm/yyyy, dd-Mon-yyyy, YYYY-MM-DD; nonsense → null", () => {
@@ -306,7 +322,9 @@ describe("format errors and helpers", () => {
 
   it("registration entries and UK company numbers", () => {
     expect(splitRegistrationNumbers("(1) OGRN: 1025403641900 (2) INN/TIN: 5408100018 (3)  KPP: 540801001")).toEqual([
-      "OGRN: 1025403641900", "INN/TIN: 5408100018", "KPP: 540801001",
+      "OGRN: 1025403641900",
+      "INN/TIN: 5408100018",
+      "KPP: 540801001",
     ]);
     expect(splitRegistrationNumbers("OGRN: 1027807560186 \nINN: 7814027653")).toEqual(["OGRN: 1027807560186", "INN: 7814027653"]);
     expect(splitRegistrationNumbers("1037739635890 (Russia)")).toEqual(["1037739635890 (Russia)"]);

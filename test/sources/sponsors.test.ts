@@ -35,8 +35,25 @@ describe("SPEC §4.8 sponsors register parser", () => {
     const m = byKey(recs);
     const k = m.get("workers|k line shipping agency uk ltd|skilled worker")!;
     expect(k.name).toBe('"K" Line Shipping Agency (UK) Limited');
-    expect(k).toMatchObject({ source: "sponsors", entity: "workers|k line shipping agency uk ltd", part: "Skilled Worker", status: "listed", companyNumber: null, town: "London", rating: "A rating" });
-    expect(k.data).toEqual({ name: k.name, town: "London", county: null, register: "workers", route: "Skilled Worker", currentRoute: "Skilled Worker", typeAndRating: "Worker (A rating)", rating: "A rating" });
+    expect(k).toMatchObject({
+      source: "sponsors",
+      entity: "workers|k line shipping agency uk ltd",
+      part: "Skilled Worker",
+      status: "listed",
+      companyNumber: null,
+      town: "London",
+      rating: "A rating",
+    });
+    expect(k.data).toEqual({
+      name: k.name,
+      town: "London",
+      county: null,
+      register: "workers",
+      route: "Skilled Worker",
+      currentRoute: "Skilled Worker",
+      typeAndRating: "Worker (A rating)",
+      rating: "A rating",
+    });
     const pixel = m.get("workers|10 pixel ltd|intra-company routes")!;
     expect(pixel.name).toBe("10 PIXEL LTD  T/A THE PIXEL GROUP");
     expect(pixel.altNames).toEqual(["THE PIXEL GROUP"]);
@@ -45,10 +62,17 @@ describe("SPEC §4.8 sponsors register parser", () => {
     expect(m.get("workers|abbot care homes ltd|skilled worker")!.data).toMatchObject({ county: "West Yorkshire", rating: "B rating" });
     // A route renamed since (Voluntary Workers → Charity Worker) is the route's current name; the file's name is kept in data.
     const hall = recs.find((r) => r.data.route === "Voluntary Workers")!;
-    expect([hall.part, hall.key, hall.data.currentRoute]).toEqual(["Charity Worker", "workers|hillside village association old school hall|charity worker", "Charity Worker"]);
+    expect([hall.part, hall.key, hall.data.currentRoute]).toEqual([
+      "Charity Worker",
+      "workers|hillside village association old school hall|charity worker",
+      "Charity Worker",
+    ]);
     // Same organisation and route in two towns: one sponsor (entity), the later row's key gets the town.
     const atlas = recs.filter((r) => r.entity === "workers|atlas removals ltd");
-    expect(atlas.map((r) => [r.key, r.town])).toEqual([["workers|atlas removals ltd|skilled worker", "Bristol"], ["workers|atlas removals ltd|skilled worker|bath", "Bath"]]);
+    expect(atlas.map((r) => [r.key, r.town])).toEqual([
+      ["workers|atlas removals ltd|skilled worker", "Bristol"],
+      ["workers|atlas removals ltd|skilled worker|bath", "Bath"],
+    ]);
   });
 
   it("SPEC §4.8 reads a 2026 minimally-quoted file: spaces, commas, doubled quotes, T/A, £, placeholders, blank rating", async () => {
@@ -124,13 +148,20 @@ describe("SPEC §4.8 sponsors register parser", () => {
     expect(m.get("students|windmere house school|child student")!.altNames).toEqual(["The Windmere Trust Ltd"]);
     // "Students" is a spelling of the Student route.
     const riverside = recs.find((r) => r.name === "Riverside Tutorial College")!;
-    expect([riverside.key, riverside.part, riverside.data.route, riverside.rating]).toEqual(["students|riverside tutorial college|student", "Student", "Students", "Probationary Sponsor"]);
+    expect([riverside.key, riverside.part, riverside.data.route, riverside.rating]).toEqual([
+      "students|riverside tutorial college|student",
+      "Student",
+      "Students",
+      "Probationary Sponsor",
+    ]);
   });
 
   it("SPEC §4.8 edition dates come from both file-name schemes", () => {
     expect(sponsorsEditionDateFromFileName("2024-05-28_-_Worker_and_Temporary_Worker.csv")).toBe("2024-05-28");
     expect(sponsorsEditionDateFromFileName("SP_-_Student_and_Child_Student_Web_Register_-_2026-07-01.csv")).toBe("2026-07-01");
-    expect(sponsorsEditionDateFromFileName("https://assets.example/media/ab12/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-29.csv?x=1")).toBe("2026-06-29");
+    expect(sponsorsEditionDateFromFileName("https://assets.example/media/ab12/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-29.csv?x=1")).toBe(
+      "2026-06-29",
+    );
     expect(sponsorsEditionDateFromFileName("Worker_and_Temporary_Worker.csv")).toBeNull();
     expect(sponsorsEditionDateFromFileName("2026-02-30_-_Worker_and_Temporary_Worker.csv")).toBeNull();
     expect(parseSponsors("Organisation Name,Town/City,County,Type & Rating,Route\n").editionDate).toBeNull();
@@ -154,7 +185,12 @@ describe("SPEC §4.8 sponsors register parser", () => {
   it("SPEC §4.8 row batches are the same whatever the piece size (quotes and newlines across pieces)", async () => {
     const text = 'a,b\r\n"x ""q"" y","multi\r\nline"\r\n"""",z\r\nlast,row';
     const whole = (await collect(delimitedRowBatches(text, ","))).flat();
-    expect(whole).toEqual([["a", "b"], ['x "q" y', "multi\r\nline"], ['"', "z"], ["last", "row"]]);
+    expect(whole).toEqual([
+      ["a", "b"],
+      ['x "q" y', "multi\r\nline"],
+      ['"', "z"],
+      ["last", "row"],
+    ]);
     for (const size of [1, 2, 3, 5, 7, 11]) expect((await collect(delimitedRowBatches(text, ",", { batchChars: size }))).flat()).toEqual(whole);
     const bytes = await fixture(W0626);
     const ref = (await collect(delimitedRowBatches(bytes, ","))).flat();
@@ -170,7 +206,13 @@ describe("SPEC §4.8 sponsors register parser", () => {
       const seen: [string, number][] = [];
       const rows = (await collect(delimitedRowBatches(text, ",", { batchChars: size, keep: (r, i) => (seen.push([r, i]), !r.startsWith("drop")) }))).flat();
       expect(rows).toEqual(whole.filter((r) => r[0] !== "drop"));
-      expect(seen).toEqual([["h1,h2", 0], ['keep,"multi\r\nline, with ""quotes"""', 1], ["drop,1", 2], ['"keep",2', 3], ["keep,last", 4]]);
+      expect(seen).toEqual([
+        ["h1,h2", 0],
+        ['keep,"multi\r\nline, with ""quotes"""', 1],
+        ["drop,1", 2],
+        ['"keep",2', 3],
+        ["keep,last", 4],
+      ]);
     }
     const bytes = new TextEncoder().encode(`\uFEFF${text}`);
     const stream = async function* () {
@@ -277,7 +319,10 @@ describe("SPEC §4.8 sponsors fetch client", () => {
       throw new TypeError("network down");
     }) as typeof fetch;
     await expect(fetchSponsorsEdition({ ...cfg, fetchImpl: throwing })).rejects.toBeInstanceOf(UpstreamError);
-    const noCsv = stub({ [`https://www.gov.uk/api/content${PAGE}`]: () => Response.json({ details: { attachments: [{ url: "https://x.example/a.pdf", content_type: "application/pdf" }] } }) });
+    const noCsv = stub({
+      [`https://www.gov.uk/api/content${PAGE}`]: () =>
+        Response.json({ details: { attachments: [{ url: "https://x.example/a.pdf", content_type: "application/pdf" }] } }),
+    });
     await expect(fetchSponsorsEdition({ ...cfg, fetchImpl: noCsv.fetchImpl })).rejects.toBeInstanceOf(RegisterFormatError);
     const assetDown = stub({ [`https://www.gov.uk/api/content${PAGE}`]: () => fetch("http://files.test/sponsors/govuk-content-workers.json") });
     await expect(fetchSponsorsEdition({ ...cfg, fetchImpl: assetDown.fetchImpl })).rejects.toThrow(/CSV attachment \(GET .*\) answered HTTP 404/);

@@ -15,7 +15,15 @@ const byKey = (recs: RegisterRecord[]) => new Map(recs.map((r) => [r.key, r]));
 describe("SPEC §2.6 SRA organisation parser", () => {
   it("SPEC §2.6 maps a sole practice (the note's real record)", async () => {
     const r = byKey(await collect(parseSraOrganisations(await getAll()))).get("8005864")!;
-    expect(r).toMatchObject({ source: "sra", name: "Riverine Solicitors", companyNumber: null, altNames: [], status: "authorised", rating: null, town: "London" });
+    expect(r).toMatchObject({
+      source: "sra",
+      name: "Riverine Solicitors",
+      companyNumber: null,
+      altNames: [],
+      status: "authorised",
+      rating: null,
+      town: "London",
+    });
     expect(r.data).toEqual({
       sraNumber: 8005864,
       name: "Riverine Solicitors",
@@ -48,7 +56,14 @@ describe("SPEC §2.6 SRA organisation parser", () => {
       offices: 3,
       authorisedSince: "2009-07-01",
       statusDate: "2019-04-01",
-      headOffice: { name: "Harbourside Legal Limited", town: "Bristol", county: "Avon", country: "England", website: "www.harbourside-legal.example", postcode: "BS1 4QA" },
+      headOffice: {
+        name: "Harbourside Legal Limited",
+        town: "Bristol",
+        county: "Avon",
+        country: "England",
+        website: "www.harbourside-legal.example",
+        postcode: "BS1 4QA",
+      },
       tradingNames: ["Harbourside Law", "Harbourside Conveyancing"],
       previousNames: ["Harbourside & Co Solicitors", "HL Law LLP"],
     });
@@ -56,7 +71,12 @@ describe("SPEC §2.6 SRA organisation parser", () => {
     expect(areas).toHaveLength(18);
     expect(areas[0]).toBe("Commercial Property");
     expect(areas[17]).toBe("Tax Planning");
-    expect(r.data.reservedActivities).toEqual(["Reserved instrument activities", "Probate activities", "Conduct of litigation", "Exercise of a right of audience"]);
+    expect(r.data.reservedActivities).toEqual([
+      "Reserved instrument activities",
+      "Probate activities",
+      "Conduct of litigation",
+      "Exercise of a right of audience",
+    ]);
   });
 
   it("SPEC §3.2 statuses, kinds and constitutions, including Closed types and nulls everywhere", async () => {
@@ -88,7 +108,12 @@ describe("SPEC §2.6 SRA organisation parser", () => {
 
   it("SPEC §2.6 accepts a bare array and unknown status codes; rejects anything else", async () => {
     const recs = await collect(
-      parseSraOrganisations(JSON.stringify([{ SraNumber: "12", PracticeName: " A & B Law ", AuthorisationStatus: "SUSPENDED" }, { SraNumber: 13, PracticeName: "C Law", AuthorisationStatus: "REVOKED" }])),
+      parseSraOrganisations(
+        JSON.stringify([
+          { SraNumber: "12", PracticeName: " A & B Law ", AuthorisationStatus: "SUSPENDED" },
+          { SraNumber: 13, PracticeName: "C Law", AuthorisationStatus: "REVOKED" },
+        ]),
+      ),
     );
     expect(recs.map((r) => [r.key, r.name, r.status, r.data.authorised, r.data.kind])).toEqual([
       ["12", "A & B Law", "suspended", false, null],
@@ -132,7 +157,11 @@ describe("SPEC §2.6 SRA fetch client", () => {
     const ed = await fetchSraOrganisations({ baseUrl: "https://sra.test/datashare/api/V1/", apiKey: "k-123", fetchImpl });
     expect(seen[0].url).toBe("https://sra.test/datashare/api/V1/organisation/GetAll");
     expect(seen[0].headers.get("Ocp-Apim-Subscription-Key")).toBe("k-123");
-    expect([ed.url, ed.fileName, ed.editionDate]).toEqual(["https://sra.test/datashare/api/V1/organisation/GetAll", null, new Date().toISOString().slice(0, 10)]);
+    expect([ed.url, ed.fileName, ed.editionDate]).toEqual([
+      "https://sra.test/datashare/api/V1/organisation/GetAll",
+      null,
+      new Date().toISOString().slice(0, 10),
+    ]);
     expect(await collect(parseSraOrganisations(ed.open()))).toHaveLength(6);
     // A second reading fetches GetAll again (the first reading used up the first reply).
     expect(await collect(parseSraOrganisations(ed.open()))).toHaveLength(6);
@@ -140,9 +169,19 @@ describe("SPEC §2.6 SRA fetch client", () => {
   });
 
   it("SPEC §2.6 missing key or upstream failure → an upstream error (503 upstream_unavailable to callers)", async () => {
-    await expect(fetchSraOrganisations({ baseUrl: "https://sra.test" })).rejects.toMatchObject({ name: "UpstreamError", source: "sra", kind: "not_configured", message: "SRA API key not configured" });
+    await expect(fetchSraOrganisations({ baseUrl: "https://sra.test" })).rejects.toMatchObject({
+      name: "UpstreamError",
+      source: "sra",
+      kind: "not_configured",
+      message: "SRA API key not configured",
+    });
     const failing = (async () => new Response("down", { status: 502 })) as typeof fetch;
-    await expect(fetchSraOrganisations({ baseUrl: "https://sra.test", apiKey: "k", fetchImpl: failing })).rejects.toMatchObject({ name: "UpstreamError", source: "sra", kind: "unreachable", status: 502 });
+    await expect(fetchSraOrganisations({ baseUrl: "https://sra.test", apiKey: "k", fetchImpl: failing })).rejects.toMatchObject({
+      name: "UpstreamError",
+      source: "sra",
+      kind: "unreachable",
+      status: 502,
+    });
     const throwing = (async () => {
       throw new TypeError("connection reset");
     }) as typeof fetch;

@@ -68,7 +68,13 @@ describe.skipIf(!env.SHARED_PRESENT)("issue 18 §2 real Contracts Finder release
     const { notices, closures, notes } = parseTenders(JSON.stringify([later, tender]));
     expect(closures).toEqual([]);
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatchObject({ ocid: tender.ocid, status: "complete", closedBy: "award", releaseDate: "2025-03-11T13:09:16Z", title: tender.tender.title });
+    expect(notices[0]).toMatchObject({
+      ocid: tender.ocid,
+      status: "complete",
+      closedBy: "award",
+      releaseDate: "2025-03-11T13:09:16Z",
+      title: tender.tender.title,
+    });
     expect(notes.noticesClosedByAward).toBe(1);
   });
 });
@@ -101,10 +107,17 @@ describe("issue 18 §2 our own tender release package", () => {
       status: "active",
     });
     // Cancelled by a later release; closed by an award in the same file.
-    expect(byOcid.get("ocds-h6vhtk-05b1d9")).toMatchObject({ status: "cancelled", closedBy: "cancelled", title: "External audit and accounting services", deadline: "2027-01-20T12:00:00Z" });
+    expect(byOcid.get("ocds-h6vhtk-05b1d9")).toMatchObject({
+      status: "cancelled",
+      closedBy: "cancelled",
+      title: "External audit and accounting services",
+      deadline: "2027-01-20T12:00:00Z",
+    });
     expect(byOcid.get("ocds-h6vhtk-05b1e2")).toMatchObject({ status: "complete", closedBy: "award", releaseDate: "2026-11-16T15:30:00Z" });
     // An award of a process whose tender is not in the file: a closure only.
-    expect(closures).toEqual([{ ocid: "ocds-h6vhtk-05a0f1", noticeId: "035340-2026", releaseDate: "2026-11-17T10:00:00Z", status: "complete", closedBy: "award" }]);
+    expect(closures).toEqual([
+      { ocid: "ocds-h6vhtk-05a0f1", noticeId: "035340-2026", releaseDate: "2026-11-17T10:00:00Z", status: "complete", closedBy: "award" },
+    ]);
     // A planning notice is `planned`, without a deadline.
     expect(byOcid.get("ocds-h6vhtk-05b1f3")).toMatchObject({ status: "planned", deadline: null, closedBy: null });
   });
@@ -117,7 +130,11 @@ describe("issue 18 §2 our own tender release package", () => {
       "The Council seeks a supplier to provide a data analytics platform, dashboards and business intelligence support for its housing and waste services. Lot 1: platform licences and hosting. Lot 2: analyst support and training for council staff. The contract is for three years with an option to extend by one year.",
     );
     expect(analytics.cpv.map((c) => c.id)).toEqual(["72300000", "48000000", "80500000"]);
-    expect(analytics).toMatchObject({ value: { amount: 480000, min: null, max: null, currency: "GBP" }, regions: ["UKH15", "TLH1"], suitability: { sme: true, vcse: false } });
+    expect(analytics).toMatchObject({
+      value: { amount: 480000, min: null, max: null, currency: "GBP" },
+      regions: ["UKH15", "TLH1"],
+      suitability: { sme: true, vcse: false },
+    });
     const legal = byOcid.get("ocds-b5fd17-7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f")!;
     expect(legal).toMatchObject({
       deadline: null,
@@ -163,7 +180,8 @@ describe("issue 18 §2 the tender-stage read: stages=tender on both APIs, paged"
       const u = urlOf(input);
       asked.push(u);
       if (u.includes("cursor=p2")) return Response.json({ ...sample, releases: sample.releases.slice(6), links: {} });
-      if (u.startsWith("https://fts.test")) return Response.json({ ...sample, releases: sample.releases.slice(0, 6), links: { next: "https://fts.test/api/1.0/ocdsReleasePackages?cursor=p2" } });
+      if (u.startsWith("https://fts.test"))
+        return Response.json({ ...sample, releases: sample.releases.slice(0, 6), links: { next: "https://fts.test/api/1.0/ocdsReleasePackages?cursor=p2" } });
       return Response.json({ ...sample, releases: [], links: {} });
     }) as typeof fetch;
     const cfg = { ftsUrl: "https://fts.test", cfUrl: "https://cf.test", fetchImpl, sleep: async () => {} };

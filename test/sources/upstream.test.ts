@@ -15,7 +15,11 @@ function scripted(answers: (() => Response | Promise<Response>)[]) {
   return { f, urls };
 }
 
-const thrown = async (p: Promise<unknown>) => p.then(() => null, (e: UpstreamError) => e);
+const thrown = async (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: UpstreamError) => e,
+  );
 
 describe("issue 10 §2: the shared upstream GET (cache, budget, time limit, retry, 429)", () => {
   it("caches an answer for its TTL by the injected clock, and serves it without a fetch until it expires", async () => {
@@ -34,7 +38,14 @@ describe("issue 10 §2: the shared upstream GET (cache, budget, time limit, retr
 
   it("takes the budget before fetching; a spent budget is rate_limited with its wait, and nothing is fetched", async () => {
     const { f, urls } = scripted([() => new Response("ok")]);
-    const up = createUpstream({ source: "x", label: "X", baseUrl: "https://x.test", budget: memoryRequestBudget({ x: { limit: 1, windowSeconds: 300 } }), clock: () => 0, fetchImpl: f });
+    const up = createUpstream({
+      source: "x",
+      label: "X",
+      baseUrl: "https://x.test",
+      budget: memoryRequestBudget({ x: { limit: 1, windowSeconds: 300 } }),
+      clock: () => 0,
+      fetchImpl: f,
+    });
     await up.cachedGet("/a");
     const e = await thrown(up.cachedGet("/b"));
     expect(e).toMatchObject({ name: "UpstreamError", source: "x", kind: "rate_limited", retryAfter: 300 });
@@ -86,10 +97,14 @@ describe("issue 10 §2: the shared upstream GET (cache, budget, time limit, retr
     const once = scripted([lost, () => new Response("ok")]);
     expect((await createUpstream({ source: "x", label: "X", baseUrl: "https://x.test", fetchImpl: once.f }).cachedGet("/a")).body).toBe("ok");
     const twice = scripted([lost, lost]);
-    expect(await thrown(createUpstream({ source: "x", label: "X", baseUrl: "https://x.test", fetchImpl: twice.f }).cachedGet("/a"))).toMatchObject({ kind: "unreachable" });
+    expect(await thrown(createUpstream({ source: "x", label: "X", baseUrl: "https://x.test", fetchImpl: twice.f }).cachedGet("/a"))).toMatchObject({
+      kind: "unreachable",
+    });
     const stall = (async (_: RequestInfo | URL, init?: RequestInit) =>
       new Promise<Response>((_, reject) => init?.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))))) as typeof fetch;
-    expect(await thrown(createUpstream({ source: "x", label: "X", baseUrl: "https://x.test", fetchImpl: stall, timeoutMs: 30 }).cachedGet("/a"))).toMatchObject({ kind: "timeout" });
+    expect(await thrown(createUpstream({ source: "x", label: "X", baseUrl: "https://x.test", fetchImpl: stall, timeoutMs: 30 }).cachedGet("/a"))).toMatchObject(
+      { kind: "timeout" },
+    );
   });
 });
 

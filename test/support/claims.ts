@@ -225,11 +225,17 @@ export const REGISTERS: Record<string, RegisterSpec> = {
   },
 };
 
-const speaksFor = (r: RegisterSpec) => (o: Obj) => typeof o[r.field] === "boolean" || (o.register === r.key && typeof o.found === "boolean") || (r.also?.(o) ?? false);
+const speaksFor = (r: RegisterSpec) => (o: Obj) =>
+  typeof o[r.field] === "boolean" || (o.register === r.key && typeof o.found === "boolean") || (r.also?.(o) ?? false);
 const affirms = (r: RegisterSpec, f: Found) =>
   (f.obj[r.field] === true || (f.obj.register === r.key && f.obj.found === true) || ((r.also?.(f.obj) ?? false) && f.obj.found === true)) && !onPossiblePath(f);
 const registerFields = (r: RegisterSpec, hits: Found[]) =>
-  hits.map((f) => `{${show(f.obj, [r.field, "register", "found", "charityNumber", "possibleMatch"])}${onPossiblePath(f) && f.obj.possibleMatch !== true ? ", possibleMatch: true above it" : ""}}`).join("; ");
+  hits
+    .map(
+      (f) =>
+        `{${show(f.obj, [r.field, "register", "found", "charityNumber", "possibleMatch"])}${onPossiblePath(f) && f.obj.possibleMatch !== true ? ", possibleMatch: true above it" : ""}}`,
+    )
+    .join("; ");
 
 /** A positive about register `r`: the deciding fields say so, for a definite match. */
 function registerPositive(r: RegisterSpec) {
@@ -255,7 +261,17 @@ function verdictPositive({ none, speaks, says, shown = speaks }: { none: string;
     const hits = shallowest(scope, (o) => Object.entries(o).some(([k, v]) => speaks(k, v)));
     if (!hits.length) return none;
     const yes = hits.some((f) => Object.entries(f.obj).some(([k, v]) => says(k, v)));
-    return yes ? null : hits.map((f) => `{${Object.entries(f.obj).filter(([k, v]) => shown(k, v)).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ")}}`).join("; ");
+    return yes
+      ? null
+      : hits
+          .map(
+            (f) =>
+              `{${Object.entries(f.obj)
+                .filter(([k, v]) => shown(k, v))
+                .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+                .join(", ")}}`,
+          )
+          .join("; ");
   };
 }
 
@@ -279,7 +295,7 @@ export const CLAIM_RULES: ClaimRule[] = [
   },
   {
     id: "hmrc-supervised",
-    asserts: "\"supervised by HMRC\", \"on HMRC's supervised business register\", \"on the HMRC money-laundering supervision register\"",
+    asserts: '"supervised by HMRC", "on HMRC\'s supervised business register", "on the HMRC money-laundering supervision register"',
     requires: '`supervisedByHmrc === true` (or a `register: "aml"` entry with `found === true`), and no `possibleMatch === true` on the way to it',
     pattern:
       /\bsupervised by HMRC\b|\bHMRC[- ]supervised\b|\bon HMRC's (?:supervised business |(?:anti-)?money[- ]laundering (?:supervision )?)?register\b|\bon the HMRC (?:(?:anti-)?money[- ]laundering (?:supervision )?|supervised business )register\b/i,
@@ -290,7 +306,8 @@ export const CLAIM_RULES: ClaimRule[] = [
     id: "sra-authorised",
     asserts: '"authorised by the Solicitors Regulation Authority", "on the SRA register", "SRA-authorised"',
     requires: '`authorised === true` (or a `register: "sra"` entry with `found === true`), and no `possibleMatch === true` on the way to it',
-    pattern: /\bauthorised by the (?:Solicitors Regulation Authority|SRA)\b|\bSRA[- ]authorised\b|\bon the SRA(?:'s)? register\b|\bregulated by the (?:SRA|Solicitors Regulation Authority)\b/i,
+    pattern:
+      /\bauthorised by the (?:Solicitors Regulation Authority|SRA)\b|\bSRA[- ]authorised\b|\bon the SRA(?:'s)? register\b|\bregulated by the (?:SRA|Solicitors Regulation Authority)\b/i,
     kind: "positive",
     check: registerPositive(REGISTERS.sra),
   },
@@ -305,7 +322,8 @@ export const CLAIM_RULES: ClaimRule[] = [
   {
     id: "registered-charity",
     asserts: '"registered with the Charity Commission", "on the Charity Commission register", "registered charity (number)"',
-    requires: '`registered === true`, or a `register: "charity"` entry or a `{charityNumber, found}` register object with `found === true`; no `possibleMatch === true` on the way',
+    requires:
+      '`registered === true`, or a `register: "charity"` entry or a `{charityNumber, found}` register object with `found === true`; no `possibleMatch === true` on the way',
     pattern: /\bregistered with the Charity Commission\b|\bon the Charity Commission(?:'s)? register\b|\bregistered charity\b/i,
     kind: "positive",
     check: registerPositive(REGISTERS.charity),
@@ -316,7 +334,12 @@ export const CLAIM_RULES: ClaimRule[] = [
     requires: "the object holding it has `found === true` and `possibleMatch !== true`",
     pattern: /\bon this register\b/i,
     kind: "positive",
-    check: ({ holder }) => (typeof holder.found === "boolean" ? (holder.found === true && holder.possibleMatch !== true ? null : show(holder, ["found", "possibleMatch"])) : "no `found` field beside it"),
+    check: ({ holder }) =>
+      typeof holder.found === "boolean"
+        ? holder.found === true && holder.possibleMatch !== true
+          ? null
+          : show(holder, ["found", "possibleMatch"])
+        : "no `found` field beside it",
   },
   {
     id: "meets",
@@ -370,7 +393,8 @@ export const CLAIM_RULES: ClaimRule[] = [
   {
     id: "possible-match",
     asserts: '"possible match"',
-    requires: "`possibleMatch === true` where the field exists; where it does not, no positive field (licensed, supervisedByHmrc, authorised, registered) true beside it",
+    requires:
+      "`possibleMatch === true` where the field exists; where it does not, no positive field (licensed, supervisedByHmrc, authorised, registered) true beside it",
     pattern: /\bpossible match\b/i,
     kind: "absence", // its own word "possible" is the hedge; a negation ("not a possible match") still takes it away
     check: ({ scope }) => {
@@ -424,7 +448,12 @@ export const CLAIM_RULES: ClaimRule[] = [
       const against: string[] = [];
       for (const [k, v] of entries(scope)) {
         if (k === null) continue;
-        if (/^(?:status|statusDetail|companyStatus|companyStatusDetail)$/.test(k) && enumLike(v) && /liquidation|administration|receivership|insolvency/i.test(v)) against.push(`${k}: ${JSON.stringify(v)}`);
+        if (
+          /^(?:status|statusDetail|companyStatus|companyStatusDetail)$/.test(k) &&
+          enumLike(v) &&
+          /liquidation|administration|receivership|insolvency/i.test(v)
+        )
+          against.push(`${k}: ${JSON.stringify(v)}`);
         if (/insolven|liquidat/i.test(k) && v === true) against.push(`${k}: true`);
       }
       return against.length ? against.join(", ") : null;
@@ -446,7 +475,8 @@ export const CLAIM_RULES: ClaimRule[] = [
   {
     id: "not-on-register",
     asserts: '"not found on / not on / not listed on <register>" (each register the sentence names after it)',
-    requires: "no deciding field of that register affirms it (the positive field, or `found` true for a definite match); for \"not on this register\", the object holding it has `found !== true`",
+    requires:
+      'no deciding field of that register affirms it (the positive field, or `found` true for a definite match); for "not on this register", the object holding it has `found !== true`',
     pattern: /\bnot (?:found |listed |registered )?on (?:the |HMRC's |this )?/i,
     kind: "absence",
     check: ({ scope, holder }, sentence) => {
@@ -477,7 +507,8 @@ export const CLAIM_RULES: ClaimRule[] = [
   {
     id: "no-x-found",
     asserts: '"no X (was) found", "X not found"',
-    requires: "where the object holding the sentence has a boolean `found`, it is false; where it has a list named after X (report → reports, award → awards), the list is empty",
+    requires:
+      "where the object holding the sentence has a boolean `found`, it is false; where it has a list named after X (report → reports, award → awards), the list is empty",
     pattern: /\bno (?:[\w-]+ ){0,6}?(?:was |were |is |are )?found\b|\b(?:was|were) not found\b/i,
     kind: "absence",
     check: ({ holder }, sentence) => {

@@ -38,7 +38,12 @@ export const SETUP: Record<string, (key: string | undefined) => Promise<Record<s
   },
   // A watch to remove.
   unwatchCompany: async (key) => {
-    const r = await call("/api/v1/watch", { method: "POST", key, headers: { "content-type": "application/json" }, body: JSON.stringify({ company: "12300001" }) });
+    const r = await call("/api/v1/watch", {
+      method: "POST",
+      key,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ company: "12300001" }),
+    });
     expect(r.status, "watch before unwatching").toBe(201);
     return {};
   },
@@ -49,7 +54,12 @@ export const SETUP: Record<string, (key: string | undefined) => Promise<Record<s
 };
 
 async function setHook(key: string | undefined): Promise<Record<string, unknown>> {
-  const r = await call("/api/v1/watch/webhook", { method: "PUT", key, headers: { "content-type": "application/json" }, body: JSON.stringify({ url: "https://hooks.test/ok" }) });
+  const r = await call("/api/v1/watch/webhook", {
+    method: "PUT",
+    key,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ url: "https://hooks.test/ok" }),
+  });
   expect(r.status, "webhook set first").toBe(200);
   return {};
 }
@@ -167,7 +177,10 @@ export async function callOperation(op: AnyOperation, input: Record<string, unkn
   const setup = SETUP[op.operationId];
   if (setup) {
     const replaced = await setup(key);
-    expect(Object.keys(replaced).filter((k) => !(k in input)), `${op.operationId}: the set-up may only fill in fields the example has`).toEqual([]);
+    expect(
+      Object.keys(replaced).filter((k) => !(k in input)),
+      `${op.operationId}: the set-up may only fill in fields the example has`,
+    ).toEqual([]);
     input = { ...input, ...replaced };
   }
   UPSTREAMS[op.operationId]?.();

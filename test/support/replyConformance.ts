@@ -66,7 +66,9 @@ export async function replyProblems(method: string, path: string, status: number
 
 /** Records the problems of one reply (and says them on stderr: console.log is swallowed in workerd tests). */
 export async function checkReply(method: string, path: string, status: number, body: unknown): Promise<void> {
-  const problems = await replyProblems(method, path, status, body).catch((e: unknown) => [`${method.toUpperCase()} ${path} ${status}: the check failed: ${String(e)}`]);
+  const problems = await replyProblems(method, path, status, body).catch((e: unknown) => [
+    `${method.toUpperCase()} ${path} ${status}: the check failed: ${String(e)}`,
+  ]);
   if (!problems.length) return;
   console.error(`reply not as described: ${problems.join("; ")}`);
   nonConforming.push(...problems);

@@ -79,7 +79,8 @@ export function readXlsxSheet(bytes: Uint8Array, opts: { sheet?: string } = {}):
     }
     const inflater = new Inflate((chunk, final) => write(chunk, final));
     try {
-      for (let off = 0; off < entry.data.length || off === 0; off += SLICE) inflater.push(entry.data.subarray(off, off + SLICE), off + SLICE >= entry.data.length);
+      for (let off = 0; off < entry.data.length || off === 0; off += SLICE)
+        inflater.push(entry.data.subarray(off, off + SLICE), off + SLICE >= entry.data.length);
     } catch (e) {
       throw e instanceof XlsxSheetError ? e : new XlsxSheetError(`${path} does not inflate: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -92,8 +93,11 @@ export function readXlsxSheet(bytes: Uint8Array, opts: { sheet?: string } = {}):
     throw new XlsxSheetError("not an XLSX workbook (no xl/workbook.xml)");
   }
   const rels = new Map<string, { target: string; type: string }>();
-  parse("xl/_rels/workbook.xml.rels", saxOf({ opentag: (local, a) => void (local === "Relationship" && rels.set(a.Id ?? "", { target: a.Target ?? "", type: a.Type ?? "" })) }));
-  const sheet = (opts.sheet !== undefined ? sheets.find((s) => s.name === opts.sheet) : sheets.find((s) => s.name === "Data") ?? sheets[0]);
+  parse(
+    "xl/_rels/workbook.xml.rels",
+    saxOf({ opentag: (local, a) => void (local === "Relationship" && rels.set(a.Id ?? "", { target: a.Target ?? "", type: a.Type ?? "" })) }),
+  );
+  const sheet = opts.sheet !== undefined ? sheets.find((s) => s.name === opts.sheet) : (sheets.find((s) => s.name === "Data") ?? sheets[0]);
   if (!sheet) throw new XlsxSheetError(opts.sheet !== undefined ? `no sheet named "${opts.sheet}"` : "the workbook has no sheet");
   const sheetTarget = rels.get(sheet.rel)?.target;
   const sheetPath = sheetTarget ? partPath(sheetTarget) : `xl/worksheets/sheet${sheets.indexOf(sheet) + 1}.xml`;
@@ -101,36 +105,47 @@ export function readXlsxSheet(bytes: Uint8Array, opts: { sheet?: string } = {}):
 
   // Shared strings: each <si>'s <t> texts, rich-text runs joined, phonetic (<rPh>) runs left out.
   const shared: string[] = [];
-  let si: string | null = null, inT = false, phonetic = 0;
+  let si: string | null = null,
+    inT = false,
+    phonetic = 0;
   const addTo = (s: string, t: string) => {
     const out = s + t;
     if (out.length > MAX_XLSX_CELL_CHARS) throw new XlsxSheetError(`a string of more than ${MAX_XLSX_CELL_CHARS.toLocaleString("en-GB")} characters`);
     return out;
   };
-  parse(sstTarget ? partPath(sstTarget) : "xl/sharedStrings.xml", saxOf({
-    opentag: (local) => {
-      if (local === "si") si = "";
-      else if (local === "rPh") phonetic++;
-      else if (local === "t" && si !== null && !phonetic) inT = true;
-    },
-    text: (t) => void (inT && si !== null && (si = addTo(si, t))),
-    closetag: (local) => {
-      if (local === "t") inT = false;
-      else if (local === "rPh") phonetic--;
-      else if (local === "si" && si !== null) shared.push(si), (si = null);
-    },
-  }));
+  parse(
+    sstTarget ? partPath(sstTarget) : "xl/sharedStrings.xml",
+    saxOf({
+      opentag: (local) => {
+        if (local === "si") si = "";
+        else if (local === "rPh") phonetic++;
+        else if (local === "t" && si !== null && !phonetic) inT = true;
+      },
+      text: (t) => void (inT && si !== null && (si = addTo(si, t))),
+      closetag: (local) => {
+        if (local === "t") inT = false;
+        else if (local === "rPh") phonetic--;
+        else if (local === "si" && si !== null) shared.push(si), (si = null);
+      },
+    }),
+  );
 
   // The sheet's cells.
   const rows: string[][] = [];
-  let row: string[] = [], next = 0, cells = 0;
-  let cell: { col: number; type: string } | null = null, value: string | null = null, inValue = false, inInline = 0;
+  let row: string[] = [],
+    next = 0,
+    cells = 0;
+  let cell: { col: number; type: string } | null = null,
+    value: string | null = null,
+    inValue = false,
+    inInline = 0;
   const put = () => {
     if (!cell || value === null) return;
     let v = value;
     if (cell.type === "s") {
       const i = Number(v);
-      if (!Number.isInteger(i) || i < 0 || i >= shared.length) throw new XlsxSheetError(`a cell refers to shared string ${v}, which the workbook does not hold`);
+      if (!Number.isInteger(i) || i < 0 || i >= shared.length)
+        throw new XlsxSheetError(`a cell refers to shared string ${v}, which the workbook does not hold`);
       v = shared[i];
     }
     if (v === "") return;
@@ -139,30 +154,33 @@ export function readXlsxSheet(bytes: Uint8Array, opts: { sheet?: string } = {}):
     while (row.length < cell.col) row.push("");
     row.push(v);
   };
-  const found = parse(sheetPath, saxOf({
-    opentag: (local, a) => {
-      if (local === "row") row = [], (next = 0);
-      else if (local === "c") {
-        const col = a.r ? columnOf(a.r) : next;
-        if (col >= MAX_COLS) throw new XlsxSheetError(`a cell reference past column XFD (${a.r})`);
-        if (col < next) throw new XlsxSheetError(`cells out of order in a row (${a.r})`);
-        next = col + 1;
-        cell = { col, type: a.t ?? "n" };
-        value = null;
-      } else if (cell && local === "v") inValue = true, (value = "");
-      else if (cell && local === "is") inInline++, (value ??= "");
-      else if (cell && inInline && local === "rPh") phonetic++;
-      else if (cell && inInline && local === "t" && !phonetic) inValue = true;
-    },
-    text: (t) => void (inValue && (value = addTo(value ?? "", t))),
-    closetag: (local) => {
-      if (local === "v" || local === "t") inValue = false;
-      else if (local === "rPh") phonetic--;
-      else if (local === "is") inInline--;
-      else if (local === "c") put(), (cell = null);
-      else if (local === "row" && row.length) rows.push(row);
-    },
-  }));
+  const found = parse(
+    sheetPath,
+    saxOf({
+      opentag: (local, a) => {
+        if (local === "row") (row = []), (next = 0);
+        else if (local === "c") {
+          const col = a.r ? columnOf(a.r) : next;
+          if (col >= MAX_COLS) throw new XlsxSheetError(`a cell reference past column XFD (${a.r})`);
+          if (col < next) throw new XlsxSheetError(`cells out of order in a row (${a.r})`);
+          next = col + 1;
+          cell = { col, type: a.t ?? "n" };
+          value = null;
+        } else if (cell && local === "v") (inValue = true), (value = "");
+        else if (cell && local === "is") inInline++, (value ??= "");
+        else if (cell && inInline && local === "rPh") phonetic++;
+        else if (cell && inInline && local === "t" && !phonetic) inValue = true;
+      },
+      text: (t) => void (inValue && (value = addTo(value ?? "", t))),
+      closetag: (local) => {
+        if (local === "v" || local === "t") inValue = false;
+        else if (local === "rPh") phonetic--;
+        else if (local === "is") inInline--;
+        else if (local === "c") put(), (cell = null);
+        else if (local === "row" && row.length) rows.push(row);
+      },
+    }),
+  );
   if (!found) throw new XlsxSheetError(`the workbook lacks its sheet's part (${sheetPath})`);
   return { name: sheet.name, rows };
 }
@@ -172,13 +190,10 @@ interface Sax {
   write(xml: string): void;
   close(): void;
 }
-function saxOf(on: {
-  opentag?: (local: string, attrs: Record<string, string>) => void;
-  text?: (t: string) => void;
-  closetag?: (local: string) => void;
-}): Sax {
+function saxOf(on: { opentag?: (local: string, attrs: Record<string, string>) => void; text?: (t: string) => void; closetag?: (local: string) => void }): Sax {
   const parser = new SaxesParser({ position: false });
-  let depth = 0, run = 0;
+  let depth = 0,
+    run = 0;
   const local = (name: string) => name.slice(name.indexOf(":") + 1);
   parser.on("opentag", (tag) => {
     run = 0;
@@ -237,7 +252,8 @@ function columnOf(ref: string): number {
 function directory(b: Uint8Array): Map<string, Entry> {
   if (b.length < 22 || b[0] !== 0x50 || b[1] !== 0x4b) throw new XlsxSheetError("not an XLSX workbook (not a zip archive)");
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  const u16 = (p: number) => dv.getUint16(p, true), u32 = (p: number) => dv.getUint32(p, true);
+  const u16 = (p: number) => dv.getUint16(p, true),
+    u32 = (p: number) => dv.getUint32(p, true);
   let eocd = -1;
   for (let i = b.length - 22; i >= Math.max(0, b.length - 22 - 0xffff); i--) {
     if (u32(i) === 0x06054b50) {
@@ -252,7 +268,11 @@ function directory(b: Uint8Array): Map<string, Entry> {
   const out = new Map<string, Entry>();
   for (let i = 0, p = u32(eocd + 16); i < count; i++) {
     if (p + 46 > b.length || u32(p) !== 0x02014b50) throw new XlsxSheetError("not an XLSX workbook (zip directory corrupt)");
-    const flags = u16(p + 8), method = u16(p + 10), size = u32(p + 20), nameLen = u16(p + 28), local = u32(p + 42);
+    const flags = u16(p + 8),
+      method = u16(p + 10),
+      size = u32(p + 20),
+      nameLen = u16(p + 28),
+      local = u32(p + 42);
     const name = names.decode(b.subarray(p + 46, p + 46 + nameLen));
     p += 46 + nameLen + u16(p + 30) + u16(p + 32);
     if (flags & 1) throw new XlsxSheetError("the workbook is encrypted");
@@ -289,7 +309,9 @@ export function xlsxOf(sheets: Record<string, (string | number | null)[][]>, opt
       });
       return `<row r="${ri + 1}">${cells.join("")}</row>`;
     });
-    files[`xl/worksheets/sheet${s + 1}.xml`] = strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="${MAIN}"><sheetData>${rows.join("")}</sheetData></worksheet>`);
+    files[`xl/worksheets/sheet${s + 1}.xml`] = strToU8(
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="${MAIN}"><sheetData>${rows.join("")}</sheetData></worksheet>`,
+    );
   });
   const ct = "application/vnd.openxmlformats-officedocument.spreadsheetml";
   files["[Content_Types].xml"] = strToU8(
@@ -303,13 +325,17 @@ export function xlsxOf(sheets: Record<string, (string | number | null)[][]>, opt
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
       `<Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
   );
-  files["xl/workbook.xml"] = strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><workbook xmlns="${MAIN}" xmlns:r="${REL}"><sheets>${names.map((n, s) => `<sheet name="${esc(n)}" sheetId="${s + 1}" r:id="rId${s + 1}"/>`).join("")}</sheets></workbook>`);
+  files["xl/workbook.xml"] = strToU8(
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><workbook xmlns="${MAIN}" xmlns:r="${REL}"><sheets>${names.map((n, s) => `<sheet name="${esc(n)}" sheetId="${s + 1}" r:id="rId${s + 1}"/>`).join("")}</sheets></workbook>`,
+  );
   files["xl/_rels/workbook.xml.rels"] = strToU8(
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
       names.map((_, s) => `<Relationship Id="rId${s + 1}" Type="${REL}/worksheet" Target="worksheets/sheet${s + 1}.xml"/>`).join("") +
       `<Relationship Id="rId${names.length + 1}" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
   );
-  files["xl/sharedStrings.xml"] = strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst xmlns="${MAIN}" count="${shared.length}" uniqueCount="${shared.length}">${shared.map((t) => `<si><t xml:space="preserve">${esc(t)}</t></si>`).join("")}</sst>`);
+  files["xl/sharedStrings.xml"] = strToU8(
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst xmlns="${MAIN}" count="${shared.length}" uniqueCount="${shared.length}">${shared.map((t) => `<si><t xml:space="preserve">${esc(t)}</t></si>`).join("")}</sst>`,
+  );
   return zipSync(files);
 }
 const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";

@@ -69,7 +69,17 @@ export async function ingestEdition(env: Env, file: EditionFile, opts: IngestOpt
     }
   } catch (e) {
     await failRun(env, runId, describe(e), outcomeOf(e));
-    return { runId, source: file.source, scope: parsed.scope, outcome: outcomeOf(e), editionDate: parsed.editionDate, rowsRead: 0, changes: 0, reason: describe(e), byKind: {} };
+    return {
+      runId,
+      source: file.source,
+      scope: parsed.scope,
+      outcome: outcomeOf(e),
+      editionDate: parsed.editionDate,
+      rowsRead: 0,
+      changes: 0,
+      reason: describe(e),
+      byKind: {},
+    };
   }
   return completeRun(env, runId, { now: opts.now });
 }
@@ -109,7 +119,17 @@ export async function handleIngestJob(env: Env, job: IngestJob, opts: IngestOpti
         // Upstream published a new edition between two chunks: the staged part belongs to the old one.
         const reason = `the upstream edition changed while the run was in progress (${run.edition_date ?? "undated"} → ${parsed.editionDate ?? "undated"}); the next daily run loads the new one`;
         await failRun(env, runId, reason);
-        results.push({ runId, source: job.source, scope: parsed.scope, outcome: "failed", editionDate: run.edition_date, rowsRead: 0, changes: 0, reason, byKind: {} });
+        results.push({
+          runId,
+          source: job.source,
+          scope: parsed.scope,
+          outcome: "failed",
+          editionDate: run.edition_date,
+          rowsRead: 0,
+          changes: 0,
+          reason,
+          byKind: {},
+        });
         continue;
       }
     } else {
@@ -144,7 +164,17 @@ export async function handleIngestJob(env: Env, job: IngestJob, opts: IngestOpti
       if (w && w.read < w.total) await env.INGEST.send({ source: job.source, window: { start: w.start, end: w.end }, from: w.read });
     } catch (e) {
       await failRun(env, runId, describe(e), outcomeOf(e));
-      results.push({ runId, source: job.source, scope: parsed.scope, outcome: outcomeOf(e), editionDate: parsed.editionDate, rowsRead: 0, changes: 0, reason: describe(e), byKind: {} });
+      results.push({
+        runId,
+        source: job.source,
+        scope: parsed.scope,
+        outcome: outcomeOf(e),
+        editionDate: parsed.editionDate,
+        rowsRead: 0,
+        changes: 0,
+        reason: describe(e),
+        byKind: {},
+      });
     }
   }
   for (const r of results) console.log(JSON.stringify({ ingest: r }));

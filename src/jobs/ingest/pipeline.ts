@@ -183,15 +183,16 @@ export async function completeRun(env: Env, runId: number, opts: { now?: Date } 
     const state = await publishedStateOf(env.DB, run.source, run.scope);
     const isSample = run.sample === 1;
     if (isSample && state && !state.sample)
-      return await refuse(`sample data is never loaded over real data: ${register} already holds real editions (empty it first with npm run reset -- ${run.source})`);
+      return await refuse(
+        `sample data is never loaded over real data: ${register} already holds real editions (empty it first with npm run reset -- ${run.source})`,
+      );
     // The first real edition after our sample data replaces the sample lineage: it is the baseline, never diffed against fictions.
     const replacesSample = !isSample && state?.sample === 1;
     // The first edition of a register (or of its real data) is the baseline: history begins there, so it records no changes.
     const baseline = !state || replacesSample;
     if (run.mode === "snapshot" && state && !baseline) {
       const last = await rowsReadOf(env.DB, state.published_run);
-      if (last !== null && staged < last * TRUNCATION_RATIO)
-        return await refuse(`looks truncated: ${staged} rows against ${last} in the last loaded edition`);
+      if (last !== null && staged < last * TRUNCATION_RATIO) return await refuse(`looks truncated: ${staged} rows against ${last} in the last loaded edition`);
     }
     if (state?.edition_date && !baseline && editionDate < state.edition_date)
       return await refuse(

@@ -59,7 +59,8 @@ export async function deliverEvent(ports: WatchPorts, id: number): Promise<Deliv
       return "delivered";
     case "retry":
       await recordAttempt(ports.db, id, { kind: "retry", at: outcome.at, error: reason(outcome.reason) });
-      if (outcome.at - now <= MAX_QUEUE_DELAY_S * 1000) await ports.send([{ kind: "deliver", ids: [id] }], Math.max(0, Math.ceil((outcome.at - now) / 1000))).catch(() => {});
+      if (outcome.at - now <= MAX_QUEUE_DELAY_S * 1000)
+        await ports.send([{ kind: "deliver", ids: [id] }], Math.max(0, Math.ceil((outcome.at - now) / 1000))).catch(() => {});
       return "retry";
     case "give-up":
       await recordAttempt(ports.db, id, { kind: "failed", error: reason(outcome.reason) });
@@ -77,4 +78,3 @@ export async function deliverEvents(ports: WatchPorts, ids: number[]): Promise<D
   for (const id of ids) out.push(await deliverEvent(ports, id));
   return out;
 }
-

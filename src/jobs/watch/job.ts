@@ -13,5 +13,8 @@ export async function handleWatchJob(ports: WatchPorts, job: WatchJob): Promise<
   const pending: number[] = [];
   for (const company of job.companies) pending.push(...(await readWatchedCompany(ports, company)).pending);
   // Wake the deliveries now; a lost message is found by the next sweep (the events are recorded as pending).
-  if (pending.length) await ports.send(groupsOf(pending, DELIVERIES_PER_MESSAGE).map((ids) => ({ kind: "deliver", ids }))).catch((e) => console.error(JSON.stringify({ watchWake: String(e) })));
+  if (pending.length)
+    await ports
+      .send(groupsOf(pending, DELIVERIES_PER_MESSAGE).map((ids) => ({ kind: "deliver", ids })))
+      .catch((e) => console.error(JSON.stringify({ watchWake: String(e) })));
 }

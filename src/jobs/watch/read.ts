@@ -46,7 +46,13 @@ async function chargeMonth(ports: WatchPorts, watches: WatchToCharge[], now: Dat
       continue;
     }
     const ledger = ledgerOfWatch(w);
-    const r = await ports.chargeOnce(ledger.name, { id: monthChargeId(w.id, period), cost: WATCH_MONTHLY_CREDITS, period, allowance: ledger.allowance, startingBalance: ledger.startingBalance });
+    const r = await ports.chargeOnce(ledger.name, {
+      id: monthChargeId(w.id, period),
+      cost: WATCH_MONTHLY_CREDITS,
+      period,
+      allowance: ledger.allowance,
+      startingBalance: ledger.startingBalance,
+    });
     if (r.ok) {
       const resumed = w.state === "paused";
       await markPaid(ports.db, w.id, period, resumed);
@@ -103,7 +109,16 @@ export async function readWatchedCompany(ports: WatchPorts, company: string): Pr
     const x = reading[s];
     return x.ok ? [] : [{ source: s, since: x.readAt, reason: x.reason }];
   });
-  out.pending = await recordRead(ports.db, { company, name, reading: JSON.stringify(kept), unread: JSON.stringify(unread), day, readAt: now.toISOString(), nowMs: now.getTime(), events: rows });
+  out.pending = await recordRead(ports.db, {
+    company,
+    name,
+    reading: JSON.stringify(kept),
+    unread: JSON.stringify(unread),
+    day,
+    readAt: now.toISOString(),
+    nowMs: now.getTime(),
+    events: rows,
+  });
   out.read = true;
   out.events = rows.length;
   return out;

@@ -17,7 +17,13 @@ export const revokeApiKey = defineOperation({
   description:
     "Free. Disables a key of the caller's account: the key sent (`keyId` omitted or its own id) or another key of the same account. A revoked key answers 401 `inactive_key` within a few seconds. Keys do not expire; to rotate one, sign up again with the same email and mobile for a new key on the same account (and balance), then revoke the old key. A key of another account is not found (404).",
   input: z.object({
-    keyId: z.string().trim().max(40, "must be at most 40 characters").regex(/^key_[A-Za-z0-9_-]+$/, "must be a key id such as key_AbC123").optional().describe("The id of the key to revoke (from sign-up or `GET /api/v1/account`); default: the key sent."),
+    keyId: z
+      .string()
+      .trim()
+      .max(40, "must be at most 40 characters")
+      .regex(/^key_[A-Za-z0-9_-]+$/, "must be a key id such as key_AbC123")
+      .optional()
+      .describe("The id of the key to revoke (from sign-up or `GET /api/v1/account`); default: the key sent."),
   }),
   output: z.object({ keyId: z.string(), revoked: z.literal(true), activeKeysLeft: z.number().int() }).openapi("RevokedKey"),
   price: 0,

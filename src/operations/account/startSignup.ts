@@ -36,7 +36,9 @@ export const startSignup = defineOperation({
       .max(20, "must be at most 20 characters")
       .regex(MOBILE_PATTERN, "must be a mobile number: a UK mobile (07…, +447… or 00447…) or another country's number as + and its digits")
       .openapi({ example: "07700900123", maxLength: 20 })
-      .describe("Your mobile number: a UK mobile (07700 900123, +44 7700 900123 or 0044 7700 900123) or another country's number in international form (+ and 8 to 15 digits, e.g. +1 (415) 555-0100); between two digits, one space, dot or hyphen, or a bracket."),
+      .describe(
+        "Your mobile number: a UK mobile (07700 900123, +44 7700 900123 or 0044 7700 900123) or another country's number in international form (+ and 8 to 15 digits, e.g. +1 (415) 555-0100); between two digits, one space, dot or hyphen, or a bracket.",
+      ),
   }),
   output: z
     .object({

@@ -20,8 +20,14 @@ export const verifySignup = defineOperation({
   description: `Send the challenge id and the two codes from \`POST /api/v1/signup\`. On success the account's email and mobile are recorded as verified and a new key is issued on the free plan (${PLANS.free.monthlyCredits} credits a month). The key is shown only in this reply: store it. A challenge allows ${MAX_ATTEMPTS} attempts. **One person, one allowance:** a verified email or mobile the service already knows signs in to that account and adds a key to it; every key of an account draws on the account's one balance and shares its burst ceiling, so signing up again never adds credits. An account holds at most ${MAX_KEYS_PER_ACCOUNT} active keys (409 \`key_limit_reached\` beyond). Keys do not expire; to rotate one, sign up again with the same email and mobile for a new key, then disable the old one.`,
   input: z.object({
     challengeId: z.string().max(64).openapi({ example: "chl_AbCdEf123456" }),
-    emailCode: z.string().regex(/^\d{6}$/, "must be the six-digit code").openapi({ example: "123456" }),
-    mobileCode: z.string().regex(/^\d{6}$/, "must be the six-digit code").openapi({ example: "654321" }),
+    emailCode: z
+      .string()
+      .regex(/^\d{6}$/, "must be the six-digit code")
+      .openapi({ example: "123456" }),
+    mobileCode: z
+      .string()
+      .regex(/^\d{6}$/, "must be the six-digit code")
+      .openapi({ example: "654321" }),
   }),
   output: z
     .object({
@@ -49,9 +55,13 @@ export const verifySignup = defineOperation({
     const emailOk = safeEqual(await codeHash(input.challengeId, input.emailCode), ch.email_code_hash);
     const mobileOk = safeEqual(await codeHash(input.challengeId, input.mobileCode), ch.mobile_code_hash);
     if (!emailOk || !mobileOk)
-      throw new ApiError("unverified", `The ${!emailOk && !mobileOk ? "email and mobile codes do" : !emailOk ? "email code does" : "mobile code does"} not match.`, {
-        field: !emailOk ? "emailCode" : "mobileCode",
-      });
+      throw new ApiError(
+        "unverified",
+        `The ${!emailOk && !mobileOk ? "email and mobile codes do" : !emailOk ? "email code does" : "mobile code does"} not match.`,
+        {
+          field: !emailOk ? "emailCode" : "mobileCode",
+        },
+      );
     if (!(await store.useChallenge(input.challengeId, now))) throw new ApiError("unverified", "That challenge was already used.");
 
     // One person, one account: a verified email or mobile already known signs in to that account (its one balance),
@@ -67,7 +77,16 @@ export const verifySignup = defineOperation({
     const accountId = existing?.id ?? newId("acc");
     const apiKey = newApiKey();
     const keyId = newId("key");
-    await store.issueKey({ accountId, existing: !!existing, email: ch.email, mobile: ch.mobile, now, keyId, keyHash: await sha256Hex(apiKey), prefix: apiKey.slice(0, 9) });
+    await store.issueKey({
+      accountId,
+      existing: !!existing,
+      email: ch.email,
+      mobile: ch.mobile,
+      now,
+      keyId,
+      keyHash: await sha256Hex(apiKey),
+      prefix: apiKey.slice(0, 9),
+    });
     const plan = existing?.plan ?? "free";
     return new Reply(
       {

@@ -4,7 +4,14 @@ import { readDeadlines } from "./common/company";
 import { companyReport } from "./common/companyReport";
 
 const Deadline = z.object({
-  kind: z.enum(["accounts-due", "accounts-made-up-to", "confirmation-statement-due", "confirmation-statement-made-up-to", "officer-identity-statement-due", "psc-identity-statement-due"]),
+  kind: z.enum([
+    "accounts-due",
+    "accounts-made-up-to",
+    "confirmation-statement-due",
+    "confirmation-statement-made-up-to",
+    "officer-identity-statement-due",
+    "psc-identity-statement-due",
+  ]),
   date: z.string(),
   daysLeft: z.number().int().describe("Days from today (UTC) to the date; negative when past."),
   overdue: z.boolean(),
@@ -13,18 +20,22 @@ const Deadline = z.object({
 });
 
 const fields = {
-    today: z.string(),
-    deadlines: z.array(Deadline).describe("Sorted by date."),
-    accountsOverdue: z.boolean(),
-    confirmationStatementOverdue: z.boolean(),
-    proposalToStrikeOff: z.boolean().describe("Companies House shows a proposal to strike the company off."),
-    identityVerification: z.object({ officersWithStatementDue: z.number().int(), pscsWithStatementDue: z.number().int() }),
-    calendar: z
-      .object({
-        url: z.string().describe("A free iCalendar feed of these dates for calendar apps: no header needed. Treat it as a secret; anyone with it can read these (public) dates."),
-        revoke: z.string().describe("How to switch the feed off."),
-      })
-      .describe("The feed is bound to your key and this company; asking again gives the same address."),
+  today: z.string(),
+  deadlines: z.array(Deadline).describe("Sorted by date."),
+  accountsOverdue: z.boolean(),
+  confirmationStatementOverdue: z.boolean(),
+  proposalToStrikeOff: z.boolean().describe("Companies House shows a proposal to strike the company off."),
+  identityVerification: z.object({ officersWithStatementDue: z.number().int(), pscsWithStatementDue: z.number().int() }),
+  calendar: z
+    .object({
+      url: z
+        .string()
+        .describe(
+          "A free iCalendar feed of these dates for calendar apps: no header needed. Treat it as a secret; anyone with it can read these (public) dates.",
+        ),
+      revoke: z.string().describe("How to switch the feed off."),
+    })
+    .describe("The feed is bound to your key and this company; asking again gives the same address."),
 };
 
 export const getDeadlines = companyReport({

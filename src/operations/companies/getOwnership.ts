@@ -9,7 +9,9 @@ const Controller = z.object({
   registrationNumber: z.string().nullable().describe("As the register gives it (free text)."),
   registeredIn: z.string().nullable(),
   ukCompanyNumber: z.string().nullable(),
-  next: z.enum(["followed", "foreign", "legal-person", "unidentified", "cycle", "depth-limit"]).describe("followed: read at the next level; otherwise why the chain stops at this controller."),
+  next: z
+    .enum(["followed", "foreign", "legal-person", "unidentified", "cycle", "depth-limit"])
+    .describe("followed: read at the next level; otherwise why the chain stops at this controller."),
 });
 
 const Level = z.object({
@@ -20,7 +22,10 @@ const Level = z.object({
     .object({
       count: z.number().int(),
       byNatureOfControl: z.record(z.string(), z.number().int()),
-      names: z.array(z.object({ name: z.string(), naturesOfControl: z.array(z.string()) })).optional().describe("Only for accounts with a verified email and mobile (SPEC §1 rule 7)."),
+      names: z
+        .array(z.object({ name: z.string(), naturesOfControl: z.array(z.string()) }))
+        .optional()
+        .describe("Only for accounts with a verified email and mobile (SPEC §1 rule 7)."),
     })
     .describe("Individuals with significant control, counted by nature of control."),
   protectedPersons: z.number().int().describe("Super-secure persons with significant control: the register withholds their details."),
@@ -32,11 +37,25 @@ const End = z.object({
   depth: z.number().int(),
   company: z.object({ name: z.string(), number: z.string() }).describe("The company at which the branch ends."),
   reason: z
-    .enum(["individuals", "legal-person", "overseas-entity", "cycle", "protected-person", "no-psc-registered", "psc-not-identified", "unidentified", "not-on-register", "depth-limit"])
+    .enum([
+      "individuals",
+      "legal-person",
+      "overseas-entity",
+      "cycle",
+      "protected-person",
+      "no-psc-registered",
+      "psc-not-identified",
+      "unidentified",
+      "not-on-register",
+      "depth-limit",
+    ])
     .describe(
       "individuals: individuals with significant control (counted). legal-person: a legal person such as a government body. overseas-entity: a corporate controller registered outside the UK, not followed. cycle: a controller already in the chain. protected-person: super-secure persons whose details the register withholds (counted). no-psc-registered: the company has no active person with significant control on the register (with its statement, if any). psc-not-identified: the company states a registrable person it has not identified or confirmed. unidentified: a corporate controller with no registration details. not-on-register: a UK company number the register does not have. depth-limit: not followed further.",
     ),
-  controller: z.string().nullable().describe("The corporate controller or legal person the branch ends at; null for individuals, protected persons and statements."),
+  controller: z
+    .string()
+    .nullable()
+    .describe("The corporate controller or legal person the branch ends at; null for individuals, protected persons and statements."),
   registeredIn: z.string().nullable().describe("Where an overseas entity is registered, as the register gives it; null otherwise."),
   count: z.number().int().describe("Individuals or protected persons the end stands for; 1 for a controller; 0 when none is registered."),
   controllerReached: z.boolean().describe("True only for individuals and a legal person: an ultimate controller. False where the chain ends short of one."),
@@ -46,7 +65,9 @@ const fields = {
   levels: z.array(Level),
   ends: z.array(End).describe("Every place the chain ends and why, in the order met."),
   ultimateControllerReached: z.boolean().describe("True only when every end is an ultimate controller (individuals or a legal person)."),
-  conclusion: z.string().describe("Where the chain ends and why, from `ends`: the ultimate controllers only where they were reached, and each place it ends short of one."),
+  conclusion: z
+    .string()
+    .describe("Where the chain ends and why, from `ends`: the ultimate controllers only where they were reached, and each place it ends short of one."),
   maxDepth: z.number().int(),
 };
 

@@ -20,14 +20,14 @@ const Charge = z.object({
 });
 
 const fields = {
-    summary: z.object({
-      total: z.number().int(),
-      outstanding: z.number().int(),
-      partSatisfied: z.number().int(),
-      satisfied: z.number().int(),
-      withIndividualLenders: z.number().int(),
-    }),
-    charges: z.array(Charge).describe("Newest first."),
+  summary: z.object({
+    total: z.number().int(),
+    outstanding: z.number().int(),
+    partSatisfied: z.number().int(),
+    satisfied: z.number().int(),
+    withIndividualLenders: z.number().int(),
+  }),
+  charges: z.array(Charge).describe("Newest first."),
 };
 
 export const listCharges = companyReport({

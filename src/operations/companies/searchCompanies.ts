@@ -15,7 +15,10 @@ const CANDIDATES = 200;
 /** Companies House search results asked for when the local index is not loaded (one request, whatever the number). */
 const CH_SEARCH_ITEMS = 50;
 
-const Sic = z.object({ code: z.string(), description: z.string().nullable().describe("As the Basic Company Data file describes the code; null where this service has no description.") });
+const Sic = z.object({
+  code: z.string(),
+  description: z.string().nullable().describe("As the Basic Company Data file describes the code; null where this service has no description."),
+});
 
 const Result = z
   .object({
@@ -28,7 +31,9 @@ const Result = z
     sicCodes: z.array(Sic).nullable().describe("Null when answered from Companies House's search, whose results carry no SIC codes."),
     locality: z.string().nullable().describe("Registered office post town."),
     postcode: z.string().nullable().describe("Registered office postcode."),
-    confidence: z.number().describe("0 to 1: 1 for the exact name or the company number, 0.95 for the same name apart from its legal form (Ltd/Limited), less for shared words."),
+    confidence: z
+      .number()
+      .describe("0 to 1: 1 for the exact name or the company number, 0.95 for the same name apart from its legal form (Ltd/Limited), less for shared words."),
     matchedOn: z.enum(["name", "former name", "company number"]),
     matchedName: z.string(),
     reasons: z.array(z.string()),
@@ -109,7 +114,12 @@ async function byNumber(number: string, q: string, limit: number, ctx: OpContext
     const sic = await reg.sicDescriptions(row.sicCodes);
     return {
       query: { q, limit },
-      answeredFrom: { index: "local", editionDate: edition!.editionDate, sample: edition!.sample, note: "The company with that number in the Basic Company Data file loaded here." },
+      answeredFrom: {
+        index: "local",
+        editionDate: edition!.editionDate,
+        sample: edition!.sample,
+        note: "The company with that number in the Basic Company Data file loaded here.",
+      },
       results: [{ ...fields(row, sic), ...matched }],
       provenance: localProvenance(ctx),
     };
@@ -120,7 +130,12 @@ async function byNumber(number: string, q: string, limit: number, ctx: OpContext
   const sic = edition ? await reg.sicDescriptions(profile.sicCodes) : new Map<string, string>();
   return {
     query: { q, limit },
-    answeredFrom: { index: "companies-house-profile", editionDate: null, sample: false, note: "The company's profile from Companies House (it is not in the monthly file of live companies loaded here, or no file is loaded)." },
+    answeredFrom: {
+      index: "companies-house-profile",
+      editionDate: null,
+      sample: false,
+      note: "The company's profile from Companies House (it is not in the monthly file of live companies loaded here, or no file is loaded).",
+    },
     results: [{ ...profileFields(profile, sic), ...matched }],
     provenance: companiesHouseProvenance(ctx.now),
   };
@@ -163,7 +178,11 @@ export const searchCompanies = defineOperation({
     if (edition) {
       const fts = companyFtsQuery(q);
       const rows = fts ? await reg.companiesMatching(fts, CANDIDATES) : [];
-      const ranked = rankCompanies(q, rows.map((row) => ({ number: row.number, name: row.name, previousNames: row.previousNames.map((p) => p.name), row })), limit);
+      const ranked = rankCompanies(
+        q,
+        rows.map((row) => ({ number: row.number, name: row.name, previousNames: row.previousNames.map((p) => p.name), row })),
+        limit,
+      );
       const sic = await reg.sicDescriptions(ranked.flatMap((r) => r.candidate.row.sicCodes));
       return {
         query: { q, limit },
@@ -175,17 +194,39 @@ export const searchCompanies = defineOperation({
             ? "This installation's sample companies (not a real edition): load the real file with npm run ingest -- companies <file>."
             : "The Basic Company Data file (live companies) loaded here.",
         },
-        results: ranked.map((r) => ({ ...fields(r.candidate.row, sic), confidence: r.confidence, matchedOn: r.matchedOn, matchedName: r.matchedName, reasons: r.reasons })),
+        results: ranked.map((r) => ({
+          ...fields(r.candidate.row, sic),
+          confidence: r.confidence,
+          matchedOn: r.matchedOn,
+          matchedName: r.matchedName,
+          reasons: r.reasons,
+        })),
         provenance: localProvenance(ctx),
       };
     }
     const found = await ctx.services.companiesHouse.searchCompanies(q, CH_SEARCH_ITEMS);
-    const candidates: (CompanyCandidate & { item: CompanySearchItem })[] = found.items.map((i) => ({ number: i.number, name: (i.name ?? "").replace(/\s{2,}/g, " ").trim(), previousNames: [], item: i }));
+    const candidates: (CompanyCandidate & { item: CompanySearchItem })[] = found.items.map((i) => ({
+      number: i.number,
+      name: (i.name ?? "").replace(/\s{2,}/g, " ").trim(),
+      previousNames: [],
+      item: i,
+    }));
     const ranked = rankCompanies(q, candidates, limit);
     return {
       query: { q, limit },
-      answeredFrom: { index: "companies-house-search", editionDate: null, sample: false, note: "Companies House's live search: no Basic Company Data file is loaded here." },
-      results: ranked.map((r) => ({ ...itemFields(r.candidate.item), confidence: r.confidence, matchedOn: r.matchedOn, matchedName: r.matchedName, reasons: r.reasons })),
+      answeredFrom: {
+        index: "companies-house-search",
+        editionDate: null,
+        sample: false,
+        note: "Companies House's live search: no Basic Company Data file is loaded here.",
+      },
+      results: ranked.map((r) => ({
+        ...itemFields(r.candidate.item),
+        confidence: r.confidence,
+        matchedOn: r.matchedOn,
+        matchedName: r.matchedName,
+        reasons: r.reasons,
+      })),
       provenance: companiesHouseProvenance(ctx.now),
     };
   },

@@ -40,14 +40,27 @@ const MAX_CANDIDATES = 3;
 
 const Part = z
   .object({
-    found: z.boolean().describe("True only when the part was found. False both when it was not found and when the checker couldn't tell; `status` tells them apart."),
-    status: z.enum(["found", "not_found", "couldnt_tell"]).describe("`couldnt_tell`: the document does not let the checker decide (a date with no day or month, a table without units…); `found` is then false."),
+    found: z
+      .boolean()
+      .describe("True only when the part was found. False both when it was not found and when the checker couldn't tell; `status` tells them apart."),
+    status: z
+      .enum(["found", "not_found", "couldnt_tell"])
+      .describe("`couldnt_tell`: the document does not let the checker decide (a date with no day or month, a table without units…); `found` is then false."),
     note: z.string().describe("What was found or is missing, in words; starts with \"Couldn't tell:\" when the checker couldn't tell."),
     evidence: Evidence.nullable().describe("The passage the judgement rests on; null when nothing was found."),
   })
   .openapi("CarbonPlanPart");
 
-const PART_KEYS = ["netZeroBy2050", "baselineYearEmissions", "currentYearEmissions", "scope1and2", "scope3Categories", "reductionProjects", "directorSignOff", "updatedWithinYear"] as const;
+const PART_KEYS = [
+  "netZeroBy2050",
+  "baselineYearEmissions",
+  "currentYearEmissions",
+  "scope1and2",
+  "scope3Categories",
+  "reductionProjects",
+  "directorSignOff",
+  "updatedWithinYear",
+] as const;
 
 const PART_DESCRIPTIONS: Record<(typeof PART_KEYS)[number], string> = {
   netZeroBy2050: "A commitment to net zero by 2050 at the latest (an earlier year counts; carbon neutral is not net zero).",
@@ -64,14 +77,36 @@ const Output = z
   .object({
     query: z.object({ url: z.string() }).describe("The request, as read."),
     url: z.string().nullable().describe("The plan's address (after redirects); null when no plan was found."),
-    foundFrom: z.string().nullable().describe("The page the plan was found from (the page asked for, when the plan was linked from it); null when `url` was the plan itself or no plan was found."),
-    found: z.boolean().describe("A carbon reduction plan of the supplier was found at `url` or on the pages followed from it (a plan naming another organisation than the site's is not one: see `otherOrganisationPlans`)."),
+    foundFrom: z
+      .string()
+      .nullable()
+      .describe(
+        "The page the plan was found from (the page asked for, when the plan was linked from it); null when `url` was the plan itself or no plan was found.",
+      ),
+    found: z
+      .boolean()
+      .describe(
+        "A carbon reduction plan of the supplier was found at `url` or on the pages followed from it (a plan naming another organisation than the site's is not one: see `otherOrganisationPlans`).",
+      ),
     company: z.string().nullable().describe("The supplier's name as the plan gives it; null when it does not."),
-    companyNumber: z.string().nullable().describe("The company number the plan gives for the organisation it names (beside its name or in its opening; never the number of whoever prepared it); null when it gives none."),
+    companyNumber: z
+      .string()
+      .nullable()
+      .describe(
+        "The company number the plan gives for the organisation it names (beside its name or in its opening; never the number of whoever prepared it); null when it gives none.",
+      ),
     planDate: z.string().nullable().describe("The plan's date (`YYYY-MM-DD`: its publication or sign-off date); null when it gives none."),
-    planDateNote: z.string().nullable().describe("How `planDate` was read, where it needs saying: a month given without a day (its last day taken), a year only, a sign-off dated differently from publication."),
+    planDateNote: z
+      .string()
+      .nullable()
+      .describe(
+        "How `planDate` was read, where it needs saying: a month given without a day (its last day taken), a year only, a sign-off dated differently from publication.",
+      ),
     sources: z
-      .object({ company: Evidence.nullable().describe("The passage the company's name is from."), planDate: Evidence.nullable().describe("The passage the plan's date is from.") })
+      .object({
+        company: Evidence.nullable().describe("The passage the company's name is from."),
+        planDate: Evidence.nullable().describe("The passage the plan's date is from."),
+      })
       .describe("The passages `company` and `planDate` rest on; null where not found."),
     organisation: z
       .object({
@@ -102,7 +137,9 @@ const Output = z
           note: z.string().describe("Why it is not taken for the supplier's plan."),
         }),
       )
-      .describe("Carbon reduction plans found from the site that name another organisation than the site's (a different company number, or a name sharing nothing with the site's registered name): not taken as the supplier's plan, and their parts not counted for it."),
+      .describe(
+        "Carbon reduction plans found from the site that name another organisation than the site's (a different company number, or a name sharing nothing with the site's registered name): not taken as the supplier's plan, and their parts not counted for it.",
+      ),
     meetsTemplate: z.boolean().describe("All eight parts found, in the supplier's plan (`found`); false when no plan of the supplier was found."),
     partsMet: z.number().int().describe("Parts found."),
     partsTotal: z.literal(8).describe("Always 8."),
@@ -116,7 +153,11 @@ const Output = z
       .array(
         z.object({
           url: z.string(),
-          role: z.enum(["asked", "candidate"]).describe("`asked`: the address given; `candidate`: a page linked from it whose words or address mention a carbon reduction plan, net zero or carbon."),
+          role: z
+            .enum(["asked", "candidate"])
+            .describe(
+              "`asked`: the address given; `candidate`: a page linked from it whose words or address mention a carbon reduction plan, net zero or carbon.",
+            ),
           plan: z.boolean().describe("It was read as the supplier's carbon reduction plan (false for a plan of another organisation: `reason` says whose)."),
           reason: z.string().nullable().describe("Why it could not be read, or why it is not taken for the plan."),
         }),
@@ -137,13 +178,31 @@ interface Judged {
   organisation: OrganisationCheck;
 }
 
-function replyOf(asked: string, plan: Judged | null, foundFrom: string | null, pagesRead: Reply["pagesRead"], now: Date, others: OtherOrganisationPlan[] = [], site: SiteIdentity | null = null): Reply {
+function replyOf(
+  asked: string,
+  plan: Judged | null,
+  foundFrom: string | null,
+  pagesRead: Reply["pagesRead"],
+  now: Date,
+  others: OtherOrganisationPlan[] = [],
+  site: SiteIdentity | null = null,
+): Reply {
   if (!plan) {
     const tried = pagesRead.length;
     const siteOwn = site ? { names: site.names, companyNumbers: site.numbers } : null;
     const wording = others.length ? otherPlansWording(others, siteOwn) : null;
     const parts = Object.fromEntries(
-      PART_KEYS.map((k) => [k, { found: false, status: "not_found" as const, note: others.length ? `No carbon reduction plan of ${siteLabel(siteOwn)} was found to check (the plan found names another organisation).` : "No carbon reduction plan was found to check.", evidence: null }]),
+      PART_KEYS.map((k) => [
+        k,
+        {
+          found: false,
+          status: "not_found" as const,
+          note: others.length
+            ? `No carbon reduction plan of ${siteLabel(siteOwn)} was found to check (the plan found names another organisation).`
+            : "No carbon reduction plan was found to check.",
+          evidence: null,
+        },
+      ]),
     ) as Reply["parts"];
     return {
       query: { url: asked },
@@ -167,7 +226,9 @@ function replyOf(asked: string, plan: Judged | null, foundFrom: string | null, p
         : [
             `No carbon reduction plan was found: the page given is not one, and ${tried > 1 ? `none of the ${tried - 1} page(s) it links to that mention carbon or net zero is one` : "it links to no page that mentions a carbon reduction plan, net zero or carbon"}. Give the plan's own address (a page or a PDF).`,
           ],
-      reading: wording ? wording.reading : "No carbon reduction plan was found on the pages read, so nothing was checked. The check judges the completeness of a plan's form only, never whether its figures are right.",
+      reading: wording
+        ? wording.reading
+        : "No carbon reduction plan was found on the pages read, so nothing was checked. The check judges the completeness of a plan's form only, never whether its figures are right.",
       pagesRead,
       read: null,
       checkedAt: now.toISOString(),
@@ -190,7 +251,14 @@ function replyOf(asked: string, plan: Judged | null, foundFrom: string | null, p
     meetsTemplate: report.meetsTemplate,
     partsMet: report.partsMet,
     partsTotal: 8,
-    parts: redactQuotes(Object.fromEntries(PART_KEYS.map((k) => [k, { found: report.parts[k].found, status: report.parts[k].status, note: report.parts[k].note, evidence: report.parts[k].evidence }]))) as Reply["parts"],
+    parts: redactQuotes(
+      Object.fromEntries(
+        PART_KEYS.map((k) => [
+          k,
+          { found: report.parts[k].found, status: report.parts[k].status, note: report.parts[k].note, evidence: report.parts[k].evidence },
+        ]),
+      ),
+    ) as Reply["parts"],
     scope3Found: report.scope3Found,
     gaps: report.gaps,
     reading: readingWithOrganisation(report.reading, plan.organisation),
@@ -219,7 +287,13 @@ function exampleReply(): Reply {
   const reading = new Reading(loaded.doc);
   const now = new Date("2026-11-25T09:00:00.000Z");
   const report = checkCarbonPlan(reading, { today: todayOf(now) });
-  return replyOf(url, { loaded, reading, report, organisation: compareOrganisation(report, loaded.doc.text, null) }, null, [{ url, role: "asked", plan: true, reason: null }], now);
+  return replyOf(
+    url,
+    { loaded, reading, report, organisation: compareOrganisation(report, loaded.doc.text, null) },
+    null,
+    [{ url, role: "asked", plan: true, reason: null }],
+    now,
+  );
 }
 
 export const checkCarbonReductionPlan = defineOperation({
@@ -228,7 +302,8 @@ export const checkCarbonReductionPlan = defineOperation({
   path: "/api/v1/crp-check",
   family: "documents",
   title: "Carbon reduction plan check",
-  summary: "Checks a supplier's carbon reduction plan against the government template (PPN 06/21, PPN 006): the eight parts, Scope 3 categories, gaps. Form only, never the figures.",
+  summary:
+    "Checks a supplier's carbon reduction plan against the government template (PPN 06/21, PPN 006): the eight parts, Scope 3 categories, gaps. Form only, never the figures.",
   description: `Checks a supplier's carbon reduction plan (SPEC §4.4) against the government template a supplier bidding for a central-government contract over £5 million a year must meet (PPN 06/21, and PPN 006 under the Procurement Act 2023).
 
 \`url\` is the plan (a web page or a PDF) or the supplier's homepage. A page that is not a plan is searched for links whose words or address mention a carbon reduction plan, net zero or carbon; at most ${MAX_CANDIDATES} candidate pages are followed (a PDF plan linked from a sustainability page is found too), and \`foundFrom\` names the page the plan was found from. \`pagesRead\` lists every page fetched.
@@ -238,7 +313,9 @@ The eight \`parts\` (SPEC §2.4) are each \`{found, status, note, evidence}\`: \
 **Whose plan.** A plan found from a page of the site is compared with the organisation that page says runs the site (the registered names in its footer, copyright line or beside its company number; the company numbers it states; the name it calls itself). In order: the plan's company number stated on the site too is \`same\`; the site mentioning the plan's organisation, or the plan mentioning the site's registered name or number (as a group's plan naming a subsidiary may), is \`couldnt_tell\`; a company number in the plan that the site does not give is a different organisation; the plan's name being the site's (legal form aside) is \`same\`; names alike but not the same (sharing their leading word) is \`couldnt_tell\`; a name sharing nothing with the registered name the site gives is a different organisation; with no registered name on the site, \`couldnt_tell\`. A plan of a different organisation is never presented as the supplier's: it is listed in \`otherOrganisationPlans\` (and in \`pagesRead\` with the reason), its parts are not counted, and the search goes on within the ${MAX_CANDIDATES} pages; when no other plan is found, \`found\` and \`meetsTemplate\` are false and the \`reading\` says whose plan the site links to. \`couldnt_tell\` keeps the plan, and the \`reading\` says first that it is not confirmed as the supplier's. When the address given is the plan itself, \`organisation.match\` is \`not_checked\`.
 
 It judges the completeness of the plan's form only, never whether its figures are right (SPEC §1 rule 5). No plan found is an answer (\`found\` false), not an error; a page that cannot be fetched answers 422 and costs nothing. ${HTML_LIMITS_TEXT}`,
-  input: z.object({ url: describedUrl("The plan's address (a web page or a PDF), or the supplier's homepage (`https://` is assumed when no scheme is given).") }),
+  input: z.object({
+    url: describedUrl("The plan's address (a web page or a PDF), or the supplier's homepage (`https://` is assumed when no scheme is given)."),
+  }),
   output: Output,
   price: { rule: "4 credits per call (8 on the free plan)", credits: (_input, plan) => (plan === "free" ? 8 : 4) },
   auth: "key",
@@ -254,7 +331,12 @@ It judges the completeness of the plan's form only, never whether its figures ar
 
     const fetchDoc = (address: string) => fetchDocument(ctx.services, address, 12_000);
     const judge = (f: FetchedDocument, site: SiteIdentity | null): Judged => {
-      const loaded: Loaded = { doc: f.doc, from: "url", url: f.url, note: f.doc.cut ? `The PDF has ${f.doc.totalPages} pages; the first ${f.doc.pages} were read.` : null };
+      const loaded: Loaded = {
+        doc: f.doc,
+        from: "url",
+        url: f.url,
+        note: f.doc.cut ? `The PDF has ${f.doc.totalPages} pages; the first ${f.doc.pages} were read.` : null,
+      };
       const reading = new Reading(f.doc);
       const report = checkCarbonPlan(reading, { today });
       return { loaded, reading, report, organisation: compareOrganisation(report, f.doc.text, site) };
@@ -299,14 +381,19 @@ It judges the completeness of the plan's form only, never whether its figures ar
           // Another organisation's plan: listed, never the supplier's; the search goes on.
           const { company, companyNumber } = judged.report;
           others.push({ url: page.url, company: company.value, companyNumber: companyNumber.value, note: judged.organisation.note });
-          pagesRead.push({ url: page.url, role: "candidate", plan: false, reason: `It is a carbon reduction plan of another organisation, not the supplier's: ${judged.organisation.note.charAt(0).toLowerCase()}${judged.organisation.note.slice(1).replace(/\.$/, "")}` });
+          pagesRead.push({
+            url: page.url,
+            role: "candidate",
+            plan: false,
+            reason: `It is a carbon reduction plan of another organisation, not the supplier's: ${judged.organisation.note.charAt(0).toLowerCase()}${judged.organisation.note.slice(1).replace(/\.$/, "")}`,
+          });
           continue;
         }
         pagesRead.push({ url: page.url, role: "candidate", plan: true, reason: null });
         return replyOf(asked, judged, first.url, pagesRead, ctx.now, others, site);
       }
       pagesRead.push({ url: page.url, role: "candidate", plan: false, reason: "It is not a carbon reduction plan." });
-      if (page.html) for (const link of planLinks(page.html, page.url, MAX_CANDIDATES)) if (!seen.has(link)) (seen.add(link), queue.push(link));
+      if (page.html) for (const link of planLinks(page.html, page.url, MAX_CANDIDATES)) if (!seen.has(link)) seen.add(link), queue.push(link);
     }
     return replyOf(asked, null, null, pagesRead, ctx.now, others, site);
   },

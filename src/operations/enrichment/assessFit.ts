@@ -27,7 +27,8 @@ export const assessFit = defineOperation({
   path: "/api/v1/assess",
   family: "enrichment",
   title: "Assess fit",
-  summary: "How far what you sell fits a business, from its verified profile only: a fit score with reasons that each cite a profile fact, signals, an approach angle, an editable opener and watch-outs.",
+  summary:
+    "How far what you sell fits a business, from its verified profile only: a fit score with reasons that each cite a profile fact, signals, an approach angle, an editable opener and watch-outs.",
   description: [
     "Identifies `target` as enrich does (SPEC §2.2), then weighs `offer` (what you sell and to whom) against the verified profile only: every reason, signal and watch-out cites the profile fact it rests on (`fact`: the field, its value and its source). It never predicts receptiveness: nothing says whether the business is interested, ready or likely to buy.",
     "",
@@ -43,13 +44,7 @@ export const assessFit = defineOperation({
     "In the assessment these risks are watch-outs (and cost points as the method says); a status read from the bulk file, and The Gazette not read, are watch-outs too.",
   ].join("\n"),
   input: z.object({
-    target: nameable(
-      z
-        .string()
-        .trim()
-        .min(1, "is required")
-        .max(INPUT_LIMITS.target.max, `must be at most ${INPUT_LIMITS.target.max} characters`),
-    )
+    target: nameable(z.string().trim().min(1, "is required").max(INPUT_LIMITS.target.max, `must be at most ${INPUT_LIMITS.target.max} characters`))
       .describe("The business: a company name, a domain or a company number.")
       .openapi({ example: "harbourside-legal.co.uk" }),
     offer: z
@@ -88,7 +83,8 @@ export const assessFit = defineOperation({
       profile: p,
       ...fit,
       ...draft,
-      notice: "Grounded in public records and the business's own website as read; it weighs facts, never whether the business will be receptive. Results may be incomplete or out of date (SPEC §1 rule 2).",
+      notice:
+        "Grounded in public records and the business's own website as read; it weighs facts, never whether the business will be receptive. Results may be incomplete or out of date (SPEC §1 rule 2).",
     };
   },
 });

@@ -8,7 +8,18 @@ import { runSiteChecks } from "./common/siteChecks";
 import { LIVE_STATUS_RULE, MATCHING_RULES } from "./common/rules";
 
 const Business = EnrichResponse.shape.profile
-  .pick({ found: true, name: true, website: true, companyNumber: true, status: true, statusDetail: true, registerSource: true, confidence: true, registryNote: true, alternatives: true })
+  .pick({
+    found: true,
+    name: true,
+    website: true,
+    companyNumber: true,
+    status: true,
+    statusDetail: true,
+    registerSource: true,
+    confidence: true,
+    registryNote: true,
+    alternatives: true,
+  })
   .describe("Who was scored: the enrichment's answer (SPEC §2.2), its registered company only where the business's website confirms it.");
 
 const Output = z
@@ -28,7 +39,8 @@ export const businessScore = defineOperation({
   path: "/api/v1/score",
   family: "enrichment",
   title: "Business Score",
-  summary: "A 0–100 score of a business's registry hygiene, website legal basics, accessibility, AI visibility and trust signals, with findings and a prioritised action plan.",
+  summary:
+    "A 0–100 score of a business's registry hygiene, website legal basics, accessibility, AI visibility and trust signals, with findings and a prioritised action plan.",
   description: [
     "Identifies the business as enrich does, then runs the web tools' own checks on its homepage — website legal basics (`/api/v1/website-legal`), AI and search visibility (`/api/v1/ai-visibility`) and the accessibility audit (`/api/v1/accessibility-audit`) — and scores them with the register's facts. Each category has its points, the parts they come from and findings with evidence; the action plan says what to fix first and why, legal requirements and register problems first, then by the points each fix would gain.",
     "",
@@ -73,7 +85,14 @@ export const businessScore = defineOperation({
         found: p.found,
         ...(p.name ? { name: p.name } : {}),
         ...(p.website ? { website: p.website } : {}),
-        ...(p.companyNumber ? { companyNumber: p.companyNumber, status: p.status, ...(p.statusDetail ? { statusDetail: p.statusDetail } : {}), ...(p.registerSource ? { registerSource: p.registerSource } : {}) } : {}),
+        ...(p.companyNumber
+          ? {
+              companyNumber: p.companyNumber,
+              status: p.status,
+              ...(p.statusDetail ? { statusDetail: p.statusDetail } : {}),
+              ...(p.registerSource ? { registerSource: p.registerSource } : {}),
+            }
+          : {}),
         confidence: p.confidence,
         ...(p.registryNote ? { registryNote: p.registryNote } : {}),
         ...(p.alternatives ? { alternatives: p.alternatives } : {}),

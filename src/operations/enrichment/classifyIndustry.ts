@@ -50,13 +50,23 @@ const Output = z
       .object({
         label: z.string().describe("The industry in plain English."),
         section: z.object({ letter: z.string(), name: z.string() }).describe("The SIC 2007 section."),
-        codes: z.array(Code).describe("Official SIC 2007 codes: the registered ones when the company is confirmed, else the website's best reading (at most three)."),
+        codes: z
+          .array(Code)
+          .describe("Official SIC 2007 codes: the registered ones when the company is confirmed, else the website's best reading (at most three)."),
       })
       .nullable()
       .describe("Null when neither a registered code nor the website's text gives one (see `note`)."),
     description: z.string().nullable().describe("What the business does: its website's own description, else its registered activities."),
-    confidence: z.enum(["high", "medium", "low"]).describe("Registered codes: high when the website's text agrees with one at division level or finer, medium when there is no website text to check them against or it agrees at section level only, low when it disagrees. Website only: the classifier's own confidence (by its margin and coverage)."),
-    basis: z.enum(["register", "register-checked", "website", "none"]).describe("register: the registered codes, no website text to check them; register-checked: the registered codes, checked against the website; website: the website's text alone; none: nothing to go on."),
+    confidence: z
+      .enum(["high", "medium", "low"])
+      .describe(
+        "Registered codes: high when the website's text agrees with one at division level or finer, medium when there is no website text to check them against or it agrees at section level only, low when it disagrees. Website only: the classifier's own confidence (by its margin and coverage).",
+      ),
+    basis: z
+      .enum(["register", "register-checked", "website", "none"])
+      .describe(
+        "register: the registered codes, no website text to check them; register-checked: the registered codes, checked against the website; website: the website's text alone; none: nothing to go on.",
+      ),
     websiteReading: z
       .object({
         candidates: z.array(Candidate).describe("The website's text read against the SIC 2007 index, best first."),
@@ -116,7 +126,13 @@ export const classifyIndustry = defineOperation({
     const codeOf = (code: string, source: "register" | "website") => {
       const h = sicHierarchy(code);
       const d = descriptions.get(code) ?? null;
-      return { code, description: d ? tidyDescription(d) : null, label: industryLabel([code], descriptions)?.label ?? null, section: h ? h.section : null, source };
+      return {
+        code,
+        description: d ? tidyDescription(d) : null,
+        label: industryLabel([code], descriptions)?.label ?? null,
+        section: h ? h.section : null,
+        source,
+      };
     };
 
     let industry: z.infer<typeof Output>["industry"] = null;
@@ -129,7 +145,13 @@ export const classifyIndustry = defineOperation({
       const best = agreement.filter((a) => realCodes.includes(a.code)).map((a) => a.agreement);
       const checked = reading !== null && reading.candidates.length > 0;
       basis = checked ? "register-checked" : "register";
-      confidence = !checked ? "medium" : best.some((l) => ["code", "class", "group", "division"].includes(l)) ? "high" : best.includes("section") ? "medium" : "low";
+      confidence = !checked
+        ? "medium"
+        : best.some((l) => ["code", "class", "group", "division"].includes(l))
+          ? "high"
+          : best.includes("section")
+            ? "medium"
+            : "low";
       note = checked
         ? confidence === "low"
           ? "The registered SIC codes are given, but the website's text reads as another industry: the codes may be out of date, or the business may trade in more than it registered."
@@ -160,14 +182,24 @@ export const classifyIndustry = defineOperation({
       query: { q },
       ms: Date.now() - started,
       found: p.found,
-      business: { ...(p.name ? { name: p.name } : {}), ...(p.website ? { website: p.website } : {}), ...(p.companyNumber ? { companyNumber: p.companyNumber } : {}) },
+      business: {
+        ...(p.name ? { name: p.name } : {}),
+        ...(p.website ? { website: p.website } : {}),
+        ...(p.companyNumber ? { companyNumber: p.companyNumber } : {}),
+      },
       industry,
       description: p.whatTheyDo ?? null,
       confidence,
       basis,
       websiteReading: reading
         ? {
-            candidates: reading.candidates.map((c) => ({ code: c.code, label: c.label, description: c.description, score: Math.round(c.score * 1000) / 1000, matched: c.matched.map((m) => m.phrase) })),
+            candidates: reading.candidates.map((c) => ({
+              code: c.code,
+              label: c.label,
+              description: c.description,
+              score: Math.round(c.score * 1000) / 1000,
+              matched: c.matched.map((m) => m.phrase),
+            })),
             confidence: reading.confidence,
             reason: reading.reason,
             agreement: agreement.map((a) => ({ code: a.code, agreement: a.agreement, words: a.words })),

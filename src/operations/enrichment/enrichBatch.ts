@@ -72,7 +72,10 @@ export const enrichBatch = defineOperation({
     location: Location.openapi({ example: "Chester" }),
   }),
   output: Output,
-  price: { rule: `${ENRICH_PRICE} credits per item, charged at once for the whole batch; misses and unreadable items given back`, credits: (input) => ENRICH_PRICE * input.items.length },
+  price: {
+    rule: `${ENRICH_PRICE} credits per item, charged at once for the whole batch; misses and unreadable items given back`,
+    credits: (input) => ENRICH_PRICE * input.items.length,
+  },
   auth: "key",
   errors: ["upstream_unavailable"],
   readOnly: true,

@@ -31,7 +31,9 @@ const Output = z
         registryNote: z.string().optional(),
         attribution: z.string(),
       })
-      .describe("A trimmed BusinessProfile: enrich's answer without services, size, sector, sources or the accuracy breakdown, and at most three signals and alternatives."),
+      .describe(
+        "A trimmed BusinessProfile: enrich's answer without services, size, sector, sources or the accuracy breakdown, and at most three signals and alternatives.",
+      ),
     demo: z.object({
       note: z.string(),
       limit: z.string().describe("The demo's limit, in words."),
@@ -63,7 +65,10 @@ export const enrichDemo = defineOperation({
     const started = Date.now();
     const bucket = `ip:demo:${addressBucket(ctx.ip, 64)}`;
     const limited = await ctx.services.limits.take(bucket, DEMO_IP_LIMIT.limit, DEMO_IP_LIMIT.windowSeconds, ctx.now.getTime());
-    if (!limited.ok) throw new ApiError("rate_limited", "The demo allows one enrichment per IP address per day (UTC); retry after midnight UTC, or use a free key.", { retryAfter: limited.retryAfterSeconds });
+    if (!limited.ok)
+      throw new ApiError("rate_limited", "The demo allows one enrichment per IP address per day (UTC); retry after midnight UTC, or use a free key.", {
+        retryAfter: limited.retryAfterSeconds,
+      });
     let p: Awaited<ReturnType<typeof enrich>>["profile"];
     try {
       p = (await enrich(ctx, q, undefined)).profile;

@@ -36,7 +36,9 @@ const Tender = z
     title: z.string().nullable(),
     buyer: z.string().nullable(),
     score: z.number().int().describe("0 to 100: CPV fit (up to 75), keywords (up to 40), region (5); see the description."),
-    reasons: z.array(z.string()).describe("Why it fits, in words: the CPV code and the SIC code it matches, the keywords the title or description uses, the region."),
+    reasons: z
+      .array(z.string())
+      .describe("Why it fits, in words: the CPV code and the SIC code it matches, the keywords the title or description uses, the region."),
     value: z
       .object({ amount: z.number().nullable(), min: z.number().nullable(), max: z.number().nullable(), currency: z.string() })
       .nullable()
@@ -65,7 +67,8 @@ export const tenderMatch = defineOperation({
   path: "/api/v1/tender-match",
   family: "enrichment",
   title: "Tender match",
-  summary: "Open public tenders (Find a Tender and Contracts Finder) that fit a company, ranked by CPV codes from its SIC codes and by keywords, with reasons, value, deadline and link.",
+  summary:
+    "Open public tenders (Find a Tender and Contracts Finder) that fit a company, ranked by CPV codes from its SIC codes and by keywords, with reasons, value, deadline and link.",
   description: [
     "Open public tenders that fit a company (SPEC §4.8 tender-match; the enrichment family's `business` with `companyNumber`, SPEC §2.1). The company's SIC codes (from Companies House) are mapped to CPV codes, the vocabulary buyers classify tenders with, by our own mapping (not an official concordance: each CPV searched is listed in `cpvSearched` with its reason); keywords come from its SIC descriptions and from `keywords`.",
     "",
@@ -79,7 +82,9 @@ export const tenderMatch = defineOperation({
   ].join("\n"),
   input: z.object({
     company: nameable(z.string().trim().min(1, "is required").max(INPUT_LIMITS.q.max, `must be at most ${INPUT_LIMITS.q.max} characters`))
-      .describe("A company number (e.g. 00445790 or SC123456), or the business's domain or name: then it is identified as enrich identifies it, and its website's own words about what it does join the keywords.")
+      .describe(
+        "A company number (e.g. 00445790 or SC123456), or the business's domain or name: then it is identified as enrich identifies it, and its website's own words about what it does join the keywords.",
+      )
       .openapi({ example: "16240003" }),
     keywords: z
       .string()
@@ -99,9 +104,20 @@ export const tenderMatch = defineOperation({
         region: z.string().nullable().describe("The region of the registered office's postcode area, where known (used for the region points)."),
       }),
       cpvSearched: z
-        .array(z.object({ prefix: z.string().describe("CPV code prefix: a notice's CPV code starting with it matches."), description: z.string(), fromSic: z.string(), reason: z.string() }))
+        .array(
+          z.object({
+            prefix: z.string().describe("CPV code prefix: a notice's CPV code starting with it matches."),
+            description: z.string(),
+            fromSic: z.string(),
+            reason: z.string(),
+          }),
+        )
         .describe("CPV codes searched, from the SIC codes by our own mapping (not an official concordance)."),
-      keywordsSearched: z.array(z.string()).describe("Your keywords first, then the website's words about what the business does (when `company` was a domain or name), then words of the SIC descriptions."),
+      keywordsSearched: z
+        .array(z.string())
+        .describe(
+          "Your keywords first, then the website's words about what the business does (when `company` was a domain or name), then words of the SIC descriptions.",
+        ),
       tenders: z.array(Tender).describe("Best first; never a closed tender."),
       openTendersKnown: z.number().int().describe("Open notices loaded, whatever they are for: the pool searched."),
       asOf: z.string().nullable().describe("When notices were last read (the daily read, or a file loaded); null before any."),
@@ -123,10 +139,14 @@ export const tenderMatch = defineOperation({
     if (!number) {
       const e = await enrich(ctx, company, undefined);
       if (!e.profile.companyNumber || e.profile.confidence === "low")
-        throw new ApiError("target_unidentified", `The company could not be identified confidently: ${e.profile.registryNote ?? "no registered company is confirmed for it"} Give its company number.`, {
-          field: "company",
-          query: { company, ...(keywords ? { keywords } : {}), limit },
-        });
+        throw new ApiError(
+          "target_unidentified",
+          `The company could not be identified confidently: ${e.profile.registryNote ?? "no registered company is confirmed for it"} Give its company number.`,
+          {
+            field: "company",
+            query: { company, ...(keywords ? { keywords } : {}), limit },
+          },
+        );
       number = e.profile.companyNumber;
       profileWords = keywordsFrom([...(e.profile.services ?? []), e.profile.whatTheyDo ?? null]);
     }
@@ -172,7 +192,9 @@ export const tenderMatch = defineOperation({
       ocid: m.tender.ocid,
       noticeId: m.tender.noticeId,
     }));
-    const basis = [targets.length ? `the CPV codes of its SIC code${profile.sicCodes.length === 1 ? "" : "s"}` : null, searched.length ? "its keywords" : null].filter(Boolean).join(" and ");
+    const basis = [targets.length ? `the CPV codes of its SIC code${profile.sicCodes.length === 1 ? "" : "s"}` : null, searched.length ? "its keywords" : null]
+      .filter(Boolean)
+      .join(" and ");
     const pool = `${openTendersKnown} open notice${openTendersKnown === 1 ? "" : "s"} loaded${edition.lastReadAt ? ` (last read ${edition.lastReadAt.slice(0, 10)})` : ""}`;
     const notice = !basis
       ? `Nothing to match on: the company has no SIC code we can map and no keywords were given. Pass \`keywords\`. Among ${pool}.`

@@ -4,9 +4,10 @@ import { IsoDate, IsoDateFromLatePaymentAct, strictPounds } from "../../platform
 import { type BankRateTable, REPO_BANK_RATE } from "../../services/money/bankRate";
 import { calculateLatePayment as calculate } from "../../services/money/latePayment";
 
-
 const Input = z.object({
-  amount: strictPounds(100_000_000).openapi({ example: 2400 }).describe("Invoice amount in pounds (the debt, usually including VAT), up to 2 decimal places, digits only."),
+  amount: strictPounds(100_000_000)
+    .openapi({ example: 2400 })
+    .describe("Invoice amount in pounds (the debt, usually including VAT), up to 2 decimal places, digits only."),
   due: IsoDate.openapi({ example: "2026-01-15" }).describe("Date payment was due (the agreed date; without one, 30 days after the invoice)."),
   paid: IsoDateFromLatePaymentAct.optional()
     .openapi({ example: "2026-02-05" })
@@ -30,7 +31,10 @@ const Output = z
     compensation: z.union([z.literal(0), z.literal(40), z.literal(70), z.literal(100)]).describe("Fixed compensation per invoice."),
     claimTotal: z.number().describe("What may be claimed on top of the debt: interest plus compensation. Not the amount owed."),
     debtPlusClaim: z.number().describe("The debt plus the claim: `amount` + `claimTotal`."),
-    rateSource: z.string().nullable().describe("Where the reference rate was read: the Bank of England series as read daily, or the table kept with the service."),
+    rateSource: z
+      .string()
+      .nullable()
+      .describe("Where the reference rate was read: the Bank of England series as read daily, or the table kept with the service."),
     basis: z.string(),
     currency: z.literal("GBP"),
     rateTable: z

@@ -17,9 +17,18 @@ const InstrumentResult = z
       maxAvgDays: z.number().describe("The most average days to pay allowed."),
     }),
     reports: z
-      .array(z.object({ verdict: Verdict, paidWithin60Pct: z.number().nullable(), avgDaysToPay: z.number().nullable(), arithmetic: z.string().describe("The sum and the comparisons, in words.") }))
+      .array(
+        z.object({
+          verdict: Verdict,
+          paidWithin60Pct: z.number().nullable(),
+          avgDaysToPay: z.number().nullable(),
+          arithmetic: z.string().describe("The sum and the comparisons, in words."),
+        }),
+      )
       .describe("One per report in `reports`, in the same order."),
-    overall: z.enum(["pass", "pass-with-action-plan", "fail", "cannot-tell", "not-enough-reports"]).describe("The better of the two most recent periods; `not-enough-reports` with fewer than two reports (never a pass)."),
+    overall: z
+      .enum(["pass", "pass-with-action-plan", "fail", "cannot-tell", "not-enough-reports"])
+      .describe("The better of the two most recent periods; `not-enough-reports` with fewer than two reports (never a pass)."),
     explanation: z.string(),
   })
   .openapi("PaymentTestResult");
@@ -30,7 +39,8 @@ export const checkPpn018 = defineOperation({
   path: "/api/v1/ppn-018",
   family: "money",
   title: "PPN 018 payment test",
-  summary: "The company's last two payment practices reports tested against the government's supplier payment test (PPN 018), with the earlier PPN 015 and PPN 10/23 thresholds.",
+  summary:
+    "The company's last two payment practices reports tested against the government's supplier payment test (PPN 018), with the earlier PPN 015 and PPN 10/23 thresholds.",
   description: [
     `The payment test central government buyers apply to suppliers bidding for contracts worth over £5 million a year (PPN 018, for procurements advertised on or after 1 October 2025): in at least one of the two most recent six-month reporting periods, at least 95% of invoices paid within 60 days **and** an average of at most 45 days. From 90% to under 95% (the average met) the supplier passes only with an action plan; below 90% it fails. The earlier thresholds are shown too: PPN 015 and PPN 10/23 allowed an average of up to 55 days.`,
     "",

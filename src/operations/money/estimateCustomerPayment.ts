@@ -19,7 +19,8 @@ export const estimateCustomerPayment = defineOperation({
   path: "/api/v1/will-they-pay",
   family: "money",
   title: "Will they pay?",
-  summary: "How a large customer typically pays, against your terms and invoice: likely days to payment, the chance of being paid late, and what you could claim.",
+  summary:
+    "How a large customer typically pays, against your terms and invoice: likely days to payment, the chance of being paid late, and what you could claim.",
   description: [
     "Reads the customer's latest payment practices report and compares it with your terms and invoice:",
     "- `likelyDaysToPay`: its reported average time to pay;",

@@ -12,8 +12,12 @@ const Year = z
     reportingYear: z.string().describe("e.g. 2024 to 2025"),
     filedAs: z.string().describe("The name the report was filed under."),
     serviceId: z.string().describe("The gender pay gap service's own id for the reporting organisation (stable across years)."),
-    hourlyPayGap: z.object({ meanPct: z.number().nullable(), medianPct: z.number().nullable() }).describe("% by which women's hourly pay is lower than men's (negative: women's is higher)."),
-    bonusPayGap: z.object({ meanPct: z.number().nullable(), medianPct: z.number().nullable() }).describe("The same for bonus pay; null when no bonuses were paid; may pass ±100."),
+    hourlyPayGap: z
+      .object({ meanPct: z.number().nullable(), medianPct: z.number().nullable() })
+      .describe("% by which women's hourly pay is lower than men's (negative: women's is higher)."),
+    bonusPayGap: z
+      .object({ meanPct: z.number().nullable(), medianPct: z.number().nullable() })
+      .describe("The same for bonus pay; null when no bonuses were paid; may pass ±100."),
     receivingBonus: Split.describe("% of men and of women who received a bonus."),
     quartiles: z.object({ lower: Split, lowerMiddle: Split, upperMiddle: Split, top: Split }).describe("% of men and women in each pay quartile."),
     sizeBand: z.string().nullable().describe("Headcount band as reported, e.g. 250 to 499."),
@@ -46,7 +50,8 @@ export const getGenderPayGap = defineOperation({
   path: "/api/v1/gender-pay-gap",
   family: "money",
   title: "Gender pay gap",
-  summary: "Every reporting year of a company's gender pay gap: hourly and bonus gaps, who receives bonuses, the pay quartiles, its size band and whether it filed late.",
+  summary:
+    "Every reporting year of a company's gender pay gap: hourly and bonus gaps, who receives bonuses, the pay quartiles, its size band and whether it filed late.",
   description: [
     "The company's gender pay gap reports (Equality Act 2010 (Gender Pay Gap Information) Regulations 2017), one per reporting year, newest first: the mean and median hourly pay gaps, the mean and median bonus gaps, the share of men and of women receiving a bonus, the share of men and women in each pay quartile, the size band, and whether it was filed after the deadline. Figures are as filed; a blank is null (for example no bonuses paid).",
     "",
@@ -71,12 +76,23 @@ export const getGenderPayGap = defineOperation({
     // One organisation: the company's number when known, else the best name match's service id.
     const number = f.company?.number ?? null;
     const first = f.found[0];
-    const mine = f.found.filter((e) => !e.removedOn && (number ? e.companyNumber === number || (!e.companyNumber && e.entity === first?.entity) : e.entity === first?.entity));
-    const years = mine.map((e) => e.data as unknown as GenderPayGapReport).sort((a, b) => b.year.localeCompare(a.year) || a.employerId.localeCompare(b.employerId));
+    const mine = f.found.filter(
+      (e) => !e.removedOn && (number ? e.companyNumber === number || (!e.companyNumber && e.entity === first?.entity) : e.entity === first?.entity),
+    );
+    const years = mine
+      .map((e) => e.data as unknown as GenderPayGapReport)
+      .sort((a, b) => b.year.localeCompare(a.year) || a.employerId.localeCompare(b.employerId));
     const others = [...new Set(f.found.filter((e) => !mine.includes(e)).map((e) => e.name))];
     const note = [
-      years.length ? `${years.length} reporting year${years.length === 1 ? "" : "s"}, the newest ${years[0].year} to ${Number(years[0].year) + 1}.` : "No gender pay gap report found for this company. Only employers with 250 or more employees must report.",
-      years.some((y) => y.submittedLate) ? `Filed late for ${years.filter((y) => y.submittedLate).map((y) => y.year).join(", ")}.` : "",
+      years.length
+        ? `${years.length} reporting year${years.length === 1 ? "" : "s"}, the newest ${years[0].year} to ${Number(years[0].year) + 1}.`
+        : "No gender pay gap report found for this company. Only employers with 250 or more employees must report.",
+      years.some((y) => y.submittedLate)
+        ? `Filed late for ${years
+            .filter((y) => y.submittedLate)
+            .map((y) => y.year)
+            .join(", ")}.`
+        : "",
       others.length ? `The name also matches ${others.slice(0, 5).join(", ")}: ask by company number for those.` : "",
     ];
     return {

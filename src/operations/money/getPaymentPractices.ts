@@ -33,7 +33,11 @@ export const getPaymentPractices = defineOperation({
       query: z.object({ company: z.string() }),
       ...MatchFields,
       reports: z.array(PaymentReportSchema).describe("Newest first."),
-      trend: z.object({ steps: z.array(TrendStep).describe("Newest first."), overall: z.enum(["improving", "worsening", "steady", "unknown"]), summary: z.string() }),
+      trend: z.object({
+        steps: z.array(TrendStep).describe("Newest first."),
+        overall: z.enum(["improving", "worsening", "steady", "unknown"]),
+        summary: z.string(),
+      }),
       note: z.string(),
     })
     .openapi("PaymentPractices"),
@@ -46,7 +50,9 @@ export const getPaymentPractices = defineOperation({
     const r = await paymentReportsOf(ctx.services, company);
     const trend = paymentTrend(r.reports);
     const notes = [
-      r.reports.length ? `${r.reports.length} report${r.reports.length === 1 ? "" : "s"}, the newest for the period ending ${r.reports[0].periodEnd}.` : `No payment practices report found for this company. ${NOT_A_VERDICT_ON_SMALL}`,
+      r.reports.length
+        ? `${r.reports.length} report${r.reports.length === 1 ? "" : "s"}, the newest for the period ending ${r.reports[0].periodEnd}.`
+        : `No payment practices report found for this company. ${NOT_A_VERDICT_ON_SMALL}`,
       r.otherCompanies.length ? `The name also matches ${r.otherCompanies.slice(0, 5).join(", ")}: ask by company number for those.` : "",
       r.reports.some((x) => x.clamped?.length) ? "Some reported figures were not plausible and are left out (see `clamped`)." : "",
     ];

@@ -27,7 +27,10 @@ const Award = z
   .object({
     buyer: z.object({ name: z.string().nullable(), id: z.string().nullable() }),
     title: z.string().nullable(),
-    value: z.object({ amount: z.number(), currency: z.string() }).nullable().describe("The award's value as published (for an award shared with other suppliers, the whole award's)."),
+    value: z
+      .object({ amount: z.number(), currency: z.string() })
+      .nullable()
+      .describe("The award's value as published (for an award shared with other suppliers, the whole award's)."),
     awardDate: z.string().nullable(),
     contractPeriod: z.object({ start: z.string().nullable(), end: z.string().nullable() }).nullable(),
     cpv: z.object({ id: z.string(), description: z.string().nullable() }).nullable().describe("Common Procurement Vocabulary classification."),
@@ -68,7 +71,12 @@ export const listContractsWon = defineOperation({
     company: MoneyCompanyQuery,
     since: IsoDate.optional().describe("Only awards dated on or after this day (YYYY-MM-DD)."),
     limit: strictInt(1, MAX_LIMIT).default(DEFAULT_LIMIT).describe(`Awards per page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`),
-    cursor: z.string().max(40).refine((c) => decodeCursor(c) !== null, "is not a cursor this endpoint gave out").optional().describe("`nextCursor` from the previous page."),
+    cursor: z
+      .string()
+      .max(40)
+      .refine((c) => decodeCursor(c) !== null, "is not a cursor this endpoint gave out")
+      .optional()
+      .describe("`nextCursor` from the previous page."),
   }),
   output: z
     .object({
@@ -78,7 +86,10 @@ export const listContractsWon = defineOperation({
       awards: z.array(Award).describe("Newest award first (undated last)."),
       more: z.boolean(),
       nextCursor: z.string().nullable(),
-      totals: z.object({ byYear: z.array(Total).describe("Newest year first."), byBuyer: z.array(Total).describe("Largest total value first (at most 200 buyers).") }),
+      totals: z.object({
+        byYear: z.array(Total).describe("Newest year first."),
+        byBuyer: z.array(Total).describe("Largest total value first (at most 200 buyers)."),
+      }),
       registerDate: z.string().nullable(),
       provenance: Provenance,
       note: z.string(),

@@ -10,7 +10,11 @@ const Registration = z.object({
   mlrNumber: z.string().nullable(),
   name: z.string(),
   businessName: z.string(),
-  status: z.string().describe("Approved, Applied or Expired, as the register gives it (a value HMRC adds later is passed on verbatim). A registration no longer in the file keeps its last status and has `removedOn`."),
+  status: z
+    .string()
+    .describe(
+      "Approved, Applied or Expired, as the register gives it (a value HMRC adds later is passed on verbatim). A registration no longer in the file keeps its last status and has `removedOn`.",
+    ),
   sectors: z.array(z.string()),
   registeredSince: z.string().nullable(),
   seenSince: z.string().describe("First edition this service saw the registration in."),
@@ -52,7 +56,6 @@ const Output = z
   })
   .openapi("AmlRegister");
 
-
 export const checkAmlRegister = registerCheck({
   source: "aml",
   operationId: "checkAmlRegister",
@@ -89,7 +92,11 @@ export const checkAmlRegister = registerCheck({
     for (const e of entries) groups.set(entityOf.get(e)!, [...(groups.get(entityOf.get(e)!) ?? []), e]);
     const registrations = [...groups.values()].map((g) => {
       const listed = g.filter((e) => !e.removedOn);
-      const lastRemoved = g.map((e) => e.removedOn!).sort().at(-1) ?? null;
+      const lastRemoved =
+        g
+          .map((e) => e.removedOn!)
+          .sort()
+          .at(-1) ?? null;
       const shown = listed.length ? listed : g.filter((e) => e.removedOn === lastRemoved);
       const c = shown[0].mlrNumber ? counts.get(shown[0].mlrNumber) : undefined;
       return {
@@ -98,7 +105,11 @@ export const checkAmlRegister = registerCheck({
         businessName: shown[0].businessName,
         status: [...new Set(shown.map((e) => e.status))].join("; "),
         sectors: [...new Set(shown.flatMap((e) => e.sectors))].sort(),
-        registeredSince: g.map((e) => e.registeredSince).filter((d): d is string => !!d).sort()[0] ?? null,
+        registeredSince:
+          g
+            .map((e) => e.registeredSince)
+            .filter((d): d is string => !!d)
+            .sort()[0] ?? null,
         seenSince: g.map((e) => e.seenSince).sort()[0],
         removedOn: listed.length ? null : lastRemoved,
         premises: listed.length ? (c?.premises ?? listed.length) : 0,
@@ -111,13 +122,17 @@ export const checkAmlRegister = registerCheck({
     const approved = current.filter((r) => r.status === "Approved");
     const describe = (r: (typeof registrations)[number]) =>
       `${r.mlrNumber ?? "no number"}: ${r.status === "Approved" ? "Approved" : r.status === "Applied" ? "Applied (being considered, not yet approved)" : r.status === "Expired" ? "Expired (listed, but the registration has expired)" : r.status}`;
-    const elsewhere = "Not being supervised by HMRC does not mean a business is unsupervised: another body, such as the FCA or a professional body, may supervise it.";
+    const elsewhere =
+      "Not being supervised by HMRC does not mean a business is unsupervised: another body, such as the FCA or a professional body, may supervise it.";
     const top = registrations[0];
     const summary = found.possibleMatch
       ? `${possibleMatchSentence(`${top.businessName} (${top.removedOn ? `${top.mlrNumber ?? "no number"}, gone from the file of ${top.removedOn}` : describe(top)})`, queriedAs(found, company), found.certainty)} ${elsewhere}`
       : current.length
         ? `${current[0].businessName} is on HMRC's supervised business register (${current.map(describe).join("; ")}).${approved.length ? "" : ` No registration found is Approved. ${elsewhere}`}`
-        : `No current HMRC registration was found for this business: it was on the register and is no longer in the file (last listed ${registrations.filter((r) => r.definite).map((r) => `${r.mlrNumber ?? "no number"} as ${r.status}, gone from the file of ${r.removedOn}`).join("; ")}). ${elsewhere}`;
+        : `No current HMRC registration was found for this business: it was on the register and is no longer in the file (last listed ${registrations
+            .filter((r) => r.definite)
+            .map((r) => `${r.mlrNumber ?? "no number"} as ${r.status}, gone from the file of ${r.removedOn}`)
+            .join("; ")}). ${elsewhere}`;
     return {
       ...base,
       matchedOn: found.matchedOn,

@@ -88,9 +88,17 @@ export const checkCharity = registerCheck({
     const top = charities[0];
     // The positive answer comes from definite matches only (issue 28 §1).
     const registered = charities.some((c) => c.registrationStatus === "Registered" && c.match.definite);
-    const warnings = [top.flags.insolvent && "insolvent", top.flags.inAdministration && "in administration", top.flags.interimManager && "an interim manager has been appointed"].filter(Boolean);
+    const warnings = [
+      top.flags.insolvent && "insolvent",
+      top.flags.inAdministration && "in administration",
+      top.flags.interimManager && "an interim manager has been appointed",
+    ].filter(Boolean);
     const summary = found.possibleMatch
-      ? possibleMatchSentence(`${top.name} (charity ${top.charityNumber}, ${top.registrationStatus === "Registered" ? "listed as registered" : "removed"})`, queriedAs(found, company), found.certainty)
+      ? possibleMatchSentence(
+          `${top.name} (charity ${top.charityNumber}, ${top.registrationStatus === "Registered" ? "listed as registered" : "removed"})`,
+          queriedAs(found, company),
+          found.certainty,
+        )
       : top.registrationStatus === "Registered"
         ? `${top.name} (charity ${top.charityNumber}) is registered with the Charity Commission${top.latestAccounts?.income != null ? `; latest income £${top.latestAccounts.income.toLocaleString("en-GB")}` : ""}${warnings.length ? `; flagged: ${warnings.join(", ")}` : ""}.${top.reportingStatus && /overdue/i.test(top.reportingStatus) ? ` Its annual return or accounts are overdue at the Charity Commission (${top.reportingStatus}).` : ""}`
         : `${top.name} (charity ${top.charityNumber}) was removed from the register${top.removedOn ? ` on ${top.removedOn}` : ""}${top.removalReason ? ` (${top.removalReason})` : ""}.`;

@@ -16,8 +16,14 @@ const Location = z.object({
   type: z.string().nullable(),
   registrationStatus: z.string().describe("Registered or Deregistered."),
   registrationDate: z.string().nullable(),
-  deregistrationDate: z.string().nullable().describe("CQC's own date of deregistration, when CQC gives it (the API does; the HSCA file of active locations does not)."),
-  noticedGoneOn: z.string().nullable().describe("The date of the first edition this service read without the location: when the service noticed, not CQC's date."),
+  deregistrationDate: z
+    .string()
+    .nullable()
+    .describe("CQC's own date of deregistration, when CQC gives it (the API does; the HSCA file of active locations does not)."),
+  noticedGoneOn: z
+    .string()
+    .nullable()
+    .describe("The date of the first edition this service read without the location: when the service noticed, not CQC's date."),
   overallRating: Rating,
   keyQuestions: KeyQuestions,
   ratingDate: z.string().nullable().describe("When CQC published the overall rating (else the latest key question's rating)."),
@@ -26,7 +32,10 @@ const Location = z.object({
   town: z.string().nullable(),
   postcode: z.string().nullable(),
   careHome: z.boolean().nullable(),
-  inheritedRating: z.boolean().nullable().describe("true when the rating was inherited from a previous provider (HSCA file), not given after inspecting this one; null when not known."),
+  inheritedRating: z
+    .boolean()
+    .nullable()
+    .describe("true when the rating was inherited from a previous provider (HSCA file), not given after inspecting this one; null when not known."),
 });
 
 const Provider = z.object({
@@ -49,7 +58,11 @@ const Output = z
   .object({
     ...CheckReplyFields,
     matchedOn: z.array(z.string()),
-    registered: z.boolean().describe("The provider, or at least one of its locations, is registered with CQC now, found by a definite match (see the match rule); false for a possible match."),
+    registered: z
+      .boolean()
+      .describe(
+        "The provider, or at least one of its locations, is registered with CQC now, found by a definite match (see the match rule); false for a possible match.",
+      ),
     summary: z.string(),
     provider: Provider.nullable(),
     locations: z.array(Location),
@@ -133,12 +146,18 @@ export const checkCqcProvider = registerCheck({
     const who = provider?.name ?? locations[0]?.name ?? found.found[0].entry.name;
     const inadequate = registeredLocations.filter((l) => l.overallRating === "Inadequate").length;
     const summary = found.possibleMatch
-      ? possibleMatchSentence(`${who} (${onRegister ? `listed as registered with CQC${provider?.overallRating ? `, overall rating ${provider.overallRating}` : ""}` : "deregistered"})`, queriedAs(found, company), found.certainty)
+      ? possibleMatchSentence(
+          `${who} (${onRegister ? `listed as registered with CQC${provider?.overallRating ? `, overall rating ${provider.overallRating}` : ""}` : "deregistered"})`,
+          queriedAs(found, company),
+          found.certainty,
+        )
       : registered
         ? `${who} is registered with CQC${locations.length ? ` with ${registeredLocations.length} registered location${registeredLocations.length === 1 ? "" : "s"}` : ""}${provider?.overallRating ? `; overall rating ${provider.overallRating}` : ""}${inadequate ? `; ${inadequate} location${inadequate === 1 ? " is" : "s are"} rated Inadequate` : ""}.`
         : `${who} is not registered with CQC now (deregistered).`;
     const inherited = registeredLocations.filter((l) => l.inheritedRating).length;
-    const notes = inherited ? ` ${inherited} location rating${inherited === 1 ? " is" : "s are"} inherited from a previous provider, not from an inspection of this one.` : "";
+    const notes = inherited
+      ? ` ${inherited} location rating${inherited === 1 ? " is" : "s are"} inherited from a previous provider, not from an inspection of this one.`
+      : "";
     return {
       ...base,
       matchedOn: found.matchedOn,

@@ -15,14 +15,19 @@ const Route = z.object({
 const Sponsor = z.object({
   name: z.string(),
   town: z.string().nullable(),
-  towns: z.array(z.string()).describe("Every town the register lists the sponsor in (one sponsor, several sites; organisations sharing a name exactly cannot be told apart)."),
+  towns: z
+    .array(z.string())
+    .describe("Every town the register lists the sponsor in (one sponsor, several sites; organisations sharing a name exactly cannot be told apart)."),
   county: z.string().nullable(),
   register: z.enum(["workers", "students"]),
   routes: z.array(Route),
   listed: z.boolean(),
   seenSince: z.string(),
   removedOn: z.string().nullable(),
-  immigrationCompliance: z.string().nullable().describe("Students register: `Subject to Action Plan` when the Home Office has put the sponsor under an action plan; null otherwise."),
+  immigrationCompliance: z
+    .string()
+    .nullable()
+    .describe("Students register: `Subject to Action Plan` when the Home Office has put the sponsor under an action plan; null otherwise."),
   match: Match,
 });
 
@@ -30,7 +35,9 @@ const Output = z
   .object({
     ...CheckReplyFields,
     matchedOn: z.array(z.string()),
-    licensed: z.boolean().describe("On the current register of licensed sponsors (workers or students), by a definite match (see the match rule): false for a possible match."),
+    licensed: z
+      .boolean()
+      .describe("On the current register of licensed sponsors (workers or students), by a definite match (see the match rule): false for a possible match."),
     summary: z.string(),
     sponsors: z.array(Sponsor),
     ratings: z.array(z.string()).describe("Ratings held now, e.g. A rating, B rating (under an action plan), A (Premium)."),
@@ -66,7 +73,11 @@ export const checkSponsorLicence = registerCheck({
     const groups = [...byEntity.values()].map((all): z.infer<typeof Sponsor> => {
       const listedRows = all.filter((f) => !f.entry.removedOn);
       // A sponsor no longer listed shows what it held when it was last listed.
-      const lastRemoved = all.map((f) => f.entry.removedOn!).sort().at(-1) ?? null;
+      const lastRemoved =
+        all
+          .map((f) => f.entry.removedOn!)
+          .sort()
+          .at(-1) ?? null;
       const shown = listedRows.length ? listedRows : all.filter((f) => f.entry.removedOn === lastRemoved);
       const first = shown[0].entry;
       const routes: z.infer<typeof Route>[] = [];
@@ -94,7 +105,9 @@ export const checkSponsorLicence = registerCheck({
         match: matchOut(all.find((f) => f.certainty.definite) ?? all.reduce((best, f) => (f.match.score > best.match.score ? f : best), all[0])),
       };
     });
-    const sponsors = groups.sort((a, b) => Number(b.match.definite) - Number(a.match.definite) || b.match.score - a.match.score || Number(b.listed) - Number(a.listed));
+    const sponsors = groups.sort(
+      (a, b) => Number(b.match.definite) - Number(a.match.definite) || b.match.score - a.match.score || Number(b.listed) - Number(a.listed),
+    );
     // The positive answer comes from definite matches only (issue 28 §1).
     const listed = sponsors.filter((s) => s.listed && s.match.definite);
     const ratings = [...new Set(listed.flatMap((s) => s.routes.map((r) => r.rating).filter((r): r is string => !!r)))].sort();

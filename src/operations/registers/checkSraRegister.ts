@@ -22,7 +22,14 @@ const Firm = z.object({
   constitution: z.string().nullable(),
   offices: z.number().int(),
   headOffice: z
-    .object({ name: z.string().nullable(), town: z.string().nullable(), county: z.string().nullable(), country: z.string().nullable(), website: z.string().nullable(), postcode: z.string().nullable() })
+    .object({
+      name: z.string().nullable(),
+      town: z.string().nullable(),
+      county: z.string().nullable(),
+      country: z.string().nullable(),
+      website: z.string().nullable(),
+      postcode: z.string().nullable(),
+    })
     .nullable(),
   workAreas: z.array(z.string()),
   sraRegisterEntry: z.string(),
@@ -59,7 +66,6 @@ export function cutWorkAreas(areas: string[]): string[] {
   return [...areas.slice(0, WORK_AREAS_SHOWN - 1), `and ${rest} more`];
 }
 
-
 export const checkSraRegister = registerCheck({
   source: "sra",
   operationId: "checkSraRegister",
@@ -90,7 +96,16 @@ export const checkSraRegister = registerCheck({
         kind: textOf(d.kind),
         constitution: textOf(d.constitution),
         offices: Number(d.offices ?? 0),
-        headOffice: ho ? { name: textOf(ho.name), town: textOf(ho.town), county: textOf(ho.county), country: textOf(ho.country), website: textOf(ho.website), postcode: textOf(ho.postcode) } : null,
+        headOffice: ho
+          ? {
+              name: textOf(ho.name),
+              town: textOf(ho.town),
+              county: textOf(ho.county),
+              country: textOf(ho.country),
+              website: textOf(ho.website),
+              postcode: textOf(ho.postcode),
+            }
+          : null,
         workAreas: cutWorkAreas((d.workAreas as string[]) ?? []),
         sraRegisterEntry: `${SRA_REGISTER_ENTRY}${d.sraNumber}`,
         listed: !entry.removedOn,

@@ -16,15 +16,37 @@ const Severity = z.enum(["high", "medium", "low", "info"]);
 const Signal = z
   .object({
     kind: z
-      .enum(["status", "strike-off-proposed", "accounts-overdue", "confirmation-statement-overdue", "insolvency-case", "gazette-notice", "charges-outstanding", "charges-recent", "sanctions-match"])
+      .enum([
+        "status",
+        "strike-off-proposed",
+        "accounts-overdue",
+        "confirmation-statement-overdue",
+        "insolvency-case",
+        "gazette-notice",
+        "charges-outstanding",
+        "charges-recent",
+        "sanctions-match",
+      ])
       .describe(
         "status: liquidation, administration, receivership, voluntary arrangement, insolvency proceedings, dissolved, converted or closed, removed. strike-off-proposed: the registrar's proposal to strike off (first Gazette notice). accounts-overdue / confirmation-statement-overdue: with the days overdue. insolvency-case: a case on the Companies House insolvency record. gazette-notice: a corporate insolvency notice (category 24) by code and meaning. charges-outstanding / charges-recent: charges not yet satisfied, and charges created in the last 12 months. sanctions-match: a definite match on the UK sanctions list.",
       ),
     severity: Severity.describe(
       "high: in or near insolvency (an open insolvency case, or one that failed or wound the company up in the last 12 months), struck off or proposed for it, filings over 90 days overdue, sanctioned. medium: filings up to 90 days overdue, an open moratorium, an insolvency case that ended in the last 12 months with nothing after it, or that failed or wound the company up within 6 years. low: a solvent members' winding-up in progress, a charge created in the last 12 months, an insolvency case that ended within 6 years with nothing after it or failed longer ago, an open case the record never closed whose last date is over 6 years old on an active company. info: context only (charges outstanding, a petition that was dismissed, a solvent winding-up that concluded, an insolvency case that ended over 6 years ago with nothing after it). Insolvency cases are graded by the rule in the operation's description.",
     ),
-    date: z.string().nullable().describe("YYYY-MM-DD: the due date for overdue filings, the newest date of an insolvency case (its end when it ended), a notice's publication date, the newest charge; null when the source gives none."),
-    source: z.enum(["companies-house-profile", "companies-house-filing-history", "companies-house-insolvency", "companies-house-charges", "the-gazette", "uk-sanctions-list"]),
+    date: z
+      .string()
+      .nullable()
+      .describe(
+        "YYYY-MM-DD: the due date for overdue filings, the newest date of an insolvency case (its end when it ended), a notice's publication date, the newest charge; null when the source gives none.",
+      ),
+    source: z.enum([
+      "companies-house-profile",
+      "companies-house-filing-history",
+      "companies-house-insolvency",
+      "companies-house-charges",
+      "the-gazette",
+      "uk-sanctions-list",
+    ]),
     summary: z.string(),
     evidence: z
       .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]))
@@ -39,13 +61,19 @@ const Result = z
     query: z.string().describe("The number as asked."),
     found: z.boolean(),
     company: RegisteredCompany.optional(),
-    level: z.enum(["high", "medium", "low", "none"]).optional().describe("The gravest severity among the signals (info signals do not count); none when there is no signal of concern."),
+    level: z
+      .enum(["high", "medium", "low", "none"])
+      .optional()
+      .describe("The gravest severity among the signals (info signals do not count); none when there is no signal of concern."),
     signals: z.array(Signal).optional().describe("Gravest first, then newest."),
     sanctions: SanctionsCheck.optional(),
     gazette: z
       .object({
         noticesRead: z.number().int().describe("Corporate insolvency notices the Gazette returned for the company's name."),
-        matched: z.number().int().describe("Of those, the notices tied to this company: by its company number, or by the identical name and the registered office's postcode."),
+        matched: z
+          .number()
+          .int()
+          .describe("Of those, the notices tied to this company: by its company number, or by the identical name and the registered office's postcode."),
         truncated: z.boolean().describe("True when the Gazette had more notices for the name than were read (the newest 300)."),
       })
       .optional(),
@@ -59,7 +87,8 @@ export const checkDistressSignals = defineOperation({
   path: "/api/v1/distress-signals",
   family: "risk",
   title: "Distress signals",
-  summary: "For up to 50 companies: insolvency, strike-off, overdue filings, Gazette insolvency notices, charges and a definite sanctions match, each dated, sourced and graded.",
+  summary:
+    "For up to 50 companies: insolvency, strike-off, overdue filings, Gazette insolvency notices, charges and a definite sanctions match, each dated, sourced and graded.",
   description: [
     "Is a supplier or customer in trouble? For each company asked about, the signals the public record gives, each with its date, its source and a severity (documented on `severity`):",
     "- its status on the companies register (liquidation, administration, receivership, voluntary arrangement, insolvency proceedings, dissolved), and a proposal to strike it off, dated by the first Gazette notice in its filing history;",
@@ -81,7 +110,10 @@ export const checkDistressSignals = defineOperation({
       provenance: CompaniesHouseProvenance,
     })
     .openapi("DistressSignals"),
-  price: { rule: `${PRICE_PER_COMPANY} credits per company number asked (at most ${MAX} a call)`, credits: (input) => PRICE_PER_COMPANY * input.company.length },
+  price: {
+    rule: `${PRICE_PER_COMPANY} credits per company number asked (at most ${MAX} a call)`,
+    credits: (input) => PRICE_PER_COMPANY * input.company.length,
+  },
   auth: "key",
   errors: ["upstream_unavailable"],
   readOnly: true,

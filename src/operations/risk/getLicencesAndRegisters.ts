@@ -52,7 +52,6 @@ function registerNumberOf(source: Checked, e: Entry): { type: string; value: str
   }
 }
 
-
 /** The ways of matching, surest first. */
 const HOW = ["company-number", "registered-name", "former-name", "alternative-name"] as const;
 type How = (typeof HOW)[number];
@@ -64,20 +63,37 @@ const RegisterMatch = z
       .object({ type: z.string().describe("MLR number, SRA number, CQC provider id, CQC location id or charity number."), value: z.string() })
       .nullable()
       .describe("The register's own number for the organisation; null on the licensed sponsors register, which has none."),
-    companyNumber: z.string().nullable().describe("The company number the register itself records (SRA, CQC and Charity Commission records carry one; HMRC's and the sponsors register do not)."),
-    status: z.string().describe("The register's status as it gives it: e.g. Approved, Applied or Expired (HMRC); authorised, ceased, revoked or intervened (SRA); the route's type and rating (sponsors); Registered (CQC, Charity Commission). Several entries' distinct statuses are joined with '; '."),
+    companyNumber: z
+      .string()
+      .nullable()
+      .describe("The company number the register itself records (SRA, CQC and Charity Commission records carry one; HMRC's and the sponsors register do not)."),
+    status: z
+      .string()
+      .describe(
+        "The register's status as it gives it: e.g. Approved, Applied or Expired (HMRC); authorised, ceased, revoked or intervened (SRA); the route's type and rating (sponsors); Registered (CQC, Charity Commission). Several entries' distinct statuses are joined with '; '.",
+      ),
     listed: z.boolean().describe("In the register's current edition. false: the service saw it in an earlier edition and it has since gone."),
     removedOn: z.string().nullable().describe("Date of the first edition without it; null while it is listed."),
     entries: z.number().int().describe("Rows of the register for this organisation (premises, routes, towns)."),
     town: z.string().nullable().describe("A town the register gives, where it gives one."),
     matchedBy: z
       .enum(HOW)
-      .describe("company-number: the register's own record carries the company's number. registered-name: the company's current name at Companies House. former-name: one of its former names. alternative-name: a trading or other name on the register. Only company-number and registered-name can be definite (see `definite`)."),
+      .describe(
+        "company-number: the register's own record carries the company's number. registered-name: the company's current name at Companies House. former-name: one of its former names. alternative-name: a trading or other name on the register. Only company-number and registered-name can be definite (see `definite`).",
+      ),
     matchedCompanyName: z.string().nullable().describe("The Companies House name (current or former) that matched; null for a match by company number."),
-    definite: z.boolean().describe("This organisation is the company for certain (the match rule of the register checks): false through a former or alternative name, or when the record contradicts the company (`contradictions`)."),
+    definite: z
+      .boolean()
+      .describe(
+        "This organisation is the company for certain (the match rule of the register checks): false through a former or alternative name, or when the record contradicts the company (`contradictions`).",
+      ),
     formerNameUntil: z.string().nullable().describe("For a former name: the date the company stopped using it, as Companies House gives it."),
-    contradictions: z.array(z.string()).describe("What on the register's record disagrees with the company (another company number, another town or postcode)."),
-    match: Match.describe("How the register's name compared: `score` 1 exact, 0.95 the same apart from the legal form; `matchedName` is the register's name (or other or trading name) that matched."),
+    contradictions: z
+      .array(z.string())
+      .describe("What on the register's record disagrees with the company (another company number, another town or postcode)."),
+    match: Match.describe(
+      "How the register's name compared: `score` 1 exact, 0.95 the same apart from the legal form; `matchedName` is the register's name (or other or trading name) that matched.",
+    ),
   })
   .openapi("RegisterMatch");
 
@@ -85,16 +101,35 @@ const RegisterResult = z
   .object({
     register: z.enum(REGISTERS).describe("The register's id: aml (HMRC), sra, sponsors, cqc, charity."),
     name: z.string().describe("The register's full name."),
-    checked: z.boolean().describe("false when this service has not loaded the register yet: the company was not looked for on it, and `found` false says nothing."),
-    found: z.boolean().describe("The company is on the register's current edition: at least one organisation listed now is a definite match (see `possibleMatch`)."),
-    formerlyListed: z.boolean().describe("Not listed now, but the service saw an organisation matching the company in an earlier edition (see `matches[].removedOn`)."),
-    status: z.string().nullable().describe("The register's status for the organisations listed now (distinct values joined with '; '; on the CQC register, the provider's own when the provider matched). null when none is listed."),
+    checked: z
+      .boolean()
+      .describe("false when this service has not loaded the register yet: the company was not looked for on it, and `found` false says nothing."),
+    found: z
+      .boolean()
+      .describe("The company is on the register's current edition: at least one organisation listed now is a definite match (see `possibleMatch`)."),
+    formerlyListed: z
+      .boolean()
+      .describe("Not listed now, but the service saw an organisation matching the company in an earlier edition (see `matches[].removedOn`)."),
+    status: z
+      .string()
+      .nullable()
+      .describe(
+        "The register's status for the organisations listed now (distinct values joined with '; '; on the CQC register, the provider's own when the provider matched). null when none is listed.",
+      ),
     registerDate: z.string().nullable().describe("Date of the register edition answered from (for a company not found: the edition it is not in)."),
     matchedBy: z.string().nullable().describe("How the register was matched, in words; null when nothing matched."),
-    possibleMatch: z.boolean().describe("true when every organisation found matched only through a former company name: the register may not have caught up with a change of name, or it may be another business that used the name. Confirm with the register number."),
+    possibleMatch: z
+      .boolean()
+      .describe(
+        "true when every organisation found matched only through a former company name: the register may not have caught up with a change of name, or it may be another business that used the name. Confirm with the register number.",
+      ),
     matches: z.array(RegisterMatch).describe(`The organisations matched, listed ones first; at most ${MATCHES_SHOWN}.`),
     matchesTotal: z.number().int(),
-    note: z.string().describe("What the answer means in words: for a company not found, what the register does not cover (on HMRC's register, that another body such as the FCA or a professional body may supervise it)."),
+    note: z
+      .string()
+      .describe(
+        "What the answer means in words: for a company not found, what the register does not cover (on HMRC's register, that another body such as the FCA or a professional body may supervise it).",
+      ),
     provenance: Provenance,
   })
   .openapi("RegisterResult");
@@ -103,7 +138,9 @@ const Output = z
   .object({
     query: z.object({ company: z.string() }),
     company: RegisteredCompany,
-    summary: z.string().describe("Every register in one paragraph: where the company is, where it is not (with the register's date), and the sanctions answer."),
+    summary: z
+      .string()
+      .describe("Every register in one paragraph: where the company is, where it is not (with the register's date), and the sanctions answer."),
     foundOn: z.array(z.enum(REGISTERS)).describe("The registers the company is listed on now."),
     registers: z.array(RegisterResult).describe("One result per register, in this order: aml, sra, sponsors, cqc, charity."),
     sanctions: SanctionsCheck.describe("The UK sanctions list (SPEC §1 rule 6): a definite match only, never a maybe, and no match is never a clearance."),
@@ -114,7 +151,6 @@ const Output = z
 
 type Result = z.infer<typeof RegisterResult>;
 type MatchOut = z.infer<typeof RegisterMatch>;
-
 
 /**
  * An entry's status as its register gives it. A sponsor's is its licence type and rating (its row's own status is
@@ -131,13 +167,24 @@ function organisations(source: Checked, profile: CompanyProfile, found: LookupRe
   for (const f of found.found) byEntity.set(f.entry.entity, [...(byEntity.get(f.entry.entity) ?? []), f]);
   const out = [...byEntity.values()].map((all): MatchOut => {
     const listed = all.filter((f) => !f.entry.removedOn);
-    const lastRemoved = all.map((f) => f.entry.removedOn!).sort().at(-1) ?? null;
+    const lastRemoved =
+      all
+        .map((f) => f.entry.removedOn!)
+        .sort()
+        .at(-1) ?? null;
     const shown = listed.length ? listed : all.filter((f) => f.entry.removedOn === lastRemoved);
     const best = all.find((f) => f.certainty.definite) ?? all.reduce((b, f) => (f.match.score > b.match.score ? f : b), all[0]);
     const first = shown[0].entry;
     const c = best.certainty;
     // Asked by company number, every name match is through the company's current or a former name, or a register's other name.
-    const matchedBy: How = c.basis === "company-number" || c.basis === "register-number" ? "company-number" : c.basis === "former-name" ? "former-name" : c.basis === "alternative-name" ? "alternative-name" : "registered-name";
+    const matchedBy: How =
+      c.basis === "company-number" || c.basis === "register-number"
+        ? "company-number"
+        : c.basis === "former-name"
+          ? "former-name"
+          : c.basis === "alternative-name"
+            ? "alternative-name"
+            : "registered-name";
     return {
       name: first.name,
       registerNumber: registerNumberOf(source, first),
@@ -196,7 +243,9 @@ async function registerResult(services: LookupServices, source: Checked, profile
     if (!(e instanceof NotFoundError)) throw e;
   }
   if (!found?.found.length) {
-    const how = cat.companyNumbers ? "under its company number or its registered or former names" : "under its registered or former names (the register carries no company numbers)";
+    const how = cat.companyNumbers
+      ? "under its company number or its registered or former names"
+      : "under its registered or former names (the register carries no company numbers)";
     return {
       ...head,
       checked: true,
@@ -223,7 +272,10 @@ async function registerResult(services: LookupServices, source: Checked, profile
   const providers = shownListed.filter((m) => m.registerNumber?.type === "CQC provider id");
   const lead = providers.length ? providers : shownListed;
   const notes: string[] = [];
-  if (!listed.length) notes.push(`The company is no longer listed: ${all.some((m) => m.definite) ? "it was" : "an organisation possibly matching it was"} in earlier editions (gone from the edition of ${all[0].removedOn}).`);
+  if (!listed.length)
+    notes.push(
+      `The company is no longer listed: ${all.some((m) => m.definite) ? "it was" : "an organisation possibly matching it was"} in earlier editions (gone from the edition of ${all[0].removedOn}).`,
+    );
   if (possibleMatch || (!listed.length && !all.some((m) => m.definite))) notes.push(`Possible match only: ${found.certainty.toConfirm ?? ""}`.trim());
   if (possibleMatch) {
     const m = listed[0];
@@ -262,7 +314,11 @@ function summaryOf(company: { name: string; number: string }, results: Result[],
   const absent = results.filter((r) => r.checked && !r.found && !r.possibleMatch && !r.formerlyListed);
   const unchecked = results.filter((r) => !r.checked);
   const parts = [
-    on.length ? `${who} is on ${on.map((r) => `the ${SHORT[r.register]} (${r.status})`).join(", ")}.` : maybe.length ? "" : `${who} is on none of the registers checked.`,
+    on.length
+      ? `${who} is on ${on.map((r) => `the ${SHORT[r.register]} (${r.status})`).join(", ")}.`
+      : maybe.length
+        ? ""
+        : `${who} is on none of the registers checked.`,
     maybe.length
       ? `Possible match only on ${maybe.map((r) => `the ${SHORT[r.register]} (${r.matches[0]?.name}, ${r.status}; through ${r.matches[0]?.matchedBy === "former-name" ? `the former name ${r.matches[0]?.matchedCompanyName}` : r.matches[0]?.matchedBy === "alternative-name" ? "an alternative name on the register" : "a name the register's record contradicts"})`).join(", ")}: confirm before relying on it.`
       : "",
@@ -281,7 +337,8 @@ export const getLicencesAndRegisters = defineOperation({
   path: "/api/v1/licences-and-registers",
   family: "risk",
   title: "Licences and registers",
-  summary: "Every register this service keeps, for one company in one call: HMRC AML supervision, SRA, licensed sponsors, CQC, Charity Commission, and the UK sanctions list (definite match only).",
+  summary:
+    "Every register this service keeps, for one company in one call: HMRC AML supervision, SRA, licensed sponsors, CQC, Charity Commission, and the UK sanctions list (definite match only).",
   description: [
     "Looks one company up on every register this service loads (SPEC §4.5): HMRC's money-laundering supervised business register (`aml`), the Solicitors Regulation Authority's register of organisations (`sra`), the Home Office register of licensed sponsors (`sponsors`), the Care Quality Commission register (`cqc`) and the Charity Commission register (`charity`), plus the UK sanctions list. Each register is matched as its own check matches it: by the company number on the register's own record (SRA, CQC and Charity Commission records carry one), else by the company's registered and former names from Companies House, exact or differing only in legal form; a near name is never taken. Each register's result says whether the company is listed now (`found`), its status there, the register's date, the organisations matched with their register numbers and how each matched, and a note; a company not found is said to be not found with the date of the edition it is not in. Not being on HMRC's register does not mean the business is unsupervised: another body, such as the FCA or a professional body, may supervise it. A register this service has not loaded yet is marked `checked: false`.",
     "",

@@ -2,7 +2,13 @@ import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import type { Services } from "../../platform/services";
 import { registerCompany } from "../../services/companies/profile";
-import { PUBLIC_RECORD_KINDS, PUBLIC_RECORD_SOURCES, TIMELINE_REGISTERS, type TimelineRegister, publicRecordTimeline } from "../../services/companies/publicRecord";
+import {
+  PUBLIC_RECORD_KINDS,
+  PUBLIC_RECORD_SOURCES,
+  TIMELINE_REGISTERS,
+  type TimelineRegister,
+  publicRecordTimeline,
+} from "../../services/companies/publicRecord";
 import { OGL } from "../../services/registers/catalogue";
 import type { ChangeRow } from "../../services/registers/types";
 import { NotFoundError } from "../../shared/errors";
@@ -32,7 +38,9 @@ const Event = z
     summary: z.string().describe("Plain words. Never a person's name."),
     source: z
       .enum(PUBLIC_RECORD_SOURCES)
-      .describe("companies-house-*: the Companies House public data API resource; the-gazette: The Gazette's notice feed; register-<id>: this service's register of that id (its recorded changes); register-companies: Companies House Basic Company Data, monthly."),
+      .describe(
+        "companies-house-*: the Companies House public data API resource; the-gazette: The Gazette's notice feed; register-<id>: this service's register of that id (its recorded changes); register-companies: Companies House Basic Company Data, monthly.",
+      ),
     evidence: z
       .object({
         transactionId: z.string().optional().describe("Companies House filing transaction id."),
@@ -43,7 +51,10 @@ const Event = z
         chargeId: z.string().optional(),
         caseNumber: z.string().optional().describe("Insolvency case number."),
         caseType: z.string().optional().describe("Insolvency case type, Companies House's code (e.g. compulsory-liquidation)."),
-        dateType: z.string().optional().describe("Which date of the case, Companies House's code (e.g. petitioned-on), or practitioner-appointed-on / practitioner-ceased-to-act-on."),
+        dateType: z
+          .string()
+          .optional()
+          .describe("Which date of the case, Companies House's code (e.g. petitioned-on), or practitioner-appointed-on / practitioner-ceased-to-act-on."),
         noticeId: z.string().optional().describe("The Gazette's notice id."),
         noticeCode: z.string().optional().describe("The Gazette's 4-digit notice code, e.g. 2450."),
         url: z.string().optional().describe("The notice's page on The Gazette."),
@@ -55,7 +66,12 @@ const Event = z
       })
       .describe("Where to find the event at its source."),
     counted: z
-      .object({ total: z.number().int(), by: z.record(z.string(), z.number().int()).describe("By officer role, PSC kind (individual, corporate, legal-person, super-secure) or practitioner role, as Companies House codes them.") })
+      .object({
+        total: z.number().int(),
+        by: z
+          .record(z.string(), z.number().int())
+          .describe("By officer role, PSC kind (individual, corporate, legal-person, super-secure) or practitioner role, as Companies House codes them."),
+      })
       .optional()
       .describe("Grouped events (officers, PSCs, insolvency practitioners): how many people or bodies, never who."),
   })
@@ -69,8 +85,16 @@ const Read = z.object({
 
 const RegisterCoverage = z.object({
   register: z.enum(TIMELINE_REGISTERS),
-  found: z.boolean().describe("Whether the company is on that register by a definite match (its company number on the register's record, or its current registered name, uncontradicted: the register checks' match rule). Only a definite match's changes are in the timeline."),
-  possibleMatch: z.boolean().describe("An organisation matched only through a former or alternative name, or one its record contradicts: its changes are left out of the timeline (they may be another business's)."),
+  found: z
+    .boolean()
+    .describe(
+      "Whether the company is on that register by a definite match (its company number on the register's record, or its current registered name, uncontradicted: the register checks' match rule). Only a definite match's changes are in the timeline.",
+    ),
+  possibleMatch: z
+    .boolean()
+    .describe(
+      "An organisation matched only through a former or alternative name, or one its record contradicts: its changes are left out of the timeline (they may be another business's).",
+    ),
   matchedBy: z.string().nullable(),
   changes: z.number().int().describe("Recorded changes in the timeline."),
   historySince: z.string().nullable().describe("The register's changes are recorded from this date (its first edition loaded here)."),
@@ -122,13 +146,22 @@ const Output = z
       .object({
         companiesHouse: CompaniesHouseProvenance,
         gazette: GazetteProvenance,
-        registers: z.array(Provenance).describe("The registers the timeline has changes from (the company's registers, and the companies register when it recorded changes)."),
+        registers: z
+          .array(Provenance)
+          .describe("The registers the timeline has changes from (the company's registers, and the companies register when it recorded changes)."),
       })
       .describe("Where the timeline comes from."),
   })
   .openapi("PublicRecord");
 
-type RegisterRead = { register: TimelineRegister; found: boolean; possibleMatch: boolean; matchedBy: string | null; changes: ChangeRow[]; edition: Parameters<typeof provenanceOf>[1] | null };
+type RegisterRead = {
+  register: TimelineRegister;
+  found: boolean;
+  possibleMatch: boolean;
+  matchedBy: string | null;
+  changes: ChangeRow[];
+  edition: Parameters<typeof provenanceOf>[1] | null;
+};
 
 /** The company on one of our registers (as the register checks find it) and the changes recorded of its entries. */
 async function registerRead(services: Services, register: TimelineRegister, number: string): Promise<RegisterRead> {
@@ -144,7 +177,10 @@ async function registerRead(services: Services, register: TimelineRegister, numb
   if (!sure.length) return { register, found: false, possibleMatch: true, matchedBy: found.matchedBy, changes: [], edition: null };
   const entities = [...new Set(sure.map((f) => f.entry.entity))];
   const scopes = [...new Set(sure.map((f) => f.entry.scope))];
-  const [changes, edition] = await Promise.all([services.registers.historyOf(register, entities, REGISTER_HISTORY), services.registers.editionInfo(register, scopes)]);
+  const [changes, edition] = await Promise.all([
+    services.registers.historyOf(register, entities, REGISTER_HISTORY),
+    services.registers.editionInfo(register, scopes),
+  ]);
   return { register, found: true, possibleMatch: false, matchedBy: found.matchedBy, changes, edition };
 }
 
@@ -154,7 +190,8 @@ export const getPublicRecord = defineOperation({
   path: "/api/v1/public-record",
   family: "risk",
   title: "Public record timeline",
-  summary: "A company's public record as one dated timeline, newest first: filings, officers and PSCs (counted), charges, insolvency, Gazette notices and the changes our registers recorded, each with its source.",
+  summary:
+    "A company's public record as one dated timeline, newest first: filings, officers and PSCs (counted), charges, insolvency, Gazette notices and the changes our registers recorded, each with its source.",
   description: [
     "Everything the public record dates about a company, newest first, each event with its `kind`, a plain `summary`, its `source` and the `evidence` to find it there:",
     "- **Companies House**: incorporation, renames (the dates former names ceased), dissolution; the filing history (accounts, confirmation statements, annual returns, registered-office changes, strike-off action, insolvency filings, other filings by form and description); officers' and persons with significant control's appointments and terminations; charges created and satisfied; the dated steps of insolvency cases.",
@@ -226,23 +263,34 @@ export const getPublicRecord = defineOperation({
         historySince: r.edition?.historySince ?? null,
         truncated: r.changes.length >= REGISTER_HISTORY,
       })),
-      companiesRegister: { editionDate: companiesEdition?.editionDate ?? null, changes: companyChanges.length, truncated: companyChanges.length >= COMPANY_CHANGES },
+      companiesRegister: {
+        editionDate: companiesEdition?.editionDate ?? null,
+        changes: companyChanges.length,
+        truncated: companyChanges.length >= COMPANY_CHANGES,
+      },
       undated: timeline.undated,
       filingsFolded: timeline.filingsFolded,
       notes: [] as string[],
     };
     const notes = coverage.notes;
     if (coverage.filingHistory.truncated)
-      notes.push(`The timeline covers the newest ${coverage.filingHistory.read} of the company's ${coverage.filingHistory.total} filings; older filings are not in it.`);
+      notes.push(
+        `The timeline covers the newest ${coverage.filingHistory.read} of the company's ${coverage.filingHistory.total} filings; older filings are not in it.`,
+      );
     if (coverage.officers.truncated) notes.push(`Officers: ${coverage.officers.read} of ${coverage.officers.total} appointments were read and counted.`);
     if (coverage.pscs.truncated) notes.push(`Persons with significant control: ${coverage.pscs.read} of ${coverage.pscs.total} were read and counted.`);
-    if (gazette.truncated) notes.push(`The Gazette has more insolvency notices under the company's name than were read (the newest ${gazette.read}); older notices may be missing.`);
+    if (gazette.truncated)
+      notes.push(`The Gazette has more insolvency notices under the company's name than were read (the newest ${gazette.read}); older notices may be missing.`);
     for (const r of coverage.registers) if (r.truncated) notes.push(`${r.register}: only the newest ${REGISTER_HISTORY} recorded changes are in the timeline.`);
     for (const r of coverage.registers)
-      if (r.possibleMatch) notes.push(`${r.register}: an organisation matched the company only possibly (through a former or alternative name, or its record disagrees), so its changes are left out; see the register's own check.`);
+      if (r.possibleMatch)
+        notes.push(
+          `${r.register}: an organisation matched the company only possibly (through a former or alternative name, or its record disagrees), so its changes are left out; see the register's own check.`,
+        );
     if (coverage.companiesRegister.truncated) notes.push(`Companies register: only the newest ${COMPANY_CHANGES} recorded changes were read.`);
     if (!companiesEdition) notes.push("Companies House's monthly Basic Company Data is not loaded here, so its recorded changes are not in the timeline.");
-    if (timeline.undated) notes.push(`${timeline.undated} record${timeline.undated === 1 ? " has" : "s have"} no date and ${timeline.undated === 1 ? "is" : "are"} left out.`);
+    if (timeline.undated)
+      notes.push(`${timeline.undated} record${timeline.undated === 1 ? " has" : "s have"} no date and ${timeline.undated === 1 ? "is" : "are"} left out.`);
 
     const events = timeline.events;
     const summary = events.length
@@ -250,7 +298,9 @@ export const getPublicRecord = defineOperation({
       : `${profile.name}: nothing dated on the public record.`;
     const registerProvenance = registers.filter((r) => r.found && r.edition).map((r) => provenanceOf(r.register, r.edition!));
     if (companyChanges.length && companiesEdition)
-      registerProvenance.push(provenanceOf("companies", { editionDate: companiesEdition.editionDate, historySince: null, fetchedAt: companiesEdition.loadedAt }));
+      registerProvenance.push(
+        provenanceOf("companies", { editionDate: companiesEdition.editionDate, historySince: null, fetchedAt: companiesEdition.loadedAt }),
+      );
     return {
       query: { company },
       company: registerCompany(profile),

@@ -20,8 +20,20 @@ export const listWatchEvents = defineOperation({
     EVENT_KINDS_DOC,
   ].join("\n\n"),
   input: z.object({
-    since: z.coerce.number().int("must be a whole number").min(0, "must be 0 or more").max(Number.MAX_SAFE_INTEGER, "is too large").optional().describe("The last event id you have (0 for the first)."),
-    limit: z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(MAX_PAGE, `must be at most ${MAX_PAGE}`).optional().describe(`Events per page, 1 to ${MAX_PAGE} (default ${DEFAULT_PAGE}).`),
+    since: z.coerce
+      .number()
+      .int("must be a whole number")
+      .min(0, "must be 0 or more")
+      .max(Number.MAX_SAFE_INTEGER, "is too large")
+      .optional()
+      .describe("The last event id you have (0 for the first)."),
+    limit: z.coerce
+      .number()
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .max(MAX_PAGE, `must be at most ${MAX_PAGE}`)
+      .optional()
+      .describe(`Events per page, 1 to ${MAX_PAGE} (default ${DEFAULT_PAGE}).`),
   }),
   output: z.object({ events: z.array(Event), lastId: z.number().int(), more: z.boolean() }).openapi("WatchEventFeed"),
   price: 0,

@@ -47,13 +47,21 @@ export const setWatchWebhook = defineOperation({
   example: { url: "https://hooks.example.co.uk/ukbi" },
   async handler({ url }, ctx) {
     const key = ctx.services.webhooks.secretsKey;
-    if (!key) throw new ApiError("webhook_signing_unavailable", "Webhooks cannot be set just now: the service's key for sealing secrets is not configured. Nothing was changed.");
+    if (!key)
+      throw new ApiError(
+        "webhook_signing_unavailable",
+        "Webhooks cannot be set just now: the service's key for sealing secrets is not configured. Nothing was changed.",
+      );
     const checked = await ctx.services.webhooks.check(url);
     const secret = newSigningSecret();
     const rotatedAt = Math.floor(ctx.now.getTime() / 1000);
-    const hook = await ctx.services.watch.setWebhook({ accountId: ctx.caller!.accountId, url: checked.href, secret: await sealSecret(secret, key), rotatedAt, now: ctx.now.toISOString() });
+    const hook = await ctx.services.watch.setWebhook({
+      accountId: ctx.caller!.accountId,
+      url: checked.href,
+      secret: await sealSecret(secret, key),
+      rotatedAt,
+      now: ctx.now.toISOString(),
+    });
     return { ...webhookStateOf(hook, ctx.now), secret, replaced: hook.previous_secret !== null };
   },
 });
-
-

@@ -21,7 +21,10 @@ export const testWatchWebhook = defineOperation({
     .object({
       delivered: z.boolean(),
       status: z.number().int().nullable().describe("The receiver's HTTP status; null when there was no reply."),
-      error: z.string().nullable().describe("Why it was not delivered: the status, a timeout, a network error, a refused address, or a redirect (never followed)."),
+      error: z
+        .string()
+        .nullable()
+        .describe("Why it was not delivered: the status, a timeout, a network error, a refused address, or a redirect (never followed)."),
       webhookId: z.string(),
       durationMs: z.number().int(),
     })
@@ -48,7 +51,11 @@ export const testWatchWebhook = defineOperation({
     return {
       delivered,
       status: r.status ?? null,
-      error: delivered ? null : r.error ? `${r.error}: ${r.reason}` : `HTTP ${r.status}${r.status! >= 300 && r.status! < 400 ? ": redirects are not followed" : ""}`,
+      error: delivered
+        ? null
+        : r.error
+          ? `${r.error}: ${r.reason}`
+          : `HTTP ${r.status}${r.status! >= 300 && r.status! < 400 ? ": redirects are not followed" : ""}`,
       webhookId,
       durationMs: Date.now() - started,
     };

@@ -7,7 +7,6 @@ import { WATCH_MONTHLY_CREDITS, monthChargeId } from "../../services/watch/feed"
 import { profileOf } from "../companies/common/company";
 import { Label, WATCH_RULES_DOC, Watch, WatchCompany, watchReplyOf } from "./common/schemas";
 
-
 export const watchCompany = defineOperation({
   operationId: "watchCompany",
   method: "post",
@@ -31,7 +30,10 @@ export const watchCompany = defineOperation({
       charged: z.number().int().describe("Credits taken by this call: 2 when the watch was added or resumed, otherwise 0."),
     })
     .openapi("WatchAdded"),
-  price: { rule: "2 credits when the watch is added or a paused watch resumes, then 2 per calendar month (taken at the first daily read of the month); free when the company is already watched", credits: () => 0 },
+  price: {
+    rule: "2 credits when the watch is added or a paused watch resumes, then 2 per calendar month (taken at the first daily read of the month); free when the company is already watched",
+    credits: () => 0,
+  },
   auth: "key",
   errors: ["not_found", "watch_limit_reached", "quota_exhausted", "org_pool_exhausted", "upstream_unavailable"],
   readOnly: false,
@@ -63,7 +65,10 @@ export const watchCompany = defineOperation({
 
     const max = PLANS[caller.plan].maxWatches;
     const limitReached = () =>
-      new ApiError("watch_limit_reached", `Your plan watches at most ${max.toLocaleString("en-GB")} companies; remove a watch (DELETE /api/v1/watch) or change plan.`);
+      new ApiError(
+        "watch_limit_reached",
+        `Your plan watches at most ${max.toLocaleString("en-GB")} companies; remove a watch (DELETE /api/v1/watch) or change plan.`,
+      );
     // Refused early when the list is already full (no register read); the insert itself decides the cap (addWatch).
     if ((await store.watchCount(caller.accountId)) >= max) throw limitReached();
     const profile = await profileOf(ctx.services, number);

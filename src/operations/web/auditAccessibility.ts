@@ -12,7 +12,10 @@ const PAGE_WEIGHT_BYTES = 8 * 1024 * 1024;
 const MAX_REQUESTS = 150;
 
 const Criterion = z.object({ sc: z.string().describe("Success criterion number, e.g. `1.1.1`."), name: z.string(), level: z.enum(["A", "AA", "AAA"]) });
-const Example = z.object({ selector: z.string().describe("CSS selector of the element."), snippet: z.string().describe("The element's HTML, at most 300 characters.") });
+const Example = z.object({
+  selector: z.string().describe("CSS selector of the element."),
+  snippet: z.string().describe("The element's HTML, at most 300 characters."),
+});
 const Impact = z.enum(["critical", "serious", "moderate", "minor"]);
 
 const Output = z
@@ -25,7 +28,9 @@ const Output = z
     summary: z.object({
       failedRules: z.number().int(),
       failedElements: z.number().int(),
-      byImpact: z.object({ critical: z.number().int(), serious: z.number().int(), moderate: z.number().int(), minor: z.number().int() }).describe("Failed rules by impact."),
+      byImpact: z
+        .object({ critical: z.number().int(), serious: z.number().int(), moderate: z.number().int(), minor: z.number().int() })
+        .describe("Failed rules by impact."),
       passedRules: z.number().int(),
       needsReview: z.number().int().describe("Checks that need a person to decide (`needsReview`)."),
       notApplicable: z.number().int().describe("Rules of the rule set that found nothing to check on this page."),
@@ -46,7 +51,16 @@ const Output = z
       )
       .describe("Failed automated checks, gravest first (impact, then elements)."),
     needsReview: z
-      .array(z.object({ rule: z.string(), title: z.string(), wcag: z.array(Criterion), elements: z.number().int(), examples: z.array(Example), why: z.string().describe("What a person must decide.") }))
+      .array(
+        z.object({
+          rule: z.string(),
+          title: z.string(),
+          wcag: z.array(Criterion),
+          elements: z.number().int(),
+          examples: z.array(Example),
+          why: z.string().describe("What a person must decide."),
+        }),
+      )
       .describe("Checks axe-core could not decide alone (its `incomplete` results): a person must look."),
     passed: z.array(z.object({ rule: z.string(), title: z.string(), wcag: z.array(Criterion) })).describe("Automated checks that applied and passed."),
     engine: z.object({
@@ -59,7 +73,9 @@ const Output = z
       status: z.number().int().describe("The page's HTTP status."),
       requests: z.number().int().describe("Requests the page made."),
       bytes: z.number().int().describe("Bytes served to the page."),
-      refused: z.array(z.object({ url: z.string(), reason: z.string() })).describe("Requests refused: private or otherwise blocked addresses, non-web schemes, over the caps. Each was never sent."),
+      refused: z
+        .array(z.object({ url: z.string(), reason: z.string() }))
+        .describe("Requests refused: private or otherwise blocked addresses, non-web schemes, over the caps. Each was never sent."),
       cut: z.array(z.string()).describe("What was cut short (the page did not finish loading in time, page weight, request count); empty when nothing was."),
       framesNotAudited: z.number().int().describe("Frames in the page; axe-core checks the top document only."),
       renderMs: z.number().int().describe("Time to render and check the page."),
@@ -75,7 +91,8 @@ export const auditAccessibility = defineOperation({
   path: "/api/v1/accessibility-audit",
   family: "web",
   title: "Accessibility audit",
-  summary: "Automated WCAG 2.2 A/AA checks of a web page rendered in a real browser: a score, findings tied to success criteria, checks that need a person, and passed checks.",
+  summary:
+    "Automated WCAG 2.2 A/AA checks of a web page rendered in a real browser: a score, findings tied to success criteria, checks that need a person, and passed checks.",
   description: [
     `Renders the page in a real browser (Browser Rendering) and runs axe-core in it (SPEC §4.2), with axe-core's rules for WCAG 2.0, 2.1 and 2.2 at levels A and AA; the reply names the axe-core version and the rule set. Each finding is tied to its WCAG success criteria (number, name, level) and gives its impact, how many elements failed, up to ${EXAMPLES_PER_FINDING} example selectors and snippets, and a plain fix. Checks that need a person (axe-core's "incomplete") and the checks that passed are listed separately.`,
     "",

@@ -52,13 +52,21 @@ const Severity = z.enum(["high", "medium", "low", "info"]);
 const DecidedBy = z
   .object({ line: z.number().int().describe("Line number in robots.txt (1-based)."), text: z.string().describe("The line, quoted.") })
   .nullable()
-  .describe("The robots.txt line that decides the crawler's access (the longest matching rule); null when no rule matched (allowed by default) or the file was not read.");
+  .describe(
+    "The robots.txt line that decides the crawler's access (the longest matching rule); null when no rule matched (allowed by default) or the file was not read.",
+  );
 const Access = z.object({ allowed: z.boolean().describe("Whether the crawler may fetch the path."), decidedBy: DecidedBy });
 
 const Finding = z
   .object({
-    id: z.string().describe("The kind of finding, stable across calls, e.g. `robots-blocks-search`, `noindex`, `client-rendered`, `jsonld-invalid`, `company-name-disagrees`, `llms-txt-missing`."),
-    severity: Severity.describe("high: the business is largely invisible to search or AI crawlers, or its identity is wrong; medium: a real loss; low: worth fixing; info: for the record."),
+    id: z
+      .string()
+      .describe(
+        "The kind of finding, stable across calls, e.g. `robots-blocks-search`, `noindex`, `client-rendered`, `jsonld-invalid`, `company-name-disagrees`, `llms-txt-missing`.",
+      ),
+    severity: Severity.describe(
+      "high: the business is largely invisible to search or AI crawlers, or its identity is wrong; medium: a real loss; low: worth fixing; info: for the record.",
+    ),
     check: z.enum(CHECKS).describe("The part of the reply it comes from."),
     message: z.string().describe("What was found and what it means, in words."),
     evidence: z
@@ -75,7 +83,11 @@ const Crawler = z.object({
   token: z.string().describe("The user-agent token robots.txt names it by."),
   operator: z.string().describe("Who runs it."),
   use: z.string().describe("What it fetches pages for."),
-  role: z.enum(["search", "assistant", "training"]).describe("search: a search engine's crawler; assistant: an AI assistant's live fetcher or search index; training: a crawler (or control token) for training AI models."),
+  role: z
+    .enum(["search", "assistant", "training"])
+    .describe(
+      "search: a search engine's crawler; assistant: an AI assistant's live fetcher or search index; training: a crawler (or control token) for training AI models.",
+    ),
   group: z.enum(["own", "*", "none"]).describe("The robots.txt group it follows: one naming it, the `*` group, or none (no rules for it)."),
   page: Access.describe("Its access to the page checked."),
   home: Access.describe("Its access to the home page `/`."),
@@ -84,12 +96,20 @@ const Crawler = z.object({
 const Robots = z
   .object({
     url: z.string().describe("The robots.txt address read."),
-    file: z.enum(["found", "absent", "unreachable"]).describe("found (2xx: its rules apply); absent (4xx: every crawler may fetch everything); unreachable (5xx or no answer: under RFC 9309 crawlers must assume everything is disallowed)."),
+    file: z
+      .enum(["found", "absent", "unreachable"])
+      .describe(
+        "found (2xx: its rules apply); absent (4xx: every crawler may fetch everything); unreachable (5xx or no answer: under RFC 9309 crawlers must assume everything is disallowed).",
+      ),
     status: z.number().int().nullable().describe("The HTTP status; null when nothing came back."),
     meaning: z.string().describe("What the file's state means for crawlers, in words."),
     truncated: z.boolean().describe("The file is longer than 500 KiB and only its start was read, as crawlers do."),
     path: z.string().describe("The page's path (and query) checked against the rules."),
-    crawlers: z.array(Crawler).describe("Twelve crawlers: Googlebot, Bingbot, ChatGPT-User, OAI-SearchBot, Claude-User, PerplexityBot, GPTBot, ClaudeBot, CCBot, Bytespider, Google-Extended and Applebot-Extended."),
+    crawlers: z
+      .array(Crawler)
+      .describe(
+        "Twelve crawlers: Googlebot, Bingbot, ChatGPT-User, OAI-SearchBot, Claude-User, PerplexityBot, GPTBot, ClaudeBot, CCBot, Bytespider, Google-Extended and Applebot-Extended.",
+      ),
     sitemaps: z.array(z.string()).describe("The `Sitemap:` lines, as written."),
   })
   .describe("robots.txt, read as RFC 9309 crawlers read it (through the robots-parser library).");
@@ -97,7 +117,9 @@ const Robots = z
 const LlmsTxt = z
   .object({
     url: z.string().describe("The /llms.txt address asked."),
-    present: z.boolean().describe("A text file answered with 2xx (an HTML page, such as a catch-all route, is not one); an answer larger than 256 KiB counts as present."),
+    present: z
+      .boolean()
+      .describe("A text file answered with 2xx (an HTML page, such as a catch-all route, is not one); an answer larger than 256 KiB counts as present."),
     status: z.number().int().nullable().describe("The HTTP status; null when nothing came back."),
     bytes: z.number().int().nullable().describe("Size of the answer read; null when nothing came back."),
     tooLarge: z.boolean().describe("The answer was larger than 256 KiB and was not read."),
@@ -137,17 +159,35 @@ const Organisation = z.object({
   address: Address.nullable().describe("The first address given."),
   telephone: z.string().nullable(),
   identifiers: z
-    .array(z.object({ property: z.string().describe("identifier, companyRegistrationNumber, registrationNumber, leiCode, taxID or vatID."), name: z.string().nullable().describe("A PropertyValue's name or propertyID."), value: z.string() }))
+    .array(
+      z.object({
+        property: z.string().describe("identifier, companyRegistrationNumber, registrationNumber, leiCode, taxID or vatID."),
+        name: z.string().nullable().describe("A PropertyValue's name or propertyID."),
+        value: z.string(),
+      }),
+    )
     .describe("Every identifier stated."),
-  companyNumber: z.string().nullable().describe("The Companies House number among the identifiers (a PropertyValue named like \"Company Number\", companyRegistrationNumber, or an 8-character identifier/taxID), normalised."),
+  companyNumber: z
+    .string()
+    .nullable()
+    .describe(
+      'The Companies House number among the identifiers (a PropertyValue named like "Company Number", companyRegistrationNumber, or an 8-character identifier/taxID), normalised.',
+    ),
   companyNumberQuote: z.string().nullable().describe("The identifier it came from, quoted."),
 });
 
 const StructuredData = z
   .object({
-    blocks: z.number().int().describe("`<script type=\"application/ld+json\">` blocks on the page."),
+    blocks: z.number().int().describe('`<script type="application/ld+json">` blocks on the page.'),
     invalidBlocks: z
-      .array(z.object({ block: z.number().int(), line: z.number().int().describe("Line of the page's HTML."), error: z.string().describe("The JSON parser's complaint."), excerpt: z.string().describe("The block's start, quoted.") }))
+      .array(
+        z.object({
+          block: z.number().int(),
+          line: z.number().int().describe("Line of the page's HTML."),
+          error: z.string().describe("The JSON parser's complaint."),
+          excerpt: z.string().describe("The block's start, quoted."),
+        }),
+      )
       .describe("Blocks that are not valid JSON (crawlers ignore them)."),
     types: z.array(z.string()).describe("Every @type seen, sorted."),
     organisations: z.array(Organisation).describe("The organisations stated, in page order (@graph arrays, arrays and nested nodes included; one per @id)."),
@@ -166,8 +206,14 @@ const Business = z
     jsonLdName: z.string().nullable().describe("The JSON-LD organisation's legalName, else its name."),
     jsonLdAddress: z.string().nullable().describe("That organisation's address, on one line."),
     jsonLdPostcode: z.string().nullable().describe("Its postcode (the postalCode, or one found in a one-line address)."),
-    nameAgrees: z.boolean().nullable().describe("The JSON-LD legalName or name is the registered name (legal form such as Ltd/Limited aside); null with no JSON-LD organisation."),
-    postcodeAgrees: z.boolean().nullable().describe("The JSON-LD address's postcode is the registered office's; null when either has none. A trading address may rightly differ."),
+    nameAgrees: z
+      .boolean()
+      .nullable()
+      .describe("The JSON-LD legalName or name is the registered name (legal form such as Ltd/Limited aside); null with no JSON-LD organisation."),
+    postcodeAgrees: z
+      .boolean()
+      .nullable()
+      .describe("The JSON-LD address's postcode is the registered office's; null when either has none. A trading address may rightly differ."),
     note: z.string(),
   })
   .nullable()
@@ -182,14 +228,21 @@ const Sitemap = z
         z.object({
           url: z.string(),
           status: z.number().int().nullable(),
-          kind: z.enum(["urlset", "sitemapindex", "not-a-sitemap", "absent", "unreachable", "too-large"]).describe("What the file was read as; too-large: over 2 MiB."),
+          kind: z
+            .enum(["urlset", "sitemapindex", "not-a-sitemap", "absent", "unreachable", "too-large"])
+            .describe("What the file was read as; too-large: over 2 MiB."),
           entries: z.number().int().describe("<url> entries (urlset) or <sitemap> entries (sitemapindex)."),
         }),
       )
       .describe(`The files read: at most ${MAX_SITEMAP_FILES}, an index's own-site children after the files listed.`),
     found: z.boolean().describe("At least one file is a urlset or sitemapindex with entries."),
     urls: z.number().int().describe("Page URLs in the urlset files read."),
-    pageListed: z.boolean().nullable().describe("The page is listed (scheme and trailing slash aside); null when no sitemap was found, or the page is not in the files read and an index lists others not read."),
+    pageListed: z
+      .boolean()
+      .nullable()
+      .describe(
+        "The page is listed (scheme and trailing slash aside); null when no sitemap was found, or the page is not in the files read and an index lists others not read.",
+      ),
     lastmod: z.object({ earliest: z.string(), latest: z.string() }).nullable().describe("The range of <lastmod> dates (YYYY-MM-DD); null when none is given."),
     note: z.string(),
   })
@@ -197,7 +250,9 @@ const Sitemap = z
 
 const Indexing = z
   .object({
-    metaRobots: z.array(z.object({ name: z.string().describe("robots, googlebot, bingbot or a crawler's token."), content: z.string() })).describe("Robots meta tags."),
+    metaRobots: z
+      .array(z.object({ name: z.string().describe("robots, googlebot, bingbot or a crawler's token."), content: z.string() }))
+      .describe("Robots meta tags."),
     xRobotsTag: z.string().nullable().describe("The page's X-Robots-Tag header; null when absent."),
     directives: z
       .array(
@@ -214,7 +269,13 @@ const Indexing = z
     nosnippet: z.boolean().describe("nosnippet or max-snippet:0."),
     noai: z.boolean().describe("noai: a non-standard request that AI not use the text."),
     noimageai: z.boolean().describe("noimageai: the same for images."),
-    canonical: z.object({ href: z.string().nullable().describe("Absolute."), pointsHere: z.boolean().describe("It is the page's own URL (scheme and trailing slash aside).") }).nullable().describe("The first canonical link; null without one."),
+    canonical: z
+      .object({
+        href: z.string().nullable().describe("Absolute."),
+        pointsHere: z.boolean().describe("It is the page's own URL (scheme and trailing slash aside)."),
+      })
+      .nullable()
+      .describe("The first canonical link; null without one."),
     canonicalLinks: z.number().int(),
   })
   .describe("Indexing directives: robots meta tags, the X-Robots-Tag header and the canonical link.");
@@ -222,7 +283,10 @@ const Indexing = z
 const Rendering = z
   .object({
     judged: z.boolean().describe("false: couldn't tell (no browser here, or the page could not be rendered); see `reason`."),
-    htmlTextLength: z.number().int().describe("Characters of visible text in the HTML as served (no script, style, noscript, template or head; white space runs counted once)."),
+    htmlTextLength: z
+      .number()
+      .int()
+      .describe("Characters of visible text in the HTML as served (no script, style, noscript, template or head; white space runs counted once)."),
     renderedTextLength: z.number().int().nullable().describe("Characters of the rendered page's visible text."),
     ratio: z.number().nullable().describe("htmlTextLength ÷ renderedTextLength, at most 1, two decimals."),
     clientRendered: z.boolean().nullable().describe("Most of the text (ratio under 0.5) needs JavaScript."),
@@ -234,8 +298,18 @@ const Rendering = z
 const Verdict = z.enum(["ok", "missing", "too-short", "too-long"]);
 const Meta = z
   .object({
-    title: z.object({ text: z.string().nullable(), length: z.number().int(), verdict: Verdict.describe(`too-long: over ${TITLE_MAX} characters; too-short: under 10.`) }),
-    description: z.object({ text: z.string().nullable(), length: z.number().int(), verdict: Verdict.describe(`Within ${DESCRIPTION_MIN}–${DESCRIPTION_MAX} characters is ok.`) }).describe("The meta description."),
+    title: z.object({
+      text: z.string().nullable(),
+      length: z.number().int(),
+      verdict: Verdict.describe(`too-long: over ${TITLE_MAX} characters; too-short: under 10.`),
+    }),
+    description: z
+      .object({
+        text: z.string().nullable(),
+        length: z.number().int(),
+        verdict: Verdict.describe(`Within ${DESCRIPTION_MIN}–${DESCRIPTION_MAX} characters is ok.`),
+      })
+      .describe("The meta description."),
     ogTitle: z.string().nullable().describe("OpenGraph og:title."),
     ogDescription: z.string().nullable().describe("OpenGraph og:description."),
     lang: z.string().nullable().describe("`<html lang>`."),
@@ -255,7 +329,14 @@ const Output = z
       .object({
         formula: z.string().describe("How the score is made."),
         checks: z
-          .array(z.object({ check: z.string(), points: z.number().describe("Points earned."), max: z.number().describe("Points available (less a part that could not be judged)."), judged: z.boolean().describe("false: left out of the score.") }))
+          .array(
+            z.object({
+              check: z.string(),
+              points: z.number().describe("Points earned."),
+              max: z.number().describe("Points available (less a part that could not be judged)."),
+              judged: z.boolean().describe("false: left out of the score."),
+            }),
+          )
           .describe("Points per check."),
       })
       .describe("The score's workings."),
@@ -291,14 +372,14 @@ async function small(web: Services["web"], url: string, maxBytes: number, accept
   }
 }
 
-
 export const checkAiVisibility = defineOperation({
   operationId: "checkAiVisibility",
   method: "get",
   path: "/api/v1/ai-visibility",
   family: "web",
   title: "AI visibility",
-  summary: "How readable a business's website is to AI assistants and search crawlers: robots.txt per crawler, llms.txt, schema.org data checked against Companies House, sitemap, indexing directives, JavaScript rendering and meta tags, scored 0–100 with quoted findings.",
+  summary:
+    "How readable a business's website is to AI assistants and search crawlers: robots.txt per crawler, llms.txt, schema.org data checked against Companies House, sitemap, indexing directives, JavaScript rendering and meta tags, scored 0–100 with quoted findings.",
   description: [
     "Checks one page of a business's site (`domain`: its home page; or `url`: any page, whose origin is the site) the way AI assistants and search crawlers read it (SPEC §4.8; the enrichment family's `business` with `companyNumber`, SPEC §2.1). Give exactly one of `domain` and `url`; neither or both answers 400 naming the field.",
     "",
@@ -359,7 +440,16 @@ export const checkAiVisibility = defineOperation({
       toCheck ? companiesHouse.getProfile(toCheck.number).then((profile) => ({ ...toCheck, profile })) : Promise.resolve(null),
     ]);
 
-    const result = assessAiVisibility({ page, reading, robots: robotsAndSitemaps.robots, llmsTxt, llmsFullTxt, sitemaps: robotsAndSitemaps.sitemaps, rendered, register });
+    const result = assessAiVisibility({
+      page,
+      reading,
+      robots: robotsAndSitemaps.robots,
+      llmsTxt,
+      llmsFullTxt,
+      sitemaps: robotsAndSitemaps.sitemaps,
+      rendered,
+      register,
+    });
     return {
       query: domain ? { domain } : { url: url! },
       site: origin,

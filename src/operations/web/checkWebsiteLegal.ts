@@ -2,7 +2,15 @@ import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import type { CompanyProfile } from "../../services/companies/profile";
 import { siteOf } from "../../services/net/site";
-import { type LegalReport, type PageNotRead, type PageRead, type RegisterAnswer, type RenderOutcome, assessLegal, numbersToCheck } from "../../services/web/legal";
+import {
+  type LegalReport,
+  type PageNotRead,
+  type PageRead,
+  type RegisterAnswer,
+  type RenderOutcome,
+  assessLegal,
+  numbersToCheck,
+} from "../../services/web/legal";
 import { type LinkKind, legalPagesToFollow, readPage } from "../../services/web/siteLinks";
 import { InputError, UpstreamError } from "../../shared/errors";
 import { mapLimited } from "../../shared/concurrency";
@@ -34,19 +42,25 @@ const Status = z
 
 const Evidence = z
   .object({
-    quote: z.string().describe("A short quote (at most about 200 characters) of the sentence or link, centred on what was matched; people's names are removed."),
+    quote: z
+      .string()
+      .describe("A short quote (at most about 200 characters) of the sentence or link, centred on what was matched; people's names are removed."),
     url: z.string().describe("The page the quote is from."),
   })
   .openapi("WebsiteLegalEvidence");
 
-const Rule = z.object({ law: z.string().describe("The regulation or Act."), section: z.string().describe("The regulation, section or article, and what it requires.") }).openapi("WebsiteLegalRule");
+const Rule = z
+  .object({ law: z.string().describe("The regulation or Act."), section: z.string().describe("The regulation, section or article, and what it requires.") })
+  .openapi("WebsiteLegalRule");
 
 const checkFields = {
   status: Status,
   ok: z
     .boolean()
     .nullable()
-    .describe("Whether this point is in order as far as the pages read show: true, false, or null where it depends on facts the site does not show (VAT registration, turnover, public sector) or could not be told."),
+    .describe(
+      "Whether this point is in order as far as the pages read show: true, false, or null where it depends on facts the site does not show (VAT registration, turnover, public sector) or could not be told.",
+    ),
   requirement: z
     .enum(["required", "required_if", "good_practice"])
     .describe("`required` of every UK business website; `required_if` only in some cases (see `note`); `good_practice` otherwise."),
@@ -70,7 +84,10 @@ const TradingDisclosures = z
         otherNumbers: z.array(z.string()).describe("Other company numbers stated on the pages read (a parent, a subsidiary)."),
         registeredName: z.string().nullable().describe("The company name the site gives (the registered name where it is there)."),
         placeOfRegistration: z.string().nullable().describe('As written: "England and Wales", "Scotland", "Northern Ireland", "England"…'),
-        registeredOffice: z.string().nullable().describe("The registered office address the site gives (or the register's address where the site gives it unlabelled)."),
+        registeredOffice: z
+          .string()
+          .nullable()
+          .describe("The registered office address the site gives (or the register's address where the site gives it unlabelled)."),
       })
       .describe("What the site states."),
     register: z
@@ -85,7 +102,9 @@ const TradingDisclosures = z
         officeMatches: z
           .enum(["postcode_and_first_line", "postcode_only", "different", "not_stated"])
           .nullable()
-          .describe("The site's registered office against the register's: same postcode and first line, same postcode only, different, or not stated on the site."),
+          .describe(
+            "The site's registered office against the register's: same postcode and first line, same postcode only, different, or not stated on the site.",
+          ),
         placeMatches: z.boolean().nullable().describe("The part of the UK the site states is the register's."),
       })
       .describe("The register's answer (Companies House company profile)."),
@@ -109,8 +128,12 @@ const VatNumber = z
         z.object({
           stated: z.string().describe("As written."),
           number: z.string().describe("Normalised, e.g. GB123456789."),
-          format: z.enum(["standard", "branch", "government", "health", "invalid"]).describe("standard: GB + 9 digits; branch: GB + 12; government: GBGD + 3; health: GBHA + 3; invalid: none of these."),
-          checkDigits: z.enum(["pass", "fail", "not_applicable"]).describe("HMRC's check-digit test on the 9 digits: `pass` (format valid, check digits pass), `fail` (format valid, check digits fail)."),
+          format: z
+            .enum(["standard", "branch", "government", "health", "invalid"])
+            .describe("standard: GB + 9 digits; branch: GB + 12; government: GBGD + 3; health: GBHA + 3; invalid: none of these."),
+          checkDigits: z
+            .enum(["pass", "fail", "not_applicable"])
+            .describe("HMRC's check-digit test on the 9 digits: `pass` (format valid, check digits pass), `fail` (format valid, check digits fail)."),
           scheme: z.enum(["mod97", "mod9755"]).nullable().describe("The check-digit scheme the number passes."),
         }),
       )
@@ -140,14 +163,24 @@ const Cookies = z
           name: z.string(),
           domain: z.string(),
           thirdParty: z.boolean(),
-          category: z.enum(["necessary", "consent", "analytics", "advertising", "unknown"]).describe("By the cookie's name; `consent` is the consent tool's own cookie."),
+          category: z
+            .enum(["necessary", "consent", "analytics", "advertising", "unknown"])
+            .describe("By the cookie's name; `consent` is the consent tool's own cookie."),
           counted: z.boolean().describe("Counted against the site: analytics, advertising, or an unknown third-party cookie set before consent."),
         }),
       )
       .describe("Every cookie present after the homepage loaded, before any click."),
     trackers: z
-      .array(z.object({ service: z.string(), host: z.string(), refused: z.boolean().describe("This service's browser did not let the request through; the page still made it.") }))
-      .describe("Requests the page made during load to known tracker hosts (Google Analytics and Tag Manager, Meta Pixel, Hotjar, Microsoft Clarity, LinkedIn, TikTok, X, Bing…)."),
+      .array(
+        z.object({
+          service: z.string(),
+          host: z.string(),
+          refused: z.boolean().describe("This service's browser did not let the request through; the page still made it."),
+        }),
+      )
+      .describe(
+        "Requests the page made during load to known tracker hosts (Google Analytics and Tag Manager, Meta Pixel, Hotjar, Microsoft Clarity, LinkedIn, TikTok, X, Bing…).",
+      ),
     consentTool: z.string().nullable().describe("The consent tool recognised (by its script's host or its cookie), if any."),
   })
   .openapi("WebsiteLegalCookies");
@@ -155,7 +188,9 @@ const Cookies = z
 const PageReadOut = z
   .object({
     url: z.string(),
-    kind: z.enum(["home", "privacy", "cookies", "terms", "contact", "about", "accessibility", "modernSlavery", "careers", "legal"]).describe("Why it was read: the homepage, or the kind of legal page the link named."),
+    kind: z
+      .enum(["home", "privacy", "cookies", "terms", "contact", "about", "accessibility", "modernSlavery", "careers", "legal"])
+      .describe("Why it was read: the homepage, or the kind of legal page the link named."),
     read: z.boolean(),
     reason: z.string().optional().describe("Why it could not be read."),
   })
@@ -170,7 +205,11 @@ const Output = z
       .object({ name: z.string(), number: z.string(), status: z.string() })
       .nullable()
       .describe("The registered company the site's number is, at Companies House; null when no number was stated or the register does not know it."),
-    summary: z.string().describe("One paragraph: a check that could not run (status `unknown`) first, with why; then what is missing, what is wrong, what is required only in some cases and what is in order. 'Nothing required was found missing or wrong' is said of the site only when every check ran."),
+    summary: z
+      .string()
+      .describe(
+        "One paragraph: a check that could not run (status `unknown`) first, with why; then what is missing, what is wrong, what is required only in some cases and what is in order. 'Nothing required was found missing or wrong' is said of the site only when every check ran.",
+      ),
     problems: z.array(z.string()).describe("Every finding of the checks that are not in order (`ok` false), in the checks' order."),
     checks: z
       .object({
@@ -225,7 +264,15 @@ const EXAMPLE_PROFILE: CompanyProfile = {
   incorporatedOn: "1978-02-14",
   ceasedOn: null,
   jurisdiction: "england-wales",
-  registeredOffice: { line1: "10 Quay Road", line2: null, locality: "Bristol", region: null, postcode: "BS1 4QA", country: "England", text: "10 Quay Road, Bristol, BS1 4QA, England" },
+  registeredOffice: {
+    line1: "10 Quay Road",
+    line2: null,
+    locality: "Bristol",
+    region: null,
+    postcode: "BS1 4QA",
+    country: "England",
+    text: "10 Quay Road, Bristol, BS1 4QA, England",
+  },
   previousNames: [],
   sicCodes: ["47599"],
   accountsOverdue: false,
@@ -247,7 +294,9 @@ function exampleReply(): Reply {
         finalUrl: url,
         status: 200,
         title: "Example Trading",
-        cookies: [{ name: "_ga", domain: ".example.co.uk", path: "/", expires: 1_830_000_000, httpOnly: false, secure: false, sameSite: null, thirdParty: false }],
+        cookies: [
+          { name: "_ga", domain: ".example.co.uk", path: "/", expires: 1_830_000_000, httpOnly: false, secure: false, sameSite: null, thirdParty: false },
+        ],
         storageKeys: [],
         requests: [{ url: "https://www.googletagmanager.com/gtag/js?id=G-XXXX", type: "script", thirdParty: true, status: 200, bytes: 90_000 }],
         cut: [],
@@ -273,7 +322,8 @@ export const checkWebsiteLegal = defineOperation({
   path: "/api/v1/website-legal",
   family: "web",
   title: "Website legal check",
-  summary: "The legal basics of a UK business website: trading disclosures checked at Companies House, contact details, VAT number, privacy notice, cookies before consent, terms, modern slavery and accessibility statements.",
+  summary:
+    "The legal basics of a UK business website: trading disclosures checked at Companies House, contact details, VAT number, privacy notice, cookies before consent, terms, modern slavery and accessibility statements.",
   description: `The legal basics of a UK business website (SPEC §4.8). Reads the page given (usually the homepage) and up to ${MAX_PAGES} legal pages it links to on the same site (contact, legal notice, privacy, terms, about, cookies); each one that cannot be read is listed in \`pagesRead\` with the reason. Eight checks, each \`found\`, \`not_found\` or \`unknown\` (couldn't tell), with the evidence quoted (the sentence or link and the page it was on) and the rule cited:
 
 1. **Trading disclosures** (Names and Trading Disclosures Regulations 2015, regs. 24–25): registered name, company number, part of the UK where registered, registered office. The number is checked at Companies House: that it exists, that the name matches (Ltd/Limited, punctuation and "&"/"and" aside) and that the registered office matches (postcode, then first line). A number the register does not know is a finding; when Companies House cannot be reached the call answers 503 and nothing is charged.
@@ -302,16 +352,19 @@ export const checkWebsiteLegal = defineOperation({
     const home: PageRead = { ...readPage(page.text, page.url), url: page.url, kind: "home" };
 
     // The browser, alongside everything else: its failure only makes the cookie check "couldn't tell".
-    const rendering: Promise<RenderOutcome> = renderOrReason(ctx.services.browser, page, { read: { cookies: true }, timeoutMs: 15_000, loadTimeoutMs: 8_000 }).then((r) =>
-      "page" in r ? r : { reason: `${r.reason}, so cookies and trackers were not observed` },
-    );
+    const rendering: Promise<RenderOutcome> = renderOrReason(ctx.services.browser, page, {
+      read: { cookies: true },
+      timeoutMs: 15_000,
+      loadTimeoutMs: 8_000,
+    }).then((r) => ("page" in r ? r : { reason: `${r.reason}, so cookies and trackers were not observed` }));
 
     // The legal pages it links to, a few at a time; each failure just means that page was not read.
     const follow = legalPagesToFollow(home.links, page.url, MAX_PAGES);
     const fetched = await mapLimited(follow, CONCURRENCY, async (f): Promise<{ read: PageRead } | { notRead: PageNotRead }> => {
       try {
         const p = await ctx.services.web.fetch(f.url, { accept: HTML_ACCEPT, timeoutMs: 8_000, maxBytes: 2 * 1024 * 1024 });
-        if (!isHtmlPage(p.contentType, p.text)) return { notRead: { url: f.url, kind: f.kind, reason: `not an HTML page (${p.contentType || "no content type"})` } };
+        if (!isHtmlPage(p.contentType, p.text))
+          return { notRead: { url: f.url, kind: f.kind, reason: `not an HTML page (${p.contentType || "no content type"})` } };
         return { read: { ...readPage(p.text, p.url), url: p.url, kind: f.kind } };
       } catch (e) {
         const reason = e instanceof InputError || e instanceof UpstreamError ? e.message.replace(/\.$/, "") : "it could not be fetched";
@@ -332,7 +385,11 @@ export const checkWebsiteLegal = defineOperation({
     const report = assessLegal({ pages, notRead, register, rendered });
     const pagesRead: Reply["pagesRead"] = [
       { url: page.url, kind: "home", read: true },
-      ...fetched.map((x) => ("read" in x ? { url: x.read.url, kind: x.read.kind as LinkKind, read: true } : { url: x.notRead.url, kind: x.notRead.kind, read: false, reason: x.notRead.reason })),
+      ...fetched.map((x) =>
+        "read" in x
+          ? { url: x.read.url, kind: x.read.kind as LinkKind, read: true }
+          : { url: x.notRead.url, kind: x.notRead.kind, read: false, reason: x.notRead.reason },
+      ),
     ];
     return replyOf(asked, home, report, pagesRead, ctx.now);
   },

@@ -10,7 +10,6 @@ import { LOGO_NOTICE } from "./common/logoNotice";
 export const LOGO_IP_LIMIT = { limit: 30, windowSeconds: 60 };
 const CACHE_TTL_SECONDS = 24 * 3600;
 
-
 const Logo = z.object({
   url: z.string().describe("Absolute URL of the image."),
   source: z.enum(["logo-image", "app-icon", "icon", "social-image"]),
@@ -23,7 +22,9 @@ const Output = z
     query: z.object({ domain: z.string() }).describe("The request, as read (SPEC §2.1): the domain only."),
     domain: z.string(),
     logo: z.string().describe("The best logo URL (the first of `logos`)."),
-    source: z.enum(["logo-image", "app-icon", "icon", "social-image"]).describe("Where the best logo came from; `social-image` when it is the social share image."),
+    source: z
+      .enum(["logo-image", "app-icon", "icon", "social-image"])
+      .describe("Where the best logo came from; `social-image` when it is the social share image."),
     logos: z.array(Logo).describe("Every candidate, best first: the page's own logo image, the app icon, an SVG or PNG icon, then the social share image."),
     page: z.string().describe("The page read (after redirects)."),
     fetchedAt: z.string(),
@@ -40,7 +41,9 @@ export const companyLogo = defineOperation({
   summary: "Logo URLs for a company's website domain, best first.",
   description: `Reads the domain's homepage and returns its logo URLs in this order: the page's own logo image, then the app icon, then an SVG or PNG icon, and the social share image last (\`source: "social-image"\`). Logos in partner, accreditation, client, sponsor, award or footer-badge areas are other organisations' and are left out. URLs are absolute. No key needed; browsers may call it from any origin (CORS). Limited to ${LOGO_IP_LIMIT.limit} lookups a minute per IP address (IPv6: per /64 network; 429 \`rate_limited\` with \`Retry-After\`). Results are cached for 24 hours. A homepage with no logo answers 404 with \`query\`.`,
   input: z.object({
-    domain: Domain.openapi({ example: "monzo.com" }).describe("The company's website domain, e.g. `example.co.uk` (a full URL is accepted; only its host is used)."),
+    domain: Domain.openapi({ example: "monzo.com" }).describe(
+      "The company's website domain, e.g. `example.co.uk` (a full URL is accepted; only its host is used).",
+    ),
   }),
   output: Output,
   price: 0,
@@ -65,9 +68,16 @@ export const companyLogo = defineOperation({
     notice: LOGO_NOTICE,
   }),
   async handler({ domain }, ctx) {
-    const limited = await ctx.services.limits.take(`ip:company-logo:${addressBucket(ctx.ip, 64)}`, LOGO_IP_LIMIT.limit, LOGO_IP_LIMIT.windowSeconds, ctx.now.getTime());
+    const limited = await ctx.services.limits.take(
+      `ip:company-logo:${addressBucket(ctx.ip, 64)}`,
+      LOGO_IP_LIMIT.limit,
+      LOGO_IP_LIMIT.windowSeconds,
+      ctx.now.getTime(),
+    );
     if (!limited.ok)
-      throw new ApiError("rate_limited", `At most ${LOGO_IP_LIMIT.limit} logo lookups a minute per IP address; retry later.`, { retryAfter: limited.retryAfterSeconds });
+      throw new ApiError("rate_limited", `At most ${LOGO_IP_LIMIT.limit} logo lookups a minute per IP address; retry later.`, {
+        retryAfter: limited.retryAfterSeconds,
+      });
 
     const cache = ctx.services.cache;
     const key = `logo:${domain}`;
@@ -75,10 +85,23 @@ export const companyLogo = defineOperation({
     if (hit) return JSON.parse(hit.body) as z.infer<typeof Output>;
 
     // Every host (redirects too) is resolved first and refused unless all its addresses are public; no resolver, no fetch.
-    const page = await ctx.services.web.fetch(`https://${domain}/`, { accept: "text/html,application/xhtml+xml", timeoutMs: 10_000, maxBytes: 3 * 1024 * 1024 });
+    const page = await ctx.services.web.fetch(`https://${domain}/`, {
+      accept: "text/html,application/xhtml+xml",
+      timeoutMs: 10_000,
+      maxBytes: 3 * 1024 * 1024,
+    });
     const logos = extractLogos(page.text, page.url);
     if (!logos.length) throw new ApiError("not_found", `No logo, app icon or share image was found on ${domain}'s homepage.`, { query: domain });
-    const reply = { query: { domain }, domain, logo: logos[0].url, source: logos[0].source, logos, page: page.url, fetchedAt: ctx.now.toISOString(), notice: LOGO_NOTICE };
+    const reply = {
+      query: { domain },
+      domain,
+      logo: logos[0].url,
+      source: logos[0].source,
+      logos,
+      page: page.url,
+      fetchedAt: ctx.now.toISOString(),
+      notice: LOGO_NOTICE,
+    };
     ctx.waitUntil(cache.put(key, { status: 200, body: JSON.stringify(reply), fetchedAt: ctx.now.getTime() }, CACHE_TTL_SECONDS));
     return reply;
   },

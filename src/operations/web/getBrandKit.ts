@@ -50,7 +50,10 @@ const Colour = z
       .describe(
         "What the colour is for, as its first source says: `theme` (theme-color or the manifest's theme_color), `background` (the manifest's background_color, a background custom property, or painted as a background), `tile`, `mask-icon`; for custom properties the role its name gives (`brand`, `primary`, `secondary`, `accent`, `text`, `link`, `border`, `status`, `other`); for the rendered page where it is painted most (`background`, `text`, `border`, `button`, `link`). White and black are kept, marked by their use.",
       ),
-    source: Source(["theme-color", "manifest", "msapplication-TileColor", "mask-icon", "css-variable", "rendered"], "Where it was first found, in this priority: the theme-color meta, the web app manifest, msapplication-TileColor, the mask-icon colour, a CSS custom property, the rendered page."),
+    source: Source(
+      ["theme-color", "manifest", "msapplication-TileColor", "mask-icon", "css-variable", "rendered"],
+      "Where it was first found, in this priority: the theme-color meta, the web app manifest, msapplication-TileColor, the mask-icon colour, a CSS custom property, the rendered page.",
+    ),
     sources: z.array(z.string()).describe("Every source that gave this colour, in the same priority (a colour is listed once)."),
     property: z.string().optional().describe("The CSS custom property holding it, e.g. `--brand-primary`."),
     media: z.string().optional().describe("A theme-color's media query, e.g. `(prefers-color-scheme: dark)`."),
@@ -58,7 +61,11 @@ const Colour = z
   })
   .openapi("BrandColour");
 
-const WebFontFamily = z.object({ family: z.string(), weights: z.array(z.string()).describe("Weights asked for (`400`, `700`, or a range `100..900`)."), italic: z.boolean() });
+const WebFontFamily = z.object({
+  family: z.string(),
+  weights: z.array(z.string()).describe("Weights asked for (`400`, `700`, or a range `100..900`)."),
+  italic: z.boolean(),
+});
 
 const FontStack = z.object({
   stack: z.string().describe("The font-family stack, families joined by `, ` without quotes."),
@@ -69,19 +76,27 @@ const FontStack = z.object({
 
 const Output = z
   .object({
-    query: z.object({ domain: z.string().optional(), url: z.string().optional() }).describe("The request, as read (SPEC §2.1): the domain (its host only) or the URL."),
+    query: z
+      .object({ domain: z.string().optional(), url: z.string().optional() })
+      .describe("The request, as read (SPEC §2.1): the domain (its host only) or the URL."),
     page: z.string().describe("The page read, after redirects."),
     name: z
       .object({
         value: z.string(),
-        source: Source(["og:site_name", "application-name", "json-ld", "title"], "Where the name came from, first found in this order: og:site_name, the application-name meta, the JSON-LD organisation's name, the brand part of the page title."),
+        source: Source(
+          ["og:site_name", "application-name", "json-ld", "title"],
+          "Where the name came from, first found in this order: og:site_name, the application-name meta, the JSON-LD organisation's name, the brand part of the page title.",
+        ),
       })
       .nullable()
       .describe("The brand's name as the site gives it; null when it gives none."),
     tagline: z
       .object({
         value: z.string(),
-        source: Source(["meta-description", "hero-heading"], "`meta-description`: the first sentence of the meta description; `hero-heading`: a heading of the page's hero or banner (or a homepage's first h1)."),
+        source: Source(
+          ["meta-description", "hero-heading"],
+          "`meta-description`: the first sentence of the meta description; `hero-heading`: a heading of the page's hero or banner (or a homepage's first h1).",
+        ),
       })
       .nullable()
       .describe("A one-line description of the business in its own words; null when the page has none."),
@@ -107,14 +122,23 @@ const Output = z
           sizes: z.string().optional(),
         }),
       )
-      .describe("Logo candidates best first, as company-logo gives them (SPEC §4.7): the page's own logo image, the app icon, an SVG or PNG icon, then the social share image (`social-image`)."),
+      .describe(
+        "Logo candidates best first, as company-logo gives them (SPEC §4.7): the page's own logo image, the app icon, an SVG or PNG icon, then the social share image (`social-image`).",
+      ),
     icons: z
       .object({
         favicons: z
-          .array(Icon.extend({ assumed: z.literal(true).optional().describe("The page links no icon: browsers ask for /favicon.ico (not fetched, so it may not exist).") }))
-          .describe("`<link rel=\"icon\">` and `shortcut icon`, in page order; `/favicon.ico` (assumed) when there is none."),
-        appleTouchIcons: z.array(Icon).describe("`<link rel=\"apple-touch-icon\">` (and -precomposed), in page order."),
-        maskIcon: z.object({ url: z.string(), colour: z.string().optional().describe("Its `color`, #rrggbb.") }).nullable().describe("Safari's pinned-tab icon, with its colour."),
+          .array(
+            Icon.extend({
+              assumed: z.literal(true).optional().describe("The page links no icon: browsers ask for /favicon.ico (not fetched, so it may not exist)."),
+            }),
+          )
+          .describe('`<link rel="icon">` and `shortcut icon`, in page order; `/favicon.ico` (assumed) when there is none.'),
+        appleTouchIcons: z.array(Icon).describe('`<link rel="apple-touch-icon">` (and -precomposed), in page order.'),
+        maskIcon: z
+          .object({ url: z.string(), colour: z.string().optional().describe("Its `color`, #rrggbb.") })
+          .nullable()
+          .describe("Safari's pinned-tab icon, with its colour."),
         manifest: z
           .object({
             url: z.string(),
@@ -123,21 +147,40 @@ const Output = z
             shortName: z.string().optional().describe("short_name"),
             themeColour: z.string().optional().describe("theme_color, #rrggbb."),
             backgroundColour: z.string().optional().describe("background_color, #rrggbb."),
-            icons: z.array(z.object({ url: z.string(), sizes: z.string().optional(), type: z.string().optional(), purpose: z.string().optional() })).describe("Its icons, absolute (at most 20)."),
+            icons: z
+              .array(z.object({ url: z.string(), sizes: z.string().optional(), type: z.string().optional(), purpose: z.string().optional() }))
+              .describe("Its icons, absolute (at most 20)."),
           })
           .nullable()
           .describe(`The web app manifest the page links (read up to ${MAX_MANIFEST_BYTES / 1024} KiB); null when it links none.`),
       })
       .describe("The site's icons."),
-    colours: z.array(Colour).describe("The brand's colours, one entry per colour, at most 24: declared ones first (theme-color incl. its light/dark variants, the manifest, msapplication-TileColor, the mask-icon), then CSS custom properties that hold a colour (from the page's <style> and up to 4 same-site stylesheets; brand, primary, secondary, accent… first), then the rendered page's colours by share."),
+    colours: z
+      .array(Colour)
+      .describe(
+        "The brand's colours, one entry per colour, at most 24: declared ones first (theme-color incl. its light/dark variants, the manifest, msapplication-TileColor, the mask-icon), then CSS custom properties that hold a colour (from the page's <style> and up to 4 same-site stylesheets; brand, primary, secondary, accent… first), then the rendered page's colours by share.",
+      ),
     fonts: z
       .object({
         families: z
-          .array(z.object({ family: z.string(), sources: z.array(z.string()).describe("rendered, css, google-fonts, bunny-fonts, adobe-fonts, font-face."), weights: z.array(z.string()).optional() }))
+          .array(
+            z.object({
+              family: z.string(),
+              sources: z.array(z.string()).describe("rendered, css, google-fonts, bunny-fonts, adobe-fonts, font-face."),
+              weights: z.array(z.string()).optional(),
+            }),
+          )
           .describe("The brand's font families at a glance, most used first (at most 8); generic families and icon fonts left out."),
         stacks: z.array(FontStack).describe("The CSS font-family stacks, most used first (at most 5)."),
         fontFaces: z
-          .array(z.object({ family: z.string(), weights: z.array(z.string()), styles: z.array(z.string()), files: z.array(z.string()).describe("Font files, absolute, woff2 first (at most 8).") }))
+          .array(
+            z.object({
+              family: z.string(),
+              weights: z.array(z.string()),
+              styles: z.array(z.string()),
+              files: z.array(z.string()).describe("Font files, absolute, woff2 first (at most 8)."),
+            }),
+          )
           .describe("The @font-face rules, one per family."),
         webFonts: z
           .array(
@@ -150,7 +193,13 @@ const Output = z
           )
           .describe("Web-font services linked (Google Fonts, Bunny Fonts, Adobe Fonts) and the site's own font files (`self-hosted`)."),
         rendered: z
-          .array(z.object({ family: z.string().describe("The computed stack."), primary: z.string().describe("Its first family that is not generic or a system keyword."), share: z.number().describe("Share of the visible text, 0–1.") }))
+          .array(
+            z.object({
+              family: z.string().describe("The computed stack."),
+              primary: z.string().describe("Its first family that is not generic or a system keyword."),
+              share: z.number().describe("Share of the visible text, 0–1."),
+            }),
+          )
           .nullable()
           .describe("The rendered page's fonts by share of visible text; null when the page was not rendered (see `rendered`)."),
       })
@@ -163,7 +212,9 @@ const Output = z
           source: z.enum(["json-ld", "link"]).describe("`json-ld`: the organisation's schema.org sameAs; `link`: a link on the page."),
         }),
       )
-      .describe("The organisation's social profiles, one per network, in a fixed network order. Share and intent links are not profiles; personal profiles (LinkedIn /in/) are people and are left out (SPEC §1 rule 7)."),
+      .describe(
+        "The organisation's social profiles, one per network, in a fixed network order. Share and intent links are not profiles; personal profiles (LinkedIn /in/) are people and are left out (SPEC §1 rule 7).",
+      ),
     business: z
       .object({
         companyNumber: z.string(),
@@ -173,8 +224,13 @@ const Output = z
         source: z.enum(["page", "json-ld"]).describe("`page`: the visible text; `json-ld`: the organisation's schema.org identifier."),
       })
       .optional()
-      .describe("The registered company behind the site (SPEC §2.1, §2.2): present only when the site states exactly one company number and Companies House has it."),
-    registryNote: z.string().optional().describe("Why no `business` is given: no number stated, several different numbers, or a number Companies House does not have."),
+      .describe(
+        "The registered company behind the site (SPEC §2.1, §2.2): present only when the site states exactly one company number and Companies House has it.",
+      ),
+    registryNote: z
+      .string()
+      .optional()
+      .describe("Why no `business` is given: no number stated, several different numbers, or a number Companies House does not have."),
     rendered: z
       .object({ available: z.boolean(), reason: z.string().optional().describe("Why the rendered page was not read.") })
       .describe("Whether the page was rendered in a browser for its painted colours and fonts; when not, the rest is answered from the HTML and CSS."),
@@ -215,7 +271,10 @@ async function readStylesheets(ctx: OpContext, facts: BrandPage, pageUrl: string
       }
     });
   }
-  if (queue.length > MAX_STYLESHEETS) notes.push(`${queue.length - MAX_STYLESHEETS} more same-site stylesheet${queue.length - MAX_STYLESHEETS === 1 ? " was" : "s were"} not read (at most ${MAX_STYLESHEETS}).`);
+  if (queue.length > MAX_STYLESHEETS)
+    notes.push(
+      `${queue.length - MAX_STYLESHEETS} more same-site stylesheet${queue.length - MAX_STYLESHEETS === 1 ? " was" : "s were"} not read (at most ${MAX_STYLESHEETS}).`,
+    );
   return read;
 }
 
@@ -241,7 +300,8 @@ export const getBrandKit = defineOperation({
   path: "/api/v1/brand-kit",
   family: "web",
   title: "Brand kit",
-  summary: "A company's brand from its own website: name, tagline, logos, icons, colours, fonts, social profiles and sharing tags, and the registered company when the site states its number.",
+  summary:
+    "A company's brand from its own website: name, tagline, logos, icons, colours, fonts, social profiles and sharing tags, and the registered company when the site states its number.",
   description: [
     "Reads a company's website (SPEC §4.8 names brand-kit; the reply's shape is ours) and returns its brand as the site states it. Give `domain` (its homepage is read) or `url` (one page), not both.",
     "",
@@ -264,84 +324,88 @@ export const getBrandKit = defineOperation({
   readOnly: true,
   timeoutMs: 45_000,
   example: { domain: "example.co.uk" },
-  exampleReply: () => ({
-    query: { domain: "example.co.uk" },
-    page: EXAMPLE_PAGE,
-    name: { value: "Bramblewick Studio", source: "og:site_name" },
-    tagline: { value: "Brand and packaging design for independent food and drink makers.", source: "meta-description" },
-    description: "Brand and packaging design for independent food and drink makers. Based in Bristol since 2011.",
-    openGraph: {
-      title: "Bramblewick Studio | Brand and packaging design",
-      description: "Brand and packaging design for independent food and drink makers.",
-      image: `${EXAMPLE_PAGE}assets/og-share.png`,
-      type: "website",
-      url: EXAMPLE_PAGE,
-      siteName: "Bramblewick Studio",
-      twitterCard: "summary_large_image",
-      twitterSite: "@bramblewick",
-    },
-    logos: [
-      { url: `${EXAMPLE_PAGE}assets/bramblewick-logo.svg`, source: "logo-image", type: "image/svg+xml" },
-      { url: `${EXAMPLE_PAGE}icons/apple-touch-icon.png`, source: "app-icon", type: "image/png", sizes: "180x180" },
-      { url: `${EXAMPLE_PAGE}assets/og-share.png`, source: "social-image", type: "image/png" },
-    ],
-    icons: {
-      favicons: [{ url: `${EXAMPLE_PAGE}icons/favicon.svg`, type: "image/svg+xml" }],
-      appleTouchIcons: [{ url: `${EXAMPLE_PAGE}icons/apple-touch-icon.png`, sizes: "180x180" }],
-      maskIcon: { url: `${EXAMPLE_PAGE}icons/safari-pinned-tab.svg`, colour: "#0a3d62" },
-      manifest: {
-        url: `${EXAMPLE_PAGE}site.webmanifest`,
-        read: true,
-        name: "Bramblewick Studio",
-        shortName: "Bramblewick",
-        themeColour: "#0a3d62",
-        backgroundColour: "#fdf6ec",
-        icons: [{ url: `${EXAMPLE_PAGE}icons/icon-512.png`, sizes: "512x512", type: "image/png" }],
+  exampleReply: () =>
+    ({
+      query: { domain: "example.co.uk" },
+      page: EXAMPLE_PAGE,
+      name: { value: "Bramblewick Studio", source: "og:site_name" },
+      tagline: { value: "Brand and packaging design for independent food and drink makers.", source: "meta-description" },
+      description: "Brand and packaging design for independent food and drink makers. Based in Bristol since 2011.",
+      openGraph: {
+        title: "Bramblewick Studio | Brand and packaging design",
+        description: "Brand and packaging design for independent food and drink makers.",
+        image: `${EXAMPLE_PAGE}assets/og-share.png`,
+        type: "website",
+        url: EXAMPLE_PAGE,
+        siteName: "Bramblewick Studio",
+        twitterCard: "summary_large_image",
+        twitterSite: "@bramblewick",
       },
-    },
-    colours: [
-      { hex: "#0a3d62", use: "theme", source: "theme-color", sources: ["theme-color", "manifest", "mask-icon", "css-variable"], property: "--brand-primary" },
-      { hex: "#fdf6ec", use: "background", source: "manifest", sources: ["manifest", "css-variable"], property: "--color-surface" },
-      { hex: "#e58e26", use: "accent", source: "css-variable", sources: ["css-variable"], property: "--brand-accent" },
-    ],
-    fonts: {
-      families: [
-        { family: "Fraunces", sources: ["css", "google-fonts"], weights: ["600", "700"] },
-        { family: "Inter", sources: ["css", "google-fonts"], weights: ["400", "500"] },
+      logos: [
+        { url: `${EXAMPLE_PAGE}assets/bramblewick-logo.svg`, source: "logo-image", type: "image/svg+xml" },
+        { url: `${EXAMPLE_PAGE}icons/apple-touch-icon.png`, source: "app-icon", type: "image/png", sizes: "180x180" },
+        { url: `${EXAMPLE_PAGE}assets/og-share.png`, source: "social-image", type: "image/png" },
       ],
-      stacks: [
-        { stack: "Inter, Helvetica Neue, Arial, sans-serif", primary: "Inter", families: ["Inter", "Helvetica Neue", "Arial", "sans-serif"], uses: 6 },
-        { stack: "Fraunces, Georgia, serif", primary: "Fraunces", families: ["Fraunces", "Georgia", "serif"], uses: 3 },
-      ],
-      fontFaces: [],
-      webFonts: [
-        {
-          provider: "google-fonts",
-          url: "https://fonts.googleapis.com/css2?family=Fraunces:wght@600;700&family=Inter:wght@400;500&display=swap",
-          families: [
-            { family: "Fraunces", weights: ["600", "700"], italic: false },
-            { family: "Inter", weights: ["400", "500"], italic: false },
-          ],
+      icons: {
+        favicons: [{ url: `${EXAMPLE_PAGE}icons/favicon.svg`, type: "image/svg+xml" }],
+        appleTouchIcons: [{ url: `${EXAMPLE_PAGE}icons/apple-touch-icon.png`, sizes: "180x180" }],
+        maskIcon: { url: `${EXAMPLE_PAGE}icons/safari-pinned-tab.svg`, colour: "#0a3d62" },
+        manifest: {
+          url: `${EXAMPLE_PAGE}site.webmanifest`,
+          read: true,
+          name: "Bramblewick Studio",
+          shortName: "Bramblewick",
+          themeColour: "#0a3d62",
+          backgroundColour: "#fdf6ec",
+          icons: [{ url: `${EXAMPLE_PAGE}icons/icon-512.png`, sizes: "512x512", type: "image/png" }],
         },
+      },
+      colours: [
+        { hex: "#0a3d62", use: "theme", source: "theme-color", sources: ["theme-color", "manifest", "mask-icon", "css-variable"], property: "--brand-primary" },
+        { hex: "#fdf6ec", use: "background", source: "manifest", sources: ["manifest", "css-variable"], property: "--color-surface" },
+        { hex: "#e58e26", use: "accent", source: "css-variable", sources: ["css-variable"], property: "--brand-accent" },
       ],
-      rendered: null,
-    },
-    socials: [
-      { network: "linkedin", url: "https://www.linkedin.com/company/bramblewick-studio", source: "link" },
-      { network: "instagram", url: "https://www.instagram.com/bramblewickstudio", source: "link" },
-    ],
-    business: {
-      companyNumber: "09182736",
-      name: "BRAMBLEWICK STUDIO LIMITED",
-      status: "active",
-      evidence: "Bramblewick Studio Limited, registered in England and Wales, company number 09182736.",
-      source: "page",
-    },
-    rendered: { available: false, reason: "No browser is configured here, so the rendered page's colours and fonts were not read; the rest comes from the HTML and CSS." },
-    notes: [],
-    notice: LOGO_NOTICE,
-    fetchedAt: "2026-11-21T09:00:00.000Z",
-  }) satisfies Out,
+      fonts: {
+        families: [
+          { family: "Fraunces", sources: ["css", "google-fonts"], weights: ["600", "700"] },
+          { family: "Inter", sources: ["css", "google-fonts"], weights: ["400", "500"] },
+        ],
+        stacks: [
+          { stack: "Inter, Helvetica Neue, Arial, sans-serif", primary: "Inter", families: ["Inter", "Helvetica Neue", "Arial", "sans-serif"], uses: 6 },
+          { stack: "Fraunces, Georgia, serif", primary: "Fraunces", families: ["Fraunces", "Georgia", "serif"], uses: 3 },
+        ],
+        fontFaces: [],
+        webFonts: [
+          {
+            provider: "google-fonts",
+            url: "https://fonts.googleapis.com/css2?family=Fraunces:wght@600;700&family=Inter:wght@400;500&display=swap",
+            families: [
+              { family: "Fraunces", weights: ["600", "700"], italic: false },
+              { family: "Inter", weights: ["400", "500"], italic: false },
+            ],
+          },
+        ],
+        rendered: null,
+      },
+      socials: [
+        { network: "linkedin", url: "https://www.linkedin.com/company/bramblewick-studio", source: "link" },
+        { network: "instagram", url: "https://www.instagram.com/bramblewickstudio", source: "link" },
+      ],
+      business: {
+        companyNumber: "09182736",
+        name: "BRAMBLEWICK STUDIO LIMITED",
+        status: "active",
+        evidence: "Bramblewick Studio Limited, registered in England and Wales, company number 09182736.",
+        source: "page",
+      },
+      rendered: {
+        available: false,
+        reason: "No browser is configured here, so the rendered page's colours and fonts were not read; the rest comes from the HTML and CSS.",
+      },
+      notes: [],
+      notice: LOGO_NOTICE,
+      fetchedAt: "2026-11-21T09:00:00.000Z",
+    }) satisfies Out,
   async handler(input, ctx) {
     const query = input.domain !== undefined ? { domain: input.domain } : { url: input.url! };
     const page = await fetchHtmlPage(ctx.services, pageOf(input), { field: input.domain !== undefined ? "domain" : "url", query, maxBytes: PAGE_MAX_BYTES });

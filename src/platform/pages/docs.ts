@@ -24,7 +24,8 @@ const CONFIGURATION = {
   hideModels: true,
   hiddenClients: true,
   hideSearch: true,
-  customCss: ".dark-mode { --scalar-color-red: #ff8f87; --scalar-color-orange: #ffb25c; } :root, .light-mode { --scalar-color-2: #3b3b3b; --scalar-color-3: #4a4a4a; --scalar-color-accent: #0b4fbf; --scalar-color-blue: #0b4fbf; --scalar-color-green: #0a6b2d; --scalar-color-orange: #8a4b00; --scalar-color-red: #a10e0e; --scalar-color-purple: #5b2a86; --scalar-color-yellow: #6b5200; }",
+  customCss:
+    ".dark-mode { --scalar-color-red: #ff8f87; --scalar-color-orange: #ffb25c; } :root, .light-mode { --scalar-color-2: #3b3b3b; --scalar-color-3: #4a4a4a; --scalar-color-accent: #0b4fbf; --scalar-color-blue: #0b4fbf; --scalar-color-green: #0a6b2d; --scalar-color-orange: #8a4b00; --scalar-color-red: #a10e0e; --scalar-color-purple: #5b2a86; --scalar-color-yellow: #6b5200; }",
   defaultHttpClient: { targetKey: "shell", clientKey: "curl" },
   authentication: { preferredSecurityScheme: "ApiKey" },
   metaData: { title: "API reference · UK Business Intelligence API" },

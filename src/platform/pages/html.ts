@@ -16,7 +16,8 @@ export class Html {
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
   let out = strings[0];
   values.forEach((v, i) => {
-    const part = (x: unknown): string => (x instanceof Html ? x.value : Array.isArray(x) ? x.map(part).join("") : x === null || x === undefined || x === false ? "" : esc(x));
+    const part = (x: unknown): string =>
+      x instanceof Html ? x.value : Array.isArray(x) ? x.map(part).join("") : x === null || x === undefined || x === false ? "" : esc(x);
     out += part(v) + strings[i + 1];
   });
   return new Html(out);
@@ -33,7 +34,8 @@ const NAV: [string, string][] = [
 /** The page shell: skip link, header with navigation, main, footer. Scripts only as files under /assets (CSP: script-src 'self'). */
 export function layout(o: { title: string; description: string; path: string; body: Html; scripts?: string[] }): string {
   return `<!doctype html>
-${html`<html lang="en-GB">
+${
+  html`<html lang="en-GB">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -58,7 +60,8 @@ ${o.body}
 <p><a href="/openapi.json">OpenAPI (JSON)</a> · <a href="/openapi.yaml">OpenAPI (YAML)</a> · <a href="/apis.md">API index (Markdown)</a> · <a href="/.well-known/api-catalog">API catalog</a></p>
 </footer>
 </body>
-</html>`.value}`;
+</html>`.value
+}`;
 }
 
 /** Headers every HTML page carries: a Content-Security-Policy with no inline script, and the usual hardening. */

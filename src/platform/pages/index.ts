@@ -43,7 +43,10 @@ function said(body: { code?: string; message?: string; field?: string }, retryAf
       return { message: `Too many sign-up attempts for this address, number or network. Try again in about ${minutes} minute${minutes === 1 ? "" : "s"}.` };
     }
     case "key_limit_reached":
-      return { message: "This email or mobile already has an account with 5 active keys, which all share its balance. Revoke one (DELETE /api/v1/account/keys) before adding another." };
+      return {
+        message:
+          "This email or mobile already has an account with 5 active keys, which all share its balance. Revoke one (DELETE /api/v1/account/keys) before adding another.",
+      };
     case "upstream_unavailable":
       return { message: "The codes could not be sent just now. Try again in a few minutes." };
     case "unverified":
@@ -56,7 +59,10 @@ function said(body: { code?: string; message?: string; field?: string }, retryAf
 /** The pages for people: `/` (for browsers), `/signup`, `/status`, and their stylesheet and script. */
 export function registerPages(app: Hono<AppEnv>, deps: PageDeps): void {
   for (const [path, a] of Object.entries(ASSETS))
-    app.get(path, () => new Response(a.body, { headers: { "content-type": a.type, "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" } }));
+    app.get(
+      path,
+      () => new Response(a.body, { headers: { "content-type": a.type, "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" } }),
+    );
 
   app.get("/", async (c, next) => (wantsHtml(c.req.header("accept")) ? htmlResponse(landingPage(await deps.ops())) : next()));
 
@@ -87,7 +93,11 @@ export function registerPages(app: Hono<AppEnv>, deps: PageDeps): void {
     if (o.status !== 201) {
       const sentTo = { email: f.get("sentEmail") ?? "your email", mobile: f.get("sentMobile") ?? "your mobile" };
       const errors = said(o.body as never, o.headers["retry-after"]);
-      return htmlResponse(codesForm({ challengeId: input.challengeId, sentTo, expiresAt: f.get("expiresAt") ?? "", local: c.env.EMAIL_PROVIDER === "log", errors }), o.status, { "cache-control": "no-store" });
+      return htmlResponse(
+        codesForm({ challengeId: input.challengeId, sentTo, expiresAt: f.get("expiresAt") ?? "", local: c.env.EMAIL_PROVIDER === "log", errors }),
+        o.status,
+        { "cache-control": "no-store" },
+      );
     }
     const k = o.body as { apiKey: string; keyId: string; plan: string; monthlyCredits: number; newAccount: boolean };
     return htmlResponse(keyPage({ ...k, origin: new URL(c.req.url).origin }), 201, { "cache-control": "no-store" });

@@ -33,7 +33,10 @@ ${families.map(
 <thead><tr><th scope="col">Operation</th><th scope="col">Request</th><th scope="col">Price</th></tr></thead>
 <tbody>${ops
     .filter((o) => o.family === f)
-    .map((o) => html`<tr><td>${o.title}<span class="hint">${o.summary}</span></td><td><code>${o.method.toUpperCase()} ${o.path}</code></td><td>${priceText(o.price)}</td></tr>`)}</tbody>
+    .map(
+      (o) =>
+        html`<tr><td>${o.title}<span class="hint">${o.summary}</span></td><td><code>${o.method.toUpperCase()} ${o.path}</code></td><td>${priceText(o.price)}</td></tr>`,
+    )}</tbody>
 </table>`,
 )}
 

@@ -43,7 +43,13 @@ ${field({ id: "mobile", label: "Mobile number", hint: "A UK number (07…) or an
 }
 
 /** Step 2: the two codes. `local` says where the codes are when the service runs with the "log" message provider. */
-export function codesForm(o: { challengeId: string; sentTo: { email: string; mobile: string }; expiresAt: string; local: boolean; errors?: FieldErrors }): string {
+export function codesForm(o: {
+  challengeId: string;
+  sentTo: { email: string; mobile: string };
+  expiresAt: string;
+  local: boolean;
+  errors?: FieldErrors;
+}): string {
   const errors = o.errors ?? {};
   const body = html`
 <h1>Enter the two codes</h1>

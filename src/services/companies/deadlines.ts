@@ -48,7 +48,12 @@ export function deadlinesOf(p: CompanyProfile, officers: OfficerList | null, psc
     out.push({ kind, date, daysLeft, overdue: overdueFlag || (due && daysLeft < 0), title, ...(people !== undefined ? { people } : {}) });
   };
   const f = p.filingDates;
-  add("accounts-due", f.accountsDueOn, `Accounts${f.accountsMadeUpTo ? ` for the period to ${spoken(f.accountsMadeUpTo)}` : ""} are due at Companies House`, p.accountsOverdue);
+  add(
+    "accounts-due",
+    f.accountsDueOn,
+    `Accounts${f.accountsMadeUpTo ? ` for the period to ${spoken(f.accountsMadeUpTo)}` : ""} are due at Companies House`,
+    p.accountsOverdue,
+  );
   add("accounts-made-up-to", f.accountsMadeUpTo, "End of the next accounting period");
   add("confirmation-statement-due", f.confirmationStatementDueOn, "Confirmation statement due at Companies House", p.confirmationStatementOverdue);
   add("confirmation-statement-made-up-to", f.confirmationStatementMadeUpTo, "Date the next confirmation statement is made up to");
@@ -59,8 +64,10 @@ export function deadlinesOf(p: CompanyProfile, officers: OfficerList | null, psc
   };
   const officerDates = byDate((officers?.items ?? []).filter((o) => !o.resignedOn).map((o) => o.identityVerification?.statementDueOn ?? null));
   const pscDates = byDate((pscs?.items ?? []).filter((x) => !x.ceased && !x.ceasedOn).map((x) => x.identityVerification?.statementDueOn ?? null));
-  for (const [d, n] of officerDates) add("officer-identity-statement-due", d, `Identity verification statement due for ${n} officer${n === 1 ? "" : "s"}`, false, n);
-  for (const [d, n] of pscDates) add("psc-identity-statement-due", d, `Identity verification statement due for ${n} person${n === 1 ? "" : "s"} with significant control`, false, n);
+  for (const [d, n] of officerDates)
+    add("officer-identity-statement-due", d, `Identity verification statement due for ${n} officer${n === 1 ? "" : "s"}`, false, n);
+  for (const [d, n] of pscDates)
+    add("psc-identity-statement-due", d, `Identity verification statement due for ${n} person${n === 1 ? "" : "s"} with significant control`, false, n);
   out.sort((a, b) => a.date.localeCompare(b.date) || a.kind.localeCompare(b.kind));
   return {
     deadlines: out,

@@ -99,7 +99,8 @@ export function ukCompanyNumberOf(p: Psc): string | null {
 }
 
 /** Statements that say a registrable person exists but is not (fully) known. */
-const NOT_IDENTIFIED = /^(psc-exists-but-not-identified|psc-details-not-confirmed|steps-to-find-psc-not-yet-completed|psc-contacted-but-no-response|psc-has-failed-to-confirm-changed-details|restrictions-notice-issued-to-psc|awaiting-confirmation-from-psc)(-partnership)?$/;
+const NOT_IDENTIFIED =
+  /^(psc-exists-but-not-identified|psc-details-not-confirmed|steps-to-find-psc-not-yet-completed|psc-contacted-but-no-response|psc-has-failed-to-confirm-changed-details|restrictions-notice-issued-to-psc|awaiting-confirmation-from-psc)(-partnership)?$/;
 
 const STATEMENT_WORDS: Record<string, string> = {
   "no-individual-or-entity-with-signficant-control": "the company says it has no registrable person or relevant legal entity",
@@ -129,10 +130,21 @@ function level(depth: number, r: CompanyRecords & { profile: CompanyProfile }, c
           registrationNumber: id?.registrationNumber ?? null,
           registeredIn: id?.countryRegistered ?? id?.placeRegistered ?? null,
           ukCompanyNumber: uk,
-          next: p.category === "legal-person" ? ("legal-person" as const) : uk ? ("followed" as const) : id?.registrationNumber || id?.countryRegistered ? ("foreign" as const) : ("unidentified" as const),
+          next:
+            p.category === "legal-person"
+              ? ("legal-person" as const)
+              : uk
+                ? ("followed" as const)
+                : id?.registrationNumber || id?.countryRegistered
+                  ? ("foreign" as const)
+                  : ("unidentified" as const),
         };
       }),
-    individuals: { count: people.length, byNatureOfControl: byNature, ...(canSeeNames ? { names: people.map((p) => ({ name: p.name ?? "(name not given)", naturesOfControl: p.naturesOfControl })) } : {}) },
+    individuals: {
+      count: people.length,
+      byNatureOfControl: byNature,
+      ...(canSeeNames ? { names: people.map((p) => ({ name: p.name ?? "(name not given)", naturesOfControl: p.naturesOfControl })) } : {}),
+    },
     protectedPersons: active.filter((p) => p.category === "super-secure").length,
     statements: (r.statements?.items ?? []).filter((s) => !s.ceasedOn && s.statement).map((s) => s.statement!),
     notes: [],
@@ -140,7 +152,11 @@ function level(depth: number, r: CompanyRecords & { profile: CompanyProfile }, c
 }
 
 /** Follows the chain breadth first from `start`, reading each company once (a company seen before is a cycle). */
-export async function traceOwnership(start: CompanyProfile, load: (number: string) => Promise<CompanyRecords>, opts: { canSeeNames: boolean; first: CompanyRecords; maxDepth?: number }): Promise<Ownership> {
+export async function traceOwnership(
+  start: CompanyProfile,
+  load: (number: string) => Promise<CompanyRecords>,
+  opts: { canSeeNames: boolean; first: CompanyRecords; maxDepth?: number },
+): Promise<Ownership> {
   const maxDepth = opts.maxDepth ?? MAX_OWNERSHIP_DEPTH;
   const levels: OwnershipLevel[] = [];
   const ends: ChainEnd[] = [];
@@ -153,14 +169,24 @@ export async function traceOwnership(start: CompanyProfile, load: (number: strin
       levels.push(l);
       const who = `${l.company.name} (${l.company.number})`;
       const end = (reason: ChainEndReason, controller: string | null, count = 1, registeredIn: string | null = null) =>
-        ends.push({ depth, company: { name: l.company.name, number: l.company.number }, reason, controller, registeredIn, count, controllerReached: CONTROLLER_REACHED.has(reason) });
+        ends.push({
+          depth,
+          company: { name: l.company.name, number: l.company.number },
+          reason,
+          controller,
+          registeredIn,
+          count,
+          controllerReached: CONTROLLER_REACHED.has(reason),
+        });
       if (l.individuals.count) end("individuals", null, l.individuals.count);
       for (const c of l.corporateControllers) {
         if (c.next === "followed" && seen.has(c.ukCompanyNumber!)) c.next = "cycle";
         else if (c.next === "followed" && depth + 1 > maxDepth) c.next = "depth-limit";
         const name = c.name ?? "a corporate controller";
         if (c.next === "foreign") {
-          l.notes.push(`${name} controls ${who} and is registered outside the UK${c.registeredIn ? ` (${c.registeredIn})` : ""}: the chain ends here, beyond the UK register.`);
+          l.notes.push(
+            `${name} controls ${who} and is registered outside the UK${c.registeredIn ? ` (${c.registeredIn})` : ""}: the chain ends here, beyond the UK register.`,
+          );
           end("overseas-entity", name, 1, c.registeredIn);
         }
         if (c.next === "legal-person") {
@@ -191,7 +217,9 @@ export async function traceOwnership(start: CompanyProfile, load: (number: strin
         next.push({ depth: depth + 1, records: { ...r, profile: r.profile } });
       }
       if (l.protectedPersons) {
-        l.notes.push(`${who} has ${l.protectedPersons} protected (super-secure) person${l.protectedPersons === 1 ? "" : "s"} with significant control, whose details the register withholds.`);
+        l.notes.push(
+          `${who} has ${l.protectedPersons} protected (super-secure) person${l.protectedPersons === 1 ? "" : "s"} with significant control, whose details the register withholds.`,
+        );
         end("protected-person", null, l.protectedPersons);
       }
       for (const s of l.statements) if (STATEMENT_WORDS[s]) l.notes.push(`For ${who}, ${STATEMENT_WORDS[s]}.`);
@@ -235,7 +263,9 @@ function shortWords(e: ChainEnd, statements: string[], maxDepth: number): string
 
 /** An ultimate controller reached, in words. */
 function reachedWords(e: ChainEnd): string {
-  return e.reason === "individuals" ? `${plural(e.count, "individual", "individuals")} with significant control of ${atOf(e)}` : `${e.controller}, a legal person (such as a government body), controlling ${atOf(e)}`;
+  return e.reason === "individuals"
+    ? `${plural(e.count, "individual", "individuals")} with significant control of ${atOf(e)}`
+    : `${e.controller}, a legal person (such as a government body), controlling ${atOf(e)}`;
 }
 
 /**
@@ -251,7 +281,15 @@ export function conclusionOf(ends: ChainEnd[], levels: Pick<OwnershipLevel, "dep
     const k = `${e.depth} ${e.company.number}`;
     groups.set(k, [...(groups.get(k) ?? []), e]);
   }
-  const stops = [...groups.values()].map((g) => `The chain ends at ${atOf(g[0])}, without reaching an ultimate controller: ${g.map((e) => shortWords(e, statementsOf(e), maxDepth)).join("; ")}.`);
+  const stops = [...groups.values()].map(
+    (g) => `The chain ends at ${atOf(g[0])}, without reaching an ultimate controller: ${g.map((e) => shortWords(e, statementsOf(e), maxDepth)).join("; ")}.`,
+  );
   if (!stops.length) return `The ultimate controllers were reached: ${reached.map(reachedWords).join("; ")}.`;
-  return [reached.length ? null : "No ultimate controller was reached.", ...stops, reached.length ? `Ultimate controllers reached: ${reached.map(reachedWords).join("; ")}.` : null].filter(Boolean).join(" ");
+  return [
+    reached.length ? null : "No ultimate controller was reached.",
+    ...stops,
+    reached.length ? `Ultimate controllers reached: ${reached.map(reachedWords).join("; ")}.` : null,
+  ]
+    .filter(Boolean)
+    .join(" ");
 }

@@ -39,7 +39,12 @@ export interface CompanyProfile {
 
 /** SPEC §2.1 `company` object (plus the one-line registered office used by SPEC §2.6). */
 export function registerCompany(p: CompanyProfile): {
-  name: string; number: string; status: string; statusDetail?: string; filingsOverdue?: boolean; registeredOffice: string;
+  name: string;
+  number: string;
+  status: string;
+  statusDetail?: string;
+  filingsOverdue?: boolean;
+  registeredOffice: string;
 } {
   return {
     name: p.name,

@@ -150,7 +150,10 @@ const dated = (d: string | null | undefined): d is string => typeof d === "strin
 
 /** "change-registered-office-address-company-with-date-old-address" → "Change registered office address company". */
 function humanise(key: string): string {
-  const s = key.replace(/-with-.*$/, "").replace(/-/g, " ").trim();
+  const s = key
+    .replace(/-with-.*$/, "")
+    .replace(/-/g, " ")
+    .trim();
   return s ? s[0].toUpperCase() + s.slice(1) : key;
 }
 const capital = (s: string) => (s ? s[0].toUpperCase() + s.slice(1) : s);
@@ -213,10 +216,17 @@ function groupByDate<T>(items: T[], dateOf: (x: T) => string | null, key: (x: T)
   return { groups, undated };
 }
 
-const counted = (by: Map<string, number>) => ({ total: [...by.values()].reduce((a, b) => a + b, 0), by: Object.fromEntries([...by.entries()].sort((a, b) => a[0].localeCompare(b[0]))) });
+const counted = (by: Map<string, number>) => ({
+  total: [...by.values()].reduce((a, b) => a + b, 0),
+  by: Object.fromEntries([...by.entries()].sort((a, b) => a[0].localeCompare(b[0]))),
+});
 
 function filingEvidence(f: Filing): PublicRecordEvidence {
-  return { ...(f.transactionId ? { transactionId: f.transactionId } : {}), ...(f.type ? { formType: f.type } : {}), ...(f.description ? { description: f.description } : {}) };
+  return {
+    ...(f.transactionId ? { transactionId: f.transactionId } : {}),
+    ...(f.type ? { formType: f.type } : {}),
+    ...(f.description ? { description: f.description } : {}),
+  };
 }
 
 const INSOLVENCY_DATE_WORDS: Record<string, string> = {
@@ -294,7 +304,9 @@ export function registerChangeWords(c: Pick<ChangeRow, "kind" | "before" | "afte
     case "re-rated":
       return `rating changed from ${from("rating")} to ${to("rating")}`;
     case "moved":
-      return a.postcode !== undefined || b.postcode !== undefined ? `registered office postcode changed from ${from("postcode")} to ${to("postcode")}` : `town changed from ${from("town")} to ${to("town")}`;
+      return a.postcode !== undefined || b.postcode !== undefined
+        ? `registered office postcode changed from ${from("postcode")} to ${to("postcode")}`
+        : `town changed from ${from("town")} to ${to("town")}`;
     case "renamed":
       return `name changed from ${from("name")} to ${to("name")}`;
     case "routes": {
@@ -350,7 +362,13 @@ export function publicRecordTimeline(input: PublicRecordInput): PublicRecordTime
     const f = takeFiling((x) => x.category === "change-of-name" && Math.abs(daysBetween(until, x.date!)) <= 31);
     // A second filing of the same rename (a resolution and its certificate) is folded too.
     while (f && takeFiling((x) => x.category === "change-of-name" && Math.abs(daysBetween(until, x.date!)) <= 31));
-    push({ date: until, kind: "renamed", summary: `Renamed from ${p.name} to ${to}.`, source: "companies-house-profile", evidence: f ? filingEvidence(f) : {} });
+    push({
+      date: until,
+      kind: "renamed",
+      summary: `Renamed from ${p.name} to ${to}.`,
+      source: "companies-house-profile",
+      evidence: f ? filingEvidence(f) : {},
+    });
   });
   if (dated(profile.ceasedOn)) {
     const f = takeFiling((x) => (x.description ?? "").startsWith("gazette-dissolved"));
@@ -377,7 +395,10 @@ export function publicRecordTimeline(input: PublicRecordInput): PublicRecordTime
     else if (category === "accounts" && desc.startsWith("accounts")) {
       const type = /-with-accounts-type-(.+)$/.exec(desc)?.[1];
       const madeUp = v.made_up_date ?? f.actionDate;
-      filed("accounts-filed", `${desc.startsWith("accounts-amended") ? "Amended accounts" : "Accounts"}${type ? ` (${type.replace(/-/g, " ")})` : ""}${madeUp ? ` made up to ${madeUp}` : ""} filed${form}.`);
+      filed(
+        "accounts-filed",
+        `${desc.startsWith("accounts-amended") ? "Amended accounts" : "Accounts"}${type ? ` (${type.replace(/-/g, " ")})` : ""}${madeUp ? ` made up to ${madeUp}` : ""} filed${form}.`,
+      );
     } else if (category === "confirmation-statement") {
       const madeUp = v.made_up_date ?? f.actionDate;
       const updates = desc.includes("no-updates") ? ", no updates" : desc.includes("with-updates") ? ", with updates" : "";
@@ -391,7 +412,10 @@ export function publicRecordTimeline(input: PublicRecordInput): PublicRecordTime
       filed("renamed", `Change of name filed${form}.`);
     } else if (category === "gazette" || category === "dissolution") {
       const dissolvedNow = desc.startsWith("gazette-dissolved");
-      filed(dissolvedNow ? "dissolved" : "strike-off-action", `${dissolvedNow ? "Final Gazette notice: dissolved" : (GAZETTE_FILING_WORDS[desc] ?? humanise(desc || "gazette filing"))}${form}.`);
+      filed(
+        dissolvedNow ? "dissolved" : "strike-off-action",
+        `${dissolvedNow ? "Final Gazette notice: dissolved" : (GAZETTE_FILING_WORDS[desc] ?? humanise(desc || "gazette filing"))}${form}.`,
+      );
     } else if (category === "insolvency" || category === "liquidation" || category === "administration" || desc.startsWith("liquidation-")) {
       filed("insolvency-filing", `Insolvency filing: ${humanise(desc || "filing").toLowerCase()}${form}.`);
     } else {
@@ -407,10 +431,8 @@ export function publicRecordTimeline(input: PublicRecordInput): PublicRecordTime
     ["appointed", (o: (typeof officers)[number]) => o.appointedOn],
     ["terminated", (o: (typeof officers)[number]) => o.resignedOn],
   ] as const) {
-    const { groups, undated: u } = groupByDate(
-      which === "terminated" ? officers.filter((o) => o.resignedOn !== null) : officers,
-      dateOf,
-      (o) => roleOf(o.role),
+    const { groups, undated: u } = groupByDate(which === "terminated" ? officers.filter((o) => o.resignedOn !== null) : officers, dateOf, (o) =>
+      roleOf(o.role),
     );
     undated += u;
     for (const [date, by] of groups)
@@ -434,7 +456,13 @@ export function publicRecordTimeline(input: PublicRecordInput): PublicRecordTime
       push({
         date,
         kind: which === "notified" ? "pscs-notified" : "pscs-ceased",
-        summary: countedSentence(by, which, "person with significant control", (k) => PSC_WORDS[k] ?? k, (k) => `${PSC_WORDS[k] ?? k} with significant control`),
+        summary: countedSentence(
+          by,
+          which,
+          "person with significant control",
+          (k) => PSC_WORDS[k] ?? k,
+          (k) => `${PSC_WORDS[k] ?? k} with significant control`,
+        ),
         source: "companies-house-pscs",
         evidence: {},
         counted: counted(by),
@@ -446,9 +474,19 @@ export function publicRecordTimeline(input: PublicRecordInput): PublicRecordTime
     const ev = chargeEvidence(c);
     const name = c.chargeCode ? `Charge ${c.chargeCode}` : c.chargeNumber !== null ? `Charge number ${c.chargeNumber}` : "A charge";
     const created = c.createdOn ?? c.deliveredOn;
-    const terms = [c.containsFixedCharge ? "fixed charge" : "", c.containsFloatingCharge ? (c.floatingChargeCoversAll ? "floating charge over all the property or undertaking" : "floating charge") : "", c.containsNegativePledge ? "negative pledge" : ""].filter(Boolean);
+    const terms = [
+      c.containsFixedCharge ? "fixed charge" : "",
+      c.containsFloatingCharge ? (c.floatingChargeCoversAll ? "floating charge over all the property or undertaking" : "floating charge") : "",
+      c.containsNegativePledge ? "negative pledge" : "",
+    ].filter(Boolean);
     const state =
-      c.status === "part-satisfied" ? " Now part-satisfied." : c.status === "outstanding" ? " Outstanding." : (c.status === "fully-satisfied" || c.status === "satisfied") && !dated(c.satisfiedOn) ? " Satisfied (date not given)." : "";
+      c.status === "part-satisfied"
+        ? " Now part-satisfied."
+        : c.status === "outstanding"
+          ? " Outstanding."
+          : (c.status === "fully-satisfied" || c.status === "satisfied") && !dated(c.satisfiedOn)
+            ? " Satisfied (date not given)."
+            : "";
     push({
       date: created ?? "",
       kind: "charge-created",
@@ -456,7 +494,14 @@ export function publicRecordTimeline(input: PublicRecordInput): PublicRecordTime
       source: "companies-house-charges",
       evidence: ev,
     });
-    if (dated(c.satisfiedOn)) push({ date: c.satisfiedOn, kind: "charge-satisfied", summary: `${name} satisfied${c.status === "part-satisfied" ? " in part" : ""}.`, source: "companies-house-charges", evidence: ev });
+    if (dated(c.satisfiedOn))
+      push({
+        date: c.satisfiedOn,
+        kind: "charge-satisfied",
+        summary: `${name} satisfied${c.status === "part-satisfied" ? " in part" : ""}.`,
+        source: "companies-house-charges",
+        evidence: ev,
+      });
   }
 
   // ---- Insolvency cases: their dates, and their practitioners counted.
@@ -470,7 +515,13 @@ export function publicRecordTimeline(input: PublicRecordInput): PublicRecordTime
         continue;
       }
       const words = INSOLVENCY_DATE_WORDS[d.type ?? ""] ?? (d.type ? d.type.replace(/-on$/, "").replace(/-/g, " ") : "dated");
-      push({ date: d.date, kind: "insolvency-case-event", summary: `${label}: ${words}.`, source: "companies-house-insolvency", evidence: { ...ev, ...(d.type ? { dateType: d.type } : {}) } });
+      push({
+        date: d.date,
+        kind: "insolvency-case-event",
+        summary: `${label}: ${words}.`,
+        source: "companies-house-insolvency",
+        evidence: { ...ev, ...(d.type ? { dateType: d.type } : {}) },
+      });
     }
     for (const [which, dateOf] of [
       ["appointed", (p: (typeof k.practitioners)[number]) => p.appointedOn],

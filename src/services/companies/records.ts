@@ -253,4 +253,3 @@ export interface CompanyRow extends BulkCompanyFields {
   sicCodes: string[];
   locality: string | null;
 }
-

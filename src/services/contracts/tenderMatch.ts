@@ -63,7 +63,6 @@ export const NO_DEADLINE_DAYS = 60;
 /** Statuses a tender can be bid for (or is announced as coming, `planned`). */
 export const OPEN_STATUSES: readonly string[] = ["active", "planned"];
 
-
 /** en-CA formats as YYYY-MM-DD; made once (making one is far slower than using it). */
 let ukFormat: Intl.DateTimeFormat | null = null;
 
@@ -76,19 +75,20 @@ export function ukDay(t: string): string | null {
   return ukFormat.format(new Date(ms));
 }
 
-
 /** Whether the notice can still be bid for on `today` (UK date) at `now` (ISO instant), and why not. */
 export function isOpen(t: Pick<TenderNotice, "status" | "deadline" | "published" | "closedBy">, today: string, now: string): { open: boolean; why: string } {
   if (!OPEN_STATUSES.includes(t.status)) return { open: false, why: `status ${t.status}${t.closedBy ? ` (${t.closedBy})` : ""}` };
   if (t.deadline) {
     const day = ukDay(t.deadline);
     if (!day) return { open: false, why: `deadline ${t.deadline} cannot be read` };
-    if (/^\d{4}-\d{2}-\d{2}$/.test(t.deadline) ? day < today : Date.parse(t.deadline) < Date.parse(now)) return { open: false, why: `deadline ${t.deadline} has passed` };
+    if (/^\d{4}-\d{2}-\d{2}$/.test(t.deadline) ? day < today : Date.parse(t.deadline) < Date.parse(now))
+      return { open: false, why: `deadline ${t.deadline} has passed` };
     return { open: true, why: `deadline ${t.deadline}` };
   }
   const published = t.published ? ukDay(t.published) : null;
   if (!published) return { open: false, why: "no deadline and no publication date" };
-  if (daysBetween(published, today) > NO_DEADLINE_DAYS) return { open: false, why: `no deadline, published ${published}, more than ${NO_DEADLINE_DAYS} days ago` };
+  if (daysBetween(published, today) > NO_DEADLINE_DAYS)
+    return { open: false, why: `no deadline, published ${published}, more than ${NO_DEADLINE_DAYS} days ago` };
   return { open: true, why: `no deadline; published ${published}` };
 }
 
@@ -109,7 +109,12 @@ const GENERIC = new Set(
 );
 
 /** Words of a text, lower case, letters and digits only. */
-const wordsOf = (text: string): string[] => text.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").match(/[a-z0-9]+/g) ?? [];
+const wordsOf = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .match(/[a-z0-9]+/g) ?? [];
 
 /** A word's stem for comparison: singular and plural alike (schools → school, nurseries → nursery, boxes → box). */
 export function stem(w: string): string {
@@ -268,7 +273,11 @@ const specificity = (prefix: string) => (prefix.length >= 5 ? 60 : prefix.length
 const quote = (ws: string[]) => ws.map((w) => `'${w}'`).join(", ");
 
 /** Scores one open tender; null when nothing fits (see the header for the rules). */
-export function scoreTender(t: TenderNotice, input: Omit<TenderMatchInput, "tenders" | "limit">, prepared = prepare(input)): Omit<TenderMatch, "daysLeft"> | null {
+export function scoreTender(
+  t: TenderNotice,
+  input: Omit<TenderMatchInput, "tenders" | "limit">,
+  prepared = prepare(input),
+): Omit<TenderMatch, "daysLeft"> | null {
   const reasons: string[] = [];
   // CPV: the most specific sought prefix that one of the tender's codes starts with.
   let best: { sought: CpvSought; code: { id: string; description: string | null }; index: number } | null = null;
@@ -277,7 +286,8 @@ export function scoreTender(t: TenderNotice, input: Omit<TenderMatchInput, "tend
     for (const s of input.cpv)
       if (code.id.startsWith(s.prefix)) {
         matched.add(s.prefix);
-        if (!best || s.prefix.length > best.sought.prefix.length || (s.prefix.length === best.sought.prefix.length && index < best.index)) best = { sought: s, code, index };
+        if (!best || s.prefix.length > best.sought.prefix.length || (s.prefix.length === best.sought.prefix.length && index < best.index))
+          best = { sought: s, code, index };
       }
   });
   let cpvPoints = 0;

@@ -17,7 +17,31 @@ export interface Block {
 
 /** Elements whose content is never the document's: navigation, chrome, scripts, forms (and, by their attributes, `isDropped`). */
 const DROP = new Set(["script", "style", "noscript", "template", "svg", "canvas", "iframe", "nav", "aside", "form", "button", "select"]);
-const BLOCK = new Set(["p", "li", "td", "th", "dd", "dt", "blockquote", "pre", "figcaption", "caption", "address", "div", "section", "article", "main", "table", "tr", "ul", "ol", "dl", "body", "hr", "br"]);
+const BLOCK = new Set([
+  "p",
+  "li",
+  "td",
+  "th",
+  "dd",
+  "dt",
+  "blockquote",
+  "pre",
+  "figcaption",
+  "caption",
+  "address",
+  "div",
+  "section",
+  "article",
+  "main",
+  "table",
+  "tr",
+  "ul",
+  "ol",
+  "dl",
+  "body",
+  "hr",
+  "br",
+]);
 const HEADING = /^h([1-6])$/;
 
 type Attributes = Record<string, string>;
@@ -27,7 +51,8 @@ const attr = (a: Attributes, name: string) => (has(a, name) ? a[name] : null);
 const clean = (s: string) => s.replace(/[\s\u00a0]+/g, " ").trim();
 
 /** Dropped with everything in it: DROP's tags, and "[role=navigation], [role=search], [aria-hidden=true], [hidden]" (names and values as written). */
-const isDropped = (tag: string, a: Attributes) => DROP.has(tag) || attr(a, "role") === "navigation" || attr(a, "role") === "search" || attr(a, "aria-hidden") === "true" || has(a, "hidden");
+const isDropped = (tag: string, a: Attributes) =>
+  DROP.has(tag) || attr(a, "role") === "navigation" || attr(a, "role") === "search" || attr(a, "aria-hidden") === "true" || has(a, "hidden");
 /** Page chrome when it is not inside the main content ("header, footer, [role=banner], [role=contentinfo]"). */
 const isChrome = (tag: string, a: Attributes) => tag === "header" || tag === "footer" || attr(a, "role") === "banner" || attr(a, "role") === "contentinfo";
 /** The main content ("main, article, [role=main]"): chrome inside it is kept. */

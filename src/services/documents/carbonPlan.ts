@@ -44,7 +44,16 @@ import type { DocSection, DocSentence } from "./document";
 import { type Evidence, type Fact, found as foundFact, notFound, quoteOf, type Reading } from "./evidence";
 import { datesIn } from "./values";
 
-export const CRP_PARTS = ["netZeroBy2050", "baselineYearEmissions", "currentYearEmissions", "scope1and2", "scope3Categories", "reductionProjects", "directorSignOff", "updatedWithinYear"] as const;
+export const CRP_PARTS = [
+  "netZeroBy2050",
+  "baselineYearEmissions",
+  "currentYearEmissions",
+  "scope1and2",
+  "scope3Categories",
+  "reductionProjects",
+  "directorSignOff",
+  "updatedWithinYear",
+] as const;
 export type CarbonPlanPartKey = (typeof CRP_PARTS)[number];
 export type CarbonPlanPartStatus = "found" | "not_found" | "couldnt_tell";
 
@@ -185,19 +194,25 @@ const CURRENT_IS_BASELINE = [
 
 const NET_ZERO = /\bnet[\s-]?zero\b/i;
 const NET_ZERO_YEAR = [
-  new RegExp(String.raw`\bnet[\s-]?zero\b[^.;]{0,100}?\b(?:by|in|before|no\s+later\s+than|from|until|for)\s+(?:the\s+(?:end\s+of\s+)?(?:year\s+)?)?(${YEAR})\b`, "i"),
+  new RegExp(
+    String.raw`\bnet[\s-]?zero\b[^.;]{0,100}?\b(?:by|in|before|no\s+later\s+than|from|until|for)\s+(?:the\s+(?:end\s+of\s+)?(?:year\s+)?)?(${YEAR})\b`,
+    "i",
+  ),
   new RegExp(String.raw`\bnet[\s-]?zero\s+(?:target|commitment|date|year|ambition|goal)\s*[:\-–]\s*(${YEAR})\b`, "i"),
   new RegExp(String.raw`\b(?:by|in|before)\s+(${YEAR})\b[^.;]{0,60}?\bnet[\s-]?zero\b`, "i"),
   new RegExp(String.raw`\b(${YEAR})\s+net[\s-]?zero\s+(?:target|commitment|goal)\b`, "i"),
 ];
 /** The government department, not a commitment (kept the same length: positions in the stream stay right). */
-const DESNZ = /\bdepartment\s+(?:for|of)\s+energy\s+security\s+(?:and|&)\s+net[\s-]?zero\b|\bnet[\s-]?zero\s+(?:strategy|review)\b(?=[^.]{0,40}\b(?:government|hm|beis|desnz)\b)/gi;
+const DESNZ =
+  /\bdepartment\s+(?:for|of)\s+energy\s+security\s+(?:and|&)\s+net[\s-]?zero\b|\bnet[\s-]?zero\s+(?:strategy|review)\b(?=[^.]{0,40}\b(?:government|hm|beis|desnz)\b)/gi;
 const CARBON_NEUTRAL = /\bcarbon[\s-]+neutral(?:ity)?\b/i;
 /** A sentence about someone else's net zero target (the government's, the country's), not the supplier's. */
 const OTHERS_TARGET = /\b(?:government|uk's|the\s+uk\s+(?:is|has)|national|country|legislation|climate\s+change\s+act|ppn\s*0?6\/21|ppn\s*006)\b/i;
-const COMMITS = /\b(?:commit|pledge|aim|target|will\s+(?:achieve|reach|be|become)|achiev|reach|plan(?:s|ning)?\s+to|goal|ambition|on\s+track|working\s+towards)/i;
+const COMMITS =
+  /\b(?:commit|pledge|aim|target|will\s+(?:achieve|reach|be|become)|achiev|reach|plan(?:s|ning)?\s+to|goal|ambition|on\s+track|working\s+towards)/i;
 
-const EXCLUDED = /\b(?:exclud\w*|not\s+(?:been\s+|yet\s+been\s+|yet\s+)?(?:included|measured|reported|calculated|captured|covered|assessed|quantified)|missing|omitted|not\s+yet|outside\s+(?:the\s+|our\s+)?(?:scope|boundary)|will\s+(?:be\s+)?(?:measured|included|reported)|plan\s+to\s+(?:measure|include|report)|(?:commit|aim)\s+to\s+measur)/i;
+const EXCLUDED =
+  /\b(?:exclud\w*|not\s+(?:been\s+|yet\s+been\s+|yet\s+)?(?:included|measured|reported|calculated|captured|covered|assessed|quantified)|missing|omitted|not\s+yet|outside\s+(?:the\s+|our\s+)?(?:scope|boundary)|will\s+(?:be\s+)?(?:measured|included|reported)|plan\s+to\s+(?:measure|include|report)|(?:commit|aim)\s+to\s+measur)/i;
 
 /** Board-level roles: a director, chief officer, the chair, a partner, a designated member, the owner or founder. */
 const BOARD_ROLE_SRC = String.raw`(?:(?:managing|executive|finance|financial|operations?|operating|technical|technology|sales|commercial|non[\s-]executive|joint|sole|company|group|uk)\s+)?director(?!s)\b(?:\s+of\s+[\p{L} ]{3,30}?(?=\s*(?:$|[,;:\n]|date\b)))?|chief\s+(?:[\p{L}]+\s+){0,3}of\s?f\s?icer|\b(?:ceo|cfo|coo|cto|cio|cso|md)\b|chair(?:man|woman|person)?|president|(?:senior\s+|managing\s+|equity\s+)?partner|designated\s+member|(?:business\s+)?owner|(?:co-?)?founder|proprietor|sole\s+trader`;
@@ -209,7 +224,8 @@ const CHIEF_SRC = String.raw`chief\s+(?:[\p{L}]+\s+){0,3}of\s?f\s?icer|chief\s+e
 const ROLE = new RegExp(String.raw`\b(?:(${CHIEF_SRC})|(${OTHER_ROLE_SRC})|(${BOARD_ROLE_SRC}))\b`, "iu");
 const isBoard = (m: RegExpExecArray) => !m[2];
 /** A cheap test before ROLE: a word every role has. */
-const ROLE_HINT = /director|of\s?f\s?icer|manager|chief|\b(?:ceo|cfo|coo|cto|cio|cso|md)\b|chair|president|partner|member|owner|founder|proprietor|secretary|head\s+of|lead|ordinator|administrator|consultant|analyst|advis|assistant|champion|specialist|trader/i;
+const ROLE_HINT =
+  /director|of\s?f\s?icer|manager|chief|\b(?:ceo|cfo|coo|cto|cio|cso|md)\b|chair|president|partner|member|owner|founder|proprietor|secretary|head\s+of|lead|ordinator|administrator|consultant|analyst|advis|assistant|champion|specialist|trader/i;
 const roleIn = (s: string) => (ROLE_HINT.test(s) ? ROLE.exec(s) : null);
 const BOARD_SIGNOFF =
   /\b(?:signed\s*o\s?f\s?f|approved|endorsed|agreed|reviewed\s+and\s+(?:signed|approved))\s+(?:by|on\s+behalf\s+of)\s+(?:the\s+|our\s+|its\s+)?(?:(?:(?:uk|company['’]?s?|main|full|group|plc|whole|entire)\s+){0,2}(board(?:\s+of\s+directors)?|directors|director|managing\s+director|chief\s+executive(?:\s+officer)?|ceo|partners|members|owner|management\s+body)|(?:[\p{L}&]+\s+){0,3}?((?:executive|senior\s+(?:management|leadership)|management|leadership)\s+team))\b/iu;
@@ -246,7 +262,12 @@ function zoneOfHeading(h: string): Zone | undefined {
   if (/\bbaseline\b|\bbase\s+year\b/i.test(h)) return "baseline";
   if (/\bcurrent\b|\breporting\s+(?:year|period)\b|\blatest\s+(?:year|emissions)\b/i.test(h)) return "current";
   if (/\btargets?\b/i.test(h)) return "targets";
-  if (/\bprojects?\b|\binitiatives?\b|\bmeasures\b|\breduction\s+plans\b|\bcompleted\b|\bplanned\b|\bfuture\b|\benvironmental\s+management\b|\bactions?\b|\bwhat\s+we(?:['’]re|\s+are)\s+doing\b|\bhow\s+we(?:['’]ll|\s+will)\s+(?:get|reach|reduce)/i.test(h)) return "projects";
+  if (
+    /\bprojects?\b|\binitiatives?\b|\bmeasures\b|\breduction\s+plans\b|\bcompleted\b|\bplanned\b|\bfuture\b|\benvironmental\s+management\b|\bactions?\b|\bwhat\s+we(?:['’]re|\s+are)\s+doing\b|\bhow\s+we(?:['’]ll|\s+will)\s+(?:get|reach|reduce)/i.test(
+      h,
+    )
+  )
+    return "projects";
   if (/\bcommitment\b|\bnet[\s-]?zero\b/i.test(h)) return "commitment";
   if (PLAN_TITLE.test(h)) return "title";
   return undefined;
@@ -265,14 +286,14 @@ const normalise = (s: string) =>
   !/[₂[*_|\u00a0]|\s\s/.test(s)
     ? s.trim()
     : s
-    .replace(/₂/g, "2")
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\*\*|__/g, "")
-    .replace(/\|\s*:?-{3,}:?\s*(?=\|)/g, " ")
-    .replace(/\|/g, " ")
-    .replace(/\u00a0/g, " ")
-    .replace(/[ \t]+/g, " ")
-    .trim();
+        .replace(/₂/g, "2")
+        .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+        .replace(/\*\*|__/g, "")
+        .replace(/\|\s*:?-{3,}:?\s*(?=\|)/g, " ")
+        .replace(/\|/g, " ")
+        .replace(/\u00a0/g, " ")
+        .replace(/[ \t]+/g, " ")
+        .trim();
 
 /** A short capitalised line without a full stop or figures: a heading the segmenter kept as text (a pasted text's). */
 const headingShaped = (t: string) => t.length <= 90 && /^\p{Lu}/u.test(t) && !/[.!?:;,]$/.test(t) && t.split(/\s+/).length <= 8 && !/\d/.test(t);
@@ -354,7 +375,13 @@ class Stream {
     const b = this.pieceAt(Math.max(from, to - 1));
     const span = this.pieces.slice(a.index, b.index + 1);
     const matched = this.text.slice(from, to);
-    const focus = new RegExp(matched.slice(0, 60).replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "\\s+"), "i");
+    const focus = new RegExp(
+      matched
+        .slice(0, 60)
+        .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+        .replace(/\s+/g, "\\s+"),
+      "i",
+    );
     // Remembered as passages used (the reply's read.passages), except under a heading that is a signer's name.
     for (const p of span) {
       if (p.section !== null && scrub(p.section) !== p.section) continue;
@@ -381,7 +408,10 @@ const NOT_NAME_WORDS = new Set(
 
 /** 2–4 capitalised words (a title allowed), none of them a role, company or heading word: the shape of a person's name. */
 function looksLikeName(s: string): boolean {
-  const t = s.replace(/\*\*|__/g, "").replace(/[,:;]+$/, "").trim();
+  const t = s
+    .replace(/\*\*|__/g, "")
+    .replace(/[,:;]+$/, "")
+    .trim();
   if (!/^(?:(?:mr|mrs|ms|miss|mx|dr|prof|sir|dame)\.?\s+)?\p{Lu}[\p{L}'’-]+(?:\s+(?:\p{Lu}\.?|\p{Lu}[\p{L}'’-]+)){1,3}$/u.test(t)) return false;
   const words = t.split(/\s+/).map((w) => w.toLowerCase().replace(/[^a-z/]/g, ""));
   return !words.some((w) => NOT_NAME_WORDS.has(w));
@@ -399,7 +429,10 @@ function signerNames(stream: Stream, company: string | null): string[] {
   const names = new Set<string>();
   const companyLc = (company ?? "").toLowerCase();
   const add = (n: string) => {
-    const t = n.replace(/\*\*|__/g, "").replace(/[\s,:;(–-]+$/, "").trim();
+    const t = n
+      .replace(/\*\*|__/g, "")
+      .replace(/[\s,:;(–-]+$/, "")
+      .trim();
     if (t.length >= 3 && /\p{L}/u.test(t) && !companyLc.includes(t.toLowerCase())) names.add(t);
   };
   const declaration = stream.pieces.filter((p) => p.zone === "declaration");
@@ -408,20 +441,35 @@ function signerNames(stream: Stream, company: string | null): string[] {
   for (let i = 0; i < scope.length; i++) {
     const t = scope[i].norm;
     if (!/name|sign|approv|authori|by\b/i.test(t) && !ROLE_HINT.test(t) && (signedAt < 0 || i < signedAt || i > signedAt + 12)) continue;
-    for (const m of t.matchAll(/(?<!\b(?:supplier|client|company|organi[sz]ation|business|bidder|file|trading|registered)(?:'s)?\s)\b(?:name|signed\s+by|signatory|signature|approved\s+by|authori[sz]ed\s+by|signed(?!\s*o\s?f\s?f))\s*:?\s*([^:\n]*?)(?=\s+(?:position|title|role|job\s+title|designation|date|signed|signature|on\s+behalf)\b|$)/gi)) {
-      const v = m[1].replace(/[_\s.]+$/, "").replace(/^_+\s*/, "").trim();
+    for (const m of t.matchAll(
+      /(?<!\b(?:supplier|client|company|organi[sz]ation|business|bidder|file|trading|registered)(?:'s)?\s)\b(?:name|signed\s+by|signatory|signature|approved\s+by|authori[sz]ed\s+by|signed(?!\s*o\s?f\s?f))\s*:?\s*([^:\n]*?)(?=\s+(?:position|title|role|job\s+title|designation|date|signed|signature|on\s+behalf)\b|$)/gi,
+    )) {
+      const v = m[1]
+        .replace(/[_\s.]+$/, "")
+        .replace(/^_+\s*/, "")
+        .trim();
       if (!v || !/\p{L}/u.test(v) || /^\d/.test(v)) continue;
       const role = ROLE.exec(v);
       // "Jane Smith", "Jane Smith, Director", "Jane Smith (CEO)": the part before the role.
       const before = role ? v.slice(0, role.index) : v;
       const run = NAME_RUN.exec(before.replace(/[\s,(–-]+$/, ""))?.[1];
       if (run && looksLikeName(run)) add(run);
-      else if (!role && /^on\s+behalf/i.test(v) === false && v.split(/\s+/).length <= 5 && /\p{Lu}/u.test(v) && !/\b(?:ltd|limited|plc|llp|board|directors|team|supplier)\b/i.test(v)) add(v);
+      else if (
+        !role &&
+        /^on\s+behalf/i.test(v) === false &&
+        v.split(/\s+/).length <= 5 &&
+        /\p{Lu}/u.test(v) &&
+        !/\b(?:ltd|limited|plc|llp|board|directors|team|supplier)\b/i.test(v)
+      )
+        add(v);
     }
     // "Margaret Smith Company Secretary 31st January 2024".
     const role = roleIn(t);
     if (role) {
-      const before = t.slice(0, role.index).replace(/^.*\b(?:signed|name|by)\b\s*:?\s*/i, "").replace(/[\s,(–-]+$/, "");
+      const before = t
+        .slice(0, role.index)
+        .replace(/^.*\b(?:signed|name|by)\b\s*:?\s*/i, "")
+        .replace(/[\s,(–-]+$/, "");
       const run = NAME_RUN.exec(before)?.[1];
       if (run && looksLikeName(run)) add(run);
     }
@@ -434,8 +482,9 @@ function signerNames(stream: Stream, company: string | null): string[] {
 function scrubber(names: string[]): (s: string) => string {
   const res = names.map((n) => new RegExp(n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "\\s+"), "gi"));
   return (s: string) => {
-    let out = s.replace(/(?<!\b(?:supplier|client|company|organi[sz]ation|business|bidder|file|trading|registered)(?:'s)?\s)\b(Name|Signed by|Signatory)(\s*:\s*)(?!\s*(?:Position|Title|Role|Date)\b)([^:\n(,]*?)(?=\s+(?:Position|Title|Role|Job title|Designation|Date|Signed|Signature)\b|\s*[(,]|$)/gi, (all, label: string, colon: string, v: string) =>
-      v.trim() && /\p{L}/u.test(v) && !/^_+$/.test(v.trim()) ? `${label}${colon}[name]` : all,
+    let out = s.replace(
+      /(?<!\b(?:supplier|client|company|organi[sz]ation|business|bidder|file|trading|registered)(?:'s)?\s)\b(Name|Signed by|Signatory)(\s*:\s*)(?!\s*(?:Position|Title|Role|Date)\b)([^:\n(,]*?)(?=\s+(?:Position|Title|Role|Job title|Designation|Date|Signed|Signature)\b|\s*[(,]|$)/gi,
+      (all, label: string, colon: string, v: string) => (v.trim() && /\p{L}/u.test(v) && !/^_+$/.test(v.trim()) ? `${label}${colon}[name]` : all),
     );
     for (const re of res) out = out.replace(re, "[name]");
     return out;
@@ -455,10 +504,21 @@ interface Judged {
 
 const yes = (note: string, evidence: Evidence | null): Judged => ({ status: "found", note, evidence });
 const no = (note: string, gap: string, evidence: Evidence | null = null): Judged => ({ status: "not_found", note, evidence, gap });
-const unsure = (note: string, gap: string, evidence: Evidence | null = null): Judged => ({ status: "couldnt_tell", note: `Couldn't tell: ${note}`, evidence, gap });
+const unsure = (note: string, gap: string, evidence: Evidence | null = null): Judged => ({
+  status: "couldnt_tell",
+  note: `Couldn't tell: ${note}`,
+  evidence,
+  gap,
+});
 
-const not = (...zones: Zone[]) => (z: Zone) => !zones.includes(z);
-const inZone = (...zones: Zone[]) => (z: Zone) => zones.includes(z);
+const not =
+  (...zones: Zone[]) =>
+  (z: Zone) =>
+    !zones.includes(z);
+const inZone =
+  (...zones: Zone[]) =>
+  (z: Zone) =>
+    zones.includes(z);
 const EMISSIONS_ZONES = not("targets", "projects", "declaration");
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
@@ -497,7 +557,12 @@ function judgeNetZero(st: Stream, scrub: (s: string) => string): Judged {
       if (year > 2050 && !later) later = { year, from: piece.start + m.index, to: piece.start + m.index + m[0].length };
       break;
     }
-    if (!noYear && COMMITS.test(text) && !/\bnet[\s-]?zero\s+(?:transport|travel|vehicles?|goals?\b(?!\s+by))/i.test(text) && /\b(?:we|our|is|are)\b[^.]{0,60}\b(?:commit|aim|pledge|achiev|reach|become|target)/i.test(text))
+    if (
+      !noYear &&
+      COMMITS.test(text) &&
+      !/\bnet[\s-]?zero\s+(?:transport|travel|vehicles?|goals?\b(?!\s+by))/i.test(text) &&
+      /\b(?:we|our|is|are)\b[^.]{0,60}\b(?:commit|aim|pledge|achiev|reach|become|target)/i.test(text)
+    )
       noYear = { from: piece.start, to: piece.end };
   }
   if (later)
@@ -529,7 +594,12 @@ interface Figures {
 
 /** Emission figures in some zones: scope rows, totals and figures with units; and whether units are given there. */
 function figuresIn(st: Stream, zones: (z: Zone) => boolean): Figures {
-  const hits = [...st.matches(NUM_UNITS, zones), ...st.matches(SCOPE_ROW, zones), ...st.matches(SCOPE12_TOGETHER, zones), ...st.matches(TOTAL_ROW, zones)].filter(
+  const hits = [
+    ...st.matches(NUM_UNITS, zones),
+    ...st.matches(SCOPE_ROW, zones),
+    ...st.matches(SCOPE12_TOGETHER, zones),
+    ...st.matches(TOTAL_ROW, zones),
+  ].filter(
     // "Scope 1 2024" is a year, not a figure.
     ({ m }) => !/(?:^|[^\d.,])(?:19|20)\d{2}$/.test(m[0].trim()),
   );
@@ -575,24 +645,48 @@ function judgeBaseline(st: Stream, scrub: (s: string) => string): Judged & { yea
   }
   const gap = "State the baseline year and its Scope 1, 2 and 3 emissions in tCO2e (the template's baseline emissions footprint).";
   if (!figs.at) {
-    if (year) return { ...no(`A baseline year (${year}) is given, but no baseline emissions figures were found.`, gap, yearHit ? st.evidence(yearHit.m.index, yearHit.m.index + yearHit.m[0].length, scrub) : null), year };
+    if (year)
+      return {
+        ...no(
+          `A baseline year (${year}) is given, but no baseline emissions figures were found.`,
+          gap,
+          yearHit ? st.evidence(yearHit.m.index, yearHit.m.index + yearHit.m[0].length, scrub) : null,
+        ),
+        year,
+      };
     return { ...no("No baseline year or baseline emissions were found.", gap), year: null };
   }
   const ev = st.evidence(figs.at.from, figs.at.to, scrub);
-  if (!figs.units && !docUnits(st)) return { ...unsure("baseline emissions are given, but without units (tCO2e).", "Give the baseline emissions' units: tonnes of CO2 equivalent (tCO2e).", ev), year };
-  if (!year) return { ...unsure("baseline emissions are given, but no baseline year was found.", "State the baseline year the baseline emissions are for.", ev), year };
+  if (!figs.units && !docUnits(st))
+    return {
+      ...unsure("baseline emissions are given, but without units (tCO2e).", "Give the baseline emissions' units: tonnes of CO2 equivalent (tCO2e).", ev),
+      year,
+    };
+  if (!year)
+    return { ...unsure("baseline emissions are given, but no baseline year was found.", "State the baseline year the baseline emissions are for.", ev), year };
   return { ...yes(`Baseline year ${year}, with baseline emissions in tCO2e.`, ev), year };
 }
 
 function judgeCurrent(st: Stream, baseline: Judged & { year: string | null }, scrub: (s: string) => string): Judged {
-  const gap = "Report the emissions of the current reporting year (a 12-month period within the last 12 months) in tCO2e, for Scope 1, 2 and the required Scope 3 categories.";
+  const gap =
+    "Report the emissions of the current reporting year (a 12-month period within the last 12 months) in tCO2e, for Scope 1, 2 and the required Scope 3 categories.";
   const yearHit = st.first(new RegExp(REPORTING_YEAR.source, "gi"), not("declaration", "targets", "projects"));
   const year = yearHit ? periodText(yearHit.m[1] ?? yearHit.m[2] ?? "") : zoneYear(st, "current");
   const figs = figuresIn(st, (z) => z === "current");
   if (figs.at) {
     const ev = st.evidence(figs.at.from, figs.at.to, scrub);
-    if (!figs.units && !docUnits(st)) return unsure("current year emissions are given, but without units (tCO2e).", "Give the current year emissions' units: tonnes of CO2 equivalent (tCO2e).", ev);
-    if (!year) return unsure("current emissions are given, but the reporting year they cover is not stated.", "State the current reporting year (its 12-month period) the emissions are for.", ev);
+    if (!figs.units && !docUnits(st))
+      return unsure(
+        "current year emissions are given, but without units (tCO2e).",
+        "Give the current year emissions' units: tonnes of CO2 equivalent (tCO2e).",
+        ev,
+      );
+    if (!year)
+      return unsure(
+        "current emissions are given, but the reporting year they cover is not stated.",
+        "State the current reporting year (its 12-month period) the emissions are for.",
+        ev,
+      );
     return yes(`Reporting year ${year}, with emissions in tCO2e.`, ev);
   }
   // A first plan: the current reporting year is the baseline year, and says so.
@@ -600,10 +694,19 @@ function judgeCurrent(st: Stream, baseline: Judged & { year: string | null }, sc
     const hit = st.first(new RegExp(re.source, "gi"), not("declaration", "targets", "projects"));
     if (!hit) continue;
     const ev = st.evidence(hit.m.index, hit.m.index + hit.m[0].length, scrub);
-    if (baseline.status === "found") return yes(`The plan says the current reporting year is its baseline year${baseline.year ? ` (${baseline.year})` : ""}; the baseline emissions are the current year's.`, ev);
+    if (baseline.status === "found")
+      return yes(
+        `The plan says the current reporting year is its baseline year${baseline.year ? ` (${baseline.year})` : ""}; the baseline emissions are the current year's.`,
+        ev,
+      );
     return unsure("the plan says the current year is its baseline year, but the baseline emissions are not complete.", gap, ev);
   }
-  if (yearHit) return no(`A reporting year (${year}) is named, but no current year emissions figures were found.`, gap, st.evidence(yearHit.m.index, yearHit.m.index + yearHit.m[0].length, scrub));
+  if (yearHit)
+    return no(
+      `A reporting year (${year}) is named, but no current year emissions figures were found.`,
+      gap,
+      st.evidence(yearHit.m.index, yearHit.m.index + yearHit.m[0].length, scrub),
+    );
   return no("No current reporting year emissions were found (only a baseline, if any).", gap);
 }
 
@@ -617,17 +720,27 @@ function judgeScope12(st: Stream, scrub: (s: string) => string): Judged {
     const from = Math.min(one.m.index, two.m.index);
     const to = Math.max(one.m.index + one.m[0].length, two.m.index + two.m[0].length);
     const ev = to - from < 400 ? st.evidence(from, to, scrub) : st.evidence(one.m.index, one.m.index + one.m[0].length, scrub);
-    const market = /market[\s-]?based/i.test(st.text.slice(two.m.index, two.m.index + 200)) && /location[\s-]?based/i.test(st.text.slice(two.m.index, two.m.index + 200));
+    const market =
+      /market[\s-]?based/i.test(st.text.slice(two.m.index, two.m.index + 200)) && /location[\s-]?based/i.test(st.text.slice(two.m.index, two.m.index + 200));
     return yes(`Scope 1 and Scope 2 figures are both reported${market ? " (Scope 2 both market- and location-based)" : ""}.`, ev);
   }
   if (together) return yes("Scope 1 and Scope 2 are reported (together).", st.evidence(together.m.index, together.m.index + together.m[0].length, scrub));
   if (one || two) {
     const has = one ? "1" : "2";
     const hit = (one ?? two)!;
-    return no(`Only Scope ${has} has a figure; Scope ${has === "1" ? "2" : "1"} was not found.`, `Give a Scope ${has === "1" ? "2" : "1"} emissions figure (zero, with the reason, if there is none).`, st.evidence(hit.m.index, hit.m.index + hit.m[0].length, scrub));
+    return no(
+      `Only Scope ${has} has a figure; Scope ${has === "1" ? "2" : "1"} was not found.`,
+      `Give a Scope ${has === "1" ? "2" : "1"} emissions figure (zero, with the reason, if there is none).`,
+      st.evidence(hit.m.index, hit.m.index + hit.m[0].length, scrub),
+    );
   }
   const mention = st.first(/\bscope\s?[12]\b/gi, EMISSIONS_ZONES);
-  if (mention) return no("Scope 1 and 2 are mentioned, but no figures for them were found.", gap, st.evidence(mention.m.index, mention.m.index + mention.m[0].length, scrub));
+  if (mention)
+    return no(
+      "Scope 1 and 2 are mentioned, but no figures for them were found.",
+      gap,
+      st.evidence(mention.m.index, mention.m.index + mention.m[0].length, scrub),
+    );
   return no("No Scope 1 or Scope 2 emissions were found.", gap);
 }
 
@@ -638,14 +751,29 @@ function scope3Patterns(): { cat: string; re: RegExp }[] {
     "4": ["upstream transportation", "upstream transport", "upstream distribution", "inbound logistics", "upstream t&d", "upstream t & d"],
     "5": ["waste generated in operations", "operational waste", "waste from operations", "waste in operations", "waste disposal"],
     "6": ["business travel", "business travels"],
-    "7": ["employee commuting", "employee commute", "staff commuting", "commuting and homeworking", "commuting and home working", "commuting and working from home", "employee travel to work"],
+    "7": [
+      "employee commuting",
+      "employee commute",
+      "staff commuting",
+      "commuting and homeworking",
+      "commuting and home working",
+      "commuting and working from home",
+      "employee travel to work",
+    ],
     "9": ["downstream transportation", "downstream transport", "downstream distribution", "outbound logistics", "downstream t&d", "downstream t & d"],
     "12": ["end-of-life treatment", "end of life treatment"],
   };
   const out: { cat: string; re: RegExp }[] = [];
-  for (const [cat, name] of Object.entries(SCOPE3_NAMES)) for (const n of [name, ...(extra[cat] ?? [])]) out.push({ cat, re: new RegExp(`\\b${phrase(n)}`, "gi") });
+  for (const [cat, name] of Object.entries(SCOPE3_NAMES))
+    for (const n of [name, ...(extra[cat] ?? [])]) out.push({ cat, re: new RegExp(`\\b${phrase(n)}`, "gi") });
   // "Transportation & Distribution (Upstream & Downstream)", "Upstream and downstream transportation and distribution".
-  out.push({ cat: "4+9", re: new RegExp(`\\b${phrase("transportation and distribution")}\\s*\\(\\s*upstream\\s*(?:and|&|/)\\s*downstream\\s*\\)|\\bupstream\\s*(?:and|&|/)\\s*downstream\\s+transport`, "gi") });
+  out.push({
+    cat: "4+9",
+    re: new RegExp(
+      `\\b${phrase("transportation and distribution")}\\s*\\(\\s*upstream\\s*(?:and|&|/)\\s*downstream\\s*\\)|\\bupstream\\s*(?:and|&|/)\\s*downstream\\s+transport`,
+      "gi",
+    ),
+  });
   return out;
 }
 const SCOPE3_RES = scope3Patterns();
@@ -663,7 +791,9 @@ function judgeScope3(st: Stream, scrub: (s: string) => string): Judged & { found
     return EXCLUDED.test(clause) || EXCLUDED.test(st.text.slice(at, at + 60).split(/[.;]/)[0]);
   };
   /** A name on its own counts near Scope 3 or emissions figures (not in a project description). */
-  const nearScope3 = (at: number) => /\bscope\s?3\b|\bcategor|\bcat\.?\s*\d|\bindirect\b|\bvalue\s+chain\b/i.test(st.text.slice(Math.max(0, at - 400), at + 80)) || UNITS.test(st.text.slice(at, at + 120));
+  const nearScope3 = (at: number) =>
+    /\bscope\s?3\b|\bcategor|\bcat\.?\s*\d|\bindirect\b|\bvalue\s+chain\b/i.test(st.text.slice(Math.max(0, at - 400), at + 80)) ||
+    UNITS.test(st.text.slice(at, at + 120));
   /** Categories the plan says it leaves out. */
   const left = new Set<string>();
   for (const { m } of st.matches(CATEGORY_NUMBERS, EMISSIONS_ZONES)) {
@@ -709,20 +839,38 @@ function judgeScope3(st: Stream, scrub: (s: string) => string): Judged & { found
   const ev = evAt !== null ? st.evidence(evAt, evAt + 40, scrub) : null;
   if (!cats.length) {
     const s3 = st.first(/\bscope\s?3\b/gi, EMISSIONS_ZONES);
-    return { ...no(`No Scope 3 categories are reported${s3 ? " (Scope 3 is given only as a total, or mentioned without categories)" : ""}.`, gap, s3 ? st.evidence(s3.m.index, s3.m.index + s3.m[0].length, scrub) : null), found: [] };
+    return {
+      ...no(
+        `No Scope 3 categories are reported${s3 ? " (Scope 3 is given only as a total, or mentioned without categories)" : ""}.`,
+        gap,
+        s3 ? st.evidence(s3.m.index, s3.m.index + s3.m[0].length, scrub) : null,
+      ),
+      found: [],
+    };
   }
   return {
-    ...no(`Scope 3 ${missing.length === 1 ? "category" : "categories"} ${list(missing)} ${missing.length === 1 ? "is" : "are"} not reported${excludedStated.length ? ` (${list(excludedStated)} stated as excluded or not applicable)` : ""}; categories reported: ${cats.join(", ")}.`, gap, ev),
+    ...no(
+      `Scope 3 ${missing.length === 1 ? "category" : "categories"} ${list(missing)} ${missing.length === 1 ? "is" : "are"} not reported${excludedStated.length ? ` (${list(excludedStated)} stated as excluded or not applicable)` : ""}; categories reported: ${cats.join(", ")}.`,
+      gap,
+      ev,
+    ),
     found: cats,
   };
 }
 
 function judgeProjects(st: Stream, scrub: (s: string) => string): Judged {
-  const gap = "Describe the carbon reduction projects and environmental management measures completed since the baseline and planned, which will be in effect during the contract.";
+  const gap =
+    "Describe the carbon reduction projects and environmental management measures completed since the baseline and planned, which will be in effect during the contract.";
   const inSection = st.pieces.filter((p) => p.zone === "projects" && p.sentence && p.norm.split(/\s+/).length >= 6 && /\p{Ll}{3}/u.test(p.norm));
   if (inSection.length) {
-    const p = inSection.find((x) => /\b(?:measures|projects|initiatives|implemented|completed|we\s+(?:will|have)|install|switch|replac|introduc|reduc)\b/i.test(x.norm)) ?? inSection[0];
-    return yes(`Carbon reduction projects or measures are described (${inSection.length} sentence${inSection.length === 1 ? "" : "s"} under the projects heading).`, st.evidence(p.start, p.end, scrub));
+    const p =
+      inSection.find((x) =>
+        /\b(?:measures|projects|initiatives|implemented|completed|we\s+(?:will|have)|install|switch|replac|introduc|reduc)\b/i.test(x.norm),
+      ) ?? inSection[0];
+    return yes(
+      `Carbon reduction projects or measures are described (${inSection.length} sentence${inSection.length === 1 ? "" : "s"} under the projects heading).`,
+      st.evidence(p.start, p.end, scrub),
+    );
   }
   const free = st.first(
     /\b(?:measures|projects|initiatives)\b[^.\n]{0,80}\b(?:implemented|completed|undertaken|introduced|in\s+place|planned)\b|\bwe\s+(?:have|will|plan\s+to|intend\s+to|are)\s+(?:\w+\s+){0,2}(?:install|switch|mov|replac|introduc|implement|upgrad|procur|adopt|electrif|transition|trial|fitt|convert|launch)\w*|(?:^|\n)(?:[•▪●◦■*–-]\s*)?(?:switched|replaced|installed|introduced|moved|upgraded|fitted|converted|launched|trialled|adopted|implemented|electrified)\b/gi,
@@ -730,7 +878,8 @@ function judgeProjects(st: Stream, scrub: (s: string) => string): Judged {
   );
   if (free) return yes("Carbon reduction measures are described.", st.evidence(free.m.index, free.m.index + free.m[0].length, scrub));
   const heading = st.pieces.find((p) => p.zone === "projects" && p.heading);
-  if (heading) return no("A projects heading is there, but no projects or measures are described under it.", gap, st.evidence(heading.start, heading.end, scrub));
+  if (heading)
+    return no("A projects heading is there, but no projects or measures are described under it.", gap, st.evidence(heading.start, heading.end, scrub));
   return no("No carbon reduction projects or measures were found.", gap);
 }
 
@@ -777,22 +926,53 @@ function judgeSignOff(st: Stream, scrub: (s: string) => string, hasSigner: boole
     const after = st.pieces[at + 1];
     const to = after && after.zone === "declaration" && after.norm.length < 40 && datesIn(after.norm).length ? after : role.piece;
     const ev = st.evidence(from.start, to.end, scrub);
-    if (role.board) return { ...yes(`Signed off by the ${r}${boardStatement && /board|directors/i.test(bodyOf(boardStatement.m)) ? ", and the plan says the board of directors signed it off" : ""}.`, ev), role: r };
-    return { ...no(`Signed by the ${r}, which is not a director or equivalent board-level role.`, `Have the plan signed off by a director (or equivalent board-level person): it is signed by the ${r}.`, ev), role: r };
+    if (role.board)
+      return {
+        ...yes(
+          `Signed off by the ${r}${boardStatement && /board|directors/i.test(bodyOf(boardStatement.m)) ? ", and the plan says the board of directors signed it off" : ""}.`,
+          ev,
+        ),
+        role: r,
+      };
+    return {
+      ...no(
+        `Signed by the ${r}, which is not a director or equivalent board-level role.`,
+        `Have the plan signed off by a director (or equivalent board-level person): it is signed by the ${r}.`,
+        ev,
+      ),
+      role: r,
+    };
   }
   if (boardStatement) {
     const body = bodyOf(boardStatement.m);
     const ev = st.evidence(boardStatement.m.index, boardStatement.m.index + boardStatement.m[0].length, scrub);
     // The template's own words with its signature block left blank (no name, no date) are not a sign-off.
     const blank = signedAt >= 0 && !hasSigner && !window.some((p) => datesIn(p.norm).some((d) => d.precision !== "year"));
-    if (blank) return { ...unsure(`the declaration says the ${body} signed the plan off, but its signature block is blank (no name, role or date).`, gap, ev), role: null };
+    if (blank)
+      return {
+        ...unsure(`the declaration says the ${body} signed the plan off, but its signature block is blank (no name, role or date).`, gap, ev),
+        role: null,
+      };
     if (/^(?:board|board of directors|directors|director|managing director|chief executive|chief executive officer|ceo|partners|members|owner)$/.test(body))
-      return { ...yes(`The declaration says the plan was signed off by the ${body === "ceo" ? "CEO" : body}; the signer's role is not given.`, ev), role: null };
-    return { ...unsure(`the plan was approved by the ${body}, which is not said to be the board or a director, and no signer's role is given.`, gap, ev), role: null };
+      return {
+        ...yes(`The declaration says the plan was signed off by the ${body === "ceo" ? "CEO" : body}; the signer's role is not given.`, ev),
+        role: null,
+      };
+    return {
+      ...unsure(`the plan was approved by the ${body}, which is not said to be the board or a director, and no signer's role is given.`, gap, ev),
+      role: null,
+    };
   }
   if (signedAt >= 0) {
     const p = scope[signedAt];
-    return { ...unsure("the plan is signed, but the signer's role is not given.", "Give the signer's role in the declaration, showing it is a director (or equivalent).", st.evidence(p.start, p.end, scrub)), role: null };
+    return {
+      ...unsure(
+        "the plan is signed, but the signer's role is not given.",
+        "Give the signer's role in the declaration, showing it is a director (or equivalent).",
+        st.evidence(p.start, p.end, scrub),
+      ),
+      role: null,
+    };
   }
   return { ...no("No declaration signed off by a director was found.", gap), role: null };
 }
@@ -817,10 +997,27 @@ function findPlanDate(st: Stream, scrub: (s: string) => string): PlanDate {
       if (d.precision === "day") return { iso: d.iso, precision: "day", earliest: d.iso, latest: d.iso, evidence: ev(), note: null, label };
       const [y, m] = d.iso.split("-").map(Number);
       const last = `${y}-${pad(m)}-${pad(lastDayOf(y, m))}`;
-      return { iso: last, precision: "month", earliest: `${y}-${pad(m)}-01`, latest: last, evidence: ev(), note: `Only the month is given (${ukDate(d.iso)}); its last day is used.`, label };
+      return {
+        iso: last,
+        precision: "month",
+        earliest: `${y}-${pad(m)}-01`,
+        latest: last,
+        evidence: ev(),
+        note: `Only the month is given (${ukDate(d.iso)}); its last day is used.`,
+        label,
+      };
     }
     const y = yearOnlyOk ? /^\s*(?:(?:fy|year)\s*)?((?:19|20)\d{2})(?!\s*[/-]\s*\d)\b/i.exec(text) : null;
-    if (y) return { iso: null, precision: "year", earliest: `${y[1]}-01-01`, latest: `${y[1]}-12-31`, evidence: ev(), note: `The plan is dated only by its year (${y[1]}).`, label };
+    if (y)
+      return {
+        iso: null,
+        precision: "year",
+        earliest: `${y[1]}-01-01`,
+        latest: `${y[1]}-12-31`,
+        evidence: ev(),
+        note: `The plan is dated only by its year (${y[1]}).`,
+        label,
+      };
     return null;
   };
   const labelled = (re: RegExp, zones?: (z: Zone) => boolean, yearOnlyOk = true) => {
@@ -872,26 +1069,48 @@ function findPlanDate(st: Stream, scrub: (s: string) => string): PlanDate {
   const title = st.pieces.slice(0, 4).find((p) => PLAN_TITLE.test(p.norm) && /\b(?:19|20)\d{2}\b/.test(p.norm) && p.norm.length < 80);
   if (title) {
     const y = /\b((?:19|20)\d{2})\b/.exec(title.norm)!;
-    return { iso: null, precision: "year", earliest: `${y[1]}-01-01`, latest: `${y[1]}-12-31`, evidence: st.evidence(title.start, title.end, scrub), note: `The plan is dated only by the year in its title (${y[1]}).`, label: "" };
+    return {
+      iso: null,
+      precision: "year",
+      earliest: `${y[1]}-01-01`,
+      latest: `${y[1]}-12-31`,
+      evidence: st.evidence(title.start, title.end, scrub),
+      note: `The plan is dated only by the year in its title (${y[1]}).`,
+      label: "",
+    };
   }
   return none;
 }
 
 function judgeUpdated(date: PlanDate, today: string): Judged {
-  if (!date.earliest || !date.latest) return unsure("the plan gives no date, so its age cannot be judged.", "Date the plan (its publication or sign-off date), so a buyer can see it was updated within the last 12 months.");
+  if (!date.earliest || !date.latest)
+    return unsure(
+      "the plan gives no date, so its age cannot be judged.",
+      "Date the plan (its publication or sign-off date), so a buyer can see it was updated within the last 12 months.",
+    );
   const within = (iso: string) => iso <= today && yearAfter(iso) >= today;
   const shown = date.iso ? ukDate(date.iso) : date.earliest.slice(0, 4);
-  if (date.earliest > today) return unsure(`the plan is dated ${shown}, after today (${ukDate(today)}).`, "Check the plan's date: it is later than today.", date.evidence);
+  if (date.earliest > today)
+    return unsure(`the plan is dated ${shown}, after today (${ukDate(today)}).`, "Check the plan's date: it is later than today.", date.evidence);
   if (date.precision === "day") {
     if (within(date.iso!)) return yes(`Dated ${shown}, within 12 months of ${ukDate(today)}.`, date.evidence);
-    return no(`Dated ${shown}, more than 12 months before ${ukDate(today)}.`, `Publish an updated plan: this one is dated ${shown}, more than 12 months ago (plans must be updated at least annually).`, date.evidence);
+    return no(
+      `Dated ${shown}, more than 12 months before ${ukDate(today)}.`,
+      `Publish an updated plan: this one is dated ${shown}, more than 12 months ago (plans must be updated at least annually).`,
+      date.evidence,
+    );
   }
   // A month or a year: judged at its first day and at its last (or today, when that is sooner).
   const a = within(date.earliest);
   const b = within(date.latest < today ? date.latest : today);
   const period = date.precision === "month" ? ukDate(date.earliest.slice(0, 7)) : shown;
   if (a && b) return yes(`Dated ${period}, within 12 months of ${ukDate(today)} whatever the day.`, date.evidence);
-  if (!a && !b) return no(`Dated ${period}, more than 12 months before ${ukDate(today)}.`, `Publish an updated plan: this one is dated ${period}, more than 12 months ago (plans must be updated at least annually).`, date.evidence);
+  if (!a && !b)
+    return no(
+      `Dated ${period}, more than 12 months before ${ukDate(today)}.`,
+      `Publish an updated plan: this one is dated ${period}, more than 12 months ago (plans must be updated at least annually).`,
+      date.evidence,
+    );
   return unsure(
     `the plan is dated only ${date.precision === "month" ? `by month (${ukDate(date.earliest.slice(0, 7))})` : `by year (${shown})`}, and whether that is within 12 months of ${ukDate(today)} depends on the day.`,
     "Give the plan's full publication or sign-off date (day, month and year).",
@@ -903,14 +1122,32 @@ function judgeUpdated(date: PlanDate, today: string): Judged {
 const HEAD = 20_000;
 
 function findCompany(st: Stream, reading: Reading): Fact<string> {
-  const clean = (s: string) => s.replace(/\s*\(.*$/, "").replace(/[\s,;:.–-]+$/, "").replace(/^the\s+/i, "").trim();
+  const clean = (s: string) =>
+    s
+      .replace(/\s*\(.*$/, "")
+      .replace(/[\s,;:.–-]+$/, "")
+      .replace(/^the\s+/i, "")
+      .trim();
   // Not the template's placeholders: "[Insert]", "[Supplier name]", "TBC".
-  const ok = (s: string) => s.length >= 2 && s.length <= 80 && /\p{L}/u.test(s) && !/^(?:the\s+)?supplier$/i.test(s) && !/^_+$|^\[.*\]$|\binsert\b|^tbc$|^xx+$/i.test(s);
+  const ok = (s: string) =>
+    s.length >= 2 && s.length <= 80 && /\p{L}/u.test(s) && !/^(?:the\s+)?supplier$/i.test(s) && !/^_+$|^\[.*\]$|\binsert\b|^tbc$|^xx+$/i.test(s);
   const next = String.raw`(?=\s+(?:publication|published|date|company\s+(?:registration|number|no)|registration|registered|address|prepared|version|issued?|reporting|plan|website|contact|sector|last)\b[^:\n]{0,30}:|\s+\p{Lu}\p{L}*(?:\s+\p{L}+)?\s*:|\s*\(|\s+[-–|·]\s|\n|$)`;
-  const label = st.first(new RegExp(String.raw`\b(?:supplier|client|company|organi[sz]ation|business|bidder)(?:'s)?\s+name\s*:\s*([^\n]*?)${next}|\b(?:supplier|organi[sz]ation|company)\s*:\s*([^\n]*?)${next}`, "giu"), undefined, HEAD);
+  const label = st.first(
+    new RegExp(
+      String.raw`\b(?:supplier|client|company|organi[sz]ation|business|bidder)(?:'s)?\s+name\s*:\s*([^\n]*?)${next}|\b(?:supplier|organi[sz]ation|company)\s*:\s*([^\n]*?)${next}`,
+      "giu",
+    ),
+    undefined,
+    HEAD,
+  );
   if (label) {
     const v = clean(label.m[1] ?? label.m[2] ?? "");
-    if (ok(v)) return foundFact(v, st.evidence(label.m.index, label.m.index + label.m[0].length, (s) => s), "From the plan's supplier name.");
+    if (ok(v))
+      return foundFact(
+        v,
+        st.evidence(label.m.index, label.m.index + label.m[0].length, (s) => s),
+        "From the plan's supplier name.",
+      );
   }
   const committed = st.first(
     /(?:^|\n)([\p{Lu}][^\n.]{1,80}?)\s+(?:(?:is|are|has|have)\s+(?:fully\s+|firmly\s+)?committed\s+to|commits\s+to|will|aims?\s+to|plans?\s+to|pledges?\s+to)\s+(?:achieving|reaching|becoming|achieve|reach|become|be)?\s*net[\s-]?zero/giu,
@@ -919,12 +1156,22 @@ function findCompany(st: Stream, reading: Reading): Fact<string> {
   );
   if (committed) {
     const v = clean(committed.m[1]);
-    if (ok(v) && !/^(?:we|our\s+\w+|the\s+company|the\s+organi[sz]ation|the\s+business|this\s+\w+)$/i.test(v) && !/^(?:in|by|to|as|from|our)\b/i.test(v)) return foundFact(v, st.evidence(committed.m.index, committed.m.index + committed.m[0].length, (s) => s), "From the net zero commitment.");
+    if (ok(v) && !/^(?:we|our\s+\w+|the\s+company|the\s+organi[sz]ation|the\s+business|this\s+\w+)$/i.test(v) && !/^(?:in|by|to|as|from|our)\b/i.test(v))
+      return foundFact(
+        v,
+        st.evidence(committed.m.index, committed.m.index + committed.m[0].length, (s) => s),
+        "From the net zero commitment.",
+      );
   }
   const onBehalf = st.first(/\bsigned\s+(?:on\s+behalf\s+of|for\s+and\s+on\s+behalf\s+of|for)\s+([^\n:_]{2,80}?)(?=\s*[:_\n]|\s+name\b|$)/gi);
   if (onBehalf) {
     const v = clean(onBehalf.m[1]);
-    if (ok(v)) return foundFact(v, st.evidence(onBehalf.m.index, onBehalf.m.index + onBehalf.m[0].length, (s) => s), "From the declaration (signed on behalf of).");
+    if (ok(v))
+      return foundFact(
+        v,
+        st.evidence(onBehalf.m.index, onBehalf.m.index + onBehalf.m[0].length, (s) => s),
+        "From the declaration (signed on behalf of).",
+      );
   }
   const title = reading.doc.title;
   const t = title ? /carbon\s+reduction\s+plan\s*[-–|:]\s*(.+)$|^(.+?)\s*[-–|:]\s*carbon\s+reduction\s+plan/i.exec(title) : null;
@@ -932,11 +1179,12 @@ function findCompany(st: Stream, reading: Reading): Fact<string> {
     const v = clean(t[1] ?? t[2]);
     if (ok(v)) return { value: v, evidence: { quote: quoteOf(title!), page: null, section: null }, note: "From the page's title." };
   }
-  return notFound("Couldn't tell: the plan does not name the supplier in a way the reader recognises (a \"Supplier name:\" label or a net zero commitment).");
+  return notFound('Couldn\'t tell: the plan does not name the supplier in a way the reader recognises (a "Supplier name:" label or a net zero commitment).');
 }
 
 /** A passage that gives someone else's details: the consultant who prepared the plan, not the supplier. */
-const PREPARER = /\b(?:prepared|produced|compiled|written|calculated|verified|assured|supported|designed)\s+(?:by|with)\b|\bconsultan(?:t|cy|ts)\b|\bon\s+behalf\s+of\s+(?:our\s+)?client\b|\bt\s*\/\s*a\b/i;
+const PREPARER =
+  /\b(?:prepared|produced|compiled|written|calculated|verified|assured|supported|designed)\s+(?:by|with)\b|\bconsultan(?:t|cy|ts)\b|\bon\s+behalf\s+of\s+(?:our\s+)?client\b|\bt\s*\/\s*a\b/i;
 
 /**
  * The company number the plan gives for the organisation it names: stated in the plan's opening (or beside the name),
@@ -954,7 +1202,11 @@ function findCompanyNumber(st: Stream, company: Fact<string>): Fact<string> {
     const labelled = /\b(?:supplier|client|company|organi[sz]ation|business|bidder)(?:['’]s)?\s+(?:name|details)\b/i.test(p.norm);
     const opening = p.index < 6;
     if (!names && !labelled && !opening) continue;
-    return foundFact(stated[0].number, st.evidence(p.start, p.end, (x) => x), names ? "Beside the organisation's name in the plan." : "From the plan's opening.");
+    return foundFact(
+      stated[0].number,
+      st.evidence(p.start, p.end, (x) => x),
+      names ? "Beside the organisation's name in the plan." : "From the plan's opening.",
+    );
   }
   return notFound("The plan gives no company number for the organisation it names.");
 }
@@ -998,7 +1250,10 @@ export interface OrganisationCheck {
 const COMPARED_TEXT_MAX = 200_000;
 
 /** Words of a name that identify it: no legal form, no generic word ("Calder Facilities Ltd" → calder, facilities). */
-const tokensOf = (name: string) => normaliseNameCore(name).split(" ").filter((w) => w && !GENERIC_WORDS.has(w));
+const tokensOf = (name: string) =>
+  normaliseNameCore(name)
+    .split(" ")
+    .filter((w) => w && !GENERIC_WORDS.has(w));
 
 /**
  * How two organisation names relate: `same` when equal (legal form, case and punctuation aside) or one's words are
@@ -1033,7 +1288,11 @@ export function siteLabel(site: { names: string[]; companyNumbers: string[] } | 
 }
 
 const planLabel = (plan: { name: string | null; companyNumber: string | null }) =>
-  plan.name ? `${plan.name}${plan.companyNumber ? ` (company number ${plan.companyNumber})` : ""}` : plan.companyNumber ? `company number ${plan.companyNumber}` : "no organisation";
+  plan.name
+    ? `${plan.name}${plan.companyNumber ? ` (company number ${plan.companyNumber})` : ""}`
+    : plan.companyNumber
+      ? `company number ${plan.companyNumber}`
+      : "no organisation";
 
 /**
  * Whether the plan is the site's organisation's (pure). The rule, in order:
@@ -1047,17 +1306,29 @@ const planLabel = (plan: { name: string | null; companyNumber: string | null }) 
  * 7. The site gives a registered name and the plan's shares nothing with it (nor with the site's own name or its
  *    address): a different organisation. With no registered name on the site, couldn't tell.
  */
-export function compareOrganisation(report: Pick<CarbonPlanReport, "company" | "companyNumber">, planText: string, site: SiteIdentity | null): OrganisationCheck {
+export function compareOrganisation(
+  report: Pick<CarbonPlanReport, "company" | "companyNumber">,
+  planText: string,
+  site: SiteIdentity | null,
+): OrganisationCheck {
   const plan = { name: report.company.value, companyNumber: report.companyNumber.value };
-  if (!site) return { match: "not_checked", plan, site: null, note: "The address given is the plan itself: no other page of the supplier's site was read to compare the organisation it names with." };
+  if (!site)
+    return {
+      match: "not_checked",
+      plan,
+      site: null,
+      note: "The address given is the plan itself: no other page of the supplier's site was read to compare the organisation it names with.",
+    };
   const out = { url: site.url, names: site.names.slice(0, 3), companyNumbers: site.numbers.slice(0, 3) };
   const who = siteLabel(out);
   const planWho = planLabel(plan);
   const result = (match: OrganisationMatch, note: string): OrganisationCheck => ({ match, plan, site: out, note });
   const planHead = planText.slice(0, COMPARED_TEXT_MAX);
   const planNumbers = statedCompanyNumbers(planHead).map((n) => n.number);
-  if (plan.companyNumber && site.numbers.includes(plan.companyNumber)) return result("same", `The plan gives company number ${plan.companyNumber}, which the site gives too.`);
-  if (!plan.name && !plan.companyNumber) return result("couldnt_tell", `Couldn't tell: the plan does not name the organisation it is for, so it could not be compared with the site's (${who}).`);
+  if (plan.companyNumber && site.numbers.includes(plan.companyNumber))
+    return result("same", `The plan gives company number ${plan.companyNumber}, which the site gives too.`);
+  if (!plan.name && !plan.companyNumber)
+    return result("couldnt_tell", `Couldn't tell: the plan does not name the organisation it is for, so it could not be compared with the site's (${who}).`);
   const siteMentionsPlan = !!plan.name && tokensOf(plan.name).length > 0 && !!findName(site.text, plan.name);
   const planMentionsSite = site.names.some((n) => findName(planHead, n)?.exact) || site.numbers.some((n) => planNumbers.includes(n));
   if (siteMentionsPlan || planMentionsSite) {
@@ -1069,8 +1340,12 @@ export function compareOrganisation(report: Pick<CarbonPlanReport, "company" | "
     );
   }
   if (plan.companyNumber && site.numbers.length)
-    return result("different", `The plan names ${planWho}; the site gives company number${site.numbers.length > 1 ? "s" : ""} ${listOf(out.companyNumbers)}${out.names.length ? ` (${out.names[0]})` : ""}: another organisation.`);
-  if (!plan.name) return result("couldnt_tell", `Couldn't tell: the plan gives only company number ${plan.companyNumber}, and the site gives none to compare it with.`);
+    return result(
+      "different",
+      `The plan names ${planWho}; the site gives company number${site.numbers.length > 1 ? "s" : ""} ${listOf(out.companyNumbers)}${out.names.length ? ` (${out.names[0]})` : ""}: another organisation.`,
+    );
+  if (!plan.name)
+    return result("couldnt_tell", `Couldn't tell: the plan gives only company number ${plan.companyNumber}, and the site gives none to compare it with.`);
   const relations = [...site.names, ...site.siteNames].map((n) => ({ n, r: relateNames(plan.name!, n) }));
   const same = relations.find((x) => x.r === "same");
   if (same) return result("same", `The plan names ${plan.name}, the name the site gives (${same.n}).`);
@@ -1078,9 +1353,14 @@ export function compareOrganisation(report: Pick<CarbonPlanReport, "company" | "
   const lead = tokensOf(plan.name)[0];
   const hostWords = site.domain.toLowerCase().replace(/[^a-z0-9]+/g, "");
   if (related || (lead && lead.length >= 4 && hostWords.includes(lead)))
-    return result("couldnt_tell", `Couldn't tell: the plan names ${planWho} and the site is ${related ? related.n : who}${related ? "" : ` (its address holds "${lead}": ${site.domain})`}: the names are alike but not the same.`);
+    return result(
+      "couldnt_tell",
+      `Couldn't tell: the plan names ${planWho} and the site is ${related ? related.n : who}${related ? "" : ` (its address holds "${lead}": ${site.domain})`}: the names are alike but not the same.`,
+    );
   if (site.names.length) return result("different", `The plan names ${planWho}; the site gives ${who}: another organisation.`);
-  const called = site.siteNames.length ? `calls itself ${listOf(site.siteNames.slice(0, 2))} but gives no registered name` : "gives no registered name or company number";
+  const called = site.siteNames.length
+    ? `calls itself ${listOf(site.siteNames.slice(0, 2))} but gives no registered name`
+    : "gives no registered name or company number";
   return result("couldnt_tell", `Couldn't tell: the plan names ${planWho}, and the site ${called}.`);
 }
 
@@ -1099,7 +1379,10 @@ export interface OtherOrganisationPlan {
 }
 
 /** The reply's words when the only plans found name other organisations (the supplier's own plan was not found). */
-export function otherPlansWording(others: readonly OtherOrganisationPlan[], site: { names: string[]; companyNumbers: string[] } | null): { reading: string; gap: string } {
+export function otherPlansWording(
+  others: readonly OtherOrganisationPlan[],
+  site: { names: string[]; companyNumbers: string[] } | null,
+): { reading: string; gap: string } {
   const who = siteLabel(site);
   const name = site?.names[0] ?? (site?.companyNumbers[0] ? `company ${site.companyNumbers[0]}` : "the supplier");
   const named = others.map((o) => `${planLabel({ name: o.company, companyNumber: o.companyNumber })} (${o.url})`);
@@ -1116,7 +1399,8 @@ export function otherPlansWording(others: readonly OtherOrganisationPlan[], site
 export function looksLikePlan(reading: Reading): boolean {
   const text = normalise(reading.doc.text);
   const headings = reading.doc.sections.map((s) => s.heading ?? "").join("\n");
-  const titled = PLAN_TITLE.test(headings) || PLAN_TITLE.test(reading.doc.title ?? "") || /^\s*(?:[^\n]{0,80}\n)?\s*carbon\s+reduction\s+plan\b/i.test(text.slice(0, 400));
+  const titled =
+    PLAN_TITLE.test(headings) || PLAN_TITLE.test(reading.doc.title ?? "") || /^\s*(?:[^\n]{0,80}\n)?\s*carbon\s+reduction\s+plan\b/i.test(text.slice(0, 400));
   const emissions = [/\bscope\s?[12]\b/i.test(text), UNITS.test(text), /\bbase(?:line)?\s+(?:year|emissions|footprint)\b/i.test(text)];
   const signals = [
     /\bcarbon\s+reduction\s+plan\b/i.test(text),
@@ -1149,8 +1433,11 @@ export function checkCarbonPlan(reading: Reading, opts: { today: string }): Carb
   let judged: Record<CarbonPlanPartKey, Judged>;
   let scope3Found: string[] = [];
   if (!isPlan) {
-    const why = "the document does not read as a carbon reduction plan (no plan heading with a net zero commitment, emissions in tCO2e or Scope 1 and 2 figures).";
-    judged = Object.fromEntries(CRP_PARTS.map((k) => [k, unsure(why, `Give the carbon reduction plan itself (this document does not read as one): ${ASK[k]} could not be checked.`)])) as Record<CarbonPlanPartKey, Judged>;
+    const why =
+      "the document does not read as a carbon reduction plan (no plan heading with a net zero commitment, emissions in tCO2e or Scope 1 and 2 figures).";
+    judged = Object.fromEntries(
+      CRP_PARTS.map((k) => [k, unsure(why, `Give the carbon reduction plan itself (this document does not read as one): ${ASK[k]} could not be checked.`)]),
+    ) as Record<CarbonPlanPartKey, Judged>;
   } else {
     const baseline = judgeBaseline(st, scrub);
     const s3 = judgeScope3(st, scrub);
@@ -1210,8 +1497,19 @@ export function checkCarbonPlan(reading: Reading, opts: { today: string }): Carb
   if (isPlan) facts.push(`Scope 3 categories reported: ${scope3Found.length ? scope3Found.join(", ") : "none"}.`);
 
   return {
-    company: company.evidence ? { ...company, evidence: { ...company.evidence, quote: scrub(company.evidence.quote), section: company.evidence.section === null ? null : scrub(company.evidence.section) } } : company,
-    companyNumber: companyNumber.evidence ? { ...companyNumber, evidence: { ...companyNumber.evidence, quote: scrub(companyNumber.evidence.quote) } } : companyNumber,
+    company: company.evidence
+      ? {
+          ...company,
+          evidence: {
+            ...company.evidence,
+            quote: scrub(company.evidence.quote),
+            section: company.evidence.section === null ? null : scrub(company.evidence.section),
+          },
+        }
+      : company,
+    companyNumber: companyNumber.evidence
+      ? { ...companyNumber, evidence: { ...companyNumber.evidence, quote: scrub(companyNumber.evidence.quote) } }
+      : companyNumber,
     planDate,
     parts,
     scope3Found,

@@ -170,9 +170,32 @@ function fullMonths(a: string, b: string): number {
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 const NUMBER_WORDS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
 };
-const SMALL_NUM = "(\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)";
+const SMALL_NUM =
+  "(\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)";
 const numberOf = (w: string): number | null => {
   const t = w.toLowerCase().replace(/,/g, "");
   if (/^\d+$/.test(t)) return Number(t);
@@ -187,13 +210,34 @@ const numberOf = (w: string): number | null => {
 const NOT_A_PERSON =
   /\b(?:trust|trustees?|board|charity|charities|council|commission|association|foundation|committee|limited|ltd|llp|plc|cio|company|group|centre|center|project|society|fund|funds|accountants?|chartered|partners|services|bank|church|hall|club|school|university|college|office|house|street|road|lane|uk|england|wales|scotland|ireland|northern|british|national|community|lottery|statement|report|accounts|financial|activities|balance|sheet|notes?|section|receipts?|payments?|independent|examiner'?s?|auditors?|approved|signed|signature|date|chair|treasurer|secretary|director|directors|the|of|and|for|on|behalf|print|name|reserves|policy|total|income|expenditure|governance|management|risk|safeguarding|grant|day|meeting|annual|general)\b/i;
 const TITLE = "(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Revd?|Cllr|Sir|Dame|Canon)\\.?\\s+)";
-const NAME =
-  `(?:${TITLE}?(?:[A-Z]\\.\\s?){1,3}\\s?[A-Z][a-zA-Z'’-]+|${TITLE}?[A-Z][a-z'’-]+(?:\\s+[A-Z]\\.)?(?:\\s+(?:[A-Z][a-z'’]+-)?[A-Z](?:[a-z]|['’][A-Z])[a-zA-Z'’-]*){1,2}|${TITLE}[A-Z][a-zA-Z'’-]+)`;
-const ROLE = "(?:Chair(?:man|woman|person)?(?: of (?:the )?(?:Trustees|Board|Committee))?|Vice[- ]Chair|Treasurer|(?:Company |Hon\\.? )?Secretary|Trustee|Director|President|(?:Independent )?Examiner|(?:Senior Statutory )?Auditor|Reporting Accountant)";
+const NAME = `(?:${TITLE}?(?:[A-Z]\\.\\s?){1,3}\\s?[A-Z][a-zA-Z'’-]+|${TITLE}?[A-Z][a-z'’-]+(?:\\s+[A-Z]\\.)?(?:\\s+(?:[A-Z][a-z'’]+-)?[A-Z](?:[a-z]|['’][A-Z])[a-zA-Z'’-]*){1,2}|${TITLE}[A-Z][a-zA-Z'’-]+)`;
+const ROLE =
+  "(?:Chair(?:man|woman|person)?(?: of (?:the )?(?:Trustees|Board|Committee))?|Vice[- ]Chair|Treasurer|(?:Company |Hon\\.? )?Secretary|Trustee|Director|President|(?:Independent )?Examiner|(?:Senior Statutory )?Auditor|Reporting Accountant)";
 const QUALS = "(?:\\s+(?:[A-Z]{2,6}|\\([A-Z]{2,6}\\)))*";
-const NAME_BEFORE_ROLE = new RegExp(`(${NAME})(${QUALS})(\\s*(?:,|\\(|–|-|—)?\\s*)(?=${ROLE}\\b|(?:resigned|appointed|retired|co-opted|elected|until|from)\\b)`, "g");
+const NAME_BEFORE_ROLE = new RegExp(
+  `(${NAME})(${QUALS})(\\s*(?:,|\\(|–|-|—)?\\s*)(?=${ROLE}\\b|(?:resigned|appointed|retired|co-opted|elected|until|from)\\b)`,
+  "g",
+);
 const ci = (w: string) => w.replace(/[A-Za-z]/g, (c) => `[${c.toUpperCase()}${c.toLowerCase()}]`);
-const LABELS = ["Signed", "Signature", "Print name", "Printed name", "Name", "Chairman", "Chairperson", "Chair", "Treasurer", "Secretary", "Trustee", "Independent examiner", "Examiner", "Auditor", "Reporting accountant"].map(ci).join("|");
+const LABELS = [
+  "Signed",
+  "Signature",
+  "Print name",
+  "Printed name",
+  "Name",
+  "Chairman",
+  "Chairperson",
+  "Chair",
+  "Treasurer",
+  "Secretary",
+  "Trustee",
+  "Independent examiner",
+  "Examiner",
+  "Auditor",
+  "Reporting accountant",
+]
+  .map(ci)
+  .join("|");
 const NAME_AFTER_LABEL = new RegExp(`(\\b(?:${LABELS})\\b\\s*(?:\\(?[a-z ]{0,30}\\)?)?\\s*[:\\-–]?\\s*)(${NAME})`, "g");
 const NAME_AFTER_BY = new RegExp(`(\\b(?:by|behalf by)\\s*:?\\s*)(${NAME})`, "g");
 const LEADING_NAME = new RegExp(`^(${NAME})(?=\\s*(?:$|,|\\(|\\d|–|-))`);
@@ -325,7 +369,27 @@ export interface ParsedRow {
 
 const NUM_RE = /^£?(\()?£?([-–])?£?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(\))?$/;
 const YEAR_RE = /^(?:19[89]\d|20\d\d)$/;
-const HEADER_WORDS = new Set(["total", "totals", "funds", "fund", "note", "notes", "unrestricted", "restricted", "endowment", "endowed", "designated", "general", "year", "current", "last", "prior", "previous", "this", "£"]);
+const HEADER_WORDS = new Set([
+  "total",
+  "totals",
+  "funds",
+  "fund",
+  "note",
+  "notes",
+  "unrestricted",
+  "restricted",
+  "endowment",
+  "endowed",
+  "designated",
+  "general",
+  "year",
+  "current",
+  "last",
+  "prior",
+  "previous",
+  "this",
+  "£",
+]);
 
 function unitOf(raw: string): number {
   const t = raw.replace(/^\(|\)$/g, "").toLowerCase();
@@ -372,7 +436,14 @@ function tokensOf(items: Item[]): Tok[] {
         // "(1,234)" and "-1,234" are negative; a lone bracket (a figure cut from its prose) is not.
         const negative = (!!m[1] && !!m[5]) || !!m[2];
         const v = Number(m[3].replace(/,/g, "") + (m[4] ?? ""));
-        toks.push({ raw, kind: "num", value: negative ? -v : v, item: it.index, unit: 0, plain: !m[1] && !m[2] && !m[4] && !m[5] && !m[3].includes(",") && !raw.includes("£") });
+        toks.push({
+          raw,
+          kind: "num",
+          value: negative ? -v : v,
+          item: it.index,
+          unit: 0,
+          plain: !m[1] && !m[2] && !m[4] && !m[5] && !m[3].includes(",") && !raw.includes("£"),
+        });
       } else toks.push({ raw, kind: "word", value: 0, item: it.index, unit: 0, plain: false });
     }
   }
@@ -383,7 +454,8 @@ function tokensOf(items: Item[]): Tok[] {
     if (k.kind !== "num" || !k.plain || !YEAR_RE.test(k.raw)) continue;
     const prev = toks[i - 1];
     const next = toks[i + 1];
-    const prevHeader = !!prev && ((prev.kind === "word" && HEADER_WORDS.has(prev.raw.toLowerCase().replace(/[^a-z£]/g, ""))) || prev.kind === "year" || prev.kind === "unit");
+    const prevHeader =
+      !!prev && ((prev.kind === "word" && HEADER_WORDS.has(prev.raw.toLowerCase().replace(/[^a-z£]/g, ""))) || prev.kind === "year" || prev.kind === "unit");
     if (prevHeader || isYearish(next)) k.kind = "year";
   }
   return toks;
@@ -453,7 +525,10 @@ function rowsOf(items: Item[]): Row[] {
     }
     const words = label.filter((t) => t.kind === "word");
     if (words.length) {
-      const text = words.slice(-16).map((t) => t.raw.replace(/_/g, " ")).join(" ");
+      const text = words
+        .slice(-16)
+        .map((t) => t.raw.replace(/_/g, " "))
+        .join(" ");
       let key = words
         .slice(-14)
         .map((t) => t.raw)
@@ -487,7 +562,11 @@ function nameSectionTotals(rows: Row[]): void {
     members = [];
   };
   for (const r of rows) {
-    const opens = /\b(?:income|incoming resources)(?: and endowments)? from\b/.test(r.key) ? "income" : /\b(?:expenditure|resources expended) on\b/.test(r.key) ? "expenditure" : null;
+    const opens = /\b(?:income|incoming resources)(?: and endowments)? from\b/.test(r.key)
+      ? "income"
+      : /\b(?:expenditure|resources expended) on\b/.test(r.key)
+        ? "expenditure"
+        : null;
     if (opens) {
       close(false);
       section = opens;
@@ -611,7 +690,11 @@ const INCOME_LABELS = [
   /\btotal receipts$/,
   /^(?:total )?income$/,
 ];
-const EXPENDITURE_LABELS = [/\btotal (?:expenditure|resources expended|outgoing resources|spending)(?: for the (?:year|period))?$/, /\btotal payments$/, /^expenditure$/];
+const EXPENDITURE_LABELS = [
+  /\btotal (?:expenditure|resources expended|outgoing resources|spending)(?: for the (?:year|period))?$/,
+  /\btotal payments$/,
+  /^expenditure$/,
+];
 const NET_LABELS = [
   /\bnet (?:\(?(?:income|expenditure|incoming|outgoing)\)?\s*\/?\s*){1,2}(?:resources)?(?: for the (?:year|period))?(?: before [a-z ,/()]+)?$/,
   /\bnet (?:of )?receipts\s*\/\s*\(?payments\)?$|\bexcess of receipts over payments$/,
@@ -645,25 +728,34 @@ const FUND_LABELS: Record<"u" | "d" | "r" | "e" | "g", RegExp> = {
  * "charitable incorporated organisation", a CIO or SCIO, the Charity Commission, OSCR, the CCNI, the Charities Act or
  * SORP), besides a charity number stated (read by charityNumberOf) or a trustees' report's title.
  */
-const CHARITY_FORM = /\bregistered\s+(?:as\s+a\s+)?charity\b|\bcharitable\s+(?:company|incorporated\s+organi[sz]ation|trust|association|foundation)\b|\bS?CIO\b|\bcharity\s+commission\b|\bOSCR\b|\bscottish\s+charity\b|\bCCNI\b|\bcharities\s+(?:act|sorp|statement\s+of\s+recommended\s+practice)\b|\bSORP\b/i;
+const CHARITY_FORM =
+  /\bregistered\s+(?:as\s+a\s+)?charity\b|\bcharitable\s+(?:company|incorporated\s+organi[sz]ation|trust|association|foundation)\b|\bS?CIO\b|\bcharity\s+commission\b|\bOSCR\b|\bscottish\s+charity\b|\bCCNI\b|\bcharities\s+(?:act|sorp|statement\s+of\s+recommended\s+practice)\b|\bSORP\b/i;
 /** "The charity" as the document's subject, said again and again (a plc's report naming a charity it supports does not). */
 const THE_CHARITY = /\bthe\s+charity(?:['’]s)?\b/gi;
 
 /** A trustees' report's title: "Trustees' Annual Report", "Report of the Trustees", "Directors' and Trustees' Report". */
-const TRUSTEES_TITLE = /\btrustees['’]?\s*(?:\(\s*including\s+(?:the\s+)?directors['’]?\s*\)\s*)?(?:annual\s+)?report\b|\breport\s+of\s+the\s+(?:board\s+of\s+)?trustees\b|\bannual\s+report\s+of\s+the\s+(?:board\s+of\s+)?trustees\b|\bdirectors['’]?\s+(?:and|&)\s+trustees['’]?\s+(?:annual\s+)?report\b|\btrustees['’]?\s+(?:and|&)\s+directors['’]?\s+report\b/i;
+const TRUSTEES_TITLE =
+  /\btrustees['’]?\s*(?:\(\s*including\s+(?:the\s+)?directors['’]?\s*\)\s*)?(?:annual\s+)?report\b|\breport\s+of\s+the\s+(?:board\s+of\s+)?trustees\b|\bannual\s+report\s+of\s+the\s+(?:board\s+of\s+)?trustees\b|\bdirectors['’]?\s+(?:and|&)\s+trustees['’]?\s+(?:annual\s+)?report\b|\btrustees['’]?\s+(?:and|&)\s+directors['’]?\s+report\b/i;
 /**
  * A report's or accounts' title: "Annual Report and Financial Statements", "Report and Accounts", "Annual Report and
  * Unaudited Accounts", "Financial Statements for the year ended …", "Annual Report 2024/25", "Annual Accounts".
  */
-const REPORT_TITLE = /\b(?:annual\s+)?report\s*(?:and|&)\s*(?:the\s+)?(?:audited\s+|unaudited\s+|consolidated\s+|independently\s+examined\s+)?(?:financial\s+statements|accounts)\b|\b(?:financial\s+statements|accounts)\s+for\s+the\s+(?:year|period)\s+(?:ended|ending|to)\b|\bannual\s+(?:report|accounts|return)\b|\bCC1[67]a?\b/i;
+const REPORT_TITLE =
+  /\b(?:annual\s+)?report\s*(?:and|&)\s*(?:the\s+)?(?:audited\s+|unaudited\s+|consolidated\s+|independently\s+examined\s+)?(?:financial\s+statements|accounts)\b|\b(?:financial\s+statements|accounts)\s+for\s+the\s+(?:year|period)\s+(?:ended|ending|to)\b|\bannual\s+(?:report|accounts|return)\b|\bCC1[67]a?\b/i;
 
 /** The trustees' report's sections: the Charities SORP (FRS 102) module 1 and the Charity Commission's CC17a form. */
 const SORP_SECTIONS: [string, RegExp][] = [
-  ["objectives and activities", /^(?:our\s+|the\s+charity['’]s\s+)?(?:charitable\s+)?(?:objectives?|objects?|aims?|purposes?)(?:,)?\s+(?:and|&)\s+(?:principal\s+|main\s+)?activities\b/i],
+  [
+    "objectives and activities",
+    /^(?:our\s+|the\s+charity['’]s\s+)?(?:charitable\s+)?(?:objectives?|objects?|aims?|purposes?)(?:,)?\s+(?:and|&)\s+(?:principal\s+|main\s+)?activities\b/i,
+  ],
   ["achievements and performance", /^(?:our\s+)?(?:achievements?\s+(?:and|&)\s+performance|performance\s+(?:and|&)\s+achievements?)\b/i],
   ["financial review", /^(?:the\s+)?financial\s+review\b|^review\s+of\s+(?:the\s+)?(?:charity['’]s\s+)?finances\b/i],
   ["structure, governance and management", /^(?:structure\s*,?\s*)?governance\s+(?:and|&)\s+management\b|^structure\s*(?:,|and|&)\s*governance\b/i],
-  ["reference and administrative details", /^(?:reference|legal)\s+(?:and|&)\s+administrative\s+(?:details|information)\b|^administrative\s+(?:details|information)\b/i],
+  [
+    "reference and administrative details",
+    /^(?:reference|legal)\s+(?:and|&)\s+administrative\s+(?:details|information)\b|^administrative\s+(?:details|information)\b/i,
+  ],
   ["plans for future periods", /^(?:plans\s+for\s+(?:the\s+)?future(?:\s+periods)?|future\s+plans)\b/i],
   ["the trustees' responsibilities", /^(?:statement\s+of\s+)?(?:the\s+)?trustees['’]?\s+responsibilities\b|^responsibilities\s+of\s+the\s+trustees\b/i],
   ["public benefit", /^public\s+benefit\b/i],
@@ -683,8 +775,14 @@ const ACCOUNTS_HEADINGS: [string, RegExp][] = [
   ["notes to the accounts", /^notes\s+(?:to|forming\s+part\s+of)\s+the\s+(?:financial\s+statements|accounts)\b/i],
 ];
 const SCRUTINY_PARTS: [string, RegExp][] = [
-  ["an independent examiner's report", /\bindependent\s+examiner['’]?s?\s+report\b|\breport\s+of\s+the\s+independent\s+examiner\b|\bindependent\s+examination\b/i],
-  ["an auditor's report", /\b(?:independent\s+)?auditors?['’]?s?\s+report\s+to\s+the\s+(?:trustees|members)\b|\breport\s+of\s+the\s+(?:independent\s+)?auditors?\b/i],
+  [
+    "an independent examiner's report",
+    /\bindependent\s+examiner['’]?s?\s+report\b|\breport\s+of\s+the\s+independent\s+examiner\b|\bindependent\s+examination\b/i,
+  ],
+  [
+    "an auditor's report",
+    /\b(?:independent\s+)?auditors?['’]?s?\s+report\s+to\s+the\s+(?:trustees|members)\b|\breport\s+of\s+the\s+(?:independent\s+)?auditors?\b/i,
+  ],
 ];
 
 /** Characters of each of the document's first lines where its title is looked for (a PDF's first page may run its lines together). */
@@ -743,7 +841,8 @@ function recognise(reading: Reading, items: Item[], charityNumber: string | null
   if (charityNumber) identity.push(`a charity number (${charityNumber})`);
   if (reading.mentions(CHARITY_FORM)) identity.push("a charity's legal form or regulator");
   if (trusteesTitle) identity.push("a trustees' report's title");
-  if (!identity.length && (doc.text.match(THE_CHARITY)?.length ?? 0) >= 3 && reading.mentions(/\btrustees\b/i)) identity.push("the charity and its trustees as its subject");
+  if (!identity.length && (doc.text.match(THE_CHARITY)?.length ?? 0) >= 3 && reading.mentions(/\btrustees\b/i))
+    identity.push("the charity and its trustees as its subject");
 
   const form: string[] = [];
   if (reportTitle) form.push(trusteesTitle ? "a trustees' report's title" : "a report's or accounts' title");
@@ -755,11 +854,14 @@ function recognise(reading: Reading, items: Item[], charityNumber: string | null
   const recognised = identity.length > 0 && hasForm;
   const trusteesReport = trusteesTitle || sections.length > 0;
   let note: string;
-  if (recognised) note = `Read as a charity's ${trusteesReport ? "trustees' report" : "report"}${accounts.length || figures ? " and accounts" : ""}: it has ${[...new Set([...identity, ...form])].join(", ")}.`;
+  if (recognised)
+    note = `Read as a charity's ${trusteesReport ? "trustees' report" : "report"}${accounts.length || figures ? " and accounts" : ""}: it has ${[...new Set([...identity, ...form])].join(", ")}.`;
   else if (doc.chars < 40) note = "The document has almost no text.";
   else
     note = `The document does not read as a charity's trustees' report or accounts: ${[
-      identity.length ? null : "it names no charity (no charity number, no charity's legal form or regulator such as a charitable company, a CIO or the Charity Commission, no trustees' report)",
+      identity.length
+        ? null
+        : "it names no charity (no charity number, no charity's legal form or regulator such as a charitable company, a CIO or the Charity Commission, no trustees' report)",
       hasForm
         ? null
         : "it has none of the parts of one (no title such as \"Trustees' annual report\" or \"Annual report and financial statements\", none of the trustees' report's sections such as objectives and activities, achievements and performance or financial review, no statement of financial activities, receipts and payments accounts or balance sheet, no independent examiner's or auditor's report)",
@@ -810,7 +912,9 @@ export function readCharityReport(reading: Reading, opts: CharityReadOptions): C
 
   // A fact not found in a document read in full is absent ("not stated"); in a cut one, couldn't tell.
   const absent: Absent = <T>(what: string, value: T | null = null): Fact<T> =>
-    doc.cut ? notFound(`Couldn't tell: ${what} was not found in the part of the document read (it was cut).`) : { value, evidence: null, note: `Not found: the document (read in full) does not mention ${what}.` };
+    doc.cut
+      ? notFound(`Couldn't tell: ${what} was not found in the part of the document read (it was cut).`)
+      : { value, evidence: null, note: `Not found: the document (read in full) does not mention ${what}.` };
   const rowEvidence = (p: ParsedRow) => {
     const it = items[p.row.figItem];
     const figs = p.row.figs.slice(0, p.tokensUsed).map((t) => t.raw);
@@ -826,7 +930,11 @@ export function readCharityReport(reading: Reading, opts: CharityReadOptions): C
 
   // --- Finances ----------------------------------------------------------------------------------------------
   const basis = basisOf(items, cite);
-  const amountOf = (v: number, prior: number | null): Amount => ({ amount: v, yearEnded: yearEnd, priorYear: prior === null ? null : { amount: prior, yearEnded: priorEnd } });
+  const amountOf = (v: number, prior: number | null): Amount => ({
+    amount: v,
+    yearEnded: yearEnd,
+    priorYear: prior === null ? null : { amount: prior, yearEnded: priorEnd },
+  });
   const fromRow = (p: ParsedRow | null, what: string, narrativeRe: RegExp | null): Fact<Amount> => {
     const narrative = narrativeRe ? narrativeAmount(reading, narrativeRe) : null;
     if (p && p.cur !== null) {
@@ -838,7 +946,12 @@ export function readCharityReport(reading: Reading, opts: CharityReadOptions): C
       }
       return found(amountOf(p.cur, p.priorBlank ? null : p.prior), rowEvidence(p), note);
     }
-    if (narrative) return found(amountOf(narrative.amount, narrative.prior), cite.sentence(narrative.sentence, narrativeRe!), "From the report's text (no accounts table with this figure was read).");
+    if (narrative)
+      return found(
+        amountOf(narrative.amount, narrative.prior),
+        cite.sentence(narrative.sentence, narrativeRe!),
+        "From the report's text (no accounts table with this figure was read).",
+      );
     return absent(what);
   };
   const income = fromRow(incomeRow, `an income (or receipts) figure`, NARRATIVE_INCOME);
@@ -848,7 +961,11 @@ export function readCharityReport(reading: Reading, opts: CharityReadOptions): C
   if (netRow && netRow.cur !== null) netIncome = fromRow(netRow, "", null);
   else if (income.value && expenditure.value && income.evidence) {
     const prior = income.value.priorYear && expenditure.value.priorYear ? income.value.priorYear.amount - expenditure.value.priorYear.amount : null;
-    netIncome = found(amountOf(income.value.amount - expenditure.value.amount, prior), expenditure.evidence ?? income.evidence, "Worked out as income minus expenditure (the accounts give no net figure that was read).");
+    netIncome = found(
+      amountOf(income.value.amount - expenditure.value.amount, prior),
+      expenditure.evidence ?? income.evidence,
+      "Worked out as income minus expenditure (the accounts give no net figure that was read).",
+    );
   } else netIncome = absent("a net income (surplus or deficit) figure");
 
   const fundsOut = fundsOf(firstRow, reading, amountOf, rowEvidence, absent, receiptsForm, cite);
@@ -865,9 +982,24 @@ export function readCharityReport(reading: Reading, opts: CharityReadOptions): C
     if (sec) return found(true, cite.sentence(reading.sentencesOf(sec)[0]), `The report has a section headed "${redactHeading(sec.heading ?? "")}".`);
     return absent(what, false);
   };
-  const safeguarding = policy("a safeguarding policy", [SAFEGUARDING_POLICY, /\bsafeguarding\b.*\b(?:polic(?:y|ies)|procedures?|lead|officer|trustee|training|DBS)\b/i], /^(?:\d+\.?\s*)?(?:safeguarding|child protection|protecting (?:children|vulnerable))\b/i, /\bsafeguarding (?:the |its |their |of the )?(?:charity['’]s |company['’]s )?(?:assets|funds|property|resources)\b/i);
-  const conflictsOfInterest = policy("how conflicts of interest are managed", [/conflicts? of interests?|register of (?:trustees['’]? |members['’]? )?interests|declar\w* (?:of )?(?:any |their |all )?(?:\w+ )?(?:interests?|conflicts?)|interests? (?:are|is) declared/i], /^(?:\d+\.?\s*)?(?:conflicts? of interests?|declarations? of interests?|trustees['’]? interests)\b/i);
-  const riskStatement = policy("a statement on the major risks the charity faces", [RISK_STATEMENT], /^(?:\d+\.?\s*)?(?:(?:major|principal|key|main) risks|risk management|risks and uncertainties|risk review)\b/i);
+  const safeguarding = policy(
+    "a safeguarding policy",
+    [SAFEGUARDING_POLICY, /\bsafeguarding\b.*\b(?:polic(?:y|ies)|procedures?|lead|officer|trustee|training|DBS)\b/i],
+    /^(?:\d+\.?\s*)?(?:safeguarding|child protection|protecting (?:children|vulnerable))\b/i,
+    /\bsafeguarding (?:the |its |their |of the )?(?:charity['’]s |company['’]s )?(?:assets|funds|property|resources)\b/i,
+  );
+  const conflictsOfInterest = policy(
+    "how conflicts of interest are managed",
+    [
+      /conflicts? of interests?|register of (?:trustees['’]? |members['’]? )?interests|declar\w* (?:of )?(?:any |their |all )?(?:\w+ )?(?:interests?|conflicts?)|interests? (?:are|is) declared/i,
+    ],
+    /^(?:\d+\.?\s*)?(?:conflicts? of interests?|declarations? of interests?|trustees['’]? interests)\b/i,
+  );
+  const riskStatement = policy(
+    "a statement on the major risks the charity faces",
+    [RISK_STATEMENT],
+    /^(?:\d+\.?\s*)?(?:(?:major|principal|key|main) risks|risk management|risks and uncertainties|risk review)\b/i,
+  );
   const reservesPolicy = policy("a reserves policy", [RESERVES_POLICY], /^(?:\d+\.?\s*)?reserves policy\b/i);
   const publicBenefit = policy("a public benefit statement", [/\bpublic benefit\b/i], /^(?:\d+\.?\s*)?public benefit\b/i);
   const scrutiny = scrutinyOf(reading, items, cite, absent);
@@ -878,11 +1010,30 @@ export function readCharityReport(reading: Reading, opts: CharityReadOptions): C
 
   // --- Flags -------------------------------------------------------------------------------------------------
   const region: Regulator | null = numbers.regulator.value;
-  const flags = flagsOf({ reading, cite, income, expenditure, netIncome, scrutiny, approvedOn, financialYear, region, today: opts.today, absent, receiptsForm: basis.value === "receipts_and_payments" });
+  const flags = flagsOf({
+    reading,
+    cite,
+    income,
+    expenditure,
+    netIncome,
+    scrutiny,
+    approvedOn,
+    financialYear,
+    region,
+    today: opts.today,
+    absent,
+    receiptsForm: basis.value === "receipts_and_payments",
+  });
 
   const parts = [
     recognition.trusteesReport ? "a trustees' report" : null,
-    basis.value === "receipts_and_payments" ? "receipts and payments accounts" : basis.value === "accruals" ? "accruals accounts" : income.value || expenditure.value ? "accounts" : null,
+    basis.value === "receipts_and_payments"
+      ? "receipts and payments accounts"
+      : basis.value === "accruals"
+        ? "accruals accounts"
+        : income.value || expenditure.value
+          ? "accounts"
+          : null,
     scrutiny.value === "audit" ? "an auditor's report" : scrutiny.value === "independent_examination" ? "an independent examiner's report" : null,
   ].filter((x): x is string => !!x);
 
@@ -912,8 +1063,25 @@ function unrecognised(why: string): CharityReport {
   const base: Omit<CharityReport, "transparency" | "funderGaps" | "facts"> = {
     recognition: { recognised: false, parts: [], note: why },
     charity: { name: nf(), charityNumber: nf(), regulator: nf(), companyNumber: nf(), financialYear: nf() },
-    finances: { basis: nf(), income: nf(), expenditure: nf(), netIncome: nf(), reserves: nf(), funds: { unrestricted: nf(), restricted: nf(), endowment: nf(), designated: nf(), total: nf() } },
-    governance: { trustees: nf(), meetings: nf(), safeguarding: nf(), conflictsOfInterest: nf(), riskStatement: nf(), reservesPolicy: nf(), publicBenefit: nf(), scrutiny: nf(), approvedOn: nf() },
+    finances: {
+      basis: nf(),
+      income: nf(),
+      expenditure: nf(),
+      netIncome: nf(),
+      reserves: nf(),
+      funds: { unrestricted: nf(), restricted: nf(), endowment: nf(), designated: nf(), total: nf() },
+    },
+    governance: {
+      trustees: nf(),
+      meetings: nf(),
+      safeguarding: nf(),
+      conflictsOfInterest: nf(),
+      riskStatement: nf(),
+      reservesPolicy: nf(),
+      publicBenefit: nf(),
+      scrutiny: nf(),
+      approvedOn: nf(),
+    },
     delivery: { activities: [], beneficiaries: [], peopleHelped: nf() },
     flags: { deficit: nf(), deficitExplained: nf(), goingConcern: nf(), qualifiedOpinion: nf(), lateFiling: nf() },
   };
@@ -994,23 +1162,35 @@ function charityNumberOf(reading: Reading, items: Item[], cite: Citer) {
   }
   const charityNumber: Fact<string> = out
     ? found(out.value, out.evidence, out.re === CC16A_LINE ? "The number beside the charity's name on the form's first line." : null)
-    : notFound("Couldn't tell: no charity number was found (no \"Registered charity number\", \"Charity No.\", \"Charity registration number\" or the like with a number).");
+    : notFound(
+        'Couldn\'t tell: no charity number was found (no "Registered charity number", "Charity No.", "Charity registration number" or the like with a number).',
+      );
   let regulator: Fact<Regulator>;
   if (out) {
     const v = out.value;
     const scottish = /^SC/.test(v);
     const ni = /^NIC/.test(v) || (/^1\d{5}$/.test(v) && reading.mentions(/northern ireland|\bCCNI\b/i));
-    regulator = found(scottish ? "oscr" : ni ? "ccni" : "charity_commission", out.evidence, scottish ? "An SC number: the Scottish Charity Regulator (OSCR)." : ni ? "A Northern Ireland number: the Charity Commission for Northern Ireland." : "A number of the Charity Commission for England and Wales.");
+    regulator = found(
+      scottish ? "oscr" : ni ? "ccni" : "charity_commission",
+      out.evidence,
+      scottish
+        ? "An SC number: the Scottish Charity Regulator (OSCR)."
+        : ni
+          ? "A Northern Ireland number: the Charity Commission for Northern Ireland."
+          : "A number of the Charity Commission for England and Wales.",
+    );
   } else regulator = notFound("Couldn't tell: no charity number was found.");
   return { charityNumber, regulator, formName };
 }
 
 const ORG_WORD =
   /\b(?:Trust|Charity|Foundation|Association|Society|Fund|CIO|Limited|Ltd|Centre|Center|Club|Church|Chapel|Project|Appeal|Network|Hospice|Alliance|Institute|League|Friends|Hall|Players|Federation|Council|Group|UK|Mission|Aid|Action|Care|Relief|Shelter|Sanctuary|Rescue|Partnership|Forum|Collective|Company|Committee|Museum|Theatre|Orchestra|Choir|School|Academy|Services|Initiative|Community|Scouts|Guides|Bank|Home|Homes|Housing|Enterprise|Cooperative|Co-operative|Fellowship|Union|Festival)\b/i;
-const GENERIC_TITLE = /\b(?:annual report|trustees['’]?|report|accounts|financial statements|statement of financial|contents|for the year|year ended|registered|company number|charity number|receipts|balance sheet|legal and administrative|reference and administrative|independent examiner|auditor)\b/i;
+const GENERIC_TITLE =
+  /\b(?:annual report|trustees['’]?|report|accounts|financial statements|statement of financial|contents|for the year|year ended|registered|company number|charity number|receipts|balance sheet|legal and administrative|reference and administrative|independent examiner|auditor)\b/i;
 
 function charityNameOf(reading: Reading, items: Item[], cite: Citer, formName: { name: string; item: Item } | null): Fact<string> {
-  const label = /\b(?:charity(?:['’]s)? name|name of (?:the )?charity|registered name|full name of (?:the )?charity|charity name)\s*[:\-–]?\s+(.{3,90}?)(?=\s+(?:charity (?:registration )?(?:number|no)|registered|company|working name|other names?|principal|address|trustees)\b|[;\n]|\.\s|\.$|$)/i;
+  const label =
+    /\b(?:charity(?:['’]s)? name|name of (?:the )?charity|registered name|full name of (?:the )?charity|charity name)\s*[:\-–]?\s+(.{3,90}?)(?=\s+(?:charity (?:registration )?(?:number|no)|registered|company|working name|other names?|principal|address|trustees)\b|[;\n]|\.\s|\.$|$)/i;
   const it = items.find((x) => label.test(x.text));
   if (it) {
     const m = label.exec(it.text)!;
@@ -1018,14 +1198,17 @@ function charityNameOf(reading: Reading, items: Item[], cite: Citer, formName: {
   }
   if (formName) return found(formName.name, cite.item(formName.item, CC16A_LINE), "The name on the form's first line.");
   // "World Vision UK is a registered charity", "Hollybrook Community Trust is a charitable company limited by guarantee".
-  const is = /((?:The\s+)?[A-Z][\w&'’.-]*(?:\s+(?:[A-Z][\w&'’.()-]*|of|and|the|for|in|&|on|at)){0,8})\s+(?:is|was)\s+(?:a|an)\s+(?:registered charity|charity registered|(?:registered )?charitable (?:company|incorporated organisation|trust|association)|company limited by guarantee|charitable company|(?:registered )?(?:scottish )?charity\b|unincorporated charitable)/;
+  const is =
+    /((?:The\s+)?[A-Z][\w&'’.-]*(?:\s+(?:[A-Z][\w&'’.()-]*|of|and|the|for|in|&|on|at)){0,8})\s+(?:is|was)\s+(?:a|an)\s+(?:registered charity|charity registered|(?:registered )?charitable (?:company|incorporated organisation|trust|association)|company limited by guarantee|charitable company|(?:registered )?(?:scottish )?charity\b|unincorporated charitable)/;
   const isIt = items.find((x) => is.test(x.text));
   if (isIt) {
     const nm = is.exec(isIt.text)![1].trim();
-    if (!/^(?:It|This|The (?:charity|trust|company|organisation))$/i.test(nm)) return found(nm, cite.item(isIt, is), "The name the report says is the charity.");
+    if (!/^(?:It|This|The (?:charity|trust|company|organisation))$/i.test(nm))
+      return found(nm, cite.item(isIt, is), "The name the report says is the charity.");
   }
   // "… (the Charity)" / "(“the Trust”)".
-  const defined = /((?:The\s+)?[A-Z][\w&'’.-]*(?:\s+(?:[A-Z][\w&'’.-]*|of|and|the|for|in|&|on)){0,8})\s*\((?:the\s*)?["“'‘]?(?:charity|trust|cio|company|organisation|association|foundation|society)["”'’]?\)/;
+  const defined =
+    /((?:The\s+)?[A-Z][\w&'’.-]*(?:\s+(?:[A-Z][\w&'’.-]*|of|and|the|for|in|&|on)){0,8})\s*\((?:the\s*)?["“'‘]?(?:charity|trust|cio|company|organisation|association|foundation|society)["”'’]?\)/;
   const d = items.find((x) => defined.test(x.text));
   if (d) {
     const m = defined.exec(d.text)!;
@@ -1033,19 +1216,27 @@ function charityNameOf(reading: Reading, items: Item[], cite: Citer, formName: {
     if (ORG_WORD.test(nm) || nm.split(/\s+/).length >= 2) return found(nm, cite.item(d, defined));
   }
   // "Independent examiner's report to the trustees of Ashworth Community Arts ('the Company')".
-  const addressed = /\breport\s+(?:to|of)\s+the\s+(?:charity\s+)?(?:trustees|members|directors)\s+of\s+((?:The\s+)?[A-Z][\w&'’.-]*(?:\s+(?:[A-Z][\w&'’.-]*|of|and|the|for|in|&|on|at)){0,8}?)(?=\s*(?:\(|['‘"“,;:.]|$)|\s+(?:on|for|I|We|to|in)\b)/;
+  const addressed =
+    /\breport\s+(?:to|of)\s+the\s+(?:charity\s+)?(?:trustees|members|directors)\s+of\s+((?:The\s+)?[A-Z][\w&'’.-]*(?:\s+(?:[A-Z][\w&'’.-]*|of|and|the|for|in|&|on|at)){0,8}?)(?=\s*(?:\(|['‘"“,;:.]|$)|\s+(?:on|for|I|We|to|in)\b)/;
   const ad = items.find((x) => addressed.test(x.text));
   if (ad) {
     const nm = addressed.exec(ad.text)![1].trim();
-    if (nm.split(/\s+/).length <= 10 && !/^(?:The\s+)?(?:Charity|Trust|Company|CIO)$/i.test(nm)) return found(nm, cite.item(ad, addressed), "The name the examiner's or auditor's report is addressed to.");
+    if (nm.split(/\s+/).length <= 10 && !/^(?:The\s+)?(?:Charity|Trust|Company|CIO)$/i.test(nm))
+      return found(nm, cite.item(ad, addressed), "The name the examiner's or auditor's report is addressed to.");
   }
   // A title line near the top: the first heading or line naming an organisation, before the report's own title.
   for (const x of items.slice(0, 25)) {
     const t = x.text.replace(/\s+/g, " ").trim();
-    const head = /^(.{3,90}?)\s+(?:trustees['’]?|annual report|report and (?:financial statements|accounts)|financial statements|(?:unaudited |audited )?accounts)\b/i.exec(t);
+    const head =
+      /^(.{3,90}?)\s+(?:trustees['’]?|annual report|report and (?:financial statements|accounts)|financial statements|(?:unaudited |audited )?accounts)\b/i.exec(
+        t,
+      );
     const candidate = head ? head[1] : t.length <= 80 && !GENERIC_TITLE.test(t) ? t : null;
     if (!candidate || !ORG_WORD.test(candidate) || /[.!?]$/.test(candidate) || /\d{3,}/.test(candidate)) continue;
-    const nm = candidate.replace(/\s*\((?:a )?company limited by guarantee\)\s*$/i, "").replace(/[–:,-]\s*$/, "").trim();
+    const nm = candidate
+      .replace(/\s*\((?:a )?company limited by guarantee\)\s*$/i, "")
+      .replace(/[–:,-]\s*$/, "")
+      .trim();
     if (nm.split(/\s+/).length > 10) continue;
     return found(nm, cite.item(x, new RegExp(escapeRe(nm.slice(0, 30)))), "Taken from the document's title.");
   }
@@ -1053,7 +1244,8 @@ function charityNameOf(reading: Reading, items: Item[], cite: Citer, formName: {
 }
 
 function companyNumberOf(reading: Reading, cite: Citer): Fact<string> {
-  const re = /\b(?:company (?:registration |registered )?(?:number|no\.?|reg(?:istration)?\.? no\.?)|registered company (?:number|no\.?)|companies house (?:number|no\.?)|registered in england(?: and wales)?(?: with)?(?: company)?(?: number| no\.?)?)\s*[:.\-–]?\s*((?:SC|NI|OC|SO|NC|R0)?\s?\d{6,8})\b/i;
+  const re =
+    /\b(?:company (?:registration |registered )?(?:number|no\.?|reg(?:istration)?\.? no\.?)|registered company (?:number|no\.?)|companies house (?:number|no\.?)|registered in england(?: and wales)?(?: with)?(?: company)?(?: number| no\.?)?)\s*[:.\-–]?\s*((?:SC|NI|OC|SO|NC|R0)?\s?\d{6,8})\b/i;
   const s = reading.first(re);
   if (!s) return notFound("Couldn't tell: no company number was found (most charities are not companies).");
   return found(re.exec(s.text)![1].replace(/\s+/g, "").toUpperCase(), cite.sentence(s, re));
@@ -1090,18 +1282,29 @@ function financialYearOf(reading: Reading, items: Item[], cite: Citer): Fact<{ s
     }
   const ended = counts.size ? [...counts].sort((a, b) => b[1].n - a[1].n || a[1].item.index - b[1].item.index)[0] : null;
   // A period that ends on the year end named (or with none named) is the year; otherwise the year end named wins.
-  if (period && (!ended || ended[0] === period.end)) return found({ start: period.start, end: period.end }, cite.item(period.item, new RegExp(escapeRe(period.text))));
+  if (period && (!ended || ended[0] === period.end))
+    return found({ start: period.start, end: period.end }, cite.item(period.item, new RegExp(escapeRe(period.text))));
   if (ended) {
     const [iso, best] = ended;
-    return found({ start: addDays(addMonths(iso, -12), 1), end: iso }, cite.item(best.item, new RegExp(escapeRe(best.text))), "The start is taken as the day after the same date a year earlier (the report gives the year end).");
+    return found(
+      { start: addDays(addMonths(iso, -12), 1), end: iso },
+      cite.item(best.item, new RegExp(escapeRe(best.text))),
+      "The start is taken as the day after the same date a year earlier (the report gives the year end).",
+    );
   }
   // 3. A balance sheet "as at" date.
-  const asAt = items.find((x) => /\bbalance sheet\b[^.]{0,20}\bas at\b/i.test(x.text) && MAY_HOLD_DATE.test(x.text) && datesIn(x.text).some((d) => d.precision === "day"));
+  const asAt = items.find(
+    (x) => /\bbalance sheet\b[^.]{0,20}\bas at\b/i.test(x.text) && MAY_HOLD_DATE.test(x.text) && datesIn(x.text).some((d) => d.precision === "day"),
+  );
   if (asAt) {
     const d = datesIn(asAt.text).find((x) => x.precision === "day")!;
-    return found({ start: addDays(addMonths(d.iso, -12), 1), end: d.iso }, cite.item(asAt, new RegExp(escapeRe(d.text))), "The balance sheet date, taken as the year end (no \"year ended\" was found); the start is the day after the same date a year earlier.");
+    return found(
+      { start: addDays(addMonths(d.iso, -12), 1), end: d.iso },
+      cite.item(asAt, new RegExp(escapeRe(d.text))),
+      'The balance sheet date, taken as the year end (no "year ended" was found); the start is the day after the same date a year earlier.',
+    );
   }
-  return notFound("Couldn't tell: no financial year (\"year ended …\" or a period from … to …) was found.");
+  return notFound('Couldn\'t tell: no financial year ("year ended …" or a period from … to …) was found.');
 }
 
 function basisOf(items: Item[], cite: Citer): Fact<AccountsBasis> {
@@ -1109,25 +1312,39 @@ function basisOf(items: Item[], cite: Citer): Fact<AccountsBasis> {
   const ACC_EXPLICIT = /\baccruals basis\b|\bprepared (?:under|in accordance with) (?:the )?(?:charities )?SORP\b|\bFRS ?102\b/i;
   const RP = /CC16a|receipts and payments accounts?\b|\bstatement of assets and liabilities\b/i;
   const ACC = /\bstatement of financial activities\b|\bbalance sheet\b|\bSORP\b|\bincome and expenditure account\b/i;
-  for (const [re, basis] of [[RP_EXPLICIT, "receipts_and_payments"], [ACC_EXPLICIT, "accruals"], [RP, "receipts_and_payments"], [ACC, "accruals"]] as const) {
+  for (const [re, basis] of [
+    [RP_EXPLICIT, "receipts_and_payments"],
+    [ACC_EXPLICIT, "accruals"],
+    [RP, "receipts_and_payments"],
+    [ACC, "accruals"],
+  ] as const) {
     const it = items.find((x) => re.test(x.text));
     if (it) return found(basis, cite.item(it, re));
   }
-  return notFound("Couldn't tell whether the accounts are accruals or receipts and payments (no statement of financial activities, SORP or receipts and payments form was found).");
+  return notFound(
+    "Couldn't tell whether the accounts are accruals or receipts and payments (no statement of financial activities, SORP or receipts and payments form was found).",
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Finances: narrative figures, funds, reserves
 // ---------------------------------------------------------------------------------------------------------------
 
-const NARRATIVE_INCOME = /\b(?:total )?(?:income|incoming resources|receipts)(?: for the (?:year|period))?(?: received)?\s+(?:was|were|of|totalled|totalling|amounted to|stood at|reached|came to|rose to|fell to|increased to|decreased to|is)\s+(?:just |nearly |almost |over |some )?£/i;
-const NARRATIVE_EXPENDITURE = /\b(?:total )?(?:expenditure|spending|resources expended|payments)(?: for the (?:year|period))?\s+(?:was|were|of|totalled|totalling|amounted to|stood at|reached|came to|rose to|fell to|increased to|decreased to|is)\s+(?:just |nearly |almost |over |some )?£/i;
+const NARRATIVE_INCOME =
+  /\b(?:total )?(?:income|incoming resources|receipts)(?: for the (?:year|period))?(?: received)?\s+(?:was|were|of|totalled|totalling|amounted to|stood at|reached|came to|rose to|fell to|increased to|decreased to|is)\s+(?:just |nearly |almost |over |some )?£/i;
+const NARRATIVE_EXPENDITURE =
+  /\b(?:total )?(?:expenditure|spending|resources expended|payments)(?: for the (?:year|period))?\s+(?:was|were|of|totalled|totalling|amounted to|stood at|reached|came to|rose to|fell to|increased to|decreased to|is)\s+(?:just |nearly |almost |over |some )?£/i;
 
 function narrativeAmount(reading: Reading, re: RegExp): { amount: number; prior: number | null; sentence: DocSentence } | null {
   for (const s of reading.find(re, { not: /\b(?:budget|forecast|target|expect|plan(?:ned|s)? (?:for|to)|next year|aim)\b/i })) {
     const m = new RegExp(re.source, re.flags.replace("g", "")).exec(s.text)!;
     // "Restricted income of £12,000", "investment income was £400": a part of the income, not the year's total.
-    if (/\b(?:restricted|unrestricted|investment|grant|trading|rental|other|donated|legacy|legacies|charitable|fundraising|interest|gift aid|endowment|deferred|designated|shop)\s*$/i.test(s.text.slice(Math.max(0, m.index - 25), m.index))) continue;
+    if (
+      /\b(?:restricted|unrestricted|investment|grant|trading|rental|other|donated|legacy|legacies|charitable|fundraising|interest|gift aid|endowment|deferred|designated|shop)\s*$/i.test(
+        s.text.slice(Math.max(0, m.index - 25), m.index),
+      )
+    )
+      continue;
     const rest = s.text.slice(m.index + m[0].length - 1);
     const money = moneyIn(rest);
     if (!money.length || money[0].index !== 0) continue;
@@ -1160,7 +1377,8 @@ function fundsOf(
     if (opening && opening.cur !== null && opening.row.figItem <= totalRow.row.figItem) {
       if (prior !== null && Math.abs(prior - opening.cur) > 1)
         note = `${note ? `${note} ` : ""}The ${receiptsForm ? "form's " : ""}last-year column gives ${pounds(prior)}, which disagrees with the funds at the start of the year (${pounds(opening.cur)}, "${opening.row.label}"); the latter is given as the prior year's.`;
-      else if (prior === null) note = `${note ? `${note} ` : ""}The last-year column is blank: the funds at the start of the year (${pounds(opening.cur)}, "${opening.row.label}") are given as the prior year's.`;
+      else if (prior === null)
+        note = `${note ? `${note} ` : ""}The last-year column is blank: the funds at the start of the year (${pounds(opening.cur)}, "${opening.row.label}") are given as the prior year's.`;
       prior = opening.cur;
     }
     total = found(amountOf(totalRow.cur!, prior), rowEvidence(totalRow), note);
@@ -1183,7 +1401,8 @@ function fundsOf(
     const v = fromTotal(k);
     if (v === null || !totalRow) return null;
     let prior: number | null = null;
-    if (k === "u" && totalRow.prior !== null && !Object.keys(totalRow.funds).some((x) => x !== "u" && (totalRow!.funds as Record<string, number>)[x] !== 0)) prior = total.value?.priorYear?.amount ?? null;
+    if (k === "u" && totalRow.prior !== null && !Object.keys(totalRow.funds).some((x) => x !== "u" && (totalRow!.funds as Record<string, number>)[x] !== 0))
+      prior = total.value?.priorYear?.amount ?? null;
     return found(amountOf(v, prior), total.evidence!, `The ${what} column of the total funds row.`);
   };
   let unrestricted = byColumn("u", "unrestricted") ?? fact("u", [FUND_LABELS.u], "unrestricted funds");
@@ -1193,11 +1412,17 @@ function fundsOf(
     if (g && g.cur !== null) {
       const sum = g.cur + (d?.cur ?? 0);
       const prior = g.prior !== null ? g.prior + (d?.prior ?? 0) : null;
-      unrestricted = found(amountOf(sum, prior), rowEvidence(g), d ? "General and designated funds added (both are unrestricted)." : "The general fund (no designated funds were read).");
+      unrestricted = found(
+        amountOf(sum, prior),
+        rowEvidence(g),
+        d ? "General and designated funds added (both are unrestricted)." : "The general fund (no designated funds were read).",
+      );
     }
   }
   if (!unrestricted.value && total.value) {
-    const all = reading.first(/\ball (?:of )?(?:the )?(?:charity['’]s |our |its )?funds (?:are|were|is) unrestricted|\bhas no restricted (?:or endowment )?funds|\bholds? only unrestricted funds/i);
+    const all = reading.first(
+      /\ball (?:of )?(?:the )?(?:charity['’]s |our |its )?funds (?:are|were|is) unrestricted|\bhas no restricted (?:or endowment )?funds|\bholds? only unrestricted funds/i,
+    );
     if (all) unrestricted = found({ ...total.value }, cite.sentence(all), "The report says all its funds are unrestricted: the total funds.");
   }
   const restricted = byColumn("r", "restricted") ?? fact("r", [FUND_LABELS.r], "restricted funds");
@@ -1212,8 +1437,16 @@ function fundsOf(
   return { unrestricted, restricted, endowment, designated, total };
 }
 
-function reservesOf(reading: Reading, cite: Citer, total: Fact<Amount>, yearEnd: string | null, priorEnd: string | null, basis: AccountsBasis | null): Fact<ReservesAmount> {
-  const re = /\b(?:free reserves|free unrestricted reserves|unrestricted (?:free )?reserves|general reserves|free funds|reserves (?:held )?at the (?:year[- ]end|end of the year))\b/i;
+function reservesOf(
+  reading: Reading,
+  cite: Citer,
+  total: Fact<Amount>,
+  yearEnd: string | null,
+  priorEnd: string | null,
+  basis: AccountsBasis | null,
+): Fact<ReservesAmount> {
+  const re =
+    /\b(?:free reserves|free unrestricted reserves|unrestricted (?:free )?reserves|general reserves|free funds|reserves (?:held )?at the (?:year[- ]end|end of the year))\b/i;
   const target = /\b(?:aim|aims|target|policy|seek|seeks|intend|should|would|need to|require|ideal|equivalent to|between|minimum|at least)\b/i;
   for (const s of reading.find(re)) {
     const m = re.exec(s.text)!;
@@ -1221,7 +1454,10 @@ function reservesOf(reading: Reading, cite: Citer, total: Fact<Amount>, yearEnd:
     if (target.test(s.text.slice(0, m.index)) && !/\b(?:were|was|stood)\b/.test(clause)) continue;
     // The figure the reserves are stated as: after "were", "stood at", "amounted to" … (else "of", "at"), not inside brackets.
     let pick: { at: number; amount: number; text: string } | null = null;
-    for (const verbs of [/\b(?:were|was|stood at|amounted to|amount to|totalled|totalling|total|are|is|came to|now stand at|stand at)\s+(?:approximately |about |around |just over |some )?(?=£)/gi, /\b(?:of|at)\s+(?=£)/gi]) {
+    for (const verbs of [
+      /\b(?:were|was|stood at|amounted to|amount to|totalled|totalling|total|are|is|came to|now stand at|stand at)\s+(?:approximately |about |around |just over |some )?(?=£)/gi,
+      /\b(?:of|at)\s+(?=£)/gi,
+    ]) {
       for (let v = verbs.exec(clause); v; v = verbs.exec(clause)) {
         const before = clause.slice(0, v.index);
         if ((before.match(/\(/g)?.length ?? 0) > (before.match(/\)/g)?.length ?? 0)) continue;
@@ -1238,26 +1474,44 @@ function reservesOf(reading: Reading, cite: Citer, total: Fact<Amount>, yearEnd:
     const after = clause.slice(pick.at + pick.text.length, pick.at + pick.text.length + 60);
     const pm = /^[^(]{0,30}\((?:\d{4}|20\d\d\/\d\d|last year|prior year)\s*:?\s*(?=£)/i.exec(after);
     const prior = pm ? (moneyIn(after.slice(pm[0].length))[0]?.amount ?? null) : null;
-    return found({ kind: "free_reserves", amount: pick.amount, yearEnded: yearEnd, priorYear: prior === null ? null : { amount: prior, yearEnded: priorEnd } }, cite.sentence(s, re));
+    return found(
+      { kind: "free_reserves", amount: pick.amount, yearEnded: yearEnd, priorYear: prior === null ? null : { amount: prior, yearEnded: priorEnd } },
+      cite.sentence(s, re),
+    );
   }
   if (total.value && total.evidence)
-    return found({ kind: "total_funds", ...total.value }, total.evidence, `No free-reserves figure is stated: the total ${basis === "receipts_and_payments" ? "cash funds" : "funds"} at the year end are given.`);
-  return total.note ? { value: null, evidence: null, note: "Not found: neither a free-reserves figure nor total funds were read." } : notFound("Couldn't tell: no reserves figure was found.");
+    return found(
+      { kind: "total_funds", ...total.value },
+      total.evidence,
+      `No free-reserves figure is stated: the total ${basis === "receipts_and_payments" ? "cash funds" : "funds"} at the year end are given.`,
+    );
+  return total.note
+    ? { value: null, evidence: null, note: "Not found: neither a free-reserves figure nor total funds were read." }
+    : notFound("Couldn't tell: no reserves figure was found.");
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Governance
 // ---------------------------------------------------------------------------------------------------------------
 
-const SAFEGUARDING_POLICY = /\b(?:child protection|adult support and protection|protection of vulnerable (?:groups|adults)|vulnerable adults?) (?:and [a-z ]{3,40} )?(?:polic(?:y|ies)|procedures?)\b|\bPVG scheme\b|\bsafeguarding (?:and [a-z ]{3,30} )?(?:polic(?:y|ies)|procedures?|lead|officer|trustee|framework|training)\b|\bpolic(?:y|ies) (?:on|for) safeguarding\b|\bsafeguarding of (?:children|vulnerable|adults)/i;
-const RISK_STATEMENT = /\b(?:major|principal|key|main|significant|strategic) risks\b|\brisk register\b|\brisk management\b|\brisks? (?:to which the charity is exposed|facing the charity)\b|\b(?:reviewed|identified|assessed|considered) the (?:major |principal |main |key )?risks\b/i;
-const RESERVES_POLICY = /\breserves policy\b|\b(?:aim|aims|seek|seeks|intend|intends|target|plan|plans|policy is) to (?:hold|maintain|keep|retain|have)\b[^.]{0,60}\bin reserves?\b|\bpolicy on reserves\b|\b(?:aim|aims|seek|seeks|intend|intends|target|plan|plans|policy is) to (?:hold|maintain|keep|retain|have) (?:free |unrestricted |general |sufficient |adequate )?(?:reserves|funds)\b|\breserves? (?:target|level) of\b|\b(?:hold|maintain|keep|retain) (?:free |unrestricted |general )?reserves (?:equivalent|equal|of|at|sufficient|to cover)\b|\bmonths['’]? (?:of )?(?:running|operating|unrestricted)? ?(?:costs|expenditure)\b.*\breserves?\b|\breserves?\b.*\bmonths['’]? (?:of )?(?:running|operating|unrestricted)? ?(?:costs|expenditure)\b/i;
+const SAFEGUARDING_POLICY =
+  /\b(?:child protection|adult support and protection|protection of vulnerable (?:groups|adults)|vulnerable adults?) (?:and [a-z ]{3,40} )?(?:polic(?:y|ies)|procedures?)\b|\bPVG scheme\b|\bsafeguarding (?:and [a-z ]{3,30} )?(?:polic(?:y|ies)|procedures?|lead|officer|trustee|framework|training)\b|\bpolic(?:y|ies) (?:on|for) safeguarding\b|\bsafeguarding of (?:children|vulnerable|adults)/i;
+const RISK_STATEMENT =
+  /\b(?:major|principal|key|main|significant|strategic) risks\b|\brisk register\b|\brisk management\b|\brisks? (?:to which the charity is exposed|facing the charity)\b|\b(?:reviewed|identified|assessed|considered) the (?:major |principal |main |key )?risks\b/i;
+const RESERVES_POLICY =
+  /\breserves policy\b|\b(?:aim|aims|seek|seeks|intend|intends|target|plan|plans|policy is) to (?:hold|maintain|keep|retain|have)\b[^.]{0,60}\bin reserves?\b|\bpolicy on reserves\b|\b(?:aim|aims|seek|seeks|intend|intends|target|plan|plans|policy is) to (?:hold|maintain|keep|retain|have) (?:free |unrestricted |general |sufficient |adequate )?(?:reserves|funds)\b|\breserves? (?:target|level) of\b|\b(?:hold|maintain|keep|retain) (?:free |unrestricted |general )?reserves (?:equivalent|equal|of|at|sufficient|to cover)\b|\bmonths['’]? (?:of )?(?:running|operating|unrestricted)? ?(?:costs|expenditure)\b.*\breserves?\b|\breserves?\b.*\bmonths['’]? (?:of )?(?:running|operating|unrestricted)? ?(?:costs|expenditure)\b/i;
 
 function trusteeCountOf(reading: Reading, cite: Citer, absent: Absent): Fact<number> {
   const patterns = [
-    new RegExp(`\\b(?:board|committee|trustee body|board of trustees|management committee)\\b[^.]{0,60}?\\b(?:comprises|comprised|comprising|consists of|consisted of|is made up of|was made up of|has|had|of)\\s+${SMALL_NUM}\\s+(?:[a-z-]+\\s+){0,2}?(?:trustees|members|directors)\\b`, "i"),
+    new RegExp(
+      `\\b(?:board|committee|trustee body|board of trustees|management committee)\\b[^.]{0,60}?\\b(?:comprises|comprised|comprising|consists of|consisted of|is made up of|was made up of|has|had|of)\\s+${SMALL_NUM}\\s+(?:[a-z-]+\\s+){0,2}?(?:trustees|members|directors)\\b`,
+      "i",
+    ),
     new RegExp(`\\bthere (?:are|were) (?:currently |now )?${SMALL_NUM}\\s+(?:[a-z-]+\\s+){0,2}?trustees\\b`, "i"),
-    new RegExp(`\\b${SMALL_NUM}\\s+(?:[a-z-]+\\s+){0,2}?trustees (?:served|were in post|in post|at the (?:year[- ]end|end of the year)|during the year)\\b`, "i"),
+    new RegExp(
+      `\\b${SMALL_NUM}\\s+(?:[a-z-]+\\s+){0,2}?trustees (?:served|were in post|in post|at the (?:year[- ]end|end of the year)|during the year)\\b`,
+      "i",
+    ),
     new RegExp(`\\bnumber of trustees\\b[^.]{0,40}?\\b(?:is|was|stood at|were)\\s+${SMALL_NUM}\\b`, "i"),
     new RegExp(`\\b(?:has|had|with) (?:a board of )?${SMALL_NUM}\\s+(?:[a-z-]+\\s+)?trustees\\b`, "i"),
     new RegExp(`\\b(?:management committee|board of trustees|board) of ${SMALL_NUM}\\b`, "i"),
@@ -1265,8 +1519,14 @@ function trusteeCountOf(reading: Reading, cite: Citer, absent: Absent): Fact<num
   for (const re of patterns) {
     for (const s of reading.find(re)) {
       const m = re.exec(s.text)!;
-      if (/\b(?:up to|maximum|minimum|no fewer|not (?:less|more)|at least|may (?:appoint|have)|not exceeding|quorum|one or two|signed by)\b/i.test(s.text.slice(Math.max(0, m.index - 30), m.index + m[0].length))) continue;
-      if (/^\s*(?:who )?(?:resigned|retired|stood down|left|joined|were appointed|was appointed|were co-opted)\b/i.test(s.text.slice(m.index + m[0].length))) continue;
+      if (
+        /\b(?:up to|maximum|minimum|no fewer|not (?:less|more)|at least|may (?:appoint|have)|not exceeding|quorum|one or two|signed by)\b/i.test(
+          s.text.slice(Math.max(0, m.index - 30), m.index + m[0].length),
+        )
+      )
+        continue;
+      if (/^\s*(?:who )?(?:resigned|retired|stood down|left|joined|were appointed|was appointed|were co-opted)\b/i.test(s.text.slice(m.index + m[0].length)))
+        continue;
       const n = numberOf(m[1]);
       if (n && n >= 1 && n <= 40) return found(n, cite.sentence(s, re), "As the report states it (trustees are counted, never named).");
     }
@@ -1290,7 +1550,8 @@ const FREQ = new RegExp(
   ].join("|"),
   "i",
 );
-const MEETS = /\b(?:trustees|board|committee|directors|council)\b[^.]{0,120}?\b(?:meets?|met)\b|\b(?:meets?|met)\b[^.]{0,80}\b(?:trustees|board|committee)\b|\b(?:held|holds|hold)\s+(?:\w+\s+){0,2}(?:board|trustee|trustees['’]?|committee)?\s*meetings\b/i;
+const MEETS =
+  /\b(?:trustees|board|committee|directors|council)\b[^.]{0,120}?\b(?:meets?|met)\b|\b(?:meets?|met)\b[^.]{0,80}\b(?:trustees|board|committee)\b|\b(?:held|holds|hold)\s+(?:\w+\s+){0,2}(?:board|trustee|trustees['’]?|committee)?\s*meetings\b/i;
 
 function perYearOf(f: string): number | null {
   const t = f.toLowerCase();
@@ -1328,7 +1589,8 @@ function meetingsOf(reading: Reading, cite: Citer, absent: Absent): Fact<{ frequ
 }
 
 const EXAMINER_HEADING = /independent examiner|examiner['’]s report|auditors?['’]? report|report of the (?:independent )?auditors?|independent auditor/i;
-const EXAMINER_TEXT = /\bI report (?:to the (?:charity['’]?s? )?trustees )?on my examination\b|\bwe have audited\b|\bmy examination of the (?:charity['’]s )?accounts\b|\bindependent examiner['’]s (?:report|statement)\b|\b(?:independent )?auditors?['’]? report to the (?:trustees|members)\b|\breport of the independent auditors?\b|\bI have examined\b/i;
+const EXAMINER_TEXT =
+  /\bI report (?:to the (?:charity['’]?s? )?trustees )?on my examination\b|\bwe have audited\b|\bmy examination of the (?:charity['’]s )?accounts\b|\bindependent examiner['’]s (?:report|statement)\b|\b(?:independent )?auditors?['’]? report to the (?:trustees|members)\b|\breport of the independent auditors?\b|\bI have examined\b/i;
 
 function scrutinyOf(reading: Reading, items: Item[], cite: Citer, absent: Absent): Fact<Scrutiny> {
   const head = items.find((x) => !x.sentence && EXAMINER_HEADING.test(x.text) && !/\bappointment\b/i.test(x.text));
@@ -1341,8 +1603,10 @@ function scrutinyOf(reading: Reading, items: Item[], cite: Citer, absent: Absent
 
 /** The trustees' approval (or signing) date of the report or accounts. */
 function approvalOf(reading: Reading, items: Item[], cite: Citer, yearEnd: string | null, absent: Absent): Fact<string> {
-  const STRONG = /\b(?:approved|authori[sz]ed for issue|adopted)\b[^.]{0,20}?\bby the (?:board|trustees|committee|directors|members|management committee)\b|\bsigned (?:for and )?on (?:their |its )?behalf\b|\bon behalf of the (?:board|trustees|committee|charity|management committee)\b|\bdate of approval\b|\bsigned by (?:one or two )?trustees?\b|\b(?:report|accounts|financial statements) (?:were|was) approved\b|\bapproved (?:by the [a-z ]{3,30} )?on\b/i;
-  const WEAK = /\b(?:approved|authori[sz]ed for issue|adopted)\b[^.]{0,80}?\b(?:trustees|board|committee|directors|members)\b|\b(?:trustees|board|committee|directors)\b[^.]{0,40}?\b(?:approved|authori[sz]ed)\b/i;
+  const STRONG =
+    /\b(?:approved|authori[sz]ed for issue|adopted)\b[^.]{0,20}?\bby the (?:board|trustees|committee|directors|members|management committee)\b|\bsigned (?:for and )?on (?:their |its )?behalf\b|\bon behalf of the (?:board|trustees|committee|charity|management committee)\b|\bdate of approval\b|\bsigned by (?:one or two )?trustees?\b|\b(?:report|accounts|financial statements) (?:were|was) approved\b|\bapproved (?:by the [a-z ]{3,30} )?on\b/i;
+  const WEAK =
+    /\b(?:approved|authori[sz]ed for issue|adopted)\b[^.]{0,80}?\b(?:trustees|board|committee|directors|members)\b|\b(?:trustees|board|committee|directors)\b[^.]{0,40}?\b(?:approved|authori[sz]ed)\b/i;
   let APPROVAL = STRONG;
   const after = (iso: string) => !yearEnd || iso > yearEnd;
   const pick = (it: Item): { iso: string; text: string } | null => {
@@ -1361,10 +1625,16 @@ function approvalOf(reading: Reading, items: Item[], cite: Citer, yearEnd: strin
       const it = items[i];
       if (!APPROVAL.test(it.text) || (pass < 2 && examiner(it))) continue;
       const own = pick(it);
-      if (own) return found(own.iso, cite.item(it, new RegExp(escapeRe(own.text))), examiner(it) ? "The date the examiner's or auditor's report was signed (the trustees' approval date was not found)." : null);
+      if (own)
+        return found(
+          own.iso,
+          cite.item(it, new RegExp(escapeRe(own.text))),
+          examiner(it) ? "The date the examiner's or auditor's report was signed (the trustees' approval date was not found)." : null,
+        );
       for (const next of items.slice(i + 1, i + 5)) {
         const d = pick(next);
-        if (d && next.text.length < 160) return found(d.iso, cite.item(next, new RegExp(escapeRe(d.text))), "The date in the signature block after the approval statement.");
+        if (d && next.text.length < 160)
+          return found(d.iso, cite.item(next, new RegExp(escapeRe(d.text))), "The date in the signature block after the approval statement.");
       }
     }
   }
@@ -1380,19 +1650,33 @@ function approvalOf(reading: Reading, items: Item[], cite: Citer, yearEnd: strin
 // Delivery
 // ---------------------------------------------------------------------------------------------------------------
 
-const ACTIVITY_SECTION = /activit|achievement|performance|our work|objectives|what we do|what we did|review of the year|highlights|projects?|programmes?|services|public benefit|impact|operations|year in review/i;
-const ACTIVITY_VERBS = "provided|provides|provide|delivered|delivers|deliver|ran|runs|run|supported|supports|support|held|holds|organised|organises|funded|funds|awarded|offer|offers|offered|operated|operates|operate|opened|re-opened|hosted|hosts|launched|continued|worked|helped|helps|distributed|served|serves|trained|gave|made grants|matched|welcomed|reached|visited|hired|built|created|developed|expanded|established|completed|taught|published|campaigned|exists to|aims to";
-const ACTIVITY_VERB = new RegExp(`\\b(?:we|the charity|the trust|the project|the centre|the hall|the foundation|our (?:team|volunteers|staff|service|services|[a-z-]+ (?:team|service|project|programme)))\\b[^.]{0,40}?\\b(?:${ACTIVITY_VERBS})\\b`, "i");
+const ACTIVITY_SECTION =
+  /activit|achievement|performance|our work|objectives|what we do|what we did|review of the year|highlights|projects?|programmes?|services|public benefit|impact|operations|year in review/i;
+const ACTIVITY_VERBS =
+  "provided|provides|provide|delivered|delivers|deliver|ran|runs|run|supported|supports|support|held|holds|organised|organises|funded|funds|awarded|offer|offers|offered|operated|operates|operate|opened|re-opened|hosted|hosts|launched|continued|worked|helped|helps|distributed|served|serves|trained|gave|made grants|matched|welcomed|reached|visited|hired|built|created|developed|expanded|established|completed|taught|published|campaigned|exists to|aims to";
+const ACTIVITY_VERB = new RegExp(
+  `\\b(?:we|the charity|the trust|the project|the centre|the hall|the foundation|our (?:team|volunteers|staff|service|services|[a-z-]+ (?:team|service|project|programme)))\\b[^.]{0,40}?\\b(?:${ACTIVITY_VERBS})\\b`,
+  "i",
+);
 const ANY_ACTIVITY_VERB = new RegExp(`\\b(?:${ACTIVITY_VERBS})\\b`, "i");
-const PEOPLE = "(?:people|persons|individuals|children|young people|youngsters|pupils|students|families|households|adults|older people|elderly people|residents|visitors|participants|beneficiaries|clients|service users|carers|refugees|women|men|girls|boys|patients|members of the public|learners|users|attendees|meals|food parcels|parcels)";
-const BENEFICIARY_NUMBER = new RegExp(`\\b((?:over |more than |around |about |approximately |nearly |almost |some )?(\\d{1,3}(?:,\\d{3})+|\\d+|${Object.keys(NUMBER_WORDS).join("|")}))\\s+((?:(?:new|different|local|vulnerable|isolated|older|young|elderly|disadvantaged|unique|separate|individual|registered|emergency)\\s+){0,2}${PEOPLE})\\b`, "i");
+const PEOPLE =
+  "(?:people|persons|individuals|children|young people|youngsters|pupils|students|families|households|adults|older people|elderly people|residents|visitors|participants|beneficiaries|clients|service users|carers|refugees|women|men|girls|boys|patients|members of the public|learners|users|attendees|meals|food parcels|parcels)";
+const BENEFICIARY_NUMBER = new RegExp(
+  `\\b((?:over |more than |around |about |approximately |nearly |almost |some )?(\\d{1,3}(?:,\\d{3})+|\\d+|${Object.keys(NUMBER_WORDS).join("|")}))\\s+((?:(?:new|different|local|vulnerable|isolated|older|young|elderly|disadvantaged|unique|separate|individual|registered|emergency)\\s+){0,2}${PEOPLE})\\b`,
+  "i",
+);
 const NOT_BENEFICIARY = /\b(?:staff|employees|trustees|volunteers|directors|members of staff)\b|\b(?:£|per cent|%)/i;
-const FINANCE_SENTENCE = /\b(?:income|expenditure|reserves|funds|surplus|deficit|accounts|depreciation|financial statements|trustees|governed|articles|constitution)\b/i;
+const FINANCE_SENTENCE =
+  /\b(?:income|expenditure|reserves|funds|surplus|deficit|accounts|depreciation|financial statements|trustees|governed|articles|constitution)\b/i;
 
 function deliveryOf(reading: Reading, cite: Citer, absent: Absent): CharityReport["delivery"] {
-  const sentences = reading.doc.sentences.filter((s) => s.text.length >= 40 && s.text.length <= 500 && /[a-z]{3}/.test(s.text) && (s.text.match(/\d[\d,]*/g)?.length ?? 0) <= 6);
+  const sentences = reading.doc.sentences.filter(
+    (s) => s.text.length >= 40 && s.text.length <= 500 && /[a-z]{3}/.test(s.text) && (s.text.match(/\d[\d,]*/g)?.length ?? 0) <= 6,
+  );
   const inActivity = (s: DocSentence) => !!s.section && ACTIVITY_SECTION.test(s.section) && !/financ|reserve|risk|governance|structure/i.test(s.section);
-  const activityPicks = sentences.filter((s) => !FINANCE_SENTENCE.test(s.text) && ((inActivity(s) && ANY_ACTIVITY_VERB.test(s.text)) || ACTIVITY_VERB.test(s.text)));
+  const activityPicks = sentences.filter(
+    (s) => !FINANCE_SENTENCE.test(s.text) && ((inActivity(s) && ANY_ACTIVITY_VERB.test(s.text)) || ACTIVITY_VERB.test(s.text)),
+  );
   const ordered = [...activityPicks.filter(inActivity), ...activityPicks.filter((s) => !inActivity(s))].slice(0, 4).sort((a, b) => a.index - b.index);
   const activities = ordered.map((s) => ({ evidence: cite.sentence(s, ANY_ACTIVITY_VERB) }));
 
@@ -1416,8 +1700,12 @@ function deliveryOf(reading: Reading, cite: Citer, absent: Absent): CharityRepor
     for (const h of hits) if (h.people && (!best || h.count > best.count)) best = { count: h.count, s };
   }
   const peopleHelped: Fact<number> = best
-    ? found(best.count, cite.sentence(best.s, BENEFICIARY_NUMBER), "The largest number of people stated (figures are not added up: the same people may be counted more than once).")
-    : (absent("how many people the charity helped"));
+    ? found(
+        best.count,
+        cite.sentence(best.s, BENEFICIARY_NUMBER),
+        "The largest number of people stated (figures are not added up: the same people may be counted more than once).",
+      )
+    : absent("how many people the charity helped");
   return { activities, beneficiaries, peopleHelped };
 }
 
@@ -1425,11 +1713,14 @@ function deliveryOf(reading: Reading, cite: Citer, absent: Absent): CharityRepor
 // Flags
 // ---------------------------------------------------------------------------------------------------------------
 
-const GOING_CONCERN_DOUBT = /\bmaterial uncertaint(?:y|ies)\b|\b(?:significant|substantial|serious) doubts?\b|\bcasts? (?:significant )?doubt\b|\b(?:may|might) not be able to continue (?:as a going concern|operating|its (?:operations|activities))\b|\bnot (?:be )?a going concern\b/i;
-const GOING_CONCERN_NEGATED = /\bno (?:material|significant)? ?uncertaint|\bnot aware of (?:any )?(?:material )?uncertaint|\b(?:are|is|were|was) no (?:material|significant)|\bthere (?:are|is) no\b[^.]{0,30}uncertaint|\bno (?:significant |serious |material )?doubts?\b|\bdo(?:es)? not (?:consider|believe|have)\b[^.]{0,60}\b(?:material uncertaint|doubt)|\bwithout (?:any )?material uncertaint|\bnot identified any material uncertaint|\bhave no concerns\b/i;
+const GOING_CONCERN_DOUBT =
+  /\bmaterial uncertaint(?:y|ies)\b|\b(?:significant|substantial|serious) doubts?\b|\bcasts? (?:significant )?doubt\b|\b(?:may|might) not be able to continue (?:as a going concern|operating|its (?:operations|activities))\b|\bnot (?:be )?a going concern\b/i;
+const GOING_CONCERN_NEGATED =
+  /\bno (?:material|significant)? ?uncertaint|\bnot aware of (?:any )?(?:material )?uncertaint|\b(?:are|is|were|was) no (?:material|significant)|\bthere (?:are|is) no\b[^.]{0,30}uncertaint|\bno (?:significant |serious |material )?doubts?\b|\bdo(?:es)? not (?:consider|believe|have)\b[^.]{0,60}\b(?:material uncertaint|doubt)|\bwithout (?:any )?material uncertaint|\bnot identified any material uncertaint|\bhave no concerns\b/i;
 const QUALIFIED =
   /\bqualified (?:opinion|conclusion|report|independent examiner['’]s)|\bopinion is qualified\b|\bbasis for qualified\b|\bexcept for (?:the (?:possible )?effects? of )?(?:the |this )?(?:matters?|issues?|items?|limitation|absence|lack|failure)|\badverse (?:opinion|conclusion)\b|\bdisclaimer of (?:opinion|conclusion)\b|\bdo(?:es)? not express an (?:opinion|conclusion)\b|\bunable to (?:form|express|obtain sufficient)\b|\b(?:I|we) have (?:identified|found|come across|noted) the following matters?\b|\bfollowing matters? (?:has|have) come to (?:my|our) attention\b|\bmatters? (?:has|have) come to (?:my|our) attention\b(?![^.]{0,40}giving me)/i;
-const QUALIFIED_NEGATED = /\bno (?:material |other )?matters?\b|\bnot (?:come|came) across any\b|\bunqualified\b|\bunmodified\b|\bnothing (?:has )?come to\b|\bno concerns\b/i;
+const QUALIFIED_NEGATED =
+  /\bno (?:material |other )?matters?\b|\bnot (?:come|came) across any\b|\bunqualified\b|\bunmodified\b|\bnothing (?:has )?come to\b|\bno concerns\b/i;
 
 function flagsOf(a: {
   reading: Reading;
@@ -1452,26 +1743,47 @@ function flagsOf(a: {
   if (a.income.value && a.expenditure.value) {
     const gap = a.expenditure.value.amount - a.income.value.amount;
     const year = a.income.value.yearEnded ? ` in the year ended ${longDate(a.income.value.yearEnded)}` : "";
-    deficit = found(gap > 0, a.expenditure.evidence!, gap > 0 ? `${outWord[0].toUpperCase()}${outWord.slice(1)} (${pounds(a.expenditure.value.amount)}) exceeded ${inWord} (${pounds(a.income.value.amount)}) by ${pounds(gap)}${year}.` : `${inWord[0].toUpperCase()}${inWord.slice(1)} (${pounds(a.income.value.amount)}) covered ${outWord} (${pounds(a.expenditure.value.amount)})${year}.`);
+    deficit = found(
+      gap > 0,
+      a.expenditure.evidence!,
+      gap > 0
+        ? `${outWord[0].toUpperCase()}${outWord.slice(1)} (${pounds(a.expenditure.value.amount)}) exceeded ${inWord} (${pounds(a.income.value.amount)}) by ${pounds(gap)}${year}.`
+        : `${inWord[0].toUpperCase()}${inWord.slice(1)} (${pounds(a.income.value.amount)}) covered ${outWord} (${pounds(a.expenditure.value.amount)})${year}.`,
+    );
   } else if (a.netIncome.value && a.netIncome.evidence) {
     deficit = found(a.netIncome.value.amount < 0, a.netIncome.evidence, `From the net figure (${pounds(a.netIncome.value.amount)}).`);
   } else deficit = notFound("Couldn't tell: income and expenditure were not both read.");
   let deficitExplained: Fact<boolean>;
   if (deficit.value !== true) deficitExplained = notFound(deficit.value === false ? "No deficit to explain." : "Couldn't tell whether there was a deficit.");
   else {
-    const re = /\b(?:deficit|shortfall|(?:expenditure|spending|payments) (?:exceeded|was (?:greater|higher) than|outstripped) (?:income|receipts)|spent more than|(?:drew|draw|drawing|drawn) (?:down )?(?:on|from) (?:its |our |the )?(?:reserves|funds)|(?:use|used|using) (?:of )?(?:its |our |the )?reserves|funded from (?:its |our |the )?reserves|net (?:outgoing|expenditure) (?:of|was))\b/i;
-    const why = /\b(?:because|due to|owing to|as a result|result(?:ed)? (?:of|from)|reflect(?:s|ed|ing)?|planned|budgeted|deliberate(?:ly)?|caused by|arose|timing|spent on|was used|were used|to fund|in line with|expected|one-off|received in (?:the )?(?:prior|previous|last) year|brought forward)\b/i;
+    const re =
+      /\b(?:deficit|shortfall|(?:expenditure|spending|payments) (?:exceeded|was (?:greater|higher) than|outstripped) (?:income|receipts)|spent more than|(?:drew|draw|drawing|drawn) (?:down )?(?:on|from) (?:its |our |the )?(?:reserves|funds)|(?:use|used|using) (?:of )?(?:its |our |the )?reserves|funded from (?:its |our |the )?reserves|net (?:outgoing|expenditure) (?:of|was))\b/i;
+    const why =
+      /\b(?:because|due to|owing to|as a result|result(?:ed)? (?:of|from)|reflect(?:s|ed|ing)?|planned|budgeted|deliberate(?:ly)?|caused by|arose|timing|spent on|was used|were used|to fund|in line with|expected|one-off|received in (?:the )?(?:prior|previous|last) year|brought forward)\b/i;
     const s = reading.find(re).find((x) => why.test(x.text));
     deficitExplained = s ? found(true, cite.sentence(s, re)) : a.absent("an explanation of the deficit", false);
   }
 
   // Going concern.
   let goingConcern: Fact<boolean>;
-  const gc = reading.find(GOING_CONCERN_DOUBT).filter((s) => !GOING_CONCERN_NEGATED.test(s.text) && (/going concern|continue|doubt/i.test(s.text) || /going concern/i.test(s.section ?? "")));
-  if (gc.length) goingConcern = found(true, cite.sentence(gc[0], GOING_CONCERN_DOUBT), "The report states a material uncertainty or doubt about the charity continuing as a going concern.");
+  const gc = reading
+    .find(GOING_CONCERN_DOUBT)
+    .filter((s) => !GOING_CONCERN_NEGATED.test(s.text) && (/going concern|continue|doubt/i.test(s.text) || /going concern/i.test(s.section ?? "")));
+  if (gc.length)
+    goingConcern = found(
+      true,
+      cite.sentence(gc[0], GOING_CONCERN_DOUBT),
+      "The report states a material uncertainty or doubt about the charity continuing as a going concern.",
+    );
   else {
     const ok = reading.first([/going concern/i]);
-    goingConcern = ok ? found(false, cite.sentence(ok, /going concern/i), GOING_CONCERN_NEGATED.test(ok.text) ? "The report says there is no material uncertainty." : "A going-concern statement with no doubt raised.") : a.absent("any doubt about the charity continuing as a going concern", false);
+    goingConcern = ok
+      ? found(
+          false,
+          cite.sentence(ok, /going concern/i),
+          GOING_CONCERN_NEGATED.test(ok.text) ? "The report says there is no material uncertainty." : "A going-concern statement with no doubt raised.",
+        )
+      : a.absent("any doubt about the charity continuing as a going concern", false);
   }
 
   // Qualified opinion: only in the examiner's or auditor's report.
@@ -1480,12 +1792,27 @@ function flagsOf(a: {
   else {
     const scope = (s: DocSentence) => EXAMINER_HEADING.test(s.section ?? "") || /\b(?:examin|audit|opinion|attention|accounting records)/i.test(s.text);
     const q = reading.find(QUALIFIED).filter((s) => scope(s) && !QUALIFIED_NEGATED.test(s.text));
-    if (q.length) qualifiedOpinion = found(true, cite.sentence(q[0], QUALIFIED), `The ${a.scrutiny.value === "audit" ? "auditor" : "independent examiner"} reports matters, a qualification, an adverse opinion or a disclaimer.`);
+    if (q.length)
+      qualifiedOpinion = found(
+        true,
+        cite.sentence(q[0], QUALIFIED),
+        `The ${a.scrutiny.value === "audit" ? "auditor" : "independent examiner"} reports matters, a qualification, an adverse opinion or a disclaimer.`,
+      );
     else {
-      const clean = reading.first(/\bno (?:material |other )?matters?\b[^.]*\b(?:attention|examination)|\bgive a true and fair view\b|\bin (?:my|our) opinion\b|\bno concerns\b/i);
+      const clean = reading.first(
+        /\bno (?:material |other )?matters?\b[^.]*\b(?:attention|examination)|\bgive a true and fair view\b|\bin (?:my|our) opinion\b|\bno concerns\b/i,
+      );
       qualifiedOpinion = clean
-        ? found(false, cite.sentence(clean, /no (?:material |other )?matters?|true and fair|in (?:my|our) opinion|no concerns/i), "No qualification, matters, adverse opinion or disclaimer reported.")
-        : { value: false, evidence: a.scrutiny.evidence, note: "The examiner's or auditor's report was found with no qualification, matters, adverse opinion or disclaimer in it." };
+        ? found(
+            false,
+            cite.sentence(clean, /no (?:material |other )?matters?|true and fair|in (?:my|our) opinion|no concerns/i),
+            "No qualification, matters, adverse opinion or disclaimer reported.",
+          )
+        : {
+            value: false,
+            evidence: a.scrutiny.evidence,
+            note: "The examiner's or auditor's report was found with no qualification, matters, adverse opinion or disclaimer in it.",
+          };
     }
   }
 
@@ -1562,22 +1889,31 @@ function funderGapsOf(r: Body): string[] {
   const f = r.finances;
   const g = r.governance;
   if (!f.income.value || !f.expenditure.value) gaps.push("No accounts figures: income and expenditure for the year are not both shown.");
-  if (f.income.value && !f.income.value.priorYear && f.expenditure.value && !f.expenditure.value.priorYear) gaps.push("No prior-year figures to compare the year with.");
+  if (f.income.value && !f.income.value.priorYear && f.expenditure.value && !f.expenditure.value.priorYear)
+    gaps.push("No prior-year figures to compare the year with.");
   if (g.reservesPolicy.value !== true) gaps.push("No reserves policy: how much the charity aims to hold in reserve, and why.");
   if (f.reserves.value?.kind !== "free_reserves") gaps.push("No free reserves figure (unrestricted funds not designated or tied up in fixed assets).");
   if (g.riskStatement.value !== true) gaps.push("No statement on the major risks the charity faces and how they are managed.");
   if (g.safeguarding.value !== true) gaps.push("No safeguarding policy mentioned.");
   if (g.conflictsOfInterest.value !== true) gaps.push("No mention of how trustees' conflicts of interest are declared and managed.");
-  if (g.trustees.value === null || g.meetings.value === null) gaps.push(`How the board works is not fully described (${[g.trustees.value === null ? "how many trustees" : null, g.meetings.value === null ? "how often they meet" : null].filter(Boolean).join(", ")}).`);
+  if (g.trustees.value === null || g.meetings.value === null)
+    gaps.push(
+      `How the board works is not fully described (${[g.trustees.value === null ? "how many trustees" : null, g.meetings.value === null ? "how often they meet" : null].filter(Boolean).join(", ")}).`,
+    );
   if (!r.delivery.activities.length) gaps.push("No description of the charity's activities in the year.");
   if (r.delivery.peopleHelped.value === null) gaps.push("No beneficiary numbers: how many people the charity helped.");
   if (!g.scrutiny.value) {
     const inc = f.income.value?.amount ?? null;
-    if (inc !== null && inc <= 25_000) gaps.push(`No independent examiner's or auditor's report (not required by law at this income, ${pounds(inc)}, but a funder may ask who checks the accounts).`);
+    if (inc !== null && inc <= 25_000)
+      gaps.push(
+        `No independent examiner's or auditor's report (not required by law at this income, ${pounds(inc)}, but a funder may ask who checks the accounts).`,
+      );
     else gaps.push("No independent examiner's or auditor's report in the document.");
   }
-  if (r.flags.deficit.value === true && r.flags.deficitExplained.value !== true) gaps.push(`A deficit with no explanation in the report: ${r.flags.deficit.note ?? "expenditure exceeded income."}`);
-  if (r.flags.goingConcern.value === true) gaps.push("The report states doubt (a material uncertainty) about the charity continuing as a going concern: how will it be resolved?");
+  if (r.flags.deficit.value === true && r.flags.deficitExplained.value !== true)
+    gaps.push(`A deficit with no explanation in the report: ${r.flags.deficit.note ?? "expenditure exceeded income."}`);
+  if (r.flags.goingConcern.value === true)
+    gaps.push("The report states doubt (a material uncertainty) about the charity continuing as a going concern: how will it be resolved?");
   if (r.flags.qualifiedOpinion.value === true) gaps.push("The examiner's or auditor's report is qualified (matters reported): what has been done about them?");
   if (r.flags.lateFiling.value === true) gaps.push("The report was approved after the regulator's filing deadline: the accounts were filed late.");
   if (g.approvedOn.value === null) gaps.push("No date of approval by the trustees.");
@@ -1593,9 +1929,14 @@ function factsOf(r: Body, t: CharityReport["transparency"]): string[] {
   if (c.name.value || c.charityNumber.value) {
     // The number as the report gives it: whether the register lists it is the reply's `register`, not this sentence.
     const reg = c.regulator.value === "oscr" ? "Scottish charity" : c.regulator.value === "ccni" ? "Northern Ireland charity" : "charity";
-    out.push(`${c.name.value ?? "The charity"}${c.charityNumber.value ? ` (${reg} number ${c.charityNumber.value}, as the report gives it)` : ""}${c.companyNumber.value ? `, company number ${c.companyNumber.value}` : ""}.`);
+    out.push(
+      `${c.name.value ?? "The charity"}${c.charityNumber.value ? ` (${reg} number ${c.charityNumber.value}, as the report gives it)` : ""}${c.companyNumber.value ? `, company number ${c.companyNumber.value}` : ""}.`,
+    );
   }
-  if (c.financialYear.value) out.push(`Financial year: ${c.financialYear.value.start ? `${longDate(c.financialYear.value.start)} to ` : "ending "}${longDate(c.financialYear.value.end)}.`);
+  if (c.financialYear.value)
+    out.push(
+      `Financial year: ${c.financialYear.value.start ? `${longDate(c.financialYear.value.start)} to ` : "ending "}${longDate(c.financialYear.value.end)}.`,
+    );
   if (f.basis.value) out.push(`The accounts are ${f.basis.value === "accruals" ? "accruals accounts" : "receipts and payments accounts"}.`);
   const rp = f.basis.value === "receipts_and_payments";
   const money = (label: string, a: Fact<Amount>) => {
@@ -1604,13 +1945,21 @@ function factsOf(r: Body, t: CharityReport["transparency"]): string[] {
   };
   money(rp ? "Receipts" : "Income", f.income);
   money(rp ? "Payments" : "Expenditure", f.expenditure);
-  if (f.netIncome.value) out.push(`Net result: ${f.netIncome.value.amount < 0 ? "a deficit of " : "a surplus of "}${pounds(Math.abs(f.netIncome.value.amount))}${year ? ` in ${year}` : ""}.`);
+  if (f.netIncome.value)
+    out.push(
+      `Net result: ${f.netIncome.value.amount < 0 ? "a deficit of " : "a surplus of "}${pounds(Math.abs(f.netIncome.value.amount))}${year ? ` in ${year}` : ""}.`,
+    );
   if (f.funds.total.value) out.push(`Total ${rp ? "cash funds" : "funds"} at the year end: ${pounds(f.funds.total.value.amount)}.`);
-  const types = (["unrestricted", "restricted", "endowment", "designated"] as const).filter((k) => f.funds[k].value).map((k) => `${k} ${pounds(f.funds[k].value!.amount)}`);
+  const types = (["unrestricted", "restricted", "endowment", "designated"] as const)
+    .filter((k) => f.funds[k].value)
+    .map((k) => `${k} ${pounds(f.funds[k].value!.amount)}`);
   if (types.length) out.push(`Funds by type: ${types.join(", ")}.`);
   if (f.reserves.value?.kind === "free_reserves") out.push(`Free reserves: ${pounds(f.reserves.value.amount)}.`);
   if (g.trustees.value !== null) out.push(`The report states ${g.trustees.value} trustee${g.trustees.value === 1 ? "" : "s"}.`);
-  if (g.meetings.value) out.push(`The trustees meet ${g.meetings.value.frequency}${g.meetings.value.perYear && !/times|occasions/i.test(g.meetings.value.frequency) ? ` (about ${g.meetings.value.perYear} times a year)` : ""}.`);
+  if (g.meetings.value)
+    out.push(
+      `The trustees meet ${g.meetings.value.frequency}${g.meetings.value.perYear && !/times|occasions/i.test(g.meetings.value.frequency) ? ` (about ${g.meetings.value.perYear} times a year)` : ""}.`,
+    );
   const named = [
     [g.safeguarding, "a safeguarding policy"],
     [g.conflictsOfInterest, "conflicts of interest"],

@@ -21,12 +21,27 @@ import { datesIn, monthsBetween } from "./values";
 // Types
 
 /** The CQC's rating values (API `rating`), and the non-ratings a page or report may give instead. */
-export const CQC_RATINGS = ["Outstanding", "Good", "Requires improvement", "Inadequate", "Not rated", "Inspected but not rated", "Insufficient evidence to rate", "No rating"] as const;
+export const CQC_RATINGS = [
+  "Outstanding",
+  "Good",
+  "Requires improvement",
+  "Inadequate",
+  "Not rated",
+  "Inspected but not rated",
+  "Insufficient evidence to rate",
+  "No rating",
+] as const;
 export type CqcRating = (typeof CQC_RATINGS)[number];
 
 export const KEY_QUESTIONS = ["safe", "effective", "caring", "responsive", "wellLed"] as const;
 export type KeyQuestion = (typeof KEY_QUESTIONS)[number];
-const KEY_QUESTION_NAME: Record<KeyQuestion, string> = { safe: "Safe", effective: "Effective", caring: "Caring", responsive: "Responsive", wellLed: "Well-led" };
+const KEY_QUESTION_NAME: Record<KeyQuestion, string> = {
+  safe: "Safe",
+  effective: "Effective",
+  caring: "Caring",
+  responsive: "Responsive",
+  wellLed: "Well-led",
+};
 
 export interface RatingRead {
   rating: CqcRating;
@@ -36,7 +51,17 @@ export interface RatingRead {
   score: number | null;
 }
 
-export const ENFORCEMENT_KINDS = ["warning_notice", "requirement_notice", "condition", "special_measures", "suspension", "cancellation", "fixed_penalty", "prosecution", "other"] as const;
+export const ENFORCEMENT_KINDS = [
+  "warning_notice",
+  "requirement_notice",
+  "condition",
+  "special_measures",
+  "suspension",
+  "cancellation",
+  "fixed_penalty",
+  "prosecution",
+  "other",
+] as const;
 export type EnforcementKind = (typeof ENFORCEMENT_KINDS)[number];
 
 export interface Enforcement {
@@ -102,18 +127,84 @@ export interface CqcReport {
 // Privacy: no person's name in anything given.
 
 const STOP_AFTER_LABEL = new Set([
-  "The", "This", "That", "There", "They", "She", "He", "We", "Our", "A", "An", "And", "Of", "In", "On", "Is", "Was", "Has", "Had", "Told", "Said", "Who", "Since", "From", "For", "At", "To",
-  "Good", "Outstanding", "Inadequate", "Requires", "Not", "No", "None", "Vacant", "Care", "Service", "Services", "Registered", "Manager", "Provider", "Regulation", "Safe", "Effective", "Caring", "Responsive", "Well",
+  "The",
+  "This",
+  "That",
+  "There",
+  "They",
+  "She",
+  "He",
+  "We",
+  "Our",
+  "A",
+  "An",
+  "And",
+  "Of",
+  "In",
+  "On",
+  "Is",
+  "Was",
+  "Has",
+  "Had",
+  "Told",
+  "Said",
+  "Who",
+  "Since",
+  "From",
+  "For",
+  "At",
+  "To",
+  "Good",
+  "Outstanding",
+  "Inadequate",
+  "Requires",
+  "Not",
+  "No",
+  "None",
+  "Vacant",
+  "Care",
+  "Service",
+  "Services",
+  "Registered",
+  "Manager",
+  "Provider",
+  "Regulation",
+  "Safe",
+  "Effective",
+  "Caring",
+  "Responsive",
+  "Well",
 ]);
 /** Words that are never (part of) a person's name in a CQC report: roles, the regulator's and services' words. */
-const NOT_NAME = new Set(["Chief", "Deputy", "Inspector", "Director", "Manager", "Registered", "Care", "Quality", "Commission", "Limited", "Ltd", "Service", "Services", "Healthcare", "Hospital", "Trust", "Partners", "Practice", "Surgery"]);
+const NOT_NAME = new Set([
+  "Chief",
+  "Deputy",
+  "Inspector",
+  "Director",
+  "Manager",
+  "Registered",
+  "Care",
+  "Quality",
+  "Commission",
+  "Limited",
+  "Ltd",
+  "Service",
+  "Services",
+  "Healthcare",
+  "Hospital",
+  "Trust",
+  "Partners",
+  "Practice",
+  "Surgery",
+]);
 /** A capitalised word (not all capitals) or an initial that may be part of a person's name. */
 const CQC_NAMES: NameWords = {
   isNameWord: (w) => /^\p{Lu}\.?$/u.test(w) || (!NOT_NAME.has(w) && !STOP_AFTER_LABEL.has(w) && /^\p{Lu}[\p{Ll}'’-]+(?:-\p{Lu}[\p{Ll}'’-]+)?$/u.test(w)),
 };
 const HONORIFIC = /\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof(?:essor)?|Sir|Dame|Lord|Lady)\.?(?=\s+\p{Lu})/gu;
 /** Role labels a person's name may follow ("Registered manager: …", "Signed …", "Name: …"); matched case-insensitively, the name after it case-sensitively. */
-const LABEL = /\b(?:registered\s+manager|home\s+manager|service\s+manager|nominated\s+individual|responsible\s+individual|lead\s+inspector|inspector|signed|signature)\b(?:\s*[:–-]\s*|\s*,\s*|\s+)|\bname\s*[:–-]\s*/gi;
+const LABEL =
+  /\b(?:registered\s+manager|home\s+manager|service\s+manager|nominated\s+individual|responsible\s+individual|lead\s+inspector|inspector|signed|signature)\b(?:\s*[:–-]\s*|\s*,\s*|\s+)|\bname\s*[:–-]\s*/gi;
 const CHIEF = /\s*,?\s*(?:Deputy\s+)?Chief\s+Inspector\b/g;
 
 /** Whether a text starts with a person's name (two to four name words). */
@@ -195,7 +286,11 @@ class Stream {
       if (this.held) this.held.push(it);
       else this.use(it);
     }
-    return { quote: redactNames(quoteOf(this.text.slice(a, b).replace(/\s+/g, " ").trim())), page: first.page, section: first.section === null ? null : redactNames(first.section) };
+    return {
+      quote: redactNames(quoteOf(this.text.slice(a, b).replace(/\s+/g, " ").trim())),
+      page: first.page,
+      section: first.section === null ? null : redactNames(first.section),
+    };
   }
 
   /**
@@ -205,7 +300,10 @@ class Stream {
   evidenceInSentence(a: number, b: number): Evidence {
     const it = this.itemAt(a);
     if (!it.sentence || b > it.end) return this.evidence(a, b);
-    const matched = this.text.slice(a, b).replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "\\s+");
+    const matched = this.text
+      .slice(a, b)
+      .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+      .replace(/\s+/g, "\\s+");
     return citeSentence(this.reading, it.sentence, new RegExp(matched, "i"));
   }
 
@@ -262,9 +360,15 @@ const SEP = String.raw`[\s:|–—=\-]{0,8}(?:rating\s*:?\s*)?[★☆*'‘"“]?
 const SCORE = String.raw`(?:\s*[(,–—\-]?\s*(?:score\s*:?\s*)?(\d{1,3})\s*%)?`;
 const KQ = String.raw`(safe|effective|caring|responsive|well[\s\-‐‑–]*led)`;
 
-const KQ_QUESTION = new RegExp(String.raw`\b(?:is|are)\s+(?:the\s+|this\s+)?(?:service|services|practice|trust|location|provider|home|hospital)\s+${KQ}\s*\??${SEP}${RATING}${SCORE}`, "gi");
+const KQ_QUESTION = new RegExp(
+  String.raw`\b(?:is|are)\s+(?:the\s+|this\s+)?(?:service|services|practice|trust|location|provider|home|hospital)\s+${KQ}\s*\??${SEP}${RATING}${SCORE}`,
+  "gi",
+);
 /** A bare label ("Safe Good", "Well led: REQUIRES IMPROVEMENT") at a line start, after a bar, a colon or a previous rating. */
-const KQ_BARE = new RegExp(String.raw`(?<=^|\n|[|•●▪:;,]\s*|(?:outstanding|good|improvement|inadequate|rated|rate)\s+|\d%?\s+)${KQ}(?=[\s:|–—\-])${SEP}${RATING}${SCORE}`, "gi");
+const KQ_BARE = new RegExp(
+  String.raw`(?<=^|\n|[|•●▪:;,]\s*|(?:outstanding|good|improvement|inadequate|rated|rate)\s+|\d%?\s+)${KQ}(?=[\s:|–—\-])${SEP}${RATING}${SCORE}`,
+  "gi",
+);
 const OVERALL = new RegExp(
   String.raw`\b(?:(?:our\s+)?overall\s+rating(?:\s+(?:for|of)\s+(?:this|the)\s+(?:service|location|practice|provider|trust|home|hospital))?(?:\s+(?:is|was|remains))?|overall(?=\s*[:|–—\n\-]))${SEP}${RATING}${SCORE}`,
   "gi",
@@ -325,7 +429,10 @@ function readRatings(stream: Stream): { overall: Fact<RatingRead>; keyQuestions:
   overallHits.sort((x, y) => x.a - y.a);
   const byKq: Record<KeyQuestion, RatingHit[]> = { safe: [], effective: [], caring: [], responsive: [], wellLed: [] };
   const seen = new Set<number>();
-  for (const [re, bare] of [[KQ_QUESTION, false], [KQ_BARE, true]] as const)
+  for (const [re, bare] of [
+    [KQ_QUESTION, false],
+    [KQ_BARE, true],
+  ] as const)
     for (const m of stream.matches(re)) {
       const label = m[1];
       if (bare && !/^\p{Lu}/u.test(label)) continue; // "safe good" in running prose is not a table row
@@ -337,7 +444,12 @@ function readRatings(stream: Stream): { overall: Fact<RatingRead>; keyQuestions:
       if (h) byKq[kqOf(label)].push(h);
     }
   const keyQuestions = {} as Record<KeyQuestion, Fact<RatingRead>>;
-  for (const k of KEY_QUESTIONS) keyQuestions[k] = ratingFact(stream, byKq[k].sort((x, y) => x.a - y.a), `the key question "${KEY_QUESTION_NAME[k]}"`);
+  for (const k of KEY_QUESTIONS)
+    keyQuestions[k] = ratingFact(
+      stream,
+      byKq[k].sort((x, y) => x.a - y.a),
+      `the key question "${KEY_QUESTION_NAME[k]}"`,
+    );
   return { overall: ratingFact(stream, overallHits, "the service overall"), keyQuestions };
 }
 
@@ -350,11 +462,50 @@ const kqOf = (label: string): KeyQuestion => {
 // Quality statements (single assessment framework: 34 "we statements", each scored 1–4)
 
 const QUALITY_STATEMENTS: Record<KeyQuestion, string[]> = {
-  safe: ["Learning culture", "Safe systems, pathways and transitions", "Safeguarding", "Involving people to manage risks", "Safe environments", "Safe and effective staffing", "Infection prevention and control", "Medicines optimisation"],
-  effective: ["Assessing needs", "Delivering evidence-based care and treatment", "How staff, teams and services work together", "Supporting people to live healthier lives", "Monitoring and improving outcomes", "Consent to care and treatment"],
-  caring: ["Kindness, compassion and dignity", "Treating people as individuals", "Independence, choice and control", "Responding to people's immediate needs", "Workforce wellbeing and enablement"],
-  responsive: ["Person-centred care", "Care provision, integration and continuity", "Providing information", "Listening to and involving people", "Equity in access", "Equity in experiences and outcomes", "Planning for the future"],
-  wellLed: ["Shared direction and culture", "Capable, compassionate and inclusive leaders", "Freedom to speak up", "Workforce equality, diversity and inclusion", "Governance, management and sustainability", "Partnerships and communities", "Learning, improvement and innovation", "Environmental sustainability – sustainable development"],
+  safe: [
+    "Learning culture",
+    "Safe systems, pathways and transitions",
+    "Safeguarding",
+    "Involving people to manage risks",
+    "Safe environments",
+    "Safe and effective staffing",
+    "Infection prevention and control",
+    "Medicines optimisation",
+  ],
+  effective: [
+    "Assessing needs",
+    "Delivering evidence-based care and treatment",
+    "How staff, teams and services work together",
+    "Supporting people to live healthier lives",
+    "Monitoring and improving outcomes",
+    "Consent to care and treatment",
+  ],
+  caring: [
+    "Kindness, compassion and dignity",
+    "Treating people as individuals",
+    "Independence, choice and control",
+    "Responding to people's immediate needs",
+    "Workforce wellbeing and enablement",
+  ],
+  responsive: [
+    "Person-centred care",
+    "Care provision, integration and continuity",
+    "Providing information",
+    "Listening to and involving people",
+    "Equity in access",
+    "Equity in experiences and outcomes",
+    "Planning for the future",
+  ],
+  wellLed: [
+    "Shared direction and culture",
+    "Capable, compassionate and inclusive leaders",
+    "Freedom to speak up",
+    "Workforce equality, diversity and inclusion",
+    "Governance, management and sustainability",
+    "Partnerships and communities",
+    "Learning, improvement and innovation",
+    "Environmental sustainability – sustainable development",
+  ],
 };
 
 const flexible = (name: string) =>
@@ -372,7 +523,10 @@ function readQualityStatements(stream: Stream): QualityStatement[] {
   const out: (QualityStatement & { at: number })[] = [];
   for (const k of KEY_QUESTIONS)
     for (const name of QUALITY_STATEMENTS[k]) {
-      const re = new RegExp(String.raw`(?<![a-z])${flexible(name)}(?![a-z])(?:[\s:–—\-]{0,4}(?:score|scored)\s*:?\s*([1-4])(?!\d)|[\s:|–—\-]{1,6}([1-4])(?=\s*(?:\n|$)))`, "gi");
+      const re = new RegExp(
+        String.raw`(?<![a-z])${flexible(name)}(?![a-z])(?:[\s:–—\-]{0,4}(?:score|scored)\s*:?\s*([1-4])(?!\d)|[\s:|–—\-]{1,6}([1-4])(?=\s*(?:\n|$)))`,
+        "gi",
+      );
       const m = stream.matches(re).next().value;
       if (m) out.push({ keyQuestion: k, name, score: Number(m[1] ?? m[2]), evidence: stream.evidence(m.index, m.index + m[0].length), at: m.index });
     }
@@ -396,7 +550,14 @@ export function daysIn(text: string): string[] {
   for (const d of datesIn(text)) if (d.precision === "day") out.add(d.iso);
   const token = new RegExp(String.raw`(?<![\d/.])(\d{1,2})(?:st|nd|rd|th)?(?:\s+(?:of\s+)?${MONTH}\.?)?(?:,?\s+(\d{4}))?(?![\d/])`, "gi");
   const toks: { a: number; b: number; d: number; m: number | null; y: number | null }[] = [];
-  for (let m = token.exec(text); m; m = token.exec(text)) toks.push({ a: m.index, b: m.index + m[0].length, d: Number(m[1]), m: m[2] ? MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1 : null, y: m[3] ? Number(m[3]) : null });
+  for (let m = token.exec(text); m; m = token.exec(text))
+    toks.push({
+      a: m.index,
+      b: m.index + m[0].length,
+      d: Number(m[1]),
+      m: m[2] ? MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1 : null,
+      y: m[3] ? Number(m[3]) : null,
+    });
   // Chains of tokens separated only by list words; the month and year carried back from the chain's end.
   for (let i = toks.length - 1; i >= 0; i--) {
     const t = toks[i];
@@ -424,7 +585,8 @@ function windowAfter(stream: Stream, at: number, max: number, stop: RegExp): str
   return cut ? w.slice(0, cut.index) : w;
 }
 
-const NEXT_LABEL = /\b(?:date of publication|published|publication date|ratings?\b|overall\b|tel\b|telephone|website|location id|provider id|report published)|\.\s+\p{Lu}|\.\s*\n|\n(?=\p{Lu}[\p{Ll}\s]+:)/iu;
+const NEXT_LABEL =
+  /\b(?:date of publication|published|publication date|ratings?\b|overall\b|tel\b|telephone|website|location id|provider id|report published)|\.\s+\p{Lu}|\.\s*\n|\n(?=\p{Lu}[\p{Ll}\s]+:)/iu;
 
 const INSPECTION_LABELS: RegExp[] = [
   /\bdates?\s+of\s+(?:inspection|assessment)(?:\s+(?:site\s+)?visits?)?(?:\s+activity)?\s*(?:\(s\))?\s*:?/gi,
@@ -454,12 +616,21 @@ function readInspectionDates(stream: Stream, today: string): Fact<{ from: string
       const dateEnd = start + w.length;
       // A label ("Date of inspection visit:", "Latest inspection") is quoted with its dates; a sentence is quoted whole.
       const isLabel = i <= 1 || i === INSPECTION_LABELS.length - 1;
-      return found({ from, to }, isLabel ? stream.evidence(m.index, dateEnd) : stream.evidenceInSentence(m.index, dateEnd), notes.length ? `Read from the label; ${notes.join("; ")}.` : null);
+      return found(
+        { from, to },
+        isLabel ? stream.evidence(m.index, dateEnd) : stream.evidenceInSentence(m.index, dateEnd),
+        notes.length ? `Read from the label; ${notes.join("; ")}.` : null,
+      );
     }
   return notFound("The document gives no inspection or assessment date that the reader could find.");
 }
 
-const PUBLICATION_LABELS = [/\bdate\s+of\s+publication\s*:?/gi, /\b(?:report\s+|latest\s+report\s+)?published\s*(?:on\s*)?:?/gi, /\bpublication\s+date\s*:?/gi, /\bdate\s+published\s*:?/gi];
+const PUBLICATION_LABELS = [
+  /\bdate\s+of\s+publication\s*:?/gi,
+  /\b(?:report\s+|latest\s+report\s+)?published\s*(?:on\s*)?:?/gi,
+  /\bpublication\s+date\s*:?/gi,
+  /\bdate\s+published\s*:?/gi,
+];
 
 function readPublicationDate(stream: Stream, today: string): Fact<string> {
   let best: { iso: string; a: number; b: number } | null = null;
@@ -489,24 +660,41 @@ function readPublicationDate(stream: Stream, today: string): Fact<string> {
 
 const PREVIOUS_PATTERNS: { re: RegExp; previous: number; current?: number; date?: number }[] = [
   {
-    re: new RegExp(String.raw`\blast\s+rating\s+for\s+(?:this|the)\s+(?:service|location|practice|home|provider)\s+was\s+(?:rated\s+)?['‘"“]?${RATING}['’"”]?(?:\s*\((?:report\s+)?published\s+(?:on\s+)?([^)]{6,40})\))?`, "gi"),
+    re: new RegExp(
+      String.raw`\blast\s+rating\s+for\s+(?:this|the)\s+(?:service|location|practice|home|provider)\s+was\s+(?:rated\s+)?['‘"“]?${RATING}['’"”]?(?:\s*\((?:report\s+)?published\s+(?:on\s+)?([^)]{6,40})\))?`,
+      "gi",
+    ),
     previous: 1,
     date: 2,
   },
   {
-    re: new RegExp(String.raw`\brating\s+(?:for\s+(?:this|the)\s+(?:service|location|practice)\s+)?has\s+changed\s+from\s+['‘"“]?${RATING}['’"”]?\s+to\s+['‘"“]?${RATING.replace("(outstanding", "(?<current>outstanding")}`, "gi"),
+    re: new RegExp(
+      String.raw`\brating\s+(?:for\s+(?:this|the)\s+(?:service|location|practice)\s+)?has\s+changed\s+from\s+['‘"“]?${RATING}['’"”]?\s+to\s+['‘"“]?${RATING.replace("(outstanding", "(?<current>outstanding")}`,
+      "gi",
+    ),
     previous: 1,
     current: 2,
   },
   {
-    re: new RegExp(String.raw`\b(?:at|following|after)\s+(?:our|the)\s+(?:last|previous)\s+(?:comprehensive\s+|focused\s+)?(?:inspection|assessment)(?:\s+\([^)]{0,50}\))?(?:\s+(?:in|on)\s+[^,.;]{3,30}?)?,?\s+(?:we\s+rated\s+)?(?:this|the)\s+(?:service|location|practice|home)\s+(?:was\s+)?(?:rated\s+)?(?:as\s+)?['‘"“]?${RATING}`, "gi"),
+    re: new RegExp(
+      String.raw`\b(?:at|following|after)\s+(?:our|the)\s+(?:last|previous)\s+(?:comprehensive\s+|focused\s+)?(?:inspection|assessment)(?:\s+\([^)]{0,50}\))?(?:\s+(?:in|on)\s+[^,.;]{3,30}?)?,?\s+(?:we\s+rated\s+)?(?:this|the)\s+(?:service|location|practice|home)\s+(?:was\s+)?(?:rated\s+)?(?:as\s+)?['‘"“]?${RATING}`,
+      "gi",
+    ),
     previous: 1,
   },
   { re: new RegExp(String.raw`\bpreviously\s+rated\s+(?:as\s+)?['‘"“]?${RATING}`, "gi"), previous: 1 },
   { re: new RegExp(String.raw`\bprevious\s+(?:overall\s+)?rating\s*(?:was|:)?\s*['‘"“]?${RATING}`, "gi"), previous: 1 },
-  { re: new RegExp(String.raw`\brating\s+at\s+(?:the\s+)?last\s+(?:inspection|assessment)\s*:?\s*['‘"“]?${RATING}(?:\s*\((?:report\s+)?published\s+(?:on\s+)?([^)]{6,40})\))?`, "gi"), previous: 1, date: 2 },
+  {
+    re: new RegExp(
+      String.raw`\brating\s+at\s+(?:the\s+)?last\s+(?:inspection|assessment)\s*:?\s*['‘"“]?${RATING}(?:\s*\((?:report\s+)?published\s+(?:on\s+)?([^)]{6,40})\))?`,
+      "gi",
+    ),
+    previous: 1,
+    date: 2,
+  },
 ];
-const FIRST_INSPECTION = /\b(?:this\s+(?:is|was)\s+the\s+first\s+(?:rated\s+)?(?:inspection|assessment)|first\s+(?:inspection|assessment)\s+(?:of|for|since)\s+(?:this|the)\s+(?:service|location)|newly\s+registered\s+service|has\s+not\s+(?:previously\s+)?been\s+(?:inspected|rated)(?:\s+before)?)\b/i;
+const FIRST_INSPECTION =
+  /\b(?:this\s+(?:is|was)\s+the\s+first\s+(?:rated\s+)?(?:inspection|assessment)|first\s+(?:inspection|assessment)\s+(?:of|for|since)\s+(?:this|the)\s+(?:service|location)|newly\s+registered\s+service|has\s+not\s+(?:previously\s+)?been\s+(?:inspected|rated)(?:\s+before)?)\b/i;
 
 function readRatingChange(stream: Stream, current: CqcRating | null): Fact<RatingChange> {
   let best: { m: RegExpExecArray; p: (typeof PREVIOUS_PATTERNS)[number] } | null = null;
@@ -538,13 +726,17 @@ function readRatingChange(stream: Stream, current: CqcRating | null): Fact<Ratin
 // Service and provider
 
 const POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b/;
-const ORGANISATION = /\b(ltd|limited|plc|llp|cic|c\.i\.c|lp|trust|foundation|group|council|partnership|partners|society|association|charity|services|care|healthcare|homes?|nhs|company|co\.|inc|holdings|organisation|housing|hospice|practice|surgery|medical|dental|clinic)\b/i;
+const ORGANISATION =
+  /\b(ltd|limited|plc|llp|cic|c\.i\.c|lp|trust|foundation|group|council|partnership|partners|society|association|charity|services|care|healthcare|homes?|nhs|company|co\.|inc|holdings|organisation|housing|hospice|practice|surgery|medical|dental|clinic)\b/i;
 
 function cleanName(raw: string): string {
   return raw
     .replace(/\s+/g, " ")
     .replace(/\s*(?:\||·|–|—)\s*$/, "")
-    .replace(/\s*\b(?:Registered\s+manager|Location\s+ID|Provider\s+ID|Tel|Telephone|Phone|Website|Date\s+of|Overall\s+rating|Ratings|Inspection\s+report|Assessment\s+report|Report\s+published|Published)\b.*$/i, "")
+    .replace(
+      /\s*\b(?:Registered\s+manager|Location\s+ID|Provider\s+ID|Tel|Telephone|Phone|Website|Date\s+of|Overall\s+rating|Ratings|Inspection\s+report|Assessment\s+report|Report\s+published|Published)\b.*$/i,
+      "",
+    )
     .replace(/[.,;:]+$/, "")
     .trim();
 }
@@ -576,8 +768,13 @@ function readServiceName(stream: Stream, reading: Reading): Fact<string> {
       return nameFact(name, stream.evidence(a, cover.index + cover[0].length), "service");
     }
   }
-  const about = stream.head(/(?:about\s+the\s+service\s*:?\s*)?\b((?:\p{Lu}[\p{L}'’&-]*\s+){0,6}\p{Lu}[\p{L}'’&-]*)\s+is\s+an?\s+['‘"“]?(?:residential|nursing|care\s+home|domiciliary|home\s*care|supported\s+living|extra\s+care|shared\s+lives|hospice|service)/gu).next().value;
-  if (about && !/^(?:The|This|It|Our|A)$/.test(about[1])) return nameFact(cleanName(about[1]), stream.evidence(about.index, about.index + about[0].length), "service");
+  const about = stream
+    .head(
+      /(?:about\s+the\s+service\s*:?\s*)?\b((?:\p{Lu}[\p{L}'’&-]*\s+){0,6}\p{Lu}[\p{L}'’&-]*)\s+is\s+an?\s+['‘"“]?(?:residential|nursing|care\s+home|domiciliary|home\s*care|supported\s+living|extra\s+care|shared\s+lives|hospice|service)/gu,
+    )
+    .next().value;
+  if (about && !/^(?:The|This|It|Our|A)$/.test(about[1]))
+    return nameFact(cleanName(about[1]), stream.evidence(about.index, about.index + about[0].length), "service");
   return notFound("The document does not name the service in a way the reader could find.");
 }
 
@@ -620,9 +817,15 @@ function readLocationId(stream: Stream): Fact<string> {
 }
 
 const SERVICE_TYPES: [RegExp, string][] = [
-  [/care\s+home\s+(?:service\s+)?with\s+nursing|nursing\s+home|care\s+home\s+providing\s+(?:personal\s+and\s+)?nursing|accommodation\s+(?:and|for|with)\s+(?:personal\s+and\s+)?nursing/i, "care home with nursing"],
+  [
+    /care\s+home\s+(?:service\s+)?with\s+nursing|nursing\s+home|care\s+home\s+providing\s+(?:personal\s+and\s+)?nursing|accommodation\s+(?:and|for|with)\s+(?:personal\s+and\s+)?nursing/i,
+    "care home with nursing",
+  ],
   [/care\s+home|residential\s+(?:care\s+)?home|residential\s+service|accommodation\s+(?:and|for|with)\s+personal\s+care/i, "care home"],
-  [/domiciliary\s+care|home\s*care\s+(?:agency|service|provider)|personal\s+care\s+to\s+people\s+(?:living\s+)?in\s+their\s+own\s+(?:homes|houses|flats)/i, "domiciliary care"],
+  [
+    /domiciliary\s+care|home\s*care\s+(?:agency|service|provider)|personal\s+care\s+to\s+people\s+(?:living\s+)?in\s+their\s+own\s+(?:homes|houses|flats)/i,
+    "domiciliary care",
+  ],
   [/supported\s+living/i, "supported living"],
   [/extra\s+care\s+housing/i, "extra care housing"],
   [/shared\s+lives/i, "shared lives"],
@@ -680,18 +883,30 @@ function readAddress(stream: Stream, serviceNameAt: number | null): Fact<string>
     if (prevEnd <= 0) break;
     const prevStart = stream.text.lastIndexOf("\n", prevEnd - 1) + 1;
     const line = stream.text.slice(prevStart, prevEnd);
-    if (line.length > 60 || /[.!?:]$/.test(line) || /\b(?:inspection|assessment)\s+report\b|provided\s+and\s+run|^ratings?$/i.test(line) || new RegExp(`^${TYPE_WORDS}$`, "i").test(line) || (serviceNameAt !== null && prevStart <= serviceNameAt)) break;
+    if (
+      line.length > 60 ||
+      /[.!?:]$/.test(line) ||
+      /\b(?:inspection|assessment)\s+report\b|provided\s+and\s+run|^ratings?$/i.test(line) ||
+      new RegExp(`^${TYPE_WORDS}$`, "i").test(line) ||
+      (serviceNameAt !== null && prevStart <= serviceNameAt)
+    )
+      break;
     start = prevStart;
   }
-  let text = stream.text.slice(start, pcEnd).replace(/\s*\n\s*/g, ", ").replace(/\s+/g, " ");
+  let text = stream.text
+    .slice(start, pcEnd)
+    .replace(/\s*\n\s*/g, ", ")
+    .replace(/\s+/g, " ");
   text = text.replace(/^.*?\b(?:address|located at)\s*:?\s*/i, "").replace(/^[,\s]+/, "");
   if (text.length > 160 || text.length < 6) return notFound("An address could not be read cleanly.");
   return found(text, stream.evidence(start, pcEnd));
 }
 
 function readRegisteredManager(stream: Stream): Fact<boolean> {
-  const no = /\b(?:did\s+not|does\s+not|didn['’]t|doesn['’]t|do\s+not)\s+have\s+an?\s+(?:registered\s+manager|manager\s+registered)|\bno\s+registered\s+manager|\bthere\s+(?:was|is|were)\s+no\s+(?:registered\s+)?manager|\bwithout\s+a\s+registered\s+manager|\bregistered\s+manager\s*:?\s*(?:none|vacant|not\s+applicable)\b|\bnot\s+have\s+a\s+manager\s+registered|\b(?:has|have|had)\s+not\s+had\s+an?\s+registered\s+manager/gi;
-  const yes = /\b(?:had|has|have|there\s+(?:was|is))\s+an?\s+(?:registered\s+manager|manager\s+registered\s+with)|\bregistered\s+manager\s*(?::\s*|\n)(?=[^\n]{4,60}(?:\n|$))/gi;
+  const no =
+    /\b(?:did\s+not|does\s+not|didn['’]t|doesn['’]t|do\s+not)\s+have\s+an?\s+(?:registered\s+manager|manager\s+registered)|\bno\s+registered\s+manager|\bthere\s+(?:was|is|were)\s+no\s+(?:registered\s+)?manager|\bwithout\s+a\s+registered\s+manager|\bregistered\s+manager\s*:?\s*(?:none|vacant|not\s+applicable)\b|\bnot\s+have\s+a\s+manager\s+registered|\b(?:has|have|had)\s+not\s+had\s+an?\s+registered\s+manager/gi;
+  const yes =
+    /\b(?:had|has|have|there\s+(?:was|is))\s+an?\s+(?:registered\s+manager|manager\s+registered\s+with)|\bregistered\s+manager\s*(?::\s*|\n)(?=[^\n]{4,60}(?:\n|$))/gi;
   const n = stream.head(no).next().value;
   let y: RegExpExecArray | undefined;
   for (const m of stream.head(yes)) {
@@ -715,41 +930,75 @@ function readRegisteredManager(stream: Stream): Fact<boolean> {
 // Breaches and enforcement
 
 const REG_2014_TITLES: Record<string, string> = {
-  "9": "Person-centred care", "10": "Dignity and respect", "11": "Need for consent", "12": "Safe care and treatment", "13": "Safeguarding service users from abuse and improper treatment",
-  "14": "Meeting nutritional and hydration needs", "15": "Premises and equipment", "16": "Receiving and acting on complaints", "17": "Good governance", "18": "Staffing",
-  "19": "Fit and proper persons employed", "20": "Duty of candour", "20A": "Requirement as to display of performance assessments",
+  "9": "Person-centred care",
+  "10": "Dignity and respect",
+  "11": "Need for consent",
+  "12": "Safe care and treatment",
+  "13": "Safeguarding service users from abuse and improper treatment",
+  "14": "Meeting nutritional and hydration needs",
+  "15": "Premises and equipment",
+  "16": "Receiving and acting on complaints",
+  "17": "Good governance",
+  "18": "Staffing",
+  "19": "Fit and proper persons employed",
+  "20": "Duty of candour",
+  "20A": "Requirement as to display of performance assessments",
 };
 const REG_2009_TITLES: Record<string, string> = {
-  "12": "Statement of purpose", "14": "Notice of absence", "15": "Notice of changes", "16": "Notification of death of service user", "17": "Notification of death or unauthorised absence of a service user who is detained or liable to be detained under the Mental Health Act 1983",
-  "18": "Notification of other incidents", "20": "Requirements relating to termination of pregnancies", "22A": "Form of notifications to the Commission",
+  "12": "Statement of purpose",
+  "14": "Notice of absence",
+  "15": "Notice of changes",
+  "16": "Notification of death of service user",
+  "17": "Notification of death or unauthorised absence of a service user who is detained or liable to be detained under the Mental Health Act 1983",
+  "18": "Notification of other incidents",
+  "20": "Requirements relating to termination of pregnancies",
+  "22A": "Form of notifications to the Commission",
 };
 /** Regulation titles named without their numbers ("breaches in relation to safe care and treatment and good governance"). */
 const TITLE_TO_REG: [RegExp, string][] = [
-  [/person[\s-]centred\s+care/i, "9"], [/dignity\s+and\s+respect/i, "10"], [/need\s+for\s+consent|\bconsent\b/i, "11"], [/safe\s+care\s+and\s+treatment/i, "12"],
-  [/safeguarding(?:\s+service\s+users)?/i, "13"], [/nutrition(?:al)?\s+and\s+hydration/i, "14"], [/premises\s+and\s+equipment/i, "15"], [/complaints/i, "16"],
-  [/(?:good\s+)?governance\b/i, "17"], [/\bstaffing\b/i, "18"], [/fit\s+and\s+proper\s+persons/i, "19"], [/duty\s+of\s+candour/i, "20"], [/display\s+of\s+(?:performance\s+assessments|ratings)/i, "20A"],
+  [/person[\s-]centred\s+care/i, "9"],
+  [/dignity\s+and\s+respect/i, "10"],
+  [/need\s+for\s+consent|\bconsent\b/i, "11"],
+  [/safe\s+care\s+and\s+treatment/i, "12"],
+  [/safeguarding(?:\s+service\s+users)?/i, "13"],
+  [/nutrition(?:al)?\s+and\s+hydration/i, "14"],
+  [/premises\s+and\s+equipment/i, "15"],
+  [/complaints/i, "16"],
+  [/(?:good\s+)?governance\b/i, "17"],
+  [/\bstaffing\b/i, "18"],
+  [/fit\s+and\s+proper\s+persons/i, "19"],
+  [/duty\s+of\s+candour/i, "20"],
+  [/display\s+of\s+(?:performance\s+assessments|ratings)/i, "20A"],
 ];
 
-const REG_LIST = /\breg(?:ulation)?s?\.?\s+(\d{1,2}A?)\b((?:\s*(?:\(\s*\w{1,3}\s*\)\s*)*(?:,|and|&)\s*(?:reg(?:ulation)?s?\.?\s+)?\d{1,2}A?\b(?:\s*\(\s*\w{1,3}\s*\))*)*)/gi;
+const REG_LIST =
+  /\breg(?:ulation)?s?\.?\s+(\d{1,2}A?)\b((?:\s*(?:\(\s*\w{1,3}\s*\)\s*)*(?:,|and|&)\s*(?:reg(?:ulation)?s?\.?\s+)?\d{1,2}A?\b(?:\s*\(\s*\w{1,3}\s*\))*)*)/gi;
 
 /** The regulation numbers a passage cites ("regulations 12 and 17", "Regulation 12(1)(2)(a)", "Regulations 12, 13, 17 and 18"). */
 function regulationsIn(text: string): { reg: string; set2009: boolean }[] {
   const out: { reg: string; set2009: boolean }[] = [];
   for (const m of text.matchAll(REG_LIST)) {
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 90);
-    const set2009 = /^\s*(?:\([^)]*\)\s*)?(?:of\s+the\s+)?(?:Care\s+Quality\s+Commission\s+|CQC\s+)?\(?Registration\)?\s+Regulations|^[^.]{0,40}\b2009\b/i.test(after);
+    const set2009 = /^\s*(?:\([^)]*\)\s*)?(?:of\s+the\s+)?(?:Care\s+Quality\s+Commission\s+|CQC\s+)?\(?Registration\)?\s+Regulations|^[^.]{0,40}\b2009\b/i.test(
+      after,
+    );
     const nums = [m[1], ...(m[2].match(/\d{1,2}A?(?=\b)(?!\s*\))/g) ?? [])];
     for (const n of nums) if (!out.some((o) => o.reg === n && o.set2009 === set2009)) out.push({ reg: n.toUpperCase(), set2009 });
   }
   return out;
 }
 
-const BREACH_CUE = /\bbreach(?:es|ed)?\b|\bnot\s+(?:being\s+)?met\b|\bwere\s+not\s+being\s+met\b|\bfailed\s+to\s+comply\b|\bnot\s+compliant\s+with\s+regulation/i;
-const BREACH_PAST = /\bno\s+longer\s+(?:in\s+)?(?:a\s+)?breach|\bwas\s+no\s+longer\b|\benough\s+improvement\s+had\s+been\s+made\b|\b(?:had|have)\s+been\s+met\b|\b(?:at|following|after)\s+(?:our|the)\s+(?:last|previous)\s+(?:inspection|assessment)\b|\bpreviously\b/i;
-const BREACH_STILL = /\b(?:still|remained|remains|continued\s+to\s+be)\s+in\s+breach\b|\bcontinued\s+breach\b|\brepeated\s+breach\b|\bnot\s+enough\s+improvement\b/i;
+const BREACH_CUE =
+  /\bbreach(?:es|ed)?\b|\bnot\s+(?:being\s+)?met\b|\bwere\s+not\s+being\s+met\b|\bfailed\s+to\s+comply\b|\bnot\s+compliant\s+with\s+regulation/i;
+const BREACH_PAST =
+  /\bno\s+longer\s+(?:in\s+)?(?:a\s+)?breach|\bwas\s+no\s+longer\b|\benough\s+improvement\s+had\s+been\s+made\b|\b(?:had|have)\s+been\s+met\b|\b(?:at|following|after)\s+(?:our|the)\s+(?:last|previous)\s+(?:inspection|assessment)\b|\bpreviously\b/i;
+const BREACH_STILL =
+  /\b(?:still|remained|remains|continued\s+to\s+be)\s+in\s+breach\b|\bcontinued\s+breach\b|\brepeated\s+breach\b|\bnot\s+enough\s+improvement\b/i;
 /** The legend of the CQC's site, explaining ratings ("… we've taken enforcement action against the provider"). */
-const LEGEND = /\bthe\s+service\s+(?:is|isn['’]t|is\s+not)\s+performing\b|\bperforming\s+(?:exceptionally\s+well|badly)\b|\bwe\s+have\s+not\s+yet\s+rated\s+this\s+area\b/i;
-const HYPOTHETICAL = /\b(?:if|unless|should)\s+(?:we|the\s+provider|a\s+provider|providers|services?|they|not\s+enough|there|it|this)\b|\bwill\s+(?:usually|normally|then\s+)?\s*(?:lead|result)\b|\b(?:could|can|may|might|would)\s+(?:lead|result|take|use|be\s+(?:placed|cancelled|suspended))\b|\bbegin\s+the\s+process\b|\bprocess\s+of\s+preventing\b|\bwe\s+(?:may|can|could)\b|\b(?:we|cqc)\s+(?:has|have)\s+(?:the\s+)?powers?\s+to\b/i;
+const LEGEND =
+  /\bthe\s+service\s+(?:is|isn['’]t|is\s+not)\s+performing\b|\bperforming\s+(?:exceptionally\s+well|badly)\b|\bwe\s+have\s+not\s+yet\s+rated\s+this\s+area\b/i;
+const HYPOTHETICAL =
+  /\b(?:if|unless|should)\s+(?:we|the\s+provider|a\s+provider|providers|services?|they|not\s+enough|there|it|this)\b|\bwill\s+(?:usually|normally|then\s+)?\s*(?:lead|result)\b|\b(?:could|can|may|might|would)\s+(?:lead|result|take|use|be\s+(?:placed|cancelled|suspended))\b|\bbegin\s+the\s+process\b|\bprocess\s+of\s+preventing\b|\bwe\s+(?:may|can|could)\b|\b(?:we|cqc)\s+(?:has|have)\s+(?:the\s+)?powers?\s+to\b/i;
 /** Whether a conditional governs the match: "if we do not see improvement we may cancel …" is, "we issued a warning notice and will act if …" is not. */
 const conditional = (text: string, re: RegExp): boolean => {
   const h = HYPOTHETICAL.exec(text);
@@ -779,7 +1028,12 @@ function legalRegions(stream: Stream): Region[] {
     for (const m of stream.matches(re)) {
       // A table's heading starts its line ("Enforcement actions", "Requirement notices"); "action we have told the
       // provider to take" may run on from the line before it in a PDF.
-      if (!/^action/i.test(m[0]) && !/^\s*$/.test(stream.before(m.index, 2)) && !/\(\s*$/.test(stream.text.slice(m.index + m[0].length, m.index + m[0].length + 2))) continue;
+      if (
+        !/^action/i.test(m[0]) &&
+        !/^\s*$/.test(stream.before(m.index, 2)) &&
+        !/\(\s*$/.test(stream.text.slice(m.index + m[0].length, m.index + m[0].length + 2))
+      )
+        continue;
       const after = stream.text.slice(m.index + m[0].length, m.index + m[0].length + 400);
       if (!confirm(after)) continue;
       // "Please see the action we have told the provider to take at the end of this report": a pointer, not the table.
@@ -795,7 +1049,10 @@ function legalRegions(stream: Stream): Region[] {
 
 const KIND_CUES: [EnforcementKind, RegExp][] = [
   ["warning_notice", /\bwarning\s+notices?\b/i],
-  ["condition", /\bconditions?\b[^.]{0,60}\bregistration\b|\bimpos\w*\s+(?:urgent\s+|positive\s+)?conditions?\b|\burgent\s+conditions?\b|\bnotice\s+of\s+decision\s+to\s+(?:impose|vary)/i],
+  [
+    "condition",
+    /\bconditions?\b[^.]{0,60}\bregistration\b|\bimpos\w*\s+(?:urgent\s+|positive\s+)?conditions?\b|\burgent\s+conditions?\b|\bnotice\s+of\s+decision\s+to\s+(?:impose|vary)/i,
+  ],
   ["cancellation", /\bcancel(?:led|lation|ling)?\b[^.]{0,60}\bregistration\b|\bnotice\s+of\s+proposal\s+to\s+cancel\b/i],
   ["suspension", /\bsuspen(?:d|ded|sion)\b[^.]{0,60}\bregistration\b|\burgent\s+suspension\b/i],
   ["fixed_penalty", /\b(?:fixed\s+)?penalty\s+notice\b|\bfixed\s+penalty\b/i],
@@ -806,17 +1063,27 @@ const KIND_CUES: [EnforcementKind, RegExp][] = [
 
 /** A sentence saying action was taken (not explaining what could happen). */
 const PROSE_ACTION: [EnforcementKind, RegExp][] = [
-  ["warning_notice", /\b(?:issued|served|serve|issue|sent|gave)\b[^.]{0,60}\bwarning\s+notices?\b|\bwarning\s+notices?\b[^.]{0,40}\b(?:was|were|has\s+been|have\s+been|had\s+been)\s+(?:issued|served)\b|\brequirements?\s+of\s+(?:the|a|our)\s+warning\s+notice/i],
+  [
+    "warning_notice",
+    /\b(?:issued|served|serve|issue|sent|gave)\b[^.]{0,60}\bwarning\s+notices?\b|\bwarning\s+notices?\b[^.]{0,40}\b(?:was|were|has\s+been|have\s+been|had\s+been)\s+(?:issued|served)\b|\brequirements?\s+of\s+(?:the|a|our)\s+warning\s+notice/i,
+  ],
   ["requirement_notice", /\b(?:issued|served|issue)\b[^.]{0,40}\brequirement\s+notices?\b/i],
-  ["condition", /\b(?:impos(?:e|ed|ing)|placed|added|varied)\b[^.]{0,80}\bconditions?\b[^.]{0,40}\bregistration\b|\bconditions?\s+(?:were|was|have\s+been|has\s+been)\s+(?:imposed|placed)\b|\bimposed\s+(?:urgent\s+|positive\s+)?conditions?\b|\bnotice\s+of\s+decision\s+to\s+(?:impose|vary)\s+(?:a\s+|the\s+)?conditions?/i],
-  ["special_measures", /\b(?:placed|place|put|is|are|was|remains?|remained|being|kept|therefore|come|came|taken|no\s+longer)\s+(?:\w+\s+){0,3}?(?:in|out\s+of)\s+['‘"“]?special\s+measures/i],
+  [
+    "condition",
+    /\b(?:impos(?:e|ed|ing)|placed|added|varied)\b[^.]{0,80}\bconditions?\b[^.]{0,40}\bregistration\b|\bconditions?\s+(?:were|was|have\s+been|has\s+been)\s+(?:imposed|placed)\b|\bimposed\s+(?:urgent\s+|positive\s+)?conditions?\b|\bnotice\s+of\s+decision\s+to\s+(?:impose|vary)\s+(?:a\s+|the\s+)?conditions?/i,
+  ],
+  [
+    "special_measures",
+    /\b(?:placed|place|put|is|are|was|remains?|remained|being|kept|therefore|come|came|taken|no\s+longer)\s+(?:\w+\s+){0,3}?(?:in|out\s+of)\s+['‘"“]?special\s+measures/i,
+  ],
   ["suspension", /\bsuspen(?:d|ded|sion)\b[^.]{0,60}\bregistration\b|\burgent\s+suspension\b/i],
   ["cancellation", /\b(?:cancel(?:led|lation)?|proposed\s+to\s+cancel|proposal\s+to\s+cancel)\b[^.]{0,60}\bregistration\b/i],
   ["fixed_penalty", /\b(?:issued|served|paid|accepted|gave)\b[^.]{0,40}\b(?:fixed\s+penalty(?:\s+notices?)?|penalty\s+notices?)\b/i],
   ["prosecution", /\b(?:prosecuted|successfully\s+prosecuted|brought\s+a\s+prosecution|pleaded\s+guilty|convicted)\b/i],
   ["other", /\bwe\s+(?:took|have\s+taken|are\s+taking|took\s+urgent)\s+(?:urgent\s+)?enforcement\s+action\b|\bissued\s+a\s+(?:simple\s+)?caution\b/i],
 ];
-const PREVIOUS_ACTION = /\b(?:last|previous)\s+(?:inspection|assessment)\b|\bprevious(?:ly)?\b|\bhad\s+(?:been\s+)?(?:met|complied)\b|\bno\s+longer\s+(?:in|rated)\b|\b(?:come|came|taken)\s+out\s+of\b|\bto\s+check\s+(?:whether|that|if)\b/i;
+const PREVIOUS_ACTION =
+  /\b(?:last|previous)\s+(?:inspection|assessment)\b|\bprevious(?:ly)?\b|\bhad\s+(?:been\s+)?(?:met|complied)\b|\bno\s+longer\s+(?:in|rated)\b|\b(?:come|came|taken)\s+out\s+of\b|\bto\s+check\s+(?:whether|that|if)\b/i;
 
 function readBreachesAndEnforcement(stream: Stream, reading: Reading): { breaches: (Breach & { at: number })[]; enforcement: Enforcement[] } {
   const breaches: (Breach & { at: number })[] = [];
@@ -835,7 +1102,11 @@ function readBreachesAndEnforcement(stream: Stream, reading: Reading): { breache
     if (!s || inRegion(item.start) || LEGEND.test(s.text)) continue;
     if (BREACH_CUE.test(s.text) && (!BREACH_PAST.test(s.text) || BREACH_STILL.test(s.text)) && !conditional(s.text, BREACH_CUE)) {
       let regs = regulationsIn(s.text);
-      if (!regs.length && /\bbreach/i.test(s.text) && /\b(?:in\s+relation\s+to|relating\s+to|regarding|about|of\s+the\s+regulations?\s+(?:for|on))\b/i.test(s.text))
+      if (
+        !regs.length &&
+        /\bbreach/i.test(s.text) &&
+        /\b(?:in\s+relation\s+to|relating\s+to|regarding|about|of\s+the\s+regulations?\s+(?:for|on))\b/i.test(s.text)
+      )
         regs = TITLE_TO_REG.filter(([re]) => re.test(s.text)).map(([, reg]) => ({ reg, set2009: false }));
       for (const { reg, set2009 } of regs) addBreach(reg, set2009, item.start, () => citeSentence(reading, s));
     }
@@ -855,7 +1126,8 @@ function readBreachesAndEnforcement(stream: Stream, reading: Reading): { breache
     for (const m of stream.matches(/\bRegulation\s+(\d{1,2}A?)\b([^\n]{0,90})/gu, r.a, r.b)) {
       const set2009 = /Registration|2009/i.test(m[2]);
       if (rows.some((x) => x.reg === m[1] && x.set2009 === set2009)) continue;
-      if (/^\s*(?:of\s+the|HSCA|\(|Registration|CQC|[A-Z])/u.test(m[2]) || /^\s*$/.test(m[2])) rows.push({ reg: m[1], set2009, at: m.index, end: m.index + m[0].length });
+      if (/^\s*(?:of\s+the|HSCA|\(|Registration|CQC|[A-Z])/u.test(m[2]) || /^\s*$/.test(m[2]))
+        rows.push({ reg: m[1], set2009, at: m.index, end: m.index + m[0].length });
     }
     rows.forEach((row, i) => {
       const evidence = () => stream.evidence(row.at, stream.lineEnd(row.at, 200));
@@ -875,7 +1147,10 @@ function readBreachesAndEnforcement(stream: Stream, reading: Reading): { breache
           at = row.at + took.index;
           // "The enforcement action we took:" and the line after it.
           const labelEnd = at + took[0].length;
-          b = Math.min(stream.lineEnd(/^\s*\n/.test(stream.text.slice(labelEnd, labelEnd + 2)) ? stream.text.indexOf("\n", labelEnd) + 1 : labelEnd, 240), segEnd);
+          b = Math.min(
+            stream.lineEnd(/^\s*\n/.test(stream.text.slice(labelEnd, labelEnd + 2)) ? stream.text.indexOf("\n", labelEnd) + 1 : labelEnd, 240),
+            segEnd,
+          );
         }
       }
       const ev = at === row.at ? evidence() : { ...stream.evidence(at, b) };
@@ -900,11 +1175,13 @@ function readBreachesAndEnforcement(stream: Stream, reading: Reading): { breache
 // ---------------------------------------------------------------------------------------------------------------------
 // Strengths and concerns
 
-const SUMMARY_HEADING = /summary|people['’]s\s+experience|our\s+view\s+of\s+the\s+service|what\s+we\s+found|about\s+the\s+service|key\s+findings|five\s+questions|areas?\s+for\s+improvement|what\s+people\s+told\s+us|overview|findings/i;
+const SUMMARY_HEADING =
+  /summary|people['’]s\s+experience|our\s+view\s+of\s+the\s+service|what\s+we\s+found|about\s+the\s+service|key\s+findings|five\s+questions|areas?\s+for\s+improvement|what\s+people\s+told\s+us|overview|findings/i;
 const BOILERPLATE =
   /^(?:we\s+always\s+ask|details\s+are\s+in\s+our|\w[\w\s-]*\s+[–-]\s+this\s+means\s+we\s+looked|this\s+section\s+is\s+primarily|the\s+table\s+below|full\s+information\s+about\s+cqc|you\s+can\s+see\s+what\s+action|we\s+will\s+(?:continue|meet|check|request|work|return|keep)|please\s+see|for\s+more\s+details|more\s+information\s+is\s+in|why\s+we\s+inspected|follow\s+up|inspection\s+team|notice\s+of\s+inspection|this\s+inspection\s+was\s+(?:un)?announced|we\s+carried\s+out\s+this\s+inspection\s+under|the\s+service\s+had\s+a\s+manager\s+registered|this\s+means\s+that\s+they\s+and\s+the\s+provider|a\s+registered\s+manager\s+is\s+a\s+person|people\s+in\s+care\s+homes\s+receive|cqc\s+regulates|services\s+in\s+special\s+measures|the\s+expectation\s+is\s+that|the\s+service\s+will\s+be\s+kept\s+under\s+review|this\s+was\s+a\s+planned\s+inspection|the\s+last\s+rating|rating\s+at\s+last|this\s+key\s+question\s+has|this\s+meant\s|if\s+not\s+enough\s+improvement|the\s+rating\s+(?:for\s+this\s+service\s+)?has\s+changed)/i;
 /** A SAF quality statement's score line run into its first sentence ("Score: 3 - Evidence shows a good standard People were …"). */
-const SCORE_PREFIX = /^score\s*:?\s*[1-4]\s*[-–—:]?\s*(?:evidence\s+shows\s+(?:an?\s+)?(?:exceptional|good|some|significant)\s+(?:standard|shortfalls)\s*[.:]?\s*)?/i;
+const SCORE_PREFIX =
+  /^score\s*:?\s*[1-4]\s*[-–—:]?\s*(?:evidence\s+shows\s+(?:an?\s+)?(?:exceptional|good|some|significant)\s+(?:standard|shortfalls)\s*[.:]?\s*)?/i;
 /** A sentence about an earlier rating ("The service was previously rated Good") is neither a strength nor a concern. */
 const EARLIER_RATING = /\b(?:previously|last|previous|prior)\b[^.]{0,60}\brated\b|\brated\b[^.]{0,40}\b(?:previously|at\s+(?:our|the)\s+last)\b/i;
 const CONCERN_CUE =
@@ -996,11 +1273,25 @@ function formatOf(reading: Reading): { format: CqcFormat; note: string } {
   const keyQuestions = (t.match(/\b(?:is|are)\s+(?:the\s+)?services?\s+(?:safe|effective|caring|responsive|well[\s-]led)\?/gi) ?? []).length;
   const page = { format: "location_page" as const, note: "A service's page on the CQC's site (provided and run by, ratings, latest inspection)." };
   if (reading.doc.kind === "html" && /care\s+quality\s+commission|\bCQC\b/i.test(reading.doc.title ?? "")) return page;
-  if (/\bquality\s+statements?\b|\bassessment\s+report\b|\bour\s+view\s+of\s+the\s+service\b|\bassessment\s+activity\s+(?:started|began)\b|\bsingle\s+assessment\s+framework\b|\bscore\s*:?\s*[1-4]\b[^\n]{0,40}evidence\s+shows/i.test(t))
-    return { format: "assessment_report", note: "An assessment report of the CQC's single assessment framework (late 2023 on): key questions rated, quality statements scored 1–4." };
+  if (
+    /\bquality\s+statements?\b|\bassessment\s+report\b|\bour\s+view\s+of\s+the\s+service\b|\bassessment\s+activity\s+(?:started|began)\b|\bsingle\s+assessment\s+framework\b|\bscore\s*:?\s*[1-4]\b[^\n]{0,40}evidence\s+shows/i.test(
+      t,
+    )
+  )
+    return {
+      format: "assessment_report",
+      note: "An assessment report of the CQC's single assessment framework (late 2023 on): key questions rated, quality statements scored 1–4.",
+    };
   if (/\bprovided\s+and\s+run\s+by\b/i.test(t)) return page;
-  if (keyQuestions >= 2 || /\binspection\s+report\b[\s\S]{0,2000}\b(?:overall\s+rating|date\s+of\s+inspection)/i.test(t) || (cqc && /\bsummary\s+of\s+findings\b|\bour\s+findings\b|\boverall\s+rating\s+for\s+this\s+service\b/i.test(t)))
-    return { format: "inspection_report", note: "A CQC inspection report of the rated inspections (2014–2023): the ratings table, summary of findings, the five key questions and any action told to the provider." };
+  if (
+    keyQuestions >= 2 ||
+    /\binspection\s+report\b[\s\S]{0,2000}\b(?:overall\s+rating|date\s+of\s+inspection)/i.test(t) ||
+    (cqc && /\bsummary\s+of\s+findings\b|\bour\s+findings\b|\boverall\s+rating\s+for\s+this\s+service\b/i.test(t))
+  )
+    return {
+      format: "inspection_report",
+      note: "A CQC inspection report of the rated inspections (2014–2023): the ratings table, summary of findings, the five key questions and any action told to the provider.",
+    };
   return {
     format: "unknown",
     note: cqc
@@ -1024,7 +1315,8 @@ export function readCqcReport(reading: Reading, opts: { today: string }): CqcRep
   // A landmark alone ("assessment report", "inspection report") in a document with no CQC mention, no rating and no
   // scored quality statement is not enough: a risk assessment report is not a CQC report.
   const qualityStatements = readQualityStatements(stream);
-  const cqcLike = CQC_MENTION.test(reading.doc.text) || CQC_MENTION.test(reading.doc.title ?? "") || overall.value !== null || kqFound > 0 || qualityStatements.length > 0;
+  const cqcLike =
+    CQC_MENTION.test(reading.doc.text) || CQC_MENTION.test(reading.doc.title ?? "") || overall.value !== null || kqFound > 0 || qualityStatements.length > 0;
   if (format !== "unknown" && !cqcLike) {
     format = "unknown";
     formatNote = "The document has none of a CQC report's ratings, key questions or quality statements and does not mention the CQC: nothing was read from it.";
@@ -1034,7 +1326,12 @@ export function readCqcReport(reading: Reading, opts: { today: string }): CqcRep
 
   const serviceName = readServiceName(stream, reading);
   const nameAt = serviceName.value ? stream.text.indexOf(serviceName.value) : -1;
-  const service = { name: serviceName, locationId: readLocationId(stream), type: readServiceType(stream, serviceName.value), address: readAddress(stream, nameAt >= 0 ? nameAt : null) };
+  const service = {
+    name: serviceName,
+    locationId: readLocationId(stream),
+    type: readServiceType(stream, serviceName.value),
+    address: readAddress(stream, nameAt >= 0 ? nameAt : null),
+  };
   const provider = readProvider(stream, serviceName.value);
   const registeredManager = readRegisteredManager(stream);
   const inspectionDates = readInspectionDates(stream, opts.today);
@@ -1090,7 +1387,8 @@ function factsOf(r: Omit<CqcReport, "facts">): string[] {
     const extra = [s.type.value, s.locationId.value ? `CQC location ${s.locationId.value}` : null].filter(Boolean).join(", ");
     facts.push(`Service: ${s.name.value}${extra ? ` (${extra})` : ""}.`);
   } else if (s.type.value) facts.push(`Type of service: ${s.type.value}.`);
-  if (r.provider.name.value) facts.push(`Provider: ${r.provider.name.value}${r.provider.providerId.value ? ` (CQC provider ${r.provider.providerId.value})` : ""}.`);
+  if (r.provider.name.value)
+    facts.push(`Provider: ${r.provider.name.value}${r.provider.providerId.value ? ` (CQC provider ${r.provider.providerId.value})` : ""}.`);
   const dates = r.inspectionDates.value;
   const when = dates ? (dates.from === dates.to ? `inspected ${fmtDate(dates.from)}` : `inspected ${fmtDate(dates.from)} to ${fmtDate(dates.to)}`) : null;
   const pub = r.publicationDate.value ? `published ${fmtDate(r.publicationDate.value)}` : null;
@@ -1101,17 +1399,30 @@ function factsOf(r: Omit<CqcReport, "facts">): string[] {
   if (kq.length) facts.push(`Key questions — ${kq.join("; ")}.`);
   if (r.qualityStatements.length) {
     const low = r.qualityStatements.filter((q) => q.score <= 2);
-    facts.push(`${r.qualityStatements.length} quality statement${r.qualityStatements.length === 1 ? "" : "s"} scored${low.length ? `; scored 1 or 2: ${low.map((q) => `${q.name} (${q.score})`).join(", ")}` : ""}.`);
+    facts.push(
+      `${r.qualityStatements.length} quality statement${r.qualityStatements.length === 1 ? "" : "s"} scored${low.length ? `; scored 1 or 2: ${low.map((q) => `${q.name} (${q.score})`).join(", ")}` : ""}.`,
+    );
   }
   const rc = r.ratingChange.value;
   if (rc) {
     const since = rc.previousPublished ? ` (published ${fmtDate(rc.previousPublished)})` : "";
-    const dir = rc.direction === "improved" ? "the rating has improved" : rc.direction === "declined" ? "the rating has gone down" : rc.direction === "unchanged" ? "the rating is unchanged" : null;
+    const dir =
+      rc.direction === "improved"
+        ? "the rating has improved"
+        : rc.direction === "declined"
+          ? "the rating has gone down"
+          : rc.direction === "unchanged"
+            ? "the rating is unchanged"
+            : null;
     facts.push(`Previous rating: ${rc.previous}${since}${dir ? `; ${dir}` : ""}.`);
   }
-  if (r.breaches.length) facts.push(`Breaches of regulation: ${r.breaches.map((b) => `regulation ${b.regulation}${b.title ? ` (${b.title})` : ""}${b.regulations.includes("2009") ? " of the Registration Regulations 2009" : ""}`).join(", ")}.`);
+  if (r.breaches.length)
+    facts.push(
+      `Breaches of regulation: ${r.breaches.map((b) => `regulation ${b.regulation}${b.title ? ` (${b.title})` : ""}${b.regulations.includes("2009") ? " of the Registration Regulations 2009" : ""}`).join(", ")}.`,
+    );
   const current = r.enforcement.filter((e) => !e.previous);
-  if (current.length) facts.push(`Enforcement: ${current.map((e) => `${KIND_WORDS[e.kind]}${e.regulation ? ` (regulation ${e.regulation})` : ""}`).join("; ")}.`);
+  if (current.length)
+    facts.push(`Enforcement: ${current.map((e) => `${KIND_WORDS[e.kind]}${e.regulation ? ` (regulation ${e.regulation})` : ""}`).join("; ")}.`);
   const earlier = r.enforcement.filter((e) => e.previous);
   if (earlier.length) facts.push(`Earlier enforcement mentioned: ${earlier.map((e) => KIND_WORDS[e.kind]).join("; ")}.`);
   if (r.registeredManager.value === false) facts.push("There was no registered manager.");

@@ -94,7 +94,17 @@ function docOf(kind: Doc["kind"], title: string | null, allBlocks: Block[], extr
     sections.push({ heading: s.heading, level: s.level, page: s.page ?? null, first, end: sentences.length });
   }
   const text = lines.join("\n");
-  return { kind, title: title || null, sections, sentences, text, chars: text.length, pages: extra.pages ?? null, totalPages: extra.totalPages ?? null, cut: (extra.cut ?? false) || charsCut };
+  return {
+    kind,
+    title: title || null,
+    sections,
+    sentences,
+    text,
+    chars: text.length,
+    pages: extra.pages ?? null,
+    totalPages: extra.totalPages ?? null,
+    cut: (extra.cut ?? false) || charsCut,
+  };
 }
 
 /** An HTML page: navigation, page chrome, scripts and forms dropped (blocks.ts). */

@@ -175,11 +175,14 @@ const nameish = (tok: string) => {
   return /^(?:\p{Lu}\.?){1,3}$/u.test(t) || /^\p{Lu}[\p{Ll}'’]+(?:-\p{Lu}?[\p{Ll}'’]+)*\.?$/u.test(t) || /^(?:Mc|Mac|O['’])\p{Lu}\p{Ll}+$/u.test(t);
 };
 /** Words after a run of capitalised words that make it an organisation's name, not a person's. */
-const ORG_NEXT = /^(?:\(?(?:ltd|limited|plc|llp|l\.l\.p|lp|inc|llc|gmbh|ag|sa|s\.a|nv|bv|corp|corporation|holdings|group|board|council|trust|foundation|university|college)\b\.?\)?|\((?:uk|u\.k\.)\)|'s|’s)/i;
+const ORG_NEXT =
+  /^(?:\(?(?:ltd|limited|plc|llp|l\.l\.p|lp|inc|llc|gmbh|ag|sa|s\.a|nv|bv|corp|corporation|holdings|group|board|council|trust|foundation|university|college)\b\.?\)?|\((?:uk|u\.k\.)\)|'s|’s)/i;
 /** Labels a signer's name follows. */
-const NAME_LABEL = /(?:\b(?:signed|signature|signatory|(?:print(?:ed)?\s+)?name(?:\s*\/\s*title)?|signed\s+by|approved\s+by|authori[sz]ed\s+by|written\s+by|prepared\s+by)\s*[:\-–]?\s*|\.{3,}\s*|…+\s*|_{3,}\s*)$/i;
+const NAME_LABEL =
+  /(?:\b(?:signed|signature|signatory|(?:print(?:ed)?\s+)?name(?:\s*\/\s*title)?|signed\s+by|approved\s+by|authori[sz]ed\s+by|written\s+by|prepared\s+by)\s*[:\-–]?\s*|\.{3,}\s*|…+\s*|_{3,}\s*)$/i;
 /** A role word a name may directly follow ("Managing Director Eddie Example"). */
-const ROLE_END = /(?:\b(?:director|officer|ceo|cfo|coo|chair(?:man|woman|person)?|manager|partner|secretary|trustee|president|executive)|\bhead\s+of\s+(?:[\w&]+\s+){0,2}[\w&]+)\s*[,:–-]?$/i;
+const ROLE_END =
+  /(?:\b(?:director|officer|ceo|cfo|coo|chair(?:man|woman|person)?|manager|partner|secretary|trustee|president|executive)|\bhead\s+of\s+(?:[\w&]+\s+){0,2}[\w&]+)\s*[,:–-]?$/i;
 
 /**
  * A person's name out of a quote: a run of capitalised words (initials and titles too) that follows a signature label
@@ -188,7 +191,10 @@ const ROLE_END = /(?:\b(?:director|officer|ceo|cfo|coo|chair(?:man|woman|person)
  * plc, Board, (UK)…) are kept. A name run into a title by the PDF ("Jane ExampleFounder") is split first.
  */
 export function scrubNames(text: string, opts: { whole?: boolean; cautious?: boolean } = {}): string {
-  const src = text.replace(/(\p{Ll})((?:Founder|Director|Managing|Chief|Chair(?:man|woman|person)?|CEO|Group|General|Head|Company|Partner|Designated|Senior|Executive)\b)/gu, "$1 $2");
+  const src = text.replace(
+    /(\p{Ll})((?:Founder|Director|Managing|Chief|Chair(?:man|woman|person)?|CEO|Group|General|Head|Company|Partner|Designated|Senior|Executive)\b)/gu,
+    "$1 $2",
+  );
   const toks = src.split(/(\s+)/);
   const words: { tok: string; i: number }[] = [];
   toks.forEach((tok, i) => {
@@ -202,7 +208,13 @@ export function scrubNames(text: string, opts: { whole?: boolean; cautious?: boo
       continue;
     }
     let e = k;
-    while (e + 1 < words.length && e - k < 5 && !/[,;:)]$/.test(words[e].tok) && (nameish(words[e + 1].tok) || (PARTICLES.has(words[e + 1].tok) && e + 2 < words.length && nameish(words[e + 2].tok)))) e++;
+    while (
+      e + 1 < words.length &&
+      e - k < 5 &&
+      !/[,;:)]$/.test(words[e].tok) &&
+      (nameish(words[e + 1].tok) || (PARTICLES.has(words[e + 1].tok) && e + 2 < words.length && nameish(words[e + 2].tok)))
+    )
+      e++;
     const before = words
       .slice(Math.max(0, k - 4), k)
       .map((w) => w.tok)
@@ -224,7 +236,12 @@ export function scrubNames(text: string, opts: { whole?: boolean; cautious?: boo
     const whole = !!opts.whole && e - k + 1 === words.length && (run.length >= 2 || initials);
     // Outside a signature block ("our Ethical Trade Manager"), a run next to a role is a name only when set off by a
     // comma or a dash, or when it looks like one (a known given name, a title, an initial).
-    const person = !opts.cautious || punctBetween || /,\s*$/.test(before) || run.some((t) => TITLES.test(bare(t)) || /^\p{Lu}\.$/u.test(bare(t))) || looksLikePerson(run.map(bare).join(" "), "standalone");
+    const person =
+      !opts.cautious ||
+      punctBetween ||
+      /,\s*$/.test(before) ||
+      run.some((t) => TITLES.test(bare(t)) || /^\p{Lu}\.$/u.test(bare(t))) ||
+      looksLikePerson(run.map(bare).join(" "), "standalone");
     if (!orgNext && (labelled || ((roleAfter || roleBefore) && person) || whole)) for (let j = k; j <= e; j++) replace.add(j);
     k = e + 1;
   }
@@ -262,7 +279,8 @@ export function scrubHeading(h: string, signOff = false): string {
 
 /** A quote from the reader: shortened around the match, a person's name removed (and not recorded as a passage when its section's heading names someone). */
 function citeOf(reading: Reading, s: DocSentence, match?: RegExp): Evidence {
-  if (s.section && scrubHeading(s.section) !== s.section) return { quote: quoteOf(scrubNames(s.text, { cautious: true }), match), page: s.page, section: scrubHeading(s.section) };
+  if (s.section && scrubHeading(s.section) !== s.section)
+    return { quote: quoteOf(scrubNames(s.text, { cautious: true }), match), page: s.page, section: scrubHeading(s.section) };
   const e = reading.cite(s, match);
   return { ...e, quote: scrubNames(e.quote, { cautious: true }) };
 }
@@ -283,7 +301,8 @@ function linesOf(doc: Doc): Line[] {
   const out: Line[] = [];
   for (const sec of doc.sections) {
     if (sec.heading) out.push({ pos: out.length, text: sec.heading, s: null, sec, section: sec.heading, page: sec.page });
-    for (let i = sec.first; i < sec.end; i++) out.push({ pos: out.length, text: doc.sentences[i].text, s: doc.sentences[i], sec: null, section: sec.heading, page: doc.sentences[i].page });
+    for (let i = sec.first; i < sec.end; i++)
+      out.push({ pos: out.length, text: doc.sentences[i].text, s: doc.sentences[i], sec: null, section: sec.heading, page: doc.sentences[i].page });
   }
   return out;
 }
@@ -296,7 +315,11 @@ function citeLines(reading: Reading, ls: Line[], match?: RegExp): Evidence {
     else if (l.sec) reading.citeHeading(l.sec);
   }
   const text = ls.map((l) => l.text).join(" ");
-  return { quote: scrubNames(quoteOf(text, match, MAX_QUOTE + 200)).slice(0, MAX_QUOTE + 40), page: ls[0].page, section: ls[0].section === null ? null : scrubHeading(ls[0].section, true) };
+  return {
+    quote: scrubNames(quoteOf(text, match, MAX_QUOTE + 200)).slice(0, MAX_QUOTE + 40),
+    page: ls[0].page,
+    section: ls[0].section === null ? null : scrubHeading(ls[0].section, true),
+  };
 }
 
 // ————————————————————————————————————————————————————————————————— roles
@@ -335,14 +358,21 @@ function rolesIn(line: string): RoleFound[] {
     }
     // "of the Board of Directors", "of Compliance", "of Trustees", "of G's Fresh": up to six words.
     const of = /^\s+of\s+((?:the\s+)?(?:[\p{Lu}][\p{L}'’&.-]*|of|the|and|&)(?:\s+(?:[\p{Lu}][\p{L}'’&.-]*|of|the|and|&)){0,5})/u.exec(line.slice(end));
-    if (of && /^(?:head|chair|director|secretary|president|member|trustee|governor|chief)/i.test(line.slice(m.index!, m.index! + 12)) || (of && /^head/i.test(m[0]))) {
+    if (
+      (of && /^(?:head|chair|director|secretary|president|member|trustee|governor|chief)/i.test(line.slice(m.index!, m.index! + 12))) ||
+      (of && /^head/i.test(m[0]))
+    ) {
       end += of[0].replace(/\s+(?:of|the|and|&)$/i, "").length;
     } else if (/^head/i.test(m[0])) {
       const lower = /^\s+of\s+([a-z][a-z &-]{2,40}?)(?=[,.;]|$|\s+(?:and|at|for|on)\s)/.exec(line.slice(end));
       if (!lower) continue;
       end += lower[0].length;
     }
-    if (/^(?:principal|owner|partner|member|officer|head|governor|trustee)$/i.test(m[0]) && new RegExp(String.raw`^\s+(?:[\p{Lu}][\p{L}&'’-]*\s+){1,4}${LEGAL_SUFFIX}`, "u").test(line.slice(end))) continue;
+    if (
+      /^(?:principal|owner|partner|member|officer|head|governor|trustee)$/i.test(m[0]) &&
+      new RegExp(String.raw`^\s+(?:[\p{Lu}][\p{L}&'’-]*\s+){1,4}${LEGAL_SUFFIX}`, "u").test(line.slice(end))
+    )
+      continue;
     const prev = out[out.length - 1];
     if (prev && /^\s*(?:&|and|\/|,)\s*$/i.test(line.slice(prev.end, start))) {
       prev.end = end;
@@ -362,7 +392,8 @@ function rolesIn(line: string): RoleFound[] {
 
 /** Whether a role is one s.54(6) accepts as the signer: a director (or equivalent), a designated member, a partner. */
 /** What a "Director of …" title names when it is a staff post (a function), not a company. */
-const FUNCTIONS = /^(?:the\s+)?(?:corporate|finance|financial|operations|operational|procurement|purchasing|hr|human|people|legal|compliance|risk|sustainability|estates?|facilities|strategy|strategic|communications|marketing|sales|it|information|technology|digital|quality|nursing|pharmacy|clinical|medical|education|learning|research|student|academic|policy|public|external|business|commercial|resources|governance|ethics|safeguarding|workforce|supply|property|infrastructure|transformation|customer|services|development|programmes?|projects?)\b/i;
+const FUNCTIONS =
+  /^(?:the\s+)?(?:corporate|finance|financial|operations|operational|procurement|purchasing|hr|human|people|legal|compliance|risk|sustainability|estates?|facilities|strategy|strategic|communications|marketing|sales|it|information|technology|digital|quality|nursing|pharmacy|clinical|medical|education|learning|research|student|academic|policy|public|external|business|commercial|resources|governance|ethics|safeguarding|workforce|supply|property|infrastructure|transformation|customer|services|development|programmes?|projects?)\b/i;
 
 /**
  * Whether a role is one s.54(6) accepts as the signer. Counted: a director (any title with "Director" in it, e.g.
@@ -375,24 +406,32 @@ const FUNCTIONS = /^(?:the\s+)?(?:corporate|finance|financial|operations|operati
 export function roleQualifies(role: string): { ok: boolean; why: string } {
   const r = role.toLowerCase().replace(/\s+/g, " ");
   if (/designated member/.test(r)) return { ok: true, why: "a designated member signs for an LLP (s.54(6)(b))" };
-  if (/\bpartner\b/.test(r) && !/business partner/.test(r)) return { ok: true, why: "a partner signs for a partnership (s.54(6)(c)–(d)); for an LLP the Act asks for a designated member" };
+  if (/\bpartner\b/.test(r) && !/business partner/.test(r))
+    return { ok: true, why: "a partner signs for a partnership (s.54(6)(c)–(d)); for an LLP the Act asks for a designated member" };
   if (/\bdirectors?\b/.test(r)) {
-    if (/\b(?:associate|assistant|deputy|regional|area|divisional|site|branch)\s+director/.test(r) && !/\b(?:managing|executive|company)\s+director|\band\s+director\b/.test(r))
+    if (
+      /\b(?:associate|assistant|deputy|regional|area|divisional|site|branch)\s+director/.test(r) &&
+      !/\b(?:managing|executive|company)\s+director|\band\s+director\b/.test(r)
+    )
       return { ok: false, why: `a "${role}" is a job title below the board, not a director of the company` };
     const of = /\bdirectors? of (.+)$/i.exec(role);
     if (of && !/\b(?:managing|executive|non-executive|company)\s+director|\b(?:and|&|\/)\s*director\b/i.test(role)) {
       const what = of[1];
-      const company = /\b(?:ltd|limited|plc|llp|inc|llc|gmbh|ag|sa|sas|bv|nv|corp|corporation|group|holdings|company|board)\b/i.test(what) || (/^[A-Z0-9&\s.'’-]+$/.test(what) && /[A-Z]{2}/.test(what));
+      const company =
+        /\b(?:ltd|limited|plc|llp|inc|llc|gmbh|ag|sa|sas|bv|nv|corp|corporation|group|holdings|company|board)\b/i.test(what) ||
+        (/^[A-Z0-9&\s.'’-]+$/.test(what) && /[A-Z]{2}/.test(what));
       if (!company && FUNCTIONS.test(what)) return { ok: false, why: `a "${role}" is a staff post (the head of a function), not a seat on the board` };
     }
     return { ok: true, why: "a director signs (s.54(6)(a)); the title is taken as a director of the company" };
   }
   if (/\bchair(?:man|woman|person)?\b/.test(r)) {
-    if (/\bof (?:the )?(?:[\w-]+ ){0,3}(?:working group|steering group|forum|network|task ?force|panel)\b/.test(r)) return { ok: false, why: `a "${role}" chairs a working body, not the board` };
+    if (/\bof (?:the )?(?:[\w-]+ ){0,3}(?:working group|steering group|forum|network|task ?force|panel)\b/.test(r))
+      return { ok: false, why: `a "${role}" chairs a working body, not the board` };
     return { ok: true, why: "the chair of the board (or of the trustees or governors) is one of its directors or equivalent" };
   }
   if (/\b(?:trustee|governor)s?\b/.test(r)) return { ok: true, why: "a trustee or governor is a member of the governing body, the equivalent of a director" };
-  if (/\b(?:ceo|chief executive)/.test(r)) return { ok: false, why: `a "${role}" is not, by that title, a director: the statement does not say the signer is one (check the register of officers)` };
+  if (/\b(?:ceo|chief executive)/.test(r))
+    return { ok: false, why: `a "${role}" is not, by that title, a director: the statement does not say the signer is one (check the register of officers)` };
   return { ok: false, why: `a "${role}" is not a director, designated member or partner` };
 }
 
@@ -408,7 +447,8 @@ const NAME_WORD = String.raw`[\p{Lu}\d][\p{L}\d'’&.\-]{0,60}`;
 const ORG_WORD = String.raw`(?:${NAME_WORD}|\(UK\)|\(U\.K\.\)|&|and|of|the|de|for)`;
 /** A company's legal name: capitalised words ending in a legal suffix ("EDAN Medical (UK) Ltd.", "Planned Limited"). */
 const LEGAL_NAME = new RegExp(String.raw`(?<![\p{L}])(?:${ORG_WORD}\s+){0,6}?${NAME_WORD}(?:\s+\(UK\))?\s+${LEGAL_SUFFIX}(?![\p{L}])`, "gu");
-const NAME_LEAD = /^(?:(?:the|this|our|at|by|and|of|for|signed|approved|date|name|title|to|in|on|with|from|statement|modern|slavery|act|section|board|directors|members|trustees|\d+)\s+)+/i;
+const NAME_LEAD =
+  /^(?:(?:the|this|our|at|by|and|of|for|signed|approved|date|name|title|to|in|on|with|from|statement|modern|slavery|act|section|board|directors|members|trustees|\d+)\s+)+/i;
 
 /** Legal names in a text, cleaned of leading small words ("This statement applies to Cwiri Ltd" → "Cwiri Ltd"). */
 function legalNamesIn(text: string): string[] {
@@ -463,9 +503,15 @@ function readOrganisation(reading: Reading): Fact<string> {
 const DATE_SRC = String.raw`(?:\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+[A-Z][a-z]{2,8}\.?,?\s+\d{4}|[A-Z][a-z]{2,8}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|[A-Z][a-z]{2,8}\s+\d{4}|\d{4})`;
 const FY_PATTERNS: RegExp[] = [
   // "financial year 1 September 2025 to 31 August 2026", "period from 1 April 2019 to 31 March 2020"
-  new RegExp(String.raw`\b(?:financial|fiscal|reporting|accounting)?\s*(?:year|period)\s+(?:from\s+|of\s+|beginning\s+)?(${DATE_SRC})\s*(?:to|until|–|-|—|through)\s*(${DATE_SRC})`, "i"),
+  new RegExp(
+    String.raw`\b(?:financial|fiscal|reporting|accounting)?\s*(?:year|period)\s+(?:from\s+|of\s+|beginning\s+)?(${DATE_SRC})\s*(?:to|until|–|-|—|through)\s*(${DATE_SRC})`,
+    "i",
+  ),
   // "year ending 31 March 2024", "financial year ended 28 February 2026", "FY ending 2021"
-  new RegExp(String.raw`\b(?:(?:financial|fiscal|reporting|accounting)\s+(?:year|period)|year|FY|period)\s+(?:ending|ended|end|to)(?:\s+on)?\s+(${DATE_SRC})`, "i"),
+  new RegExp(
+    String.raw`\b(?:(?:financial|fiscal|reporting|accounting)\s+(?:year|period)|year|FY|period)\s+(?:ending|ended|end|to)(?:\s+on)?\s+(${DATE_SRC})`,
+    "i",
+  ),
   // "financial year 2016", "financial year 2018/19", "FY2023", "FY 2022/23"
   /\b(?:(?:financial|fiscal)\s+year|FY)\s*(?:of\s+)?((?:19|20)\d{2}(?:\s*[/–-]\s*(?:19|20)?\d{2})?|\d{2}\s*[/–-]\s*\d{2})\b/i,
 ];
@@ -491,7 +537,10 @@ function readFinancialYear(reading: Reading): Fact<FinancialYear> {
       const endDate = d ? d.iso : null;
       const year = d ? Number(d.iso.slice(0, 4)) : yearOfRange(endText);
       if (year === null) continue;
-      const period = m[0].replace(/^\s+/, "").replace(/^(?:the|our)\s+/i, "").trim();
+      const period = m[0]
+        .replace(/^\s+/, "")
+        .replace(/^(?:the|our)\s+/i, "")
+        .trim();
       return found({ period, endDate, year }, citeOf(reading, s, re));
     }
   }
@@ -510,16 +559,30 @@ function readFinancialYear(reading: Reading): Fact<FinancialYear> {
   const TITLE = /\b(?:slavery|trafficking)\b[^.]{0,40}\bstatement\b[\s:–-]*(?:for\s+)?((?:19|20)\d{2}(?:\s*[/–-]\s*(?:19|20)?\d{2})?)\b/i;
   for (const sec of reading.doc.sections.slice(0, 4)) {
     const m = sec.heading ? TITLE.exec(sec.heading) : null;
-    if (m) return found({ period: m[1], endDate: null, year: yearOfRange(m[1]) }, reading.citeHeading(sec), "The year in the statement's title; the financial year itself is not stated.");
+    if (m)
+      return found(
+        { period: m[1], endDate: null, year: yearOfRange(m[1]) },
+        reading.citeHeading(sec),
+        "The year in the statement's title; the financial year itself is not stated.",
+      );
   }
   const t = reading.first(TITLE, {});
   if (t && t.index < 10) {
     const m = TITLE.exec(t.text)!;
-    return found({ period: m[1], endDate: null, year: yearOfRange(m[1]) }, citeOf(reading, t, TITLE), "The year in the statement's title; the financial year itself is not stated.");
+    return found(
+      { period: m[1], endDate: null, year: yearOfRange(m[1]) },
+      citeOf(reading, t, TITLE),
+      "The year in the statement's title; the financial year itself is not stated.",
+    );
   }
   if (reading.doc.title) {
     const m = TITLE.exec(reading.doc.title);
-    if (m) return found({ period: m[1], endDate: null, year: yearOfRange(m[1]) }, { quote: quoteOf(reading.doc.title), page: null, section: null }, "The year in the page's title; the financial year itself is not stated.");
+    if (m)
+      return found(
+        { period: m[1], endDate: null, year: yearOfRange(m[1]) },
+        { quote: quoteOf(reading.doc.title), page: null, section: null },
+        "The year in the page's title; the financial year itself is not stated.",
+      );
   }
   return notFound("The statement does not say which financial year it covers.");
 }
@@ -527,22 +590,44 @@ function readFinancialYear(reading: Reading): Fact<FinancialYear> {
 // ————————————————————————————————————————————————————————————————— approval
 
 const STOP_BODY = String.raw`(?!\s+on\s*(?:the\s+)?\d)(?!\s+on\s+(?:the\s+)?[A-Z][a-z]+\s+\d)(?!\s+(?:and\s+(?:will|is|are|has|have|was|were|signed|it|this|published|covers|reviewed|constitutes|approved)|who|which|at\s+(?:its|a|the)\s+meeting|in\s+(?:19|20)\d\d|in\s+[A-Z][a-z]+\s+\d{4})\b)(?!\.\s)`;
-const APPROVED_BY = new RegExp(String.raw`\b(?:approved|adopted|ratified|endorsed|agreed|authori[sz]ed|signed[- ]off)\s+(?:(?:on|at)\s+[^,;]{3,30}?\s+)?(?:for\s+publication\s+)?by\s*:?\s+(?:the\s+|our\s+|its\s+|their\s+)?((?:${STOP_BODY}[^;\n]){2,140})`, "i");
-const BODY_APPROVED = /\b((?:the\s+)?(?:[\p{Lu}][\p{L}'’&.-]*\s+){0,5}(?:board(?:\s+of\s+directors)?|directors|members|designated\s+members|partners|trustees|council|governing\s+body|governors|court))(?:\s+of\s+[^,.;]{2,60}?)?\s+(?:has\s+|have\s+|formally\s+|duly\s+)?(?:approved|adopted)\s+(?:this|the)\s+(?:statement|it)\b/iu;
+const APPROVED_BY = new RegExp(
+  String.raw`\b(?:approved|adopted|ratified|endorsed|agreed|authori[sz]ed|signed[- ]off)\s+(?:(?:on|at)\s+[^,;]{3,30}?\s+)?(?:for\s+publication\s+)?by\s*:?\s+(?:the\s+|our\s+|its\s+|their\s+)?((?:${STOP_BODY}[^;\n]){2,140})`,
+  "i",
+);
+const BODY_APPROVED =
+  /\b((?:the\s+)?(?:[\p{Lu}][\p{L}'’&.-]*\s+){0,5}(?:board(?:\s+of\s+directors)?|directors|members|designated\s+members|partners|trustees|council|governing\s+body|governors|court))(?:\s+of\s+[^,.;]{2,60}?)?\s+(?:has\s+|have\s+|formally\s+|duly\s+)?(?:approved|adopted)\s+(?:this|the)\s+(?:statement|it)\b/iu;
 const APPROVAL_LABEL = /\b(?:approved\s+by|board\s+approval|date\s+of\s+(?:board\s+)?approval|approval\s+date|date\s+approved|approved\s+on)\s*:?\s*/i;
-const NOT_APPROVAL = /\bapproved\s+(?:suppliers?|vendors?|contractors?|auditing|auditors?|list|supplier list|panel)|approved by (?:the )?(?:home office|government|regulator|fca|sra|slave-free)|approved (?:auditing|audit) firms/i;
+const NOT_APPROVAL =
+  /\bapproved\s+(?:suppliers?|vendors?|contractors?|auditing|auditors?|list|supplier list|panel)|approved by (?:the )?(?:home office|government|regulator|fca|sra|slave-free)|approved (?:auditing|audit) firms/i;
 /** A person, not a body ("the Chief Executive Officer of X on behalf of the Board"). */
-const PERSON_BODY = /^(?:\[name\][,\s–-]*)?(?:the\s+|our\s+|its\s+)?(?:(?:group|uk|global|interim|acting|deputy|joint|sole)\s+)*(?:chief\s+\w+(?:\s+officer)?|ceo|cfo|coo|managing\s+director|(?:finance|executive|non-executive)\s+director|director(?!s)|chair(?:man|woman|person)?\b|president|general\s+manager|head\s+of|owner|founder|company\s+secretary|vice-?chancellor|principal)\b/i;
+const PERSON_BODY =
+  /^(?:\[name\][,\s–-]*)?(?:the\s+|our\s+|its\s+)?(?:(?:group|uk|global|interim|acting|deputy|joint|sole)\s+)*(?:chief\s+\w+(?:\s+officer)?|ceo|cfo|coo|managing\s+director|(?:finance|executive|non-executive)\s+director|director(?!s)|chair(?:man|woman|person)?\b|president|general\s+manager|head\s+of|owner|founder|company\s+secretary|vice-?chancellor|principal)\b/i;
 
 export function classifyBody(body: string): ApprovalBody {
   const b = body.toLowerCase();
   if (PERSON_BODY.test(body)) return "other";
   // A management team or committee is not the board ("the Council's Senior Management Team"), unless the board approved too.
-  if (/\bsenior\s+management\b|\bmanagement\s+(?:team|group|committee)\b|\bexecutive\s+(?:team|committee|group)\b|\bleadership\s+(?:team|group)\b/.test(b) && !/\band\s+(?:the\s+)?board\b|\bboard\s+of\s+directors\b/.test(b)) return "other";
-  if (/\bdesignated members\b|\bthe members\b|\bmembers of\b|on behalf of (?:its|the) members|\bmembers['’]? (?:council|board)|\bllp members\b|^members\b/.test(b) && !/\bboard members\b/.test(b)) return "members";
+  if (
+    /\bsenior\s+management\b|\bmanagement\s+(?:team|group|committee)\b|\bexecutive\s+(?:team|committee|group)\b|\bleadership\s+(?:team|group)\b/.test(b) &&
+    !/\band\s+(?:the\s+)?board\b|\bboard\s+of\s+directors\b/.test(b)
+  )
+    return "other";
+  if (
+    /\bdesignated members\b|\bthe members\b|\bmembers of\b|on behalf of (?:its|the) members|\bmembers['’]? (?:council|board)|\bllp members\b|^members\b/.test(
+      b,
+    ) &&
+    !/\bboard members\b/.test(b)
+  )
+    return "members";
   if (/\bpartners\b|\bpartnership (?:board|council|committee)/.test(b) && !/business partners/.test(b)) return "partners";
-  if (/\btrustees?\b|\bgoverning body\b|\bgovernors\b|\bboard of governors\b|\bcouncil\b|\btrust board\b|\bboard of management\b|\bcourt\b(?! of directors)/.test(b)) return "trustees";
-  if (/\bboard\b|\bdirectors\b|\bcourt of directors\b/.test(b) && !/\b(?:management|leadership|executive) (?:team|group)\b/.test(b)) return "board_of_directors";
+  if (
+    /\btrustees?\b|\bgoverning body\b|\bgovernors\b|\bboard of governors\b|\bcouncil\b|\btrust board\b|\bboard of management\b|\bcourt\b(?! of directors)/.test(
+      b,
+    )
+  )
+    return "trustees";
+  if (/\bboard\b|\bdirectors\b|\bcourt of directors\b/.test(b) && !/\b(?:management|leadership|executive) (?:team|group)\b/.test(b))
+    return "board_of_directors";
   return "other";
 }
 
@@ -566,7 +651,10 @@ function cleanBody(raw: string): string {
   body = body.replace(/\s+(?:Date(?:\s+approved)?|Signed|Name)\s*:.*$/i, "");
   body = body.replace(/\s+(?:and\s+(?:will|is|are|has|have|was|were|signed|it|this|published|covers|reviewed|constitutes)|who|which)\b.*$/i, "");
   body = body.replace(/,\s+(?:and|which|who|to)\b.*$/i, "");
-  body = body.replace(/\s*\((?:[“"'‘][^)]*|the\s+[^)]*)\)\s*$/i, "").replace(/\s+on$/i, "").replace(/[\s,.;:]+$/, "");
+  body = body
+    .replace(/\s*\((?:[“"'‘][^)]*|the\s+[^)]*)\)\s*$/i, "")
+    .replace(/\s+on$/i, "")
+    .replace(/[\s,.;:]+$/, "");
   if (body.length > 100) body = body.slice(0, 100).replace(/\s\S*$/, "");
   return body;
 }
@@ -588,7 +676,11 @@ function readApproval(reading: Reading, lines: Line[]): ApprovalFound {
     if (!raw) continue;
     const body = cleanBody(raw);
     if (!body) continue;
-    const statementy = /\bstatement\b|\bthis\b|\bit\b/i.test(l.text) || APPROVAL_LABEL.test(l.text) || /^(?:\d+[.)]?\s*)?(?:approv|sign|declar)/i.test(l.section ?? "") || l.pos >= n - 15;
+    const statementy =
+      /\bstatement\b|\bthis\b|\bit\b/i.test(l.text) ||
+      APPROVAL_LABEL.test(l.text) ||
+      /^(?:\d+[.)]?\s*)?(?:approv|sign|declar)/i.test(l.section ?? "") ||
+      l.pos >= n - 15;
     if (!statementy) continue;
     // Approval of something else ("the software was signed off by the business").
     if (/\b(?:software|platform|policy was|standards were|code was)\b/i.test(l.text) && !/\bstatement\b/i.test(l.text)) continue;
@@ -601,7 +693,11 @@ function readApproval(reading: Reading, lines: Line[]): ApprovalFound {
       if (date) dateLine = next;
     }
     const by = classifyBody(scrubNames(body));
-    const weight = (by !== "other" ? 4 : 0) + (date ? 2 : 0) + (/^(?:\d+[.)]?\s*)?(?:approv|sign|declar|board approval)/i.test(l.section ?? "") ? 1 : 0) + (/\bstatement\b/i.test(l.text) ? 1 : 0);
+    const weight =
+      (by !== "other" ? 4 : 0) +
+      (date ? 2 : 0) +
+      (/^(?:\d+[.)]?\s*)?(?:approv|sign|declar|board approval)/i.test(l.section ?? "") ? 1 : 0) +
+      (/\bstatement\b/i.test(l.text) ? 1 : 0);
     candidates.push({ l, body, date, weight, dateLine });
   }
   if (!candidates.length) {
@@ -611,7 +707,11 @@ function readApproval(reading: Reading, lines: Line[]): ApprovalFound {
     if (behalf) {
       const body = BEHALF.exec(behalf.text)![1];
       return {
-        fact: found({ by: "board_of_directors", body: scrubNames(body), date: dateOf(behalf.text), qualifies: true }, citeLines(reading, [behalf], /on\s+behalf/i), "Signed on behalf of the board; the statement has no separate sentence saying the board approved it."),
+        fact: found(
+          { by: "board_of_directors", body: scrubNames(body), date: dateOf(behalf.text), qualifies: true },
+          citeLines(reading, [behalf], /on\s+behalf/i),
+          "Signed on behalf of the board; the statement has no separate sentence saying the board approved it.",
+        ),
         line: behalf,
       };
     }
@@ -634,14 +734,35 @@ function readApproval(reading: Reading, lines: Line[]): ApprovalFound {
 
 // ————————————————————————————————————————————————————————————————— signature
 
-const SIG_LABEL = /\b(?:signed|signature|signatory|sign-?off)\b|\bname\s*(?:\/\s*title)?\s*:|\b(?:job\s+)?title\s*:|\bposition\s*:|\bprint(?:ed)?\s+name\b|\bfor\s+and\s+on\s+behalf\s+of\b/i;
+const SIG_LABEL =
+  /\b(?:signed|signature|signatory|sign-?off)\b|\bname\s*(?:\/\s*title)?\s*:|\b(?:job\s+)?title\s*:|\bposition\s*:|\bprint(?:ed)?\s+name\b|\bfor\s+and\s+on\s+behalf\s+of\b/i;
 const NOT_SIG =
   /\bsigned\s+(?:up|into law)\b|\b(?:have|has|had)\s+signed\s+(?:up|our|the|a|their)\b|\bsigned\s+(?:our|the|a|their)\s+(?:supplier|code|contract|agreement|declaration|pledge|commitment|terms)|\bsigned\s+(?:supplier|code|contract)|\bsignatory\s+to\b|\bsignatories?\s+(?:of|to)\b|\bclearly\s+signed\b|\bsignpost|\bsigned\s+version\b/i;
 /** Not the signer: the author, a contact. */
 const NOT_SIGNER = /\b(?:author|written\s+by|prepared\s+by|drafted\s+by|contact|enquiries|questions)\b/i;
 const SIG_HEADING = /^(?:\d+[.)]?\s*)?(?:signed|signature|sign[- ]?off|approval|approved|board approval|declaration|authori[sz]ation|statement approval)\b/i;
-const SIGNED_BY_ROLE = /\b(?:signed|signed[- ]off)\b(?:\s+(?:on|for)\s+(?:its|their|the\s+board['’]?s?|behalf\s+of\s+the\s+board)\s+behalf)?(?:\s+(?:on|for)\s+(?:its|their)\s+behalf)?\s+by\s+(?:the\s+|its\s+|our\s+|a\s+|an\s+|one\s+of\s+(?:our|its|the)\s+)?([^.;]{2,120})/i;
-const SMALL_OK = new Set(["of", "the", "and", "on", "behalf", "for", "by", "at", "&", "to", "signed", "date", "name", "title", "position", "print", "printed", "job"]);
+const SIGNED_BY_ROLE =
+  /\b(?:signed|signed[- ]off)\b(?:\s+(?:on|for)\s+(?:its|their|the\s+board['’]?s?|behalf\s+of\s+the\s+board)\s+behalf)?(?:\s+(?:on|for)\s+(?:its|their)\s+behalf)?\s+by\s+(?:the\s+|its\s+|our\s+|a\s+|an\s+|one\s+of\s+(?:our|its|the)\s+)?([^.;]{2,120})/i;
+const SMALL_OK = new Set([
+  "of",
+  "the",
+  "and",
+  "on",
+  "behalf",
+  "for",
+  "by",
+  "at",
+  "&",
+  "to",
+  "signed",
+  "date",
+  "name",
+  "title",
+  "position",
+  "print",
+  "printed",
+  "job",
+]);
 
 /** A line that is a signature's role line: short, and nothing in it but a name, a role, an organisation and a date. */
 function isRoleLine(seg: string, role: RoleFound): boolean {
@@ -668,19 +789,26 @@ interface SigCandidate {
 }
 
 /** Segments of a line a signature block may be run into (dotted signature lines, "|"). */
-const segmentsOf = (text: string) => text.split(/(?:[.…_]{3,}|…|\s\|\s)/).map((t) => t.trim()).filter(Boolean);
+const segmentsOf = (text: string) =>
+  text
+    .split(/(?:[.…_]{3,}|…|\s\|\s)/)
+    .map((t) => t.trim())
+    .filter(Boolean);
 
 function readSignature(reading: Reading, lines: Line[], approval: ApprovalFound): Fact<Signature> {
   const n = lines.length;
   const zone = new Set<number>();
   for (let i = Math.max(0, n - 14); i < n; i++) zone.add(i);
   for (const l of lines) {
-    if ((l.section && SIG_HEADING.test(l.section)) || (SIG_LABEL.test(l.text) && !NOT_SIG.test(l.text))) for (let j = l.pos; j < Math.min(n, l.pos + 4); j++) zone.add(j);
+    if ((l.section && SIG_HEADING.test(l.section)) || (SIG_LABEL.test(l.text) && !NOT_SIG.test(l.text)))
+      for (let j = l.pos; j < Math.min(n, l.pos + 4); j++) zone.add(j);
   }
   const ap = approval.line?.pos ?? null;
   if (ap !== null) for (let j = ap; j < Math.min(n, ap + 7); j++) zone.add(j);
-  const labelOnly = (l: Line | undefined) => !!l && /^(?:signed|signature|signed by|signed on behalf of the board|for and on behalf of[^.]{0,80})\s*[:,.]?\s*(?:[.…_\s]*)$/i.test(l.text.trim());
-  const nameOnly = (l: Line | undefined) => !!l && l.text.length < 60 && (looksLikePerson(l.text.trim(), "standalone") || scrubNames(l.text, { whole: true }).replace(/[\s.,]/g, "") === "[name]");
+  const labelOnly = (l: Line | undefined) =>
+    !!l && /^(?:signed|signature|signed by|signed on behalf of the board|for and on behalf of[^.]{0,80})\s*[:,.]?\s*(?:[.…_\s]*)$/i.test(l.text.trim());
+  const nameOnly = (l: Line | undefined) =>
+    !!l && l.text.length < 60 && (looksLikePerson(l.text.trim(), "standalone") || scrubNames(l.text, { whole: true }).replace(/[\s.,]/g, "") === "[name]");
   const cands: SigCandidate[] = [];
   for (const i of [...zone].sort((a, b) => a - b)) {
     const l = lines[i];
@@ -693,7 +821,16 @@ function readSignature(reading: Reading, lines: Line[], approval: ApprovalFound)
       const roles = rolesIn(after);
       if (roles.length && roles[0].start < 40) {
         const q = roleQualifies(roles[0].text);
-        cands.push({ lines: [l], role: roles[0].text, qualifies: q.ok, why: q.why, date: dateOf(l.text.slice(sb.index)), strength: 3, at: i, kind: "described" });
+        cands.push({
+          lines: [l],
+          role: roles[0].text,
+          qualifies: q.ok,
+          why: q.why,
+          date: dateOf(l.text.slice(sb.index)),
+          strength: 3,
+          at: i,
+          kind: "described",
+        });
         continue;
       }
     }
@@ -701,8 +838,17 @@ function readSignature(reading: Reading, lines: Line[], approval: ApprovalFound)
       if (NOT_SIGNER.test(seg)) continue;
       for (const role of rolesIn(seg)) {
         // A body ("the Board of Directors", "members"), not a signer; "Chairman of the Board of Directors" is one.
-        if (/\b(?:directors|members|partners|trustees|governors)$/i.test(role.text.split(/\s+of\s+/i)[0]) && !/\b(?:managing|executive)\s+directors\b/i.test(role.text)) continue;
-        if (/^(?:member|partner|owner|principal|officer|manager|secretary|governor|trustee)$/i.test(role.text) && !SIG_LABEL.test(seg) && !isRoleLine(seg, role)) continue;
+        if (
+          /\b(?:directors|members|partners|trustees|governors)$/i.test(role.text.split(/\s+of\s+/i)[0]) &&
+          !/\b(?:managing|executive)\s+directors\b/i.test(role.text)
+        )
+          continue;
+        if (
+          /^(?:member|partner|owner|principal|officer|manager|secretary|governor|trustee)$/i.test(role.text) &&
+          !SIG_LABEL.test(seg) &&
+          !isRoleLine(seg, role)
+        )
+          continue;
         const labelled = SIG_LABEL.test(seg) && !NOT_SIG.test(seg);
         const line = isRoleLine(seg, role);
         const prev = lines[i - 1];
@@ -712,7 +858,8 @@ function readSignature(reading: Reading, lines: Line[], approval: ApprovalFound)
         if (labelled && (line || role.start < 60)) strength = 3;
         else if (line && (afterLabel || inSigSection || afterApproval)) strength = 3;
         else if (line && i >= n - 14) strength = 2;
-        else if (/\b(?:approved|authori[sz]ed)\s+by\s*:?\s*$/i.test(scrubNames(seg.slice(0, role.start)).replace(/\[name\][,\s–-]*$/, "")) && role.start < 80) strength = 2;
+        else if (/\b(?:approved|authori[sz]ed)\s+by\s*:?\s*$/i.test(scrubNames(seg.slice(0, role.start)).replace(/\[name\][,\s–-]*$/, "")) && role.start < 80)
+          strength = 2;
         if (!strength) continue;
         const q = roleQualifies(role.text);
         const block = [l];
@@ -724,7 +871,15 @@ function readSignature(reading: Reading, lines: Line[], approval: ApprovalFound)
         if (!date && next && next.text.length < 40 && dateOf(next.text)) {
           date = dateOf(next.text);
           block.push(next);
-        } else if (!date && next && after2 && next.text.length < 80 && (legalNamesIn(next.text).length || /^(?:print(?:ed)?\s+)?name\s*:/i.test(next.text)) && after2.text.length < 40 && dateOf(after2.text)) {
+        } else if (
+          !date &&
+          next &&
+          after2 &&
+          next.text.length < 80 &&
+          (legalNamesIn(next.text).length || /^(?:print(?:ed)?\s+)?name\s*:/i.test(next.text)) &&
+          after2.text.length < 40 &&
+          dateOf(after2.text)
+        ) {
           date = dateOf(after2.text);
           block.push(next, after2);
         }
@@ -734,8 +889,16 @@ function readSignature(reading: Reading, lines: Line[], approval: ApprovalFound)
   }
   if (!cands.length) {
     // A signature line with no role ("Signed: ………… Date: …").
-    const bareSig = [...zone].sort((a, b) => a - b).map((i) => lines[i]).find((l) => /^(?:signed|signature|signed by)\b/i.test(l.text.trim()) && !NOT_SIG.test(l.text) && l.text.length < 120);
-    if (bareSig) return found({ role: null, qualifies: null, date: dateOf(bareSig.text) }, citeLines(reading, [bareSig]), "A signature line, but the signer's role is not given: whether a director signed couldn't be told.");
+    const bareSig = [...zone]
+      .sort((a, b) => a - b)
+      .map((i) => lines[i])
+      .find((l) => /^(?:signed|signature|signed by)\b/i.test(l.text.trim()) && !NOT_SIG.test(l.text) && l.text.length < 120);
+    if (bareSig)
+      return found(
+        { role: null, qualifies: null, date: dateOf(bareSig.text) },
+        citeLines(reading, [bareSig]),
+        "A signature line, but the signer's role is not given: whether a director signed couldn't be told.",
+      );
     return notFound("No signature (a signer and their role) was found.");
   }
   const top = Math.max(...cands.map((c) => c.strength));
@@ -743,7 +906,9 @@ function readSignature(reading: Reading, lines: Line[], approval: ApprovalFound)
   const rank = (c: SigCandidate) => (c.qualifies ? 2 : 0) + (c.kind === "line" ? 1 : 0);
   const pick = strong.reduce((best, c) => (rank(c) > rank(best) || (rank(c) === rank(best) && c.at > best.at) ? c : best));
   const same = (x: string, y: string) => x.toLowerCase().includes(y.toLowerCase()) || y.toLowerCase().includes(x.toLowerCase());
-  const others = [...new Set(strong.filter((c) => c !== pick && c.role && c.kind === "line").map((c) => c.role!))].filter((r) => !pick.role || !same(r, pick.role));
+  const others = [...new Set(strong.filter((c) => c !== pick && c.role && c.kind === "line").map((c) => c.role!))].filter(
+    (r) => !pick.role || !same(r, pick.role),
+  );
   const note = `${pick.qualifies ? "Qualifies" : "Does not qualify"}: ${pick.why}.${others.length ? ` Also signed by: ${others.join("; ")}.` : ""}`;
   return found({ role: pick.role, qualifies: pick.qualifies, date: pick.date }, citeLines(reading, pick.lines), note);
 }
@@ -752,7 +917,8 @@ function readSignature(reading: Reading, lines: Line[], approval: ApprovalFound)
 
 function readStatementDate(reading: Reading, approval: Fact<Approval>, signature: Fact<Signature>): Fact<string> {
   const doc = reading.doc;
-  const labelled = /\b(?:date(?:\s+(?:approved|of\s+approval|signed|published|of\s+publication))?|dated|published(?:\s+on)?|approved\s+on|signed\s+on|issued(?:\s+on)?|updated|last\s+updated|publication\s+date)\s*[:\-–]?\s*(?=\d|[A-Z][a-z]+\s+\d)/i;
+  const labelled =
+    /\b(?:date(?:\s+(?:approved|of\s+approval|signed|published|of\s+publication))?|dated|published(?:\s+on)?|approved\s+on|signed\s+on|issued(?:\s+on)?|updated|last\s+updated|publication\s+date)\s*[:\-–]?\s*(?=\d|[A-Z][a-z]+\s+\d)/i;
   // The date the statement was signed or approved.
   if (signature.value?.date && signature.evidence) return found(signature.value.date, signature.evidence, "The date given with the signature.");
   if (approval.value?.date && approval.evidence) return found(approval.value.date, approval.evidence, "The date of approval.");
@@ -767,7 +933,8 @@ function readStatementDate(reading: Reading, approval: Fact<Approval>, signature
   for (const sec of doc.sections.slice(0, 3)) {
     if (!sec.heading || !/statement/i.test(sec.heading)) continue;
     const d = dateOf(sec.heading);
-    if (d) return found(d, reading.citeHeading(sec), d.length === 7 ? "Only the month is given, in the statement's title." : "The date in the statement's title.");
+    if (d)
+      return found(d, reading.citeHeading(sec), d.length === 7 ? "Only the month is given, in the statement's title." : "The date in the statement's title.");
   }
   for (const s of doc.sentences.slice(0, 3)) {
     if (!/statement/i.test(s.text) || s.text.length > 140) continue;
@@ -806,7 +973,8 @@ function readGroup(reading: Reading, organisation: string | null): GroupStatemen
         }
       cands.push({ s, re, names: [...new Set(names)] });
     }
-  if (!cands.length) return { value: false, evidence: null, note: "Nothing in the statement says it covers other entities (a group or joint statement).", entities: [] };
+  if (!cands.length)
+    return { value: false, evidence: null, note: "Nothing in the statement says it covers other entities (a group or joint statement).", entities: [] };
   const others = (names: string[]) => names.filter((x) => !organisation || x.toLowerCase() !== organisation.toLowerCase());
   const c = cands.find((x) => others(x.names).length) ?? cands[0];
   const note = others(c.names).length ? null : "It says it is a group or joint statement, but names no other entity it covers.";
@@ -815,11 +983,15 @@ function readGroup(reading: Reading, organisation: string | null): GroupStatemen
 
 // ————————————————————————————————————————————————————————————————— the six areas
 
-const STRIP = /\bmodern slavery act(?: 2015)?|\b(?:section|s\.?)\s?54(?:\s?\(\d+\))?(?:\([a-z]\))?|\b2015\b(?=[^.]{0,10}\bact)|^\s*(?:\d{1,2}[.)]|\(?[a-z]\)|•)\s*/gi;
-const NAMED_FRAMEWORK = /\b(?:sedex|smeta|ethical trading initiative|\beti\b|stronger together|amfori|bsci|sa8000|responsible business alliance|\brba\b|ecovadis|achilles|constructionline|gla{1,2}\b|gangmasters|unseen|slave-free alliance|hope for justice|anti-slavery international|verit[eé]|\biom\b|cips|fast forward|iso \d{4,5}|walk free|global slavery index|un global compact|guiding principles|\bilo\b|better buying|fair labou?r association|\bfla\b|modern slavery helpline|intertek|bureau veritas|\bsgs\b|elevate|clearview|electronic industry citizenship|\beicc\b|supplier ethical data exchange|ungps?)\b/i;
-const FREQUENCY = /\b(?:annual(?:ly)?|quarterly|monthly|weekly|bi-?annual(?:ly)?|every\s+(?:year|quarter|month|\w+\s+(?:years|months))|each\s+(?:year|quarter)|per\s+(?:year|annum)|yearly|twice\s+a\s+year|since\s+(?:19|20)\d{2}|in\s+(?:19|20)\d{2}|during\s+(?:19|20)\d{2}|by\s+(?:\w+\s+)?(?:19|20)\d{2})\b/i;
+const STRIP =
+  /\bmodern slavery act(?: 2015)?|\b(?:section|s\.?)\s?54(?:\s?\(\d+\))?(?:\([a-z]\))?|\b2015\b(?=[^.]{0,10}\bact)|^\s*(?:\d{1,2}[.)]|\(?[a-z]\)|•)\s*/gi;
+const NAMED_FRAMEWORK =
+  /\b(?:sedex|smeta|ethical trading initiative|\beti\b|stronger together|amfori|bsci|sa8000|responsible business alliance|\brba\b|ecovadis|achilles|constructionline|gla{1,2}\b|gangmasters|unseen|slave-free alliance|hope for justice|anti-slavery international|verit[eé]|\biom\b|cips|fast forward|iso \d{4,5}|walk free|global slavery index|un global compact|guiding principles|\bilo\b|better buying|fair labou?r association|\bfla\b|modern slavery helpline|intertek|bureau veritas|\bsgs\b|elevate|clearview|electronic industry citizenship|\beicc\b|supplier ethical data exchange|ungps?)\b/i;
+const FREQUENCY =
+  /\b(?:annual(?:ly)?|quarterly|monthly|weekly|bi-?annual(?:ly)?|every\s+(?:year|quarter|month|\w+\s+(?:years|months))|each\s+(?:year|quarter)|per\s+(?:year|annum)|yearly|twice\s+a\s+year|since\s+(?:19|20)\d{2}|in\s+(?:19|20)\d{2}|during\s+(?:19|20)\d{2}|by\s+(?:\w+\s+)?(?:19|20)\d{2})\b/i;
 const NUMBER = /\b\d[\d,.]*\s?%|\b\d+\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundreds?|thousands?|dozens?)\b/i;
-const WHO = /\b(?:procurement|purchasing|buying|hr|human resources|compliance|legal|sustainability|ethical trad(?:e|ing)|responsible sourcing|quality|internal audit|risk|people|supply chain|commercial|sourcing)\s+(?:team|function|department|manager|director|officer|lead|committee)s?\b|\bhead of\b|\b(?:board|audit|risk|esg|ethics)\s+committee\b|\bthe board\b/i;
+const WHO =
+  /\b(?:procurement|purchasing|buying|hr|human resources|compliance|legal|sustainability|ethical trad(?:e|ing)|responsible sourcing|quality|internal audit|risk|people|supply chain|commercial|sourcing)\s+(?:team|function|department|manager|director|officer|lead|committee)s?\b|\bhead of\b|\b(?:board|audit|risk|esg|ethics)\s+committee\b|\bthe board\b/i;
 
 interface AreaSpec {
   key: Exclude<AreaKey, "training">;
@@ -835,22 +1007,28 @@ const AREA_SPECS: AreaSpec[] = [
     key: "structure",
     sentence:
       /\b(?:organi[sz]ation(?:al)?|group|corporate|business|company|legal|ownership)\s+structure\b|\bsupply\s+chains?\s+(?:is|are|includes?|consists?|comprises?|primarily|mainly|is made up|span|covers?)\b|\bour\s+supply\s+chains?\b|\bheadquartered\b|\bwholly[- ]owned\b|\bsubsidiar(?:y|ies)\b|\bparent\s+company\b|\b(?:we|it|the\s+(?:company|group|business|organi[sz]ation|firm|charity))\s+(?:employ|employs|operate|operates|run|runs|has|have|works?|own|owns)\b[^.;]{0,60}\b(?:employees|staff|people|colleagues|workers|sites|stores|shops|restaurants|offices|depots|factories|countries|locations|branches|markets|suppliers|customers|clients)\b|\b(?:is|are)\s+(?:a|an)\s+(?:[\w-]+\s+){0,4}[\w-]+(?:er|or|ist|ant|ancy)\b|\bturnover\b|\b(?:is|are)\s+(?:a|an|the|one\s+of\s+the)\s+(?:[\w-]+\s+){0,5}(?:company|business|provider|manufacturer|retailer|supplier|group|firm|organi[sz]ation|charity|consultancy|university|college|contractor|developer|distributor|wholesaler|operator|specialist)\b|\b(?:registered|incorporated)\s+in\s+(?:england|scotland|wales|northern ireland|the\s+uk|the\s+united\s+kingdom)|\b(?:we|it)\s+(?:source|buy|procure|purchase)s?\b|\bour\s+(?:main\s+|key\s+|principal\s+)?suppliers\s+(?:are|include|provide|supply)|\b(?:operations|offices|sites)\s+(?:are\s+)?(?:based|located)\s+in\b/i,
-    heading: /organi[sz]ation|structure|our business|about (?:us|the company|the firm)|who we are|what we do|set[- ]?up|supply chains?|our operations|business model|our company|our group|overview|operations and|company profile/i,
-    mechanism: /\btier\s*(?:1|2|one|two)\b|\bcountries\b|\bbased in\s+\p{Lu}|\blocated in\s+\p{Lu}|\bheadquartered in\b|\b(?:employ|employs|employees)\b[^.]{0,20}\d|\bsuppliers\b[^.]{0,30}\d|\bturnover\b|\bcategories\b|:\s*$/iu,
+    heading:
+      /organi[sz]ation|structure|our business|about (?:us|the company|the firm)|who we are|what we do|set[- ]?up|supply chains?|our operations|business model|our company|our group|overview|operations and|company profile/i,
+    mechanism:
+      /\btier\s*(?:1|2|one|two)\b|\bcountries\b|\bbased in\s+\p{Lu}|\blocated in\s+\p{Lu}|\bheadquartered in\b|\b(?:employ|employs|employees)\b[^.]{0,20}\d|\bsuppliers\b[^.]{0,30}\d|\bturnover\b|\bcategories\b|:\s*$/iu,
   },
   {
     key: "policies",
-    sentence: /\bpolic(?:y|ies)\b|\bcodes?\s+of\s+(?:business\s+)?(?:conduct|ethics|practice)\b|\bwhistle-?\s?blow|\bspeak(?:ing)?\s+up\b|\bethical\s+(?:trading|sourcing)\s+(?:code|standards?|polic)|\bsupplier\s+(?:code|charter|standards?|requirements|principles)\b|\bhuman\s+rights\s+(?:polic|commitment|statement|principles)|\bzero[- ]tolerance\b/i,
+    sentence:
+      /\bpolic(?:y|ies)\b|\bcodes?\s+of\s+(?:business\s+)?(?:conduct|ethics|practice)\b|\bwhistle-?\s?blow|\bspeak(?:ing)?\s+up\b|\bethical\s+(?:trading|sourcing)\s+(?:code|standards?|polic)|\bsupplier\s+(?:code|charter|standards?|requirements|principles)\b|\bhuman\s+rights\s+(?:polic|commitment|statement|principles)|\bzero[- ]tolerance\b/i,
     heading: /polic|codes? of conduct|our (?:commitment|position|approach|values)|^(?:\d+[.)]?\s*)?commitment|zero tolerance|standards/i,
     not: /\bquestions about this policy\b|\bcookie|\bprivacy (?:policy|notice)|\bterms of (?:use|service)/i,
-    mechanism: /\b(?:[\p{Lu}][\p{L}-]*\s+){1,4}(?:Policy|Code(?:\s+of\s+(?:Business\s+)?(?:Conduct|Ethics|Practice))?|Charter|Standards|Principles)\b|\b(?:reviewed|updated|signed|acknowledged|accepted|communicated|cascaded|published)\b[^.]{0,40}\b(?:annually|each year|all (?:staff|employees|suppliers)|intranet|induction)/u,
+    mechanism:
+      /\b(?:[\p{Lu}][\p{L}-]*\s+){1,4}(?:Policy|Code(?:\s+of\s+(?:Business\s+)?(?:Conduct|Ethics|Practice))?|Charter|Standards|Principles)\b|\b(?:reviewed|updated|signed|acknowledged|accepted|communicated|cascaded|published)\b[^.]{0,40}\b(?:annually|each year|all (?:staff|employees|suppliers)|intranet|induction)/u,
   },
   {
     key: "dueDiligence",
     sentence:
       /\bdue\s+diligence\b|\baudit(?:s|ed|ing|ors?)?\b|\bquestionnaires?\b|\bpre-?qualification|\bpqq\b|\bonboard(?:ing)?\b|\bvett?(?:ed|ing)\b|\bscreen(?:ed|ing)\b|\bsupplier\s+(?:assessments?|evaluations?|approval|checks?|reviews?|visits?|engagement|surveys?)\b|\bself-?assessments?\b|\bsite\s+visits?\b|\binspections?\b|\bcontract(?:ual)?\s+(?:clauses?|terms|provisions|obligations|requirements)\b|\bright\s+to\s+work\b|\b(?:sedex|smeta|ecovadis|achilles|constructionline)\b|\bmonitor(?:s|ed|ing)?\s+(?:of\s+)?(?:our\s+|potential\s+)?(?:suppliers|supply\s+chains?|compliance|supplier\s+compliance|risk\s+areas)\b|\bterminat(?:e|ing|ion)\b[^.]{0,30}\b(?:relationships?|contracts?)\b|\bcorrective\s+action|\b(?:check|checks|checked|checking|verify|verifies|verified)\s+(?:whether|that|the|our|their|suppliers)\b|\breputable\s+suppliers\b/i,
-    heading: /due diligence|supplier (?:management|assurance|engagement|monitoring|adherence)|steps (?:taken|we have taken)|our approach|what we (?:do|have done)|actions? (?:taken|we have taken)|assurance|processes/i,
-    mechanism: /\bquestionnaires?\b|\baudit(?:s|ed|ing)?\b|\bsite\s+visits?\b|\bself-?assessments?\b|\bpre-?qualification|\bpqq\b|\bonboarding\b|\bcontract(?:ual)?\s+(?:clauses?|terms)\b|\bright\s+to\s+work\b|\binspections?\b|\bcorrective\s+action|\bscreening\b|\bchecks?\b/i,
+    heading:
+      /due diligence|supplier (?:management|assurance|engagement|monitoring|adherence)|steps (?:taken|we have taken)|our approach|what we (?:do|have done)|actions? (?:taken|we have taken)|assurance|processes/i,
+    mechanism:
+      /\bquestionnaires?\b|\baudit(?:s|ed|ing)?\b|\bsite\s+visits?\b|\bself-?assessments?\b|\bpre-?qualification|\bpqq\b|\bonboarding\b|\bcontract(?:ual)?\s+(?:clauses?|terms)\b|\bright\s+to\s+work\b|\binspections?\b|\bcorrective\s+action|\bscreening\b|\bchecks?\b/i,
   },
   {
     key: "riskAssessment",
@@ -885,7 +1063,12 @@ function scoreOf(found: { s: DocSentence; sig: Set<string> }[]): Score {
   if (!found.length) return 0;
   const specific = found.filter((f) => f.sig.size > 0);
   const kinds = new Set(specific.flatMap((f) => [...f.sig]));
-  if ((specific.length >= 2 && kinds.size >= 2) || specific.length >= 3 || specific.some((f) => f.sig.size >= 3 || (f.sig.has("number") && f.sig.has("mechanism")))) return 2;
+  if (
+    (specific.length >= 2 && kinds.size >= 2) ||
+    specific.length >= 3 ||
+    specific.some((f) => f.sig.size >= 3 || (f.sig.has("number") && f.sig.has("mechanism")))
+  )
+    return 2;
   return 1;
 }
 
@@ -925,9 +1108,12 @@ const TOPIC =
   /slavery|traffick|forced\s+(?:or\s+compulsory\s+)?labou?r|compulsory\s+labou?r|servitude|human\s+rights|exploitation|(?<!un)ethical\s+(?:trade|trading|sourcing|procurement|recruitment|purchasing|labou?r)|responsible\s+(?:sourcing|recruitment|purchasing)|\bMSA\b|\bthe\s+Act\b|(?:anti-?slavery|modern\s+slavery|human\s+rights|ethical\s+trading)\s+polic|red\s+flags|signs\s+(?:to\s+look|of)|indicators\s+of|child\s+labou?r|labou?r\s+(?:rights|standards|practices|exploitation|abuse)|stronger\s+together|\bGLAA\b|bonded\s+labou?r|debt\s+bondage|worker\s+welfare/i;
 const NOT_TRAINING =
   /\btrainees?\b|\btraining\s+(?:centres?|centers?|facilit(?:y|ies)|network|academy|academies|schools?|colleges?|grounds?)\b|\bTraining\s+(?:Ltd|Limited|Network)\b|\b(?:recruitment|promotion|pay|remuneration|hiring|selection),?\s+(?:and\s+)?training\b|\btraining,?\s+(?:and|or)\s+promotion\b|\btraining\s+and\s+(?:career\s+)?development\b|\bcareer\s+development\b|\bcourse\s+of\s+(?:business|its|our|their|the)\b|\bcourses?\s+(?:for|to)\s+(?:students|learners|pupils|customers|clients)\b|\b(?:qualifications?|apprenticeships?)\b[^.]{0,20}\btraining\b/gi;
-const OTHER_SUBJECT = /code\s+of\s+(?:business\s+)?(?:conduct|ethics)|anti-?bribery|bribery|corruption|health\s+(?:and|&)\s+safety|\bH&S\b|data\s+protection|\bgdpr\b|information\s+security|cyber|fire\s+safety|first\s+aid|equality|diversity|driv(?:er|ing)|professional\s+development|skills\b|technical|product\s+knowledge|customer\s+service|values\s+of|company\s+values|governance|environment(?:al)?|agricultur|safeguarding|young\s+people|children|students|pupils|learners|communit(?:y|ies)|qualifications?|apprentice/i;
-const NEGATED = /\b(?:no|not|nor|never|without|lack(?:s|ing)?)\b[^.;]{0,60}\b(?:train|e-?learning|course|workshop)|\btraining\b[^.;]{0,30}\b(?:is|was|has|have)\s+not\b|\bdoes\s+not\s+(?:currently\s+)?(?:provide|offer|deliver|have)\b[^.;]{0,60}\btrain/i;
-const SUPPLIER_DUTY = /\b(?:expect|require|ask|request|encourage|oblige)s?\b[^.;]{0,80}\b(?:suppliers?|vendors?|partners|contractors|subcontractors|third parties)\b[^.;]{0,60}\bto\b[^.;]{0,80}\b(?:train|provide\s+training)|\b(?:suppliers?|vendors?|partners|contractors)\s+(?:must|should|shall|are\s+(?:required|expected)\s+to)\b[^.;]{0,100}\btrain|\bensure\s+workers\s+are\s+(?:appropriately\s+)?trained/i;
+const OTHER_SUBJECT =
+  /code\s+of\s+(?:business\s+)?(?:conduct|ethics)|anti-?bribery|bribery|corruption|health\s+(?:and|&)\s+safety|\bH&S\b|data\s+protection|\bgdpr\b|information\s+security|cyber|fire\s+safety|first\s+aid|equality|diversity|driv(?:er|ing)|professional\s+development|skills\b|technical|product\s+knowledge|customer\s+service|values\s+of|company\s+values|governance|environment(?:al)?|agricultur|safeguarding|young\s+people|children|students|pupils|learners|communit(?:y|ies)|qualifications?|apprentice/i;
+const NEGATED =
+  /\b(?:no|not|nor|never|without|lack(?:s|ing)?)\b[^.;]{0,60}\b(?:train|e-?learning|course|workshop)|\btraining\b[^.;]{0,30}\b(?:is|was|has|have)\s+not\b|\bdoes\s+not\s+(?:currently\s+)?(?:provide|offer|deliver|have)\b[^.;]{0,60}\btrain/i;
+const SUPPLIER_DUTY =
+  /\b(?:expect|require|ask|request|encourage|oblige)s?\b[^.;]{0,80}\b(?:suppliers?|vendors?|partners|contractors|subcontractors|third parties)\b[^.;]{0,60}\bto\b[^.;]{0,80}\b(?:train|provide\s+training)|\b(?:suppliers?|vendors?|partners|contractors)\s+(?:must|should|shall|are\s+(?:required|expected)\s+to)\b[^.;]{0,100}\btrain|\bensure\s+workers\s+are\s+(?:appropriately\s+)?trained/i;
 const PLANNED =
   /\b(?:will|shall|intends?\s+to|plans?\s+to|planning\s+to|planned|aims?\s+to|aiming\s+to|propose[sd]?\s+to|going\s+to|are\s+(?:currently\s+)?(?:developing|reviewing|establishing|designing|creating|preparing|exploring|considering|working\s+(?:on|towards))|is\s+being\s+(?:developed|designed|prepared|rolled\s+out)|being\s+developed|in\s+development|under\s+development|to\s+be\s+(?:rolled\s+out|introduced|launched|developed|delivered|provided|arranged|implemented)|next\s+(?:year|step|steps|financial\s+year|\d+\s+months|twelve\s+months)|in\s+the\s+coming\s+(?:year|months)|in\s+(?:the\s+)?future|going\s+forward|endeavou?r\s+to|seek\s+to|commit(?:ted)?\s+to\s+(?:providing|developing|introducing|rolling|delivering|engaging)|key\s+focus(?:es)?\s+for|our\s+plans|priorit(?:y|ies)\s+for\s+(?:the\s+)?(?:next|coming|20\d\d))\b/i;
 const DONE =
@@ -938,13 +1124,22 @@ const AUDIENCES: [TrainingAudience, RegExp][] = [
     "all_employees",
     /\ball\s+(?:of\s+)?(?:our\s+|its\s+|the\s+)?(?:[\w-]+\s+(?:and|&)\s+)?(?:new\s+|uk\s+|permanent\s+|existing\s+|current\s+|operational\s+)*(?:employees|staff|colleagues|workers|team\s+members|personnel|people|members\s+of\s+staff|new\s+starters|new\s+joiners|individuals\s+who\s+work)(?!\s+(?:in|within|of\s+(?:the|our)|involved|working|who|responsible|based|at|with|from|across\s+(?:our|the)\s+\w+\s+(?:team|function))(?!\s+(?:within|across|in)\s+(?:the|our)\s+(?:organi[sz]ation|company|business|group)\b))|\bevery\s+(?:employee|member\s+of\s+staff|colleague)|\ball-staff\b|\bcompany-wide\b|\bacross\s+(?:the|our)\s+(?:business|organi[sz]ation|group|company|workforce)\b|\bwhole\s+(?:workforce|organi[sz]ation|company)\b|\binduction\b|\bnew\s+(?:starters|joiners|employees|recruits)\b|\b(?:to|for|train|trains|trained|educate|educating)\s+(?:all\s+)?(?:our|its|their)\s+(?:staff|employees|colleagues|workforce|people|team\s+members)\b(?!\s+(?:in|within|who|responsible|involved|working|with|that|from|at|based))|\b(?:our|its)\s+(?:staff|employees|colleagues)\s+(?:receive|are\s+trained|undertake|complete|have\s+(?:been\s+trained|received|completed))/i,
   ],
-  ["procurement", /\bprocurement\b|\bpurchasing\b|\bbuyers?\b|\bbuying\b|\bsourcing\b|\bsupply\s+chain\s+(?:teams?|staff|personnel|employees|functions?|managers?|management|professionals|colleagues|members|contracting)|\bmerchandis|\bsupplier\s+(?:management|relationship)|\bcommercial\s+(?:team|staff|functions?)|\bcategory\s+managers?|\bvendor\s+(?:management|compliance|relations)|\bethical\s+(?:trade|trading|sourcing)\s+team|\bresponsible\s+sourcing\s+team|\bcontract\s+managers?|\b(?:who|that)\s+(?:interfaces?|deals?|works?)\s+(?:directly\s+)?with\s+(?:our\s+)?(?:supply\s+chains?|suppliers)|\b(?:staff|employees|colleagues|teams?|those)\s+(?:\w+\s+)?involved\s+(?:in|with)\s+(?:the\s+|our\s+)?(?:supply\s+chain|procur|purchas|buying|sourcing|suppliers)|\bworking\s+in\s+(?:[\w&]+,?\s+){0,4}(?:and\s+)?supply\s+chain\b/i],
-  ["leadership", /\bboard\b|\bdirectors\b|\bsenior\s+(?:management|managers|leaders|leadership|executives|team|staff)|\bexecutive\s+(?:team|committee|board|leadership|management)|\bleadership\s+teams?|\bmanagement\s+teams?|(?<!(?:procurement|hr|risk|supply\s+chain|contract|category|account|project|site|line)\s)managers\b|\bmanagement[- ](?:level|teams?|board)\b|\b(?:senior|executive|top)\s+management\b|\bheads\s+of\b|\bexecutives\b|\bthe\s+(?:sole\s+)?director\b|\bsupervisors\b/i],
+  [
+    "procurement",
+    /\bprocurement\b|\bpurchasing\b|\bbuyers?\b|\bbuying\b|\bsourcing\b|\bsupply\s+chain\s+(?:teams?|staff|personnel|employees|functions?|managers?|management|professionals|colleagues|members|contracting)|\bmerchandis|\bsupplier\s+(?:management|relationship)|\bcommercial\s+(?:team|staff|functions?)|\bcategory\s+managers?|\bvendor\s+(?:management|compliance|relations)|\bethical\s+(?:trade|trading|sourcing)\s+team|\bresponsible\s+sourcing\s+team|\bcontract\s+managers?|\b(?:who|that)\s+(?:interfaces?|deals?|works?)\s+(?:directly\s+)?with\s+(?:our\s+)?(?:supply\s+chains?|suppliers)|\b(?:staff|employees|colleagues|teams?|those)\s+(?:\w+\s+)?involved\s+(?:in|with)\s+(?:the\s+|our\s+)?(?:supply\s+chain|procur|purchas|buying|sourcing|suppliers)|\bworking\s+in\s+(?:[\w&]+,?\s+){0,4}(?:and\s+)?supply\s+chain\b/i,
+  ],
+  [
+    "leadership",
+    /\bboard\b|\bdirectors\b|\bsenior\s+(?:management|managers|leaders|leadership|executives|team|staff)|\bexecutive\s+(?:team|committee|board|leadership|management)|\bleadership\s+teams?|\bmanagement\s+teams?|(?<!(?:procurement|hr|risk|supply\s+chain|contract|category|account|project|site|line)\s)managers\b|\bmanagement[- ](?:level|teams?|board)\b|\b(?:senior|executive|top)\s+management\b|\bheads\s+of\b|\bexecutives\b|\bthe\s+(?:sole\s+)?director\b|\bsupervisors\b/i,
+  ],
   [
     "suppliers",
     /\b(?:train(?:ed|ing|s)?|workshops?|webinars?|sessions?|educat\w*|courses?)\b[^.;]{0,80}\b(?:to|for|with|of|our|their|key|all|tier\s*\w+)\s+(?:\w+\s+){0,3}?(?:suppliers|vendors|sub-?contractors|contractors|labou?r\s+providers|factories|growers|farmers|business\s+partners|agencies)\b|\b(?:suppliers|vendors|sub-?contractors|contractors|labou?r\s+providers|factories)\b[^.;]{0,60}\b(?:trained|received\s+training|attended|completed|participated|took\s+part)|\bsupplier\s+(?:training|workshops?|webinars?)\b|\b(?:employees|staff),\s+(?:sub-?contractors|contractors|suppliers)\b/i,
   ],
-  ["recruitment_hr", /\bHR\b|\bhuman\s+resources\b|\brecruit(?:ment|ers|ing)\b|\bpeople\s+team\b|\bresourcing\b|\btalent\s+acquisition\b|\bhiring\s+managers\b|\bpayroll\b|\bonboarding\s+team/i],
+  [
+    "recruitment_hr",
+    /\bHR\b|\bhuman\s+resources\b|\brecruit(?:ment|ers|ing)\b|\bpeople\s+team\b|\bresourcing\b|\btalent\s+acquisition\b|\bhiring\s+managers\b|\bpayroll\b|\bonboarding\s+team/i,
+  ],
 ];
 
 interface TrainingHit {
@@ -960,10 +1155,12 @@ interface TrainingHit {
 const STAFF_TRAINED =
   /\b(?:staff|employees|colleagues|personnel|managers|buyers|directors|team\s+members)\s+(?:\w+\s+){0,2}(?:attended|did|completed|received|undertook|took\s+part\s+in|participated\s+in)\s+(?:an?\s+|the\s+|our\s+)?(?:[\w-]+\s+){0,3}(?:sessions?|workshops?|courses?|e-?learning|training|webinars?)\b|\b(?:train(?:s|ed|ing)?|educat(?:e|es|ed|ing)|brief(?:s|ed|ing)?)\s+(?:(?:our|its|all|relevant|key|the|their|new|existing|selected)\s+){0,2}(?:[\w-]+\s+)?(?:colleagues|staff|employees|teams?|managers|buyers|people|personnel|workforce|team\s+members)\b|\b(?:colleagues|staff|employees|teams?|managers|buyers|personnel|team\s+members)\s+(?:have\s+(?:all\s+)?(?:been\s+)?|are\s+|were\s+|receive\s+|received\s+|undertake\s+|complete\s+|completed\s+|attend\s+|attended\s+)(?:trained|training|(?:\w+\s+){0,2}training)/i;
 const OWN_PEOPLE = /\b(?:staff|employees|colleagues|personnel|team\s+members|managers|buyers|directors|our\s+people|our\s+teams?)\b/i;
-const DUTY_LEAD = /\b(?:expect|require|ask)s?\b[^.;]{0,80}\b(?:suppliers?|partners|vendors|contractors|subcontractors|third\s+parties)\b[^.;]{0,40}\bto\s*:\s*$/i;
+const DUTY_LEAD =
+  /\b(?:expect|require|ask)s?\b[^.;]{0,80}\b(?:suppliers?|partners|vendors|contractors|subcontractors|third\s+parties)\b[^.;]{0,40}\bto\s*:\s*$/i;
 const READ_ONLY = /\b(?:read|introduced\s+to|made\s+aware\s+of|given\s+(?:a\s+copy|access)|provided\s+with|sign(?:s|ed)?|acknowledge[sd]?)\b/i;
 const TRAINING_HEADING = /train|awareness|educat|capacity|learning|communicat/i;
-const TRAIN_MECH = /\be-?learning\b|\bonline\b|\bface[- ]to[- ]face\b|\bclassroom\b|\bworkshops?\b|\bmodules?\b|\binduction\b|\bcourses?\b|\bwebinars?\b|\brefresher\b|\bmandatory\b|\bcovers?\b|\bsigns\b|\bindicators\b|\bhow\s+to\s+(?:report|identify|spot|recognise|recognize)\b|\bcompleted\b|\bexternal\b/i;
+const TRAIN_MECH =
+  /\be-?learning\b|\bonline\b|\bface[- ]to[- ]face\b|\bclassroom\b|\bworkshops?\b|\bmodules?\b|\binduction\b|\bcourses?\b|\bwebinars?\b|\brefresher\b|\bmandatory\b|\bcovers?\b|\bsigns\b|\bindicators\b|\bhow\s+to\s+(?:report|identify|spot|recognise|recognize)\b|\bcompleted\b|\bexternal\b/i;
 
 /**
  * s.54(5)(f) training, the way WikiRate's "MSA training" metric reads it: training given (score 1, or 2 with detail:
@@ -997,7 +1194,8 @@ function readTraining(reading: Reading, isStatement: boolean): TrainingArea {
       prevCounted = null;
       // "…does not provide training, but is establishing training protocols": planned.
       const after = text.slice(text.search(/\bbut\b|\bhowever\b/i) + 1);
-      if (/\bbut\b|\bhowever\b/i.test(text) && PLANNED.test(after) && TRAIN.test(after)) hits.push({ s, planned: true, done: false, audiences: new Set(), sig: new Set(), follows: false });
+      if (/\bbut\b|\bhowever\b/i.test(text) && PLANNED.test(after) && TRAIN.test(after))
+        hits.push({ s, planned: true, done: false, audiences: new Set(), sig: new Set(), follows: false });
       continue;
     }
     if (SUPPLIER_DUTY.test(text) && !/\bwe\s+(?:provide|deliver|offer|give|run|ran|held|hold|hosted)\b/i.test(text)) continue;
@@ -1005,7 +1203,10 @@ function readTraining(reading: Reading, isStatement: boolean): TrainingArea {
     // from a sentence that is, or trains the organisation's own people — unless the statement says it has no such training.
     const prevLine = doc.sentences[s.index - 1];
     const underLabel = !!prevLine && prevLine.section === s.section && /^[^.]{3,60}:$/.test(prevLine.text) && TRAINING_HEADING.test(prevLine.text);
-    const inTrainingSection = (!!s.section && TRAINING_HEADING.test(s.section)) || underLabel || (!!s.section && TOPIC.test(s.section) && !/\bstatement\b/i.test(s.section) && OWN_PEOPLE.test(text));
+    const inTrainingSection =
+      (!!s.section && TRAINING_HEADING.test(s.section)) ||
+      underLabel ||
+      (!!s.section && TOPIC.test(s.section) && !/\bstatement\b/i.test(s.section) && OWN_PEOPLE.test(text));
     const continues = prevCounted !== null && prevCounted.section === s.section && prevCounted.index === s.index - 1;
     const relevant = topic || (isStatement && !noTraining && !OTHER_SUBJECT.test(text) && (inTrainingSection || continues || STAFF_TRAINED.test(text)));
     if (!relevant) {
@@ -1041,7 +1242,8 @@ function readTraining(reading: Reading, isStatement: boolean): TrainingArea {
   let note: string;
   if (score === 0 && inDevelopment) note = "Training on modern slavery is only planned or being developed.";
   else if (score === 0 && negatedTopic) note = "The statement says there is no training on modern slavery.";
-  else if (score === 0) note = "Not covered: no training on modern slavery is described (general code-of-conduct training, posters or policy reading are not counted).";
+  else if (score === 0)
+    note = "Not covered: no training on modern slavery is described (general code-of-conduct training, posters or policy reading are not counted).";
   else note = `${noteOf(score, actual.length, "training")}${inDevelopment ? " More training is planned or being developed." : ""}`;
   if (score === 0 && negatedTopic && !evidence.length) evidence.push(citeOf(reading, negatedTopic, TRAIN));
   return { score, evidence, note, audiences, inDevelopment };
@@ -1104,9 +1306,15 @@ export function readModernSlavery(reading: Reading, opts: { today: string }): Mo
     verdict = "couldnt_tell";
     reasons.push("The document does not read as a modern slavery statement (it does not mention modern slavery or human trafficking).");
   } else {
-    if (a) reasons.push(a.qualifies ? `Approved by ${BODY_WORDS[a.by]} ("${a.body}")${a.date ? ` on ${dateWords(a.date)}` : ""}.` : `Approved by "${a.body}", not by the board of directors (or the members of an LLP, the partners, or an equivalent body).`);
+    if (a)
+      reasons.push(
+        a.qualifies
+          ? `Approved by ${BODY_WORDS[a.by]} ("${a.body}")${a.date ? ` on ${dateWords(a.date)}` : ""}.`
+          : `Approved by "${a.body}", not by the board of directors (or the members of an LLP, the partners, or an equivalent body).`,
+      );
     else reasons.push("The statement does not say it was approved by the board of directors (or equivalent).");
-    if (sg && sg.role) reasons.push(sg.qualifies ? `Signed by a ${sg.role}, which qualifies.` : `Signed by a ${sg.role}: not a director, designated member or partner.`);
+    if (sg && sg.role)
+      reasons.push(sg.qualifies ? `Signed by a ${sg.role}, which qualifies.` : `Signed by a ${sg.role}: not a director, designated member or partner.`);
     else if (sg) reasons.push("Signed, but the signer's role is not given.");
     else reasons.push("No signature by a director (or equivalent) was found.");
     const aOk = !!a?.qualifies;
@@ -1131,7 +1339,8 @@ export function readModernSlavery(reading: Reading, opts: { today: string }): Mo
     if (!statementDate.value) gaps.push("No date of approval, signature or publication is given.");
     if (!financialYear.value) gaps.push("The financial year it covers is not stated.");
     for (const k of keys) if (areas[k].score === 0) gaps.push(`Nothing on ${AREA_LABELS[k]}.`);
-    if (areas.training.score === 0 && areas.training.inDevelopment) gaps[gaps.length - 1] = `Training on modern slavery is only planned (${AREA_LABELS.training}).`;
+    if (areas.training.score === 0 && areas.training.inDevelopment)
+      gaps[gaps.length - 1] = `Training on modern slavery is only planned (${AREA_LABELS.training}).`;
     if (outOfDate.value) gaps.push(outOfDate.note);
   }
 
@@ -1140,15 +1349,42 @@ export function readModernSlavery(reading: Reading, opts: { today: string }): Mo
   if (organisation.value) facts.push(`Organisation: ${organisation.value}.`);
   if (fy) facts.push(`Period covered: ${fy.period}.`);
   if (statementDate.value) facts.push(`Statement date: ${dateWords(statementDate.value)}.`);
-  facts.push(a ? `Approval: by ${a.body}${a.date ? ` on ${dateWords(a.date)}` : ""}${a.qualifies ? "" : " (not the board or equivalent)"}.` : "Approval: no approval by the board is stated.");
-  facts.push(sg ? (sg.role ? `Signature: signed by a ${sg.role}${sg.qualifies ? " (qualifies)" : " (not a director, designated member or partner)"}.` : "Signature: signed, the signer's role not given.") : "Signature: none found.");
-  facts.push(`Sign-off under s.54(6): ${verdict === "meets" ? "meets the requirement" : verdict === "does_not_meet" ? "does not meet the requirement" : "couldn't tell"}.`);
+  facts.push(
+    a
+      ? `Approval: by ${a.body}${a.date ? ` on ${dateWords(a.date)}` : ""}${a.qualifies ? "" : " (not the board or equivalent)"}.`
+      : "Approval: no approval by the board is stated.",
+  );
+  facts.push(
+    sg
+      ? sg.role
+        ? `Signature: signed by a ${sg.role}${sg.qualifies ? " (qualifies)" : " (not a director, designated member or partner)"}.`
+        : "Signature: signed, the signer's role not given."
+      : "Signature: none found.",
+  );
+  facts.push(
+    `Sign-off under s.54(6): ${verdict === "meets" ? "meets the requirement" : verdict === "does_not_meet" ? "does not meet the requirement" : "couldn't tell"}.`,
+  );
   facts.push(`The six areas score ${areasScore.total} of ${areasScore.max}: ${keys.map((k) => `${AREA_SHORT[k]} ${areas[k].score}`).join(", ")}.`);
   if (areas.training.audiences.length || areas.training.inDevelopment)
-    facts.push(`Training: ${areas.training.audiences.length ? `for ${areas.training.audiences.map((x) => AUDIENCE_WORDS[x]).join(", ")}` : "audience not specified"}${areas.training.inDevelopment ? "; more is planned or in development" : ""}.`);
+    facts.push(
+      `Training: ${areas.training.audiences.length ? `for ${areas.training.audiences.map((x) => AUDIENCE_WORDS[x]).join(", ")}` : "audience not specified"}${areas.training.inDevelopment ? "; more is planned or in development" : ""}.`,
+    );
   if (groupStatement.value) facts.push(`Group statement${groupStatement.entities.length ? ` covering ${groupStatement.entities.join(", ")}` : ""}.`);
   if (outOfDate.value) facts.push(outOfDate.note);
   if (gaps.length) facts.push(`Gaps: ${gaps.length}.`);
 
-  return { organisation, financialYear, statementDate, approval, signature, areas, areasScore, gaps, signOff: { verdict, reasons }, groupStatement, outOfDate, facts };
+  return {
+    organisation,
+    financialYear,
+    statementDate,
+    approval,
+    signature,
+    areas,
+    areasScore,
+    gaps,
+    signOff: { verdict, reasons },
+    groupStatement,
+    outOfDate,
+    facts,
+  };
 }

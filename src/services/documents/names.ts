@@ -10,7 +10,8 @@ const WORD = String.raw`\p{Lu}[\p{Ll}'’]+(?:-\p{Lu}[\p{Ll}'’]+)?`;
 const HONORIFIC = new RegExp(String.raw`\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame)\.?\s+(?:\p{Lu}\.?\s+)*${WORD}(?:\s+${WORD}){0,2}`, "gu");
 const SIGNED = new RegExp(String.raw`\b((?:signed|signature|print\s+name|name)\s*(?::|-|–)\s*)(${WORD}(?:\s+(?:\p{Lu}\.?\s+)?${WORD}){1,2})\b`, "giu");
 /** Words after a signature label that are not a name. */
-const NOT_NAME = /\b(?:director|manager|board|company|limited|ltd|llp|plc|trust|group|on|behalf|of|the|date|dated|position|title|chair|secretary|officer|partner|member|trustee)\b/i;
+const NOT_NAME =
+  /\b(?:director|manager|board|company|limited|ltd|llp|plc|trust|group|on|behalf|of|the|date|dated|position|title|chair|secretary|officer|partner|member|trustee)\b/i;
 
 /** What makes a name after a label an organisation's: "Supplier name: Northwold Facilities Services Ltd". */
 const ORG_LABEL = /\b(?:supplier|company|organi[sz]ation|business|charity|service|school|provider|trading|registered|legal|brand|product|file)\s+$/i;
@@ -109,4 +110,3 @@ export function nameBefore(text: string, trail: RegExp, { isNameWord }: NameWord
   for (const [a, b] of cuts.sort((x, y) => y[0] - x[0])) out = out.slice(0, a) + "[name]" + out.slice(b);
   return out;
 }
-

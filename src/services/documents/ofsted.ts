@@ -143,7 +143,8 @@ function cite(r: Reading, line: Line, match?: RegExp, part?: string): Evidence {
   else if (line.heading) r.citeHeading(line.heading);
   let text = part ?? line.text;
   // A sentence that runs over several bullets (a PDF whose bullets are not read as such): the bullet that matched.
-  if (part === undefined && match && BULLET_SPLIT.test(text)) text = text.split(BULLET_SPLIT).find((p) => new RegExp(match.source, match.flags.replace("g", "")).test(p)) ?? text;
+  if (part === undefined && match && BULLET_SPLIT.test(text))
+    text = text.split(BULLET_SPLIT).find((p) => new RegExp(match.source, match.flags.replace("g", "")).test(p)) ?? text;
   text = text.replace(new RegExp(`^[\\s${BULLETS}\u0336–-]+`), "").replace(/\s+/g, " ");
   return { quote: quoteOf(redactNames(text), match), page: line.page, section: line.section === null ? null : sectionName(line.section) };
 }
@@ -169,13 +170,16 @@ const NOT_NAME = new Set(
     "address phone fax key stage year years reception early sixth form safeguarding quality overall effectiveness leadership management behaviour " +
     "personal development outcomes previous lead majesty’s majesty's hmi senior chief executive officer ceo manager registered person nominated " +
     "individual responsible proprietor interim dear yours sincerely faithfully signed signature name foundation partnership diocese limited ltd group"
-  ).split(/\s+/).filter(Boolean),
+  )
+    .split(/\s+/)
+    .filter(Boolean),
 );
 
 const isNameWord = (w: string) => /^\p{Lu}\.$/u.test(w) || (/^\p{Lu}[\p{L}'’-]*$/u.test(w) && !NOT_NAME.has(w.toLowerCase()));
 
 /** The words after a name that make it an organisation's ("Lady Margaret School", "run by Oak Learning Trust"). */
-const ORG_NEXT = /^\s*(?:['’]s\s+)?(?:School|Schools|Academy|College|Trust|Foundation|Federation|Partnership|Council|Diocese|Ltd|Limited|Group|Nursery|Centre|Church|Association|Society|University|Institute|Primary|Secondary|Grammar|High|Infant|Junior|CofE|C of E|RC|Catholic)\b/u;
+const ORG_NEXT =
+  /^\s*(?:['’]s\s+)?(?:School|Schools|Academy|College|Trust|Foundation|Federation|Partnership|Council|Diocese|Ltd|Limited|Group|Nursery|Centre|Church|Association|Society|University|Institute|Primary|Secondary|Grammar|High|Infant|Junior|CofE|C of E|RC|Catholic)\b/u;
 
 const NAMES: NameWords = { isNameWord, orgNext: ORG_NEXT };
 const nameAfter = (text: string, lead: RegExp, min = 2, withLead = false) => nameAfterBy(text, lead, NAMES, { min, withLead });
@@ -186,9 +190,11 @@ const ROLE_LABEL =
 const ROLE_IS =
   /\b(?:headteacher|head teacher|principal|chief executive officer(?: \(CEO\))?|chief executive|CEO|chair(?:person)?|manager|proprietor|executive headteacher|head of school)(?: of (?:this|the) (?:school|college|setting|provider|academy|trust))?,?\s+(?:is|was)\b|\b(?:chaired|led|run|managed|signed) by(?: the [a-z ]{3,40}?,)?/gi;
 const TITLE = /\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Rev|Revd|Reverend|Sir|Dame|Lady|Lord|Professor|Prof)\.?(?=\s+\p{Lu})/gu;
-const INSPECTOR_TRAIL = /,?\s*(?:lead inspector|(?:Her|His) Majesty[’']s Inspector|Senior HMI|HMI\b|Ofsted Inspector|Social Care Regulatory Inspector|Early Years Regulatory Inspector)/g;
+const INSPECTOR_TRAIL =
+  /,?\s*(?:lead inspector|(?:Her|His) Majesty[’']s Inspector|Senior HMI|HMI\b|Ofsted Inspector|Social Care Regulatory Inspector|Early Years Regulatory Inspector)/g;
 /** "Jane Smith, the headteacher, …": a name before its role. */
-const ROLE_TRAIL = /,\s*(?:the\s+)?(?:executive\s+)?(?:headteacher|head teacher|principal|chair of (?:the )?(?:governors|governing body|trustees|the board)|chief executive officer|CEO|registered manager|manager|proprietor)\b/gi;
+const ROLE_TRAIL =
+  /,\s*(?:the\s+)?(?:executive\s+)?(?:headteacher|head teacher|principal|chair of (?:the )?(?:governors|governing body|trustees|the board)|chief executive officer|CEO|registered manager|manager|proprietor)\b/gi;
 
 /** A quote with people's names replaced by "[name]": after a title (Mrs …), a role label (Headteacher …, Chair …, Dear …, Signed …), "the headteacher is …", and before an inspector's role. */
 export function redactNames(text: string): string {
@@ -218,10 +224,19 @@ const proseGrade = (word: string): Grade | null => {
 export function gradeOf(written: string): Grade | null {
   const g = written.replace(/\s+/g, " ").trim();
   const l = g.toLowerCase();
-  const four: [RegExp, 1 | 2 | 3 | 4][] = [[/^outstanding$/, 1], [/^good$/, 2], [/^requires? improve?ments?$/, 3], [/^inadequate$/, 4]];
+  const four: [RegExp, 1 | 2 | 3 | 4][] = [
+    [/^outstanding$/, 1],
+    [/^good$/, 2],
+    [/^requires? improve?ments?$/, 3],
+    [/^inadequate$/, 4],
+  ];
   for (const [re, n] of four) if (re.test(l)) return { grade: g, gradeNumber: n, evaluation: null };
   const five: [RegExp, ReportCardEvaluation][] = [
-    [/^exceptional$/, "exceptional"], [/^strong standard$/, "strong-standard"], [/^expected standard$/, "expected-standard"], [/^needs attention$/, "needs-attention"], [/^urgent improvements?$/, "urgent-improvement"],
+    [/^exceptional$/, "exceptional"],
+    [/^strong standard$/, "strong-standard"],
+    [/^expected standard$/, "expected-standard"],
+    [/^needs attention$/, "needs-attention"],
+    [/^urgent improvements?$/, "urgent-improvement"],
   ];
   for (const [re, e] of five) if (re.test(l)) return { grade: g, gradeNumber: null, evaluation: e };
   return null;
@@ -242,9 +257,17 @@ interface AreaDef {
 const AREAS: AreaDef[] = [
   // Common Inspection Framework (2015–2019) and the 2012–2015 table.
   { key: "leadership-and-management", label: String.raw`(?:the\s+)?effectiveness\s+of\s+(?:the\s+)?leadership\s+(?:and|&)\s+management`, framework: "cif" },
-  { key: "quality-of-teaching", label: String.raw`(?:the\s+)?quality\s+of\s+teaching,?\s+learning,?\s+(?:and|&)\s+assessment|(?:the\s+)?quality\s+of\s+teaching`, framework: "cif" },
+  {
+    key: "quality-of-teaching",
+    label: String.raw`(?:the\s+)?quality\s+of\s+teaching,?\s+learning,?\s+(?:and|&)\s+assessment|(?:the\s+)?quality\s+of\s+teaching`,
+    framework: "cif",
+  },
   { key: "personal-development-behaviour-and-welfare", label: String.raw`personal\s+development,?\s+behaviour,?\s+(?:and|&)\s+welfare`, framework: "cif" },
-  { key: "outcomes", label: String.raw`outcomes\s+for\s+(?:pupils|children(?:\s+and\s+learners)?|learners|young\s+people)|achievement\s+of\s+pupils`, framework: "cif" },
+  {
+    key: "outcomes",
+    label: String.raw`outcomes\s+for\s+(?:pupils|children(?:\s+and\s+learners)?|learners|young\s+people)|achievement\s+of\s+pupils`,
+    framework: "cif",
+  },
   { key: "behaviour-and-safety", label: String.raw`behaviour\s+and\s+safety\s+of\s+pupils`, framework: "cif" },
   // Education Inspection Framework (2019–2025).
   { key: "quality-of-education", label: String.raw`(?:the\s+)?quality\s+of\s+education`, framework: "eif" },
@@ -259,7 +282,11 @@ const AREAS: AreaDef[] = [
   // Shared.
   { key: "personal-development", label: String.raw`personal\s+development`, framework: "eif" },
   { key: "leadership-and-management", label: String.raw`leadership\s+(?:and|&)\s+management`, framework: "any" },
-  { key: "early-years", label: String.raw`(?:the\s+)?(?:effectiveness\s+of\s+(?:the\s+)?)?early\s+years(?:\s+(?:provision|foundation\s+stage))?`, framework: "any" },
+  {
+    key: "early-years",
+    label: String.raw`(?:the\s+)?(?:effectiveness\s+of\s+(?:the\s+)?)?early\s+years(?:\s+(?:provision|foundation\s+stage))?`,
+    framework: "any",
+  },
   { key: "sixth-form", label: String.raw`sixth[-\s]form(?:\s+provision)?|16\s+to\s+19\s+study\s+programmes`, framework: "any" },
   // Further education and skills.
   { key: "education-programmes-for-young-people", label: String.raw`education\s+programmes\s+for\s+young\s+people`, framework: "fe" },
@@ -300,7 +327,10 @@ const startsUpper = (s: string) => /^\p{Lu}/u.test(s.trim());
 /** Each row kind's regexes, compiled once: in a line ("Label Grade"), a label alone, a grade opening the next line. */
 const ROW_RES = ROW_DEFS.map((d) => ({
   ...d,
-  inLine: new RegExp(String.raw`(?<![\p{L}\-’'])(${d.label})(\s*[:\-–—|]\s*(?:(?:grade|judgement|evaluation)\s*:?\s*)?|\s+(?:grade|judgement|evaluation)\s*:?\s*|\s+(?:(?:is|are|remains?|continues?\s+to\s+be)\s+)?|\s*(?:\(\s*)?)(${d.grades})\b(?:\s*\(?([1-4])\)?(?![\d.,]))?`, "giu"),
+  inLine: new RegExp(
+    String.raw`(?<![\p{L}\-’'])(${d.label})(\s*[:\-–—|]\s*(?:(?:grade|judgement|evaluation)\s*:?\s*)?|\s+(?:grade|judgement|evaluation)\s*:?\s*|\s+(?:(?:is|are|remains?|continues?\s+to\s+be)\s+)?|\s*(?:\(\s*)?)(${d.grades})\b(?:\s*\(?([1-4])\)?(?![\d.,]))?`,
+    "giu",
+  ),
   alone: new RegExp(String.raw`^(?:${d.label})\s*:?$`, "iu"),
   opens: new RegExp(String.raw`^(${d.grades})\b`, "iu"),
 }));
@@ -314,11 +344,29 @@ const ROW_RES = ROW_DEFS.map((d) => ({
 const ANY_GRADE = new RegExp(String.raw`\b(?:${GRADE}|${SAFEGUARDING_GRADE}|not\s+previously\s+inspected)\b`, "iu");
 /** A word every way of writing the row's name contains (lower case): rows are looked for only where it is. */
 const HINTS: Record<string, string[]> = {
-  previous: ["previous"], overall: ["overall", "this inspection"], safeguarding: ["safeguarding"], "leadership-and-management": ["management"], "quality-of-teaching": ["teaching"],
-  "personal-development-behaviour-and-welfare": ["welfare"], outcomes: ["outcomes", "achievement"], "behaviour-and-safety": ["safety"], "quality-of-education": ["education"],
-  "behaviour-and-attitudes": ["attitudes"], "personal-development-and-well-being": ["being"], inclusion: ["inclusion"], "curriculum-and-teaching": ["curriculum"], achievement: ["achievement"],
-  "attendance-and-behaviour": ["attendance"], "leadership-and-governance": ["governance"], "personal-development": ["personal"], "early-years": ["early"], "sixth-form": ["sixth", "16 to 19"],
-  "education-programmes-for-young-people": ["programmes"], "adult-learning-programmes": ["adult"], apprenticeships: ["apprenticeships"], "provision-for-learners-with-high-needs": ["high needs"],
+  previous: ["previous"],
+  overall: ["overall", "this inspection"],
+  safeguarding: ["safeguarding"],
+  "leadership-and-management": ["management"],
+  "quality-of-teaching": ["teaching"],
+  "personal-development-behaviour-and-welfare": ["welfare"],
+  outcomes: ["outcomes", "achievement"],
+  "behaviour-and-safety": ["safety"],
+  "quality-of-education": ["education"],
+  "behaviour-and-attitudes": ["attitudes"],
+  "personal-development-and-well-being": ["being"],
+  inclusion: ["inclusion"],
+  "curriculum-and-teaching": ["curriculum"],
+  achievement: ["achievement"],
+  "attendance-and-behaviour": ["attendance"],
+  "leadership-and-governance": ["governance"],
+  "personal-development": ["personal"],
+  "early-years": ["early"],
+  "sixth-form": ["sixth", "16 to 19"],
+  "education-programmes-for-young-people": ["programmes"],
+  "adult-learning-programmes": ["adult"],
+  apprenticeships: ["apprenticeships"],
+  "provision-for-learners-with-high-needs": ["high needs"],
 };
 
 function rowsOf(line: Line, next: Line | undefined): Row[] {
@@ -346,7 +394,16 @@ function rowsOf(line: Line, next: Line | undefined): Row[] {
       } else if ((startsUpper(label) && startsUpper(written)) || separated) source = "table";
       else if (opens && /^\s+$/.test(sep)) source = "heading"; // "Outcomes for pupils require improvement"
       if (!source) continue;
-      hits.push({ key: d.key, label: label.trim(), written: written.replace(/\s+/g, " ").trim(), line, part: all.trim(), source, start: m.index, end: m.index + all.length });
+      hits.push({
+        key: d.key,
+        label: label.trim(),
+        written: written.replace(/\s+/g, " ").trim(),
+        line,
+        part: all.trim(),
+        source,
+        start: m.index,
+        end: m.index + all.length,
+      });
     }
   }
   // The label on its own line and the grade on the next (an HTML table's cells, a report card's heading and its grade).
@@ -355,7 +412,16 @@ function rowsOf(line: Line, next: Line | undefined): Row[] {
       if (!d.alone.test(text.trim())) continue;
       const g = d.opens.exec(next.text.trim());
       if (g && (next.text.trim().length <= g[0].length + 2 || startsUpper(g[1]))) {
-        hits.push({ key: d.key, label: text.trim().replace(/:$/, ""), written: g[1].replace(/\s+/g, " "), line, part: `${text.trim()} ${g[1]}`, source: "table", start: 0, end: text.length });
+        hits.push({
+          key: d.key,
+          label: text.trim().replace(/:$/, ""),
+          written: g[1].replace(/\s+/g, " "),
+          line,
+          part: `${text.trim()} ${g[1]}`,
+          source: "table",
+          start: 0,
+          end: text.length,
+        });
         break;
       }
     }
@@ -371,7 +437,11 @@ function rowsOf(line: Line, next: Line | undefined): Row[] {
  * quality of education … Good Requires improvement …"): a run of three or more names followed by as many grades,
  * paired in order.
  */
-const LABEL_AT = ROW_DEFS.map((d) => ({ key: d.key, grades: new RegExp(String.raw`^(?:${d.grades})$`, "iu"), re: new RegExp(String.raw`(?:${d.label})(?![\p{L}])`, "iuy") }));
+const LABEL_AT = ROW_DEFS.map((d) => ({
+  key: d.key,
+  grades: new RegExp(String.raw`^(?:${d.grades})$`, "iu"),
+  re: new RegExp(String.raw`(?:${d.label})(?![\p{L}])`, "iuy"),
+}));
 const GRADE_AT = new RegExp(String.raw`(?:${GRADE}|${SAFEGUARDING_GRADE}|not\s+previously\s+inspected|not\s+applicable)(?![\p{L}])`, "iuy");
 
 function columnRows(lines: Line[]): Row[] {
@@ -428,7 +498,10 @@ function columnRows(lines: Line[]): Row[] {
 const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
 const DAY = String.raw`(\d{1,2})(?:st|nd|rd|th)?`;
 /** "9 – 10 February 2016", "14 and 15 May 2019", "30 September – 1 October 2019", "10, 11 and 12 March 2020", "31 December 2019 to 2 January 2020". */
-const RANGE = new RegExp(String.raw`${DAY}(?:\s+(${MONTH})\.?)?(?:\s+(\d{4}))?(?:\s*,\s*\d{1,2}(?:st|nd|rd|th)?)*\s*(?:–|—|-|to|and|&)\s*${DAY}\s+(${MONTH})\.?,?\s+(\d{4})`, "i");
+const RANGE = new RegExp(
+  String.raw`${DAY}(?:\s+(${MONTH})\.?)?(?:\s+(\d{4}))?(?:\s*,\s*\d{1,2}(?:st|nd|rd|th)?)*\s*(?:–|—|-|to|and|&)\s*${DAY}\s+(${MONTH})\.?,?\s+(\d{4})`,
+  "i",
+);
 
 const isoOf = (day: string, month: string, year: string) => datesIn(`${day} ${month} ${year}`).find((d) => d.precision === "day")?.iso ?? null;
 
@@ -466,7 +539,10 @@ export const OFSTED_THEMES: { key: string; re: RegExp }[] = [
   { key: "disadvantaged", re: /\b(disadvantaged|pupil premium|free school meals)\b/i },
   { key: "inclusion", re: /\b(inclusion|inclusive)\b/i },
   { key: "safeguarding", re: /\b(safeguarding|child protection|safe|safety|safely)\b/i },
-  { key: "personal-development", re: /\b(personal development|PSHE|British values|spiritual|moral|relationships (and sex )?education|character|citizenship)\b/i },
+  {
+    key: "personal-development",
+    re: /\b(personal development|PSHE|British values|spiritual|moral|relationships (and sex )?education|character|citizenship)\b/i,
+  },
   { key: "wellbeing", re: /\b(well-?being|mental health|pastoral|emotional)\b/i },
   { key: "careers", re: /\b(careers?|work experience|employment|next stage)\b/i },
   { key: "leadership", re: /\b(leaders?|leadership|headteacher|principal|managers?)\b/i },
@@ -497,18 +573,21 @@ const NO_OVERALL_STATEMENT =
 const REPORT_CARD = /\breport cards?\b|\brenewed (?:education )?inspection framework\b|\bevaluation areas?\b/i;
 const EIF_HEADING =
   /\b(?:what is it like to (?:attend this school|be a (?:pupil|learner|student)|attend)|what is it like for (?:your child|children|learners)|what does the (?:early years )?(?:school|provider|setting|college|academy) do well and what does it need to do better)/i;
-const CIF_MARK = /\b(summary of key findings for (?:parents|learners|children)|what does the (?:school|provider|setting) need to do to improve further|short inspection of|this school continues to be (?:good|outstanding)|the school has the following strengths|it is not yet (?:good|outstanding) because)\b/i;
+const CIF_MARK =
+  /\b(summary of key findings for (?:parents|learners|children)|what does the (?:school|provider|setting) need to do to improve further|short inspection of|this school continues to be (?:good|outstanding)|the school has the following strengths|it is not yet (?:good|outstanding) because)\b/i;
 const CONTINUES = /\b(?:continues to be|remains)\s+(?:a\s+|an\s+)?(good|outstanding)(?:\s+school)?\b/i;
 const IMPROVE_HEAD =
   /(?:what (?:does|do) (?:the )?(?:school|provider|setting|academy|college|trust|leaders?)(?: and [\w\s]{3,40}?)? (?:need|needs) to do to improve(?: further)?\??|^next steps(?: for the (?:school|provider|setting|college))?:?|^areas? for (?:improvement|development):?|^priorities for (?:further )?improvement:?|^to improve further,? the school should:?|^what (?:the school|leaders) (?:should|must) do to improve:?)/i;
 const STRENGTH_SECTION = /(following strengths|^strengths\b|what is it like|do well|key findings|main findings|^summary|what we found|inspection findings)/i;
-const POSITIVE = /\b(well|strong(ly)?|high(ly)?|proud|ambitious|enjoy(s|ed)?|effective(ly)?|success(ful(ly)?)?|excellent|exceptional(ly)?|thrive|good|positive(ly)?|safe|kind|respectful|caring|confident(ly)?|rich|broad|secure(ly)?|rapid(ly)?|impressive(ly)?|outstanding|improv(ing|ed)|calm|happy|supportive|skilful(ly)?|expert(ly)?|wide range)\b/i;
+const POSITIVE =
+  /\b(well|strong(ly)?|high(ly)?|proud|ambitious|enjoy(s|ed)?|effective(ly)?|success(ful(ly)?)?|excellent|exceptional(ly)?|thrive|good|positive(ly)?|safe|kind|respectful|caring|confident(ly)?|rich|broad|secure(ly)?|rapid(ly)?|impressive(ly)?|outstanding|improv(ing|ed)|calm|happy|supportive|skilful(ly)?|expert(ly)?|wide range)\b/i;
 const NEGATIVE =
   /\b(not|no|never|too|however|although|though|but|weak(ness(es)?)?|inconsisten\w*|variable|vary|varies|need(s)? to|should|must|less|yet|insufficient(ly)?|poor(ly)?|low(er)?|slow(ly|er)?|gaps?|concern\w*|require[sd]? improvement|inadequate|lack\w*|fail\w*|struggle\w*|limited|uneven|below|declin\w*|dip)\b/i;
 /** Bullets as PDFs give them: "•", and a symbol font's bullet read as U+0084, U+0095 or a private-use character. */
 const BULLETS = "•▪●■\u0084\u0095\uf0b7\uf0a7\uf076\uf0d8";
 const BULLET_SPLIT = new RegExp(`[${BULLETS}]`);
-const CAUSING_CONCERN = /\b(?:requires?|is in|placed in|remains in|is subject to|be made subject to)\s+(special measures)\b|\b(?:has|have)\s+(serious weaknesses)\b/i;
+const CAUSING_CONCERN =
+  /\b(?:requires?|is in|placed in|remains in|is subject to|be made subject to)\s+(special measures)\b|\b(?:has|have)\s+(serious weaknesses)\b/i;
 const NO_LONGER_CONCERN = /\bno longer\b.{0,40}\b(special measures|serious weaknesses)\b|\b(removed from|taken out of) special measures\b/i;
 
 const fiveWords = (r: Reading) => r.mentions(new RegExp(`\\b(${GRADE5})\\b`, "i"));
@@ -525,7 +604,9 @@ export function readOfstedReport(reading: Reading, opts: { today: string }): Ofs
     const next = lines[k + 1];
     // A table cell wrapped over two lines ("Sixth-form" / "provision Good"): the two read together.
     if (!own.length && next && l.text.length <= 40 && !/[.!?]$/.test(l.text)) {
-      const joined = rowsOf({ ...l, text: `${l.text} ${next.text}` }, undefined).filter((x) => x.source === "table" && x.part.startsWith(l.text) && x.part.length > l.text.length + 1);
+      const joined = rowsOf({ ...l, text: `${l.text} ${next.text}` }, undefined).filter(
+        (x) => x.source === "table" && x.part.startsWith(l.text) && x.part.length > l.text.length + 1,
+      );
       if (joined.length) own.push({ ...joined[0], line: next });
     }
     rows.push(...own);
@@ -567,7 +648,10 @@ export function readOfstedReport(reading: Reading, opts: { today: string }): Ofs
     format = found("report-card-2025", cite(r, line, undefined, fiveRows[0]?.part ?? safeguardingMet?.part), `Recognised by ${why}.`);
   } else if (cifRows.length || (cifMark && !eifHeading && !eifRows.length)) {
     const why = cifRows.length
-      ? `the Common Inspection Framework's judgements (${[...new Set(cifRows.map((x) => x.label))].slice(0, 3).map((s) => `"${s}"`).join(", ")})`
+      ? `the Common Inspection Framework's judgements (${[...new Set(cifRows.map((x) => x.label))]
+          .slice(0, 3)
+          .map((s) => `"${s}"`)
+          .join(", ")})`
       : `"${CIF_MARK.exec(cifMark!.text)![0]}"`;
     format = found("graded-table-to-2019", cite(r, cifRows[0]?.line ?? cifMark!, undefined, cifRows[0]?.part), `Recognised by ${why}.`);
   } else if (eifRows.length || eifHeading) {
@@ -575,14 +659,38 @@ export function readOfstedReport(reading: Reading, opts: { today: string }): Ofs
     const part = eifRows[0]?.part;
     const what = eifRows.length ? `the Education Inspection Framework's judgements ("${eifRows[0].label}")` : `"${eifHeading!.text}"`;
     if (overallTable) format = found("eif-2019-2024", cite(r, line, undefined, part), `Recognised by ${what} with an overall effectiveness grade.`);
-    else if (noOverallLine) format = found("no-overall-grade-2024", cite(r, noOverallLine, NO_OVERALL_STATEMENT), `Recognised by ${what} and the statement that there is no overall grade.`);
+    else if (noOverallLine)
+      format = found(
+        "no-overall-grade-2024",
+        cite(r, noOverallLine, NO_OVERALL_STATEMENT),
+        `Recognised by ${what} and the statement that there is no overall grade.`,
+      );
     else if (inspectedOn && inspectedOn >= "2024-09-01")
-      format = found("no-overall-grade-2024", cite(r, line, undefined, part), `Recognised by ${what}, no overall effectiveness grade, and the inspection date (${inspectedOn}, after Ofsted stopped giving schools an overall grade in September 2024).`);
-    else if (eifRows.length) format = found("no-overall-grade-2024", cite(r, line, undefined, part), `Recognised by ${what} graded without an overall effectiveness grade (the reports from September 2024 give none); the inspection date was not found to confirm it.`);
-    else format = found("eif-2019-2024", cite(r, line, undefined, part), `Recognised by ${what}; no grade table was read (an ungraded report of the 2019–2024 framework has none).`);
+      format = found(
+        "no-overall-grade-2024",
+        cite(r, line, undefined, part),
+        `Recognised by ${what}, no overall effectiveness grade, and the inspection date (${inspectedOn}, after Ofsted stopped giving schools an overall grade in September 2024).`,
+      );
+    else if (eifRows.length)
+      format = found(
+        "no-overall-grade-2024",
+        cite(r, line, undefined, part),
+        `Recognised by ${what} graded without an overall effectiveness grade (the reports from September 2024 give none); the inspection date was not found to confirm it.`,
+      );
+    else
+      format = found(
+        "eif-2019-2024",
+        cite(r, line, undefined, part),
+        `Recognised by ${what}; no grade table was read (an ungraded report of the 2019–2024 framework has none).`,
+      );
   } else if (ofstedish && (rows.length || CONTINUES.test(r.doc.text))) {
     const row = rows[0];
-    if (row) format = found("graded-table-to-2019", cite(r, row.line, undefined, row.part), "Only an overall grade was recognised (no framework's own judgement names): read as a graded-table report.");
+    if (row)
+      format = found(
+        "graded-table-to-2019",
+        cite(r, row.line, undefined, row.part),
+        "Only an overall grade was recognised (no framework's own judgement names): read as a graded-table report.",
+      );
     else format = notFound("An inspection is mentioned but none of the four formats' judgements or headings were found.");
   } else format = notFound("This does not read as an Ofsted inspection report: none of the four formats' grade tables, judgements or headings were found.");
   const fmt = format.value;
@@ -613,7 +721,8 @@ export function readOfstedReport(reading: Reading, opts: { today: string }): Ofs
 
   // --- Provider, inspection type, safeguarding, previous inspection -------------------------------------------
   const provider = providerOf(r, lines);
-  const gradedRow = (gradedAreas.length ? rows.find((x) => x.key === gradedAreas[0].key) : null) ?? rows.find((x) => x.key === "overall" && x.source === "table") ?? null;
+  const gradedRow =
+    (gradedAreas.length ? rows.find((x) => x.key === gradedAreas[0].key) : null) ?? rows.find((x) => x.key === "overall" && x.source === "table") ?? null;
   const inspectionType = inspectionTypeOf(r, lines, fmt, gradedRow);
   const safeguarding = safeguardingOf(r, lines, rows, fmt);
   const previousInspection = previousOf(r, lines, rows);
@@ -628,7 +737,14 @@ export function readOfstedReport(reading: Reading, opts: { today: string }): Ofs
   // Counted over the report's sentences (a sentence that runs over several bullets counted as its bullets), not over
   // the grade table's rows nor Ofsted's boilerplate.
   const tableLines = new Set(rows.filter((x) => x.source === "table").map((x) => x.line.i));
-  const units = body.filter((l) => l.sentence && !tableLines.has(l.i)).flatMap((l) => l.text.split(BULLET_SPLIT).filter((p) => /\p{L}{3}/u.test(p)).map((p) => ({ line: l, text: p })));
+  const units = body
+    .filter((l) => l.sentence && !tableLines.has(l.i))
+    .flatMap((l) =>
+      l.text
+        .split(BULLET_SPLIT)
+        .filter((p) => /\p{L}{3}/u.test(p))
+        .map((p) => ({ line: l, text: p })),
+    );
   const themes: ThemeCount[] = [];
   if (fmt)
     for (const t of OFSTED_THEMES) {
@@ -637,7 +753,8 @@ export function readOfstedReport(reading: Reading, opts: { today: string }): Ofs
     }
   themes.sort((a, b) => b.sentences - a.sentences || OFSTED_THEMES.findIndex((t) => t.key === a.key) - OFSTED_THEMES.findIndex((t) => t.key === b.key));
 
-  const monthsSinceInspection = inspectedOn && /^\d{4}-\d{2}-\d{2}$/.test(opts.today) && inspectedOn <= opts.today ? monthsBetween(inspectedOn, opts.today) : null;
+  const monthsSinceInspection =
+    inspectedOn && /^\d{4}-\d{2}-\d{2}$/.test(opts.today) && inspectedOn <= opts.today ? monthsBetween(inspectedOn, opts.today) : null;
   if (inspectedOn && inspectedOn > opts.today && inspectionDates.value)
     inspectionDates.note = `${inspectionDates.note ? inspectionDates.note + " " : ""}The dates read are after today (${opts.today}): check them.`;
 
@@ -684,7 +801,7 @@ function datesOf(r: Reading, lines: Line[]): Fact<{ from: string; to: string }> 
         return found({ from: range.from, to: range.to }, cite(r, l, match, part));
       }
     }
-  return notFound("No inspection date was found (looked for \"Inspection date(s)\", the running header and \"visit … on\").");
+  return notFound('No inspection date was found (looked for "Inspection date(s)", the running header and "visit … on").');
 }
 
 function overallOf(r: Reading, lines: Line[], rows: Row[], fmt: OfstedFormat | null): Fact<Grade> {
@@ -692,36 +809,61 @@ function overallOf(r: Reading, lines: Line[], rows: Row[], fmt: OfstedFormat | n
     return notFound("Report cards (from November 2025) give no overall grade: each evaluation area is graded on its own five-point scale (see gradedAreas).");
   const table = rows.find((x) => x.key === "overall" && x.source === "table" && gradeOf(x.written)?.gradeNumber);
   if (fmt === "no-overall-grade-2024" && !table)
-    return notFound("No overall effectiveness grade: from September 2024 Ofsted stopped giving schools a single-word overall grade; the sub-judgements are in gradedAreas.");
-  const summary = lines.find((l) => /\bthis is (?:a|an) (good|outstanding|inadequate) school\b|\bthis is a school that (requires improvement)\b|\bthis school (requires improvement|is inadequate)\b/i.test(l.text));
-  const summaryGrade = summary ? proseGrade(/\b(good|outstanding|inadequate|requires improvement)\b/i.exec(summary.text.replace(/.*?this (?:is|school)/i, ""))![1]) : null;
+    return notFound(
+      "No overall effectiveness grade: from September 2024 Ofsted stopped giving schools a single-word overall grade; the sub-judgements are in gradedAreas.",
+    );
+  const summary = lines.find((l) =>
+    /\bthis is (?:a|an) (good|outstanding|inadequate) school\b|\bthis is a school that (requires improvement)\b|\bthis school (requires improvement|is inadequate)\b/i.test(
+      l.text,
+    ),
+  );
+  const summaryGrade = summary
+    ? proseGrade(/\b(good|outstanding|inadequate|requires improvement)\b/i.exec(summary.text.replace(/.*?this (?:is|school)/i, ""))![1])
+    : null;
   if (table) {
     const g = gradeOf(table.written)!;
     const heading = rows.find((x) => x.key === "overall" && x.source === "heading");
     const h = heading ? gradeOf(heading.written) : null;
     const disagree = h && h.gradeNumber !== g.gradeNumber ? h : summaryGrade && summaryGrade.gradeNumber !== g.gradeNumber ? summaryGrade : null;
-    const note = disagree ? `The grade table says "${g.grade}" but the report's text says "${disagree.grade.toLowerCase()}"; the table's grade is given.` : null;
+    const note = disagree
+      ? `The grade table says "${g.grade}" but the report's text says "${disagree.grade.toLowerCase()}"; the table's grade is given.`
+      : null;
     return found(g, cite(r, table.line, undefined, table.part), note);
   }
   const heading = rows.find((x) => x.key === "overall" && gradeOf(x.written)?.gradeNumber);
   if (heading) return found(gradeOf(heading.written)!, cite(r, heading.line, undefined, heading.part));
-  if (summary && summaryGrade) return found(summaryGrade, cite(r, summary, /this is (?:a|an)[^.]*school|this school [^.]*/i), "Read from the summary of key findings (no grade table was found).");
-  const cont = lines.find((l) => CONTINUES.test(l.text) && /\b(school|provider|setting|college|academy)\b/i.test(l.text) && !/\bif\b|\bwhether\b/i.test(l.text));
+  if (summary && summaryGrade)
+    return found(
+      summaryGrade,
+      cite(r, summary, /this is (?:a|an)[^.]*school|this school [^.]*/i),
+      "Read from the summary of key findings (no grade table was found).",
+    );
+  const cont = lines.find(
+    (l) => CONTINUES.test(l.text) && /\b(school|provider|setting|college|academy)\b/i.test(l.text) && !/\bif\b|\bwhether\b/i.test(l.text),
+  );
   if (cont) {
     const g = proseGrade(CONTINUES.exec(cont.text)![1])!;
-    return found(g, cite(r, cont, CONTINUES), "An ungraded inspection: it gives no new grade but confirms that the grade of the previous graded inspection stands.");
+    return found(
+      g,
+      cite(r, cont, CONTINUES),
+      "An ungraded inspection: it gives no new grade but confirms that the grade of the previous graded inspection stands.",
+    );
   }
   if (lines.some((l) => /\bmonitoring (?:inspection|visit)\b/i.test(l.text))) return notFound("A monitoring inspection gives no overall grade.");
   if (fmt === "eif-2019-2024" || fmt === "graded-table-to-2019") return notFound("No overall effectiveness grade was found in the report.");
   return notFound("Couldn't tell: no overall effectiveness grade was found.");
 }
 
-const SCHOOLISH = /\b(School|Academy|College|Nursery|Pre-?school|Preschool|Playgroup|Kindergarten|Centre|Infants?|Juniors?|Primary|Secondary|High|Grammar|Federation|UTC|Studio|Provider|Limited|Ltd|Trust|Institute|University)\b/;
+const SCHOOLISH =
+  /\b(School|Academy|College|Nursery|Pre-?school|Preschool|Playgroup|Kindergarten|Centre|Infants?|Juniors?|Primary|Secondary|High|Grammar|Federation|UTC|Studio|Provider|Limited|Ltd|Trust|Institute|University)\b/;
 
 const NAME_JOINERS = new Set(["of", "and", "the", "for", "de", "la", "le", "upon", "on", "in", "under", "with", "&"]);
 
 function cleanName(s: string): string | null {
-  let t = s.replace(/\s+/g, " ").trim().replace(/^[:\-–\s]+/, "");
+  let t = s
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^[:\-–\s]+/, "");
   // The address run on after the name ("… Primary School Chapel Row, Kelsby, Eastmoor EM2 9JD"): cut before a house
   // number, else after the last school word before the first comma.
   if (/\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b/.test(t)) {
@@ -759,7 +901,10 @@ function providerOf(r: Reading, lines: Line[]): OfstedReport["provider"] {
   const top = lines.slice(0, 40);
   const tries: [Line[], RegExp][] = [
     [top, /^(?:ofsted\s+)?(?:school\s+)?(?:inspection\s+report\s+card|report\s+card)\s*(?:for|:|–|-)\s*(.+)$/i],
-    [top, /^(?:(?:short|monitoring|ungraded|graded|focused|unannounced|full|section \d+)\s+)?inspection of (?:a (?:good|outstanding) (?:school|provider)|a registered early years provider|an? [\w\s-]{3,40}? provider)?\s*:?\s*(.+)$/i],
+    [
+      top,
+      /^(?:(?:short|monitoring|ungraded|graded|focused|unannounced|full|section \d+)\s+)?inspection of (?:a (?:good|outstanding) (?:school|provider)|a registered early years provider|an? [\w\s-]{3,40}? provider)?\s*:?\s*(.+)$/i,
+    ],
     [lines, /\binspection report:\s*(.+?)(?:,|\s+\d{1,2}\b)/i],
   ];
   for (const [ls, re] of tries) {
@@ -805,7 +950,10 @@ function providerOf(r: Reading, lines: Line[]): OfstedReport["provider"] {
     /\s+(?=(?:School category|Age range|Gender of|Number of|Registers?\b|Appropriate authority|Local authority|Unique reference|URN\b|Inspection number|Chair|Headteacher|Head teacher|Principal|Executive|Telephone|Website|Email|E-mail|Date of previous|Registered person|Responsible person|Lead inspector|Type of|Proprietor|Address|Postcode|Day care type|Trust\b|Sixth form|Information about|Phase of|Religious character|Provision for)\b)/i;
   const urnLine = lines.find((l) => /\b(?:unique reference number|URN)\s*:?\s*(?:EY|SC|CL)?\d{6,7}\b/i.test(l.text));
   const urnM = urnLine && /\b(?:unique reference number|URN)\s*:?\s*((?:EY|SC|CL)?\d{6,7})\b/i.exec(urnLine.text);
-  const urn: Fact<string> = urnLine && urnM ? found(urnM[1].toUpperCase(), cite(r, urnLine, /unique reference number|URN/i, urnM[0])) : notFound("No unique reference number (URN) was found.");
+  const urn: Fact<string> =
+    urnLine && urnM
+      ? found(urnM[1].toUpperCase(), cite(r, urnLine, /unique reference number|URN/i, urnM[0]))
+      : notFound("No unique reference number (URN) was found.");
   const type = label(/\btype of (?:school|provision|provider|setting|education|institution)\s*:?\s*/i, "type of school or provision", NEXT_LABEL);
   const category = label(/\b(?:school|provider) category\s*:?\s*/i, "school category", NEXT_LABEL);
   // A childminder's name is a person's: never given.
@@ -816,26 +964,43 @@ function providerOf(r: Reading, lines: Line[]): OfstedReport["provider"] {
 function inspectionTypeOf(r: Reading, lines: Line[], fmt: OfstedFormat | null, gradedRow: Row | null): Fact<InspectionType> {
   const graded = gradedRow !== null;
   if (!fmt) return notFound("Couldn't tell: not recognised as an Ofsted inspection report.");
-  const under = /\b(?:carried out|conducted|undertaken)(?:\s+this\s+(?:inspection|visit))?(?:\s+by\s+(?:Ofsted|inspectors))?\s+under\s+(sections?\s+\d+[A-Z]?(?:\(\d+\))*(?:\s*(?:,|and)\s*(?:\d+[A-Z]?)?(?:\(\d+\))*)*)\s+of\s+the\s+[A-Z][\w\s]{3,40}?Act\s+\d{4}/i;
+  const under =
+    /\b(?:carried out|conducted|undertaken)(?:\s+this\s+(?:inspection|visit))?(?:\s+by\s+(?:Ofsted|inspectors))?\s+under\s+(sections?\s+\d+[A-Z]?(?:\(\d+\))*(?:\s*(?:,|and)\s*(?:\d+[A-Z]?)?(?:\(\d+\))*)*)\s+of\s+the\s+[A-Z][\w\s]{3,40}?Act\s+\d{4}/i;
   const deemed = /\bdeemed\s+(?:to be\s+)?(?:a\s+)?(section\s+\d+)\s+inspection/i;
   const dl = lines.find((l) => deemed.test(l.text));
   const ul = lines.find((l) => under.test(l.text));
-  const monitoring = lines.find((l) => /\bmonitoring (?:inspection|visit)\b/i.test(l.text) && !/\bmay (?:receive|have)|\bwill (?:receive|have|carry out)|\bnext\b/i.test(l.text));
+  const monitoring = lines.find(
+    (l) => /\bmonitoring (?:inspection|visit)\b/i.test(l.text) && !/\bmay (?:receive|have)|\bwill (?:receive|have|carry out)|\bnext\b/i.test(l.text),
+  );
   const ungraded = lines.find((l) =>
-    /\b(ungraded inspection|inspection of a (?:good|outstanding) (?:school|provider)|short inspection of|section 8 inspection of a good|continues to be (?:a )?(?:good|outstanding)|we do not give graded judgements)\b/i.test(l.text),
+    /\b(ungraded inspection|inspection of a (?:good|outstanding) (?:school|provider)|short inspection of|section 8 inspection of a good|continues to be (?:a )?(?:good|outstanding)|we do not give graded judgements)\b/i.test(
+      l.text,
+    ),
   );
   const sec = (s: string) => s.toLowerCase().replace(/\s+/g, " ");
   if (dl) {
     const s = sec(deemed.exec(dl.text)![1]);
-    return found({ kind: s === "section 5" ? "graded" : "ungraded", section: s }, cite(r, dl, deemed), ul && ul !== dl ? `Carried out under ${sec(under.exec(ul.text)![1])} and deemed a ${s} inspection.` : null);
+    return found(
+      { kind: s === "section 5" ? "graded" : "ungraded", section: s },
+      cite(r, dl, deemed),
+      ul && ul !== dl ? `Carried out under ${sec(under.exec(ul.text)![1])} and deemed a ${s} inspection.` : null,
+    );
   }
   if (monitoring && !graded) {
     const s = ul ? sec(under.exec(ul.text)![1]) : null;
-    return found({ kind: "monitoring", section: s ?? "section 8" }, cite(r, monitoring, /monitoring (?:inspection|visit)/i), s ? null : "Monitoring inspections are carried out under section 8 of the Education Act 2005.");
+    return found(
+      { kind: "monitoring", section: s ?? "section 8" },
+      cite(r, monitoring, /monitoring (?:inspection|visit)/i),
+      s ? null : "Monitoring inspections are carried out under section 8 of the Education Act 2005.",
+    );
   }
   if (ungraded && !graded) {
     const s = ul ? sec(under.exec(ul.text)![1]) : "section 8";
-    return found({ kind: "ungraded", section: s }, cite(r, ungraded, /ungraded inspection|inspection of a (?:good|outstanding)|short inspection|section 8|continues to be|graded judgements/i), ul ? null : "Ungraded inspections are carried out under section 8 of the Education Act 2005.");
+    return found(
+      { kind: "ungraded", section: s },
+      cite(r, ungraded, /ungraded inspection|inspection of a (?:good|outstanding)|short inspection|section 8|continues to be|graded judgements/i),
+      ul ? null : "Ungraded inspections are carried out under section 8 of the Education Act 2005.",
+    );
   }
   if (ul) {
     const s = sec(under.exec(ul.text)![1]);
@@ -843,9 +1008,18 @@ function inspectionTypeOf(r: Reading, lines: Line[], fmt: OfstedFormat | null, g
     return found({ kind, section: s }, cite(r, ul, under));
   }
   const gradedLine = lines.find((l) => /\bgraded inspection\b/i.test(l.text) && !/\bnext\b|\bwill\b|\bif\b/i.test(l.text));
-  if (gradedLine) return found({ kind: "graded", section: null }, cite(r, gradedLine, /graded inspection/i), "The report does not say which section of the Act it was carried out under.");
+  if (gradedLine)
+    return found(
+      { kind: "graded", section: null },
+      cite(r, gradedLine, /graded inspection/i),
+      "The report does not say which section of the Act it was carried out under.",
+    );
   if (gradedRow)
-    return found({ kind: "graded", section: null }, cite(r, gradedRow.line, undefined, gradedRow.part), "Inferred from the graded judgements; the report does not say which section of the Act it was carried out under.");
+    return found(
+      { kind: "graded", section: null },
+      cite(r, gradedRow.line, undefined, gradedRow.part),
+      "Inferred from the graded judgements; the report does not say which section of the Act it was carried out under.",
+    );
   return notFound("The report does not say what kind of inspection it was.");
 }
 
@@ -859,8 +1033,10 @@ function safeguardingOf(r: Reading, lines: Line[], rows: Row[], fmt: OfstedForma
   };
   const card = fmt === "report-card-2025";
   const row = rows.find((x) => x.key === "safeguarding" && x.source === "table");
-  const stmtNot = /\barrangements for safeguarding (?:pupils |children |learners )?do not meet (?:all )?(?:the )?statutory requirements|\b(?:the )?(?:arrangements for safeguarding|safeguarding(?: arrangements)?|safeguarding (?:standards|requirements))\s+(?:are|is|were|was)\s+(not effective|ineffective|not met)\b|\bsafeguarding (?:requirements|standards) (?:are|were) not met\b|\bdoes not meet (?:the )?(?:safeguarding|requirements for safeguarding)/i;
-  const stmt = /\barrangements for safeguarding (?:pupils |children |learners )?meet (?:all )?(?:the )?statutory requirements|\b(?:the )?(?:arrangements for safeguarding|safeguarding(?: arrangements)?|safeguarding (?:standards|requirements))\s+(?:are|is|were|was)\s+(effective|met)\b|\bmeets (?:the )?(?:safeguarding|requirements for safeguarding)/i;
+  const stmtNot =
+    /\barrangements for safeguarding (?:pupils |children |learners )?do not meet (?:all )?(?:the )?statutory requirements|\b(?:the )?(?:arrangements for safeguarding|safeguarding(?: arrangements)?|safeguarding (?:standards|requirements))\s+(?:are|is|were|was)\s+(not effective|ineffective|not met)\b|\bsafeguarding (?:requirements|standards) (?:are|were) not met\b|\bdoes not meet (?:the )?(?:safeguarding|requirements for safeguarding)/i;
+  const stmt =
+    /\barrangements for safeguarding (?:pupils |children |learners )?meet (?:all )?(?:the )?statutory requirements|\b(?:the )?(?:arrangements for safeguarding|safeguarding(?: arrangements)?|safeguarding (?:standards|requirements))\s+(?:are|is|were|was)\s+(effective|met)\b|\bmeets (?:the )?(?:safeguarding|requirements for safeguarding)/i;
   const advice = /\b(ensure|must|should|so that|if)\b/i;
   const notLine = lines.find((l) => stmtNot.test(l.text) && !advice.test(l.text.slice(0, stmtNot.exec(l.text)!.index)));
   const yesLine = lines.find((l) => stmt.test(l.text) && !stmtNot.test(l.text) && !advice.test(l.text.slice(0, stmt.exec(l.text)!.index)));
@@ -868,7 +1044,11 @@ function safeguardingOf(r: Reading, lines: Line[], rows: Row[], fmt: OfstedForma
   if (row) {
     const v = asStatus(row.written, card || /met/i.test(row.written));
     const other = notLine && v.effective ? notLine : yesLine && !v.effective ? yesLine : null;
-    return found(v, cite(r, row.line, undefined, row.part), other ? `The report's text also says "${quoteOf(redactNames(other.text), undefined, 160)}"; the table's status is given.` : null);
+    return found(
+      v,
+      cite(r, row.line, undefined, row.part),
+      other ? `The report's text also says "${quoteOf(redactNames(other.text), undefined, 160)}"; the table's status is given.` : null,
+    );
   }
   if (notLine) {
     const v = /not met|does not meet/i.test(stmtNot.exec(notLine.text)![0]) ? asStatus("not met", true) : asStatus("not effective", card);
@@ -899,35 +1079,51 @@ function previousOf(r: Reading, lines: Line[], rows: Row[]): Fact<PreviousInspec
     date = range?.to ?? d?.iso ?? null;
     dateQuote = `${m[0].trim()} ${range?.text ?? d?.text ?? ""}`.trim();
   }
-  const JUDGED = /\b(?:since|when)\s+(?:the school was|it was|we|ofsted|inspectors)\s+(?:last\s+)?judged\s+(?:the school\s+|it\s+)?(?:to be\s+|as\s+)?(good|outstanding|requires improvement|inadequate)\b(?:[^.]{0,20}?\bin\s+([A-Z][a-z]+\s+\d{4}))?/i;
+  const JUDGED =
+    /\b(?:since|when)\s+(?:the school was|it was|we|ofsted|inspectors)\s+(?:last\s+)?judged\s+(?:the school\s+|it\s+)?(?:to be\s+|as\s+)?(good|outstanding|requires improvement|inadequate)\b(?:[^.]{0,20}?\bin\s+([A-Z][a-z]+\s+\d{4}))?/i;
   const judged = lines.find((l) => JUDGED.test(l.text));
   if (row) {
     const g = gradeOf(row.written);
     const grade = g?.gradeNumber ? g : null;
     const note = !grade ? "Not previously inspected." : null;
-    return found({ grade: grade?.grade ?? null, gradeNumber: grade?.gradeNumber ?? null, date }, cite(r, row.line, undefined, row.part), dl && date ? `${note ? note + " " : ""}Date from "${redactNames(dateQuote)}"${dl.page ? ` (page ${dl.page})` : ""}.` : note);
+    return found(
+      { grade: grade?.grade ?? null, gradeNumber: grade?.gradeNumber ?? null, date },
+      cite(r, row.line, undefined, row.part),
+      dl && date ? `${note ? note + " " : ""}Date from "${redactNames(dateQuote)}"${dl.page ? ` (page ${dl.page})` : ""}.` : note,
+    );
   }
   if (judged) {
     const m = JUDGED.exec(judged.text)!;
     const g = proseGrade(m[1])!;
     const said = m[2] ? (datesIn(m[2])[0]?.iso ?? null) : null;
     // The labelled date ("Date of previous inspection 21 June 2017") is the more precise when it is the same month.
-    const d = date && (!said || date.startsWith(said)) ? date : said ?? date;
-    return found({ grade: g.grade, gradeNumber: g.gradeNumber, date: d }, cite(r, judged, JUDGED), dl && d === date && date ? `Date from "${redactNames(dateQuote)}".` : null);
+    const d = date && (!said || date.startsWith(said)) ? date : (said ?? date);
+    return found(
+      { grade: g.grade, gradeNumber: g.gradeNumber, date: d },
+      cite(r, judged, JUDGED),
+      dl && d === date && date ? `Date from "${redactNames(dateQuote)}".` : null,
+    );
   }
-  if (dl && date) return found({ grade: null, gradeNumber: null, date }, cite(r, dl, dateLabel, dateQuote), "Only the date of the previous inspection is stated.");
+  if (dl && date)
+    return found({ grade: null, gradeNumber: null, date }, cite(r, dl, dateLabel, dateQuote), "Only the date of the previous inspection is stated.");
   return notFound("The previous inspection is not stated.");
 }
 
 function concernOf(r: Reading, lines: Line[]): Fact<"special-measures" | "serious-weaknesses"> {
-  const l = lines.find((x) => CAUSING_CONCERN.test(x.text) && !NO_LONGER_CONCERN.test(x.text) && !/\bif\b|\bwould\b|\bcould\b|\bprevious(ly)?\b|\bwas (?:placed|judged)\b/i.test(x.text));
+  const l = lines.find(
+    (x) =>
+      CAUSING_CONCERN.test(x.text) &&
+      !NO_LONGER_CONCERN.test(x.text) &&
+      !/\bif\b|\bwould\b|\bcould\b|\bprevious(ly)?\b|\bwas (?:placed|judged)\b/i.test(x.text),
+  );
   if (!l) return notFound("The report does not place the school in a category of concern (special measures or serious weaknesses).");
   const m = CAUSING_CONCERN.exec(l.text)!;
   return found(m[1] ? "special-measures" : "serious-weaknesses", cite(r, l, CAUSING_CONCERN));
 }
 
 /** The sentence of an improvement point that says what to do ("Leaders should ensure …", "The school must …"). */
-const ADVICE = /\b(?:leaders|the school|governors|trustees|the trust|staff|the provider|the setting|the college|the academy|managers|teachers|those responsible for [\w\s]{3,30}?|the proprietor|the board)(?: and [\w\s]{3,30}?)?\s+(?:should|must|needs? to|ought to)\b/i;
+const ADVICE =
+  /\b(?:leaders|the school|governors|trustees|the trust|staff|the provider|the setting|the college|the academy|managers|teachers|those responsible for [\w\s]{3,30}?|the proprietor|the board)(?: and [\w\s]{3,30}?)?\s+(?:should|must|needs? to|ought to)\b/i;
 
 /** A region of lines as points: its bullets (with their sub-points), or its sentences where it has no bullets. */
 function pointsOf(r: Reading, all: Line[], firstText?: string, partName?: string): QuotedPoint[] {
@@ -939,7 +1135,11 @@ function pointsOf(r: Reading, all: Line[], firstText?: string, partName?: string
   const hasBullets = texts.some((t) => BULLET_SPLIT.test(t));
   const out: QuotedPoint[] = [];
   const push = (text: string) => {
-    const clean = text.replace(/\u0000/g, " ").replace(/\s+/g, " ").replace(/^[–\-\s]+/, "").trim();
+    const clean = text
+      .replace(/\u0000/g, " ")
+      .replace(/\s+/g, " ")
+      .replace(/^[–\-\s]+/, "")
+      .trim();
     if (clean.length < 15 || /^\(?information for the (?:school|provider)/i.test(clean) || BOILERPLATE.test(clean)) return;
     // The line the point starts in, for its page and section.
     const probe = clean.slice(0, 40);
@@ -995,7 +1195,10 @@ const PART_ANYWHERE = new RegExp(
 const PART_AT_START =
   /^(?:full report|inspection judgements|how can i feed back my views\??|further information|(?:school|provider|setting|college) details|information about this (?:school|inspection|provider|setting)|background|inspection team|next steps(?: for the (?:school|provider|setting|college))?:?|main findings|evidence|outcome|yours (?:sincerely|faithfully)|date of (?:the )?previous inspection|unique reference number|urn\b|type of (?:school|provision|provider)|inspection number|areas? for (?:improvement|development):?|priorities for (?:further )?improvement:?|to improve further,? the school should:?)\b/i;
 
-const RUNNING = new RegExp(String.raw`^(?:\d{1,2}(?:\s*(?:–|-|and|to)\s*\d{1,2})?\s+${MONTH}\s+\d{4}(?:\s+\d{1,3})?|inspection report:.*|page \d+.*|\d{1,3}(?: of \d{1,3})?)$`, "i");
+const RUNNING = new RegExp(
+  String.raw`^(?:\d{1,2}(?:\s*(?:–|-|and|to)\s*\d{1,2})?\s+${MONTH}\s+\d{4}(?:\s+\d{1,3})?|inspection report:.*|page \d+.*|\d{1,3}(?: of \d{1,3})?)$`,
+  "i",
+);
 
 /** A heading that opens a part of its own: a report's part title, "Safeguarding", an evaluation area's name. */
 const knownTitle = (t: string) =>
@@ -1040,8 +1243,7 @@ function partsOf(lines: Line[]): Part[] {
 }
 
 /** A part's content as lines (the rest of its opening line first). */
-const contentOf = (p: Part): { lines: Line[]; first?: string } =>
-  p.rest.length > 3 ? { lines: [p.start, ...p.lines], first: p.rest } : { lines: p.lines };
+const contentOf = (p: Part): { lines: Line[]; first?: string } => (p.rest.length > 3 ? { lines: [p.start, ...p.lines], first: p.rest } : { lines: p.lines });
 
 function improvementsOf(r: Reading, parts: Part[]): QuotedPoint[] {
   const part = parts.find((p) => IMPROVE_HEAD.test(p.name.trim()) && !BOILERPLATE.test(p.name));
@@ -1077,7 +1279,12 @@ function strengthsOf(r: Reading, parts: Part[], improvements: QuotedPoint[], fmt
       if (k === all.length - 1 && cut >= 0) x = x.slice(0, NOT_YET.exec(x)!.index);
       return x;
     });
-    const pts = pointsOf(r, lines.map((l, k) => ({ ...l, text: own[k] })), undefined, summary.name);
+    const pts = pointsOf(
+      r,
+      lines.map((l, k) => ({ ...l, text: own[k] })),
+      undefined,
+      summary.name,
+    );
     if (pts.length) return pts.slice(0, 10);
   }
   // Otherwise: sentences of the narrative parts that praise without a reservation (on a report card, the text under
@@ -1156,10 +1363,17 @@ function factsOf(x: Omit<OfstedReport, "facts">): string[] {
     const s = x.safeguarding.value.status;
     facts.push(`Safeguarding: ${s === "met" ? "met" : s === "not-met" ? "not met" : s === "effective" ? "effective" : "not effective"}.`);
   }
-  if (x.causingConcern.value) facts.push(`The school is placed in ${x.causingConcern.value === "special-measures" ? "special measures" : "a category of concern: serious weaknesses"}.`);
+  if (x.causingConcern.value)
+    facts.push(`The school is placed in ${x.causingConcern.value === "special-measures" ? "special measures" : "a category of concern: serious weaknesses"}.`);
   const p = x.previousInspection.value;
   if (p && (p.grade || p.date)) facts.push(`Previous inspection: ${p.grade ?? "grade not stated"}${p.date ? ` (${fmtDate(p.date)})` : ""}.`);
   if (x.improvements.length) facts.push(`The report sets ${x.improvements.length} point${x.improvements.length === 1 ? "" : "s"} to improve.`);
-  if (x.themes.length) facts.push(`Most mentioned themes: ${x.themes.slice(0, 3).map((t) => `${t.key} (${t.sentences} sentence${t.sentences === 1 ? "" : "s"})`).join(", ")}.`);
+  if (x.themes.length)
+    facts.push(
+      `Most mentioned themes: ${x.themes
+        .slice(0, 3)
+        .map((t) => `${t.key} (${t.sentences} sentence${t.sentences === 1 ? "" : "s"})`)
+        .join(", ")}.`,
+    );
   return facts;
 }

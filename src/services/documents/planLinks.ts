@@ -121,9 +121,11 @@ export function planLinks(html: string, baseUrl: string, max = 3): string[] {
 /** Visible text kept for "does the site mention the plan's organisation" (a homepage's footer is near its end). */
 const IDENTITY_TEXT_MAX = 200_000;
 /** Lines that give the site's own registered name: a copyright line, its registration, its registered office, a trading name. */
-const OWN_NAME_LINE = /©|\bcopyright\b|\(c\)\s*\d{4}|\bregistered\s+(?:in|office|address|number|no\b)|\bcompany\s+(?:registration\s+)?(?:number|no\b)|\bco\.?\s*(?:reg\.?\s*)?no\b|\btrading\s+(?:name|as)\b|\bt\s*\/\s*a\b|\bis\s+a\s+(?:private\s+)?(?:limited\s+)?company\b/i;
+const OWN_NAME_LINE =
+  /©|\bcopyright\b|\(c\)\s*\d{4}|\bregistered\s+(?:in|office|address|number|no\b)|\bcompany\s+(?:registration\s+)?(?:number|no\b)|\bco\.?\s*(?:reg\.?\s*)?no\b|\btrading\s+(?:name|as)\b|\bt\s*\/\s*a\b|\bis\s+a\s+(?:private\s+)?(?:limited\s+)?company\b/i;
 /** Words of a title that are not the site's name ("Home", "Welcome"). */
-const NOT_A_SITE_NAME = /^(?:home(?:\s*page)?|welcome|index|official\s+(?:site|website)|main|start|untitled|page)$|\b(?:statement|policy|plan|report|privacy|terms|conditions|contact(?:\s+us)?|about(?:\s+us)?|news|blog|careers|jobs|faqs?|sitemap)$/i;
+const NOT_A_SITE_NAME =
+  /^(?:home(?:\s*page)?|welcome|index|official\s+(?:site|website)|main|start|untitled|page)$|\b(?:statement|policy|plan|report|privacy|terms|conditions|contact(?:\s+us)?|about(?:\s+us)?|news|blog|careers|jobs|faqs?|sitemap)$/i;
 /** A tagline in sentence case ("Office cleaning", "Offices, surgeries and schools"), not a name. */
 const SENTENCE_CASE = /^\p{Lu}[\p{Ll}'’-]*(?:,?\s+(?:[\p{Ll}'’&-]+))+$/u;
 
@@ -136,10 +138,12 @@ export function siteIdentity(html: string, url: string): SiteIdentity {
   const page = readPage(html, url);
   const text = page.text.length > IDENTITY_TEXT_MAX ? page.text.slice(-IDENTITY_TEXT_MAX) : page.text;
   const names: string[] = [];
+  // "EDAN Medical (UK) Ltd": the bracketed word before the legal form read as a word, and given back its brackets.
   for (const line of [...page.footerText.split("\n"), ...text.split("\n").filter((l) => l.length <= 400 && OWN_NAME_LINE.test(l))])
-    // "EDAN Medical (UK) Ltd": the bracketed word before the legal form read as a word, and given back its brackets.
     for (const found of statedCompanyNames(line.replace(BRACKETED_BEFORE_FORM, "$1"))) {
-      const name = found.name.replace(/(\S+)(\s+(?:Limited|Ltd\.?|PLC|Plc|plc|LLP))$/i, (all, w: string, form: string) => (line.includes(`(${w})${form}`) ? `(${w})${form}` : all)).replace(/^\((\S+)\)/, "$1");
+      const name = found.name
+        .replace(/(\S+)(\s+(?:Limited|Ltd\.?|PLC|Plc|plc|LLP))$/i, (all, w: string, form: string) => (line.includes(`(${w})${form}`) ? `(${w})${form}` : all))
+        .replace(/^\((\S+)\)/, "$1");
       // "Calder Facilities Ltd, part of Northwold Group plc": the group is named, but it is not the site's company.
       const at = line.indexOf(name);
       if (at >= 0 && NOT_OWN_BEFORE.test(line.slice(Math.max(0, at - 40), at))) continue;
@@ -154,7 +158,16 @@ export function siteIdentity(html: string, url: string): SiteIdentity {
   const title = decodeEntities(titleIn(head)).replace(/\s+/g, " ");
   for (const part of title.split(/\s+[|–—:-]\s+|\s*[|·•]\s*/)) {
     const t = part.trim();
-    if (t.length >= 2 && t.length <= 60 && /^\p{Lu}|^\d/u.test(t) && t.split(/\s+/).length <= 6 && !NOT_A_SITE_NAME.test(t) && !SENTENCE_CASE.test(t) && !rankOf(t.toLowerCase())) siteNames.push(t);
+    if (
+      t.length >= 2 &&
+      t.length <= 60 &&
+      /^\p{Lu}|^\d/u.test(t) &&
+      t.split(/\s+/).length <= 6 &&
+      !NOT_A_SITE_NAME.test(t) &&
+      !SENTENCE_CASE.test(t) &&
+      !rankOf(t.toLowerCase())
+    )
+      siteNames.push(t);
   }
   let domain = "";
   try {
@@ -162,7 +175,14 @@ export function siteIdentity(html: string, url: string): SiteIdentity {
   } catch {
     /* no address: no domain */
   }
-  return { url, names: names.slice(0, 5), siteNames: [...new Set(siteNames)].slice(0, 4), numbers: statedCompanyNumbers(text).map((n) => n.number), text, domain };
+  return {
+    url,
+    names: names.slice(0, 5),
+    siteNames: [...new Set(siteNames)].slice(0, 4),
+    numbers: statedCompanyNumbers(text).map((n) => n.number),
+    text,
+    domain,
+  };
 }
 
 /** Every `<name …>` start tag as written, in one forward scan (a tag never closed ends it: no later one closes either). */
@@ -195,9 +215,25 @@ function titleIn(html: string): string {
 const BRACKETED_BEFORE_FORM = /\((\p{Lu}[\p{L}]{1,15})\)(?=\s+(?:Limited|Ltd|PLC|plc|LLP)\b)/gu;
 
 /** Words before a registered name that make it another company's: a group the site is part of, a client, a partner. */
-const NOT_OWN_BEFORE = /\b(?:part|member|subsidiary|division|partner|partners|supplier|client|customer)\s+of\s+(?:the\s+)?$|\b(?:owned|acquired|accredited|certified|approved|regulated|powered|supported|designed|built|hosted)\s+by\s+(?:the\s+)?$|\b(?:with|for|to)\s+$/i;
+const NOT_OWN_BEFORE =
+  /\b(?:part|member|subsidiary|division|partner|partners|supplier|client|customer)\s+of\s+(?:the\s+)?$|\b(?:owned|acquired|accredited|certified|approved|regulated|powered|supported|designed|built|hosted)\s+by\s+(?:the\s+)?$|\b(?:with|for|to)\s+$/i;
 
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", ndash: "–", mdash: "—", rsquo: "’", lsquo: "‘", middot: "·", bull: "•", pound: "£", copy: "©" };
+const ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  ndash: "–",
+  mdash: "—",
+  rsquo: "’",
+  lsquo: "‘",
+  middot: "·",
+  bull: "•",
+  pound: "£",
+  copy: "©",
+};
 /** A title or attribute's character references. */
 const decodeEntities = (s: string) =>
   s.replace(/&(?:#(\d{1,6})|#x([0-9a-f]{1,6})|([a-z]{2,8}));/gi, (all, d: string, x: string, n: string) => {

@@ -29,12 +29,43 @@ export const composeSummary = (facts: string[]): string => (facts.length ? facts
 
 /** Rating, grade and verdict words: a summary may use one only where the facts do. */
 const VERDICTS = [
-  "outstanding", "good", "requires improvement", "inadequate", "exceptional", "strong standard", "expected standard", "needs attention", "urgent improvement",
-  "not met", "met", "not effective", "effective", "ineffective", "meets", "does not meet", "compliant", "non-compliant", "qualified", "unqualified", "deficit", "surplus",
-  "going concern", "warning notice", "special measures", "net zero", "carbon neutral", "director", "designated member", "partner",
+  "outstanding",
+  "good",
+  "requires improvement",
+  "inadequate",
+  "exceptional",
+  "strong standard",
+  "expected standard",
+  "needs attention",
+  "urgent improvement",
+  "not met",
+  "met",
+  "not effective",
+  "effective",
+  "ineffective",
+  "meets",
+  "does not meet",
+  "compliant",
+  "non-compliant",
+  "qualified",
+  "unqualified",
+  "deficit",
+  "surplus",
+  "going concern",
+  "warning notice",
+  "special measures",
+  "net zero",
+  "carbon neutral",
+  "director",
+  "designated member",
+  "partner",
 ];
 
-const norm = (s: string) => s.toLowerCase().replace(/[’']/g, "'").replace(/[\s\u00a0]+/g, " ");
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[’']/g, "'")
+    .replace(/[\s\u00a0]+/g, " ");
 
 /** What a summary states that the facts do not; empty when it keeps to them. */
 export function unsupportedClaims(summary: string, facts: string[]): string[] {

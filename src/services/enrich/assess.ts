@@ -61,16 +61,109 @@ export function stem(word: string): string {
 /** Words that say nothing about what is sold (sales words, pronouns, connectors), as stems. */
 const GENERIC = new Set(
   [
-    "a", "an", "the", "and", "or", "of", "for", "to", "in", "on", "with", "by", "at", "from", "into", "across", "around", "near", "our", "we", "i", "you",
-    "your", "their", "them", "they", "us", "my", "who", "that", "which", "this", "these", "those", "is", "are", "be", "it", "its", "as", "all", "any", "more",
-    "help", "offer", "sell", "provide", "provider", "supply", "deliver", "make", "build", "do", "work", "get", "let", "service", "solution", "product", "business", "company", "firm",
-    "organisation", "organization", "uk", "britain", "british", "based", "local", "national", "nationwide", "best", "better", "simple", "easy", "affordable",
-    "leading", "specialist", "expert", "team", "range", "including", "include", "plus", "via", "like", "such", "other", "also", "so", "than", "up", "out",
+    "a",
+    "an",
+    "the",
+    "and",
+    "or",
+    "of",
+    "for",
+    "to",
+    "in",
+    "on",
+    "with",
+    "by",
+    "at",
+    "from",
+    "into",
+    "across",
+    "around",
+    "near",
+    "our",
+    "we",
+    "i",
+    "you",
+    "your",
+    "their",
+    "them",
+    "they",
+    "us",
+    "my",
+    "who",
+    "that",
+    "which",
+    "this",
+    "these",
+    "those",
+    "is",
+    "are",
+    "be",
+    "it",
+    "its",
+    "as",
+    "all",
+    "any",
+    "more",
+    "help",
+    "offer",
+    "sell",
+    "provide",
+    "provider",
+    "supply",
+    "deliver",
+    "make",
+    "build",
+    "do",
+    "work",
+    "get",
+    "let",
+    "service",
+    "solution",
+    "product",
+    "business",
+    "company",
+    "firm",
+    "organisation",
+    "organization",
+    "uk",
+    "britain",
+    "british",
+    "based",
+    "local",
+    "national",
+    "nationwide",
+    "best",
+    "better",
+    "simple",
+    "easy",
+    "affordable",
+    "leading",
+    "specialist",
+    "expert",
+    "team",
+    "range",
+    "including",
+    "include",
+    "plus",
+    "via",
+    "like",
+    "such",
+    "other",
+    "also",
+    "so",
+    "than",
+    "up",
+    "out",
   ].map(stem),
 );
 
 const tokens = (text: string): string[] => text.toLowerCase().match(/[a-z][a-z0-9&'’-]*[a-z0-9]|[a-z]/g) ?? [];
-const stems = (text: string): Set<string> => new Set(tokens(text).flatMap((t) => t.split("-")).map(stem));
+const stems = (text: string): Set<string> =>
+  new Set(
+    tokens(text)
+      .flatMap((t) => t.split("-"))
+      .map(stem),
+  );
 const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s[0].toLowerCase() + s.slice(1) : s);
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -106,7 +199,8 @@ export const AUDIENCES: readonly AudienceRule[] = [
   {
     key: "legal",
     kind: "sector",
-    words: /\b(?:law firms?|solicitors?(?: firms?| practices?)?|lawyers|legal (?:practices|firms|sector|professionals|services firms)|barristers(?:' chambers)?|barristers? chambers|conveyancers)\b/i,
+    words:
+      /\b(?:law firms?|solicitors?(?: firms?| practices?)?|lawyers|legal (?:practices|firms|sector|professionals|services firms)|barristers(?:' chambers)?|barristers? chambers|conveyancers)\b/i,
     sic: ["691"],
     sicLabel: "SIC 691 Legal activities",
     self: /\b(?:solicitors?|law firm|legal services|legal advice|barristers?|conveyancing|lawyers?)\b/i,
@@ -124,7 +218,8 @@ export const AUDIENCES: readonly AudienceRule[] = [
   {
     key: "care",
     kind: "sector",
-    words: /\b(?:care homes?|nursing homes?|residential care|care providers?|care agencies|care companies|domiciliary care(?: providers| agencies)?|home care(?: providers| agencies)?|social care(?: providers| sector)?|care sector|supported living(?: providers)?)\b/i,
+    words:
+      /\b(?:care homes?|nursing homes?|residential care|care providers?|care agencies|care companies|domiciliary care(?: providers| agencies)?|home care(?: providers| agencies)?|social care(?: providers| sector)?|care sector|supported living(?: providers)?)\b/i,
     sic: ["87", "881"],
     sicLabel: "SIC 87 Residential care and 881 Social work without accommodation for the elderly and disabled",
     self: /\b(?:care homes?|nursing homes?|residential care|domiciliary care|home care|supported living|care services)\b/i,
@@ -133,7 +228,8 @@ export const AUDIENCES: readonly AudienceRule[] = [
   {
     key: "health",
     kind: "sector",
-    words: /\b(?:gp (?:practices|surgeries)|clinics|dentists|dental (?:practices|surgeries|clinics)|healthcare (?:providers|businesses|sector)|health sector|pharmacies|physiotherapists|opticians)\b/i,
+    words:
+      /\b(?:gp (?:practices|surgeries)|clinics|dentists|dental (?:practices|surgeries|clinics)|healthcare (?:providers|businesses|sector)|health sector|pharmacies|physiotherapists|opticians)\b/i,
     sic: ["86", "4773", "4778"],
     sicLabel: "SIC 86 Human health activities (and 4773/4778 dispensing chemists and opticians)",
     self: /\b(?:clinic|dental|dentists?|gp practice|surgery|pharmacy|physiotherapy|opticians?|healthcare)\b/i,
@@ -151,7 +247,8 @@ export const AUDIENCES: readonly AudienceRule[] = [
   {
     key: "construction",
     kind: "sector",
-    words: /\b(?:construction (?:companies|firms|businesses|sector|industry)|builders|building (?:contractors|firms|companies)|contractors|tradespeople|trades businesses|housebuilders|plumbers|electricians|roofers|joiners)\b/i,
+    words:
+      /\b(?:construction (?:companies|firms|businesses|sector|industry)|builders|building (?:contractors|firms|companies)|contractors|tradespeople|trades businesses|housebuilders|plumbers|electricians|roofers|joiners)\b/i,
     sic: ["41", "42", "43"],
     sicLabel: "SIC 41–43 Construction",
     self: /\b(?:builders?|building contractors?|construction|plumbing|plumbers?|electricians?|electrical contractors?|roofing|joinery|extensions|renovations?)\b/i,
@@ -169,7 +266,8 @@ export const AUDIENCES: readonly AudienceRule[] = [
   {
     key: "education",
     kind: "sector",
-    words: /\b(?:schools|academies|academy trusts|colleges|universities|education (?:sector|providers)|training providers|tutoring (?:companies|businesses))\b/i,
+    words:
+      /\b(?:schools|academies|academy trusts|colleges|universities|education (?:sector|providers)|training providers|tutoring (?:companies|businesses))\b/i,
     sic: ["85"],
     sicLabel: "SIC 85 Education",
     self: /\b(?:school|academy|college|university|pupils|students|tuition|tutoring|training courses?)\b/i,
@@ -187,7 +285,8 @@ export const AUDIENCES: readonly AudienceRule[] = [
   {
     key: "retail",
     kind: "sector",
-    words: /\b(?:retailers|shops|independent stores|high street (?:shops|businesses)|e-?commerce (?:businesses|brands|stores|sellers)|online (?:shops|stores|retailers|sellers))\b/i,
+    words:
+      /\b(?:retailers|shops|independent stores|high street (?:shops|businesses)|e-?commerce (?:businesses|brands|stores|sellers)|online (?:shops|stores|retailers|sellers))\b/i,
     sic: ["47"],
     sicLabel: "SIC 47 Retail trade",
     self: /\b(?:shop|store|retail|online shop|buy online|basket|checkout)\b/i,
@@ -214,7 +313,8 @@ export const AUDIENCES: readonly AudienceRule[] = [
   {
     key: "tech",
     kind: "sector",
-    words: /\b(?:software (?:companies|firms|houses|businesses|developers)|tech (?:companies|firms|startups|start-ups|businesses)|saas (?:companies|businesses)|it (?:companies|firms|providers|consultancies)|digital agencies)\b/i,
+    words:
+      /\b(?:software (?:companies|firms|houses|businesses|developers)|tech (?:companies|firms|startups|start-ups|businesses)|saas (?:companies|businesses)|it (?:companies|firms|providers|consultancies)|digital agencies)\b/i,
     sic: ["62", "63", "582"],
     sicLabel: "SIC 62 Computer programming and consultancy, 63 Information services, 582 Software publishing",
     self: /\b(?:software|saas|app development|web development|it services|it support|cloud|platform)\b/i,
@@ -232,7 +332,8 @@ export const AUDIENCES: readonly AudienceRule[] = [
   {
     key: "property",
     kind: "sector",
-    words: /\b(?:estate agents?|letting agents?|lettings agencies|landlords|property (?:managers|management companies|companies|firms|investors|developers))\b/i,
+    words:
+      /\b(?:estate agents?|letting agents?|lettings agencies|landlords|property (?:managers|management companies|companies|firms|investors|developers))\b/i,
     sic: ["68", "411"],
     sicLabel: "SIC 68 Real estate activities and 411 Development of building projects",
     self: /\b(?:estate agents?|lettings?|property management|landlords?|properties for sale|to let)\b/i,
@@ -241,7 +342,8 @@ export const AUDIENCES: readonly AudienceRule[] = [
   {
     key: "transport",
     kind: "sector",
-    words: /\b(?:hauliers|haulage (?:companies|firms)|logistics (?:companies|firms|businesses|providers)|couriers|transport (?:companies|operators|firms)|fleet operators|removals (?:companies|firms))\b/i,
+    words:
+      /\b(?:hauliers|haulage (?:companies|firms)|logistics (?:companies|firms|businesses|providers)|couriers|transport (?:companies|operators|firms)|fleet operators|removals (?:companies|firms))\b/i,
     sic: ["49", "52", "53"],
     sicLabel: "SIC 49 Land transport, 52 Warehousing, 53 Postal and courier activities",
     self: /\b(?:haulage|logistics|courier|freight|transport services|removals|warehousing|deliveries)\b/i,
@@ -304,7 +406,8 @@ export const AUDIENCES: readonly AudienceRule[] = [
   {
     key: "finance",
     kind: "sector",
-    words: /\b(?:financial advisers|financial advisors|ifas|mortgage brokers|insurance brokers|insurers|lenders|fintechs?|financial services (?:firms|companies))\b/i,
+    words:
+      /\b(?:financial advisers|financial advisors|ifas|mortgage brokers|insurance brokers|insurers|lenders|fintechs?|financial services (?:firms|companies))\b/i,
     sic: ["64", "65", "66"],
     sicLabel: "SIC 64–66 Financial and insurance activities",
     self: /\b(?:financial advice|financial adviser|mortgages?|insurance|wealth management|pensions|investments?)\b/i,
@@ -331,7 +434,8 @@ export const AUDIENCES: readonly AudienceRule[] = [
   {
     key: "startups",
     kind: "stage",
-    words: /\b(?:start-?ups|new(?:ly (?:formed|incorporated|registered))? (?:businesses|companies|limited companies|ventures)|founders|early[- ]stage (?:businesses|companies))\b/i,
+    words:
+      /\b(?:start-?ups|new(?:ly (?:formed|incorporated|registered))? (?:businesses|companies|limited companies|ventures)|founders|early[- ]stage (?:businesses|companies))\b/i,
     sic: [],
     sicLabel: "",
     self: null,
@@ -343,25 +447,57 @@ export const AUDIENCES: readonly AudienceRule[] = [
 type Range = [number, number];
 const INF = Number.POSITIVE_INFINITY;
 const SIZE_WORDS: { words: RegExp; range: Range; label: string }[] = [
-  { words: /\b(?:micro[- ]?(?:businesses|enterprises|companies|firms)|sole traders|freelancers|one-person businesses|the self-employed)\b/i, range: [0, 10], label: "micro businesses (up to 10 staff)" },
-  { words: /\b(?:smes?|small and medium(?:-sized)? (?:businesses|enterprises|companies|firms)|small (?:&|and) medium(?:-sized)? (?:businesses|enterprises))\b/i, range: [0, 250], label: "SMEs (up to 250 staff)" },
-  { words: /\b(?:small (?:businesses|firms|companies|teams|practices)|smaller (?:businesses|firms|companies))\b/i, range: [0, 50], label: "small businesses (up to 50 staff)" },
-  { words: /\b(?:mid-?sized?(?: businesses| companies| firms)?|medium-sized (?:businesses|companies|firms)|mid-market)\b/i, range: [51, 250], label: "medium-sized businesses (51 to 250 staff)" },
-  { words: /\b(?:enterprises|large (?:businesses|companies|organisations|organizations|firms|employers)|corporates|corporations|plcs)\b/i, range: [251, INF], label: "large businesses (over 250 staff)" },
+  {
+    words: /\b(?:micro[- ]?(?:businesses|enterprises|companies|firms)|sole traders|freelancers|one-person businesses|the self-employed)\b/i,
+    range: [0, 10],
+    label: "micro businesses (up to 10 staff)",
+  },
+  {
+    words: /\b(?:smes?|small and medium(?:-sized)? (?:businesses|enterprises|companies|firms)|small (?:&|and) medium(?:-sized)? (?:businesses|enterprises))\b/i,
+    range: [0, 250],
+    label: "SMEs (up to 250 staff)",
+  },
+  {
+    words: /\b(?:small (?:businesses|firms|companies|teams|practices)|smaller (?:businesses|firms|companies))\b/i,
+    range: [0, 50],
+    label: "small businesses (up to 50 staff)",
+  },
+  {
+    words: /\b(?:mid-?sized?(?: businesses| companies| firms)?|medium-sized (?:businesses|companies|firms)|mid-market)\b/i,
+    range: [51, 250],
+    label: "medium-sized businesses (51 to 250 staff)",
+  },
+  {
+    words: /\b(?:enterprises|large (?:businesses|companies|organisations|organizations|firms|employers)|corporates|corporations|plcs)\b/i,
+    range: [251, INF],
+    label: "large businesses (over 250 staff)",
+  },
 ];
 const STAFF = "(?:staff|employees|people|workers|team members|headcount)";
 
 /** UK regions → postcode areas (approximate: a few areas straddle a boundary; the registered office's postcode decides). */
 export const REGIONS: readonly { name: string; words: RegExp; areas: string[] }[] = [
-  { name: "London", words: /\b(?:greater )?london\b/i, areas: ["E", "EC", "N", "NW", "SE", "SW", "W", "WC", "BR", "CR", "EN", "HA", "IG", "KT", "RM", "SM", "TW", "UB", "DA"] },
-  { name: "South East", words: /\bsouth[- ]east(?: england| of england)?\b/i, areas: ["BN", "CT", "GU", "ME", "MK", "OX", "PO", "RG", "RH", "SL", "SO", "TN", "HP"] },
+  {
+    name: "London",
+    words: /\b(?:greater )?london\b/i,
+    areas: ["E", "EC", "N", "NW", "SE", "SW", "W", "WC", "BR", "CR", "EN", "HA", "IG", "KT", "RM", "SM", "TW", "UB", "DA"],
+  },
+  {
+    name: "South East",
+    words: /\bsouth[- ]east(?: england| of england)?\b/i,
+    areas: ["BN", "CT", "GU", "ME", "MK", "OX", "PO", "RG", "RH", "SL", "SO", "TN", "HP"],
+  },
   { name: "South West", words: /\bsouth[- ]west(?: england| of england)?\b/i, areas: ["BA", "BH", "BS", "DT", "EX", "GL", "PL", "SN", "SP", "TA", "TQ", "TR"] },
   { name: "East of England", words: /\b(?:east of england|east anglia)\b/i, areas: ["AL", "CB", "CM", "CO", "IP", "LU", "NR", "PE", "SG", "SS", "WD"] },
   { name: "East Midlands", words: /\beast midlands\b/i, areas: ["DE", "LE", "LN", "NG", "NN"] },
   { name: "West Midlands", words: /\bwest midlands\b/i, areas: ["B", "CV", "DY", "HR", "ST", "TF", "WR", "WS", "WV"] },
   { name: "Midlands", words: /\b(?<!(?:east|west) )midlands\b/i, areas: ["DE", "LE", "LN", "NG", "NN", "B", "CV", "DY", "HR", "ST", "TF", "WR", "WS", "WV"] },
   { name: "Yorkshire and the Humber", words: /\byorkshire(?: and the humber)?\b/i, areas: ["BD", "DN", "HD", "HG", "HU", "HX", "LS", "S", "WF", "YO"] },
-  { name: "North West", words: /\bnorth[- ]west(?: england| of england)?\b/i, areas: ["BB", "BL", "CA", "CH", "CW", "FY", "L", "LA", "M", "OL", "PR", "SK", "WA", "WN"] },
+  {
+    name: "North West",
+    words: /\bnorth[- ]west(?: england| of england)?\b/i,
+    areas: ["BB", "BL", "CA", "CH", "CW", "FY", "L", "LA", "M", "OL", "PR", "SK", "WA", "WN"],
+  },
   { name: "North East", words: /\bnorth[- ]east(?: england| of england)?\b/i, areas: ["DH", "DL", "NE", "SR", "TS"] },
   { name: "Wales", words: /\bwales\b/i, areas: ["CF", "LD", "LL", "NP", "SA"] },
   { name: "Scotland", words: /\bscotland\b/i, areas: ["AB", "DD", "DG", "EH", "FK", "G", "HS", "IV", "KA", "KW", "KY", "ML", "PA", "PH", "TD", "ZE"] },
@@ -387,18 +523,58 @@ export type NeedKey =
 
 /** What an offer may be about, and the offer's words for it. The evidence each one looks for is in `NEED_EVIDENCE`. */
 export const NEEDS: readonly { key: NeedKey; label: string; words: RegExp }[] = [
-  { key: "hiring", label: "hiring", words: /\b(?:recruit\w*|hiring|hire\s+(?:staff|people|talent|employees|workers|nurses|\w+(?:ists|ers|ors|als|ians))|staffing|talent acquisition|candidates|job (?:ads|adverts|boards|postings)|vacanc\w*|onboarding|applicant tracking)\b/i },
+  {
+    key: "hiring",
+    label: "hiring",
+    words:
+      /\b(?:recruit\w*|hiring|hire\s+(?:staff|people|talent|employees|workers|nurses|\w+(?:ists|ers|ors|als|ians))|staffing|talent acquisition|candidates|job (?:ads|adverts|boards|postings)|vacanc\w*|onboarding|applicant tracking)\b/i,
+  },
   { key: "visas", label: "visas and sponsorship", words: /\b(?:visas?|sponsor licen[cs]es?|sponsorship|immigration|right to work|skilled worker)\b/i },
-  { key: "accounts", label: "accounts and filings", words: /\b(?:accounting|accountancy|bookkeeping|book-keeping|year[- ]end accounts|annual accounts|statutory accounts|tax returns?|corporation tax|vat returns?|payroll|company secretar\w*|confirmation statements?|filings?)\b/i },
-  { key: "new-business", label: "setting up a business", words: /\b(?:company formations?|business formations?|set(?:ting)? up (?:a |your )?(?:company|business)|launch(?:ing)? (?:a |your )?business|business bank accounts?)\b/i },
-  { key: "tenders", label: "public tenders", words: /\b(?:tenders?|tendering|bid writing|bids|bidding|procurement|public sector (?:contracts|work|buyers)|government contracts|frameworks)\b/i },
-  { key: "care-quality", label: "care quality (CQC)", words: /\b(?:cqc|care quality|care compliance|care planning|care management|emar|care software|care rostering)\b/i },
+  {
+    key: "accounts",
+    label: "accounts and filings",
+    words:
+      /\b(?:accounting|accountancy|bookkeeping|book-keeping|year[- ]end accounts|annual accounts|statutory accounts|tax returns?|corporation tax|vat returns?|payroll|company secretar\w*|confirmation statements?|filings?)\b/i,
+  },
+  {
+    key: "new-business",
+    label: "setting up a business",
+    words:
+      /\b(?:company formations?|business formations?|set(?:ting)? up (?:a |your )?(?:company|business)|launch(?:ing)? (?:a |your )?business|business bank accounts?)\b/i,
+  },
+  {
+    key: "tenders",
+    label: "public tenders",
+    words: /\b(?:tenders?|tendering|bid writing|bids|bidding|procurement|public sector (?:contracts|work|buyers)|government contracts|frameworks)\b/i,
+  },
+  {
+    key: "care-quality",
+    label: "care quality (CQC)",
+    words: /\b(?:cqc|care quality|care compliance|care planning|care management|emar|care software|care rostering)\b/i,
+  },
   { key: "accessibility", label: "website accessibility", words: /\b(?:accessibility|accessible websites?|wcag|inclusive design|screen readers?)\b/i },
-  { key: "website", label: "websites and online marketing", words: /\b(?:web ?sites?|web design|seo|search engine|digital marketing|online marketing|social media|google ads|ppc|branding)\b/i },
-  { key: "cash-flow", label: "cash flow and finance", words: /\b(?:cash ?flow|invoice finance|invoice factoring|factoring|business loans?|funding|lending|credit control|late payments?|debt recovery|working capital)\b/i },
+  {
+    key: "website",
+    label: "websites and online marketing",
+    words: /\b(?:web ?sites?|web design|seo|search engine|digital marketing|online marketing|social media|google ads|ppc|branding)\b/i,
+  },
+  {
+    key: "cash-flow",
+    label: "cash flow and finance",
+    words:
+      /\b(?:cash ?flow|invoice finance|invoice factoring|factoring|business loans?|funding|lending|credit control|late payments?|debt recovery|working capital)\b/i,
+  },
   { key: "growth", label: "growth", words: /\b(?:growth|growing|scale[- ]?ups?|scaling|expansion|expanding)\b/i },
-  { key: "sustainability", label: "sustainability and net zero", words: /\b(?:sustainab\w*|net[- ]zero|carbon|esg|emissions|decarboni[sz]\w*|energy efficien\w*)\b/i },
-  { key: "compliance", label: "regulatory compliance", words: /\b(?:compliance|regulat\w*|gdpr|data protection|health and safety|anti-money laundering|aml)\b/i },
+  {
+    key: "sustainability",
+    label: "sustainability and net zero",
+    words: /\b(?:sustainab\w*|net[- ]zero|carbon|esg|emissions|decarboni[sz]\w*|energy efficien\w*)\b/i,
+  },
+  {
+    key: "compliance",
+    label: "regulatory compliance",
+    words: /\b(?:compliance|regulat\w*|gdpr|data protection|health and safety|anti-money laundering|aml)\b/i,
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -475,10 +651,30 @@ export function readOffer(offer: string): OfferRead {
     const b = m[2] ? Number(m[2].replace(/,/g, "")) : undefined;
     sizes.push({ matched: m[0], label: `${label.replace("{a}", String(a)).replace("{b}", String(b))}`, min: min(a, b), max: max(a, b) });
   };
-  count(`\\b(\\d[\\d,]*)\\s*(?:-|–|to)\\s*(\\d[\\d,]*)\\s*${STAFF}`, (a) => a, (_a, b) => b ?? null, "{a} to {b} staff");
-  count(`\\b(\\d[\\d,]*)\\s*\\+\\s*${STAFF}`, (a) => a, () => null, "{a} or more staff");
-  count(`\\b(?:over|more than|at least)\\s+(\\d[\\d,]*)\\s*${STAFF}`, (a) => a, () => null, "{a} or more staff");
-  count(`\\b(?:under|fewer than|less than|up to)\\s+(\\d[\\d,]*)\\s*${STAFF}`, () => 0, (a) => a, "up to {a} staff");
+  count(
+    `\\b(\\d[\\d,]*)\\s*(?:-|–|to)\\s*(\\d[\\d,]*)\\s*${STAFF}`,
+    (a) => a,
+    (_a, b) => b ?? null,
+    "{a} to {b} staff",
+  );
+  count(
+    `\\b(\\d[\\d,]*)\\s*\\+\\s*${STAFF}`,
+    (a) => a,
+    () => null,
+    "{a} or more staff",
+  );
+  count(
+    `\\b(?:over|more than|at least)\\s+(\\d[\\d,]*)\\s*${STAFF}`,
+    (a) => a,
+    () => null,
+    "{a} or more staff",
+  );
+  count(
+    `\\b(?:under|fewer than|less than|up to)\\s+(\\d[\\d,]*)\\s*${STAFF}`,
+    () => 0,
+    (a) => a,
+    "up to {a} staff",
+  );
 
   const places: OfferPlace[] = [];
   let national = false;
@@ -487,7 +683,10 @@ export function readOffer(offer: string): OfferRead {
     if (m && !(r.name === "Midlands" && places.some((p) => /Midlands/.test(p.name)))) places.push({ matched: m[0], name: r.name, region: r.name });
   }
   const word = "\\p{Lu}[\\p{L}'’-]+(?:[ -](?:upon|on|under|le|by|the|\\p{Lu}[\\p{L}'’-]+))*";
-  const placeRe = new RegExp(`\\b(?:in|around|across|near|throughout|within|covering|serving)\\s+((?:the\\s+)?${word}(?:\\s+(?:and|&)\\s+${word})*)|\\b(\\p{Lu}[\\p{L}'’-]+)-based\\b`, "gu");
+  const placeRe = new RegExp(
+    `\\b(?:in|around|across|near|throughout|within|covering|serving)\\s+((?:the\\s+)?${word}(?:\\s+(?:and|&)\\s+${word})*)|\\b(\\p{Lu}[\\p{L}'’-]+)-based\\b`,
+    "gu",
+  );
   for (const m of text.matchAll(placeRe)) {
     for (const part of (m[1] ?? m[2]).split(/\s+(?:and|&)\s+/)) {
       const name = part.replace(/^the\s+/i, "");
@@ -524,7 +723,13 @@ export function readOffer(offer: string): OfferRead {
   const what = lowerFirst(head.length >= 3 ? head : tidy(rest).length >= 3 ? tidy(rest) : collapse(text)).slice(0, 160);
 
   // Terms: the words of the offer outside the audience, size and place phrases, generic words left out.
-  const terms = [...new Set(tokens(rest).flatMap((t) => t.split("-")).map(stem))].filter((t) => t.length >= 3 && !GENERIC.has(t) && !/^\d/.test(t));
+  const terms = [
+    ...new Set(
+      tokens(rest)
+        .flatMap((t) => t.split("-"))
+        .map(stem),
+    ),
+  ].filter((t) => t.length >= 3 && !GENERIC.has(t) && !/^\d/.test(t));
 
   return { what, terms, audiences, sizes, places, national, needs };
 }
@@ -636,7 +841,8 @@ function selfTexts(x: AssessInput): { field: string; value: string }[] {
   return out;
 }
 
-const fmtCodes = (codes: string[], r: RegisterFacts | null) => codes.map((c) => (r?.sicDescriptions[c] ? `${c} (${collapse(r.sicDescriptions[c])})` : c)).join(", ");
+const fmtCodes = (codes: string[], r: RegisterFacts | null) =>
+  codes.map((c) => (r?.sicDescriptions[c] ? `${c} (${collapse(r.sicDescriptions[c])})` : c)).join(", ");
 
 /** Staff range of the profile: from the size signal's band, else the register's accounts type. */
 function profileRange(x: AssessInput): { range: Range; fact: Fact; words: string } | null {
@@ -649,7 +855,10 @@ function profileRange(x: AssessInput): { range: Range; fact: Fact; words: string
     if (n) return [Number(n[1].replace(/,/g, "")), Number((n[2] ?? n[1]).replace(/,/g, ""))];
     // The enrichment's sizeSignal starts with its band ("small: …"); the register's accounts type is words.
     const lead = s.match(/^(micro|small|medium or large|medium|large|dormant)\b/)?.[1];
-    if (lead) return lead === "dormant" ? null : ({ micro: [0, 10], small: [0, 50], "medium or large": [51, INF], medium: [51, 250], large: [251, INF] } as Record<string, Range>)[lead];
+    if (lead)
+      return lead === "dormant"
+        ? null
+        : ({ micro: [0, 10], small: [0, 50], "medium or large": [51, INF], medium: [51, 250], large: [251, INF] } as Record<string, Range>)[lead];
     if (/^dormant|size not stated/.test(s)) return null;
     if (/\bfull\b/.test(s)) return [51, INF];
     if (/micro/.test(s)) return [0, 10];
@@ -659,7 +868,8 @@ function profileRange(x: AssessInput): { range: Range; fact: Fact; words: string
     return null;
   };
   const p = x.profile.sizeSignal;
-  if (p && band(p)) return { range: band(p)!, fact: { field: "profile.sizeSignal", value: p, source: sourceOf("profile.sizeSignal", x) }, words: p.split(":")[0] };
+  if (p && band(p))
+    return { range: band(p)!, fact: { field: "profile.sizeSignal", value: p, source: sourceOf("profile.sizeSignal", x) }, words: p.split(":")[0] };
   const t = x.register?.lastAccountsType;
   if (t && band(t)) return { range: band(t)!, fact: { field: "register.lastAccountsType", value: t, source: "companies register" }, words: `${t} accounts` };
   return null;
@@ -679,7 +889,11 @@ interface Evidence {
 function signalsMatching(x: AssessInput, re: RegExp): { s: Signal; i: number }[] {
   return x.profile.signals.map((s, i) => ({ s, i })).filter(({ s }) => re.test(s.code) || re.test(s.source));
 }
-const signalFact = (x: AssessInput, i: number): Fact => ({ field: `profile.signals[${i}].label`, value: x.profile.signals[i].label, source: x.profile.signals[i].source });
+const signalFact = (x: AssessInput, i: number): Fact => ({
+  field: `profile.signals[${i}].label`,
+  value: x.profile.signals[i].label,
+  source: x.profile.signals[i].source,
+});
 const fromSignal = (x: AssessInput, i: number, points: number, statement: string): Evidence => {
   const s = x.profile.signals[i];
   return { code: s.code, label: s.label, kind: s.kind, fact: signalFact(x, i), points, statement };
@@ -696,18 +910,41 @@ function incorporated(x: AssessInput): { months: number; fact: Fact } | null {
 /** The facts each thing an offer may be about rests on (best first). */
 const NEED_EVIDENCE: Record<NeedKey, (x: AssessInput) => Evidence[]> = {
   hiring: (x) => {
-    const out = signalsMatching(x, /^(?:hiring|careers|vacanc|jobs?\b|recruit)/i).map(({ i }) => fromSignal(x, i, 20, "Your website links a careers or jobs page."));
+    const out = signalsMatching(x, /^(?:hiring|careers|vacanc|jobs?\b|recruit)/i).map(({ i }) =>
+      fromSignal(x, i, 20, "Your website links a careers or jobs page."),
+    );
     if (!out.length && x.site?.careersUrl)
-      out.push({ code: "hiring", label: "The website has a careers or jobs page", kind: "opportunity", points: 20, statement: "Your website links a careers or jobs page.", fact: { field: "site.careersUrl", value: x.site.careersUrl, source: sourceOf("site.careersUrl", x) } });
+      out.push({
+        code: "hiring",
+        label: "The website has a careers or jobs page",
+        kind: "opportunity",
+        points: 20,
+        statement: "Your website links a careers or jobs page.",
+        fact: { field: "site.careersUrl", value: x.site.careersUrl, source: sourceOf("site.careersUrl", x) },
+      });
     return out;
   },
   visas: (x) => signalsMatching(x, /sponsor/i).map(({ i }) => fromSignal(x, i, 20, "Your company is on the Home Office register of licensed sponsors.")),
   accounts: (x) => {
     const out = signalsMatching(x, /accounts-overdue|confirmation-statement-overdue/).map(({ s, i }) =>
-      fromSignal(x, i, 20, s.code === "accounts-overdue" ? "The companies register shows your accounts as overdue." : "The companies register shows your confirmation statement as overdue."),
+      fromSignal(
+        x,
+        i,
+        20,
+        s.code === "accounts-overdue"
+          ? "The companies register shows your accounts as overdue."
+          : "The companies register shows your confirmation statement as overdue.",
+      ),
     );
     if (!out.length && x.register?.accountsOverdue)
-      out.push({ code: "accounts-overdue", label: "Accounts are overdue at Companies House", kind: "risk", points: 20, statement: "The companies register shows your accounts as overdue.", fact: { field: "register.accountsOverdue", value: true, source: "companies register" } });
+      out.push({
+        code: "accounts-overdue",
+        label: "Accounts are overdue at Companies House",
+        kind: "risk",
+        points: 20,
+        statement: "The companies register shows your accounts as overdue.",
+        fact: { field: "register.accountsOverdue", value: true, source: "companies register" },
+      });
     if (!out.length && x.register?.confirmationStatementOverdue)
       out.push({
         code: "confirmation-statement-overdue",
@@ -720,28 +957,59 @@ const NEED_EVIDENCE: Record<NeedKey, (x: AssessInput) => Evidence[]> = {
     return out;
   },
   "new-business": (x) => {
-    const out = signalsMatching(x, /^recently-incorporated$/).map(({ i }) => fromSignal(x, i, 20, `Your company was incorporated on ${x.register?.incorporationDate ?? x.profile.incorporationDate ?? "a recent date"}.`));
+    const out = signalsMatching(x, /^recently-incorporated$/).map(({ i }) =>
+      fromSignal(x, i, 20, `Your company was incorporated on ${x.register?.incorporationDate ?? x.profile.incorporationDate ?? "a recent date"}.`),
+    );
     const inc = incorporated(x);
     if (!out.length && inc && inc.months < 24)
-      out.push({ code: "recently-incorporated", label: `Incorporated ${inc.months} months ago (${inc.fact.value})`, kind: "opportunity", points: 20, statement: `Your company was incorporated on ${inc.fact.value}.`, fact: inc.fact });
+      out.push({
+        code: "recently-incorporated",
+        label: `Incorporated ${inc.months} months ago (${inc.fact.value})`,
+        kind: "opportunity",
+        points: 20,
+        statement: `Your company was incorporated on ${inc.fact.value}.`,
+        fact: inc.fact,
+      });
     return out;
   },
-  tenders: (x) => signalsMatching(x, /contract|tender|award|procure/i).map(({ i }) => fromSignal(x, i, 20, "Public contract award records list your company as a supplier.")),
+  tenders: (x) =>
+    signalsMatching(x, /contract|tender|award|procure/i).map(({ i }) => fromSignal(x, i, 20, "Public contract award records list your company as a supplier.")),
   // The registration (a rating below Good, cqc-rating-concern, is a risk: a watch-out, never "registered" twice).
-  "care-quality": (x) => signalsMatching(x, /^cqc-registered$/).map(({ i }) => fromSignal(x, i, 20, "Your service is registered with the Care Quality Commission.")),
+  "care-quality": (x) =>
+    signalsMatching(x, /^cqc-registered$/).map(({ i }) => fromSignal(x, i, 20, "Your service is registered with the Care Quality Commission.")),
   accessibility: (x) => [
     ...signalsMatching(x, /accessib|wcag/i).map(({ i }) => fromSignal(x, i, 20, `${x.profile.signals[i].label}.`)),
     ...(x.profile.website
-      ? [{ code: "has-website", label: `Website: ${x.profile.website}`, kind: "info" as const, points: 10, statement: `Your website is ${x.profile.website}.`, fact: { field: "profile.website", value: x.profile.website, source: sourceOf("profile.website", x) } }]
+      ? [
+          {
+            code: "has-website",
+            label: `Website: ${x.profile.website}`,
+            kind: "info" as const,
+            points: 10,
+            statement: `Your website is ${x.profile.website}.`,
+            fact: { field: "profile.website", value: x.profile.website, source: sourceOf("profile.website", x) },
+          },
+        ]
       : []),
   ],
   website: (x) =>
     x.profile.website
-      ? [{ code: "has-website", label: `Website: ${x.profile.website}`, kind: "info", points: 10, statement: `Your website is ${x.profile.website}.`, fact: { field: "profile.website", value: x.profile.website, source: sourceOf("profile.website", x) } }]
+      ? [
+          {
+            code: "has-website",
+            label: `Website: ${x.profile.website}`,
+            kind: "info",
+            points: 10,
+            statement: `Your website is ${x.profile.website}.`,
+            fact: { field: "profile.website", value: x.profile.website, source: sourceOf("profile.website", x) },
+          },
+        ]
       : [],
   "cash-flow": (x) => [
     // A new report of slow payment weighs more than the figures of one that meets the test.
-    ...signalsMatching(x, /late-pay|payment|paid|charge|mortgage/i).map(({ s, i }) => fromSignal(x, i, s.code === "payment-practices-report" ? 10 : 20, `${x.profile.signals[i].label}.`)),
+    ...signalsMatching(x, /late-pay|payment|paid|charge|mortgage/i).map(({ s, i }) =>
+      fromSignal(x, i, s.code === "payment-practices-report" ? 10 : 20, `${x.profile.signals[i].label}.`),
+    ),
     ...signalsMatching(x, /contract|tender|award/i).map(({ i }) => fromSignal(x, i, 10, "Public contract award records list your company as a supplier.")),
   ],
   growth: (x) => [...NEED_EVIDENCE.hiring(x).map((e) => ({ ...e, points: 10 })), ...NEED_EVIDENCE.tenders(x).map((e) => ({ ...e, points: 10 }))],
@@ -769,7 +1037,8 @@ const NEED_WHY: Record<NeedKey, string> = {
   website: "Your offer is about websites or online marketing, and this is their website.",
   "cash-flow": "Your offer is about cash flow or finance, and this fact is about their payments, borrowing or contracts.",
   growth: "Your offer is about growth, and this fact records hiring or new contracts.",
-  sustainability: "Your offer is about sustainability and net zero, and this fact bears on it (central government buyers ask suppliers on large contracts for a carbon reduction plan).",
+  sustainability:
+    "Your offer is about sustainability and net zero, and this fact bears on it (central government buyers ask suppliers on large contracts for a carbon reduction plan).",
   compliance: "Your offer is about compliance, and this fact records a register or filing duty they have.",
 };
 
@@ -823,9 +1092,18 @@ function weighSector(t: Tally, offer: OfferRead): boolean {
     });
     if (rule.signals)
       for (const { s, i } of signalsMatching(t.x, rule.signals))
-        candidates.push({ points: 35, reason: `${s.label} (${s.source}): a register of the sector your offer names ("${a.matched}").`, fact: signalFact(t.x, i), statement: `${s.label}.` });
+        candidates.push({
+          points: 35,
+          reason: `${s.label} (${s.source}): a register of the sector your offer names ("${a.matched}").`,
+          fact: signalFact(t.x, i),
+          statement: `${s.label}.`,
+        });
     if (rule.self && profile.sector && rule.self.test(profile.sector))
-      candidates.push({ points: 30, reason: `The profile's sector "${profile.sector}" is the audience your offer names ("${a.matched}").`, fact: t.fact("profile.sector", profile.sector) });
+      candidates.push({
+        points: 30,
+        reason: `The profile's sector "${profile.sector}" is the audience your offer names ("${a.matched}").`,
+        fact: t.fact("profile.sector", profile.sector),
+      });
     const own = rule.self ? texts.find((x) => rule.self!.test(x.value)) : undefined;
     if (own)
       candidates.push({
@@ -848,7 +1126,11 @@ function weighSector(t: Tally, offer: OfferRead): boolean {
       t.fact(`profile.sicCodes[${sicCodes.indexOf(real[0])}]`, real[0]),
     );
   } else if (profile.whatTheyDo)
-    t.add(`Your offer names ${quoted(named)}; what the business says it does does not name that sector.`, -10, t.fact("profile.whatTheyDo", profile.whatTheyDo));
+    t.add(
+      `Your offer names ${quoted(named)}; what the business says it does does not name that sector.`,
+      -10,
+      t.fact("profile.whatTheyDo", profile.whatTheyDo),
+    );
   else t.notWeighed.push("Sector: the profile has no SIC code or description to compare with the audience your offer names.");
   return false;
 }
@@ -863,7 +1145,13 @@ function weighStageAndType(t: Tally, offer: OfferRead) {
       continue;
     }
     const age = inc.months < 24 ? `${inc.months} month${inc.months === 1 ? "" : "s"}` : `${Math.floor(inc.months / 12)} years`;
-    if (inc.months < 24) t.add(`Incorporated ${inc.fact.value} (${age} ago): a new business, as your offer names ("${a.matched}").`, 35, inc.fact, `Your company was incorporated on ${inc.fact.value}.`);
+    if (inc.months < 24)
+      t.add(
+        `Incorporated ${inc.fact.value} (${age} ago): a new business, as your offer names ("${a.matched}").`,
+        35,
+        inc.fact,
+        `Your company was incorporated on ${inc.fact.value}.`,
+      );
     else if (inc.months < 36) t.add(`Incorporated ${inc.fact.value} (${age} ago): past its second year, your offer names "${a.matched}".`, 10, inc.fact);
     else t.add(`Incorporated ${inc.fact.value} (${age} ago): not a new business, and your offer names "${a.matched}".`, -15, inc.fact);
   }
@@ -872,9 +1160,19 @@ function weighStageAndType(t: Tally, offer: OfferRead) {
     const sig = rule.signals ? signalsMatching(t.x, rule.signals)[0] : undefined;
     const own = rule.self ? selfTexts(t.x).find((x) => rule.self!.test(x.value)) : undefined;
     if (register?.type && /charit/i.test(register.type))
-      t.add(`Company type "${register.type}": a charity, as your offer names ("${a.matched}").`, 40, t.fact("register.type", register.type), "Your organisation is registered as a charitable company.");
+      t.add(
+        `Company type "${register.type}": a charity, as your offer names ("${a.matched}").`,
+        40,
+        t.fact("register.type", register.type),
+        "Your organisation is registered as a charitable company.",
+      );
     else if (sig) t.add(`${sig.s.label} (${sig.s.source}): a charity, as your offer names ("${a.matched}").`, 40, signalFact(t.x, sig.i), `${sig.s.label}.`);
-    else if (own) t.add(`The business describes itself as a charity ("${own.value.match(rule.self!)![0]}"), as your offer names ("${a.matched}").`, 30, t.fact(own.field, own.value));
+    else if (own)
+      t.add(
+        `The business describes itself as a charity ("${own.value.match(rule.self!)![0]}"), as your offer names ("${a.matched}").`,
+        30,
+        t.fact(own.field, own.value),
+      );
     else t.notWeighed.push(`Type: nothing in the profile says whether it is one of the "${a.matched}" your offer names.`);
   }
   if (!offer.audiences.length) t.notWeighed.push("Audience: your offer names no sector, stage or type of business, so the sector rules were not applied.");
@@ -916,7 +1214,8 @@ function weighNeeds(t: Tally, offer: OfferRead) {
     if (points > 0) t.add(`${e.label}: your offer is about ${n.label} ("${n.matched}").`, points, e.fact, e.statement);
     total += Math.max(0, points);
   }
-  if (offer.needs.length && !t.signals.length) t.notWeighed.push(`What the offer is about (${offer.needs.map((n) => n.label).join(", ")}): no profile fact bears on it.`);
+  if (offer.needs.length && !t.signals.length)
+    t.notWeighed.push(`What the offer is about (${offer.needs.map((n) => n.label).join(", ")}): no profile fact bears on it.`);
   // Sector registers (CQC, SRA, Ofsted) are signals for an offer to that sector even when the offer names no topic.
   for (const a of offer.audiences.filter((a) => a.kind === "sector")) {
     const rule = AUDIENCES.find((r) => r.key === a.key)!;
@@ -924,7 +1223,13 @@ function weighNeeds(t: Tally, offer: OfferRead) {
     for (const { s, i } of signalsMatching(t.x, rule.signals)) {
       // A risk the register gives (a rating concern) is a watch-out, not the register listing them.
       if (s.kind === "risk" || t.signals.some((g) => g.fact.field === `profile.signals[${i}].label`)) continue;
-      t.signals.push({ code: s.code, label: s.label, kind: s.kind, whyItMatters: `Your offer names "${a.matched}", and this register lists businesses of that sector.`, fact: signalFact(t.x, i) });
+      t.signals.push({
+        code: s.code,
+        label: s.label,
+        kind: s.kind,
+        whyItMatters: `Your offer names "${a.matched}", and this register lists businesses of that sector.`,
+        fact: signalFact(t.x, i),
+      });
     }
   }
 }
@@ -953,14 +1258,32 @@ function weighSizeAndPlace(t: Tally, offer: OfferRead) {
   const regionHit = area ? regions.find((p) => REGIONS.find((r) => r.name === p.region)!.areas.includes(area)) : undefined;
   const textFact = () => t.fact("register.registeredOffice.text", office!.text);
   const postcodeFact = () => t.fact("register.registeredOffice.postcode", postcode);
-  if (townHit) t.add(`The registered office (${office!.text}) is in ${townHit.name}, the place your offer names.`, 10, textFact(), `Your registered office is in ${townHit.name}.`);
+  if (townHit)
+    t.add(
+      `The registered office (${office!.text}) is in ${townHit.name}, the place your offer names.`,
+      10,
+      textFact(),
+      `Your registered office is in ${townHit.name}.`,
+    );
   else if (regionHit) {
     const where = inRegion(regionHit.name);
-    t.add(`The registered office's postcode ${postcode} (area ${area}) is in ${where}, the region your offer names.`, 10, postcodeFact(), `Your registered office is in ${where}.`);
+    t.add(
+      `The registered office's postcode ${postcode} (area ${area}) is in ${where}, the region your offer names.`,
+      10,
+      postcodeFact(),
+      `Your registered office is in ${where}.`,
+    );
   } else if (towns.length && office?.text)
     // A place name missing from an address is no proof the business is elsewhere (a county, a district, a trading address): not weighed.
-    t.notWeighed.push(`Place: the registered office (${office.text}) does not name ${named}; a county, district or trading address may, so it was not weighed.`);
-  else if (regions.length && area) t.add(`The registered office's postcode ${postcode} (area ${area}) is outside ${named}, named in your offer; trading addresses may differ.`, -5, postcodeFact());
+    t.notWeighed.push(
+      `Place: the registered office (${office.text}) does not name ${named}; a county, district or trading address may, so it was not weighed.`,
+    );
+  else if (regions.length && area)
+    t.add(
+      `The registered office's postcode ${postcode} (area ${area}) is outside ${named}, named in your offer; trading addresses may differ.`,
+      -5,
+      postcodeFact(),
+    );
   else t.notWeighed.push("Place: the registered office was not read, so the place your offer names was not compared.");
 }
 
@@ -976,14 +1299,22 @@ function weighStatus(t: Tally, offer: OfferRead): string {
   const file = rec ? `the Basic Company Data file${rec.bulkFileDate ? ` of ${rec.bulkFileDate}` : ""}` : "";
   const asOf = rec?.source === "bulk-file" ? ` (as of ${file})` : "";
   let statusRule = true;
-  if (/dissolved|closed|removed|converted/.test(st)) t.risk(`The register shows the company as ${status}${asOf}: it no longer trades as a company.`, -60, 5, f());
-  else if (/liquidation|receivership|insolvency/.test(st)) t.risk(`The register shows the company as ${status}${asOf}: an insolvency practitioner handles its affairs.`, -50, 15, f());
+  if (/dissolved|closed|removed|converted/.test(st))
+    t.risk(`The register shows the company as ${status}${asOf}: it no longer trades as a company.`, -60, 5, f());
+  else if (/liquidation|receivership|insolvency/.test(st))
+    t.risk(`The register shows the company as ${status}${asOf}: an insolvency practitioner handles its affairs.`, -50, 15, f());
   else if (/administration/.test(st)) t.risk(`The register shows the company in ${status}${asOf}: an administrator runs it.`, -40, 20, f());
-  else if (/voluntary.arrangement/.test(st)) t.risk(`The register shows a company voluntary arrangement (${status})${asOf}: it is paying creditors under an agreed plan.`, -15, null, f());
+  else if (/voluntary.arrangement/.test(st))
+    t.risk(`The register shows a company voluntary arrangement (${status})${asOf}: it is paying creditors under an agreed plan.`, -15, null, f());
   else statusRule = false;
   const strike = signalsMatching(t.x, /^proposal-to-strike-off$/)[0];
   if (register?.statusDetail && /strike.?off/i.test(register.statusDetail))
-    t.risk(`The register shows a proposal to strike the company off (${register.statusDetail})${asOf}.`, -30, 30, t.fact("register.statusDetail", register.statusDetail));
+    t.risk(
+      `The register shows a proposal to strike the company off (${register.statusDetail})${asOf}.`,
+      -30,
+      30,
+      t.fact("register.statusDetail", register.statusDetail),
+    );
   else if (strike) t.risk(`${strike.s.label} (${strike.s.source}).`, -30, 30, signalFact(t.x, strike.i));
   if (rec?.source === "bulk-file")
     t.watchOuts.push({
@@ -998,7 +1329,8 @@ function weighStatus(t: Tally, offer: OfferRead): string {
   const dormant = signalsMatching(t.x, /^dormant$/)[0];
   const dormantCode = (profile.sicCodes ?? []).indexOf("99999");
   if (dormant) t.risk(`${dormant.s.label}.`, -20, 40, signalFact(t.x, dormant.i));
-  else if (dormantCode >= 0) t.risk("Registered as a dormant company (SIC 99999): no trading activity is reported.", -20, 40, t.fact(`profile.sicCodes[${dormantCode}]`, "99999"));
+  else if (dormantCode >= 0)
+    t.risk("Registered as a dormant company (SIC 99999): no trading activity is reported.", -20, 40, t.fact(`profile.sicCodes[${dormantCode}]`, "99999"));
   // Overdue filings cost 5 points each, none when the offer is about accounts and filings (they are then its signals).
   const aboutFilings = offer.needs.some((n) => n.key === "accounts" || n.key === "compliance");
   const overdue = (code: string, flag: "accountsOverdue" | "confirmationStatementOverdue", text: string) => {
@@ -1007,7 +1339,11 @@ function weighStatus(t: Tally, offer: OfferRead): string {
     if (fact) t.risk(text, aboutFilings ? 0 : -5, null, fact);
   };
   overdue("accounts-overdue", "accountsOverdue", "Accounts are overdue at Companies House.");
-  overdue("confirmation-statement-overdue", "confirmationStatementOverdue", "The confirmation statement is overdue: the register's details (officers, shareholders, SIC codes) may be out of date.");
+  overdue(
+    "confirmation-statement-overdue",
+    "confirmationStatementOverdue",
+    "The confirmation statement is overdue: the register's details (officers, shareholders, SIC codes) may be out of date.",
+  );
   const handled = new Set(["proposal-to-strike-off", "dormant", "accounts-overdue", "confirmation-statement-overdue", ...(statusRule ? ["not-active"] : [])]);
   profile.signals.forEach((s, i) => {
     if (s.kind === "risk" && !handled.has(s.code)) t.watchOuts.push({ text: `${s.label.replace(/\.$/, "")} (${s.source}).`, fact: signalFact(t.x, i) });
@@ -1024,16 +1360,23 @@ function identityWatchOuts(t: Tally) {
       fact: profile.registryNote ? t.fact("profile.registryNote", profile.registryNote) : t.fact("profile.companyNumber", null),
     });
   else if (!register)
-    t.watchOuts.push({ text: "The register's record was not read for this assessment: status, filings and the registered office were not weighed.", fact: t.fact("profile.companyNumber", profile.companyNumber) });
+    t.watchOuts.push({
+      text: "The register's record was not read for this assessment: status, filings and the registered office were not weighed.",
+      fact: t.fact("profile.companyNumber", profile.companyNumber),
+    });
   if (profile.confidence !== "high")
-    t.watchOuts.push({ text: `Identity confidence is ${profile.confidence} (accuracy ${profile.accuracy.score}): check this is the business you mean.`, fact: t.fact("profile.confidence", profile.confidence) });
+    t.watchOuts.push({
+      text: `Identity confidence is ${profile.confidence} (accuracy ${profile.accuracy.score}): check this is the business you mean.`,
+      fact: t.fact("profile.confidence", profile.confidence),
+    });
   const others = profile.alternatives?.length ?? 0;
   if (others)
     t.watchOuts.push({
       text: `${others} other registered compan${others === 1 ? "y shares" : "ies share"} the name: make sure the opener reaches this one.`,
       fact: t.fact("profile.alternatives.length", others),
     });
-  if (!site && !profile.website) t.watchOuts.push({ text: "No website was read: what they do and any careers page come from the register alone.", fact: t.fact("profile.website", null) });
+  if (!site && !profile.website)
+    t.watchOuts.push({ text: "No website was read: what they do and any careers page come from the register alone.", fact: t.fact("profile.website", null) });
 }
 
 /** The fit of an offer to a verified profile: points from explicit rules, each citing a fact. Pure and deterministic. */
@@ -1055,7 +1398,12 @@ export function assessFit(x: AssessInput): FitAssessment {
 
   // What an opener may rest on: the strongest positive facts (none for a company that is closed or being wound up).
   const closed = t.caps.some((c) => c <= 15);
-  const chosen = closed ? [] : [...t.openers].sort((a, b) => b.points - a.points).filter((o, i, all) => all.findIndex((p) => p.statement === o.statement) === i).slice(0, 3);
+  const chosen = closed
+    ? []
+    : [...t.openers]
+        .sort((a, b) => b.points - a.points)
+        .filter((o, i, all) => all.findIndex((p) => p.statement === o.statement) === i)
+        .slice(0, 3);
   const third = (s: string) => s.replace(/\b[Yy]our\b/g, "their").replace(/\.$/, "");
   const about = offer.needs.length ? ` It is about ${offer.needs.map((n) => n.label).join(", ")}.` : "";
   const audience = offer.audiences.length ? ` for ${offer.audiences.map((a) => a.matched).join(", ")}` : "";
@@ -1095,7 +1443,9 @@ export interface OpenerDraft {
 
 /** The lines of the composed opener: greeting, the offer, up to two facts, a question. No name, no claim about them. */
 function openerLines(offer: string, facts: string[]): string[] {
-  const o = collapse(offer).replace(/[.!?]+$/, "").slice(0, 300);
+  const o = collapse(offer)
+    .replace(/[.!?]+$/, "")
+    .slice(0, 300);
   const offerLine = /^(?:we|i)\b/i.test(o) ? `${o[0].toUpperCase()}${o.slice(1)}.` : `I provide ${lowerFirst(o)}.`;
   const lines = o ? ["Hello,", offerLine] : ["Hello,"];
   if (facts.length) lines.push(`From public information: ${lowerFirst(facts.slice(0, 2).join(" "))}`);
@@ -1117,7 +1467,8 @@ export async function draftOpener(x: { offer: string; profile: BusinessProfile; 
     phrased =
       (
         await phraser.phrase({
-          document: "a short, polite first message from a seller to a business: start with \"Hello,\" and no name, keep every fact as given, end with the question",
+          document:
+            'a short, polite first message from a seller to a business: start with "Hello," and no name, keep every fact as given, end with the question',
           facts: lines,
         })
       )?.trim() ?? null;

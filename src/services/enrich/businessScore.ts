@@ -37,7 +37,13 @@ export interface LegalReplyPart {
   pagesRead: { url: string; kind: string; read: boolean; reason?: string }[];
   checks: {
     tradingDisclosures: LegalCheck & {
-      stated: { companyNumber: string | null; otherNumbers: string[]; registeredName: string | null; placeOfRegistration: string | null; registeredOffice: string | null };
+      stated: {
+        companyNumber: string | null;
+        otherNumbers: string[];
+        registeredName: string | null;
+        placeOfRegistration: string | null;
+        registeredOffice: string | null;
+      };
       register: {
         checked: boolean;
         number: string | null;
@@ -63,7 +69,14 @@ export interface AiVisibilityReplyPart {
   page: { url: string };
   score: number;
   scoring: { checks: { check: string; points: number; max: number; judged: boolean }[] };
-  findings: { id: string; severity: "high" | "medium" | "low" | "info"; check: string; message: string; evidence: { quote: string; where: string }; fix: string }[];
+  findings: {
+    id: string;
+    severity: "high" | "medium" | "low" | "info";
+    check: string;
+    message: string;
+    evidence: { quote: string; where: string };
+    fix: string;
+  }[];
   structuredData: { organisations: { block: number; name: string | null; sameAs: string[]; address: { text: string } | null; telephone: string | null }[] };
   sitemap: { lastmod: { earliest: string; latest: string } | null; files: { url: string; kind: string }[] };
 }
@@ -73,7 +86,15 @@ export interface AccessibilityReplyPart {
   url: string;
   score: number;
   summary: { failedRules: number; passedRules: number; sentence: string };
-  findings: { rule: string; title: string; impact: "critical" | "serious" | "moderate" | "minor"; wcag: { sc: string }[]; elements: number; examples: { selector: string }[]; fix: string }[];
+  findings: {
+    rule: string;
+    title: string;
+    impact: "critical" | "serious" | "moderate" | "minor";
+    wcag: { sc: string }[];
+    elements: number;
+    examples: { selector: string }[];
+    fix: string;
+  }[];
 }
 
 /** One web tool's outcome: its reply, or why it could not run, as a sentence naming the tool (never thrown: see siteChecks.ts). */
@@ -195,8 +216,25 @@ export const CATEGORY_LABELS: Record<CategoryKey, string> = {
 };
 const CATEGORY_ORDER: CategoryKey[] = ["registry", "legal", "accessibility", "aiVisibility", "trust"];
 
-export const REGISTRY_POINTS = { active: 30, noStrikeOff: 20, noInsolvencyNotice: 20, accountsFiled: 15, confirmationStatementFiled: 15, numberOnSite: 10, officeOnSite: 10 } as const;
-export const LEGAL_POINTS = { registeredName: 10, placeOfRegistration: 10, geographicAddress: 10, email: 10, privacyNotice: 20, cookiesBeforeConsent: 20, termsOfBusiness: 10, vatNumber: 10 } as const;
+export const REGISTRY_POINTS = {
+  active: 30,
+  noStrikeOff: 20,
+  noInsolvencyNotice: 20,
+  accountsFiled: 15,
+  confirmationStatementFiled: 15,
+  numberOnSite: 10,
+  officeOnSite: 10,
+} as const;
+export const LEGAL_POINTS = {
+  registeredName: 10,
+  placeOfRegistration: 10,
+  geographicAddress: 10,
+  email: 10,
+  privacyNotice: 20,
+  cookiesBeforeConsent: 20,
+  termsOfBusiness: 10,
+  vatNumber: 10,
+} as const;
 export const TRUST_POINTS = { https: 35, accessibilityStatement: 20, linkedPagesWork: 15, modernSlaveryStatement: 15, freshness: 15 } as const;
 /** Failed accessibility rules given as findings (the rest share one part). */
 export const ACCESSIBILITY_TOP_FINDINGS = 5;
@@ -303,7 +341,13 @@ function categoryOf(key: CategoryKey, b: Builder, emptyReason: string): ScoreCat
 }
 
 /** Where a legal check's evidence is: its first quote's page, else the check in the reply. */
-const legalWhere = (reply: LegalReplyPart, check: string) => `website-legal checks.${check} (pages read: ${reply.pagesRead.filter((p) => p.read).map((p) => p.url).join(", ") || reply.url})`;
+const legalWhere = (reply: LegalReplyPart, check: string) =>
+  `website-legal checks.${check} (pages read: ${
+    reply.pagesRead
+      .filter((p) => p.read)
+      .map((p) => p.url)
+      .join(", ") || reply.url
+  })`;
 /** Evidence of a legal check: its first quote, else the check's own finding sentence (what was not found). */
 function legalEvidence(reply: LegalReplyPart, check: keyof LegalReplyPart["checks"], fallback?: string): ScoreEvidence {
   const c = reply.checks[check];
@@ -334,17 +378,28 @@ function registryCategory(register: RegisterFacts | null, profile: BusinessProfi
   const status = register.status.toLowerCase();
   const stale = rec.source === "bulk-file";
 
-  b.check("active", stale ? `Active on the register (as of ${file}; the live profile could not be read)` : "Active on the register", P.active, status === "active", () => ({
-    id: "company-not-active",
-    severity: "high",
-    message: `The register shows the company as ${register.status.replace(/-/g, " ")}, not active${stale ? ` (as of ${file})` : ""}.`,
-    evidence: { quote: `status: ${register.status}`, where: field("status", "status") },
-    fix: "Check the company's status with Companies House and restore it (or trade through an active company) before relying on it.",
-    required: true,
-  }));
+  b.check(
+    "active",
+    stale ? `Active on the register (as of ${file}; the live profile could not be read)` : "Active on the register",
+    P.active,
+    status === "active",
+    () => ({
+      id: "company-not-active",
+      severity: "high",
+      message: `The register shows the company as ${register.status.replace(/-/g, " ")}, not active${stale ? ` (as of ${file})` : ""}.`,
+      evidence: { quote: `status: ${register.status}`, where: field("status", "status") },
+      fix: "Check the company's status with Companies House and restore it (or trade through an active company) before relying on it.",
+      required: true,
+    }),
+  );
   const strikeOff = !!register.statusDetail && /strike.?off/i.test(register.statusDetail);
   // An absence is claimed only where it was checked: from the bulk file alone, no proposal can be ruled out today.
-  if (stale && !strikeOff) b.unjudged("noStrikeOff", `No proposal to strike off: not checked (Companies House's live profile could not be read; ${file} shows none as of its date)`, P.noStrikeOff);
+  if (stale && !strikeOff)
+    b.unjudged(
+      "noStrikeOff",
+      `No proposal to strike off: not checked (Companies House's live profile could not be read; ${file} shows none as of its date)`,
+      P.noStrikeOff,
+    );
   else
     b.check("noStrikeOff", "No proposal to strike off", P.noStrikeOff, !strikeOff, () => ({
       id: "proposal-to-strike-off",
@@ -357,7 +412,11 @@ function registryCategory(register: RegisterFacts | null, profile: BusinessProfi
   // The Gazette's corporate insolvency notices of the last 12 months: judged only when The Gazette was read.
   const notices = register.insolvencyNotices;
   if (!notices?.read)
-    b.unjudged("noInsolvencyNotice", `No recent insolvency notice in The Gazette: not checked${notices?.note ? ` (${notices.note.replace(/\.$/, "")})` : ""}`, P.noInsolvencyNotice);
+    b.unjudged(
+      "noInsolvencyNotice",
+      `No recent insolvency notice in The Gazette: not checked${notices?.note ? ` (${notices.note.replace(/\.$/, "")})` : ""}`,
+      P.noInsolvencyNotice,
+    );
   else
     b.check("noInsolvencyNotice", "No insolvency notice in The Gazette in the last 12 months", P.noInsolvencyNotice, !notices.recent.length, () => {
       const n = notices.recent[0];
@@ -370,22 +429,34 @@ function registryCategory(register: RegisterFacts | null, profile: BusinessProfi
         required: true,
       };
     });
-  b.check("accountsFiled", `Accounts not overdue${fromFile("accountsOverdue") ? ` (by the due date in ${file})` : ""}`, P.accountsFiled, !register.accountsOverdue, () => ({
-    id: "accounts-overdue",
-    severity: "high",
-    message: `The company's accounts are overdue at Companies House${fromFile("accountsOverdue") ? ` (by the due date in ${file})` : ""}.`,
-    evidence: { quote: "accounts overdue: true", where: field("accounts", "accountsOverdue") },
-    fix: "File the overdue accounts at Companies House: late filing penalties grow with the delay, and overdue filings lead to strike-off.",
-    required: true,
-  }));
-  b.check("confirmationStatementFiled", `Confirmation statement not overdue${fromFile("confirmationStatementOverdue") ? ` (by the due date in ${file})` : ""}`, P.confirmationStatementFiled, !register.confirmationStatementOverdue, () => ({
-    id: "confirmation-statement-overdue",
-    severity: "high",
-    message: `The company's confirmation statement is overdue at Companies House${fromFile("confirmationStatementOverdue") ? ` (by the due date in ${file})` : ""}.`,
-    evidence: { quote: "confirmation statement overdue: true", where: field("confirmation statement", "confirmationStatementOverdue") },
-    fix: "File the confirmation statement at Companies House (failing to is an offence and leads to strike-off).",
-    required: true,
-  }));
+  b.check(
+    "accountsFiled",
+    `Accounts not overdue${fromFile("accountsOverdue") ? ` (by the due date in ${file})` : ""}`,
+    P.accountsFiled,
+    !register.accountsOverdue,
+    () => ({
+      id: "accounts-overdue",
+      severity: "high",
+      message: `The company's accounts are overdue at Companies House${fromFile("accountsOverdue") ? ` (by the due date in ${file})` : ""}.`,
+      evidence: { quote: "accounts overdue: true", where: field("accounts", "accountsOverdue") },
+      fix: "File the overdue accounts at Companies House: late filing penalties grow with the delay, and overdue filings lead to strike-off.",
+      required: true,
+    }),
+  );
+  b.check(
+    "confirmationStatementFiled",
+    `Confirmation statement not overdue${fromFile("confirmationStatementOverdue") ? ` (by the due date in ${file})` : ""}`,
+    P.confirmationStatementFiled,
+    !register.confirmationStatementOverdue,
+    () => ({
+      id: "confirmation-statement-overdue",
+      severity: "high",
+      message: `The company's confirmation statement is overdue at Companies House${fromFile("confirmationStatementOverdue") ? ` (by the due date in ${file})` : ""}.`,
+      evidence: { quote: "confirmation statement overdue: true", where: field("confirmation statement", "confirmationStatementOverdue") },
+      fix: "File the confirmation statement at Companies House (failing to is an offence and leads to strike-off).",
+      required: true,
+    }),
+  );
 
   // The site's trading disclosures against the register: only when website-legal read the site.
   if (!legal.ran) {
@@ -437,7 +508,8 @@ function registryCategory(register: RegisterFacts | null, profile: BusinessProfi
     ? { quote: statedOffice, where: tdEvidence.where }
     : { quote: "No registered office address was found on the pages read.", where: legalWhere(legal.reply, "tradingDisclosures") };
   const officeFinding = (): Omit<ScoreFinding, "part"> => ({
-    id: office === "not_stated" ? "registered-office-not-on-site" : office === "different" ? "registered-office-differs" : "registered-office-first-line-differs",
+    id:
+      office === "not_stated" ? "registered-office-not-on-site" : office === "different" ? "registered-office-differs" : "registered-office-first-line-differs",
     severity: office === "postcode_only" ? "low" : "medium",
     message:
       office === "not_stated"
@@ -501,7 +573,10 @@ function legalCategory(legal: CheckOutcome<LegalReplyPart>, register: RegisterFa
         ? `The site says the company is registered in ${td.stated.placeOfRegistration}, which is not the part of the UK the register gives.`
         : "The site does not say in which part of the UK the company is registered.",
       evidence: {
-        quote: td.stated.placeOfRegistration ?? td.findings.find((f) => /part of the UK/i.test(f)) ?? "The part of the UK where the company is registered was not found.",
+        quote:
+          td.stated.placeOfRegistration ??
+          td.findings.find((f) => /part of the UK/i.test(f)) ??
+          "The part of the UK where the company is registered was not found.",
         where: where("tradingDisclosures"),
       },
       fix: `Add "Registered in ${place}" next to the company number.`,
@@ -519,7 +594,10 @@ function legalCategory(legal: CheckOutcome<LegalReplyPart>, register: RegisterFa
       : "No geographic postal address (with a UK postcode) was found on the pages read.",
     evidence: cd.poBoxOnly
       ? legalEvidence(r, "contactDetails")
-      : { quote: cd.findings.find((f) => /address/i.test(f) && !/email/i.test(f)) ?? "No geographic postal address was found.", where: where("contactDetails") },
+      : {
+          quote: cd.findings.find((f) => /address/i.test(f) && !/email/i.test(f)) ?? "No geographic postal address was found.",
+          where: where("contactDetails"),
+        },
     fix: "Give the street address where the business is established, with its postcode (e.g. on the contact page and in the footer).",
     required: true,
   }));
@@ -560,25 +638,33 @@ function legalCategory(legal: CheckOutcome<LegalReplyPart>, register: RegisterFa
   // Terms of business (good practice; consumer sales need the pre-contract information).
   const tm = c.termsOfBusiness;
   const termsPoints = tm.status !== "found" ? 0 : tm.kind === "website_terms" ? P.termsOfBusiness / 2 : P.termsOfBusiness;
-  b.part("termsOfBusiness", "Terms of business", termsPoints, P.termsOfBusiness, termsPoints === P.termsOfBusiness ? [] : [
-    tm.status !== "found"
-      ? {
-          id: "terms-missing",
-          severity: "low",
-          message: "No link to terms and conditions was found.",
-          evidence: { quote: tm.findings[0] ?? "No link to terms and conditions was found.", where: where("termsOfBusiness") },
-          fix: "Publish terms of business (for consumer sales, the information the Consumer Contracts Regulations 2013 require) and link them from the footer.",
-          required: false,
-        }
-      : {
-          id: "terms-website-only",
-          severity: "low",
-          message: "Only website terms of use are linked, not terms of business.",
-          evidence: legalEvidence(r, "termsOfBusiness"),
-          fix: "Publish terms of business (of sale or supply) besides the website terms of use.",
-          required: false,
-        },
-  ]);
+  b.part(
+    "termsOfBusiness",
+    "Terms of business",
+    termsPoints,
+    P.termsOfBusiness,
+    termsPoints === P.termsOfBusiness
+      ? []
+      : [
+          tm.status !== "found"
+            ? {
+                id: "terms-missing",
+                severity: "low",
+                message: "No link to terms and conditions was found.",
+                evidence: { quote: tm.findings[0] ?? "No link to terms and conditions was found.", where: where("termsOfBusiness") },
+                fix: "Publish terms of business (for consumer sales, the information the Consumer Contracts Regulations 2013 require) and link them from the footer.",
+                required: false,
+              }
+            : {
+                id: "terms-website-only",
+                severity: "low",
+                message: "Only website terms of use are linked, not terms of business.",
+                evidence: legalEvidence(r, "termsOfBusiness"),
+                fix: "Publish terms of business (of sale or supply) besides the website terms of use.",
+                required: false,
+              },
+        ],
+  );
 
   // VAT number: only when one is shown.
   const vat = c.vatNumber;
@@ -617,7 +703,10 @@ function accessibilityCategory(a11y: CheckOutcome<AccessibilityReplyPart>): Scor
         id: `a11y-${f.rule}`,
         severity: f.impact === "critical" || f.impact === "serious" ? "high" : f.impact === "moderate" ? "medium" : "low",
         message: `${f.title.replace(/\.$/, "")} (WCAG ${sc || "—"}, ${f.impact}): ${f.elements} element${f.elements === 1 ? "" : "s"} failed.`,
-        evidence: { quote: `${f.elements} element${f.elements === 1 ? "" : "s"} failing rule ${f.rule}${f.examples[0] ? `, e.g. ${f.examples[0].selector}` : ""}`, where: r.url },
+        evidence: {
+          quote: `${f.elements} element${f.elements === 1 ? "" : "s"} failing rule ${f.rule}${f.examples[0] ? `, e.g. ${f.examples[0].selector}` : ""}`,
+          where: r.url,
+        },
         fix: f.fix,
         required: false,
       },
@@ -675,7 +764,6 @@ const largerAccounts = (type: string | null) => {
   if (!t || /small|micro|dormant|total exemption|abridged|audit exemption|filing exemption|partial exemption|initial|interim/.test(t)) return false;
   return /group|\bmedium\b|\bfull\b/.test(t);
 };
-
 
 function trustCategory(checks: SiteCheckOutcomes, register: RegisterFacts | null, today: string): ScoreCategory {
   const { legal, aiVisibility: aiv, accessibility: a11y } = checks;
@@ -752,7 +840,10 @@ function trustCategory(checks: SiteCheckOutcomes, register: RegisterFacts | null
         id: "modern-slavery-statement-missing",
         severity: "medium",
         message: `No modern slavery statement is linked from the homepage; the company files ${register.lastAccountsType} accounts, so its turnover may reach the £36m at which one is required.`,
-        evidence: { quote: ms.findings[0] ?? "No link to a modern slavery statement on the homepage.", where: legalWhere(legal.reply, "modernSlaveryStatement") },
+        evidence: {
+          quote: ms.findings[0] ?? "No link to a modern slavery statement on the homepage.",
+          where: legalWhere(legal.reply, "modernSlaveryStatement"),
+        },
         fix: "If turnover is £36m or more, publish the annual modern slavery statement and link it from a prominent place on the homepage.",
         required: false,
       }));
@@ -787,7 +878,14 @@ function actionPlanOf(categories: ScoreCategory[], weights: number): ScoreAction
         category: c.key,
         part: p.key,
         action: lead.fix,
-        why: `${required ? "A legal requirement or a register problem: " : ""}${lead.message} (finding ${lead.id}${more ? `, and ${more} more: ${fs.slice(1).map((f) => f.id).join(", ")}` : ""}).`,
+        why: `${required ? "A legal requirement or a register problem: " : ""}${lead.message} (finding ${lead.id}${
+          more
+            ? `, and ${more} more: ${fs
+                .slice(1)
+                .map((f) => f.id)
+                .join(", ")}`
+            : ""
+        }).`,
         impact: round1(((100 * c.weight) / weights) * ((p.max - p.points) / c.max)),
         severity: lead.severity,
         required,
@@ -840,7 +938,8 @@ export function scoreBusiness({ profile, register, checks, today }: ScoreInput):
   const weightScored = Math.round((100 * weights) / total);
   const coverage: ScoreCoverage = { categoriesScored: scored.length, categories: categories.length, weightScored, weightForGrade: GRADE_MIN_COVERAGE };
   const graded = score !== null && weightScored >= GRADE_MIN_COVERAGE;
-  const ungraded = score !== null && !graded ? ` No grade: the categories scored carry ${weightScored}% of the weight, under the ${GRADE_MIN_COVERAGE}% a grade needs.` : "";
+  const ungraded =
+    score !== null && !graded ? ` No grade: the categories scored carry ${weightScored}% of the weight, under the ${GRADE_MIN_COVERAGE}% a grade needs.` : "";
   const grade = graded ? gradeOf(score) : null;
   const on = `on ${scored.length} of ${categories.length} categories (${scored.map((c) => c.key).join(", ")}; ${weightScored}% of the weight)`;
   const headline =

@@ -207,7 +207,9 @@ export function inPlace(c: Candidate, location: string): boolean {
 /** Entries sharing the queried name (the same name apart from case, punctuation and legal form). */
 export function sameNamed(name: string, candidates: Candidate[]): Candidate[] {
   const core = normaliseNameCore(name);
-  return candidates.filter((c) => sameCompanyName(c.name, name) || normaliseNameCore(c.name) === core || c.previousNames.some((p) => normaliseNameCore(p) === core));
+  return candidates.filter(
+    (c) => sameCompanyName(c.name, name) || normaliseNameCore(c.name) === core || c.previousNames.some((p) => normaliseNameCore(p) === core),
+  );
 }
 
 export function alternativeOf(c: Candidate, reason: string): Alternative {
@@ -236,7 +238,11 @@ export const ACCURACY_FORMULA =
   "Out of 100: company number stated on the site and on the register 40 (given in the query: 40); registered name on the site 20 (its words without the legal form: 10); registered office postcode on the site 15; domain is the registered name 15; the business's site read 10. Confidence: high when the company is confirmed by its number (stated on the site, or given in the query) and the score is 70 or more; medium for any other confirmed company; low when no company is confirmed.";
 
 /** The accuracy breakdown of an identity: what tied the site to the register, and what did not. */
-export function accuracyOf(input: { tie: Tie | null; siteRead: boolean; numberFromQuery: boolean; site: string | null }): { score: number; confidence: Confidence; breakdown: AccuracyItem[] } {
+export function accuracyOf(input: { tie: Tie | null; siteRead: boolean; numberFromQuery: boolean; site: string | null }): {
+  score: number;
+  confidence: Confidence;
+  breakdown: AccuracyItem[];
+} {
   const t = input.tie;
   const P = ACCURACY_POINTS;
   const breakdown: AccuracyItem[] = [
@@ -245,7 +251,12 @@ export function accuracyOf(input: { tie: Tie | null; siteRead: boolean; numberFr
       : { label: "Company number stated on the site, on the register", points: t?.number ? P.number : 0, max: P.number, evidence: t?.number?.quote ?? null },
     { label: "Registered name on the site", points: t?.name ? (t.name.exact ? P.name : P.name / 2) : 0, max: P.name, evidence: t?.name?.quote ?? null },
     { label: "Registered office postcode on the site", points: t?.postcode ? P.postcode : 0, max: P.postcode, evidence: t?.postcode?.quote ?? null },
-    { label: "Domain is the registered name", points: t?.domain ? P.domain : 0, max: P.domain, evidence: t?.domain && input.site ? `${input.site} ↔ ${t.candidate.name}` : null },
+    {
+      label: "Domain is the registered name",
+      points: t?.domain ? P.domain : 0,
+      max: P.domain,
+      evidence: t?.domain && input.site ? `${input.site} ↔ ${t.candidate.name}` : null,
+    },
     { label: "The business's own website read", points: input.siteRead ? P.siteRead : 0, max: P.siteRead, evidence: input.siteRead ? input.site : null },
   ];
   const score = Math.round(breakdown.reduce((s, b) => s + b.points, 0));

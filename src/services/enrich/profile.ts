@@ -25,7 +25,8 @@ function sizeOfAccounts(type: string | null): { band: string; words: string } | 
   if (/dormant/.test(t)) return { band: "dormant", words: "dormant company accounts" };
   if (/micro/.test(t)) return { band: "micro", words: "micro-entity accounts" };
   if (/\bmedium\b/.test(t)) return { band: "medium", words: "medium-sized company accounts" };
-  if (/small|total exemption|abridged|audit exemption|filing exemption|partial exemption/.test(t)) return { band: "small", words: `${type.toLowerCase()} accounts` };
+  if (/small|total exemption|abridged|audit exemption|filing exemption|partial exemption/.test(t))
+    return { band: "small", words: `${type.toLowerCase()} accounts` };
   if (/group/.test(t)) return { band: "large", words: "group accounts" };
   if (/\bfull\b/.test(t)) return { band: "medium or large", words: "full accounts" };
   return null;
@@ -45,7 +46,8 @@ export function sizeSignalOf(r: RegisterFacts): string | undefined {
   const e = r.employees;
   const parts: string[] = [];
   if (acc) parts.push(acc.words);
-  if (e?.average != null) parts.push(`average ${e.average.toLocaleString("en-GB")} employee${e.average === 1 ? "" : "s"} (accounts${e.periodEnd ? ` to ${e.periodEnd}` : ""})`);
+  if (e?.average != null)
+    parts.push(`average ${e.average.toLocaleString("en-GB")} employee${e.average === 1 ? "" : "s"} (accounts${e.periodEnd ? ` to ${e.periodEnd}` : ""})`);
   if (e?.average == null && e?.note) parts.push(e.note);
   if (e?.band) parts.push(`${e.band} employees (gender pay gap report ${e.bandYear} to ${Number(e.bandYear) + 1})`);
   if (r.activeOfficers !== null) parts.push(`${r.activeOfficers} active officer${r.activeOfficers === 1 ? "" : "s"}`);
@@ -53,7 +55,15 @@ export function sizeSignalOf(r: RegisterFacts): string | undefined {
   if (!parts.length) return undefined;
   // A headcount band's lower bound ("250 to 499" → 250; "Less than 250" has none): 250 or more is large.
   const lower = e?.band ? /^(\d[\d,]*)/.exec(e.band)?.[1] : undefined;
-  const band = acc?.band ?? (e?.average != null ? bandOfCount(e.average) : lower !== undefined ? (Number(lower.replace(/,/g, "")) >= 250 ? "large" : bandOfCount(Number(lower.replace(/,/g, "")))) : null);
+  const band =
+    acc?.band ??
+    (e?.average != null
+      ? bandOfCount(e.average)
+      : lower !== undefined
+        ? Number(lower.replace(/,/g, "")) >= 250
+          ? "large"
+          : bandOfCount(Number(lower.replace(/,/g, "")))
+        : null);
   return band ? `${band}: ${parts.join("; ")}` : `size not stated in the accounts type: ${parts.join("; ")}`;
 }
 
@@ -82,7 +92,18 @@ export function registerFactsOfProfile(p: CompanyProfile, asOf: string | null = 
 }
 
 /** Every field a bulk row gives, as RegisterFacts names (all of them are the file's when the live profile is not read). */
-const BULK_FIELDS = ["name", "status", "statusDetail", "type", "incorporationDate", "sicCodes", "registeredOffice", "accountsOverdue", "confirmationStatementOverdue", "lastAccountsType"];
+const BULK_FIELDS = [
+  "name",
+  "status",
+  "statusDetail",
+  "type",
+  "incorporationDate",
+  "sicCodes",
+  "registeredOffice",
+  "accountsOverdue",
+  "confirmationStatementOverdue",
+  "lastAccountsType",
+];
 
 /**
  * A company's facts from the Basic Company Data file of `fileDate` alone (issue 28 §2): used only when its live
@@ -172,7 +193,10 @@ export function registerSourceOfFacts(r: RegisterFacts): StatusSource {
         ? `The Gazette's corporate insolvency notices were read: ${gazette.recent.length} of concern in the last 12 months (see the gazette-notice signal).`
         : "The Gazette's corporate insolvency notices were read: none of concern matched the company in the last 12 months.",
     );
-  else if (gazette) parts.push(`The Gazette's corporate insolvency notices could not be read (${(gazette.note ?? "no reason given").replace(/\.$/, "")}): none is reported, and none is ruled out.`);
+  else if (gazette)
+    parts.push(
+      `The Gazette's corporate insolvency notices could not be read (${(gazette.note ?? "no reason given").replace(/\.$/, "")}): none is reported, and none is ruled out.`,
+    );
   return {
     statusFrom: rec.source === "live" ? "companies-house" : "bulk-file",
     statusAsOf: rec.asOf,
@@ -195,23 +219,55 @@ export function baseSignals(register: RegisterFacts | null, site: SiteFacts | nu
     const asOf = (field: string) => (register.record.fromBulkFile.includes(field) ? ` (as of ${fileWords(register.record.bulkFileDate)})` : "");
     const status = register.status.toLowerCase();
     if (status && status !== "active")
-      out.push({ code: "not-active", label: `Register status: ${register.status}${register.statusDetail ? ` (${register.statusDetail})` : ""}${asOf("status")}`, kind: "risk", source: src("status") });
+      out.push({
+        code: "not-active",
+        label: `Register status: ${register.status}${register.statusDetail ? ` (${register.statusDetail})` : ""}${asOf("status")}`,
+        kind: "risk",
+        source: src("status"),
+      });
     if (register.statusDetail && /strike.?off/i.test(register.statusDetail))
-      out.push({ code: "proposal-to-strike-off", label: `A proposal to strike the company off the register is in progress${asOf("statusDetail")}`, kind: "risk", source: src("statusDetail") });
+      out.push({
+        code: "proposal-to-strike-off",
+        label: `A proposal to strike the company off the register is in progress${asOf("statusDetail")}`,
+        kind: "risk",
+        source: src("statusDetail"),
+      });
     const notices = gazetteSignal(register.insolvencyNotices);
     if (notices) out.push(notices);
-    if (register.accountsOverdue) out.push({ code: "accounts-overdue", label: `Accounts are overdue at Companies House${asOf("accountsOverdue")}`, kind: "risk", source: src("accountsOverdue") });
+    if (register.accountsOverdue)
+      out.push({
+        code: "accounts-overdue",
+        label: `Accounts are overdue at Companies House${asOf("accountsOverdue")}`,
+        kind: "risk",
+        source: src("accountsOverdue"),
+      });
     if (register.confirmationStatementOverdue)
-      out.push({ code: "confirmation-statement-overdue", label: `The confirmation statement is overdue at Companies House${asOf("confirmationStatementOverdue")}`, kind: "risk", source: src("confirmationStatementOverdue") });
+      out.push({
+        code: "confirmation-statement-overdue",
+        label: `The confirmation statement is overdue at Companies House${asOf("confirmationStatementOverdue")}`,
+        kind: "risk",
+        source: src("confirmationStatementOverdue"),
+      });
     if (register.incorporationDate) {
       const months = monthsBetween(register.incorporationDate, today);
       if (months >= 0 && months < 24)
-        out.push({ code: "recently-incorporated", label: `Incorporated ${months} month${months === 1 ? "" : "s"} ago (${register.incorporationDate})`, kind: "opportunity", source: src("incorporationDate") });
+        out.push({
+          code: "recently-incorporated",
+          label: `Incorporated ${months} month${months === 1 ? "" : "s"} ago (${register.incorporationDate})`,
+          kind: "opportunity",
+          source: src("incorporationDate"),
+        });
     }
     if (register.sicCodes.includes("99999") || /dormant/i.test(register.lastAccountsType ?? ""))
-      out.push({ code: "dormant", label: "Dormant: no trading activity is reported to the register", kind: "info", source: src(register.sicCodes.includes("99999") ? "sicCodes" : "lastAccountsType") });
+      out.push({
+        code: "dormant",
+        label: "Dormant: no trading activity is reported to the register",
+        kind: "info",
+        source: src(register.sicCodes.includes("99999") ? "sicCodes" : "lastAccountsType"),
+      });
   }
-  if (site?.careersUrl) out.push({ code: "hiring", label: "The website has a careers or jobs page", kind: "opportunity", source: `website: ${site.careersUrl}` });
+  if (site?.careersUrl)
+    out.push({ code: "hiring", label: "The website has a careers or jobs page", kind: "opportunity", source: `website: ${site.careersUrl}` });
   return out;
 }
 
@@ -246,14 +302,27 @@ export interface ProfileInput {
 export function buildProfile(p: ProfileInput): BusinessProfile {
   const tie = p.identity.confirmed ?? p.numberFromQuery;
   const reg = tie ? p.register : null;
-  const accuracy = accuracyOf({ tie, siteRead: p.site !== null, numberFromQuery: p.numberFromQuery !== null && !p.identity.confirmed, site: p.site?.url ?? null });
+  const accuracy = accuracyOf({
+    tie,
+    siteRead: p.site !== null,
+    numberFromQuery: p.numberFromQuery !== null && !p.identity.confirmed,
+    site: p.site?.url ?? null,
+  });
   const found = reg !== null || p.site !== null;
   const services = p.site?.offerings.length ? p.site.offerings : reg ? reg.sicCodes.map((c) => reg.sicDescriptions[c]).filter(Boolean) : [];
   const profile: BusinessProfile = {
     found,
     ...(reg ? { name: reg.name } : p.siteName ? { name: p.siteName } : {}),
     ...(p.site ? { website: p.site.url } : {}),
-    ...(reg ? { companyNumber: reg.number, status: reg.status, ...(reg.statusDetail ? { statusDetail: reg.statusDetail } : {}), registerSource: registerSourceOfFacts(reg), sicCodes: reg.sicCodes } : {}),
+    ...(reg
+      ? {
+          companyNumber: reg.number,
+          status: reg.status,
+          ...(reg.statusDetail ? { statusDetail: reg.statusDetail } : {}),
+          registerSource: registerSourceOfFacts(reg),
+          sicCodes: reg.sicCodes,
+        }
+      : {}),
     ...(reg?.incorporationDate ? { incorporationDate: reg.incorporationDate } : {}),
     ...(reg && sizeSignalOf(reg) ? { sizeSignal: sizeSignalOf(reg) } : {}),
     ...(found && whatTheyDoOf(p.site, reg) ? { whatTheyDo: whatTheyDoOf(p.site, reg) } : {}),

@@ -9,7 +9,6 @@ import type { GazetteSignal } from "../risk/gazette";
 import type { InsolvencyNotice, InsolvencyNotices, Signal } from "./types";
 import { daysBetween } from "../../shared/dates";
 
-
 /** A report filed within this many days is new (reports are six-monthly, due 30 days after the period). */
 const NEW_REPORT_DAYS = 183;
 /** A report older than this gives no signal (two and a half reporting periods). */
@@ -110,7 +109,10 @@ export const GAZETTE_SOURCE = "The Gazette (corporate insolvency notices)";
  */
 export function recentInsolvencyNotices(signals: readonly GazetteSignal[], today: string): InsolvencyNotice[] {
   return signals
-    .filter((g): g is GazetteSignal & { date: string; severity: InsolvencyNotice["severity"] } => g.severity !== "info" && !!g.date && g.date <= today && daysBetween(g.date, today) <= RECENT_NOTICE_DAYS)
+    .filter(
+      (g): g is GazetteSignal & { date: string; severity: InsolvencyNotice["severity"] } =>
+        g.severity !== "info" && !!g.date && g.date <= today && daysBetween(g.date, today) <= RECENT_NOTICE_DAYS,
+    )
     .sort((a, b) => b.date.localeCompare(a.date))
     .map((g) => ({ noticeId: g.noticeId, code: g.code, meaning: g.meaning, severity: g.severity, date: g.date, url: g.url }));
 }
@@ -158,8 +160,18 @@ export function cqcSignals(entries: readonly CqcEntry[]): Signal[] {
     provider?.rating ? `provider rated ${provider.rating}` : null,
     locations.length ? `${locations.length} registered location${locations.length === 1 ? "" : "s"}${rated.length ? ` (${rated.join(", ")})` : ""}` : null,
   ].filter(Boolean);
-  const out: Signal[] = [{ code: "cqc-registered", label: `Registered with the Care Quality Commission${parts.length ? `: ${parts.join("; ")}` : ""}`, kind: "info", source: CQC_SOURCE }];
-  const concerns = [...(provider?.rating && CONCERN.test(provider.rating) ? [`the provider is rated ${provider.rating}`] : []), ...[...counts].filter(([r]) => CONCERN.test(r)).map(([r, n]) => `${n} location${n === 1 ? " is" : "s are"} rated ${r}`)];
+  const out: Signal[] = [
+    {
+      code: "cqc-registered",
+      label: `Registered with the Care Quality Commission${parts.length ? `: ${parts.join("; ")}` : ""}`,
+      kind: "info",
+      source: CQC_SOURCE,
+    },
+  ];
+  const concerns = [
+    ...(provider?.rating && CONCERN.test(provider.rating) ? [`the provider is rated ${provider.rating}`] : []),
+    ...[...counts].filter(([r]) => CONCERN.test(r)).map(([r, n]) => `${n} location${n === 1 ? " is" : "s are"} rated ${r}`),
+  ];
   if (concerns.length) out.push({ code: "cqc-rating-concern", label: `CQC ratings: ${concerns.join("; ")}`, kind: "risk", source: CQC_SOURCE });
   return out;
 }

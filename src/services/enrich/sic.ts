@@ -64,7 +64,8 @@ const withoutBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice
 export function parseCondensedList(text: string): SicCodeRow[] {
   const records = csvRecords(withoutBom(text));
   const header = (records.shift() ?? []).map((h) => h.trim().toLowerCase());
-  if (header[0] !== "sic code" || header[1] !== "description") throw new SicFormatError(`SIC condensed list: header "${header.join(",")}", expected "SIC Code,Description"`);
+  if (header[0] !== "sic code" || header[1] !== "description")
+    throw new SicFormatError(`SIC condensed list: header "${header.join(",")}", expected "SIC Code,Description"`);
   const out: SicCodeRow[] = [];
   for (const [i, r] of records.entries()) {
     const code = (r[0] ?? "").trim();
@@ -262,7 +263,14 @@ export function industryLabel(codes: readonly string[], descriptions: ReadonlyMa
     if (h && !d) notes.push(`${code} is not in the SIC 2007 list loaded: labelled by its section only`);
     if (!h) notes.push(`${code} is not a five-digit SIC 2007 code (an old SIC 2003 code?)`);
     if (h?.note) notes.push(h.note);
-    labelled.push({ code, description: d ? tidyDescription(d) : null, label: d ? plainLabel(code, d) : null, section: h?.section ?? null, noActivity: h?.noActivity ?? false, note: h?.note ?? null });
+    labelled.push({
+      code,
+      description: d ? tidyDescription(d) : null,
+      label: d ? plainLabel(code, d) : null,
+      section: h?.section ?? null,
+      noActivity: h?.noActivity ?? false,
+      note: h?.note ?? null,
+    });
   }
   const usable = labelled.filter((c) => c.section);
   if (!usable.length) return null;

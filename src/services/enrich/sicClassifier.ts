@@ -95,8 +95,7 @@ function porter(w: string): string {
   else if (w.endsWith("ies")) w = w.slice(0, -2);
   else if (w.endsWith("ss")) {
     // "ss" stays (Porter step 1a)
-  }
-  else if (w.endsWith("s")) w = w.slice(0, -1);
+  } else if (w.endsWith("s")) w = w.slice(0, -1);
   // Step 1b
   let again = false;
   if (w.endsWith("eed")) {
@@ -117,9 +116,27 @@ function porter(w: string): string {
   if (w.endsWith("y") && hasVowel(w.slice(0, -1))) w = w.slice(0, -1) + "i";
   // Step 2
   const step2: [string, string][] = [
-    ["ational", "ate"], ["tional", "tion"], ["enci", "ence"], ["anci", "ance"], ["izer", "ize"], ["bli", "ble"], ["alli", "al"],
-    ["entli", "ent"], ["eli", "e"], ["ousli", "ous"], ["ization", "ize"], ["ation", "ate"], ["ator", "ate"], ["alism", "al"],
-    ["iveness", "ive"], ["fulness", "ful"], ["ousness", "ous"], ["aliti", "al"], ["iviti", "ive"], ["biliti", "ble"], ["logi", "log"],
+    ["ational", "ate"],
+    ["tional", "tion"],
+    ["enci", "ence"],
+    ["anci", "ance"],
+    ["izer", "ize"],
+    ["bli", "ble"],
+    ["alli", "al"],
+    ["entli", "ent"],
+    ["eli", "e"],
+    ["ousli", "ous"],
+    ["ization", "ize"],
+    ["ation", "ate"],
+    ["ator", "ate"],
+    ["alism", "al"],
+    ["iveness", "ive"],
+    ["fulness", "ful"],
+    ["ousness", "ous"],
+    ["aliti", "al"],
+    ["iviti", "ive"],
+    ["biliti", "ble"],
+    ["logi", "log"],
   ];
   for (const [from, to] of step2) {
     const r = rule(w, from, to, (s) => m(s) > 0);
@@ -129,7 +146,15 @@ function porter(w: string): string {
     }
   }
   // Step 3
-  const step3: [string, string][] = [["icate", "ic"], ["ative", ""], ["alize", "al"], ["iciti", "ic"], ["ical", "ic"], ["ful", ""], ["ness", ""]];
+  const step3: [string, string][] = [
+    ["icate", "ic"],
+    ["ative", ""],
+    ["alize", "al"],
+    ["iciti", "ic"],
+    ["ical", "ic"],
+    ["ful", ""],
+    ["ness", ""],
+  ];
   for (const [from, to] of step3) {
     const r = rule(w, from, to, (s) => m(s) > 0);
     if (r !== null) {
@@ -177,7 +202,10 @@ export function stem(word: string): string {
 
 /** Lower case, accents off, apostrophes joined ("children's" → "children"). */
 const fold = (s: string) =>
-  (/[^\x00-\x7f]/.test(s) ? s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "") : s).toLowerCase().replace(/['’‘]s\b/g, "").replace(/['’‘]/g, "");
+  (/[^\x00-\x7f]/.test(s) ? s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "") : s)
+    .toLowerCase()
+    .replace(/['’‘]s\b/g, "")
+    .replace(/['’‘]/g, "");
 
 interface Word {
   /** As folded, before stemming. */
@@ -201,10 +229,17 @@ function words(text: string, web = false): Word[] {
 export type Mode = "manufacture" | "retail" | "wholesale" | "agent";
 const MODES: Mode[] = ["manufacture", "retail", "wholesale", "agent"];
 
-const MODE_OF_QUALIFIER: Record<string, Mode> = { manufacture: "manufacture", manufacturing: "manufacture", retail: "retail", wholesale: "wholesale", "commission agent": "agent" };
+const MODE_OF_QUALIFIER: Record<string, Mode> = {
+  manufacture: "manufacture",
+  manufacturing: "manufacture",
+  retail: "retail",
+  wholesale: "wholesale",
+  "commission agent": "agent",
+};
 
 /** Parenthesised words that say nothing about the activity ("(charitable)", "(own account)", "(public sector)"). */
-const EMPTY_QUALIFIER = /^(non-?charitable|charitable|own account|public sector|private sector|private|independent|managed|tenanted|fee or contract basis|on a fee or contract basis)$/;
+const EMPTY_QUALIFIER =
+  /^(non-?charitable|charitable|own account|public sector|private sector|private|independent|managed|tenanted|fee or contract basis|on a fee or contract basis)$/;
 
 /** A phrase's flags. */
 const IS_DESCRIPTION = 1;
@@ -255,29 +290,99 @@ export interface SicModel {
  * `supplement`. Built in by default; `buildSicModel(…, { supplement: false })` leaves it out.
  */
 export const SUPPLEMENT: readonly SicIndexRow[] = [
-  ["56302", "Pub"], ["56302", "Gastropub"], ["56302", "Freehouse"], ["56301", "Nightclub"],
-  ["56102", "Café (unlicensed)"], ["56102", "Coffee shop (unlicensed)"], ["56102", "Tea room"], ["56103", "Takeaway"], ["56103", "Food truck"],
-  ["93130", "Gym"], ["93130", "Fitness centre"], ["93130", "Personal training"], ["93130", "Yoga studio"], ["93130", "Pilates studio"],
-  ["88100", "Domiciliary care"], ["88100", "Home care agency"], ["88100", "Care at home"], ["88100", "Live-in care"], ["88100", "Supported living"],
-  ["87300", "Care home"], ["87300", "Residential care home"], ["88910", "Childminder"], ["88910", "Pre-school"],
-  ["78109", "Recruitment agency"], ["78109", "Recruitment consultancy"], ["78109", "Headhunting"], ["78200", "Temporary staffing agency"],
-  ["73110", "Digital marketing agency"], ["73110", "Social media marketing"], ["73110", "Search engine optimisation"], ["70210", "PR agency"],
-  ["62012", "Web design"], ["62012", "Web development"], ["62012", "App development"], ["62090", "IT support"], ["62020", "IT consultancy"],
-  ["62020", "Cyber security consultancy"], ["63110", "Cloud hosting"],
-  ["68310", "Letting agent"], ["66190", "Mortgage adviser"], ["66190", "Financial adviser"], ["69202", "Bookkeeping services"], ["69203", "Tax adviser"],
+  ["56302", "Pub"],
+  ["56302", "Gastropub"],
+  ["56302", "Freehouse"],
+  ["56301", "Nightclub"],
+  ["56102", "Café (unlicensed)"],
+  ["56102", "Coffee shop (unlicensed)"],
+  ["56102", "Tea room"],
+  ["56103", "Takeaway"],
+  ["56103", "Food truck"],
+  ["93130", "Gym"],
+  ["93130", "Fitness centre"],
+  ["93130", "Personal training"],
+  ["93130", "Yoga studio"],
+  ["93130", "Pilates studio"],
+  ["88100", "Domiciliary care"],
+  ["88100", "Home care agency"],
+  ["88100", "Care at home"],
+  ["88100", "Live-in care"],
+  ["88100", "Supported living"],
+  ["87300", "Care home"],
+  ["87300", "Residential care home"],
+  ["88910", "Childminder"],
+  ["88910", "Pre-school"],
+  ["78109", "Recruitment agency"],
+  ["78109", "Recruitment consultancy"],
+  ["78109", "Headhunting"],
+  ["78200", "Temporary staffing agency"],
+  ["73110", "Digital marketing agency"],
+  ["73110", "Social media marketing"],
+  ["73110", "Search engine optimisation"],
+  ["70210", "PR agency"],
+  ["62012", "Web design"],
+  ["62012", "Web development"],
+  ["62012", "App development"],
+  ["62090", "IT support"],
+  ["62020", "IT consultancy"],
+  ["62020", "Cyber security consultancy"],
+  ["63110", "Cloud hosting"],
+  ["68310", "Letting agent"],
+  ["66190", "Mortgage adviser"],
+  ["66190", "Financial adviser"],
+  ["69202", "Bookkeeping services"],
+  ["69203", "Tax adviser"],
   ["82110", "Virtual assistant"],
-  ["96020", "Hair salon"], ["96020", "Nail bar"], ["96020", "Barbershop"], ["96090", "Tattoo studio"], ["96090", "Dog grooming"], ["96090", "Dog walking"],
-  ["86900", "Physiotherapy"], ["86900", "Chiropractor"], ["86900", "Counselling"], ["86900", "Podiatry"], ["86210", "GP surgery"],
-  ["45200", "MOT and servicing"], ["45200", "Car servicing"], ["45200", "Garage repairs"], ["45320", "Car parts (retail)"],
-  ["43999", "Handyman"], ["43341", "Painter and decorator"], ["43320", "Kitchen fitter"], ["43320", "Bathroom fitter"],
-  ["43290", "Solar panel installation"], ["43210", "EV charger installation"], ["39000", "Asbestos removal"], ["38110", "Waste removal"],
-  ["49410", "Man and van"], ["53202", "Courier"], ["53202", "Same day courier"], ["49320", "Taxi"], ["49320", "Minicab"], ["49390", "Coach hire"],
-  ["55201", "Holiday cottage"], ["55201", "Holiday let"], ["55300", "Glamping"],
-  ["85590", "Tutoring"], ["85590", "Tuition centre"], ["85510", "Swimming lessons"], ["93290", "Escape room"], ["93290", "Soft play"],
-  ["68209", "Coworking space"], ["74201", "Wedding photographer"], ["82301", "Event planner"], ["82301", "Wedding planner"],
-  ["47910", "Online shop (retail)"], ["47910", "Ecommerce (retail)"], ["47260", "Vape shop (retail)"],
-  ["45111", "Car dealership (retail)"], ["45112", "Used cars (retail)"], ["45112", "Used car dealer (retail)"],
-  ["47640", "Bike shop (retail)"], ["47640", "Bikes and e-bikes (retail)"],
+  ["96020", "Hair salon"],
+  ["96020", "Nail bar"],
+  ["96020", "Barbershop"],
+  ["96090", "Tattoo studio"],
+  ["96090", "Dog grooming"],
+  ["96090", "Dog walking"],
+  ["86900", "Physiotherapy"],
+  ["86900", "Chiropractor"],
+  ["86900", "Counselling"],
+  ["86900", "Podiatry"],
+  ["86210", "GP surgery"],
+  ["45200", "MOT and servicing"],
+  ["45200", "Car servicing"],
+  ["45200", "Garage repairs"],
+  ["45320", "Car parts (retail)"],
+  ["43999", "Handyman"],
+  ["43341", "Painter and decorator"],
+  ["43320", "Kitchen fitter"],
+  ["43320", "Bathroom fitter"],
+  ["43290", "Solar panel installation"],
+  ["43210", "EV charger installation"],
+  ["39000", "Asbestos removal"],
+  ["38110", "Waste removal"],
+  ["49410", "Man and van"],
+  ["53202", "Courier"],
+  ["53202", "Same day courier"],
+  ["49320", "Taxi"],
+  ["49320", "Minicab"],
+  ["49390", "Coach hire"],
+  ["55201", "Holiday cottage"],
+  ["55201", "Holiday let"],
+  ["55300", "Glamping"],
+  ["85590", "Tutoring"],
+  ["85590", "Tuition centre"],
+  ["85510", "Swimming lessons"],
+  ["93290", "Escape room"],
+  ["93290", "Soft play"],
+  ["68209", "Coworking space"],
+  ["74201", "Wedding photographer"],
+  ["82301", "Event planner"],
+  ["82301", "Wedding planner"],
+  ["47910", "Online shop (retail)"],
+  ["47910", "Ecommerce (retail)"],
+  ["47260", "Vape shop (retail)"],
+  ["45111", "Car dealership (retail)"],
+  ["45112", "Used cars (retail)"],
+  ["45112", "Used car dealer (retail)"],
+  ["47640", "Bike shop (retail)"],
+  ["47640", "Bikes and e-bikes (retail)"],
 ].map(([code, phrase]) => ({ code, phrase }));
 
 /** The parenthesised qualifiers of a phrase split off: "Bakery (selling main activity) (retail)" → core "Bakery", mode retail, extra "selling main activity". */
@@ -294,8 +399,20 @@ function splitPhrase(phrase: string): { core: string; extra: string[]; mode: Mod
 }
 
 const OPENING = new RegExp(
-  `^\\s*(${["manufacture of", "retail sale of", "retail sale via", "retail sale in", "retail trade", "wholesale of", "wholesale trade of", "wholesale on a fee or contract basis",
-    "sale of", "agents involved in the sale of", "agents specialised in the sale of", "agents"].join("|")})\\b`,
+  `^\\s*(${[
+    "manufacture of",
+    "retail sale of",
+    "retail sale via",
+    "retail sale in",
+    "retail trade",
+    "wholesale of",
+    "wholesale trade of",
+    "wholesale on a fee or contract basis",
+    "sale of",
+    "agents involved in the sale of",
+    "agents specialised in the sale of",
+    "agents",
+  ].join("|")})\\b`,
   "i",
 );
 /** A phrase's mode from its opening words ("Manufacture of …", "Retail sale of …", "Wholesale of …", "Sale of …", "Agents …"). */
@@ -303,7 +420,13 @@ function openingMode(d: string): { core: string; mode: Mode | null } {
   const m = OPENING.exec(d);
   if (!m) return { core: d, mode: null };
   const k = m[1].toLowerCase();
-  const mode: Mode = k.startsWith("manufacture") ? "manufacture" : k.startsWith("retail") || k.startsWith("sale") ? "retail" : k.startsWith("wholesale") ? "wholesale" : "agent";
+  const mode: Mode = k.startsWith("manufacture")
+    ? "manufacture"
+    : k.startsWith("retail") || k.startsWith("sale")
+      ? "retail"
+      : k.startsWith("wholesale")
+        ? "wholesale"
+        : "agent";
   return { core: d.slice(m[0].length), mode };
 }
 
@@ -441,7 +564,14 @@ export function buildSicModel(list: readonly SicCodeRow[], index: readonly SicIn
     tcCode: tc.values,
     tcShare,
     codeMode,
-    stats: { codes: codes.length, phrases: n, terms: nTerms, indexRows: index.length, supplementRows: supplement ? SUPPLEMENT.length : 0, unlistedCodes: [...unlisted].sort() },
+    stats: {
+      codes: codes.length,
+      phrases: n,
+      terms: nTerms,
+      indexRows: index.length,
+      supplementRows: supplement ? SUPPLEMENT.length : 0,
+      unlistedCodes: [...unlisted].sort(),
+    },
   };
 }
 
@@ -494,19 +624,55 @@ const anyOf = (alternatives: string[], flags = "") => new RegExp(`\\b(${alternat
 /** Text cues of each mode, on the folded text. */
 const MODE_CUES: Record<Mode, RegExp> = {
   retail: anyOf(
-    ["shops?", "stores?", "retail\\w*", "showrooms?", "boutiques?", "basket", "checkout", "high street", "visit (us|our shop|the shop|our store)", "pop (in|into)",
-      "in[ -]store", "shop online", "buy online", "order online", "click and collect"],
+    [
+      "shops?",
+      "stores?",
+      "retail\\w*",
+      "showrooms?",
+      "boutiques?",
+      "basket",
+      "checkout",
+      "high street",
+      "visit (us|our shop|the shop|our store)",
+      "pop (in|into)",
+      "in[ -]store",
+      "shop online",
+      "buy online",
+      "order online",
+      "click and collect",
+    ],
     "g",
   ),
   manufacture: anyOf(
-    ["manufactur\\w*", "factory", "factories", "production (site|line|lines|facility|facilities|unit|plant)", "own[ -]label", "contract (packing|manufacturing)",
-      "fabricat\\w*", "assembly line", "we (design and )?(make|manufacture|produce|fabricate)", "hand[ -]?made", "made by hand", "hand[ -](built|crafted)",
-      "handcrafted", "our (own )?(workshop|works|factory|mill|foundry)"],
+    [
+      "manufactur\\w*",
+      "factory",
+      "factories",
+      "production (site|line|lines|facility|facilities|unit|plant)",
+      "own[ -]label",
+      "contract (packing|manufacturing)",
+      "fabricat\\w*",
+      "assembly line",
+      "we (design and )?(make|manufacture|produce|fabricate)",
+      "hand[ -]?made",
+      "made by hand",
+      "hand[ -](built|crafted)",
+      "handcrafted",
+      "our (own )?(workshop|works|factory|mill|foundry)",
+    ],
     "g",
   ),
   wholesale: anyOf(
-    ["wholesal\\w*", "trade (customers|enquiries|accounts|counter|only|prices)", "distributors?", "stockists?", "cash and carry", "importers?", "exporters?",
-      "supply the trade"],
+    [
+      "wholesal\\w*",
+      "trade (customers|enquiries|accounts|counter|only|prices)",
+      "distributors?",
+      "stockists?",
+      "cash and carry",
+      "importers?",
+      "exporters?",
+      "supply the trade",
+    ],
     "g",
   ),
   agent: anyOf(["commission agents?", "brokers?", "brokerage", "on behalf of (our )?(principals|suppliers|manufacturers)"], "g"),
@@ -518,8 +684,20 @@ const MODE_WITHOUT_CUE: Record<Mode, number> = { manufacture: 0.35, retail: 0.5,
 
 /** Lines that state a registration, regulator or membership: they name other bodies' activities ("regulated by the Solicitors Regulation Authority", "member of the Institute of …"). */
 const REGULATORY = anyOf(
-  ["registered", "regulated", "authori[sz]ed", "accredited", "approved", "certified", "members? of", "membership of", "company (no|number|registration)", "rated",
-    "licensed by", "registration"],
+  [
+    "registered",
+    "regulated",
+    "authori[sz]ed",
+    "accredited",
+    "approved",
+    "certified",
+    "members? of",
+    "membership of",
+    "company (no|number|registration)",
+    "rated",
+    "licensed by",
+    "registration",
+  ],
   "i",
 );
 
@@ -530,8 +708,20 @@ export interface ClassifyOptions {
 
 /** Words that say the site is a holding page, not a business describing itself. */
 const HOLDING = anyOf(
-  ["coming soon", "under construction", "launching soon", "site is being (built|updated)", "new website (is )?on its way", "domain (name )?(is )?(for sale|parked)",
-    "this domain (may be|is) for sale", "parked (free|domain)", "default (web )?page", "website (is )?coming", "be back soon", "under maintenance"],
+  [
+    "coming soon",
+    "under construction",
+    "launching soon",
+    "site is being (built|updated)",
+    "new website (is )?on its way",
+    "domain (name )?(is )?(for sale|parked)",
+    "this domain (may be|is) for sale",
+    "parked (free|domain)",
+    "default (web )?page",
+    "website (is )?coming",
+    "be back soon",
+    "under maintenance",
+  ],
   "i",
 );
 /**
@@ -571,8 +761,10 @@ export function classifyText(text: string, model: SicModel | null, { limit = 5 }
   if (!nWords) return empty("the text has no words that describe an activity", nWords);
   const folded = fold(clean);
   const all = folded.split(/[^a-z]+/).filter(Boolean);
-  if (all.length >= 25 && all.filter((w) => ENGLISH.has(w)).length / all.length < MIN_ENGLISH_SHARE) return empty("the text does not read as English: it was not classified", nWords);
-  if (HOLDING.test(clean) && nWords < 60) return empty("the page is a holding page (coming soon, under construction or parked): it says nothing of the business", nWords);
+  if (all.length >= 25 && all.filter((w) => ENGLISH.has(w)).length / all.length < MIN_ENGLISH_SHARE)
+    return empty("the text does not read as English: it was not classified", nWords);
+  if (HOLDING.test(clean) && nWords < 60)
+    return empty("the page is a holding page (coming soon, under construction or parked): it says nothing of the business", nWords);
 
   // Where each known term occurs (line, position, line weight), and its weighted count.
   const occurrences = new Map<number, Occurrence[]>();
@@ -716,7 +908,11 @@ export function classifyText(text: string, model: SicModel | null, { limit = 5 }
  * The best window of one line holding the phrase's core terms: their weight, the terms (in the phrase's order), the
  * line's weight, and whether two of them stand side by side in the phrase's order ("web design", "care home").
  */
-function bestWindow(core: Int32Array, occurrences: Map<number, Occurrence[]>, idf: Float64Array): { weight: number; terms: number[]; adjacent: boolean; lineWeight: number } | null {
+function bestWindow(
+  core: Int32Array,
+  occurrences: Map<number, Occurrence[]>,
+  idf: Float64Array,
+): { weight: number; terms: number[]; adjacent: boolean; lineWeight: number } | null {
   const hits: (Occurrence & { term: number; order: number })[] = [];
   core.forEach((t, order) => {
     for (const o of occurrences.get(t) ?? []) hits.push({ ...o, term: t, order });
@@ -774,7 +970,11 @@ const LEVEL_WORDS: Record<SicLevel, string> = {
  * which one of the top `within` candidates shares the code's hierarchy, in words. Codes that say the company does
  * nothing (74990, 99999) and 98000 are said as such; an empty ranking says the text could not be checked.
  */
-export function checkRegisteredCodes(registered: readonly string[], ranked: readonly Pick<SicCandidate, "code" | "label">[], within = 5): RegisteredCodeCheck[] {
+export function checkRegisteredCodes(
+  registered: readonly string[],
+  ranked: readonly Pick<SicCandidate, "code" | "label">[],
+  within = 5,
+): RegisteredCodeCheck[] {
   const top = ranked.slice(0, within);
   const order: SicLevel[] = ["code", "class", "group", "division", "section"];
   return [...new Set(registered.map((c) => c.trim()).filter(Boolean))].map((code) => {
@@ -789,7 +989,12 @@ export function checkRegisteredCodes(registered: readonly string[], ranked: read
     });
     const b = best as { level: SicLevel; rank: number } | null;
     if (!b) {
-      return { code, agreement: "none", candidate: null, words: `The text does not read as ${code} (${h.section.name.toLowerCase()}): it reads as ${top[0].code} (${top[0].label})` };
+      return {
+        code,
+        agreement: "none",
+        candidate: null,
+        words: `The text does not read as ${code} (${h.section.name.toLowerCase()}): it reads as ${top[0].code} (${top[0].label})`,
+      };
     }
     const c = top[b.rank - 1];
     const where = b.rank === 1 ? "reads first as" : `reads as (choice ${b.rank})`;

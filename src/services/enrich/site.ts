@@ -30,15 +30,18 @@ interface El {
 }
 
 const clean = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
-const OFFERING_HEADING = /\b(?:services?|what we do|our work|products?|solutions?|expertise|specialis(?:e|ms?)|practice areas?|sectors?|capabilities|we offer|how we (?:can )?help|treatments?|courses?|menu)\b/i;
-const NAV_WORDS = /^(?:home|about(?: us)?|contact(?: us)?|blog|news|careers|jobs|login|log in|sign in|sign up|privacy(?: policy)?|cookies?(?: policy)?|terms.*|faqs?|search|menu|shop|cart|basket|accessibility|sitemap|read more|learn more|find out more|get in touch|book now|call us|email us|back to top)$/i;
+const OFFERING_HEADING =
+  /\b(?:services?|what we do|our work|products?|solutions?|expertise|specialis(?:e|ms?)|practice areas?|sectors?|capabilities|we offer|how we (?:can )?help|treatments?|courses?|menu)\b/i;
+const NAV_WORDS =
+  /^(?:home|about(?: us)?|contact(?: us)?|blog|news|careers|jobs|login|log in|sign in|sign up|privacy(?: policy)?|cookies?(?: policy)?|terms.*|faqs?|search|menu|shop|cart|basket|accessibility|sitemap|read more|learn more|find out more|get in touch|book now|call us|email us|back to top)$/i;
 const MAX_OFFERINGS = 12;
 const MAX_HEADINGS = 20;
 /** Sections (a heading about services and its section) read for offerings at most: a homepage has a few. */
 const MAX_OFFERING_SECTIONS = 20;
 
 /** "nav, footer, header nav, [role=navigation], [role=contentinfo], script, style, template" of one element. */
-const isChrome = (el: El) => /^(?:NAV|FOOTER|SCRIPT|STYLE|TEMPLATE)$/.test(el.tagName) || el.getAttribute("role") === "navigation" || el.getAttribute("role") === "contentinfo";
+const isChrome = (el: El) =>
+  /^(?:NAV|FOOTER|SCRIPT|STYLE|TEMPLATE)$/.test(el.tagName) || el.getAttribute("role") === "navigation" || el.getAttribute("role") === "contentinfo";
 
 /** A short phrase fit to list as something the business offers. */
 function offeringOf(raw: string): string | null {
@@ -127,9 +130,11 @@ export function readSite(host: string, homeHtml: string, pages: SitePage[]): { f
     for (const n of [...statedCompanyNumbers(p.footerText), ...statedCompanyNumbers(p.text)])
       if (!numbers.some((x) => x.number === n.number)) numbers.push({ number: n.number, quote: scrubPeople(n.quote), url: p.url });
     for (const a of statedAddresses(p.text))
-      if (!postcodes.some((x) => x.postcode === a.postcode)) postcodes.push({ postcode: a.postcode, quote: scrubPeople(a.quote), url: p.url, registeredOffice: a.registeredOffice });
+      if (!postcodes.some((x) => x.postcode === a.postcode))
+        postcodes.push({ postcode: a.postcode, quote: scrubPeople(a.quote), url: p.url, registeredOffice: a.registeredOffice });
   }
-  for (const j of brand.jsonLdCompanyNumbers) if (!numbers.some((x) => x.number === j.number)) numbers.push({ number: j.number, quote: j.quote, url: home.url });
+  for (const j of brand.jsonLdCompanyNumbers)
+    if (!numbers.some((x) => x.number === j.number)) numbers.push({ number: j.number, quote: j.quote, url: home.url });
   const careers = pages.flatMap((p) => p.links).find((l) => l.sameSite && l.kinds.includes("careers")) ?? null;
   const text = pages.map((p) => p.text).join("\n");
   const ownText = pages.map((p) => (p.kind === "home" ? p.footerText : `${p.footerText}\n${p.text}`)).join("\n");

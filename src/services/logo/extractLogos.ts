@@ -13,7 +13,13 @@ export interface LogoCandidate {
 
 const MAX_CANDIDATES = 10;
 const TYPES_BY_EXTENSION: Record<string, string> = {
-  svg: "image/svg+xml", png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", webp: "image/webp", gif: "image/gif", ico: "image/x-icon",
+  svg: "image/svg+xml",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  webp: "image/webp",
+  gif: "image/gif",
+  ico: "image/x-icon",
 };
 
 /** Lower-cased file extension of a URL's path ("" when none). */
@@ -28,7 +34,10 @@ function largestSize(sizes: string | undefined): number {
 
 /** Stable sort, highest key first. */
 const byDesc = <T>(items: T[], key: (t: T) => number) =>
-  items.map((t, i) => ({ t, i, k: key(t) })).sort((a, b) => b.k - a.k || a.i - b.i).map((x) => x.t);
+  items
+    .map((t, i) => ({ t, i, k: key(t) }))
+    .sort((a, b) => b.k - a.k || a.i - b.i)
+    .map((x) => x.t);
 
 /** Every `logo` of a schema.org JSON-LD node (walking @graph, arrays and nested nodes such as `publisher`), as raw URLs. */
 function jsonLdLogos(data: unknown): string[] {
@@ -68,7 +77,8 @@ function jsonLdLogos(data: unknown): string[] {
  * awards, memberships, certifications, press mentions, and the footer's badges. A logo image there is not
  * the page's own.
  */
-const BADGE_AREA = /partner|accredit|certif|client|customer|sponsor|award|badge|member|affiliat|supplier|trusted|as-seen|press|featured|brands|logo-?(?:wall|grid|strip|carousel|cloud)/i;
+const BADGE_AREA =
+  /partner|accredit|certif|client|customer|sponsor|award|badge|member|affiliat|supplier|trusted|as-seen|press|featured|brands|logo-?(?:wall|grid|strip|carousel|cloud)/i;
 
 /** The little of a DOM node this module reads (linkedom's; the Workers types' `Element` is HTMLRewriter's). */
 interface Node {

@@ -152,10 +152,12 @@ export function matchCertainty(route: MatchRoute, record: RecordFacts, company: 
     } else if (!route.primary) basis = "alternative-name";
     // A company number written inside the register's name is an identifier, not part of the name (it is checked as a number).
     // A name written with its trading name ("BRANOS OXFORD LTD T/A LILO") is compared by its legal name.
-    else if ([via, splitTradingName(via).name].some((v) => sameNameNormalised(withoutCompanyNumber(route.matchedName), withoutCompanyNumber(v)))) basis = company ? "registered-name" : "name-asked";
+    else if ([via, splitTradingName(via).name].some((v) => sameNameNormalised(withoutCompanyNumber(route.matchedName), withoutCompanyNumber(v))))
+      basis = company ? "registered-name" : "name-asked";
     else basis = "similar-name";
   }
-  const definite = (basis === "register-number" || basis === "company-number" || basis === "registered-name" || basis === "name-asked") && contradictions.length === 0;
+  const definite =
+    (basis === "register-number" || basis === "company-number" || basis === "registered-name" || basis === "name-asked") && contradictions.length === 0;
   const number = registerNumberLabel ? `the ${registerNumberLabel}` : "the organisation's town and address on the register (it has no numbers)";
   const toConfirm = definite
     ? null

@@ -9,7 +9,13 @@ import { normaliseName, normaliseNameCore } from "./names";
 
 /** The label a site is named by: "acme-widgets" for www.shop.acme-widgets.co.uk. */
 export function domainLabel(host: string): string {
-  const site = siteOf(host.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, "").replace(/[/:?#].*$/, ""));
+  const site = siteOf(
+    host
+      .trim()
+      .toLowerCase()
+      .replace(/^[a-z][a-z0-9+.-]*:\/\//, "")
+      .replace(/[/:?#].*$/, ""),
+  );
   return site.split(".")[0] ?? "";
 }
 

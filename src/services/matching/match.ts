@@ -5,12 +5,31 @@
  */
 import { GENERIC_WORDS, nameTokens, nameWords, normaliseName, normaliseNameCore, splitTradingName } from "./names";
 
-export interface MatchableEntry { id: string; name: string; altNames?: string[] }
+export interface MatchableEntry {
+  id: string;
+  name: string;
+  altNames?: string[];
+}
 /** `primary`: the match is on the entry's own name, not one of its trading or other names. */
-export interface NameMatch { id: string; matchedName: string; score: number; exact: boolean; reasons: string[]; primary: boolean }
+export interface NameMatch {
+  id: string;
+  matchedName: string;
+  score: number;
+  exact: boolean;
+  reasons: string[];
+  primary: boolean;
+}
 
 /** One comparable form of a name: a legal name or a trading name, pre-normalised. */
-interface Variant { raw: string; full: string; core: string; words: string[]; tokens: Set<string>; trading: boolean; primary: boolean }
+interface Variant {
+  raw: string;
+  full: string;
+  core: string;
+  words: string[];
+  tokens: Set<string>;
+  trading: boolean;
+  primary: boolean;
+}
 
 function variantsOf(names: string[]): Variant[] {
   const out: Variant[] = [];
@@ -43,7 +62,7 @@ function tokenScore(q: Variant, c: Variant): { score: number; reasons: string[] 
   const extra = c.words.filter((w) => !qw.has(w));
   // Mean of "how much of the query is in the name" and "how much of the name is in the query".
   const s = sum(shared);
-  let score = 0.88 * (s / sum(q.words) + s / sum(c.words)) / 2;
+  let score = (0.88 * (s / sum(q.words) + s / sum(c.words))) / 2;
   if (q.tokens.size === 1) score = Math.min(score, 0.8);
   const reasons = [`shared words: ${shared.join(", ")}`];
   if (missing.length) reasons.push(`missing: ${missing.join(", ")}`);
@@ -63,11 +82,7 @@ function compare(q: Variant, c: Variant): { score: number; exact: boolean; reaso
  * Entries whose name, other names or trading names match the query, best first (score, then
  * name, then id). A query with no significant word ("Services Ltd", "The Care Home") matches nothing.
  */
-export function matchNames(
-  query: string,
-  entries: Iterable<MatchableEntry>,
-  opts: { minScore?: number; limit?: number } = {},
-): NameMatch[] {
+export function matchNames(query: string, entries: Iterable<MatchableEntry>, opts: { minScore?: number; limit?: number } = {}): NameMatch[] {
   const { minScore = 0.6, limit = 10 } = opts;
   const qs = variantsOf([query]).filter((v) => v.tokens.size > 0);
   if (!qs.length) return [];

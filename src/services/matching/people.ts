@@ -35,9 +35,40 @@ const HONORIFICS = new Set(["sir", "dame", "lady", "lord"]);
 
 /** Legal forms, in any position (a person's name never has one). */
 const LEGAL = new Set([
-  "ltd", "limited", "plc", "llp", "lp", "cic", "cio", "inc", "incorporated", "llc", "corp", "corporation", "company",
-  "gmbh", "sas", "sarl", "srl", "spa", "bv", "nv", "asa", "oy", "aps", "pvt", "pte", "pty",
-  "cyf", "cyfyngedig", "ccc", "trust", "trustees", "partnership", "partners", "associates",
+  "ltd",
+  "limited",
+  "plc",
+  "llp",
+  "lp",
+  "cic",
+  "cio",
+  "inc",
+  "incorporated",
+  "llc",
+  "corp",
+  "corporation",
+  "company",
+  "gmbh",
+  "sas",
+  "sarl",
+  "srl",
+  "spa",
+  "bv",
+  "nv",
+  "asa",
+  "oy",
+  "aps",
+  "pvt",
+  "pte",
+  "pty",
+  "cyf",
+  "cyfyngedig",
+  "ccc",
+  "trust",
+  "trustees",
+  "partnership",
+  "partners",
+  "associates",
 ]);
 /** Legal forms that are also initials or words ("AS, BS & PS Nandhra"): a legal form only at the end of a name. */
 const LEGAL_AT_END = new Set(["as", "sa", "ag", "ab", "se", "kk", "co"]);
@@ -141,7 +172,6 @@ function sharesName(person: string, business: string): boolean {
   return nameWords(business).some((w) => own.has(w));
 }
 
-
 /**
  * The name under which a register entry may be kept: "<person> t/a <business>" → the business only;
  * an organisation's name unchanged; null when only a person's name remains. The person's name does
@@ -153,7 +183,10 @@ export function companyLevelName(raw: string): { name: string; personRemoved: bo
   if (!name) return null;
   const m = TRADING.exec(name);
   if (!m) return looksLikePerson(name, "standalone") ? null : { name: kept, personRemoved: false };
-  const before = name.slice(0, m.index).replace(/[\s,;:\-–(]+$/, "").replace(/^[\s(]+/, "");
+  const before = name
+    .slice(0, m.index)
+    .replace(/[\s,;:\-–(]+$/, "")
+    .replace(/^[\s(]+/, "");
   if (!looksLikePerson(before, "beforeTradingAs")) return { name: kept, personRemoved: false };
   const { tradingAs } = splitTradingName(name);
   const business = (tradingAs.join(" ") || name.slice(m.index + m[0].length)).replace(/^[\s,;:\-–()]+|[\s,;:\-–()]+$/g, "").trim();
@@ -165,7 +198,10 @@ export function companyLevelName(raw: string): { name: string; personRemoved: bo
  * The same for registers with a business-name and a trading-name column (HMRC's AML register): a
  * business name that is a person is replaced by the trading name; null when nothing company-level remains.
  */
-export function companyLevelNames(businessName: string, tradingName: string | null): { name: string; tradingName: string | null; personRemoved: boolean } | null {
+export function companyLevelNames(
+  businessName: string,
+  tradingName: string | null,
+): { name: string; tradingName: string | null; personRemoved: boolean } | null {
   const trading = tradingName?.trim() ? (companyLevelName(tradingName)?.name ?? null) : null;
   const business = companyLevelName(businessName);
   if (business && !business.personRemoved) {

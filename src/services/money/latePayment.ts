@@ -7,9 +7,15 @@ import { type BankRateTable, REPO_BANK_RATE, bankRateOn, rateFrom } from "./bank
 
 export { bankRateOn };
 
-export interface LatePaymentInput { amount: number; due: string; paid: string }
+export interface LatePaymentInput {
+  amount: number;
+  due: string;
+  paid: string;
+}
 export interface LatePaymentResult {
-  amount: number; due: string; paid: string;
+  amount: number;
+  due: string;
+  paid: string;
   daysLate: number;
   interestFrom: string | null;
   referenceDate: string | null;
@@ -84,8 +90,21 @@ export function calculateLatePayment(input: LatePaymentInput, rates: readonly Ba
   const daysLate = paidDay - dueDay;
   if (daysLate <= 0) {
     return {
-      amount, due, paid, daysLate: 0, interestFrom: null, referenceDate: null, referenceRate: null, rateApplied: null,
-      dailyInterest: 0, interest: 0, compensation: 0, claimTotal: 0, debtPlusClaim: amount, rateSource: null, currency: "GBP",
+      amount,
+      due,
+      paid,
+      daysLate: 0,
+      interestFrom: null,
+      referenceDate: null,
+      referenceRate: null,
+      rateApplied: null,
+      dailyInterest: 0,
+      interest: 0,
+      compensation: 0,
+      claimTotal: 0,
+      debtPlusClaim: amount,
+      rateSource: null,
+      currency: "GBP",
       basis: `Under ${ACT}, no statutory interest or compensation is due because payment was on time (on or before the due date).`,
     };
   }
@@ -109,7 +128,14 @@ export function calculateLatePayment(input: LatePaymentInput, rates: readonly Ba
   const dailyP = divHalfUp(BigInt(pennies) * basisPoints, 3_650_000n);
   const interest = Number(interestP) / 100;
   return {
-    amount, due, paid, daysLate, interestFrom, referenceDate, referenceRate, rateApplied,
+    amount,
+    due,
+    paid,
+    daysLate,
+    interestFrom,
+    referenceDate,
+    referenceRate,
+    rateApplied,
     dailyInterest: Number(dailyP) / 100,
     interest,
     compensation,

@@ -65,9 +65,20 @@ export function parseIpLiteral(host: string): IpAddress | null {
 
 /** IPv4 ranges that are not public: [first octets, prefix length]. */
 const V4_BLOCKED: [number[], number][] = [
-  [[0], 8], [[10], 8], [[100, 64], 10], [[127], 8], [[169, 254], 16], [[172, 16], 12],
-  [[192, 0, 0], 24], [[192, 0, 2], 24], [[192, 168], 16], [[198, 18], 15], [[198, 51, 100], 24],
-  [[203, 0, 113], 24], [[224], 4], [[240], 4], // 240/4 also covers 255.255.255.255
+  [[0], 8],
+  [[10], 8],
+  [[100, 64], 10],
+  [[127], 8],
+  [[169, 254], 16],
+  [[172, 16], 12],
+  [[192, 0, 0], 24],
+  [[192, 0, 2], 24],
+  [[192, 168], 16],
+  [[198, 18], 15],
+  [[198, 51, 100], 24],
+  [[203, 0, 113], 24],
+  [[224], 4],
+  [[240], 4], // 240/4 also covers 255.255.255.255
 ];
 
 /** True when the first `bits` bits of `bytes` equal those of `prefix`. */
@@ -91,7 +102,8 @@ function isPublicV6(b: number[]): boolean {
   if (zeros(b, 0, 8) && b[8] === 0xff && b[9] === 0xff && zeros(b, 10, 12)) return isPublicV4(b.slice(12)); // ::ffff:0:a.b.c.d
   if (inPrefix(b, [0x00, 0x64, 0xff, 0x9b], 32)) return zeros(b, 4, 12) && isPublicV4(b.slice(12)); // NAT64 64:ff9b::/96; the local-use 64:ff9b:1::/48 is refused
   if (inPrefix(b, [0x20, 0x02], 16)) return isPublicV4(b.slice(2, 6)); // 6to4
-  if (inPrefix(b, [0x20, 0x01, 0x00, 0x00], 32)) // Teredo: server, then client address (stored inverted)
+  if (inPrefix(b, [0x20, 0x01, 0x00, 0x00], 32))
+    // Teredo: server, then client address (stored inverted)
     return isPublicV4(b.slice(4, 8)) && isPublicV4(b.slice(12).map((x) => x ^ 0xff));
   if (inPrefix(b, [0x20, 0x01, 0x0d, 0xb8], 32)) return false; // documentation
   if (inPrefix(b, [0xfc], 7) || inPrefix(b, [0xfe, 0x80], 10) || inPrefix(b, [0xfe, 0xc0], 10)) return false; // ULA, link-local, site-local
@@ -107,7 +119,21 @@ export function isPublicAddress(ip: IpAddress | string): boolean {
 }
 
 /** Local and special-use names (RFC 6761, 6762, 7686, 8375, 9476): never a public web site. All of .arpa is infrastructure. */
-const LOCAL_SUFFIXES = [".localhost", ".local", ".internal", ".intranet", ".lan", ".home.arpa", ".arpa", ".localdomain", ".test", ".example", ".invalid", ".onion", ".alt"];
+const LOCAL_SUFFIXES = [
+  ".localhost",
+  ".local",
+  ".internal",
+  ".intranet",
+  ".lan",
+  ".home.arpa",
+  ".arpa",
+  ".localdomain",
+  ".test",
+  ".example",
+  ".invalid",
+  ".onion",
+  ".alt",
+];
 
 /** True for names that only mean something on a local network, or that are reserved and never public. */
 export function isLocalName(host: string): boolean {

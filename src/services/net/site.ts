@@ -4,7 +4,24 @@
  * two labels are the site (a small, deliberate stand-in for the Public Suffix List).
  */
 const UK_SECOND_LEVEL = new Set(["co", "org", "ac", "gov", "ltd", "plc", "me", "net", "sch", "nhs", "police", "mod", "nic"]);
-const OTHER_TWO_LABEL = new Set(["com.au", "net.au", "org.au", "co.nz", "org.nz", "co.jp", "co.za", "com.br", "co.in", "com.cn", "com.hk", "com.sg", "co.il", "co.kr", "com.mx", "com.tr"]);
+const OTHER_TWO_LABEL = new Set([
+  "com.au",
+  "net.au",
+  "org.au",
+  "co.nz",
+  "org.nz",
+  "co.jp",
+  "co.za",
+  "com.br",
+  "co.in",
+  "com.cn",
+  "com.hk",
+  "com.sg",
+  "co.il",
+  "co.kr",
+  "com.mx",
+  "com.tr",
+]);
 
 export function siteOf(host: string): string {
   const h = host.toLowerCase().replace(/\.$/, "");

@@ -37,9 +37,27 @@ export interface Threshold {
 }
 
 export const THRESHOLDS: readonly Threshold[] = [
-  { instrument: "PPN 018", appliesTo: "procurements advertised on or after 1 October 2025 (Procurement Act 2023)", passPct: 95, actionPlanPct: 90, maxAvgDays: 45 },
-  { instrument: "PPN 015", appliesTo: "procurements advertised from 24 February to 30 September 2025 (Procurement Act 2023)", passPct: 95, actionPlanPct: 90, maxAvgDays: 55 },
-  { instrument: "PPN 10/23", appliesTo: "procurements under the Public Contracts Regulations 2015 from 1 April 2024", passPct: 95, actionPlanPct: 90, maxAvgDays: 55 },
+  {
+    instrument: "PPN 018",
+    appliesTo: "procurements advertised on or after 1 October 2025 (Procurement Act 2023)",
+    passPct: 95,
+    actionPlanPct: 90,
+    maxAvgDays: 45,
+  },
+  {
+    instrument: "PPN 015",
+    appliesTo: "procurements advertised from 24 February to 30 September 2025 (Procurement Act 2023)",
+    passPct: 95,
+    actionPlanPct: 90,
+    maxAvgDays: 55,
+  },
+  {
+    instrument: "PPN 10/23",
+    appliesTo: "procurements under the Public Contracts Regulations 2015 from 1 April 2024",
+    passPct: 95,
+    actionPlanPct: 90,
+    maxAvgDays: 55,
+  },
 ];
 
 export type ReportVerdict = "pass" | "pass-with-action-plan" | "fail" | "cannot-tell";
@@ -70,8 +88,17 @@ const fmt = (h: number) => (h / 100).toFixed(h % 100 === 0 ? 1 : 2).replace(/(\.
 
 export function testReport(r: ReportFigures, t: Threshold): ReportTest {
   if (r.pctWithin30 === null || r.pct31to60 === null || r.avgDaysToPay === null) {
-    const missing = [r.pctWithin30 === null && "% paid within 30 days", r.pct31to60 === null && "% paid in 31–60 days", r.avgDaysToPay === null && "average days to pay"].filter(Boolean);
-    return { verdict: "cannot-tell", paidWithin60Pct: null, avgDaysToPay: r.avgDaysToPay, arithmetic: `The report does not give ${missing.join(" or ")}, so the test cannot be applied to it.` };
+    const missing = [
+      r.pctWithin30 === null && "% paid within 30 days",
+      r.pct31to60 === null && "% paid in 31–60 days",
+      r.avgDaysToPay === null && "average days to pay",
+    ].filter(Boolean);
+    return {
+      verdict: "cannot-tell",
+      paidWithin60Pct: null,
+      avgDaysToPay: r.avgDaysToPay,
+      arithmetic: `The report does not give ${missing.join(" or ")}, so the test cannot be applied to it.`,
+    };
   }
   const within = hundredths(r.pctWithin30) + hundredths(r.pct31to60);
   const avgOk = r.avgDaysToPay <= t.maxAvgDays;
@@ -100,7 +127,12 @@ export function paymentPerformanceTest<R extends ReportFigures>(reports: readonl
   const latest = [...reports].sort((a, b) => b.periodEnd.localeCompare(a.periodEnd) || (b.filedOn ?? "").localeCompare(a.filedOn ?? "")).slice(0, 2);
   const results = THRESHOLDS.map((t): InstrumentResult => {
     const tests = latest.map((r) => testReport(r, t));
-    const base = { instrument: t.instrument, appliesTo: t.appliesTo, thresholds: { passPct: t.passPct, actionPlanPct: t.actionPlanPct, maxAvgDays: t.maxAvgDays }, reports: tests };
+    const base = {
+      instrument: t.instrument,
+      appliesTo: t.appliesTo,
+      thresholds: { passPct: t.passPct, actionPlanPct: t.actionPlanPct, maxAvgDays: t.maxAvgDays },
+      reports: tests,
+    };
     if (latest.length < 2) {
       const one = tests[0];
       return {
@@ -112,7 +144,11 @@ export function paymentPerformanceTest<R extends ReportFigures>(reports: readonl
       };
     }
     const best = tests.reduce((b, x) => (RANK[x.verdict] < RANK[b.verdict] ? x : b), tests[0]);
-    const which = (v: ReportVerdict) => latest.filter((_, i) => tests[i].verdict === v).map((r) => `the period ending ${r.periodEnd}`).join(" and ");
+    const which = (v: ReportVerdict) =>
+      latest
+        .filter((_, i) => tests[i].verdict === v)
+        .map((r) => `the period ending ${r.periodEnd}`)
+        .join(" and ");
     const overall: OverallVerdict = best.verdict;
     const explanation =
       overall === "pass"

@@ -54,7 +54,8 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
 
 export function lateChanceOf(r: Pick<PaymentReport, "pctWithin30" | "pct31to60" | "pctOver60">, terms: number): LateChance {
   const { pctWithin30: a, pct31to60: b, pctOver60: c } = r;
-  if (a === null || b === null || c === null) return { pct: null, kind: "unknown", arithmetic: "The report does not give the share of invoices in each band (within 30, 31–60, over 60 days)." };
+  if (a === null || b === null || c === null)
+    return { pct: null, kind: "unknown", arithmetic: "The report does not give the share of invoices in each band (within 30, 31–60, over 60 days)." };
   if (terms <= 30) {
     const part = (a * (30 - terms)) / 30;
     return {
@@ -71,9 +72,12 @@ export function lateChanceOf(r: Pick<PaymentReport, "pctWithin30" | "pct31to60" 
       arithmetic: `${b}% paid in 31–60 days, of which the part after day ${terms} is ${b}% × (60 − ${terms}) / 30 = ${round1(part)}%; plus ${c}% over 60 days: ${round1(part + c)}%.`,
     };
   }
-  return { pct: c, kind: "at-most", arithmetic: `Terms beyond 60 days: the report gives no shape past 60 days, so at most the ${c}% paid after 60 days are later than ${terms} days.` };
+  return {
+    pct: c,
+    kind: "at-most",
+    arithmetic: `Terms beyond 60 days: the report gives no shape past 60 days, so at most the ${c}% paid after 60 days are later than ${terms} days.`,
+  };
 }
-
 
 export function willTheyPay(report: PaymentReport, input: WillTheyPayInput, rates?: readonly BankRateTable[]): WillTheyPayEstimate {
   const avg = report.avgDaysToPay;
@@ -89,19 +93,40 @@ export function willTheyPay(report: PaymentReport, input: WillTheyPayInput, rate
       c = at(input.today);
     } catch {
       // The Bank Rate for the reference date of an invoice due today is not known yet: the latest rate held is used.
-      const latest = tables.map((t) => t.knownThrough).sort().at(-1)!;
+      const latest = tables
+        .map((t) => t.knownThrough)
+        .sort()
+        .at(-1)!;
       c = at(latest);
       note = ` The Bank Rate of ${c.referenceDate} is used: the latest reference rate the service holds.`;
     }
-    claim = { daysLate, interest: c.interest, compensation: c.compensation, claimTotal: c.claimTotal, rateApplied: c.rateApplied, referenceRate: c.referenceRate, basis: c.basis + note };
+    claim = {
+      daysLate,
+      interest: c.interest,
+      compensation: c.compensation,
+      claimTotal: c.claimTotal,
+      rateApplied: c.rateApplied,
+      referenceRate: c.referenceRate,
+      basis: c.basis + note,
+    };
   }
   const pounds = (n: number) => `£${n.toLocaleString("en-GB", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
   const parts: string[] = [];
   if (avg === null) parts.push("The customer's latest report gives no average time to pay.");
-  else parts.push(`On its latest report (period ending ${report.periodEnd}) the customer took ${avg} days on average to pay, against your ${input.terms}-day terms.`);
+  else
+    parts.push(
+      `On its latest report (period ending ${report.periodEnd}) the customer took ${avg} days on average to pay, against your ${input.terms}-day terms.`,
+    );
   if (lateChance.pct !== null)
-    parts.push(lateChance.kind === "at-most" ? `At most ${lateChance.pct}% of its invoices were paid later than ${input.terms} days.` : `About ${lateChance.pct}% of its invoices were paid later than ${input.terms} days.`);
-  if (claim) parts.push(`Paid at its average, a ${pounds(input.invoice)} invoice would be ${claim.daysLate} days late: you could claim ${pounds(claim.interest)} interest and ${pounds(claim.compensation)} compensation.`);
+    parts.push(
+      lateChance.kind === "at-most"
+        ? `At most ${lateChance.pct}% of its invoices were paid later than ${input.terms} days.`
+        : `About ${lateChance.pct}% of its invoices were paid later than ${input.terms} days.`,
+    );
+  if (claim)
+    parts.push(
+      `Paid at its average, a ${pounds(input.invoice)} invoice would be ${claim.daysLate} days late: you could claim ${pounds(claim.interest)} interest and ${pounds(claim.compensation)} compensation.`,
+    );
   else if (daysLate === 0) parts.push("At its average it pays within your terms.");
   parts.push("An estimate from self-reported figures, not a prediction for this invoice.");
   return {

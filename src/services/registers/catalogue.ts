@@ -48,11 +48,13 @@ export const REGISTER_CATALOGUE = {
   sra: {
     title: "Solicitors Regulation Authority register of organisations",
     obtainedFrom: "API: the SRA data share API (every organisation), read daily",
-    attribution: "Source: Solicitors Regulation Authority (SRA) register data, supplied under the SRA's firm data terms. The SRA does not endorse this service.",
+    attribution:
+      "Source: Solicitors Regulation Authority (SRA) register data, supplied under the SRA's firm data terms. The SRA does not endorse this service.",
     licence: null,
     companyNumbers: true,
     numberLabel: "SRA number",
-    notFound: "The SRA's register lists firms; a firm not on it may be regulated by another legal regulator. Individual solicitors are not covered by this service.",
+    notFound:
+      "The SRA's register lists firms; a firm not on it may be regulated by another legal regulator. Individual solicitors are not covered by this service.",
   },
   sponsors: {
     title: "Home Office register of licensed sponsors (workers; students)",
@@ -78,7 +80,8 @@ export const REGISTER_CATALOGUE = {
     licence: OGL,
     companyNumbers: true,
     numberLabel: "charity number",
-    notFound: "The Charity Commission registers charities in England and Wales; Scottish and Northern Irish charities, and exempt or excepted charities, are not on it.",
+    notFound:
+      "The Charity Commission registers charities in England and Wales; Scottish and Northern Irish charities, and exempt or excepted charities, are not on it.",
     tables: [
       "charity",
       "charity_annual_return_history",
@@ -125,8 +128,7 @@ export const REGISTER_CATALOGUE = {
     attribution: "Contains public sector information from Contracts Finder and Find a Tender, Cabinet Office",
     licence: OGL,
     companyNumbers: true,
-    notFound:
-      "Awards are matched by Companies House number, or by exact name and postcode; suppliers recorded without either cannot be tied to a company.",
+    notFound: "Awards are matched by Companies House number, or by exact name and postcode; suppliers recorded without either cannot be tied to a company.",
   },
   // Issue 14 §1: the whole export daily, one entry per report (company and reporting period).
   "payment-practices": {

@@ -17,7 +17,9 @@
 import { CHANGE_RULES, type ChangeRules, canon } from "./rules";
 import type { ChangeKind, EntrySnapshot, RegisterChange, RegisterRecord, RegisterSource } from "./types";
 
-export interface DiffOptions { source: RegisterSource }
+export interface DiffOptions {
+  source: RegisterSource;
+}
 export interface DiffResult {
   changes: RegisterChange[];
   /** Entities listed in both editions with no change. */
@@ -29,7 +31,16 @@ export interface DiffResult {
 }
 
 const KIND_ORDER: Record<ChangeKind, number> = {
-  added: 0, returned: 1, status: 2, deregistered: 3, "re-rated": 4, routes: 5, premises: 6, renamed: 7, moved: 8, removed: 9,
+  added: 0,
+  returned: 1,
+  status: 2,
+  deregistered: 3,
+  "re-rated": 4,
+  routes: 5,
+  premises: 6,
+  renamed: 7,
+  moved: 8,
+  removed: 9,
 };
 
 export function snapshotOf(r: RegisterRecord): EntrySnapshot {
@@ -72,7 +83,10 @@ class EntityView {
   /** Every current name the entity's parts stand for. */
   readonly current = new Set<string>();
 
-  constructor(readonly rows: Row[], successorsOf?: (part: string) => string[]) {
+  constructor(
+    readonly rows: Row[],
+    successorsOf?: (part: string) => string[],
+  ) {
     this.name = rows[0].name;
     this.statuses = distinct(rows.map((r) => r.status));
     this.towns = distinct(rows.map((r) => r.town));
@@ -154,7 +168,10 @@ export class EditionDiff {
   /** One copy of each part, status, rating and town: few distinct values, held for every row. */
   private readonly interned = new Map<string, string>();
 
-  constructor(previous: Iterable<EntrySnapshot>, private readonly opts: DiffOptions) {
+  constructor(
+    previous: Iterable<EntrySnapshot>,
+    private readonly opts: DiffOptions,
+  ) {
     this.rules = CHANGE_RULES[opts.source];
     for (const p of previous) this.prev.set(p.key, p);
   }
@@ -182,7 +199,13 @@ export class EditionDiff {
     else this.seenNew.add(copy(r.key));
     const list = this.next.get(r.entity);
     // Only an entity's first row gives its name.
-    const row: Row = { name: list ? "" : copy(r.name), part: this.own(r.part), status: this.own(r.status)!, rating: this.own(r.rating), town: this.own(r.town) };
+    const row: Row = {
+      name: list ? "" : copy(r.name),
+      part: this.own(r.part),
+      status: this.own(r.status)!,
+      rating: this.own(r.rating),
+      town: this.own(r.town),
+    };
     if (list) list.push(row);
     else this.next.set(copy(r.entity), [row]);
   }
@@ -251,7 +274,9 @@ export class EditionDiff {
           const there = after.matching(new Set(rerated.flatMap((p) => [...before.successors.get(p)!])));
           const byPart = (v: EntityView, parts: string[]) => Object.fromEntries(parts.map((p) => [v.parts.get(p) ?? p, v.rating([p])]));
           push(
-            entity, "re-rated", after.name,
+            entity,
+            "re-rated",
+            after.name,
             { rating: before.rating(rerated), ratings: byPart(before, rerated) },
             { rating: after.rating(there), ratings: byPart(after, there) },
           );

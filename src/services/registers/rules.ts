@@ -98,7 +98,8 @@ export const CHANGE_RULES: Record<RegisterSource, ChangeRules> = {
   contracts: {
     kinds: ["added", "removed", "returned", "status"],
     neverOccurs: {
-      removed: "awards are read as changes (those published or updated since the last run), so an award never leaves this register; a cancelled award is a `status` change",
+      removed:
+        "awards are read as changes (those published or updated since the last run), so an award never leaves this register; a cancelled award is a `status` change",
       returned: "an award never leaves this register, so none returns",
     },
     gone: "removed",

@@ -28,7 +28,13 @@ export type SignalKind =
   | "charges-recent"
   | "sanctions-match";
 
-export type SignalSource = "companies-house-profile" | "companies-house-filing-history" | "companies-house-insolvency" | "companies-house-charges" | "the-gazette" | "uk-sanctions-list";
+export type SignalSource =
+  | "companies-house-profile"
+  | "companies-house-filing-history"
+  | "companies-house-insolvency"
+  | "companies-house-charges"
+  | "the-gazette"
+  | "uk-sanctions-list";
 
 export interface DistressSignal {
   kind: SignalKind;
@@ -54,7 +60,6 @@ const STATUS: Record<string, { severity: Severity; words: string }> = {
   removed: { severity: "high", words: "has been removed from the register" },
 };
 
-
 export interface DistressInput {
   profile: CompanyProfile;
   insolvency: Insolvency | null;
@@ -67,7 +72,6 @@ export interface DistressInput {
   /** YYYY-MM-DD */
   today: string;
 }
-
 
 function overdue(kind: "accounts-overdue" | "confirmation-statement-overdue", dueOn: string | null, today: string): DistressSignal {
   const what = kind === "accounts-overdue" ? "Accounts" : "Confirmation statement";
@@ -99,7 +103,9 @@ export function distressSignals(x: DistressInput): DistressSignal[] {
 
   if (profile.statusDetail === "active-proposal-to-strike-off") {
     // The first Gazette notice (GAZ1 / GAZ1(A)) dates the proposal, when the filing history has it.
-    const first = (x.gazetteFilings?.items ?? []).filter((f) => /^gazette-notice-(compulsory|voluntary)$/.test(f.description ?? "")).sort((a, b) => (b.date ?? "").localeCompare(a.date ?? ""))[0];
+    const first = (x.gazetteFilings?.items ?? [])
+      .filter((f) => /^gazette-notice-(compulsory|voluntary)$/.test(f.description ?? ""))
+      .sort((a, b) => (b.date ?? "").localeCompare(a.date ?? ""))[0];
     const voluntary = first?.description === "gazette-notice-voluntary";
     out.push({
       kind: "strike-off-proposed",
@@ -109,7 +115,12 @@ export function distressSignals(x: DistressInput): DistressSignal[] {
       summary: first
         ? `Proposed for ${voluntary ? "voluntary" : "compulsory"} strike-off: first Gazette notice ${first.date}.`
         : "Proposed for strike-off (company status detail); the first Gazette notice is not in the filing history read.",
-      evidence: { statusDetail: profile.statusDetail, form: first?.type ?? null, transactionId: first?.transactionId ?? null, description: first?.description ?? null },
+      evidence: {
+        statusDetail: profile.statusDetail,
+        form: first?.type ?? null,
+        transactionId: first?.transactionId ?? null,
+        description: first?.description ?? null,
+      },
     });
   }
 
@@ -160,7 +171,12 @@ export function distressSignals(x: DistressInput): DistressSignal[] {
   const charges = x.charges?.items ?? [];
   const outstanding = charges.filter((c) => c.status === "outstanding" || c.status === "part-satisfied");
   if (outstanding.length) {
-    const newest = outstanding.map((c) => c.createdOn).filter(isDate).sort().pop() ?? null;
+    const newest =
+      outstanding
+        .map((c) => c.createdOn)
+        .filter(isDate)
+        .sort()
+        .pop() ?? null;
     out.push({
       kind: "charges-outstanding",
       severity: "info",
@@ -209,7 +225,15 @@ export function overallSeverity(signals: DistressSignal[]): "high" | "medium" | 
 // ---------------------------------------------------------------------------------------------------------------
 
 /** The kind of procedure a Companies House case type (constants.yml `insolvency_case_type`) is. */
-export type Procedure = "insolvent-liquidation" | "solvent-liquidation" | "administration" | "receivership" | "arrangement" | "moratorium" | "foreign-insolvency" | "unknown";
+export type Procedure =
+  | "insolvent-liquidation"
+  | "solvent-liquidation"
+  | "administration"
+  | "receivership"
+  | "arrangement"
+  | "moratorium"
+  | "foreign-insolvency"
+  | "unknown";
 
 /** Every case type Companies House publishes (constants.yml `insolvency_case_type`), by procedure. */
 export const CASE_PROCEDURE: Record<string, Procedure> = {
@@ -236,7 +260,14 @@ export function procedureOf(type: string | null): Procedure {
 }
 
 /** Date types (constants.yml `insolvency_case_date_type`) that end a case. */
-const END_DATE_TYPES = new Set(["concluded-winding-up-on", "dissolved-on", "administration-ended-on", "administration-discharged-on", "moratorium-ended-on", "voluntary-arrangement-ended-on"]);
+const END_DATE_TYPES = new Set([
+  "concluded-winding-up-on",
+  "dissolved-on",
+  "administration-ended-on",
+  "administration-discharged-on",
+  "moratorium-ended-on",
+  "voluntary-arrangement-ended-on",
+]);
 /** Company statuses under which a company has not come through: gone from the register, or in an insolvent procedure. */
 const NOT_RESCUED = new Set(["dissolved", "converted-closed", "removed", "liquidation", "administration", "receivership", "insolvency-proceedings"]);
 const GONE = new Set(["dissolved", "converted-closed", "removed"]);
@@ -317,18 +348,47 @@ const yearsBetween = (from: string, to: string): number => {
   const [ty, tm, td] = to.split("-").map(Number);
   return Math.max(0, ty - fy - (tm < fm || (tm === fm && td < fd) ? 1 : 0));
 };
-const startOf = (c: InsolvencyCase): string | null => c.dates.map((d) => d.date).filter(isDate).sort()[0] ?? null;
-const newestOf = (c: InsolvencyCase): string | null => c.dates.map((d) => d.date).filter(isDate).sort().pop() ?? null;
+const startOf = (c: InsolvencyCase): string | null =>
+  c.dates
+    .map((d) => d.date)
+    .filter(isDate)
+    .sort()[0] ?? null;
+const newestOf = (c: InsolvencyCase): string | null =>
+  c.dates
+    .map((d) => d.date)
+    .filter(isDate)
+    .sort()
+    .pop() ?? null;
 const words = (s: string) => s.replace(/-/g, " ");
 
 /** Where the record shows a case ended, and on what date (null when the end is known but not dated). */
-function endOf(c: InsolvencyCase, procedure: Procedure, companyStatus: string, companyCeasedOn: string | null): { ended: boolean; on: string | null; by: string } {
-  const ends = c.dates.filter((d) => d.type && END_DATE_TYPES.has(d.type) && isDate(d.date)).map((d) => d.date!).sort();
+function endOf(
+  c: InsolvencyCase,
+  procedure: Procedure,
+  companyStatus: string,
+  companyCeasedOn: string | null,
+): { ended: boolean; on: string | null; by: string } {
+  const ends = c.dates
+    .filter((d) => d.type && END_DATE_TYPES.has(d.type) && isDate(d.date))
+    .map((d) => d.date!)
+    .sort();
   if (ends.length) return { ended: true, on: ends[ends.length - 1], by: "its end date on the record" };
   if (c.type && /end-of-moratorium/.test(c.type)) return { ended: true, on: newestOf(c), by: "the moratorium's end" };
   if (procedure === "receivership" && c.practitioners.length && c.practitioners.every((p) => isDate(p.ceasedToActOn)))
-    return { ended: true, on: c.practitioners.map((p) => p.ceasedToActOn!).sort().pop()!, by: "every receiver having ceased to act" };
-  if (GONE.has(companyStatus)) return { ended: true, on: isDate(companyCeasedOn) ? companyCeasedOn : null, by: `the company's ${companyStatus === "dissolved" ? "dissolution" : `status ${companyStatus}`}` };
+    return {
+      ended: true,
+      on: c.practitioners
+        .map((p) => p.ceasedToActOn!)
+        .sort()
+        .pop()!,
+      by: "every receiver having ceased to act",
+    };
+  if (GONE.has(companyStatus))
+    return {
+      ended: true,
+      on: isDate(companyCeasedOn) ? companyCeasedOn : null,
+      by: `the company's ${companyStatus === "dissolved" ? "dissolution" : `status ${companyStatus}`}`,
+    };
   return { ended: false, on: null, by: "" };
 }
 
@@ -337,7 +397,10 @@ function endOf(c: InsolvencyCase, procedure: Procedure, companyStatus: string, c
  * failed, ended with nothing after it, a solvent winding-up), and how long ago. `cases` is every case of the company
  * (a later case can show a rescue failed). Pure.
  */
-export function gradeInsolvencyCase(c: InsolvencyCase, ctx: { cases: InsolvencyCase[]; companyStatus: string; companyCeasedOn: string | null; today: string }): CaseGrade {
+export function gradeInsolvencyCase(
+  c: InsolvencyCase,
+  ctx: { cases: InsolvencyCase[]; companyStatus: string; companyCeasedOn: string | null; today: string },
+): CaseGrade {
   const procedure = procedureOf(c.type);
   const end = endOf(c, procedure, ctx.companyStatus, ctx.companyCeasedOn);
 
@@ -378,10 +441,22 @@ export function gradeInsolvencyCase(c: InsolvencyCase, ctx: { cases: InsolvencyC
   const bandWords = ["within the last 12 months", `within the last ${LOOKBACK_YEARS} years`, `more than ${LOOKBACK_YEARS} years ago`][band];
 
   if (procedure === "solvent-liquidation")
-    return { ...base, outcome: "solvent-wound-up", followedBy: null, severity: "info", reading: `A members' (solvent) voluntary liquidation, ${when} (shown by ${end.by}): graded info.` };
+    return {
+      ...base,
+      outcome: "solvent-wound-up",
+      followedBy: null,
+      severity: "info",
+      reading: `A members' (solvent) voluntary liquidation, ${when} (shown by ${end.by}): graded info.`,
+    };
   if (procedure === "insolvent-liquidation") {
     const severity = ENDED_SEVERITY["wound-up"][band];
-    return { ...base, outcome: "wound-up", followedBy: null, severity, reading: `Wound up: the liquidation ${when} (shown by ${end.by}); an insolvent liquidation that ended ${bandWords} is graded ${severity}.` };
+    return {
+      ...base,
+      outcome: "wound-up",
+      followedBy: null,
+      severity,
+      reading: `Wound up: the liquidation ${when} (shown by ${end.by}); an insolvent liquidation that ended ${bandWords} is graded ${severity}.`,
+    };
   }
 
   // A rescue procedure or a moratorium: did the company come through?
@@ -394,7 +469,13 @@ export function gradeInsolvencyCase(c: InsolvencyCase, ctx: { cases: InsolvencyC
   if (later || NOT_RESCUED.has(ctx.companyStatus)) {
     const severity = ENDED_SEVERITY.failed[band];
     const why = later ? `followed by ${words(later.type ?? "another case")} (${followedBy})` : `the company's status is now ${ctx.companyStatus}`;
-    return { ...base, outcome: "failed", followedBy, severity, reading: `Failed: the ${caseWords(c.type, procedure)} ${when} (shown by ${end.by}), ${why}.${cvaWords} Graded ${severity}: it ended ${bandWords}.` };
+    return {
+      ...base,
+      outcome: "failed",
+      followedBy,
+      severity,
+      reading: `Failed: the ${caseWords(c.type, procedure)} ${when} (shown by ${end.by}), ${why}.${cvaWords} Graded ${severity}: it ended ${bandWords}.`,
+    };
   }
   const severity = (procedure === "moratorium" ? MORATORIUM_ENDED : ENDED_SEVERITY.ended)[band];
   return {

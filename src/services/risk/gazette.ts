@@ -158,7 +158,8 @@ export function matchNotices(notices: GazetteNotice[], company: CompanyForNotice
     const stated = noticeCompanyNumber(notice);
     let matchedBy: MatchedNotice["matchedBy"] | null = null;
     if (stated) matchedBy = stated === company.number ? "company number" : null;
-    else if (postcode && names.has(noticeCompanyName(notice.title)) && noticePostcodes(notice.text).has(postcode)) matchedBy = "name and registered-office postcode";
+    else if (postcode && names.has(noticeCompanyName(notice.title)) && noticePostcodes(notice.text).has(postcode))
+      matchedBy = "name and registered-office postcode";
     if (matchedBy) {
       seen.add(notice.id);
       out.push({ notice, matchedBy });

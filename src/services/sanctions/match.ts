@@ -58,20 +58,59 @@ export interface CompanyToMatch {
  *  - fze, fzco, fz llc: UAE free-zone forms (Free Zone Establishment / Company).
  */
 const FORMS: [string, string[]][] = [
-  ["llc", [
-    "limited liability company", "llc", "ooo", "ооо",
-    "obshchestvo s ogranichennoi otvetstvennostyu", "obshchestvo s ogranichennoy otvetstvennostyu",
-    "obshchestvo s ogranichennoj otvetstvennostju", "obschestvo s ogranichennoy otvetstvennostyu",
-    "obshestvo s ogranichennoy otvetstvennostyu",
-    "tovarystvo z obmezhenoiu vidpovidalnistiu", "tovarystvo z obmezhenoyu vidpovidalnistyu", "tov", "too",
-    "private limited company", "private limited", "pvt ltd", "ltd", "limited", "gmbh",
-  ]],
-  ["jsc", [
-    "open joint stock company", "closed joint stock company", "public joint stock company", "joint stock company",
-    "publichnoe aktsionernoe obshchestvo", "otkrytoe aktsionernoe obshchestvo", "zakrytoe aktsionernoe obshchestvo",
-    "aktsionernoe obshchestvo", "aktsionernoye obshchestvo", "aktsionerne tovarystvo",
-    "jsc", "ojsc", "cjsc", "pjsc", "ao", "pao", "oao", "zao", "pat", "prat", "ао", "пао", "оао", "зао",
-  ]],
+  [
+    "llc",
+    [
+      "limited liability company",
+      "llc",
+      "ooo",
+      "ооо",
+      "obshchestvo s ogranichennoi otvetstvennostyu",
+      "obshchestvo s ogranichennoy otvetstvennostyu",
+      "obshchestvo s ogranichennoj otvetstvennostju",
+      "obschestvo s ogranichennoy otvetstvennostyu",
+      "obshestvo s ogranichennoy otvetstvennostyu",
+      "tovarystvo z obmezhenoiu vidpovidalnistiu",
+      "tovarystvo z obmezhenoyu vidpovidalnistyu",
+      "tov",
+      "too",
+      "private limited company",
+      "private limited",
+      "pvt ltd",
+      "ltd",
+      "limited",
+      "gmbh",
+    ],
+  ],
+  [
+    "jsc",
+    [
+      "open joint stock company",
+      "closed joint stock company",
+      "public joint stock company",
+      "joint stock company",
+      "publichnoe aktsionernoe obshchestvo",
+      "otkrytoe aktsionernoe obshchestvo",
+      "zakrytoe aktsionernoe obshchestvo",
+      "aktsionernoe obshchestvo",
+      "aktsionernoye obshchestvo",
+      "aktsionerne tovarystvo",
+      "jsc",
+      "ojsc",
+      "cjsc",
+      "pjsc",
+      "ao",
+      "pao",
+      "oao",
+      "zao",
+      "pat",
+      "prat",
+      "ао",
+      "пао",
+      "оао",
+      "зао",
+    ],
+  ],
   ["plc", ["public limited company", "plc"]],
   ["llp", ["limited liability partnership", "llp"]],
   ["lp", ["limited partnership", "lp"]],
@@ -82,8 +121,9 @@ const FORMS: [string, string[]][] = [
 ];
 
 /** Every form as words, longest first, so "joint stock company" is tried before "company"-less forms. */
-const FORM_WORDS: [string[], string][] = FORMS.flatMap(([form, spellings]) => spellings.map((s): [string[], string] => [s.split(" "), form]))
-  .sort((a, b) => b[0].length - a[0].length);
+const FORM_WORDS: [string[], string][] = FORMS.flatMap(([form, spellings]) => spellings.map((s): [string[], string] => [s.split(" "), form])).sort(
+  (a, b) => b[0].length - a[0].length,
+);
 
 const STOP = new Set(["and", "of", "the", "a", "an", "for", "in", "at", "on", "to", "by"]);
 
@@ -92,8 +132,14 @@ function joinInitials(w: string[]): string[] {
   const out: string[] = [];
   let run = "";
   for (const x of w) {
-    if (x.length === 1 && /\p{L}/u.test(x)) { run += x; continue; }
-    if (run) { out.push(run); run = ""; }
+    if (x.length === 1 && /\p{L}/u.test(x)) {
+      run += x;
+      continue;
+    }
+    if (run) {
+      out.push(run);
+      run = "";
+    }
     out.push(x);
   }
   if (run) out.push(run);
@@ -110,10 +156,48 @@ const endsWith = (w: string[], f: string[]) => w.length > f.length && f.every((t
  */
 /** Words common in company names on the list and on the register, beyond the matcher's generic words: never a one-word name. */
 const COMMON_BUSINESS_WORDS: ReadonlySet<string> = new Set([
-  "investment", "investments", "capital", "finance", "financial", "trade", "industries", "industrial", "commercial", "energy",
-  "oil", "gas", "resources", "logistics", "shipping", "marine", "maritime", "technology", "technologies", "systems", "engineering",
-  "construction", "development", "developments", "ventures", "bank", "import", "export", "products", "supply", "supplies",
-  "industry", "corporation", "property", "properties", "estates", "network", "media", "security", "defence", "defense", "aviation",
+  "investment",
+  "investments",
+  "capital",
+  "finance",
+  "financial",
+  "trade",
+  "industries",
+  "industrial",
+  "commercial",
+  "energy",
+  "oil",
+  "gas",
+  "resources",
+  "logistics",
+  "shipping",
+  "marine",
+  "maritime",
+  "technology",
+  "technologies",
+  "systems",
+  "engineering",
+  "construction",
+  "development",
+  "developments",
+  "ventures",
+  "bank",
+  "import",
+  "export",
+  "products",
+  "supply",
+  "supplies",
+  "industry",
+  "corporation",
+  "property",
+  "properties",
+  "estates",
+  "network",
+  "media",
+  "security",
+  "defence",
+  "defense",
+  "aviation",
 ]);
 
 export function normaliseSanctionsName(raw: string): { key: string; core: string; form: string | null; matchable: boolean } {
@@ -122,8 +206,18 @@ export function normaliseSanctionsName(raw: string): { key: string; core: string
   for (let changed = true, rounds = 0; changed && rounds < 4; rounds++) {
     changed = false;
     for (const [f, form] of FORM_WORDS) {
-      if (startsWith(w, f)) { w = w.slice(f.length); forms.add(form); changed = true; break; }
-      if (endsWith(w, f)) { w = w.slice(0, w.length - f.length); forms.add(form); changed = true; break; }
+      if (startsWith(w, f)) {
+        w = w.slice(f.length);
+        forms.add(form);
+        changed = true;
+        break;
+      }
+      if (endsWith(w, f)) {
+        w = w.slice(0, w.length - f.length);
+        forms.add(form);
+        changed = true;
+        break;
+      }
     }
   }
   const core = w.join(" ");
@@ -146,24 +240,44 @@ function nonLatinKey(raw: string): { key: string; matchable: boolean } {
 
 /** Countries as written → one name; the UK's parts and spellings are all "united kingdom". */
 const COUNTRY_ALIASES: Record<string, string> = {
-  "uk": "united kingdom", "u k": "united kingdom", "gb": "united kingdom", "great britain": "united kingdom",
-  "britain": "united kingdom", "england": "united kingdom", "scotland": "united kingdom", "wales": "united kingdom",
-  "northern ireland": "united kingdom", "england and wales": "united kingdom", "england wales": "united kingdom",
+  uk: "united kingdom",
+  "u k": "united kingdom",
+  gb: "united kingdom",
+  "great britain": "united kingdom",
+  britain: "united kingdom",
+  england: "united kingdom",
+  scotland: "united kingdom",
+  wales: "united kingdom",
+  "northern ireland": "united kingdom",
+  "england and wales": "united kingdom",
+  "england wales": "united kingdom",
   "united kingdom of great britain and northern ireland": "united kingdom",
-  "russian federation": "russia", "uae": "united arab emirates", "usa": "united states",
-  "united states of america": "united states", "us": "united states",
+  "russian federation": "russia",
+  uae: "united arab emirates",
+  usa: "united states",
+  "united states of america": "united states",
+  us: "united states",
 };
 
 export function normaliseCountry(raw: string | null | undefined): string | null {
   if (!raw) return null;
-  const s = raw.toLowerCase().replace(/\(\d+\)/g, " ").replace(/&/g, " and ").replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  const s = raw
+    .toLowerCase()
+    .replace(/\(\d+\)/g, " ")
+    .replace(/&/g, " and ")
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
   return s ? (COUNTRY_ALIASES[s] ?? s) : null;
 }
 
 /** Listed postcodes as written, split where the list numbers several ("(1) 603950 (2) 603107"). */
 function postcodesOf(listed: string[]): Set<string> {
   const out = new Set<string>();
-  for (const p of listed) for (const part of p.split(/\(\d+\)|[;,]/)) { const s = squashPostcode(part); if (s) out.add(s); }
+  for (const p of listed)
+    for (const part of p.split(/\(\d+\)|[;,]/)) {
+      const s = squashPostcode(part);
+      if (s) out.add(s);
+    }
   return out;
 }
 
@@ -178,7 +292,10 @@ interface Entry {
   ukNumbers: Map<string, string>;
 }
 
-interface NameHit { entry: Entry; name: SanctionsName }
+interface NameHit {
+  entry: Entry;
+  name: SanctionsName;
+}
 
 export interface SanctionsIndex {
   /** Entity and ship designations by UK company number (the value says which listed text gave it). */
@@ -228,14 +345,27 @@ function nameKeys(n: SanctionsName): string[] {
 
 /** Indexes the list once; matchCompany is then Map lookups only. */
 export function buildSanctionsIndex(designations: SanctionsDesignation[]): SanctionsIndex {
-  const index: SanctionsIndex = { byNumber: new Map(), byRegistration: new Map(), byName: new Map(), individualsByName: new Map(), size: { designations: 0, names: 0 } };
+  const index: SanctionsIndex = {
+    byNumber: new Map(),
+    byRegistration: new Map(),
+    byName: new Map(),
+    individualsByName: new Map(),
+    size: { designations: 0, names: 0 },
+  };
   for (const d of designations) {
     const countryNames = new Map<string, string>();
-    for (const c of d.countries) { const n = normaliseCountry(c); if (n && !countryNames.has(n)) countryNames.set(n, c.trim()); }
+    for (const c of d.countries) {
+      const n = normaliseCountry(c);
+      if (n && !countryNames.has(n)) countryNames.set(n, c.trim());
+    }
     const entry: Entry = { d, countries: new Set(countryNames.keys()), countryNames, postcodes: postcodesOf(d.postcodes), ukNumbers: new Map() };
     index.size.designations++;
     if (d.kind === "individual") {
-      for (const n of d.names) for (const k of nameKeys(n)) { push(index.individualsByName, k, { entry, name: n }); index.size.names++; }
+      for (const n of d.names)
+        for (const k of nameKeys(n)) {
+          push(index.individualsByName, k, { entry, name: n });
+          index.size.names++;
+        }
       continue;
     }
     const ukAddress = entry.countries.has("united kingdom");
@@ -320,7 +450,8 @@ function corroborate(entry: Entry, country: string | null, postcode: string, num
   if (entry.countries.size && (!country || !entry.countries.has(country))) return null;
   const reasons: string[] = [];
   if (country && entry.countries.has(country)) reasons.push(`address country ${entry.countryNames.get(country)} matches`);
-  if (postcode && entry.postcodes.has(postcode)) reasons.push(`same postcode ${postcode.length > 4 ? `${postcode.slice(0, -3)} ${postcode.slice(-3)}` : postcode}`);
+  if (postcode && entry.postcodes.has(postcode))
+    reasons.push(`same postcode ${postcode.length > 4 ? `${postcode.slice(0, -3)} ${postcode.slice(-3)}` : postcode}`);
   return reasons.length ? reasons : null;
 }
 

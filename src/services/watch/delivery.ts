@@ -23,7 +23,9 @@ export const RETRY_SCHEDULE_SECONDS: readonly number[] = Object.freeze([
 /** Retries after the first attempt (SPEC §6.2: five). */
 export const MAX_RETRIES = RETRY_SCHEDULE_SECONDS.length;
 /** Each retry's time from the first attempt when every attempt fails at once (seconds): 5 min … 47 h 35 min. */
-export const RETRY_OFFSETS_SECONDS: readonly number[] = Object.freeze(RETRY_SCHEDULE_SECONDS.map((_, i) => RETRY_SCHEDULE_SECONDS.slice(0, i + 1).reduce((a, b) => a + b, 0)));
+export const RETRY_OFFSETS_SECONDS: readonly number[] = Object.freeze(
+  RETRY_SCHEDULE_SECONDS.map((_, i) => RETRY_SCHEDULE_SECONDS.slice(0, i + 1).reduce((a, b) => a + b, 0)),
+);
 /** A reply (status line and headers) must arrive within this; the reply body is not read. */
 export const DELIVERY_TIMEOUT_MS = 15_000;
 /** No attempt is made later than this after the first attempt ("five times over two days"). */

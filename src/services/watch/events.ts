@@ -96,12 +96,14 @@ export const EVENT_KINDS = {
   payment_report: {
     section: "payments",
     when: "a new payment practices report was filed (a later period, or a new report for the same period)",
-    shape: "{ reportId: number | null, avgDays: number | null, pctLate: number | null } (avgDays: average days to pay; pctLate: % of invoices not paid within the agreed terms; before: every field null when there was no earlier report)",
+    shape:
+      "{ reportId: number | null, avgDays: number | null, pctLate: number | null } (avgDays: average days to pay; pctLate: % of invoices not paid within the agreed terms; before: every field null when there was no earlier report)",
   },
   contract_won: {
     section: "contracts",
     when: "a new public contract award to the company (Contracts Finder or Find a Tender)",
-    shape: "{ ocid: string | null, awardId: string | null, title: string | null, buyer: string | null, value: { amount, currency } | null, awardDate: string | null } (before: every field null)",
+    shape:
+      "{ ocid: string | null, awardId: string | null, title: string | null, buyer: string | null, value: { amount, currency } | null, awardDate: string | null } (before: every field null)",
   },
   sponsor_added: {
     section: "sponsors",
@@ -209,7 +211,9 @@ function registerEvents(a: Ok<RegisterValues>, b: Ok<RegisterValues>, name: stri
   const moved = (x: IdvCounts | null, y: IdvCounts | null) => !!x && !!y && (x.verified !== y.verified || x.overdue !== y.overdue);
   if (moved(a.idv.directors, b.idv.directors) || moved(a.idv.pscs, b.idv.pscs)) {
     const part = (label: string, x: IdvCounts | null, y: IdvCounts | null) =>
-      !x || !y ? null : `${label}: ${y.verified} verified and ${y.overdue} overdue${x.verified !== y.verified || x.overdue !== y.overdue ? ` (was ${x.verified} and ${x.overdue})` : " (unchanged)"}`;
+      !x || !y
+        ? null
+        : `${label}: ${y.verified} verified and ${y.overdue} overdue${x.verified !== y.verified || x.overdue !== y.overdue ? ` (was ${x.verified} and ${x.overdue})` : " (unchanged)"}`;
     const parts = [part("directors", a.idv.directors, b.idv.directors), part("persons with significant control", a.idv.pscs, b.idv.pscs)].filter(Boolean);
     out.push({
       kind: "id_verification",
@@ -349,7 +353,12 @@ function sponsorsEvents(a: Ok<SponsorsValues>, b: Ok<SponsorsValues>, name: stri
         after: shape(e),
       });
     else if (was?.listed && !e.listed)
-      out.push({ kind: "sponsor_removed", summary: `${name} is no longer on the register of licensed sponsors (${where(e)}).`, before: shape(was), after: shape(e) });
+      out.push({
+        kind: "sponsor_removed",
+        summary: `${name} is no longer on the register of licensed sponsors (${where(e)}).`,
+        before: shape(was),
+        after: shape(e),
+      });
     else if (was?.listed && e.listed && was.rating !== e.rating)
       out.push({
         kind: "sponsor_rerated",

@@ -215,7 +215,10 @@ export interface ReadingInput {
 const failed = (x: unknown): x is Error | undefined => x === undefined || x instanceof Error;
 const reasonOf = (x: Error | undefined, what: string) => (x?.message?.trim() || `${what} was not read`).slice(0, 200);
 const unread = (readAt: string, x: Error | undefined, what: string): Unread => ({ ok: false, readAt, reason: reasonOf(x, what) });
-const byString = <T>(f: (t: T) => string) => (a: T, b: T) => (f(a) < f(b) ? -1 : f(a) > f(b) ? 1 : 0);
+const byString =
+  <T>(f: (t: T) => string) =>
+  (a: T, b: T) =>
+    f(a) < f(b) ? -1 : f(a) > f(b) ? 1 : 0;
 const counts = (c: IdentityCounts): IdvCounts => ({ verified: c.verified, statementDue: c.statementDue, overdue: c.overdue, notApplicable: c.notApplicable });
 
 function registerSection(x: ReadingInput, today: string): Section<RegisterValues> {
@@ -305,7 +308,15 @@ function contractsSection(x: ReadingInput): Section<ContractsValues> {
     if (GONE.has(a.status)) continue;
     const key = `${a.ocid}|${a.awardId}`;
     if (!byKey.has(key))
-      byKey.set(key, { key, ocid: a.ocid, awardId: a.awardId, title: a.title, buyer: a.buyer.name, value: a.value ? { amount: a.value.amount, currency: a.value.currency } : null, awardDate: (a.awardDate ?? a.datePublished)?.slice(0, 10) ?? null });
+      byKey.set(key, {
+        key,
+        ocid: a.ocid,
+        awardId: a.awardId,
+        title: a.title,
+        buyer: a.buyer.name,
+        value: a.value ? { amount: a.value.amount, currency: a.value.currency } : null,
+        awardDate: (a.awardDate ?? a.datePublished)?.slice(0, 10) ?? null,
+      });
   }
   const all = [...byKey.values()].sort((a, b) => (b.awardDate ?? "").localeCompare(a.awardDate ?? "") || a.key.localeCompare(b.key));
   return { ok: true, readAt: x.readAt, awards: all.slice(0, MAX_CONTRACTS), total: all.length, truncated: all.length > MAX_CONTRACTS };

@@ -120,8 +120,7 @@ export function keyBytesOf(secret: string): Uint8Array {
   return key;
 }
 
-const hmacKey = (secret: string) =>
-  crypto.subtle.importKey("raw", keyBytesOf(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+const hmacKey = (secret: string) => crypto.subtle.importKey("raw", keyBytesOf(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
 
 async function hmac(secret: string, input: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), utf8.encode(input)));
@@ -159,7 +158,8 @@ const ID = /^[A-Za-z0-9_-]{1,128}$/;
 const MAX_TIMESTAMP = 1e11;
 
 function checkTimestamp(timestamp: number) {
-  if (!Number.isSafeInteger(timestamp) || timestamp < 0 || timestamp >= MAX_TIMESTAMP) throw new Error("a delivery timestamp is whole Unix seconds (not milliseconds)");
+  if (!Number.isSafeInteger(timestamp) || timestamp < 0 || timestamp >= MAX_TIMESTAMP)
+    throw new Error("a delivery timestamp is whole Unix seconds (not milliseconds)");
 }
 
 /** The headers of one delivery attempt: both signature schemes, over the same body, with every secret given. */
@@ -204,9 +204,7 @@ export function secretsForSigning(secrets: WebhookSecrets, timestamp: number): s
 
 // --- verifying (for our tests and docs; receivers do the same) -----------------------------------------
 
-export type ServiceSignatureCheck =
-  | { ok: true; timestamp: number }
-  | { ok: false; reason: "malformed" | "too-old" | "too-new" | "mismatch" };
+export type ServiceSignatureCheck = { ok: true; timestamp: number } | { ok: false; reason: "malformed" | "too-old" | "too-new" | "mismatch" };
 
 export interface ServiceSignatureToVerify {
   /** The `X-Service-Signature` header value. */
@@ -225,7 +223,13 @@ export interface ServiceSignatureToVerify {
  * HMAC of `<t>.<body>` with some secret. The comparison is `crypto.subtle.verify` (constant time). Unknown entries are
  * ignored.
  */
-export async function verifyServiceSignature({ header, body, secret, now, toleranceSeconds = SIGNATURE_TOLERANCE_SECONDS }: ServiceSignatureToVerify): Promise<ServiceSignatureCheck> {
+export async function verifyServiceSignature({
+  header,
+  body,
+  secret,
+  now,
+  toleranceSeconds = SIGNATURE_TOLERANCE_SECONDS,
+}: ServiceSignatureToVerify): Promise<ServiceSignatureCheck> {
   let t: string | undefined;
   const macs: Uint8Array[] = [];
   for (const part of header.split(",")) {

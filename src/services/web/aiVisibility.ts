@@ -69,7 +69,15 @@ export const CRAWLER_ROLES: Record<CrawlerToken, CrawlerRole> = {
 };
 export const ROLE_POINTS: Record<CrawlerRole, number> = { search: 6, assistant: 3, training: 1 };
 
-export const WEIGHTS: Record<Exclude<Check, "business">, number> = { robots: 30, indexing: 15, rendering: 15, structuredData: 15, sitemap: 10, llmsTxt: 5, meta: 10 };
+export const WEIGHTS: Record<Exclude<Check, "business">, number> = {
+  robots: 30,
+  indexing: 15,
+  rendering: 15,
+  structuredData: 15,
+  sitemap: 10,
+  llmsTxt: 5,
+  meta: 10,
+};
 
 export const SCORING_FORMULA =
   "score = round(100 × points ÷ max), summed over the checks (and parts of checks) that could be judged. " +
@@ -324,7 +332,8 @@ function robotsFindings(r: RobotsSection, answer: FileAnswer): Finding[] {
       id: "robots-unreachable",
       severity: "high",
       check: "robots",
-      message: "robots.txt could not be read. Under RFC 9309 a crawler that gets a server error or no answer for robots.txt must assume the whole site is disallowed, so compliant search and AI crawlers fetch nothing.",
+      message:
+        "robots.txt could not be read. Under RFC 9309 a crawler that gets a server error or no answer for robots.txt must assume the whole site is disallowed, so compliant search and AI crawlers fetch nothing.",
       evidence: { quote: answered(answer), where: r.url },
       fix: "Serve robots.txt with HTTP 200 (or 404 if you want no rules); make sure the server, firewall or bot protection does not answer it with a 5xx or block crawlers.",
     });
@@ -335,7 +344,8 @@ function robotsFindings(r: RobotsSection, answer: FileAnswer): Finding[] {
       id: "robots-absent",
       severity: "info",
       check: "robots",
-      message: "There is no robots.txt, so every crawler may fetch everything (RFC 9309). Nothing is blocked, but crawlers are not pointed at a sitemap either.",
+      message:
+        "There is no robots.txt, so every crawler may fetch everything (RFC 9309). Nothing is blocked, but crawlers are not pointed at a sitemap either.",
       evidence: { quote: answered(answer), where: r.url },
       fix: "Optionally publish a robots.txt with a `Sitemap:` line pointing at your sitemap.",
     });
@@ -419,7 +429,8 @@ export interface LlmsTxtSection {
 
 /** A 2xx answer that is an HTML page (a catch-all route) is not a text file. */
 const looksLikeHtml = (a: FileAnswer) => /html/i.test(a.contentType) || /^\s*(?:<!doctype\s+html|<html\b|<head\b|<body\b)/i.test(a.text ?? "");
-const isPresent = (a: FileAnswer) => a.tooLarge || (a.status !== null && a.status >= 200 && a.status < 300 && !looksLikeHtml(a) && (a.text ?? "").trim().length > 0);
+const isPresent = (a: FileAnswer) =>
+  a.tooLarge || (a.status !== null && a.status >= 200 && a.status < 300 && !looksLikeHtml(a) && (a.text ?? "").trim().length > 0);
 
 export function readLlmsTxt(text: string): { title: string | null; summary: string | null; links: number; sections: number } {
   const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
@@ -511,13 +522,18 @@ export interface BusinessSection {
   note: string;
 }
 
-const blockWhere = (o: { block: number }, jsonLd: JsonLdReading, pageUrl: string) => `JSON-LD block ${o.block} (line ${jsonLd.blocks[o.block - 1]?.line ?? "?"}) of ${pageUrl}`;
+const blockWhere = (o: { block: number }, jsonLd: JsonLdReading, pageUrl: string) =>
+  `JSON-LD block ${o.block} (line ${jsonLd.blocks[o.block - 1]?.line ?? "?"}) of ${pageUrl}`;
 
 function businessSection(reg: RegisterAnswer | null, jsonLd: JsonLdReading): BusinessSection | null {
   if (!reg) return null;
   const org = jsonLd.organisations.find((o) => o.companyNumber === reg.number) ?? jsonLd.organisations[0] ?? null;
   const jsonLdName = org ? (org.legalName ?? org.name) : null;
-  const jsonLdPostcode = org?.address ? (org.address.postcode ? (postcodeIn(org.address.postcode) ?? org.address.postcode.toUpperCase()) : postcodeIn(org.address.text)) : null;
+  const jsonLdPostcode = org?.address
+    ? org.address.postcode
+      ? (postcodeIn(org.address.postcode) ?? org.address.postcode.toUpperCase())
+      : postcodeIn(org.address.text)
+    : null;
   const p = reg.profile;
   if (!p)
     return {
@@ -541,7 +557,11 @@ function businessSection(reg: RegisterAnswer | null, jsonLd: JsonLdReading): Bus
   const postcodeAgrees = jsonLdPostcode && regPostcode ? squashPostcode(jsonLdPostcode) === squashPostcode(regPostcode) : null;
   const notes = [
     `Companies House: ${p.name} (${p.number}), ${p.status || "status not given"}.`,
-    nameAgrees === null ? "No JSON-LD organisation name to compare." : nameAgrees ? "The JSON-LD name agrees with the registered name." : "The JSON-LD name is not the registered name.",
+    nameAgrees === null
+      ? "No JSON-LD organisation name to compare."
+      : nameAgrees
+        ? "The JSON-LD name agrees with the registered name."
+        : "The JSON-LD name is not the registered name.",
     postcodeAgrees === null
       ? "No postcode to compare (JSON-LD or register)."
       : postcodeAgrees
@@ -584,9 +604,12 @@ function structuredFindings(page: PageReading, business: BusinessSection | null,
       id: "jsonld-no-organisation",
       severity: "medium",
       check: "structuredData",
-      message: "The page states no schema.org Organization or LocalBusiness in JSON-LD, so assistants and search engines must guess who the business is, where it is and how it is registered.",
+      message:
+        "The page states no schema.org Organization or LocalBusiness in JSON-LD, so assistants and search engines must guess who the business is, where it is and how it is registered.",
       evidence: {
-        quote: j.blocks.length ? `JSON-LD @type: ${j.types.join(", ") || "none readable"}` : `${page.scripts} <script> element${page.scripts === 1 ? "" : "s"}, none of type application/ld+json`,
+        quote: j.blocks.length
+          ? `JSON-LD @type: ${j.types.join(", ") || "none readable"}`
+          : `${page.scripts} <script> element${page.scripts === 1 ? "" : "s"}, none of type application/ld+json`,
         where: pageUrl,
       },
       fix: orgFix,
@@ -606,7 +629,12 @@ function structuredFindings(page: PageReading, business: BusinessSection | null,
         severity: !o.name || !o.url ? "medium" : "low",
         check: "structuredData",
         message: `The ${o.types[0]} in JSON-LD has no ${missing.join(" or ")}.`,
-        evidence: { quote: cut(JSON.stringify({ "@type": o.types.length === 1 ? o.types[0] : o.types, ...(o.name ? { name: o.name } : {}), ...(o.url ? { url: o.url } : {}) })), where: blockWhere(o, j, pageUrl) },
+        evidence: {
+          quote: cut(
+            JSON.stringify({ "@type": o.types.length === 1 ? o.types[0] : o.types, ...(o.name ? { name: o.name } : {}), ...(o.url ? { url: o.url } : {}) }),
+          ),
+          where: blockWhere(o, j, pageUrl),
+        },
         fix: `Add ${missing.map((m) => `\`${m}\``).join(", ")} to the organisation's JSON-LD.`,
       });
   }
@@ -619,7 +647,10 @@ function structuredFindings(page: PageReading, business: BusinessSection | null,
       severity: "medium",
       check: "business",
       message: `The JSON-LD gives company number ${jsonLdNumber.companyNumber}, but the page's text states ${textNumber.number}.`,
-      evidence: { quote: `${jsonLdNumber.companyNumberQuote}; page text: "${textNumber.quote}"`, where: `${blockWhere(jsonLdNumber, j, pageUrl)}, and the page's text` },
+      evidence: {
+        quote: `${jsonLdNumber.companyNumberQuote}; page text: "${textNumber.quote}"`,
+        where: `${blockWhere(jsonLdNumber, j, pageUrl)}, and the page's text`,
+      },
       fix: "State the same, correct company number in both places.",
     });
   if (!business) {
@@ -628,8 +659,12 @@ function structuredFindings(page: PageReading, business: BusinessSection | null,
       id: "company-number-not-stated",
       severity: "low",
       check: "business",
-      message: "Neither the JSON-LD nor the page's text states a company number, so an assistant cannot tie the site to its Companies House record. (UK companies must state their number on their website, though not necessarily on this page.)",
-      evidence: { quote: tail ? `…${collapse(tail)}` : "(the page has no text without JavaScript)", where: `the end of the page's text (usually the footer), ${pageUrl}` },
+      message:
+        "Neither the JSON-LD nor the page's text states a company number, so an assistant cannot tie the site to its Companies House record. (UK companies must state their number on their website, though not necessarily on this page.)",
+      evidence: {
+        quote: tail ? `…${collapse(tail)}` : "(the page has no text without JavaScript)",
+        where: `the end of the page's text (usually the footer), ${pageUrl}`,
+      },
       fix: 'State "Registered in England and Wales, company number 01234567" in the footer, and add it to the Organization JSON-LD as `identifier`.',
     });
     return out;
@@ -654,7 +689,8 @@ function structuredFindings(page: PageReading, business: BusinessSection | null,
       check: "structuredData",
       message: `The page's text states company number ${business.companyNumber}, but the JSON-LD organisation does not carry it.`,
       evidence: { quote: said, where },
-      fix: 'Add `"identifier": {"@type": "PropertyValue", "name": "Company Number", "value": "' + business.companyNumber + '"}` to the organisation\'s JSON-LD.',
+      fix:
+        'Add `"identifier": {"@type": "PropertyValue", "name": "Company Number", "value": "' + business.companyNumber + "\"}` to the organisation's JSON-LD.",
     });
   if (business.status && business.status !== "active")
     out.push({
@@ -671,7 +707,10 @@ function structuredFindings(page: PageReading, business: BusinessSection | null,
       severity: "medium",
       check: "business",
       message: `The JSON-LD names the business "${business.jsonLdName}", but company ${business.companyNumber} is registered as "${business.registeredName}". An assistant checking the register may not trust the link.`,
-      evidence: { quote: `JSON-LD name "${business.jsonLdName}"; Companies House name "${business.registeredName}"`, where: `${jsonLdNumber ? blockWhere(jsonLdNumber, j, pageUrl) : blockWhere(j.organisations[0], j, pageUrl)}; Companies House company ${business.companyNumber}` },
+      evidence: {
+        quote: `JSON-LD name "${business.jsonLdName}"; Companies House name "${business.registeredName}"`,
+        where: `${jsonLdNumber ? blockWhere(jsonLdNumber, j, pageUrl) : blockWhere(j.organisations[0], j, pageUrl)}; Companies House company ${business.companyNumber}`,
+      },
       fix: `Add \`"legalName": "${business.registeredName}"\` to the organisation (keep \`name\` for the trading name), or correct the company number.`,
     });
   if (business.postcodeAgrees === false)
@@ -680,7 +719,10 @@ function structuredFindings(page: PageReading, business: BusinessSection | null,
       severity: "low",
       check: "business",
       message: `The JSON-LD address postcode ${business.jsonLdPostcode} is not the registered office's (${business.registeredPostcode}). A trading address may rightly differ; if this is meant to be the registered office, it disagrees with the register.`,
-      evidence: { quote: `JSON-LD address "${business.jsonLdAddress}"; Companies House registered office postcode "${business.registeredPostcode}"`, where: `${blockWhere(jsonLdNumber ?? j.organisations[0], j, pageUrl)}; Companies House company ${business.companyNumber}` },
+      evidence: {
+        quote: `JSON-LD address "${business.jsonLdAddress}"; Companies House registered office postcode "${business.registeredPostcode}"`,
+        where: `${blockWhere(jsonLdNumber ?? j.organisations[0], j, pageUrl)}; Companies House company ${business.companyNumber}`,
+      },
       fix: "Check the address; if the business trades elsewhere, keep it and consider stating the registered office too.",
     });
   return out;
@@ -765,7 +807,15 @@ export function childSitemaps(files: SitemapFileAnswer[], origin: string): strin
 
 function sitemapSection(from: "robots.txt" | "default", listed: string[], files: SitemapFileAnswer[], page: FetchedPage): SitemapSection {
   const kindOf = (f: SitemapFileAnswer): SitemapSection["files"][number]["kind"] =>
-    f.tooLarge ? "too-large" : f.status === null ? "unreachable" : f.status >= 500 ? "unreachable" : f.status >= 300 ? "absent" : (f.read?.kind ?? "not-a-sitemap");
+    f.tooLarge
+      ? "too-large"
+      : f.status === null
+        ? "unreachable"
+        : f.status >= 500
+          ? "unreachable"
+          : f.status >= 300
+            ? "absent"
+            : (f.read?.kind ?? "not-a-sitemap");
   const out = files.map((f) => ({ url: f.url, status: f.status, kind: kindOf(f), entries: f.read?.entries.length ?? 0 }));
   const sets = files.filter((f) => f.read?.kind === "urlset");
   const indexes = files.filter((f) => f.read?.kind === "sitemapindex");
@@ -776,16 +826,34 @@ function sitemapSection(from: "robots.txt" | "default", listed: string[], files:
   const read = new Set(files.map((f) => f.url));
   const unread = indexes.flatMap((f) => f.read!.entries.map((e) => e.loc)).filter((u) => !read.has(u)).length;
   const pageListed = !found ? null : listedHere ? true : unread > 0 ? null : false;
-  const dates = [...entries, ...indexes.flatMap((f) => f.read!.entries)].map((e) => e.lastmod).filter((d): d is string => !!d).sort();
+  const dates = [...entries, ...indexes.flatMap((f) => f.read!.entries)]
+    .map((e) => e.lastmod)
+    .filter((d): d is string => !!d)
+    .sort();
   const note = !found
     ? "No sitemap could be read."
     : `${entries.length} page URL${entries.length === 1 ? "" : "s"} in ${sets.length} urlset file${sets.length === 1 ? "" : "s"} read${indexes.length ? `, from ${indexes.length} sitemap index${indexes.length === 1 ? "" : "es"}` : ""}${unread ? `; ${unread} further sitemap${unread === 1 ? "" : "s"} listed but not read (at most ${MAX_SITEMAP_FILES} files are read)` : ""}.`;
-  return { from, listed, files: out, found, urls: entries.length, pageListed, lastmod: dates.length ? { earliest: dates[0], latest: dates.at(-1)! } : null, note };
+  return {
+    from,
+    listed,
+    files: out,
+    found,
+    urls: entries.length,
+    pageListed,
+    lastmod: dates.length ? { earliest: dates[0], latest: dates.at(-1)! } : null,
+    note,
+  };
 }
 
 function sitemapFindings(s: SitemapSection, robots: RobotsSection, page: FetchedPage): Finding[] {
   const out: Finding[] = [];
-  const quoteFiles = () => s.files.map((f) => `GET ${f.url} → ${f.status !== null ? `HTTP ${f.status}` : f.kind === "too-large" ? "larger than 2 MiB" : "no answer"}${f.kind === "not-a-sitemap" ? " (not a urlset or sitemapindex)" : ""}`).join("; ");
+  const quoteFiles = () =>
+    s.files
+      .map(
+        (f) =>
+          `GET ${f.url} → ${f.status !== null ? `HTTP ${f.status}` : f.kind === "too-large" ? "larger than 2 MiB" : "no answer"}${f.kind === "not-a-sitemap" ? " (not a urlset or sitemapindex)" : ""}`,
+      )
+      .join("; ");
   if (!s.found) {
     out.push({
       id: s.files.some((f) => f.kind === "not-a-sitemap" || f.kind === "too-large" || f.kind === "unreachable") ? "sitemap-unreadable" : "sitemap-missing",
@@ -815,7 +883,13 @@ function sitemapFindings(s: SitemapSection, robots: RobotsSection, page: Fetched
       severity: "low",
       check: "sitemap",
       message: `The page ${page.url} is not among the ${s.urls} URLs of the sitemap.`,
-      evidence: { quote: `${s.urls} <loc> entries, none of them ${page.url}`, where: s.files.filter((f) => f.kind === "urlset").map((f) => f.url).join(", ") },
+      evidence: {
+        quote: `${s.urls} <loc> entries, none of them ${page.url}`,
+        where: s.files
+          .filter((f) => f.kind === "urlset")
+          .map((f) => f.url)
+          .join(", "),
+      },
       fix: "List the page's canonical URL in the sitemap.",
     });
   if (!s.lastmod)
@@ -824,7 +898,13 @@ function sitemapFindings(s: SitemapSection, robots: RobotsSection, page: Fetched
       severity: "info",
       check: "sitemap",
       message: "The sitemap gives no <lastmod> dates, so crawlers cannot tell which pages changed.",
-      evidence: { quote: `${s.urls} <url> entries, none with <lastmod>`, where: s.files.filter((f) => f.kind === "urlset" || f.kind === "sitemapindex").map((f) => f.url).join(", ") },
+      evidence: {
+        quote: `${s.urls} <url> entries, none with <lastmod>`,
+        where: s.files
+          .filter((f) => f.kind === "urlset" || f.kind === "sitemapindex")
+          .map((f) => f.url)
+          .join(", "),
+      },
       fix: "Give each <url> a <lastmod> (YYYY-MM-DD) of its last real change.",
     });
   return out;
@@ -852,7 +932,27 @@ export interface IndexingSection {
   canonicalLinks: number;
 }
 
-const DIRECTIVES = new Set(["all", "noindex", "index", "nofollow", "follow", "none", "noarchive", "nocache", "nosnippet", "noimageindex", "notranslate", "indexifembedded", "noai", "noimageai", "max-snippet", "max-image-preview", "max-video-preview", "unavailable_after", "nositelinkssearchbox"]);
+const DIRECTIVES = new Set([
+  "all",
+  "noindex",
+  "index",
+  "nofollow",
+  "follow",
+  "none",
+  "noarchive",
+  "nocache",
+  "nosnippet",
+  "noimageindex",
+  "notranslate",
+  "indexifembedded",
+  "noai",
+  "noimageai",
+  "max-snippet",
+  "max-image-preview",
+  "max-video-preview",
+  "unavailable_after",
+  "nositelinkssearchbox",
+]);
 
 /** `googlebot: noindex, nofollow`, `noindex`, `max-snippet: 0`: each directive with the agent it applies to. */
 export function robotsDirectives(content: string, agent: string): { agent: string; directive: string; value: string | null }[] {
@@ -876,9 +976,11 @@ export function robotsDirectives(content: string, agent: string): { agent: strin
 function indexingSection(page: PageReading, fetched: FetchedPage): IndexingSection {
   const directives: IndexingSection["directives"] = [];
   for (const m of page.metaRobots)
-    for (const d of robotsDirectives(m.content, m.name === "robots" ? "all" : m.name)) directives.push({ directive: d.directive, value: d.value, appliesTo: d.agent, source: "meta", quote: m.tag });
+    for (const d of robotsDirectives(m.content, m.name === "robots" ? "all" : m.name))
+      directives.push({ directive: d.directive, value: d.value, appliesTo: d.agent, source: "meta", quote: m.tag });
   if (fetched.xRobotsTag)
-    for (const d of robotsDirectives(fetched.xRobotsTag, "all")) directives.push({ directive: d.directive, value: d.value, appliesTo: d.agent, source: "header", quote: `X-Robots-Tag: ${cut(fetched.xRobotsTag)}` });
+    for (const d of robotsDirectives(fetched.xRobotsTag, "all"))
+      directives.push({ directive: d.directive, value: d.value, appliesTo: d.agent, source: "header", quote: `X-Robots-Tag: ${cut(fetched.xRobotsTag)}` });
   const has = (...names: string[]) => directives.some((d) => names.includes(d.directive));
   const first = page.canonicals[0];
   const here = comparableUrl(fetched.url);
@@ -898,7 +1000,13 @@ function indexingSection(page: PageReading, fetched: FetchedPage): IndexingSecti
 function indexingFindings(s: IndexingSection, page: PageReading, fetched: FetchedPage): Finding[] {
   const out: Finding[] = [];
   const whereOf = (d: IndexingSection["directives"][number]) => (d.source === "header" ? `HTTP header of ${fetched.url}` : `<head> of ${fetched.url}`);
-  const flag = (id: string, severity: Severity, match: (d: IndexingSection["directives"][number]) => boolean, message: (agents: string) => string, fix: string) => {
+  const flag = (
+    id: string,
+    severity: Severity,
+    match: (d: IndexingSection["directives"][number]) => boolean,
+    message: (agents: string) => string,
+    fix: string,
+  ) => {
     const hits = s.directives.filter(match);
     if (!hits.length) return;
     const agents = [...new Set(hits.map((d) => (d.appliesTo === "all" ? "every crawler" : d.appliesTo)))].join(", ");
@@ -929,7 +1037,8 @@ function indexingFindings(s: IndexingSection, page: PageReading, fetched: Fetche
     "noai",
     "low",
     (d) => d.directive === "noai" || d.directive === "noimageai",
-    (a) => `The page asks ${a} not to use its text or images for AI (noai / noimageai). These are non-standard signals that few crawlers honour; they state an intent to stay out of AI.`,
+    (a) =>
+      `The page asks ${a} not to use its text or images for AI (noai / noimageai). These are non-standard signals that few crawlers honour; they state an intent to stay out of AI.`,
     "Remove noai and noimageai if you want AI assistants to use the page.",
   );
   if (s.canonical && s.canonical.href && !s.canonical.pointsHere)
@@ -948,14 +1057,17 @@ function indexingFindings(s: IndexingSection, page: PageReading, fetched: Fetche
       check: "indexing",
       message: `The page has ${s.canonicalLinks} canonical links; crawlers may ignore them all.`,
       evidence: { quote: page.canonicals.map((c) => c.tag).join(" "), where: `<head> of ${fetched.url}` },
-      fix: "Keep exactly one `<link rel=\"canonical\">`.",
+      fix: 'Keep exactly one `<link rel="canonical">`.',
     });
   return out;
 }
 
 function indexingPoints(s: IndexingSection): number {
   if (s.noindex) return 0;
-  return Math.max(0, WEIGHTS.indexing - (s.nosnippet ? 5 : 0) - (s.noai ? 3 : 0) - (s.noimageai ? 2 : 0) - (s.canonical?.href && !s.canonical.pointsHere ? 5 : 0));
+  return Math.max(
+    0,
+    WEIGHTS.indexing - (s.nosnippet ? 5 : 0) - (s.noai ? 3 : 0) - (s.noimageai ? 2 : 0) - (s.canonical?.href && !s.canonical.pointsHere ? 5 : 0),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -973,8 +1085,10 @@ export interface RenderingSection {
 }
 
 function renderingSection(page: PageReading, rendered: RenderAnswer): RenderingSection {
-  const note = "Most AI crawlers (GPTBot, ClaudeBot, PerplexityBot, CCBot) read the HTML as served and run no JavaScript; text that only JavaScript writes is invisible to them.";
-  if (!rendered.ok) return { judged: false, htmlTextLength: page.textLength, renderedTextLength: null, ratio: null, clientRendered: null, reason: rendered.reason, note };
+  const note =
+    "Most AI crawlers (GPTBot, ClaudeBot, PerplexityBot, CCBot) read the HTML as served and run no JavaScript; text that only JavaScript writes is invisible to them.";
+  if (!rendered.ok)
+    return { judged: false, htmlTextLength: page.textLength, renderedTextLength: null, ratio: null, clientRendered: null, reason: rendered.reason, note };
   const renderedLength = textLengthOf(rendered.text);
   const ratio = renderedLength === 0 ? (page.textLength > 0 ? 1 : 0) : Math.min(1, page.textLength / renderedLength);
   const r = Math.round(ratio * 100) / 100;
@@ -1039,7 +1153,11 @@ const verdictOf = (t: string | null, min: number, max: number): Verdict => (!t ?
 function metaSection(page: PageReading): MetaSection {
   return {
     title: { text: page.title.text, length: page.title.text?.length ?? 0, verdict: verdictOf(page.title.text, TITLE_MIN, TITLE_MAX) },
-    description: { text: page.description.text, length: page.description.text?.length ?? 0, verdict: verdictOf(page.description.text, DESCRIPTION_MIN, DESCRIPTION_MAX) },
+    description: {
+      text: page.description.text,
+      length: page.description.text?.length ?? 0,
+      verdict: verdictOf(page.description.text, DESCRIPTION_MIN, DESCRIPTION_MAX),
+    },
     ogTitle: page.ogTitle.text,
     ogDescription: page.ogDescription.text,
     lang: page.lang,
@@ -1051,18 +1169,83 @@ function metaSection(page: PageReading): MetaSection {
 function metaFindings(s: MetaSection, page: PageReading, fetched: FetchedPage): Finding[] {
   const out: Finding[] = [];
   const head = `<head> of ${fetched.url}`;
-  const f = (id: string, severity: Severity, message: string, quote: string, fix: string, where = head) => out.push({ id, severity, check: "meta", message, evidence: { quote, where }, fix });
-  if (s.title.verdict === "missing") f("title-missing", "medium", "The page has no <title>: search results and assistants show the URL instead of the business's name.", page.title.tag ?? `<title> elements: 0`, "Add a <title> naming the page and the business, e.g. `Services | Business name`.");
-  else if (s.title.verdict === "too-long") f("title-too-long", "low", `The title is ${s.title.length} characters; results cut titles at about ${TITLE_MAX}.`, page.title.tag!, `Shorten the title to at most ${TITLE_MAX} characters, the business's name included.`);
-  else if (s.title.verdict === "too-short") f("title-too-short", "low", `The title is only ${s.title.length} characters and says little about the page.`, page.title.tag!, "Name the page's subject and the business in the title.");
+  const f = (id: string, severity: Severity, message: string, quote: string, fix: string, where = head) =>
+    out.push({ id, severity, check: "meta", message, evidence: { quote, where }, fix });
+  if (s.title.verdict === "missing")
+    f(
+      "title-missing",
+      "medium",
+      "The page has no <title>: search results and assistants show the URL instead of the business's name.",
+      page.title.tag ?? `<title> elements: 0`,
+      "Add a <title> naming the page and the business, e.g. `Services | Business name`.",
+    );
+  else if (s.title.verdict === "too-long")
+    f(
+      "title-too-long",
+      "low",
+      `The title is ${s.title.length} characters; results cut titles at about ${TITLE_MAX}.`,
+      page.title.tag!,
+      `Shorten the title to at most ${TITLE_MAX} characters, the business's name included.`,
+    );
+  else if (s.title.verdict === "too-short")
+    f(
+      "title-too-short",
+      "low",
+      `The title is only ${s.title.length} characters and says little about the page.`,
+      page.title.tag!,
+      "Name the page's subject and the business in the title.",
+    );
   if (s.description.verdict === "missing")
-    f("description-missing", "medium", "The page has no meta description: assistants and search results make up a summary from whatever text they find.", `<meta name="description"> elements: 0`, `Add <meta name="description" content="…"> of ${DESCRIPTION_MIN}–${DESCRIPTION_MAX} characters saying what the business does and where.`);
+    f(
+      "description-missing",
+      "medium",
+      "The page has no meta description: assistants and search results make up a summary from whatever text they find.",
+      `<meta name="description"> elements: 0`,
+      `Add <meta name="description" content="…"> of ${DESCRIPTION_MIN}–${DESCRIPTION_MAX} characters saying what the business does and where.`,
+    );
   else if (s.description.verdict !== "ok")
-    f("description-length", "low", `The meta description is ${s.description.length} characters; ${DESCRIPTION_MIN}–${DESCRIPTION_MAX} is the usual guidance.`, page.description.tag!, `Rewrite it to ${DESCRIPTION_MIN}–${DESCRIPTION_MAX} characters.`);
-  if (!s.lang) f("lang-missing", "low", "The <html> element has no lang attribute, so the page's language is guessed.", page.htmlTag || "<html> element: none", 'Add `<html lang="en-GB">`.', `start of ${fetched.url}`);
-  if (s.h1Count === 0) f("h1-missing", "low", "The page has no h1 heading in its HTML, so its main subject is not marked.", `<h1> elements: 0`, "Give the page one <h1> stating what it is about.", `HTML of ${fetched.url}`);
-  else if (s.h1Count > 1) f("h1-multiple", "info", `The page has ${s.h1Count} h1 headings; one is clearer.`, page.h1.map((h) => `<h1>${cut(h, 60)}</h1>`).join(" "), "Keep one <h1> and make the others h2.", `HTML of ${fetched.url}`);
-  if (!s.ogTitle && !s.ogDescription) f("og-missing", "low", "The page has no OpenGraph title or description, which link previews and some assistants use.", `<meta property="og:title"> and <meta property="og:description">: none`, 'Add `<meta property="og:title">` and `<meta property="og:description">`.');
+    f(
+      "description-length",
+      "low",
+      `The meta description is ${s.description.length} characters; ${DESCRIPTION_MIN}–${DESCRIPTION_MAX} is the usual guidance.`,
+      page.description.tag!,
+      `Rewrite it to ${DESCRIPTION_MIN}–${DESCRIPTION_MAX} characters.`,
+    );
+  if (!s.lang)
+    f(
+      "lang-missing",
+      "low",
+      "The <html> element has no lang attribute, so the page's language is guessed.",
+      page.htmlTag || "<html> element: none",
+      'Add `<html lang="en-GB">`.',
+      `start of ${fetched.url}`,
+    );
+  if (s.h1Count === 0)
+    f(
+      "h1-missing",
+      "low",
+      "The page has no h1 heading in its HTML, so its main subject is not marked.",
+      `<h1> elements: 0`,
+      "Give the page one <h1> stating what it is about.",
+      `HTML of ${fetched.url}`,
+    );
+  else if (s.h1Count > 1)
+    f(
+      "h1-multiple",
+      "info",
+      `The page has ${s.h1Count} h1 headings; one is clearer.`,
+      page.h1.map((h) => `<h1>${cut(h, 60)}</h1>`).join(" "),
+      "Keep one <h1> and make the others h2.",
+      `HTML of ${fetched.url}`,
+    );
+  if (!s.ogTitle && !s.ogDescription)
+    f(
+      "og-missing",
+      "low",
+      "The page has no OpenGraph title or description, which link previews and some assistants use.",
+      `<meta property="og:title"> and <meta property="og:description">: none`,
+      'Add `<meta property="og:title">` and `<meta property="og:description">`.',
+    );
   return out;
 }
 
@@ -1136,7 +1319,12 @@ export function assessAiVisibility(input: AiVisibilityInput): AiVisibilityReadin
   const checks: AiVisibilityReading["scoring"]["checks"] = [
     { check: "robots", points: rp.points, max: rp.max, judged: true },
     { check: "indexing", points: indexingPoints(indexing), max: WEIGHTS.indexing, judged: true },
-    { check: "rendering", points: rendering.judged ? Math.round(WEIGHTS.rendering * (rendering.ratio ?? 0) * 10) / 10 : 0, max: WEIGHTS.rendering, judged: rendering.judged },
+    {
+      check: "rendering",
+      points: rendering.judged ? Math.round(WEIGHTS.rendering * (rendering.ratio ?? 0) * 10) / 10 : 0,
+      max: WEIGHTS.rendering,
+      judged: rendering.judged,
+    },
     { check: "structuredData", points: structuredPoints(reading, business), max: WEIGHTS.structuredData, judged: true },
     { check: "sitemap", points: sp.points, max: sp.max, judged: true },
     { check: "llmsTxt", points: (llmsTxt.present ? 4 : 0) + (llmsTxt.full.present ? 1 : 0), max: WEIGHTS.llmsTxt, judged: true },
@@ -1164,7 +1352,12 @@ export function assessAiVisibility(input: AiVisibilityInput): AiVisibilityReadin
     findings,
     robots,
     llmsTxt,
-    structuredData: { blocks: reading.jsonLd.blocks.length, invalidBlocks: reading.jsonLd.invalid, types: reading.jsonLd.types, organisations: reading.jsonLd.organisations },
+    structuredData: {
+      blocks: reading.jsonLd.blocks.length,
+      invalidBlocks: reading.jsonLd.invalid,
+      types: reading.jsonLd.types,
+      organisations: reading.jsonLd.organisations,
+    },
     business,
     sitemap,
     indexing,

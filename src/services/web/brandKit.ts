@@ -154,7 +154,10 @@ const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, "");
 export function brandFromTitle(title: string, pageUrl: string): string | null {
   const t = clean(title);
   if (!t) return null;
-  const parts = t.split(TITLE_SEPARATORS).map(clean).filter((p) => p && !GENERIC_TITLE_PART.test(p));
+  const parts = t
+    .split(TITLE_SEPARATORS)
+    .map(clean)
+    .filter((p) => p && !GENERIC_TITLE_PART.test(p));
   if (!parts.length) return null;
   if (parts.length === 1) return parts[0].length <= 80 ? parts[0] : null;
   const u = new URL(pageUrl);
@@ -216,11 +219,14 @@ function heroHeading(document: El, name: string | null, isHome: boolean): string
 // Social profiles
 // ---------------------------------------------------------------------------------------------------------------
 
-const MASTODON_HOSTS = /(?:^|\.)(?:mastodon\.[a-z.]+|mstdn\.[a-z.]+|fosstodon\.org|hachyderm\.io|mas\.to|infosec\.exchange|techhub\.social|social\.vivaldi\.net|mastodonapp\.uk|toot\.community|universeodon\.com)$/;
+const MASTODON_HOSTS =
+  /(?:^|\.)(?:mastodon\.[a-z.]+|mstdn\.[a-z.]+|fosstodon\.org|hachyderm\.io|mas\.to|infosec\.exchange|techhub\.social|social\.vivaldi\.net|mastodonapp\.uk|toot\.community|universeodon\.com)$/;
 const X_RESERVED = /^(?:intent|share|home|hashtag|search|i|explore|login|signup|settings|messages|notifications|tos|privacy|compose|widgets?)$/i;
-const FB_RESERVED = /^(?:sharer|sharer\.php|share|share\.php|dialog|plugins|tr|login|login\.php|events|groups|watch|help|policies|privacy|hashtag|photo|photo\.php|permalink\.php|story\.php|l\.php|pages)$/i;
+const FB_RESERVED =
+  /^(?:sharer|sharer\.php|share|share\.php|dialog|plugins|tr|login|login\.php|events|groups|watch|help|policies|privacy|hashtag|photo|photo\.php|permalink\.php|story\.php|l\.php|pages)$/i;
 const IG_RESERVED = /^(?:p|reel|reels|explore|accounts|stories|tv|direct|about|legal)$/i;
-const GH_RESERVED = /^(?:features|login|join|sponsors|marketplace|about|pricing|topics|collections|trending|explore|orgs|settings|site|contact|enterprise|security|customer-stories|readme)$/i;
+const GH_RESERVED =
+  /^(?:features|login|join|sponsors|marketplace|about|pricing|topics|collections|trending|explore|orgs|settings|site|contact|enterprise|security|customer-stories|readme)$/i;
 const HANDLE = /^[a-z0-9_.-]{1,100}$/i;
 
 /** A link read as a social profile; "person" for a personal profile (left out); null for anything else (a share link, a post). */
@@ -233,11 +239,15 @@ export function socialProfile(href: string, rel = ""): Omit<SocialProfile, "sour
   }
   if (u.protocol !== "https:" && u.protocol !== "http:") return null;
   const host = u.hostname.toLowerCase().replace(/^(?:www|m|mobile|uk|en-gb|business)\./, "");
-  const seg = u.pathname.split("/").filter(Boolean).map((s) => decodeURIComponent(s));
+  const seg = u.pathname
+    .split("/")
+    .filter(Boolean)
+    .map((s) => decodeURIComponent(s));
   const first = seg[0] ?? "";
   if (host === "linkedin.com" || host.endsWith(".linkedin.com")) {
     if (/^(?:in|pub|profile)$/i.test(first)) return "person";
-    if (/^(?:company|school|showcase)$/i.test(first) && seg[1] && HANDLE.test(seg[1])) return { network: "linkedin", url: `https://www.linkedin.com/${first.toLowerCase()}/${seg[1]}` };
+    if (/^(?:company|school|showcase)$/i.test(first) && seg[1] && HANDLE.test(seg[1]))
+      return { network: "linkedin", url: `https://www.linkedin.com/${first.toLowerCase()}/${seg[1]}` };
     return null; // shareArticle, sharing/share-offsite, feed, posts…
   }
   if (host === "twitter.com" || host === "x.com") {
@@ -267,7 +277,8 @@ export function socialProfile(href: string, rel = ""): Omit<SocialProfile, "sour
     return { network: "github", url: `https://github.com/${first}` };
   }
   if (host === "threads.net" || host === "threads.com") return /^@[\w.]+$/.test(first) ? { network: "threads", url: `https://www.threads.net/${first}` } : null;
-  if (host === "bsky.app") return first === "profile" && seg[1] && /^[\w.:-]+$/.test(seg[1]) ? { network: "bluesky", url: `https://bsky.app/profile/${seg[1]}` } : null;
+  if (host === "bsky.app")
+    return first === "profile" && seg[1] && /^[\w.:-]+$/.test(seg[1]) ? { network: "bluesky", url: `https://bsky.app/profile/${seg[1]}` } : null;
   if ((MASTODON_HOSTS.test(host) || /\bme\b/.test(rel)) && /^@[\w.]+$/.test(first) && seg.length === 1)
     return { network: "mastodon", url: `https://${u.hostname.toLowerCase()}/${first}` };
   return null;
@@ -279,7 +290,13 @@ function socialsOf(sameAs: string[], links: { href: string; rel: string }[]): { 
   const people = new Set<string>();
   const take = (href: string, rel: string, source: SocialProfile["source"]) => {
     const p = socialProfile(href, rel);
-    if (p === "person") return void people.add(href.toLowerCase().replace(/[?#].*$/, "").replace(/\/+$/, ""));
+    if (p === "person")
+      return void people.add(
+        href
+          .toLowerCase()
+          .replace(/[?#].*$/, "")
+          .replace(/\/+$/, ""),
+      );
     if (p && !byNetwork.has(p.network)) byNetwork.set(p.network, { ...p, source });
   };
   for (const s of sameAs) take(s, "", "json-ld");
@@ -367,7 +384,9 @@ export function readBrandPage(html: string, pageUrl: string): BrandPage {
     const seen = new Set<string>();
     return xs.filter((x) => !seen.has(x.url) && !!seen.add(x.url));
   };
-  const favicons: BrandPage["favicons"] = uniq(links.filter((l) => l.rel.includes("icon") && !l.rel.includes("mask-icon") && !l.rel.some((r) => r.startsWith("apple-touch-icon"))).map(iconOf));
+  const favicons: BrandPage["favicons"] = uniq(
+    links.filter((l) => l.rel.includes("icon") && !l.rel.includes("mask-icon") && !l.rel.some((r) => r.startsWith("apple-touch-icon"))).map(iconOf),
+  );
   if (!favicons.length) favicons.push({ url: new URL("/favicon.ico", pageUrl).href, assumed: true });
   const appleTouchIcons = uniq(links.filter((l) => l.rel.includes("apple-touch-icon") || l.rel.includes("apple-touch-icon-precomposed")).map(iconOf));
   const mask = links.find((l) => l.rel.includes("mask-icon"));
@@ -393,19 +412,23 @@ export function readBrandPage(html: string, pageUrl: string): BrandPage {
   const attrs = all("[style]").map((e) => `x{${e.getAttribute("style") ?? ""}}`);
   const inlineCss = [...styles, ...attrs].join("\n");
   const pageHost = new URL(pageUrl).hostname;
-  const sheetLinks = links.filter((l) => l.rel.includes("stylesheet") || (l.rel.includes("preload") && (l.el.getAttribute("as") ?? "").toLowerCase() === "style")).map((l) => l.url);
+  const sheetLinks = links
+    .filter((l) => l.rel.includes("stylesheet") || (l.rel.includes("preload") && (l.el.getAttribute("as") ?? "").toLowerCase() === "style"))
+    .map((l) => l.url);
   const candidates = [...sheetLinks, ...importsOf(styles.join("\n"), base)];
   const isCandidate = new Set(candidates);
   const webFontLinks: WebFontLink[] = [];
   const webFontSeen = new Set<string>();
   const stylesheets: string[] = [];
   const stylesheetSeen = new Set<string>();
-  const scripts = all("script[src]").map((s) => abs(s.getAttribute("src"))).filter((u): u is string => !!u);
+  const scripts = all("script[src]")
+    .map((s) => abs(s.getAttribute("src")))
+    .filter((u): u is string => !!u);
   for (const url of [...candidates, ...scripts]) {
     const wf = webFontLink(url);
     if (wf) {
-      if (!webFontSeen.has(wf.url)) (webFontSeen.add(wf.url), webFontLinks.push(wf));
-    } else if (isCandidate.has(url) && !stylesheetSeen.has(url) && sameSite(new URL(url).hostname, pageHost)) (stylesheetSeen.add(url), stylesheets.push(url));
+      if (!webFontSeen.has(wf.url)) webFontSeen.add(wf.url), webFontLinks.push(wf);
+    } else if (isCandidate.has(url) && !stylesheetSeen.has(url) && sameSite(new URL(url).hostname, pageHost)) stylesheetSeen.add(url), stylesheets.push(url);
   }
   const preloadedFonts = uniq(
     links.filter((l) => l.rel.includes("preload") && (l.el.getAttribute("as") ?? "").toLowerCase() === "font").map((l) => ({ url: l.url })),
@@ -416,10 +439,15 @@ export function readBrandPage(html: string, pageUrl: string): BrandPage {
     const href = abs(a.getAttribute("href"));
     return href ? [{ href, rel: (a.getAttribute("rel") ?? "").toLowerCase() }] : [];
   });
-  const sameAs = jsonLd.organisations.flatMap((o) => o.sameAs).map((s) => abs(s)).filter((s): s is string => !!s);
+  const sameAs = jsonLd.organisations
+    .flatMap((o) => o.sameAs)
+    .map((s) => abs(s))
+    .filter((s): s is string => !!s);
   const { socials, people } = socialsOf(sameAs, pageLinks);
 
-  const jsonLdCompanyNumbers = jsonLd.organisations.flatMap((o) => (o.companyNumber && o.companyNumberQuote ? [{ number: o.companyNumber, quote: o.companyNumberQuote }] : []));
+  const jsonLdCompanyNumbers = jsonLd.organisations.flatMap((o) =>
+    o.companyNumber && o.companyNumberQuote ? [{ number: o.companyNumber, quote: o.companyNumberQuote }] : [],
+  );
   const body = document.querySelector("body");
 
   return {
@@ -469,7 +497,14 @@ export function readManifest(text: string, manifestUrl: string): Manifest {
     const r = i as Record<string, unknown>;
     const url = typeof r.src === "string" ? absoluteUrl(r.src, manifestUrl) : null;
     if (!url) return [];
-    return [{ url, ...(str(r.sizes) ? { sizes: str(r.sizes) } : {}), ...(str(r.type) ? { type: str(r.type) } : {}), ...(str(r.purpose) ? { purpose: str(r.purpose) } : {}) }];
+    return [
+      {
+        url,
+        ...(str(r.sizes) ? { sizes: str(r.sizes) } : {}),
+        ...(str(r.type) ? { type: str(r.type) } : {}),
+        ...(str(r.purpose) ? { purpose: str(r.purpose) } : {}),
+      },
+    ];
   });
   const m: Manifest = { url: manifestUrl, icons: icons.slice(0, 20) };
   if (str(o.name)) m.name = str(o.name);
@@ -587,7 +622,12 @@ export interface BrandFonts {
   /** The @font-face rules, one per family. */
   fontFaces: FontFace[];
   /** Web-font services and self-hosted font files the page loads. */
-  webFonts: { provider: "google-fonts" | "bunny-fonts" | "adobe-fonts" | "self-hosted"; url: string; families?: { family: string; weights: string[]; italic: boolean }[]; kitId?: string }[];
+  webFonts: {
+    provider: "google-fonts" | "bunny-fonts" | "adobe-fonts" | "self-hosted";
+    url: string;
+    families?: { family: string; weights: string[]; italic: boolean }[];
+    kitId?: string;
+  }[];
   /** The rendered page's font stacks by share of visible text; null when not rendered. */
   rendered: { family: string; primary: string; share: number }[] | null;
 }
@@ -616,7 +656,9 @@ export function brandFonts(input: {
     }
   }
   const pageHost = new URL(input.pageUrl).hostname;
-  const selfHosted = [...mergedFaces.flatMap((f) => f.files), ...input.preloadedFonts].filter((u, i, xs) => xs.indexOf(u) === i && sameSite(new URL(u).hostname, pageHost));
+  const selfHosted = [...mergedFaces.flatMap((f) => f.files), ...input.preloadedFonts].filter(
+    (u, i, xs) => xs.indexOf(u) === i && sameSite(new URL(u).hostname, pageHost),
+  );
   const links = [...input.webFontLinks, ...input.sheets.flatMap((s) => importsOf(s.css, s.url).map(webFontLink)).filter((w): w is WebFontLink => !!w)].filter(
     (w, i, xs) => xs.findIndex((x) => x.url === w.url) === i,
   );
@@ -640,7 +682,10 @@ export function brandFonts(input: {
     const had = families.get(key) ?? { family, sources: [] };
     families.set(key, had);
     if (!had.sources.includes(source)) had.sources.push(source);
-    if (weights?.length) had.weights = [...new Set([...(had.weights ?? []), ...weights])].sort((a, b) => Number(/\d+/.exec(a)?.[0] ?? 400) - Number(/\d+/.exec(b)?.[0] ?? 400) || a.localeCompare(b));
+    if (weights?.length)
+      had.weights = [...new Set([...(had.weights ?? []), ...weights])].sort(
+        (a, b) => Number(/\d+/.exec(a)?.[0] ?? 400) - Number(/\d+/.exec(b)?.[0] ?? 400) || a.localeCompare(b),
+      );
   };
   for (const r of rendered ?? []) add(r.primary, "rendered");
   for (const s of stacks) add(s.primary, "css");
@@ -649,7 +694,6 @@ export function brandFonts(input: {
   return { families: [...families.values()].slice(0, MAX_FAMILIES), stacks, fontFaces: mergedFaces, webFonts, rendered };
 }
 
-
 /** Same-site stylesheets @imported by the given CSS, not already listed. */
 export function sameSiteImports(css: string, cssUrl: string, pageUrl: string, known: string[]): string[] {
   const host = new URL(pageUrl).hostname;
@@ -657,7 +701,8 @@ export function sameSiteImports(css: string, cssUrl: string, pageUrl: string, kn
 }
 
 /** The colour custom properties of the page's CSS and stylesheets. */
-export const cssColourProperties = (css: string, sheets: { css: string }[]) => colourProperties(customProperties([css, ...sheets.map((s) => s.css)].join("\n")));
+export const cssColourProperties = (css: string, sheets: { css: string }[]) =>
+  colourProperties(customProperties([css, ...sheets.map((s) => s.css)].join("\n")));
 
 // ---------------------------------------------------------------------------------------------------------------
 // The company

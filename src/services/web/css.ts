@@ -42,7 +42,10 @@ const NAMED = Object.fromEntries(
 /** The named colours (tests read the count). */
 export const NAMED_COLOURS: Readonly<Record<string, string>> = NAMED;
 
-const hex2 = (n: number) => Math.round(Math.min(255, Math.max(0, n))).toString(16).padStart(2, "0");
+const hex2 = (n: number) =>
+  Math.round(Math.min(255, Math.max(0, n)))
+    .toString(16)
+    .padStart(2, "0");
 
 /** A number, or a percentage of `full` ("50%" → full / 2); "none" is 0; null when unreadable. */
 function channel(raw: string, full: number): number | null {
@@ -97,7 +100,10 @@ export interface ParsedColour {
  * colour, `transparent`, `currentColor`, keywords and anything else → null.
  */
 export function parseColour(value: string, opts: { named?: boolean } = {}): ParsedColour | null {
-  const v = value.replace(/!\s*important\s*$/i, "").trim().toLowerCase();
+  const v = value
+    .replace(/!\s*important\s*$/i, "")
+    .trim()
+    .toLowerCase();
   const hexMatch = /^#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/.exec(v);
   if (hexMatch) {
     let h = hexMatch[1];
@@ -247,8 +253,21 @@ export function colourProperties(props: CustomProperty[]): ColourProperty[] {
 
 /** Generic families and system-font keywords: a stack's fallbacks, never a brand font. */
 const GENERIC = new Set([
-  "serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui", "ui-sans-serif", "ui-serif", "ui-monospace", "ui-rounded",
-  "math", "emoji", "fangsong", "-apple-system", "blinkmacsystemfont",
+  "serif",
+  "sans-serif",
+  "monospace",
+  "cursive",
+  "fantasy",
+  "system-ui",
+  "ui-sans-serif",
+  "ui-serif",
+  "ui-monospace",
+  "ui-rounded",
+  "math",
+  "emoji",
+  "fangsong",
+  "-apple-system",
+  "blinkmacsystemfont",
 ]);
 export const isGenericFamily = (family: string): boolean => GENERIC.has(family.toLowerCase());
 
@@ -256,7 +275,8 @@ export const isGenericFamily = (family: string): boolean => GENERIC.has(family.t
 export const primaryFamily = (families: string[]): string => families.find((f) => !isGenericFamily(f)) ?? families[0] ?? "";
 
 /** Icon fonts are pictures, not typography. */
-export const isIconFont = (family: string): boolean => /\b(?:icons?|icofont|awesome|glyphicons|dashicons|fontello|icomoon|feather|remixicon|ionicons)\b|-icons?\b/i.test(family);
+export const isIconFont = (family: string): boolean =>
+  /\b(?:icons?|icofont|awesome|glyphicons|dashicons|fontello|icomoon|feather|remixicon|ionicons)\b|-icons?\b/i.test(family);
 
 const CSS_WIDE = /^(?:inherit|initial|unset|revert|revert-layer|none)$/i;
 
@@ -265,16 +285,23 @@ export function familiesOf(value: string): string[] | null {
   const v = value.replace(/!\s*important\s*$/i, "").trim();
   if (!v || CSS_WIDE.test(v) || /[(){}]/.test(v)) return null;
   const fams = (v.match(/"[^"]*"|'[^']*'|[^,]+/g) ?? [])
-    .map((f) => f.trim().replace(/^["']|["']$/g, "").replace(/\s+/g, " ").trim())
+    .map((f) =>
+      f
+        .trim()
+        .replace(/^["']|["']$/g, "")
+        .replace(/\s+/g, " ")
+        .trim(),
+    )
     .filter((f) => f && f !== ",");
   return fams.length ? fams : null;
 }
 
 /** The font-family part of a `font` shorthand (`700 1rem/1.4 "Inter", sans-serif` → `"Inter", sans-serif`). */
 function shorthandFamily(value: string): string | null {
-  const m = /(?:^|\s)(?:[\d.]+(?:px|r?em|%|pt|pc|vw|vh|vmin|vmax|ex|ch|q|mm|cm|in)|xx-small|x-small|small|medium|large|x-large|xx-large|xxx-large|smaller|larger)(?:\s*\/\s*[\w.%-]+)?\s+(.+)$/i.exec(
-    value.replace(/!\s*important\s*$/i, "").trim(),
-  );
+  const m =
+    /(?:^|\s)(?:[\d.]+(?:px|r?em|%|pt|pc|vw|vh|vmin|vmax|ex|ch|q|mm|cm|in)|xx-small|x-small|small|medium|large|x-large|xx-large|xxx-large|smaller|larger)(?:\s*\/\s*[\w.%-]+)?\s+(.+)$/i.exec(
+      value.replace(/!\s*important\s*$/i, "").trim(),
+    );
   return m ? m[1] : null;
 }
 
@@ -368,7 +395,10 @@ export function fontFaces(css: string, baseUrl: string): FontFace[] {
     if (!family || isIconFont(family)) continue;
     const face = byFamily.get(family.toLowerCase()) ?? { family, weights: [], styles: [], files: [] };
     byFamily.set(family.toLowerCase(), face);
-    const weight = (declaration(body, "font-weight") ?? "400").replace(/\s+/g, " ").replace(/^normal$/i, "400").replace(/^bold$/i, "700");
+    const weight = (declaration(body, "font-weight") ?? "400")
+      .replace(/\s+/g, " ")
+      .replace(/^normal$/i, "400")
+      .replace(/^bold$/i, "700");
     const style = (declaration(body, "font-style") ?? "normal").toLowerCase().split(/\s+/)[0];
     if (!face.weights.includes(weight)) face.weights.push(weight);
     if (!face.styles.includes(style)) face.styles.push(style);
@@ -404,7 +434,7 @@ export function importsOf(css: string, baseUrl: string): string[] {
     if (!r) continue;
     start.lastIndex = semi + 1;
     const abs = absoluteUrl(r[1], baseUrl);
-    if (abs && !seen.has(abs)) (seen.add(abs), out.push(abs));
+    if (abs && !seen.has(abs)) seen.add(abs), out.push(abs);
   }
   return out;
 }
@@ -435,7 +465,10 @@ function css2Family(spec: string): WebFontFamily | null {
   if (!axesSpec) return { family, weights: ["400"], italic: false };
   const [axesPart, tuplesPart = ""] = axesSpec.split("@");
   const axes = axesPart.split(",").map((a) => a.trim().toLowerCase());
-  const tuples = tuplesPart.split(";").filter(Boolean).map((t) => t.split(","));
+  const tuples = tuplesPart
+    .split(";")
+    .filter(Boolean)
+    .map((t) => t.split(","));
   const wi = axes.indexOf("wght");
   const ii = axes.indexOf("ital");
   const weights = wi < 0 ? ["400"] : sortWeights(tuples.map((t) => t[wi]?.trim()).filter((w): w is string => !!w));
@@ -447,9 +480,15 @@ function css2Family(spec: string): WebFontFamily | null {
 function css1Family(spec: string, bunny: boolean): WebFontFamily | null {
   const [name, variants] = spec.split(":");
   // Bunny writes ids ("open-sans"); Google writes names ("Open Sans").
-  const family = (bunny ? name.replace(/-/g, " ") : name).replace(/\s+/g, " ").trim().replace(/(^|\s)([a-z])/g, (_m, sp: string, c: string) => sp + c.toUpperCase());
+  const family = (bunny ? name.replace(/-/g, " ") : name)
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/(^|\s)([a-z])/g, (_m, sp: string, c: string) => sp + c.toUpperCase());
   if (!family) return null;
-  const vs = (variants ?? "").split(",").map((v) => v.trim().toLowerCase()).filter(Boolean);
+  const vs = (variants ?? "")
+    .split(",")
+    .map((v) => v.trim().toLowerCase())
+    .filter(Boolean);
   const weights = vs.map((v) => (/^(?:bold|b|bolditalic|bi)$/.test(v) ? "700" : /^(?:regular|italic|i|r)$/.test(v) ? "400" : (/^\d{3}/.exec(v)?.[0] ?? "400")));
   return { family, weights: weights.length ? sortWeights(weights) : ["400"], italic: vs.some((v) => /i(?:talic)?$/.test(v) && !/^\d+$/.test(v)) };
 }

@@ -224,8 +224,10 @@ export interface StatedAddress {
 }
 
 const PO_BOX = /\b(?:p\.?\s*o\.?\s*box|post\s+office\s+box|freepost)\b[\s.:#-]*(?:no\.?\s*)?[A-Z0-9-]*/gi;
-const OFFICE_LABEL = /\b(?:registered\s+(?:office|address|office\s+address)|reg(?:istered)?\.?\s+off(?:ice)?\.?|registered\s+at|head\s+office|office\s+address|postal\s+address|trading\s+address|business\s+address|address|located\s+at|based\s+at|find\s+us\s+at|visit\s+us\s+at|write\s+to\s+us\s+at)\b\s*(?:is|at|address)?\s*[:\-–—]?\s*/gi;
-const STREETISH = /\d+[A-Za-z]?(?:[-–]\d+[A-Za-z]?)?,?\s+[A-Za-z]|\b(?:street|road|lane|avenue|way|square|place|park|house|court|drive|close|crescent|terrace|row|hill|gardens|building|buildings|centre|center|estate|yard|quay|wharf|mews|walk|parade|green|business\s+park|industrial\s+estate|floor|suite|unit|chambers|tower|works|mill|barn|farm|cottage|lodge|hall|st|rd|ave)\b/i;
+const OFFICE_LABEL =
+  /\b(?:registered\s+(?:office|address|office\s+address)|reg(?:istered)?\.?\s+off(?:ice)?\.?|registered\s+at|head\s+office|office\s+address|postal\s+address|trading\s+address|business\s+address|address|located\s+at|based\s+at|find\s+us\s+at|visit\s+us\s+at|write\s+to\s+us\s+at)\b\s*(?:is|at|address)?\s*[:\-–—]?\s*/gi;
+const STREETISH =
+  /\d+[A-Za-z]?(?:[-–]\d+[A-Za-z]?)?,?\s+[A-Za-z]|\b(?:street|road|lane|avenue|way|square|place|park|house|court|drive|close|crescent|terrace|row|hill|gardens|building|buildings|centre|center|estate|yard|quay|wharf|mews|walk|parade|green|business\s+park|industrial\s+estate|floor|suite|unit|chambers|tower|works|mill|barn|farm|cottage|lodge|hall|st|rd|ave)\b/i;
 
 /** Whether an address is only a PO Box (no street line once the box and the postcode are taken out). */
 export function isPoBoxOnly(address: string): boolean {
@@ -322,10 +324,39 @@ export function poBoxes(text: string): { text: string; quote: string }[] {
 /** Address words compared loosely: case, punctuation and the usual abbreviations (St, Rd, Ave…) aside. */
 export function normaliseAddressText(s: string): string {
   const ABBR: Record<string, string> = {
-    st: "street", rd: "road", ave: "avenue", av: "avenue", ln: "lane", sq: "square", pl: "place", dr: "drive", cl: "close", cres: "crescent",
-    ct: "court", gdns: "gardens", ter: "terrace", terr: "terrace", pde: "parade", bldg: "building", bldgs: "buildings", ho: "house", hse: "house",
-    ind: "industrial", est: "estate", bus: "business", pk: "park", fl: "floor", flr: "floor", ste: "suite", nth: "north", sth: "south",
-    "1st": "first", "2nd": "second", "3rd": "third", "4th": "fourth", "5th": "fifth",
+    st: "street",
+    rd: "road",
+    ave: "avenue",
+    av: "avenue",
+    ln: "lane",
+    sq: "square",
+    pl: "place",
+    dr: "drive",
+    cl: "close",
+    cres: "crescent",
+    ct: "court",
+    gdns: "gardens",
+    ter: "terrace",
+    terr: "terrace",
+    pde: "parade",
+    bldg: "building",
+    bldgs: "buildings",
+    ho: "house",
+    hse: "house",
+    ind: "industrial",
+    est: "estate",
+    bus: "business",
+    pk: "park",
+    fl: "floor",
+    flr: "floor",
+    ste: "suite",
+    nth: "north",
+    sth: "south",
+    "1st": "first",
+    "2nd": "second",
+    "3rd": "third",
+    "4th": "fourth",
+    "5th": "fifth",
   };
   return s
     .normalize("NFKD")
@@ -368,7 +399,11 @@ export function statedPlaces(text: string): StatedPlace[] {
     const part: UkPart = lower.startsWith("scotland") ? "scotland" : lower.startsWith("northern") ? "northern-ireland" : "england-wales";
     if (seen.has(lower)) continue;
     seen.add(lower);
-    out.push({ place: place.replace(/\b\w/g, (c) => c.toUpperCase()).replace(/\bAnd\b/, "and"), part, quote: quoteAround(text, m.index!, m.index! + m[0].length) });
+    out.push({
+      place: place.replace(/\b\w/g, (c) => c.toUpperCase()).replace(/\bAnd\b/, "and"),
+      part,
+      quote: quoteAround(text, m.index!, m.index! + m[0].length),
+    });
   }
   return out;
 }
@@ -436,7 +471,10 @@ function normaliseWithMap(text: string): { norm: string; at: number[] } {
   let space = true;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
-    const base = ch.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
+    const base = ch
+      .normalize("NFKD")
+      .replace(/\p{M}+/gu, "")
+      .toLowerCase();
     if (/['’‘`´ʼ]/.test(ch)) continue;
     if (ch === "&" || ch === "+") {
       if (!space) {
@@ -567,7 +605,12 @@ export function classifyVat(raw: string): Omit<StatedVat, "stated" | "quote"> {
   if (m[2]) {
     const n = Number(digits);
     const ok = digits.length === 3 && (m[2] === "GD" ? n <= 499 : n >= 500);
-    return { number: `${country}${m[2]}${digits}`, format: ok ? (m[2] === "GD" ? "government" : "health") : "invalid", checkDigits: "not_applicable", scheme: null };
+    return {
+      number: `${country}${m[2]}${digits}`,
+      format: ok ? (m[2] === "GD" ? "government" : "health") : "invalid",
+      checkDigits: "not_applicable",
+      scheme: null,
+    };
   }
   if (digits.length !== 9 && digits.length !== 12) return { number: `${country}${digits}`, format: "invalid", checkDigits: "not_applicable", scheme: null };
   const scheme = vatCheckDigits(digits.slice(0, 9));
@@ -619,7 +662,8 @@ export function statedVatNumbers(text: string): StatedVat[] {
 // Emails, charity numbers
 // ---------------------------------------------------------------------------------------------------------------
 
-const EMAIL = /(?<![\w.+-])([A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,62}[A-Za-z0-9_%+-])?)@((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24})(?![\w-])/g;
+const EMAIL =
+  /(?<![\w.+-])([A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,62}[A-Za-z0-9_%+-])?)@((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24})(?![\w-])/g;
 const DOT = String.raw`(?:\s*(?:\[\s*dot\s*\]|\(\s*dot\s*\)|\{\s*dot\s*\})\s*|\s+dot\s+|\.)`;
 const EMAIL_OBFUSCATED = new RegExp(
   String.raw`(?<![\w.+-])([A-Za-z0-9][A-Za-z0-9._+-]{0,62})(?:\s*(?:\[\s*at\s*\]|\(\s*at\s*\)|\{\s*at\s*\})\s*|\s+at\s+(?=[\w-]+(?:\s*(?:\[\s*dot\s*\]|\(\s*dot\s*\))|\s+dot\s+)))((?:[A-Za-z0-9-]+${DOT})+[A-Za-z]{2,24})(?![\w-])`,
@@ -667,7 +711,8 @@ export function statedEmails(text: string): StatedEmail[] {
  */
 export function statedCharityNumbers(text: string): { number: string; quote: string }[] {
   const out: { number: string; quote: string }[] = [];
-  const re = /\bcharit(?:y|able)(?:\s+(?:registration|registered|reg\.?|commission))?\s*(?:number|no\.?|num\.?|#)?[\s:.#-]*((?:SC|NIC|NI)\s?\d{5,6}|\d{6,7})\b|\b(SC0\d{5})\b/gi;
+  const re =
+    /\bcharit(?:y|able)(?:\s+(?:registration|registered|reg\.?|commission))?\s*(?:number|no\.?|num\.?|#)?[\s:.#-]*((?:SC|NIC|NI)\s?\d{5,6}|\d{6,7})\b|\b(SC0\d{5})\b/gi;
   const seen = new Set<string>();
   for (const m of text.matchAll(re)) {
     const raw = (m[1] ?? m[2]).toUpperCase().replace(/\s+/g, "");
@@ -700,7 +745,9 @@ function scrubPart(part: string): string {
   if (!t) return part;
   if (looksLikePerson(t.replace(/[.…]+$/, ""), "standalone")) return part.replace(t, "[name removed]");
   // "… by Jane Example" / "Contact Jane Example" at the end of a part.
-  const tail = /^(.*\b(?:by|from|contact|ask|call|email|to|with)\s+)((?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){1,3})$/u.exec(t);
+  const tail = /^(.*\b(?:by|from|contact|ask|call|email|to|with)\s+)((?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){1,3})$/u.exec(
+    t,
+  );
   if (tail && looksLikePerson(`${tail[2] ?? ""}${tail[3]}`, "standalone")) return part.replace(t, `${tail[1]}[name removed]`);
   return part;
 }

@@ -154,7 +154,11 @@ function parseBlock(text: string): { ok: true; value: unknown } | { ok: false; e
 
 /** `https://schema.org/Corporation`, `schema:Corporation`, `Corporation` → `Corporation`. */
 const typeName = (t: string) => t.trim().replace(/^.*[/#:]/, "");
-const typesOf = (n: Node): string[] => [n["@type"]].flat().filter((t): t is string => typeof t === "string").map(typeName);
+const typesOf = (n: Node): string[] =>
+  [n["@type"]]
+    .flat()
+    .filter((t): t is string => typeof t === "string")
+    .map(typeName);
 const isOrganisation = (n: Node) => typesOf(n).some((t) => ORG_TYPES.has(t.toLowerCase()));
 
 /** The first string a property holds (a plain string, the first of an array, or an object's `name`/`@value`). */
@@ -231,7 +235,8 @@ export const postcodeIn = (s: string): string | null => {
 /** A company number as written on its own: 8 digits, or two letters and 6 digits (SC123456). */
 const STRICT_NUMBER = /^(?:[A-Z]{2}\d{6}|\d{8})$/i;
 /** A PropertyValue's name that says it is a Companies House number. */
-const COMPANY_NUMBER_NAME = /compan(?:y|ies)\s*(?:house|reg(?:istration|istered)?\.?)?\s*(?:number|no\b|#)|\bcrn\b|company\s+registration|registered\s+(?:company\s+)?number|registration\s+number|companies\s+house/i;
+const COMPANY_NUMBER_NAME =
+  /compan(?:y|ies)\s*(?:house|reg(?:istration|istered)?\.?)?\s*(?:number|no\b|#)|\bcrn\b|company\s+registration|registered\s+(?:company\s+)?number|registration\s+number|companies\s+house/i;
 const IDENTIFIER_PROPS = ["identifier", "companyRegistrationNumber", "registrationNumber", "leiCode", "taxID", "vatID"] as const;
 
 function identifiersOf(n: Node): Identifier[] {
@@ -274,7 +279,12 @@ export function readJsonLd(html: string): JsonLdReading {
     const parsed = parseBlock(b.text);
     if (!parsed.ok) {
       const excerpt = b.text.trim().replace(/\s+/g, " ");
-      invalid.push({ block: b.index, line: b.line, error: parsed.error, excerpt: excerpt.length > EXCERPT_MAX ? `${excerpt.slice(0, EXCERPT_MAX)}…` : excerpt });
+      invalid.push({
+        block: b.index,
+        line: b.line,
+        error: parsed.error,
+        excerpt: excerpt.length > EXCERPT_MAX ? `${excerpt.slice(0, EXCERPT_MAX)}…` : excerpt,
+      });
       continue;
     }
     const seen = new Set<unknown>();
@@ -287,7 +297,8 @@ export function readJsonLd(html: string): JsonLdReading {
       }
       const node = v as Node;
       for (const t of typesOf(node)) types.add(t);
-      if (typeof node["@id"] === "string" && (node["@type"] || Object.keys(node).length > 1)) byId.set(node["@id"], { ...(byId.get(node["@id"]) ?? {}), ...node });
+      if (typeof node["@id"] === "string" && (node["@type"] || Object.keys(node).length > 1))
+        byId.set(node["@id"], { ...(byId.get(node["@id"]) ?? {}), ...node });
       if (isOrganisation(node)) found.push({ node, block: b.index });
       for (const [k, x] of Object.entries(node)) if (k !== "@context") walk(x, depth + 1);
     };
@@ -316,7 +327,10 @@ export function readJsonLd(html: string): JsonLdReading {
       legalName: text(node.legalName),
       url: urlOf(node.url, byId),
       logo: urlOf(node.logo, byId),
-      sameAs: [node.sameAs].flat().filter((s): s is string => typeof s === "string" && !!s.trim()).map((s) => s.trim()),
+      sameAs: [node.sameAs]
+        .flat()
+        .filter((s): s is string => typeof s === "string" && !!s.trim())
+        .map((s) => s.trim()),
       address: addressOf(node.address, byId),
       telephone: text(node.telephone),
       identifiers,

@@ -175,12 +175,22 @@ export const RULES = {
   ],
   vatNumber: [{ law: ECOMMERCE_REGS, section: "reg. 6(1)(g) (the VAT number, where the activity is subject to VAT)" }],
   privacyNotice: [{ law: "UK GDPR", section: "Art. 13 (information to be provided where personal data are collected from the data subject)" }],
-  cookiesBeforeConsent: [{ law: "Privacy and Electronic Communications (EC Directive) Regulations 2003 (PECR)", section: "reg. 6 (consent to storing or accessing information on a user's device, unless strictly necessary)" }],
+  cookiesBeforeConsent: [
+    {
+      law: "Privacy and Electronic Communications (EC Directive) Regulations 2003 (PECR)",
+      section: "reg. 6 (consent to storing or accessing information on a user's device, unless strictly necessary)",
+    },
+  ],
   termsOfBusiness: [
-    { law: "Consumer Contracts (Information, Cancellation and Additional Charges) Regulations 2013", section: "regs. 10 and 13, Sch. 2 (information before a distance contract with a consumer)" },
+    {
+      law: "Consumer Contracts (Information, Cancellation and Additional Charges) Regulations 2013",
+      section: "regs. 10 and 13, Sch. 2 (information before a distance contract with a consumer)",
+    },
     { law: ECOMMERCE_REGS, section: "reg. 9(3) (terms and conditions made available in a way that allows them to be stored and reproduced)" },
   ],
-  modernSlaveryStatement: [{ law: "Modern Slavery Act 2015", section: "s.54(7) (statement published on the website with a link in a prominent place on its homepage)" }],
+  modernSlaveryStatement: [
+    { law: "Modern Slavery Act 2015", section: "s.54(7) (statement published on the website with a link in a prominent place on its homepage)" },
+  ],
   accessibilityStatement: [
     { law: "Public Sector Bodies (Websites and Mobile Applications) (No. 2) Accessibility Regulations 2018", section: "reg. 8 (accessibility statement)" },
   ],
@@ -209,44 +219,271 @@ const COOKIE_CATALOGUE: [CookieCategory, string[]][] = [
   [
     "consent",
     [
-      "CookieConsent", "CookieConsentBulkSetting-*", "OptanonConsent", "OptanonAlertBoxClosed", "cookieyes-consent", "cookielawinfo-*", "CookieLawInfoConsent",
-      "viewed_cookie_policy", "cmplz_*", "complianz_*", "euconsent", "euconsent-v2", "eupubconsent-v2", "borlabs-cookie", "cookie_consent*", "cookieconsent_*",
-      "cookie-consent*", "CookieControl", "_iub_cs-*", "didomi_token", "uc_*", "usercentrics*", "axeptio_*", "klaro", "cc_cookie", "termly-*", "osano_*",
-      "notice_preferences", "notice_gdpr_prefs", "TAconsentID", "cookiefirst-consent", "CookieScriptConsent", "__cmpcc*", "__cmpconsent*", "moove_gdpr_popup",
-      "gdpr*", "consent*", "cookies_accepted", "cookies-accepted", "cookie_notice_accepted", "catAccCookies", "ckns_policy*", "ck_consent",
+      "CookieConsent",
+      "CookieConsentBulkSetting-*",
+      "OptanonConsent",
+      "OptanonAlertBoxClosed",
+      "cookieyes-consent",
+      "cookielawinfo-*",
+      "CookieLawInfoConsent",
+      "viewed_cookie_policy",
+      "cmplz_*",
+      "complianz_*",
+      "euconsent",
+      "euconsent-v2",
+      "eupubconsent-v2",
+      "borlabs-cookie",
+      "cookie_consent*",
+      "cookieconsent_*",
+      "cookie-consent*",
+      "CookieControl",
+      "_iub_cs-*",
+      "didomi_token",
+      "uc_*",
+      "usercentrics*",
+      "axeptio_*",
+      "klaro",
+      "cc_cookie",
+      "termly-*",
+      "osano_*",
+      "notice_preferences",
+      "notice_gdpr_prefs",
+      "TAconsentID",
+      "cookiefirst-consent",
+      "CookieScriptConsent",
+      "__cmpcc*",
+      "__cmpconsent*",
+      "moove_gdpr_popup",
+      "gdpr*",
+      "consent*",
+      "cookies_accepted",
+      "cookies-accepted",
+      "cookie_notice_accepted",
+      "catAccCookies",
+      "ckns_policy*",
+      "ck_consent",
     ],
   ],
   [
     "necessary",
     [
-      "PHPSESSID", "JSESSIONID", "ASP.NET_SessionId", "ASPSESSIONID*", ".AspNetCore.*", "__RequestVerificationToken*", "session", "sessionid", "session_id", "sid",
-      "*_session", "connect.sid", "XSRF-TOKEN", "csrftoken", "csrf*", "_csrf*", "__Host-*", "__cf_bm", "cf_clearance", "__cflb", "__cfruid", "_cfuvid", "AWSALB*",
-      "AWSELB*", "SERVERID", "ARRAffinity*", "TiPMix", "x-ms-routing-name", "BIGipServer*", "incap_ses_*", "visid_incap_*", "nlbi_*", "ak_bmsc", "bm_sv", "bm_sz",
-      "_abck", "wordpress_test_cookie", "wp-settings-*", "wordpress_logged_in_*", "wordpress_sec_*", "woocommerce_cart_hash", "woocommerce_items_in_cart",
-      "wp_woocommerce_session_*", "cart", "cart_currency", "cart_sig", "cart_ts", "secure_customer_sig", "localization", "_secure_session_id", "_shopify_essential",
-      "__stripe_mid", "__stripe_sid", "lang", "language", "locale", "currency", "pll_language", "wp-wpml_current_language", "_icl_current_language", "hasCookie",
-      "cookietest", "test_cookie_check", "frontend", "frontend_cid", "form_key", "mage-*", "PrestaShop-*", "OCSESSID", "laravel_session", "ci_session",
-      "JSESSIONID*", "ROUTEID", "__Secure-*", "_GRECAPTCHA", "rc::*", "__hs_opt_out", "__hs_do_not_track",
+      "PHPSESSID",
+      "JSESSIONID",
+      "ASP.NET_SessionId",
+      "ASPSESSIONID*",
+      ".AspNetCore.*",
+      "__RequestVerificationToken*",
+      "session",
+      "sessionid",
+      "session_id",
+      "sid",
+      "*_session",
+      "connect.sid",
+      "XSRF-TOKEN",
+      "csrftoken",
+      "csrf*",
+      "_csrf*",
+      "__Host-*",
+      "__cf_bm",
+      "cf_clearance",
+      "__cflb",
+      "__cfruid",
+      "_cfuvid",
+      "AWSALB*",
+      "AWSELB*",
+      "SERVERID",
+      "ARRAffinity*",
+      "TiPMix",
+      "x-ms-routing-name",
+      "BIGipServer*",
+      "incap_ses_*",
+      "visid_incap_*",
+      "nlbi_*",
+      "ak_bmsc",
+      "bm_sv",
+      "bm_sz",
+      "_abck",
+      "wordpress_test_cookie",
+      "wp-settings-*",
+      "wordpress_logged_in_*",
+      "wordpress_sec_*",
+      "woocommerce_cart_hash",
+      "woocommerce_items_in_cart",
+      "wp_woocommerce_session_*",
+      "cart",
+      "cart_currency",
+      "cart_sig",
+      "cart_ts",
+      "secure_customer_sig",
+      "localization",
+      "_secure_session_id",
+      "_shopify_essential",
+      "__stripe_mid",
+      "__stripe_sid",
+      "lang",
+      "language",
+      "locale",
+      "currency",
+      "pll_language",
+      "wp-wpml_current_language",
+      "_icl_current_language",
+      "hasCookie",
+      "cookietest",
+      "test_cookie_check",
+      "frontend",
+      "frontend_cid",
+      "form_key",
+      "mage-*",
+      "PrestaShop-*",
+      "OCSESSID",
+      "laravel_session",
+      "ci_session",
+      "JSESSIONID*",
+      "ROUTEID",
+      "__Secure-*",
+      "_GRECAPTCHA",
+      "rc::*",
+      "__hs_opt_out",
+      "__hs_do_not_track",
     ],
   ],
   [
     "analytics",
     [
-      "_ga", "_ga_*", "_gid", "_gat", "_gat_*", "__utma", "__utmb", "__utmc", "__utmt", "__utmz", "__utmv", "_hjSession*", "_hjid", "_hjSessionUser_*", "_hjFirstSeen",
-      "_hjIncludedInSessionSample*", "_hjAbsoluteSessionInProgress", "_hjTLDTest", "_hj*", "_clck", "_clsk", "CLID", "SM", "MR", "ajs_anonymous_id", "ajs_user_id",
-      "amplitude_*", "AMP_*", "mp_*", "_pk_id*", "_pk_ses*", "_pk_ref*", "__hstc", "hubspotutk", "__hssc", "__hssrc", "_vwo*", "_vis_opt_*", "optimizely*",
-      "_shopify_y", "_shopify_s", "_shopify_sa_t", "_shopify_sa_p", "_orig_referrer", "_landing_page", "_y", "_s", "mf_*", "_uetsid_exp", "__kla_id", "_lfa",
-      "_mkto_trk", "vuid", "_dc_gtm_*", "_cs_*", "_fs_*", "fs_uid", "ln_or", "__insp_*", "_lo_*", "_ce.*", "ph_*", "_plausible*", "_zitok", "wisepops*",
+      "_ga",
+      "_ga_*",
+      "_gid",
+      "_gat",
+      "_gat_*",
+      "__utma",
+      "__utmb",
+      "__utmc",
+      "__utmt",
+      "__utmz",
+      "__utmv",
+      "_hjSession*",
+      "_hjid",
+      "_hjSessionUser_*",
+      "_hjFirstSeen",
+      "_hjIncludedInSessionSample*",
+      "_hjAbsoluteSessionInProgress",
+      "_hjTLDTest",
+      "_hj*",
+      "_clck",
+      "_clsk",
+      "CLID",
+      "SM",
+      "MR",
+      "ajs_anonymous_id",
+      "ajs_user_id",
+      "amplitude_*",
+      "AMP_*",
+      "mp_*",
+      "_pk_id*",
+      "_pk_ses*",
+      "_pk_ref*",
+      "__hstc",
+      "hubspotutk",
+      "__hssc",
+      "__hssrc",
+      "_vwo*",
+      "_vis_opt_*",
+      "optimizely*",
+      "_shopify_y",
+      "_shopify_s",
+      "_shopify_sa_t",
+      "_shopify_sa_p",
+      "_orig_referrer",
+      "_landing_page",
+      "_y",
+      "_s",
+      "mf_*",
+      "_uetsid_exp",
+      "__kla_id",
+      "_lfa",
+      "_mkto_trk",
+      "vuid",
+      "_dc_gtm_*",
+      "_cs_*",
+      "_fs_*",
+      "fs_uid",
+      "ln_or",
+      "__insp_*",
+      "_lo_*",
+      "_ce.*",
+      "ph_*",
+      "_plausible*",
+      "_zitok",
+      "wisepops*",
     ],
   ],
   [
     "advertising",
     [
-      "_fbp", "_fbc", "fr", "_gcl_au", "_gcl_aw", "_gcl_dc", "_gcl_*", "IDE", "test_cookie", "DSID", "__gads", "__gpi", "__eoi", "_ttp", "_tt_enable_cookie", "ttcsid*",
-      "li_fat_id", "li_sugr", "bcookie", "lidc", "UserMatchHistory", "AnalyticsSyncHistory", "bscookie", "_pin_unauth", "_pinterest_ct_ua", "personalization_id",
-      "guest_id", "guest_id_ads", "guest_id_marketing", "muc_ads", "_scid", "_scid_r", "_sctr", "_rdt_uuid", "MUID", "ANONCHK", "_uetsid", "_uetvid", "uuid2",
-      "anj", "cto_bundle", "cto_bidid", "t_gid", "taboola_*", "obuid", "__qca", "mc", "IDSYNC", "_tt_*", "YSC", "VISITOR_INFO1_LIVE", "VISITOR_PRIVACY_METADATA",
-      "yt-remote-*", "NID", "__Secure-3PSID*", "__Secure-3PAPISID", "1P_JAR", "AEC", "_awl", "tuuid", "tuuid_lu", "c", "KTPCACOOKIE", "_an_uid",
+      "_fbp",
+      "_fbc",
+      "fr",
+      "_gcl_au",
+      "_gcl_aw",
+      "_gcl_dc",
+      "_gcl_*",
+      "IDE",
+      "test_cookie",
+      "DSID",
+      "__gads",
+      "__gpi",
+      "__eoi",
+      "_ttp",
+      "_tt_enable_cookie",
+      "ttcsid*",
+      "li_fat_id",
+      "li_sugr",
+      "bcookie",
+      "lidc",
+      "UserMatchHistory",
+      "AnalyticsSyncHistory",
+      "bscookie",
+      "_pin_unauth",
+      "_pinterest_ct_ua",
+      "personalization_id",
+      "guest_id",
+      "guest_id_ads",
+      "guest_id_marketing",
+      "muc_ads",
+      "_scid",
+      "_scid_r",
+      "_sctr",
+      "_rdt_uuid",
+      "MUID",
+      "ANONCHK",
+      "_uetsid",
+      "_uetvid",
+      "uuid2",
+      "anj",
+      "cto_bundle",
+      "cto_bidid",
+      "t_gid",
+      "taboola_*",
+      "obuid",
+      "__qca",
+      "mc",
+      "IDSYNC",
+      "_tt_*",
+      "YSC",
+      "VISITOR_INFO1_LIVE",
+      "VISITOR_PRIVACY_METADATA",
+      "yt-remote-*",
+      "NID",
+      "__Secure-3PSID*",
+      "__Secure-3PAPISID",
+      "1P_JAR",
+      "AEC",
+      "_awl",
+      "tuuid",
+      "tuuid_lu",
+      "c",
+      "KTPCACOOKIE",
+      "_an_uid",
     ],
   ],
 ];
@@ -393,7 +630,10 @@ export function numbersToCheck(pages: PageRead[], max = 3): string[] {
       score.set(s.number, (score.get(s.number) ?? 0) + (i === 0 ? 3 : 1) + (inFooter ? 2 : 0));
     }
   });
-  return [...score.entries()].sort((a, b) => b[1] - a[1]).slice(0, max).map(([n]) => n);
+  return [...score.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, max)
+    .map(([n]) => n);
 }
 
 interface Located<T> {
@@ -449,7 +689,9 @@ function tradingDisclosures(pages: PageRead[], register: RegisterAnswer[] | null
         statedName = former.name;
         const at = names.find((n) => sameCompanyName(n.item.name, former.name))!;
         evidence.push({ quote: at.item.quote, url: at.url });
-        findings.push(`The site gives a former name of the company ("${former.name}"${former.until ? `, changed on ${former.until}` : ""}); its registered name is "${profile.name}".`);
+        findings.push(
+          `The site gives a former name of the company ("${former.name}"${former.until ? `, changed on ${former.until}` : ""}); its registered name is "${profile.name}".`,
+        );
       } else if (near) {
         statedName = near.item.name;
         evidence.push({ quote: near.item.quote, url: near.url });
@@ -470,7 +712,11 @@ function tradingDisclosures(pages: PageRead[], register: RegisterAnswer[] | null
   }
 
   // Part of the UK.
-  const expectedPart: UkPart | null = profile ? (ukPartOfJurisdiction(profile.jurisdiction) ?? partOfNumber(profile.number)) : primary ? partOfNumber(primary) : null;
+  const expectedPart: UkPart | null = profile
+    ? (ukPartOfJurisdiction(profile.jurisdiction) ?? partOfNumber(profile.number))
+    : primary
+      ? partOfNumber(primary)
+      : null;
   const place = places.find((p) => expectedPart && p.item.part === expectedPart) ?? places[0] ?? null;
   let placeMatches: boolean | null = null;
   if (place) {
@@ -503,7 +749,9 @@ function tradingDisclosures(pages: PageRead[], register: RegisterAnswer[] | null
         );
       }
       if (officeMatches === "postcode_only")
-        findings.push(`The registered office the site gives has the register's postcode (${registerPostcode}) but not its first line ("${profile.registeredOffice.line1}").`);
+        findings.push(
+          `The registered office the site gives has the register's postcode (${registerPostcode}) but not its first line ("${profile.registeredOffice.line1}").`,
+        );
     } else {
       const unlabelled = addresses.find((a) => samePostcode(a.item) && !a.item.poBoxOnly) ?? null;
       if (unlabelled) {
@@ -579,7 +827,10 @@ function contactDetails(pages: PageRead[]): ContactDetails {
   const poBox = addresses.find((a) => a.item.poBoxOnly) ?? null;
   if (geographic) evidence.push({ quote: geographic.item.quote, url: geographic.url });
   else if (poBox) evidence.push({ quote: poBox.item.quote, url: poBox.url });
-  if (!geographic) findings.push(poBox ? "Only a PO Box address was found: a PO Box is not a geographic address." : "No geographic postal address (with a UK postcode) was found.");
+  if (!geographic)
+    findings.push(
+      poBox ? "Only a PO Box address was found: a PO Box is not a geographic address." : "No geographic postal address (with a UK postcode) was found.",
+    );
   if (!email) findings.push("No email address was found (a contact form alone is not an email address).");
   const both = !!geographic && !!email;
   return {
@@ -602,8 +853,10 @@ function vatNumber(pages: PageRead[]): VatCheck {
   const vats = found.filter((v) => !seen.has(v.item.number) && seen.add(v.item.number));
   const findings: string[] = [];
   for (const { item } of vats) {
-    if (item.format === "invalid") findings.push(`The VAT number "${item.stated}" is not in a UK format (GB and 9 digits, 12 with a branch, or GBGD/GBHA and 3 digits).`);
-    else if (item.checkDigits === "fail") findings.push(`The VAT number "${item.stated}": format valid, check digits fail (neither HMRC scheme, mod 97 or mod 9755).`);
+    if (item.format === "invalid")
+      findings.push(`The VAT number "${item.stated}" is not in a UK format (GB and 9 digits, 12 with a branch, or GBGD/GBHA and 3 digits).`);
+    else if (item.checkDigits === "fail")
+      findings.push(`The VAT number "${item.stated}": format valid, check digits fail (neither HMRC scheme, mod 97 or mod 9755).`);
   }
   return {
     status: vats.length ? "found" : "not_found",
@@ -629,13 +882,17 @@ function linkOf(pages: PageRead[], kind: LinkKind, homeOnly = false): { link: Pa
   return null;
 }
 
-const linkEvidence = (l: { link: PageLink; page: string }): Evidence => ({ quote: `Link "${l.link.text || l.link.url}" to ${l.link.url}`.slice(0, 200), url: l.page });
+const linkEvidence = (l: { link: PageLink; page: string }): Evidence => ({
+  quote: `Link "${l.link.text || l.link.url}" to ${l.link.url}`.slice(0, 200),
+  url: l.page,
+});
 
 function privacyNotice(pages: PageRead[], notRead: PageNotRead[]): LinkCheck {
   const l = linkOf(pages, "privacy");
   const findings: string[] = [];
   let ok: boolean | null = false;
-  let note = "A site that collects personal data (a contact form, an order, analytics) must say who it is, why and on what basis it processes the data, and the visitor's rights.";
+  let note =
+    "A site that collects personal data (a contact form, an order, analytics) must say who it is, why and on what basis it processes the data, and the visitor's rights.";
   if (l) {
     const failed = notRead.find((n) => n.url === l.link.url);
     const read = pages.some((p) => p.url === l.link.url || (p.kind === "privacy" && p.url !== pages[0].url));
@@ -687,7 +944,16 @@ function cookiesBeforeConsent(rendered: RenderOutcome): CookieCheck {
   }
   let consentTool: string | null = null;
   for (const [re, name] of CONSENT_TOOLS) {
-    if (page.cookies.some((c) => re.test(c.name)) || page.requests.some((r) => { try { return re.test(new URL(r.url).hostname); } catch { return false; } })) {
+    if (
+      page.cookies.some((c) => re.test(c.name)) ||
+      page.requests.some((r) => {
+        try {
+          return re.test(new URL(r.url).hostname);
+        } catch {
+          return false;
+        }
+      })
+    ) {
       consentTool = name;
       break;
     }
@@ -695,16 +961,29 @@ function cookiesBeforeConsent(rendered: RenderOutcome): CookieCheck {
   const counted = cookies.filter((c) => c.counted);
   const findings: string[] = [];
   if (counted.length)
-    findings.push(`${counted.length} non-essential cookie${counted.length === 1 ? " was" : "s were"} set before any consent: ${counted.slice(0, 8).map((c) => `${c.name} (${c.category === "unknown" ? "third-party" : c.category})`).join(", ")}.`);
+    findings.push(
+      `${counted.length} non-essential cookie${counted.length === 1 ? " was" : "s were"} set before any consent: ${counted
+        .slice(0, 8)
+        .map((c) => `${c.name} (${c.category === "unknown" ? "third-party" : c.category})`)
+        .join(", ")}.`,
+    );
   if (trackers.length)
-    findings.push(`The page asked for ${trackers.length === 1 ? "a tracker" : `${trackers.length} trackers`} before any consent: ${[...new Set(trackers.map((t) => t.service))].join(", ")}.`);
+    findings.push(
+      `The page asked for ${trackers.length === 1 ? "a tracker" : `${trackers.length} trackers`} before any consent: ${[...new Set(trackers.map((t) => t.service))].join(", ")}.`,
+    );
   const unknownFirst = cookies.filter((c) => c.category === "unknown" && !c.thirdParty);
   const bad = counted.length > 0 || trackers.length > 0;
   const notes = [
     "Read from the homepage as a browser loaded it, with no click on any banner.",
     "Strictly necessary cookies (sessions, security, load balancing, the consent tool's own) are listed but not counted.",
   ];
-  if (unknownFirst.length) notes.push(`${unknownFirst.length} first-party cookie${unknownFirst.length === 1 ? "" : "s"} of unknown purpose (not counted): ${unknownFirst.slice(0, 5).map((c) => c.name).join(", ")}.`);
+  if (unknownFirst.length)
+    notes.push(
+      `${unknownFirst.length} first-party cookie${unknownFirst.length === 1 ? "" : "s"} of unknown purpose (not counted): ${unknownFirst
+        .slice(0, 5)
+        .map((c) => c.name)
+        .join(", ")}.`,
+    );
   if (page.cut.length) notes.push(`The load was cut short (${page.cut.join("; ")}): what loaded later was not seen.`);
   return {
     ...base,
@@ -722,7 +1001,8 @@ function cookiesBeforeConsent(rendered: RenderOutcome): CookieCheck {
   };
 }
 
-const TERMS_OF_BUSINESS = /\b(?:sale|sales|business|trade|trading|supply|purchase|purchasing|order|orders|booking|bookings|customer|service|services|engagement|hire|delivery|returns)\b/i;
+const TERMS_OF_BUSINESS =
+  /\b(?:sale|sales|business|trade|trading|supply|purchase|purchasing|order|orders|booking|bookings|customer|service|services|engagement|hire|delivery|returns)\b/i;
 const WEBSITE_TERMS = /\b(?:use|website|site|web\s*site)\b/i;
 
 function termsOfBusiness(pages: PageRead[]): TermsCheck {
@@ -755,14 +1035,21 @@ function modernSlavery(pages: PageRead[]): LinkCheck {
     requirement: "required_if",
     rules: [...RULES.modernSlaveryStatement],
     evidence: home ? [linkEvidence(home)] : elsewhere ? [linkEvidence(elsewhere)] : [],
-    findings: home ? [] : [elsewhere ? "A modern slavery statement is linked from another page, but not from the homepage." : "No link to a modern slavery statement on the homepage."],
+    findings: home
+      ? []
+      : [
+          elsewhere
+            ? "A modern slavery statement is linked from another page, but not from the homepage."
+            : "No link to a modern slavery statement on the homepage.",
+        ],
     note: "Required only of commercial organisations supplying goods or services in the UK with a total turnover of £36m or more, which must link to the statement from a prominent place on the homepage.",
     link: home ? { url: home.link.url, text: home.link.text, page: home.page } : null,
   };
 }
 
 /** Domains of the public sector, for which an accessibility statement is required. */
-const PUBLIC_SECTOR = /(?:^|\.)(?:gov\.uk|nhs\.uk|sch\.uk|police\.uk|mod\.uk|parliament\.uk|ac\.uk|gov\.scot|gov\.wales|llyw\.cymru|nhs\.scot|nhs\.wales|hscni\.net)$/i;
+const PUBLIC_SECTOR =
+  /(?:^|\.)(?:gov\.uk|nhs\.uk|sch\.uk|police\.uk|mod\.uk|parliament\.uk|ac\.uk|gov\.scot|gov\.wales|llyw\.cymru|nhs\.scot|nhs\.wales|hscni\.net)$/i;
 
 function accessibility(pages: PageRead[], site: string): LinkCheck {
   const l = linkOf(pages, "accessibility");
@@ -838,9 +1125,15 @@ export function summaryOf(checks: LegalChecks, site: string, pagesNotRead = 0): 
   const parts: string[] = [];
   const where = site ? ` on ${site}` : "";
   if (notRun.length)
-    parts.push(`${notRun.length === 1 ? "1 check" : `${notRun.length} checks`} could not run${where}: ${notRun.map((k) => `${label(k)} (${checks[k].note.replace(/^Couldn't tell:\s*/, "").replace(/\.$/, "")})`).join("; ")}.`);
-  if (!missing.length && !wrong.length) parts.push(notRun.length ? "Of the checks that ran, nothing required was found missing or wrong." : `Nothing required was found missing or wrong${where}.`);
-  if (missing.length) parts.push(`Missing${where}: ${missing.map((k) => `${label(k)}${checks[k].findings.length ? ` (${checks[k].findings.join(" ").replace(/\.$/, "")})` : ""}`).join("; ")}.`);
+    parts.push(
+      `${notRun.length === 1 ? "1 check" : `${notRun.length} checks`} could not run${where}: ${notRun.map((k) => `${label(k)} (${checks[k].note.replace(/^Couldn't tell:\s*/, "").replace(/\.$/, "")})`).join("; ")}.`,
+    );
+  if (!missing.length && !wrong.length)
+    parts.push(notRun.length ? "Of the checks that ran, nothing required was found missing or wrong." : `Nothing required was found missing or wrong${where}.`);
+  if (missing.length)
+    parts.push(
+      `Missing${where}: ${missing.map((k) => `${label(k)}${checks[k].findings.length ? ` (${checks[k].findings.join(" ").replace(/\.$/, "")})` : ""}`).join("; ")}.`,
+    );
   for (const k of wrong) parts.push(`${cap(label(k))}: ${checks[k].findings.join(" ")}`);
   if (conditional.length) parts.push(`Not found, required only in some cases: ${conditional.map(label).join("; ")}.`);
   if (fine.length) parts.push(`In order: ${fine.map(label).join("; ")}.`);

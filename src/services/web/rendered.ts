@@ -134,5 +134,8 @@ export interface Browser {
    * the browser for `url` instead of fetching it again). Throws InputError (422 unreadable_input or a safe-fetch
    * code) when the page itself cannot be fetched or rendered; UpstreamError (503) when the browser is unavailable.
    */
-  render(url: string, opts?: RenderOptions & { document?: { body: Uint8Array; contentType: string; status: number; headers?: Record<string, string> } }): Promise<RenderedPage>;
+  render(
+    url: string,
+    opts?: RenderOptions & { document?: { body: Uint8Array; contentType: string; status: number; headers?: Record<string, string> } },
+  ): Promise<RenderedPage>;
 }

@@ -43,9 +43,51 @@ const SKIPPED = new Set(["script", "style", "noscript", "template", "svg", "math
 const NOT_DOCUMENT = new Set(["svg", "math", "template"]);
 /** Elements that start a new line in the rendered text. */
 const BLOCK = new Set([
-  "address", "article", "aside", "blockquote", "body", "caption", "dd", "details", "dialog", "div", "dl", "dt", "fieldset", "figcaption", "figure",
-  "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html", "legend", "li", "main", "menu", "nav", "ol", "p", "pre",
-  "section", "summary", "table", "tbody", "thead", "tfoot", "tr", "ul", "br", "option",
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "body",
+  "caption",
+  "dd",
+  "details",
+  "dialog",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hgroup",
+  "hr",
+  "html",
+  "legend",
+  "li",
+  "main",
+  "menu",
+  "nav",
+  "ol",
+  "p",
+  "pre",
+  "section",
+  "summary",
+  "table",
+  "tbody",
+  "thead",
+  "tfoot",
+  "tr",
+  "ul",
+  "br",
+  "option",
 ]);
 /** Cells: a separator, not a new line. */
 const CELL = new Set(["td", "th"]);
@@ -128,7 +170,11 @@ export function readPage(html: string, baseUrl: string): ReadPage {
         }
         const skip = (parent?.skip ?? false) || SKIPPED.has(name) || hidden(attrs);
         const footerHere =
-          (parent?.footer ?? false) || name === "footer" || attrs.role === "contentinfo" || FOOTER_HINT.test(attrs.id ?? "") || FOOTER_HINT.test(attrs.class ?? "");
+          (parent?.footer ?? false) ||
+          name === "footer" ||
+          attrs.role === "contentinfo" ||
+          FOOTER_HINT.test(attrs.id ?? "") ||
+          FOOTER_HINT.test(attrs.class ?? "");
         let link = parent?.link ?? null;
         if (name === "a" && attrs.href && !skip) {
           raw.push({ href: attrs.href, words: "", label: attrs["aria-label"] || attrs.title || "", inFooter: footerHere });
@@ -231,15 +277,18 @@ export function pageLinks(html: string, baseUrl: string): PageLink[] {
  * address alone.
  */
 const BY_WORDS: Record<LinkKind, RegExp> = {
-  privacy: /\bprivacy\b|\bdata\s+protection\b|\bgdpr\b|\bfair\s+processing\b|\bpersonal\s+(?:data|information)\b|\bhow\s+we\s+use\s+your\s+(?:data|information)\b|\bpreifatrwydd\b/i,
+  privacy:
+    /\bprivacy\b|\bdata\s+protection\b|\bgdpr\b|\bfair\s+processing\b|\bpersonal\s+(?:data|information)\b|\bhow\s+we\s+use\s+your\s+(?:data|information)\b|\bpreifatrwydd\b/i,
   cookies: /\bcookies?\b|\bcwcis\b/i,
   terms: /\bterms\b|\bconditions\b|\bt\s*&\s*c'?s?\b|\bt\s*'?s\s*(?:&|and)\s*c'?s\b|\btelerau\b|\buser\s+agreement\b|\bcustomer\s+agreement\b/i,
-  contact: /\bcontact\b|\bget\s+in\s+touch\b|\bfind\s+us\b|\benquir(?:y|ies|e)\b|\binquir(?:y|ies|e)\b|\bcysylltu\b|\bcysylltwch\b|\bwhere\s+to\s+find\s+us\b|\bour\s+(?:offices?|locations?)\b/i,
+  contact:
+    /\bcontact\b|\bget\s+in\s+touch\b|\bfind\s+us\b|\benquir(?:y|ies|e)\b|\binquir(?:y|ies|e)\b|\bcysylltu\b|\bcysylltwch\b|\bwhere\s+to\s+find\s+us\b|\bour\s+(?:offices?|locations?)\b/i,
   about: /\babout\b|\bwho\s+we\s+are\b|\bour\s+(?:story|company|history|team)\b|\bcompany\s+(?:info|information|details)\b|\bamdanom\b/i,
   accessibility: /\baccessibility\b|\bhygyrchedd\b/i,
   modernSlavery: /\bmodern[\s-]+slavery\b|\banti[\s-]*slavery\b|\bslavery\b|\bhuman\s+trafficking\b/i,
   careers: /\bcareers?\b|\bjobs?\b|\bvacanc(?:y|ies)\b|\bwork\s+(?:for|with)\s+us\b|\bjoin\s+(?:us|our\s+team|the\s+team)\b|\brecruitment\b|\bswyddi\b/i,
-  legal: /\blegal\b|\bimprint\b|\bimpressum\b|\bdisclaimer\b|\bcorporate\s+information\b|\bcompany\s+information\b|\bsite\s+notice\b|\bregulatory\s+information\b|\bstatutory\s+information\b|\bcompliance\b/i,
+  legal:
+    /\blegal\b|\bimprint\b|\bimpressum\b|\bdisclaimer\b|\bcorporate\s+information\b|\bcompany\s+information\b|\bsite\s+notice\b|\bregulatory\s+information\b|\bstatutory\s+information\b|\bcompliance\b/i,
 };
 
 const BY_PATH: Record<LinkKind, RegExp> = {
@@ -273,7 +322,9 @@ export function classifyLink(text: string, url: string): LinkKind[] {
   if (kinds.length) {
     // "Privacy & cookies" is both; "Terms" under /privacy is still terms by its words. The address adds a kind the
     // words only hint at: "Cookie settings" to /privacy-and-cookie-policy is also privacy.
-    for (const k of LINK_KINDS) if (!kinds.includes(k) && (k === "privacy" || k === "cookies") && kinds.some((x) => x === "privacy" || x === "cookies") && BY_PATH[k].test(path)) kinds.push(k);
+    for (const k of LINK_KINDS)
+      if (!kinds.includes(k) && (k === "privacy" || k === "cookies") && kinds.some((x) => x === "privacy" || x === "cookies") && BY_PATH[k].test(path))
+        kinds.push(k);
   } else {
     // No telling words (an icon, "Read more", "Click here"): judge by the address.
     for (const k of LINK_KINDS) if (BY_PATH[k].test(path)) kinds.push(k);
@@ -299,7 +350,9 @@ export function legalPagesToFollow(links: PageLink[], pageUrl: string, max = 5):
   } catch {
     // keep as given
   }
-  const candidates = links.filter((l) => l.sameSite && l.url !== self && !/\.(?:pdf|docx?|xlsx?|pptx?|zip|jpe?g|png|gif|webp|svg|mp4|mp3)(?:$|\?)/i.test(l.url));
+  const candidates = links.filter(
+    (l) => l.sameSite && l.url !== self && !/\.(?:pdf|docx?|xlsx?|pptx?|zip|jpe?g|png|gif|webp|svg|mp4|mp3)(?:$|\?)/i.test(l.url),
+  );
   const out: { url: string; kind: LinkKind }[] = [];
   const taken = new Set<string>();
   for (const kind of FOLLOW_ORDER) {

@@ -29,7 +29,9 @@ const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"'
 const decode = (s: string) =>
   s
     .replace(/^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/, "$1")
-    .replace(/&(amp|lt|gt|quot|apos);|&#(\d+);|&#x([0-9a-f]+);/gi, (_, n, d, h) => (n ? ENTITIES[n.toLowerCase()] : String.fromCodePoint(Number(d ?? parseInt(h, 16)))))
+    .replace(/&(amp|lt|gt|quot|apos);|&#(\d+);|&#x([0-9a-f]+);/gi, (_, n, d, h) =>
+      n ? ENTITIES[n.toLowerCase()] : String.fromCodePoint(Number(d ?? parseInt(h, 16))),
+    )
     .trim();
 
 /** A W3C datetime's date: `2026-10-01T09:00:00+01:00` → `2026-10-01`; anything else → null. */

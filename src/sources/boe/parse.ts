@@ -12,7 +12,20 @@ export interface RateObservation {
   rate: number;
 }
 
-const MONTHS: Record<string, string> = { jan: "01", feb: "02", mar: "03", apr: "04", may: "05", jun: "06", jul: "07", aug: "08", sep: "09", oct: "10", nov: "11", dec: "12" };
+const MONTHS: Record<string, string> = {
+  jan: "01",
+  feb: "02",
+  mar: "03",
+  apr: "04",
+  may: "05",
+  jun: "06",
+  jul: "07",
+  aug: "08",
+  sep: "09",
+  oct: "10",
+  nov: "11",
+  dec: "12",
+};
 
 /** `02 Jan 25`, `02 Jan 2025`, `2025-01-02` → `2025-01-02`; anything else → null. */
 export function iadbDate(raw: string): string | null {
@@ -30,7 +43,11 @@ export function iadbDate(raw: string): string | null {
 
 /** Every observation of the file, sorted by date (the last row of a date wins). */
 export function parseBankRateCsv(text: string): RateObservation[] {
-  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   const header = (lines[0] ?? "").split(",").map((h) => h.trim().replace(/^"|"$/g, "").toLowerCase());
   const dateCol = header.findIndex((h) => h === "date");
   const rateCol = header.findIndex((h) => h === "iudbedr" || h === "rate" || h === "bank rate");

@@ -103,7 +103,13 @@ function onlyOrganisations(wanted: ((org: string) => boolean) | null): BatchOpti
     batchChars: 1 << 18,
     keep(record, index) {
       if (index === 0) {
-        col = record.split("\t").findIndex((h) => h.replace(/^\uFEFF/, "").trim().toLowerCase() === "organisation_number");
+        col = record.split("\t").findIndex(
+          (h) =>
+            h
+              .replace(/^\uFEFF/, "")
+              .trim()
+              .toLowerCase() === "organisation_number",
+        );
         return true;
       }
       if (col < 0) return true;
@@ -202,96 +208,144 @@ async function readAux(t: Partial<Record<CharityTable, CharityTableInput>>, want
   };
   if (t.charity_trustee) {
     const m = (aux.trustees = new Map());
-    await forEachRow(t.charity_trustee, "charity_trustee", [ORG], (g) => {
-      const org = orgOf(g);
-      if (org) m.set(org, (m.get(org) ?? 0) + 1);
-    }, filter);
+    await forEachRow(
+      t.charity_trustee,
+      "charity_trustee",
+      [ORG],
+      (g) => {
+        const org = orgOf(g);
+        if (org) m.set(org, (m.get(org) ?? 0) + 1);
+      },
+      filter,
+    );
   }
   if (t.charity_classification) {
     const m = (aux.classification = new Map());
-    await forEachRow(t.charity_classification, "charity_classification", [ORG, "classification_type", "classification_description"], (g) => {
-      const org = orgOf(g);
-      if (!org) return;
-      const type = g("classification_type").toLowerCase();
-      const desc = g("classification_description");
-      if (!desc || (type !== "what" && type !== "how" && type !== "who")) return;
-      let c = m.get(org);
-      if (!c) m.set(org, (c = { what: [], how: [], who: [] }));
-      if (!c[type].includes(desc)) c[type].push(intern(desc));
-    }, filter);
+    await forEachRow(
+      t.charity_classification,
+      "charity_classification",
+      [ORG, "classification_type", "classification_description"],
+      (g) => {
+        const org = orgOf(g);
+        if (!org) return;
+        const type = g("classification_type").toLowerCase();
+        const desc = g("classification_description");
+        if (!desc || (type !== "what" && type !== "how" && type !== "who")) return;
+        let c = m.get(org);
+        if (!c) m.set(org, (c = { what: [], how: [], who: [] }));
+        if (!c[type].includes(desc)) c[type].push(intern(desc));
+      },
+      filter,
+    );
   }
   if (t.charity_area_of_operation) {
     const m = (aux.areas = new Map<string, string[]>());
-    await forEachRow(t.charity_area_of_operation, "charity_area_of_operation", [ORG, "geographic_area_description"], (g) => {
-      const org = orgOf(g);
-      const d = g("geographic_area_description");
-      if (org && d && !m.get(org)?.includes(d)) push(m, org, intern(d));
-    }, filter);
+    await forEachRow(
+      t.charity_area_of_operation,
+      "charity_area_of_operation",
+      [ORG, "geographic_area_description"],
+      (g) => {
+        const org = orgOf(g);
+        const d = g("geographic_area_description");
+        if (org && d && !m.get(org)?.includes(d)) push(m, org, intern(d));
+      },
+      filter,
+    );
   }
   if (t.charity_annual_return_history) {
     const m = (aux.finances = new Map<string, Finance[]>());
     const required = [ORG, "fin_period_end_date", "total_gross_income", "total_gross_expenditure"];
-    await forEachRow(t.charity_annual_return_history, "charity_annual_return_history", required, (g) => {
-      const org = g(ORG);
-      if (!wanted(org)) return;
-      const periodEnd = toDate(g("fin_period_end_date"));
-      if (!periodEnd) return;
-      const suppressed = g("suppression_ind") === "1" || toBool(g("suppression_ind")) === true;
-      const f: Finance = {
-        periodStart: toDate(g("fin_period_start_date")),
-        periodEnd,
-        income: suppressed ? null : toNumber(g("total_gross_income")),
-        spend: suppressed ? null : toNumber(g("total_gross_expenditure")),
-      };
-      // Keep the newest HISTORY_YEARS periods, newest first, one entry per period end.
-      const list = m.get(org) ?? [];
-      if (list.some((x) => x.periodEnd === periodEnd)) return;
-      let at = list.findIndex((x) => (x.periodEnd ?? "") < periodEnd);
-      if (at < 0) at = list.length;
-      if (at >= HISTORY_YEARS) return;
-      list.splice(at, 0, f);
-      if (list.length > HISTORY_YEARS) list.pop();
-      m.set(org, list);
-    }, filter);
+    await forEachRow(
+      t.charity_annual_return_history,
+      "charity_annual_return_history",
+      required,
+      (g) => {
+        const org = g(ORG);
+        if (!wanted(org)) return;
+        const periodEnd = toDate(g("fin_period_end_date"));
+        if (!periodEnd) return;
+        const suppressed = g("suppression_ind") === "1" || toBool(g("suppression_ind")) === true;
+        const f: Finance = {
+          periodStart: toDate(g("fin_period_start_date")),
+          periodEnd,
+          income: suppressed ? null : toNumber(g("total_gross_income")),
+          spend: suppressed ? null : toNumber(g("total_gross_expenditure")),
+        };
+        // Keep the newest HISTORY_YEARS periods, newest first, one entry per period end.
+        const list = m.get(org) ?? [];
+        if (list.some((x) => x.periodEnd === periodEnd)) return;
+        let at = list.findIndex((x) => (x.periodEnd ?? "") < periodEnd);
+        if (at < 0) at = list.length;
+        if (at >= HISTORY_YEARS) return;
+        list.splice(at, 0, f);
+        if (list.length > HISTORY_YEARS) list.pop();
+        m.set(org, list);
+      },
+      filter,
+    );
   }
   if (t.charity_event_history) {
     const removal = (aux.removal = new Map<string, { order: number; reason: string | null }>());
     const interim = (aux.interim = new Set<string>());
-    await forEachRow(t.charity_event_history, "charity_event_history", [ORG, "event_type", "reason"], (g) => {
-      const org = g(ORG);
-      if (!wanted(org)) return;
-      const type = g("event_type");
-      const reason = g("reason");
-      if (INTERIM_MANAGER.test(type) || INTERIM_MANAGER.test(reason)) interim.add(org);
-      if (!REMOVAL.test(type)) return;
-      const order = toNumber(g("charity_event_order")) ?? 0;
-      const prev = removal.get(org);
-      if (!prev || order >= prev.order) removal.set(org, { order, reason: reason ? intern(reason) : null });
-    }, filter);
+    await forEachRow(
+      t.charity_event_history,
+      "charity_event_history",
+      [ORG, "event_type", "reason"],
+      (g) => {
+        const org = g(ORG);
+        if (!wanted(org)) return;
+        const type = g("event_type");
+        const reason = g("reason");
+        if (INTERIM_MANAGER.test(type) || INTERIM_MANAGER.test(reason)) interim.add(org);
+        if (!REMOVAL.test(type)) return;
+        const order = toNumber(g("charity_event_order")) ?? 0;
+        const prev = removal.get(org);
+        if (!prev || order >= prev.order) removal.set(org, { order, reason: reason ? intern(reason) : null });
+      },
+      filter,
+    );
   }
   if (t.charity_governing_document) {
     const m = (aux.objects = new Map<string, string>());
-    await forEachRow(t.charity_governing_document, "charity_governing_document", [ORG, "charitable_objects"], (g) => {
-      const org = orgOf(g);
-      const o = g("charitable_objects");
-      if (org && o) m.set(org, ownString(o.length > OBJECTS_CAP ? `${o.slice(0, OBJECTS_CAP - 1).trimEnd()}…` : o));
-    }, filter);
+    await forEachRow(
+      t.charity_governing_document,
+      "charity_governing_document",
+      [ORG, "charitable_objects"],
+      (g) => {
+        const org = orgOf(g);
+        const o = g("charitable_objects");
+        if (org && o) m.set(org, ownString(o.length > OBJECTS_CAP ? `${o.slice(0, OBJECTS_CAP - 1).trimEnd()}…` : o));
+      },
+      filter,
+    );
   }
   if (t.charity_other_names) {
     const m = (aux.otherNames = new Map<string, string[]>());
-    await forEachRow(t.charity_other_names, "charity_other_names", [ORG, "charity_name"], (g) => {
-      const org = orgOf(g);
-      const n = g("charity_name");
-      if (org && n && !m.get(org)?.includes(n)) push(m, org, ownString(n));
-    }, filter);
+    await forEachRow(
+      t.charity_other_names,
+      "charity_other_names",
+      [ORG, "charity_name"],
+      (g) => {
+        const org = orgOf(g);
+        const n = g("charity_name");
+        if (org && n && !m.get(org)?.includes(n)) push(m, org, ownString(n));
+      },
+      filter,
+    );
   }
   if (t.charity_other_regulators) {
     const m = (aux.regulators = new Map<string, { order: number; name: string }[]>());
-    await forEachRow(t.charity_other_regulators, "charity_other_regulators", [ORG, "regulator_name"], (g) => {
-      const org = g(ORG);
-      const name = g("regulator_name");
-      if (wanted(org) && name) push(m, org, { order: toNumber(g("regulator_order")) ?? 0, name: intern(name) });
-    }, filter);
+    await forEachRow(
+      t.charity_other_regulators,
+      "charity_other_regulators",
+      [ORG, "regulator_name"],
+      (g) => {
+        const org = g(ORG);
+        const name = g("regulator_name");
+        if (wanted(org) && name) push(m, org, { order: toNumber(g("regulator_order")) ?? 0, name: intern(name) });
+      },
+      filter,
+    );
   }
   return aux;
 }

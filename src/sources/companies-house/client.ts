@@ -139,7 +139,12 @@ export function createCompaniesHouseClient(cfg: CompaniesHouseConfig): Companies
   }
 
   /** A paged list: the first page, then the rest (at most CH_CONCURRENCY at a time), up to MAX_LIST_ITEMS. */
-  async function allPages<T extends { items: unknown[]; totalResults: number | null }>(path: string, key: string, ttl: number, parse: (body: string) => T | null): Promise<T | null> {
+  async function allPages<T extends { items: unknown[]; totalResults: number | null }>(
+    path: string,
+    key: string,
+    ttl: number,
+    parse: (body: string) => T | null,
+  ): Promise<T | null> {
     const first = await subResource(`${path}?items_per_page=${PAGE}&start_index=0`, `${key}:0`, ttl, parse);
     if (!first) return null;
     const total = Math.min(first.totalResults ?? first.items.length, MAX_LIST_ITEMS);

@@ -97,7 +97,10 @@ export function createDocumentClient(cfg: CompaniesHouseConfig): CompaniesHouseD
         // Too large is the document's fault (its filer wrote it), not the Document API's: unreadable, as a document
         // the reader cannot read is.
         if (e instanceof UpstreamError && e.cause instanceof BodyTooLarge)
-          throw new InputError("unreadable_input", `The accounts document is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB, the most read of one document.`);
+          throw new InputError(
+            "unreadable_input",
+            `The accounts document is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB, the most read of one document.`,
+          );
         throw e;
       }
       return r.status === 406 ? null : r.body;

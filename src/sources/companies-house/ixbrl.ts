@@ -562,10 +562,42 @@ class Collector {
 
 /** Named character references XHTML filings use without declaring them (XML knows only five). */
 const HTML_ENTITIES: Record<string, string> = {
-  nbsp: "\u00a0", pound: "£", euro: "€", copy: "©", reg: "®", trade: "™", ndash: "–", mdash: "—", minus: "−",
-  lsquo: "‘", rsquo: "’", ldquo: "“", rdquo: "”", hellip: "…", bull: "•", middot: "·", deg: "°", times: "×",
-  shy: "\u00ad", ensp: "\u2002", emsp: "\u2003", thinsp: "\u2009", zwnj: "\u200c", zwj: "\u200d", sect: "§", para: "¶",
-  frac12: "½", frac14: "¼", frac34: "¾", laquo: "«", raquo: "»", cent: "¢", yen: "¥", eacute: "é", egrave: "è", acute: "´",
+  nbsp: "\u00a0",
+  pound: "£",
+  euro: "€",
+  copy: "©",
+  reg: "®",
+  trade: "™",
+  ndash: "–",
+  mdash: "—",
+  minus: "−",
+  lsquo: "‘",
+  rsquo: "’",
+  ldquo: "“",
+  rdquo: "”",
+  hellip: "…",
+  bull: "•",
+  middot: "·",
+  deg: "°",
+  times: "×",
+  shy: "\u00ad",
+  ensp: "\u2002",
+  emsp: "\u2003",
+  thinsp: "\u2009",
+  zwnj: "\u200c",
+  zwj: "\u200d",
+  sect: "§",
+  para: "¶",
+  frac12: "½",
+  frac14: "¼",
+  frac34: "¾",
+  laquo: "«",
+  raquo: "»",
+  cent: "¢",
+  yen: "¥",
+  eacute: "é",
+  egrave: "è",
+  acute: "´",
 };
 
 /**
@@ -682,8 +714,14 @@ interface Alternative {
   allow?: Record<string, string>;
 }
 
-const CURRENT_CREDITORS = { MaturitiesOrExpirationPeriodsDimension: "WithinOneYear", "FinancialInstrumentCurrentNon-currentDimension": "CurrentFinancialInstruments" };
-const NONCURRENT_CREDITORS = { MaturitiesOrExpirationPeriodsDimension: "AfterOneYear", "FinancialInstrumentCurrentNon-currentDimension": "Non-currentFinancialInstruments" };
+const CURRENT_CREDITORS = {
+  MaturitiesOrExpirationPeriodsDimension: "WithinOneYear",
+  "FinancialInstrumentCurrentNon-currentDimension": "CurrentFinancialInstruments",
+};
+const NONCURRENT_CREDITORS = {
+  MaturitiesOrExpirationPeriodsDimension: "AfterOneYear",
+  "FinancialInstrumentCurrentNon-currentDimension": "Non-currentFinancialInstruments",
+};
 
 /**
  * Concept → field, alternatives in priority order (the first that has a fact for the period wins). FRC 2014+ names
@@ -764,14 +802,18 @@ const BELOW_TOTAL_ASSETS_LESS_CURRENT_LIABILITIES: FigureName[] = ["creditorsAft
 export function deriveNetAssets(period: Pick<PeriodFigures, "figures" | "evidence">): { value: number; from: NetAssetsSource } | null {
   const { figures: f, evidence: e } = period;
   const conceptOf = (field: FigureName, fallback: string) => (e[field] ? localOf(e[field]!.concept) : fallback);
-  if (f.netAssets !== null) return { value: f.netAssets, from: { rule: 1, concept: conceptOf("netAssets", "NetAssetsLiabilities"), deducted: [], notTagged: [] } };
+  if (f.netAssets !== null)
+    return { value: f.netAssets, from: { rule: 1, concept: conceptOf("netAssets", "NetAssetsLiabilities"), deducted: [], notTagged: [] } };
   if (f.equity !== null) return { value: f.equity, from: { rule: 2, concept: conceptOf("equity", "Equity"), deducted: [], notTagged: [] } };
   if (f.totalAssetsLessCurrentLiabilities === null) return null;
   const deducted = BELOW_TOTAL_ASSETS_LESS_CURRENT_LIABILITIES.filter((n) => f[n] !== null);
   const notTagged = BELOW_TOTAL_ASSETS_LESS_CURRENT_LIABILITIES.filter((n) => f[n] === null);
   // Whole pence are exact in doubles; round to them so 0.1 + 0.2 style drift never shows.
   const value = Math.round((f.totalAssetsLessCurrentLiabilities - deducted.reduce((sum, n) => sum + f[n]!, 0)) * 100) / 100;
-  return { value: value === 0 ? 0 : value, from: { rule: 3, concept: conceptOf("totalAssetsLessCurrentLiabilities", "TotalAssetsLessCurrentLiabilities"), deducted, notTagged } };
+  return {
+    value: value === 0 ? 0 : value,
+    from: { rule: 3, concept: conceptOf("totalAssetsLessCurrentLiabilities", "TotalAssetsLessCurrentLiabilities"), deducted, notTagged },
+  };
 }
 
 /** The companies register's and the document's accounts, read: see the file's comment. */
@@ -789,7 +831,8 @@ export function readAccounts(document: string): AccountsDocument {
   // Facts whose context is not defined: reported once per context id, and left out of the figures.
   const missing = new Map<string, number>();
   for (const f of facts) if (f.contextRef && !contexts.has(f.contextRef)) missing.set(f.contextRef, (missing.get(f.contextRef) ?? 0) + 1);
-  for (const [id, n] of missing) warn(`${n} fact${n === 1 ? " refers" : "s refer"} to context "${id}", which the document does not define; left out of the figures`);
+  for (const [id, n] of missing)
+    warn(`${n} fact${n === 1 ? " refers" : "s refer"} to context "${id}", which the document does not define; left out of the figures`);
 
   const byLocal = new Map<string, Fact[]>();
   for (const f of facts) {
@@ -831,7 +874,12 @@ export function readAccounts(document: string): AccountsDocument {
   const balanceSheetDate = metaDate(META.balanceSheetDate);
   periodEnd ??= balanceSheetDate ?? dates[dates.length - 1] ?? null;
   const startOf = (end: string | null) =>
-    end ? (durations.filter((c) => c.endDate === end).map((c) => c.startDate!).sort()[0] ?? null) : null;
+    end
+      ? (durations
+          .filter((c) => c.endDate === end)
+          .map((c) => c.startDate!)
+          .sort()[0] ?? null)
+      : null;
   const periodStart = metaDate(META.start) ?? startOf(periodEnd);
   const currentInstant = balanceSheetDate ?? periodEnd;
   // The prior period ends on the latest date the contexts name before the current period starts (when the start is
@@ -880,11 +928,15 @@ export function readAccounts(document: string): AccountsDocument {
     // A negative shown in brackets but tagged without sign="-" (seen in real filings): said, not corrected.
     const { currentAssets: ca, creditorsWithinOneYear: cr, netCurrentAssets: nca } = figures;
     if (ca !== null && cr !== null && nca !== null && nca !== 0 && ca - cr === -nca)
-      warn(`netCurrentAssets, ${label}: tagged ${nca}, but currentAssets − creditorsWithinOneYear is ${ca - cr}; the document seems to show a negative figure without tagging its sign`);
+      warn(
+        `netCurrentAssets, ${label}: tagged ${nca}, but currentAssets − creditorsWithinOneYear is ${ca - cr}; the document seems to show a negative figure without tagging its sign`,
+      );
     // Net assets in deriveNetAssets' order. Both totals tagged and different: one of the two tags is wrong; said, not chosen.
     const derived = deriveNetAssets({ figures, evidence });
     if (figures.netAssets !== null && figures.equity !== null && figures.netAssets !== figures.equity)
-      warn(`netAssets, ${label}: ${evidence.netAssets!.concept} is ${figures.netAssets} but total equity (${evidence.equity!.concept}) is ${figures.equity}; they should be equal; net assets are the tagged ${evidence.netAssets!.concept}`);
+      warn(
+        `netAssets, ${label}: ${evidence.netAssets!.concept} is ${figures.netAssets} but total equity (${evidence.equity!.concept}) is ${figures.equity}; they should be equal; net assets are the tagged ${evidence.netAssets!.concept}`,
+      );
     if (derived && derived.from.rule === 2) evidence.netAssets = evidence.equity;
     figures.netAssets = derived?.value ?? null;
     return { startDate: null, endDate: null, figures, evidence, netAssetsFrom: derived?.from ?? null };
@@ -902,7 +954,11 @@ export function readAccounts(document: string): AccountsDocument {
   // ---- Who, what kind, which currency ----
   const identifiers = new Map<string, number>();
   for (const c of contexts.values()) if (c.identifier) identifiers.set(c.identifier, (identifiers.get(c.identifier) ?? 0) + 1);
-  const fromContexts = [...identifiers.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => normaliseCompanyNumber(id)).find((n) => n !== null) ?? null;
+  const fromContexts =
+    [...identifiers.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([id]) => normaliseCompanyNumber(id))
+      .find((n) => n !== null) ?? null;
   if (identifiers.size > 1) warn(`the contexts name more than one entity (${[...identifiers.keys()].slice(0, 3).join(", ")})`);
   const numberFact = firstOf(META.number);
   const companyNumber = fromContexts ?? normaliseCompanyNumber(numberFact?.text) ?? null;

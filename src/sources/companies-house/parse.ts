@@ -1,8 +1,23 @@
 /** Reads Companies House API replies (company profile, error bodies) into typed records. */
 import type { CompanyProfile } from "../../services/companies/profile";
 import type {
-  Charge, ChargeList, CompanySearchItem, CompanySearchResults, Filing, FilingHistory, IdentityVerification, Insolvency,
-  InsolvencyCase, MonthYear, Officer, OfficerList, Psc, PscCategory, PscList, PscStatement, PscStatementList,
+  Charge,
+  ChargeList,
+  CompanySearchItem,
+  CompanySearchResults,
+  Filing,
+  FilingHistory,
+  IdentityVerification,
+  Insolvency,
+  InsolvencyCase,
+  MonthYear,
+  Officer,
+  OfficerList,
+  Psc,
+  PscCategory,
+  PscList,
+  PscStatement,
+  PscStatementList,
 } from "../../services/companies/records";
 
 type Json = Record<string, unknown>;
@@ -54,8 +69,15 @@ export function parseCompanyProfile(body: string): CompanyProfile | null {
   };
   const text = [
     poBox && (/^p\.?\s*o\.?\s*box/i.test(poBox) ? poBox : `PO Box ${poBox}`),
-    office.line1, office.line2, office.locality, office.region, office.postcode, office.country,
-  ].filter(Boolean).join(", ");
+    office.line1,
+    office.line2,
+    office.locality,
+    office.region,
+    office.postcode,
+    office.country,
+  ]
+    .filter(Boolean)
+    .join(", ");
 
   const accounts = obj(d.accounts);
   const confirmation = obj(d.confirmation_statement);
@@ -98,8 +120,14 @@ export function parseCompanyProfile(body: string): CompanyProfile | null {
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 const bool = (v: unknown): boolean | null => (typeof v === "boolean" ? v : null);
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const objects = (v: unknown): Json[] => arr(v).map(obj).filter((o): o is Json => o !== null);
-const strings = (v: unknown): string[] => arr(v).map(str).filter((s): s is string => s !== null);
+const objects = (v: unknown): Json[] =>
+  arr(v)
+    .map(obj)
+    .filter((o): o is Json => o !== null);
+const strings = (v: unknown): string[] =>
+  arr(v)
+    .map(str)
+    .filter((s): s is string => s !== null);
 
 /** The body as a JSON object, or null (not JSON, or not an object). */
 function json(body: string): Json | null {
@@ -242,12 +270,14 @@ export function parsePscStatements(body: string): PscStatementList | null {
     ceasedCount: num(d.ceased_count),
     itemsPerPage: num(d.items_per_page),
     startIndex: num(d.start_index),
-    items: objects(d.items).map((o): PscStatement => ({
-      statement: str(o.statement),
-      notifiedOn: str(o.notified_on),
-      ceasedOn: str(o.ceased_on),
-      linkedPscName: str(o.linked_psc_name),
-    })),
+    items: objects(d.items).map(
+      (o): PscStatement => ({
+        statement: str(o.statement),
+        notifiedOn: str(o.notified_on),
+        ceasedOn: str(o.ceased_on),
+        linkedPscName: str(o.linked_psc_name),
+      }),
+    ),
   };
 }
 
@@ -270,7 +300,9 @@ function charge(o: Json): Charge {
     createdOn: str(o.created_on),
     deliveredOn: str(o.delivered_on),
     satisfiedOn: str(o.satisfied_on),
-    personsEntitled: objects(o.persons_entitled).map((e) => str(e.name)).filter((n): n is string => n !== null),
+    personsEntitled: objects(o.persons_entitled)
+      .map((e) => str(e.name))
+      .filter((n): n is string => n !== null),
     containsFixedCharge: bool(p?.contains_fixed_charge),
     containsFloatingCharge: bool(p?.contains_floating_charge),
     floatingChargeCoversAll: bool(p?.floating_charge_covers_all),
@@ -359,18 +391,20 @@ export function parseSearchResults(body: string): CompanySearchResults | null {
       const number = str(o.company_number);
       if (!number) return [];
       const a = obj(o.address);
-      return [{
-        number,
-        name: str(o.title),
-        status: str(o.company_status),
-        type: str(o.company_type),
-        incorporatedOn: str(o.date_of_creation),
-        ceasedOn: str(o.date_of_cessation),
-        addressSnippet: str(o.address_snippet),
-        postcode: str(a?.postal_code),
-        locality: str(a?.locality),
-        matches: obj(o.matches),
-      }];
+      return [
+        {
+          number,
+          name: str(o.title),
+          status: str(o.company_status),
+          type: str(o.company_type),
+          incorporatedOn: str(o.date_of_creation),
+          ceasedOn: str(o.date_of_cessation),
+          addressSnippet: str(o.address_snippet),
+          postcode: str(a?.postal_code),
+          locality: str(a?.locality),
+          matches: obj(o.matches),
+        },
+      ];
     }),
   };
 }

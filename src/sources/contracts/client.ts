@@ -151,7 +151,10 @@ export function fetchCfAwards(cfg: ContractsClientConfig, from: string, to: stri
  * Any OCDS search address given to the CLI (`npm run ingest -- contracts <url>`), followed through its cursors on
  * its own host: Contracts Finder when its path is the CF search, else Find a Tender.
  */
-export async function fetchOcdsUrl(url: string, opts: Pick<ContractsClientConfig, "fetchImpl" | "sleep" | "maxWaitSeconds" | "maxPages"> = {}): Promise<ReleasePages> {
+export async function fetchOcdsUrl(
+  url: string,
+  opts: Pick<ContractsClientConfig, "fetchImpl" | "sleep" | "maxWaitSeconds" | "maxPages"> = {},
+): Promise<ReleasePages> {
   const origin = new URL(url).origin;
   const source = /\/Published\//i.test(new URL(url).pathname) ? "cf" : "fts";
   return fetchReleasePages({ ...opts, ftsUrl: origin, cfUrl: origin }, source, url);

@@ -52,7 +52,8 @@ export function escapeControlCharacters(text: string): string {
     const c = text.charCodeAt(i);
     if (!inString) {
       if (c === 0x22) inString = true;
-    } else if (c === 0x5c) i++; // an escape: its next character is part of it
+    } else if (c === 0x5c)
+      i++; // an escape: its next character is part of it
     else if (c === 0x22) inString = false;
     else if (c < 0x20) {
       out += text.slice(last, i) + (ESCAPES[c] ?? `\\u${c.toString(16).padStart(4, "0")}`);
@@ -147,10 +148,11 @@ const scheme = (i: Obj) => str(i.scheme)?.toUpperCase() ?? null;
 
 /** The Companies House number: a GB-COH identifier (or additional identifier), else a `GB-COH-<n>` id. */
 function companyNumberOf(ids: Obj[], partyIds: (string | null)[]): string | null {
-  for (const i of ids) if (scheme(i) === "GB-COH") {
-    const n = normaliseCompanyNumber(str(i.id));
-    if (n) return n;
-  }
+  for (const i of ids)
+    if (scheme(i) === "GB-COH") {
+      const n = normaliseCompanyNumber(str(i.id));
+      if (n) return n;
+    }
   for (const id of partyIds) {
     const m = id && /^GB-COH-(.+)$/i.exec(id);
     const n = m ? normaliseCompanyNumber(m[1]) : null;
@@ -247,7 +249,12 @@ function releaseAwards(r: Obj, source: ContractSource, notes: Record<string, num
   const partyById = new Map(parties.filter((p) => str(p.id)).map((p) => [str(p.id)!, p]));
   const buyerParty = parties.find((p) => arr(p.roles).includes("buyer"));
   const buyer = isObj(r.buyer) ? { name: str(r.buyer.name), id: str(r.buyer.id) } : { name: str(buyerParty?.name), id: str(buyerParty?.id) };
-  const cpv = cpvOf(tender.classification) ?? objs(tender.items).map((i) => cpvOf(i.classification)).find(Boolean) ?? null;
+  const cpv =
+    cpvOf(tender.classification) ??
+    objs(tender.items)
+      .map((i) => cpvOf(i.classification))
+      .find(Boolean) ??
+    null;
   const out: SupplierAward[] = [];
   for (const a of objs(r.awards)) {
     const awardId = str(a.id);
@@ -286,7 +293,10 @@ function releaseAwards(r: Obj, source: ContractSource, notes: Record<string, num
     suppliers.forEach((s, i) => {
       const sid = str(s.id);
       const sname = str(s.name);
-      const party = (sid ? partyById.get(sid) : undefined) ?? (!sid && sname ? parties.find((p) => str(p.name) === sname && arr(p.roles).includes("supplier")) : undefined) ?? {};
+      const party =
+        (sid ? partyById.get(sid) : undefined) ??
+        (!sid && sname ? parties.find((p) => str(p.name) === sname && arr(p.roles).includes("supplier")) : undefined) ??
+        {};
       const raw = sname ?? str(party.name) ?? str(obj(party.identifier).legalName);
       if (!raw) {
         count(notes, "suppliersWithoutName");
@@ -344,7 +354,8 @@ export interface ContractsParse {
 /** The releases of an OCDS file (bytes or text), refusing anything that is not OCDS JSON; `what` names the reader in the error. */
 export function readOcdsFile(input: Uint8Array | string, what: string): OcdsInput {
   const text = typeof input === "string" ? input : new TextDecoder().decode(input);
-  if (!/^\s*[[{]/.test(text.slice(0, 1024).replace(/^\uFEFF/, ""))) throw new RegisterFormatError(`${what}: expected OCDS JSON (it starts with neither [ nor {)`);
+  if (!/^\s*[[{]/.test(text.slice(0, 1024).replace(/^\uFEFF/, "")))
+    throw new RegisterFormatError(`${what}: expected OCDS JSON (it starts with neither [ nor {)`);
   let json: unknown;
   try {
     json = parseOcdsJson(text);
@@ -429,7 +440,9 @@ export function slimRelease(r: unknown): Obj | null {
   const awards = objs(r.awards).map((a) => ({
     ...pick(a, ["id", "title", "status", "date", "datePublished", "value", "suppliers", "contractPeriod"]),
     description: describe(str(a.description)) ?? undefined,
-    documents: objs(a.documents).filter((d) => d.documentType === "awardNotice").map((d) => pick(d, ["documentType", "url"])),
+    documents: objs(a.documents)
+      .filter((d) => d.documentType === "awardNotice")
+      .map((d) => pick(d, ["documentType", "url"])),
   }));
   const wanted = new Set([...objs(r.awards).flatMap((a) => objs(a.suppliers).map((s) => str(s.id))), str(obj(r.buyer).id)].filter(Boolean));
   const parties = objs(r.parties)
@@ -445,7 +458,9 @@ export function slimRelease(r: unknown): Obj | null {
     tender: {
       ...pick(tender, ["title", "classification"]),
       description: describe(str(tender.description)) ?? undefined,
-      items: objs(tender.items).map((i) => pick(i, ["classification"])).filter((i) => i && i.classification),
+      items: objs(tender.items)
+        .map((i) => pick(i, ["classification"]))
+        .filter((i) => i && i.classification),
     },
     parties,
     awards,

@@ -24,7 +24,17 @@ const bool = (v: unknown): boolean | null => (typeof v === "boolean" ? v : v ===
 /** Tags of a tender-stage release (lower case). Planning releases announce a `planned` procurement. */
 const TENDER_TAGS = new Set(["tender", "tenderupdate", "tenderamendment", "tendercancellation", "planning", "planningupdate"]);
 /** Tags of a release that follows the tender stage: the process is awarded or contracted. */
-const AWARD_TAGS = new Set(["award", "awardupdate", "awardcancellation", "contract", "contractupdate", "contractamendment", "implementation", "implementationupdate", "contracttermination"]);
+const AWARD_TAGS = new Set([
+  "award",
+  "awardupdate",
+  "awardcancellation",
+  "contract",
+  "contractupdate",
+  "contractamendment",
+  "implementation",
+  "implementationupdate",
+  "contracttermination",
+]);
 /** Statuses that close a process, as an award release may state them. */
 const CLOSED = new Set(["complete", "cancelled", "unsuccessful", "withdrawn"]);
 
@@ -89,9 +99,11 @@ function tenderValueOf(tender: Obj): TenderNotice["value"] {
   const max = amountOf(obj(tender.maxValue).amount);
   const lots = objs(tender.lots);
   // No total given: the lots' values summed, when every lot states one.
-  if (amount === null && lots.length && lots.every((l) => amountOf(obj(l.value).amount) !== null)) amount = lots.reduce((n, l) => n + amountOf(obj(l.value).amount)!, 0);
+  if (amount === null && lots.length && lots.every((l) => amountOf(obj(l.value).amount) !== null))
+    amount = lots.reduce((n, l) => n + amountOf(obj(l.value).amount)!, 0);
   if (amount === null && min === null && max === null) return null;
-  const currency = str(v.currency) ?? str(obj(tender.minValue).currency) ?? str(obj(tender.maxValue).currency) ?? str(obj(obj(lots[0]).value).currency) ?? "GBP";
+  const currency =
+    str(v.currency) ?? str(obj(tender.minValue).currency) ?? str(obj(tender.maxValue).currency) ?? str(obj(obj(lots[0]).value).currency) ?? "GBP";
   return { amount, min, max, currency };
 }
 
@@ -127,7 +139,10 @@ function regionsOf(tender: Obj): string[] {
     if (s && !out.includes(s)) out.push(s);
   };
   const items = [...objs(tender.items), ...objs(tender.lots).flatMap((l) => objs(l.items))];
-  for (const a of [...objs(tender.deliveryAddresses), ...items.flatMap((i) => [...objs(i.deliveryAddresses), ...(isObj(i.deliveryAddress) ? [i.deliveryAddress] : [])])]) {
+  for (const a of [
+    ...objs(tender.deliveryAddresses),
+    ...items.flatMap((i) => [...objs(i.deliveryAddresses), ...(isObj(i.deliveryAddress) ? [i.deliveryAddress] : [])]),
+  ]) {
     add(a.region);
     add(a.postalCode);
     if (!str(a.region) && !str(a.postalCode)) add(a.countryName);
@@ -151,7 +166,10 @@ export function noticeOf(r: Obj, source: TenderSource): TenderNotice {
   const buyerParty = objs(r.parties).find((p) => arr(p.roles).includes("buyer"));
   const tags = tagsOf(r);
   // OCDS 1.1 also writes a planned process as `planning`.
-  const stated = str(tender.status)?.toLowerCase().replace(/^planning$/, "planned") ?? null;
+  const stated =
+    str(tender.status)
+      ?.toLowerCase()
+      .replace(/^planning$/, "planned") ?? null;
   const status = stated ?? (tags.includes("tendercancellation") ? "cancelled" : tags.some((t) => t.startsWith("planning")) ? "planned" : "unknown");
   return {
     source,
@@ -177,7 +195,13 @@ export function noticeOf(r: Obj, source: TenderSource): TenderNotice {
 /** The closure a release after the tender stage gives. */
 export function closureOf(r: Obj): TenderClosure {
   const stated = str(obj(r.tender).status)?.toLowerCase() ?? null;
-  return { ocid: str(r.ocid)!, noticeId: str(r.id) ?? str(r.ocid)!, releaseDate: str(r.date), status: stated && CLOSED.has(stated) ? stated : "complete", closedBy: "award" };
+  return {
+    ocid: str(r.ocid)!,
+    noticeId: str(r.id) ?? str(r.ocid)!,
+    releaseDate: str(r.date),
+    status: stated && CLOSED.has(stated) ? stated : "complete",
+    closedBy: "award",
+  };
 }
 
 /** A later notice of the same process over an earlier one: what the later one states wins, what it leaves out stays. */
@@ -193,7 +217,12 @@ export function mergeNotice(prev: TenderNotice, next: TenderNotice): TenderNotic
     suitability: { sme: next.suitability.sme ?? prev.suitability.sme, vcse: next.suitability.vcse ?? prev.suitability.vcse },
     regions: next.regions.length ? next.regions : prev.regions,
     // First published when the notice first appeared.
-    published: prev.published && next.published ? (dateValue(prev.published) <= dateValue(next.published) ? prev.published : next.published) : (prev.published ?? next.published),
+    published:
+      prev.published && next.published
+        ? dateValue(prev.published) <= dateValue(next.published)
+          ? prev.published
+          : next.published
+        : (prev.published ?? next.published),
     category: next.category ?? prev.category,
   };
 }
@@ -285,10 +314,17 @@ export function slimTenderRelease(r: unknown): Obj | null {
         ...pick(tender, TENDER_KEYS),
         description: foldText(str(tender.description)) ?? undefined,
         items: objs(tender.items).map((i) => pick(i, ITEM_KEYS)),
-        lots: objs(tender.lots).map((l) => ({ ...pick(l, ["title", "value", "tenderPeriod", "suitability", "status"]), items: objs(l.items).map((i) => pick(i, ITEM_KEYS)) })),
-        documents: objs(tender.documents).filter((d) => d.documentType === "tenderNotice").map((d) => pick(d, ["documentType", "url"])),
+        lots: objs(tender.lots).map((l) => ({
+          ...pick(l, ["title", "value", "tenderPeriod", "suitability", "status"]),
+          items: objs(l.items).map((i) => pick(i, ITEM_KEYS)),
+        })),
+        documents: objs(tender.documents)
+          .filter((d) => d.documentType === "tenderNotice")
+          .map((d) => pick(d, ["documentType", "url"])),
       },
-      parties: objs(r.parties).filter((p) => arr(p.roles).includes("buyer")).map((p) => pick(p, ["id", "name", "roles"])),
+      parties: objs(r.parties)
+        .filter((p) => arr(p.roles).includes("buyer"))
+        .map((p) => pick(p, ["id", "name", "roles"])),
     };
   if (isAwardStage(r)) return { ...head, tender: pick(tender, ["status"]), awards: objs(r.awards).map((a) => pick(a, ["id", "status"])) };
   return null;
@@ -309,9 +345,11 @@ export function fetchCfTenders(cfg: ContractsClientConfig, from: string, to: str
 }
 
 /** Any OCDS search address given to the CLI (`npm run ingest -- tenders <url>`), read through its cursors on its own host. */
-export async function fetchTenderUrl(url: string, opts: Pick<ContractsClientConfig, "fetchImpl" | "sleep" | "maxWaitSeconds" | "maxPages"> = {}): Promise<ReleasePages> {
+export async function fetchTenderUrl(
+  url: string,
+  opts: Pick<ContractsClientConfig, "fetchImpl" | "sleep" | "maxWaitSeconds" | "maxPages"> = {},
+): Promise<ReleasePages> {
   const origin = new URL(url).origin;
   const source = /\/Published\//i.test(new URL(url).pathname) ? "cf" : "fts";
   return fetchReleasePages({ ...opts, ftsUrl: origin, cfUrl: origin }, source, url, slimTenderRelease);
 }
-

@@ -60,12 +60,7 @@ function resolvePage(cfg: CqcClientConfig, uri: string): string {
  * `totalPages`, `nextPageUri`…); the ids are read from `changes`, or from `locations`/`providers`,
  * each item an id string or an object carrying `locationId`/`providerId`/`id`.
  */
-export async function fetchCqcChanges(
-  cfg: CqcClientConfig,
-  kind: "location" | "provider",
-  startTimestamp: string,
-  endTimestamp: string,
-): Promise<string[]> {
+export async function fetchCqcChanges(cfg: CqcClientConfig, kind: "location" | "provider", startTimestamp: string, endTimestamp: string): Promise<string[]> {
   const q = new URLSearchParams({ startTimestamp, endTimestamp });
   let url: string | null = `${base(cfg)}/changes/${kind}?${q}`;
   const ids: string[] = [];
@@ -79,9 +74,11 @@ export async function fetchCqcChanges(
     if (!Array.isArray(list)) fail(`changes/${kind} answered no id list`);
     for (const item of list as unknown[]) {
       const id =
-        typeof item === "string" ? item
-        : typeof item === "object" && item !== null ? (item as Record<string, unknown>)[`${kind}Id`] ?? (item as Record<string, unknown>).id
-        : null;
+        typeof item === "string"
+          ? item
+          : typeof item === "object" && item !== null
+            ? ((item as Record<string, unknown>)[`${kind}Id`] ?? (item as Record<string, unknown>).id)
+            : null;
       if (typeof id === "string" && id) ids.push(id);
     }
     const next = b.nextPageUri;
@@ -91,11 +88,9 @@ export async function fetchCqcChanges(
   return ids;
 }
 
-export const fetchCqcLocation = (cfg: CqcClientConfig, id: string): Promise<unknown> =>
-  getJson(cfg, `${base(cfg)}/locations/${encodeURIComponent(id)}`);
+export const fetchCqcLocation = (cfg: CqcClientConfig, id: string): Promise<unknown> => getJson(cfg, `${base(cfg)}/locations/${encodeURIComponent(id)}`);
 
-export const fetchCqcProvider = (cfg: CqcClientConfig, id: string): Promise<unknown> =>
-  getJson(cfg, `${base(cfg)}/providers/${encodeURIComponent(id)}`);
+export const fetchCqcProvider = (cfg: CqcClientConfig, id: string): Promise<unknown> => getJson(cfg, `${base(cfg)}/providers/${encodeURIComponent(id)}`);
 
 /** The ratings file's download: its bytes, the address it came from and its file name. */
 export interface CqcRatingsDownload {
@@ -148,7 +143,8 @@ export async function fetchCqcRatingsFile(cfg: { url: string; fetchImpl?: typeof
       }
     })
     .filter((u): u is string => u !== null && isRatingsFileName(fileName(u)));
-  if (!links.length) throw new UpstreamError(RATINGS, "malformed", `cqc ratings: ${cfg.url} is neither the ratings file nor a page linking to one (…_Latest_ratings.ods)`);
+  if (!links.length)
+    throw new UpstreamError(RATINGS, "malformed", `cqc ratings: ${cfg.url} is neither the ratings file nor a page linking to one (…_Latest_ratings.ods)`);
   const newest = links.reduce((a, b) => ((cqcFileDate(fileName(b)) ?? "") > (cqcFileDate(fileName(a)) ?? "") ? b : a));
   const file = await download(newest, fetchImpl);
   if (!isZip(file.bytes)) throw new UpstreamError(RATINGS, "malformed", `cqc ratings: ${newest} did not answer a spreadsheet`);

@@ -52,7 +52,6 @@ export interface CqcRatings {
   notes: CqcRatingsNotes;
 }
 
-
 export interface CqcAddress {
   line1: string | null;
   line2: string | null;
@@ -64,7 +63,12 @@ export interface CqcAddress {
 type Obj = Record<string, unknown>;
 
 export const KEY_QUESTION: Record<string, keyof KeyQuestions> = {
-  safe: "safe", effective: "effective", caring: "caring", responsive: "responsive", "well-led": "wellLed", "well led": "wellLed",
+  safe: "safe",
+  effective: "effective",
+  caring: "caring",
+  responsive: "responsive",
+  "well-led": "wellLed",
+  "well led": "wellLed",
 };
 const DMY = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
@@ -344,9 +348,7 @@ export async function* parseHscaActiveLocations(
   for await (const row of readOdsRows(bytes, { sheet: "HSCA_Active_Locations" })) {
     if (!col) {
       const headers = row.map((h) => h.trim().toLowerCase().replace(/\s+/g, " "));
-      col = Object.fromEntries(
-        Object.entries(HSCA).map(([k, prefix]) => [k, headers.findIndex((h) => h.startsWith(prefix))]),
-      ) as Record<HscaField, number>;
+      col = Object.fromEntries(Object.entries(HSCA).map(([k, prefix]) => [k, headers.findIndex((h) => h.startsWith(prefix))])) as Record<HscaField, number>;
       const missing = (["locationId", "name", "providerId"] as const).filter((k) => col![k] < 0);
       if (missing.length) throw new RegisterFormatError(`CQC HSCA file: missing column(s) ${missing.map((k) => HSCA[k]).join(", ")}`);
       continue;

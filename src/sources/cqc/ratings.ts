@@ -21,11 +21,19 @@ import { type CqcRating, type CqcRatings, type CqcRatingsNotes, type KeyQuestion
 export type { CqcRating, CqcRatings, CqcRatingsNotes };
 
 /** Header cells compared lower-cased, spaces collapsed, none around a slash ("Service / Population Group"). */
-const norm = (h: string) => h.trim().toLowerCase().replace(/\s+/g, " ").replace(/ ?\/ ?/g, "/");
+const norm = (h: string) =>
+  h
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .replace(/ ?\/ ?/g, "/");
 /** A key question as named in the file, to our field ("Well-led", "Well led" → wellLed); "overall" for Overall. */
 const keyQuestionOf = (v: string | null): keyof KeyQuestions | "overall" | null => {
-  const k = (v ?? "").toLowerCase().replace(/[^a-z]+/g, " ").trim();
-  return k === "overall" ? "overall" : KEY_QUESTION[k] ?? KEY_QUESTION[k.replace(/ /g, "-")] ?? null;
+  const k = (v ?? "")
+    .toLowerCase()
+    .replace(/[^a-z]+/g, " ")
+    .trim();
+  return k === "overall" ? "overall" : (KEY_QUESTION[k] ?? KEY_QUESTION[k.replace(/ /g, "-")] ?? null);
 };
 
 /** Header rows looked at before giving up (a banner row or two precede the header in some editions). */

@@ -31,9 +31,19 @@ export function createDohResolver(cfg: { url: string; fetchImpl?: typeof fetch; 
     try {
       res = await (cfg.fetchImpl ?? fetch)(u.href, { headers: { accept: "application/dns-json" }, signal: AbortSignal.timeout(cfg.timeoutMs ?? 3_000) });
     } catch {
-      throw new UpstreamError("dns", "unreachable", "The DNS resolver could not be reached, so the address was not checked and nothing was fetched; retry shortly.");
+      throw new UpstreamError(
+        "dns",
+        "unreachable",
+        "The DNS resolver could not be reached, so the address was not checked and nothing was fetched; retry shortly.",
+      );
     }
-    if (!res.ok) throw new UpstreamError("dns", res.status === 429 ? "rate_limited" : "refused", `The DNS resolver answered HTTP ${res.status}, so nothing was fetched; retry shortly.`, { status: res.status });
+    if (!res.ok)
+      throw new UpstreamError(
+        "dns",
+        res.status === 429 ? "rate_limited" : "refused",
+        `The DNS resolver answered HTTP ${res.status}, so nothing was fetched; retry shortly.`,
+        { status: res.status },
+      );
     let body: { Status?: number; Answer?: DohAnswer[] };
     try {
       body = (await res.json()) as typeof body;
@@ -41,7 +51,8 @@ export function createDohResolver(cfg: { url: string; fetchImpl?: typeof fetch; 
       throw new UpstreamError("dns", "malformed", "The DNS resolver's answer could not be read, so nothing was fetched; retry shortly.");
     }
     if (body.Status === 3) return { addresses: [], ttl: 60 }; // NXDOMAIN
-    if (body.Status !== 0) throw new UpstreamError("dns", "refused", `The DNS resolver could not answer for ${host} (status ${body.Status}); nothing was fetched.`);
+    if (body.Status !== 0)
+      throw new UpstreamError("dns", "refused", `The DNS resolver could not answer for ${host} (status ${body.Status}); nothing was fetched.`);
     const want = type === "A" ? A : AAAA;
     const answers = (body.Answer ?? []).filter((a) => a.type === want && typeof a.data === "string");
     return { addresses: answers.map((a) => a.data!.trim()), ttl: Math.min(...answers.map((a) => a.TTL ?? 60), 60) };

@@ -162,7 +162,10 @@ async function pageItems(page: PdfPage, n: number, count: { items: number; chars
       count.items += value.items.length;
       if (items.length > MAX_PDF_ITEMS_PER_PAGE) refuse(`page ${n} has more than ${MAX_PDF_ITEMS_PER_PAGE.toLocaleString("en-GB")} text items`);
       if (count.items > MAX_PDF_ITEMS) refuse(`the pages read have more than ${MAX_PDF_ITEMS.toLocaleString("en-GB")} text items`);
-      if (count.chars > MAX_PDF_CHARS) refuse(`the pages read have more than ${MAX_PDF_CHARS.toLocaleString("en-GB")} characters of text (page ${n} has ${pageChars.toLocaleString("en-GB")} so far)`);
+      if (count.chars > MAX_PDF_CHARS)
+        refuse(
+          `the pages read have more than ${MAX_PDF_CHARS.toLocaleString("en-GB")} characters of text (page ${n} has ${pageChars.toLocaleString("en-GB")} so far)`,
+        );
     }
   } catch (e) {
     // PDF.js wants an Error as the reason (it throws on none); the page's work stops at its next text item.
@@ -317,7 +320,9 @@ async function measureStream(
   const worstCase = (ratio: number, why: string): null => {
     const bound = raw.length * ratio;
     if (bound > MAX_PDF_STREAM_BYTES)
-      refuse(`a ${why} stream of ${raw.length.toLocaleString("en-GB")} bytes could decode to more than ${mib(MAX_PDF_STREAM_BYTES)}, which cannot be checked before reading`);
+      refuse(
+        `a ${why} stream of ${raw.length.toLocaleString("en-GB")} bytes could decode to more than ${mib(MAX_PDF_STREAM_BYTES)}, which cannot be checked before reading`,
+      );
     add(bound);
     return null;
   };
@@ -367,7 +372,14 @@ async function measureStream(
  * inflated whatever the dictionary says, else the data's own length (`rawLength`, or the ASCII-decoded length).
  * `strict`: null unless zlib data inflates to its own end, and unless FlateDecode data is zlib at all.
  */
-function measureView(view: Uint8Array, rawLength: number, names: string[], flate: boolean, keep: boolean, strict: boolean): { out: number; kept: Uint8Array | null } | null {
+function measureView(
+  view: Uint8Array,
+  rawLength: number,
+  names: string[],
+  flate: boolean,
+  keep: boolean,
+  strict: boolean,
+): { out: number; kept: Uint8Array | null } | null {
   let data = view;
   let ascii = true;
   if (names.some((f) => f === "ASCIIHexDecode" || f === "AHx")) data = fromHex(data);

@@ -22,8 +22,8 @@ const latin1 = new TextDecoder("latin1");
 
 /** The 32 bytes a password is padded with (Algorithm 2, step a). */
 const PAD = Uint8Array.from([
-  0x28, 0xbf, 0x4e, 0x5e, 0x4e, 0x75, 0x8a, 0x41, 0x64, 0x00, 0x4e, 0x56, 0xff, 0xfa, 0x01, 0x08, 0x2e, 0x2e, 0x00, 0xb6, 0xd0, 0x68, 0x3e, 0x80, 0x2f,
-  0x0c, 0xa9, 0xfe, 0x64, 0x53, 0x69, 0x7a,
+  0x28, 0xbf, 0x4e, 0x5e, 0x4e, 0x75, 0x8a, 0x41, 0x64, 0x00, 0x4e, 0x56, 0xff, 0xfa, 0x01, 0x08, 0x2e, 0x2e, 0x00, 0xb6, 0xd0, 0x68, 0x3e, 0x80, 0x2f, 0x0c,
+  0xa9, 0xfe, 0x64, 0x53, 0x69, 0x7a,
 ]);
 
 type Cipher = "none" | "rc4" | "aes128" | "aes256";
@@ -168,7 +168,7 @@ class ObjectReader {
       const hex = s.slice(this.at + 1, end).replace(/[^0-9a-fA-F]/g, "");
       this.at = end + 1;
       let out = "";
-      for (let i = 0; i < hex.length; i += 2) out += String.fromCharCode(parseInt((hex[i] + (hex[i + 1] ?? "0")), 16));
+      for (let i = 0; i < hex.length; i += 2) out += String.fromCharCode(parseInt(hex[i] + (hex[i + 1] ?? "0"), 16));
       return out;
     }
     if (c === "/") {
@@ -284,7 +284,10 @@ function findEncryption(text: string): { dict: Map<string, PdfValue>; id: Uint8A
 /** Algorithm 2 (R2–R4): the file key from the padded (empty) password, /O, /P, the first /ID and /EncryptMetadata. */
 async function fileKeyR2to4(o: Uint8Array, p: number, id: Uint8Array, r: number, bytes: number, encryptMetadata: boolean): Promise<Uint8Array> {
   const pBytes = Uint8Array.from([p & 0xff, (p >> 8) & 0xff, (p >> 16) & 0xff, (p >>> 24) & 0xff]);
-  let h = await digest("MD5", concat(PAD, o.subarray(0, 32), pBytes, id, r >= 4 && !encryptMetadata ? Uint8Array.from([255, 255, 255, 255]) : new Uint8Array(0)));
+  let h = await digest(
+    "MD5",
+    concat(PAD, o.subarray(0, 32), pBytes, id, r >= 4 && !encryptMetadata ? Uint8Array.from([255, 255, 255, 255]) : new Uint8Array(0)),
+  );
   if (r >= 3) for (let i = 0; i < 50; i++) h = await digest("MD5", h.subarray(0, bytes));
   return h.slice(0, bytes);
 }
@@ -296,7 +299,11 @@ async function userKeyMatches(key: Uint8Array, u: Uint8Array, id: Uint8Array, r:
     return x.every((b, i) => u[i] === b);
   }
   let x = rc4(key, await digest("MD5", concat(PAD, id)));
-  for (let i = 1; i <= 19; i++) x = rc4(key.map((b) => b ^ i), x);
+  for (let i = 1; i <= 19; i++)
+    x = rc4(
+      key.map((b) => b ^ i),
+      x,
+    );
   return x.every((b, i) => u[i] === b);
 }
 

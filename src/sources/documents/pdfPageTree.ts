@@ -39,7 +39,8 @@ type Entries = Map<string, string>;
 type Indexed = { gen: number; kind: "leaf" } | { gen: number; kind: "node" | "catalog"; entries: Entries } | { gen: number; kind: "other" };
 
 const isWhite = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00;
-const isDelimiter = (c: number) => c === 0x28 || c === 0x29 || c === 0x3c || c === 0x3e || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d || c === 0x2f || c === 0x25;
+const isDelimiter = (c: number) =>
+  c === 0x28 || c === 0x29 || c === 0x3c || c === 0x3e || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d || c === 0x2f || c === 0x25;
 
 /** The index after white space and comments from `i`. */
 function skipWhite(t: string, i: number): number {

@@ -87,7 +87,13 @@ export function createGazetteClient(cfg: GazetteConfig): Gazette {
   const malformed = (what: string) => new UpstreamError(GAZETTE_SOURCE, "malformed", `The Gazette returned an unreadable ${what}`);
 
   async function searchPage(name: string, page: number) {
-    const q = new URLSearchParams({ categorycode: "24", text: `"${name}"`, "results-page-size": String(PAGE_SIZE), "results-page": String(page), "sort-by": "latest-date" });
+    const q = new URLSearchParams({
+      categorycode: "24",
+      text: `"${name}"`,
+      "results-page-size": String(PAGE_SIZE),
+      "results-page": String(page),
+      "sort-by": "latest-date",
+    });
     const r = await upstream.cachedGet(`/insolvency/notice/data.json?${q}`, {
       cacheKey: `gazette:search:${name.toLowerCase()}:${page}`,
       ttlSeconds: (s) => (s === 200 ? TTL.search : 0),

@@ -13,7 +13,12 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v && typeof v ==
 
 /** Tags removed and whitespace collapsed: the notice's words only (never parsed for facts). */
 const textOf = (html: unknown) => {
-  const s = typeof html === "string" ? html : html && typeof html === "object" ? (str((html as Record<string, unknown>)["#text"]) ?? str((html as Record<string, unknown>)["$"]) ?? "") : "";
+  const s =
+    typeof html === "string"
+      ? html
+      : html && typeof html === "object"
+        ? (str((html as Record<string, unknown>)["#text"]) ?? str((html as Record<string, unknown>)["$"]) ?? "")
+        : "";
   let out = "";
   let inTag = false;
   for (const c of s) {

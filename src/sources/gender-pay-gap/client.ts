@@ -14,7 +14,12 @@ export const yearFileName = (year: number) => `UK Gender Pay Gap Data - ${year} 
  * One year's CSV. A year the service does not have yet (404, as a reporting year that has only just
  * begun may be) is null when `optional`, else an error like any other answer but 200.
  */
-export async function fetchGenderPayGapYear(cfg: { baseUrl: string; year: number; optional?: boolean; fetchImpl?: typeof fetch }): Promise<FetchedEdition | null> {
+export async function fetchGenderPayGapYear(cfg: {
+  baseUrl: string;
+  year: number;
+  optional?: boolean;
+  fetchImpl?: typeof fetch;
+}): Promise<FetchedEdition | null> {
   const url = `${cfg.baseUrl.replace(/\/+$/, "")}/${cfg.year}`;
   let res: Response;
   try {

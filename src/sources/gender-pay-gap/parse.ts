@@ -54,9 +54,20 @@ const newNotes = (): GenderPayGapParseNotes => ({
 
 /** The figure columns, in the file's order, and where each goes in the report. */
 const FIGURES = [
-  "DiffMeanHourlyPercent", "DiffMedianHourlyPercent", "DiffMeanBonusPercent", "DiffMedianBonusPercent", "MaleBonusPercent", "FemaleBonusPercent",
-  "MaleLowerQuartile", "FemaleLowerQuartile", "MaleLowerMiddleQuartile", "FemaleLowerMiddleQuartile",
-  "MaleUpperMiddleQuartile", "FemaleUpperMiddleQuartile", "MaleTopQuartile", "FemaleTopQuartile",
+  "DiffMeanHourlyPercent",
+  "DiffMedianHourlyPercent",
+  "DiffMeanBonusPercent",
+  "DiffMedianBonusPercent",
+  "MaleBonusPercent",
+  "FemaleBonusPercent",
+  "MaleLowerQuartile",
+  "FemaleLowerQuartile",
+  "MaleLowerMiddleQuartile",
+  "FemaleLowerMiddleQuartile",
+  "MaleUpperMiddleQuartile",
+  "FemaleUpperMiddleQuartile",
+  "MaleTopQuartile",
+  "FemaleTopQuartile",
 ] as const;
 const REQUIRED = ["EmployerName", "EmployerId", "CompanyNumber", ...FIGURES, "SubmittedAfterTheDeadline", "DueDate", "DateSubmitted"] as const;
 const OPTIONAL = ["Address", "PostCode", "SicCodes", "CompanyLinkToGPGInfo", "ResponsiblePerson", "EmployerSize", "CurrentName"] as const;
@@ -68,7 +79,8 @@ function columnsOf(header: string[]): Columns {
   const cols = {} as Columns;
   for (const c of [...REQUIRED, ...OPTIONAL]) cols[c] = at.get(c.toLowerCase()) ?? -1;
   const missing = REQUIRED.filter((c) => cols[c] < 0);
-  if (missing.length === REQUIRED.length) throw new RegisterFormatError("gender-pay-gap: not a gender pay gap data file (no EmployerName, EmployerId, DueDate… header)");
+  if (missing.length === REQUIRED.length)
+    throw new RegisterFormatError("gender-pay-gap: not a gender pay gap data file (no EmployerName, EmployerId, DueDate… header)");
   if (missing.length) throw new RegisterFormatError(`gender-pay-gap: the header lacks ${missing.join(", ")}`);
   return cols;
 }
@@ -193,7 +205,9 @@ export function parseGenderPayGap(
   const year = named ?? dueYear;
   if (!year) throw new RegisterFormatError("gender-pay-gap: neither the file's name nor its first row's DueDate says which reporting year it is");
   if (named && dueYear && named !== dueYear)
-    throw new RegisterFormatError(`gender-pay-gap: the file is named for ${named} to ${+named + 1} but its first row is due in ${+dueYear + 1} (the ${dueYear} to ${+dueYear + 1} reporting year)`);
+    throw new RegisterFormatError(
+      `gender-pay-gap: the file is named for ${named} to ${+named + 1} but its first row is due in ${+dueYear + 1} (the ${dueYear} to ${+dueYear + 1} reporting year)`,
+    );
   const notes = Object.assign(opts.notes ?? {}, newNotes());
   return { year, records: reportRecords(input, cols, year, notes) };
 }

@@ -64,5 +64,4 @@ export async function fetchGovukPage(cfg: { contentApiBase: string; pagePath: st
 }
 
 /** Whether an attachment's file name or URL ends with `ext` (e.g. ".csv"). */
-export const hasExtension = (a: GovukAttachment, ext: string) =>
-  [a.fileName ?? "", a.url].some((s) => s.toLowerCase().split(/[?#]/)[0].endsWith(ext));
+export const hasExtension = (a: GovukAttachment, ext: string) => [a.fileName ?? "", a.url].some((s) => s.toLowerCase().split(/[?#]/)[0].endsWith(ext));

@@ -20,10 +20,15 @@ const SECTORS = [
   ["art market participant", ["art market participant", "art market participants", "amp"]],
   ["money service business", ["money service businesses", "money service business", "msb"]],
   ["bill payment service provider", ["bill payment service providers", "bill payment service provider", "bpsp"]],
-  ["IT and digital payment service provider", [
-    "it and digital payment service providers", "it and digital payment service provider",
-    "telecommunication digital and it payment service providers", "tdpsp",
-  ]],
+  [
+    "IT and digital payment service provider",
+    [
+      "it and digital payment service providers",
+      "it and digital payment service provider",
+      "telecommunication digital and it payment service providers",
+      "tdpsp",
+    ],
+  ],
 ] as const;
 
 const MSB_ACTIVITIES = [
@@ -55,7 +60,11 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
 const FULL_POSTCODE = /^([A-Z]{1,2}\d[A-Z\d]?)\d[A-Z]{2}$/;
 const SPACES = /\s+/g;
 
-const normHeader = (h: string) => h.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+const normHeader = (h: string) =>
+  h
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
 const norm = (s: string) => s.trim().toLowerCase().replace(SPACES, " ");
 
 /** Column positions by field, found by header name. */
@@ -72,7 +81,7 @@ function mapHeader(header: string[]): Columns | null {
     const n = normHeader(h);
     if (n && !pos.has(n)) pos.set(n, i);
   });
-  const find = (aliases: readonly string[]) => aliases.reduce((f, a) => (f >= 0 ? f : pos.get(a) ?? -1), -1);
+  const find = (aliases: readonly string[]) => aliases.reduce((f, a) => (f >= 0 ? f : (pos.get(a) ?? -1)), -1);
   const field = Object.fromEntries(Object.entries(FIELDS).map(([k, aliases]) => [k, find(aliases)])) as Columns["field"];
   if (REQUIRED.some((k) => field[k] < 0)) return null;
   const flagCols = (list: typeof SECTORS | typeof MSB_ACTIVITIES) =>
@@ -122,7 +131,8 @@ export interface HmrcParseStats {
 export async function* parseHmrcMlr(bytes: Uint8Array, opts: { fileName?: string; stats?: HmrcParseStats } = {}): AsyncGenerator<RegisterRecord> {
   const isZip = bytes.length >= 2 && bytes[0] === 0x50 && bytes[1] === 0x4b;
   const rows = isZip ? readOdsRows(bytes) : csvRows(bytes);
-  let cols: Columns | null = null, before = 0;
+  let cols: Columns | null = null,
+    before = 0;
   const seen = new Map<string, number>();
   for await (const row of rows) {
     if (!cols) {
@@ -133,7 +143,9 @@ export async function* parseHmrcMlr(bytes: Uint8Array, opts: { fileName?: string
     }
     const f = cols.field;
     const cell = (i: number) => (i >= 0 && i < row.length ? row[i].trim() : "");
-    const mlrNumber = cell(f.mlrNumber).replace(SPACES, "").toUpperCase(), rawBusiness = cell(f.businessName), rawTrading = cell(f.tradingName);
+    const mlrNumber = cell(f.mlrNumber).replace(SPACES, "").toUpperCase(),
+      rawBusiness = cell(f.businessName),
+      rawTrading = cell(f.tradingName);
     const rawStatus = cell(f.status);
     if (!mlrNumber && !rawBusiness && !rawTrading) continue; // a blank or filler row
     const district = postcodeDistrict(cell(f.postcode));

@@ -107,14 +107,21 @@ const REQUIRED: Partial<Record<Field, string>> = { companyNumber: "Company numbe
 
 /** A BOM read as UTF-8 (U+FEFF) or as windows-1252 (ï»¿) is not part of the first header. */
 const normHeader = (h: string) =>
-  h.replace(/^(?:\uFEFF|\u00EF\u00BB\u00BF)/, "").toLowerCase().replace(/\bthe\b/g, " ").replace(/[^a-z0-9%]+/g, " ").trim();
+  h
+    .replace(/^(?:\uFEFF|\u00EF\u00BB\u00BF)/, "")
+    .toLowerCase()
+    .replace(/\bthe\b/g, " ")
+    .replace(/[^a-z0-9%]+/g, " ")
+    .trim();
 
 /** The columns of a header row, by name; a header without the required columns is not the export. */
 export function paymentPracticesColumns(header: string[]): Columns {
   const names = header.map(normHeader);
   const cols = {} as Columns;
   for (const [field, alts] of Object.entries(HEADERS) as [Field, readonly string[]][]) cols[field] = names.findIndex((n) => alts.includes(n));
-  const missing = Object.entries(REQUIRED).filter(([f]) => cols[f as Field] < 0).map(([, label]) => `'${label}'`);
+  const missing = Object.entries(REQUIRED)
+    .filter(([f]) => cols[f as Field] < 0)
+    .map(([, label]) => `'${label}'`);
   if (missing.length) throw new RegisterFormatError(`payment-practices: the header lacks ${missing.join(", ")}: not the Payment Practices export`);
   return cols;
 }
@@ -159,7 +166,8 @@ function dayOf(packed: number, format: DateFormat): number {
   return y * 10_000 + month * 100 + day;
 }
 
-const isoOf = (day: number) => (day ? `${Math.floor(day / 10_000)}-${String(Math.floor(day / 100) % 100).padStart(2, "0")}-${String(day % 100).padStart(2, "0")}` : null);
+const isoOf = (day: number) =>
+  day ? `${Math.floor(day / 10_000)}-${String(Math.floor(day / 100) % 100).padStart(2, "0")}-${String(day % 100).padStart(2, "0")}` : null;
 
 /** Evidence for the format, counted over every date value of the file. */
 class DateEvidence {
@@ -378,7 +386,10 @@ const shown = (raw: string) => (raw.length > 40 ? `${raw.slice(0, 39)}…` : raw
 class ReportReader {
   readonly clamped: string[] = [];
 
-  constructor(private readonly row: string[], private readonly cols: Columns) {}
+  constructor(
+    private readonly row: string[],
+    private readonly cols: Columns,
+  ) {}
 
   raw(field: Field): string | null {
     const v = cell(this.row, this.cols[field])?.trim();
@@ -449,7 +460,12 @@ const bump = (notes: PaymentPracticesNotes | undefined, key: string, by = 1) => 
 };
 
 /** One row of the export as a report (the row is known to have a company number and period). */
-function reportOf(row: string[], cols: Columns, format: DateFormat, notes?: PaymentPracticesNotes): { report: PaymentReport; companyNumber: string; name: string | null } {
+function reportOf(
+  row: string[],
+  cols: Columns,
+  format: DateFormat,
+  notes?: PaymentPracticesNotes,
+): { report: PaymentReport; companyNumber: string; name: string | null } {
   const r = new ReportReader(row, cols);
   const date = (field: Field) => isoOf(dayOf(rawDate(r.raw(field) ?? undefined), format));
   let terms = r.raw("standardTermsText");
@@ -496,7 +512,11 @@ function reportOf(row: string[], cols: Columns, format: DateFormat, notes?: Paym
   if (cols.valuePctOver60 >= 0) report.valuePctOver60 = r.pct("valuePctOver60");
   if (cols.valuePctNotPaidWithinTerms >= 0) report.valuePctNotPaidWithinTerms = r.pct("valuePctNotPaidWithinTerms");
   const byNumber = checkSum(report.inconsistent, ["pctWithin30", "pct31to60", "pctOver60"], [report.pctWithin30, report.pct31to60, report.pctOver60]);
-  const byValue = checkSum(report.inconsistent, ["valuePctWithin30", "valuePct31to60", "valuePctOver60"], [report.valuePctWithin30, report.valuePct31to60, report.valuePctOver60]);
+  const byValue = checkSum(
+    report.inconsistent,
+    ["valuePctWithin30", "valuePct31to60", "valuePctOver60"],
+    [report.valuePctWithin30, report.valuePct31to60, report.valuePctOver60],
+  );
   if (!byNumber || !byValue) bump(notes, "percentagesNotAddingUp");
   if (report.clamped.length) {
     bump(notes, "clampedValues", report.clamped.length);
@@ -531,7 +551,10 @@ export function paymentReportRecord(report: PaymentReport, companyNumber: string
  * Every report of the export, one per company per period, in file order, from record index `from` on
  * (records before it are read and counted in `notes`, not yielded). Reads the file twice (see above).
  */
-export async function* parsePaymentPractices(input: PaymentPracticesInput, opts: { from?: number; notes?: PaymentPracticesNotes } = {}): AsyncGenerator<RegisterRecord> {
+export async function* parsePaymentPractices(
+  input: PaymentPracticesInput,
+  opts: { from?: number; notes?: PaymentPracticesNotes } = {},
+): AsyncGenerator<RegisterRecord> {
   const from = opts.from ?? 0;
   const scan = await scanPaymentPractices(input);
   const notes = opts.notes;
@@ -539,7 +562,8 @@ export async function* parsePaymentPractices(input: PaymentPracticesInput, opts:
   let cols: Columns | null = null;
   let index = 0;
   let emitted = 0;
-  const changed = () => new Error("payment-practices: the export changed while it was read (its rows differ between the two passes); the next run reads it again");
+  const changed = () =>
+    new Error("payment-practices: the export changed while it was read (its rows differ between the two passes); the next run reads it again");
   for await (const rows of delimitedRowBatches(input(), ",", { encoding: scan.encoding })) {
     for (const row of rows) {
       if (!cols) {

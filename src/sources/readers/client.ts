@@ -22,7 +22,12 @@ async function call<T>(f: () => Promise<unknown>): Promise<T> {
   try {
     r = (await f()) as Wired<T>;
   } catch (e) {
-    throw new UpstreamError("readers", "unreachable", `The readers Worker could not be reached (${e instanceof Error ? e.message.slice(0, 200) : String(e)}).`, { cause: e });
+    throw new UpstreamError(
+      "readers",
+      "unreachable",
+      `The readers Worker could not be reached (${e instanceof Error ? e.message.slice(0, 200) : String(e)}).`,
+      { cause: e },
+    );
   }
   return unwire(r);
 }

@@ -55,7 +55,10 @@ const clean = (v: unknown): string => (v == null ? "" : String(v).replace(/\s+/g
 
 /** Name 1..5 then Name 6, skipping blanks and the literal "0" older files use for a missing part. */
 const joinName = (parts: unknown[]): string =>
-  parts.map(clean).filter((p) => p !== "" && p !== "0").join(" ");
+  parts
+    .map(clean)
+    .filter((p) => p !== "" && p !== "0")
+    .join(" ");
 
 const KINDS: Record<string, DesignationKind> = { entity: "entity", individual: "individual", ship: "ship" };
 
@@ -86,7 +89,8 @@ export function splitRegistrationNumbers(text: string): string[] {
 }
 
 /** Says in so many words that the number is a UK (Companies House) one. */
-const UK_COMPANY = /\b(?:U\.?K\.?|United Kingdom|British|England\s*(?:and|&)\s*Wales|Scotland|Northern Ireland)\s+(?:company|companies|registered company|registration)\b|\bCompanies\s+House\b/i;
+const UK_COMPANY =
+  /\b(?:U\.?K\.?|United Kingdom|British|England\s*(?:and|&)\s*Wales|Scotland|Northern Ireland)\s+(?:company|companies|registered company|registration)\b|\bCompanies\s+House\b/i;
 
 /** The UK company number of one registration entry, when the entry says it is one (e.g. "UK Company no. 06527449"). */
 export function ukCompanyNumberOf(entry: string): string | null {
@@ -110,7 +114,11 @@ class Builder {
   lastUpdated: string | null = null;
   ukslRef: string | null = null;
 
-  constructor(readonly ofsiGroupId: string | null, readonly kind: DesignationKind, readonly unique: string | null) {}
+  constructor(
+    readonly ofsiGroupId: string | null,
+    readonly kind: DesignationKind,
+    readonly unique: string | null,
+  ) {}
 
   /** Returns false for a repeat of a name already held (a list may repeat a name once per address). */
   addName(name: string, type: SanctionsName["type"], q: SanctionsName["quality"], nonLatin: boolean): boolean {
@@ -244,7 +252,7 @@ export function parseUkSanctionsListCsv(input: string | Uint8Array): SanctionsPa
     if (regime) b.regimes.add(regime);
     b.addDates(sanctionsDate(at(r, c.designated)), sanctionsDate(at(r, c.updated)));
     b.addAddress(at(r, c.country), at(r, c.postcode));
-    for (const s of (c.sanctions < 0 ? "" : r[c.sanctions] ?? "").split("|")) if (clean(s)) b.sanctions.add(clean(s));
+    for (const s of (c.sanctions < 0 ? "" : (r[c.sanctions] ?? "")).split("|")) if (clean(s)) b.sanctions.add(clean(s));
     if (kind === "entity" && c.reg >= 0 && r[c.reg]) for (const n of splitRegistrationNumbers(r[c.reg])) b.registrations.add(n);
   }
 
@@ -268,7 +276,9 @@ const GIVE_CSV = "give the FCDO UK Sanctions List as CSV (UK-Sanctions-List.csv,
  */
 export function parseUkSanctionsFile(bytes: Uint8Array): SanctionsParse {
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
-    throw new RegisterFormatError(`UK sanctions list: this file is a zip (an XLSX or ODS workbook), not the CSV. The OFSI Consolidated List (XLSX), retired on 28 January 2026, is no longer read; ${GIVE_CSV}`);
+    throw new RegisterFormatError(
+      `UK sanctions list: this file is a zip (an XLSX or ODS workbook), not the CSV. The OFSI Consolidated List (XLSX), retired on 28 January 2026, is no longer read; ${GIVE_CSV}`,
+    );
   }
   if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) {
     throw new RegisterFormatError(`UK sanctions list: this file is an Excel workbook (.xls), not the CSV. Workbooks are not read; ${GIVE_CSV}`);

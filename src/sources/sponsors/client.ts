@@ -16,7 +16,11 @@ export async function fetchSponsorsEdition(cfg: { contentApiBase: string; pagePa
   const page = await fetchGovukPage(cfg, "sponsors");
   const csvs = page.attachments
     .filter((a) => a.contentType.startsWith("text/csv") || hasExtension(a, ".csv"))
-    .map((a) => ({ url: a.url, fileName: a.fileName, editionDate: (a.fileName && sponsorsEditionDateFromFileName(a.fileName)) || sponsorsEditionDateFromFileName(a.url) }))
+    .map((a) => ({
+      url: a.url,
+      fileName: a.fileName,
+      editionDate: (a.fileName && sponsorsEditionDateFromFileName(a.fileName)) || sponsorsEditionDateFromFileName(a.url),
+    }))
     .sort((a, b) => (b.editionDate ?? "").localeCompare(a.editionDate ?? ""));
   const pick = csvs[0];
   if (!pick) throw new RegisterFormatError("sponsors: the content API page lists no CSV attachment");

@@ -46,7 +46,10 @@ const ALT_EDGE_START = /^[\s:.,\-(]+/;
 function tradingName(name: string): string | null {
   const m = TRADING_AS.exec(name);
   if (!m) return null;
-  let alt = name.slice(m.index + m[0].length).replace(ALT_EDGE_START, "").trimEnd();
+  let alt = name
+    .slice(m.index + m[0].length)
+    .replace(ALT_EDGE_START, "")
+    .trimEnd();
   // Drop closing brackets that close something opened before the T/A.
   while (alt.endsWith(")") && alt.split(")").length > alt.split("(").length) alt = alt.slice(0, -1).trimEnd();
   return alt || null;
@@ -91,7 +94,8 @@ function columns(header: string[]): { register: SponsorsRegister; cols: Columns 
     status: at("status"),
     compliance: at("immigration compliance"),
   };
-  const required = register === "workers" ? { town: "Town/City", route: "Route", typeAndRating: "Type & Rating" } : { town: "Town/City", route: "Route", status: "Status" };
+  const required =
+    register === "workers" ? { town: "Town/City", route: "Route", typeAndRating: "Type & Rating" } : { town: "Town/City", route: "Route", status: "Status" };
   for (const [k, label] of Object.entries(required)) {
     if (cols[k as keyof Columns] < 0) throw new RegisterFormatError(`sponsors: ${register} header lacks '${label}'`);
   }
@@ -215,7 +219,12 @@ async function* sponsorRecords(bytes: Uint8Array | string, register: SponsorsReg
           sponsorType: blankToNull(c.sponsorType >= 0 ? row[c.sponsorType] : undefined),
           status: typeAndRating,
           immigrationCompliance: compliance,
-          additionalLocations: locations ? locations.split("/").map((l) => l.trim()).filter(Boolean) : [],
+          additionalLocations: locations
+            ? locations
+                .split("/")
+                .map((l) => l.trim())
+                .filter(Boolean)
+            : [],
           rating: typeAndRating,
         };
       }

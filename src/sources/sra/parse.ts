@@ -101,7 +101,14 @@ function toRecord(o: SraOrganisation): RegisterRecord | null {
   const offices = Array.isArray(o.Offices) ? o.Offices : [];
   const ho = offices.find((f) => str(f?.OfficeType)?.toUpperCase() === "HO") ?? offices[0];
   const headOffice = ho
-    ? { name: str(ho.Name), town: str(ho.Town), county: str(ho.County), country: str(ho.Country), website: str(ho.Website) ?? list(o.Websites)[0] ?? null, postcode: str(ho.Postcode) }
+    ? {
+        name: str(ho.Name),
+        town: str(ho.Town),
+        county: str(ho.County),
+        country: str(ho.Country),
+        website: str(ho.Website) ?? list(o.Websites)[0] ?? null,
+        postcode: str(ho.Postcode),
+      }
     : null;
   const companyNumber = normaliseCompanyNumber(str(o.CompanyRegNo));
   const tradingNames = list(o.TradingNames);

@@ -33,7 +33,19 @@ const SETTLE_MS = 1_500;
 /** Examples kept per axe rule. */
 const AXE_NODES_KEPT = 10;
 /** Response headers passed to the browser (a page's CSP is not: it could stop the audit's own script). */
-const PASSED_HEADERS = new Set(["content-type", "location", "set-cookie", "cache-control", "expires", "last-modified", "etag", "content-language", "x-robots-tag", "link", "refresh"]);
+const PASSED_HEADERS = new Set([
+  "content-type",
+  "location",
+  "set-cookie",
+  "cache-control",
+  "expires",
+  "last-modified",
+  "etag",
+  "content-language",
+  "x-robots-tag",
+  "link",
+  "refresh",
+]);
 
 interface Deps {
   testHosts: string[];
@@ -155,7 +167,11 @@ async function render(binding: Fetcher, url: string, opts: Parameters<Browser["r
       bytes += d.body.byteLength;
       entry.status = d.status;
       entry.bytes = d.body.byteLength;
-      return req.respond({ status: d.status, headers: { ...(d.headers ?? {}), "content-type": d.contentType || "text/html" }, body: toBuffer(d.body) as never });
+      return req.respond({
+        status: d.status,
+        headers: { ...(d.headers ?? {}), "content-type": d.contentType || "text/html" },
+        body: toBuffer(d.body) as never,
+      });
     }
     const budget = o.maxBytes - bytes;
     if (budget <= 0) {
@@ -226,14 +242,16 @@ async function render(binding: Fetcher, url: string, opts: Parameters<Browser["r
       } catch (e) {
         if (documentError) throw documentError;
         const name = e instanceof Error ? e.name : "";
-        if (name !== "TimeoutError") throw new InputError("unreadable_input", `The page could not be rendered (${e instanceof Error ? e.message.slice(0, 200) : "browser error"}).`);
+        if (name !== "TimeoutError")
+          throw new InputError("unreadable_input", `The page could not be rendered (${e instanceof Error ? e.message.slice(0, 200) : "browser error"}).`);
         if (!documentServed) throw new InputError("fetch_timeout", `The page did not arrive within ${Math.round(o.loadTimeoutMs / 1000)} s.`);
         cut.push(`the page did not finish loading within ${Math.round(o.loadTimeoutMs / 1000)} s; what had rendered by then was read`);
       }
       if (documentError && !documentServed) throw documentError;
       // Requests already under way when the load event fired (scripts' fetches, late images) are let finish, up to
       // SETTLE_MS, so the page is read the same each time.
-      for (const until = Date.now() + Math.min(SETTLE_MS, Math.max(0, left() - 3000)); inflight > 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+      for (const until = Date.now() + Math.min(SETTLE_MS, Math.max(0, left() - 3000)); inflight > 0 && Date.now() < until; )
+        await new Promise((r) => setTimeout(r, 20));
       timings.loadMs = Date.now() - tLoad;
       const read = opts.read ?? {};
       const evaluate = <T>(script: string) => page.evaluate(script) as Promise<T>;
@@ -298,7 +316,10 @@ async function render(binding: Fetcher, url: string, opts: Parameters<Browser["r
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new InputError("fetch_timeout", `The page could not be rendered and read within ${Math.round(o.timeoutMs / 1000)} s.`)), o.timeoutMs);
+    timer = setTimeout(
+      () => reject(new InputError("fetch_timeout", `The page could not be rendered and read within ${Math.round(o.timeoutMs / 1000)} s.`)),
+      o.timeoutMs,
+    );
   });
   try {
     const page = await Promise.race([work, limit]);

@@ -52,8 +52,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Every page fetch and webhook post says who we are, with the API's version (said once, in src/shared/version.ts). */
 export const USER_AGENT = `Mozilla/5.0 (compatible; UKBusinessIntelligenceAPI/${API_VERSION})`;
 
-const isTestHost = (host: string, testHosts: string[] | undefined) =>
-  !!testHosts?.some((t) => t.trim().toLowerCase() === host.toLowerCase());
+const isTestHost = (host: string, testHosts: string[] | undefined) => !!testHosts?.some((t) => t.trim().toLowerCase() === host.toLowerCase());
 
 /** Parses and checks a caller's URL before any fetch; throws InputError invalid_url or blocked_address. */
 export function checkUrl(raw: string, opts: Pick<SafeFetchOptions, "testHosts"> = {}): URL {
@@ -242,7 +241,8 @@ export async function postWebhook(
       res.body?.cancel().catch(() => {});
       return { status: res.status, headers: res.headers };
     } catch (e) {
-      if (signal.aborted || (e instanceof InputError && e.code === "fetch_timeout")) return { error: "timeout", reason: `no reply within ${timeoutMs / 1000} s` };
+      if (signal.aborted || (e instanceof InputError && e.code === "fetch_timeout"))
+        return { error: "timeout", reason: `no reply within ${timeoutMs / 1000} s` };
       return { error: "network", reason: e instanceof Error ? e.message : "network error" };
     }
   } finally {
@@ -257,7 +257,10 @@ const ADDRESS_CHECK_MS = 5_000;
  * Checks a caller's URL and every address its host resolves to, without fetching it (a webhook when it is set, and
  * before each delivery). `httpsOnly`: http is refused (invalid_url), except on a test host (never set in production).
  */
-export async function checkAddress(url: string, opts: Pick<SafeFetchOptions, "resolve" | "testHosts"> & { timeoutMs?: number; httpsOnly?: boolean }): Promise<URL> {
+export async function checkAddress(
+  url: string,
+  opts: Pick<SafeFetchOptions, "resolve" | "testHosts"> & { timeoutMs?: number; httpsOnly?: boolean },
+): Promise<URL> {
   const ms = opts.timeoutMs ?? ADDRESS_CHECK_MS;
   const u = checkUrl(url, opts);
   if (opts.httpsOnly && u.protocol !== "https:" && !isTestHost(u.hostname, opts.testHosts)) throw new InputError("invalid_url", "A webhook URL must be https.");

@@ -12,11 +12,27 @@ const bytesOf = async (path: string) => new Uint8Array(await (await fetch(`http:
 const OCT = "companies-house/bulk/BasicCompanyData-2026-10-01.csv";
 const NOV = "companies-house/bulk/BasicCompanyData-2026-11-01.csv";
 const load = async (path: string, opts: IngestOptions = {}, extra: { bytes?: Uint8Array; sample?: boolean; fileName?: string } = {}) =>
-  ingestEdition(env, { source: "companies", bytes: extra.bytes ?? (await bytesOf(path)), fileName: extra.fileName ?? path.split("/").pop()!, url: null, editionDate: null, sample: extra.sample }, opts);
+  ingestEdition(
+    env,
+    {
+      source: "companies",
+      bytes: extra.bytes ?? (await bytesOf(path)),
+      fileName: extra.fileName ?? path.split("/").pop()!,
+      url: null,
+      editionDate: null,
+      sample: extra.sample,
+    },
+    opts,
+  );
 
 async function changes() {
   const rows = await env.COMPANIES_DB.prepare(`SELECT change_date, number, kind, name, before, after FROM company_changes ORDER BY number, kind`).all<{
-    change_date: string; number: string; kind: string; name: string; before: string | null; after: string | null;
+    change_date: string;
+    number: string;
+    kind: string;
+    name: string;
+    before: string | null;
+    after: string | null;
   }>();
   return rows.results.map((r) => ({ ...r, before: r.before && JSON.parse(r.before), after: r.after && JSON.parse(r.after) }));
 }
@@ -38,10 +54,20 @@ describe("issue §1 Basic Company Data: parser", () => {
       name: "GREYSTONE ENGINEERING LIMITED",
       status: "Liquidation",
       town: "ROTHERHAM",
-      data: { category: "Private Limited Company", incorporatedOn: "2005-09-01", sic: [{ code: "25620", description: "Machining" }], postcode: "S62 6JJ", extra: { addressLine1: "UNIT 9 BERRY COURT", chargesTotal: 3, chargesOutstanding: 2, chargesSatisfied: 1 } },
+      data: {
+        category: "Private Limited Company",
+        incorporatedOn: "2005-09-01",
+        sic: [{ code: "25620", description: "Machining" }],
+        postcode: "S62 6JJ",
+        extra: { addressLine1: "UNIT 9 BERRY COURT", chargesTotal: 3, chargesOutstanding: 2, chargesSatisfied: 1 },
+      },
     });
     // doubled quotes, an impossible date (31/02) read as no date, "None Supplied" dropped
-    expect(by.get("NI612345")).toMatchObject({ name: 'THE "ORIGINAL" PIE COMPANY LIMITED', status: "ADMINISTRATION ORDER", data: { incorporatedOn: null, sic: [{ code: "47110" }] } });
+    expect(by.get("NI612345")).toMatchObject({
+      name: 'THE "ORIGINAL" PIE COMPANY LIMITED',
+      status: "ADMINISTRATION ORDER",
+      data: { incorporatedOn: null, sic: [{ code: "47110" }] },
+    });
     // the 53-column row: no confirmation-statement columns, read as none; a 4-digit SIC 2003 code
     expect(by.get("00045678")).toMatchObject({ data: { confirmationDue: null, sic: [{ code: "7499", description: "Non-trading company" }] } });
     // a number of no known shape is kept when it is 8 letters and digits
@@ -92,7 +118,11 @@ describe.skipIf(!env.SHARED_PRESENT)("issue §1 Basic Company Data: the real sam
       sic: [{ code: "70229", description: "Management consultancy activities other than financial management" }],
       extra: { addressLine1: "UNIT 9 BERRY COURT FARM BRAMLEY ROAD", addressLine2: "LITTLE LONDON", county: "HAMPSHIRE", chargesTotal: 1, chargesSatisfied: 1 },
     });
-    expect(rows[1].data).toMatchObject({ accountsCategory: "DORMANT", sic: [{ code: "99999", description: "Dormant Company" }], accountsMadeUpTo: "2020-09-30" });
+    expect(rows[1].data).toMatchObject({
+      accountsCategory: "DORMANT",
+      sic: [{ code: "99999", description: "Dormant Company" }],
+      accountsMadeUpTo: "2020-09-30",
+    });
     expect(rows[0].data).toMatchObject({ accountsMadeUpTo: null, confirmationDue: "2021-08-11", confirmationMadeUpTo: null });
   });
 });
@@ -100,7 +130,14 @@ describe.skipIf(!env.SHARED_PRESENT)("issue §1 Basic Company Data: the real sam
 describe("issue §1 Basic Company Data through the pipeline, into COMPANIES_DB", () => {
   it("the first edition is the baseline: every company loaded and indexed, SIC descriptions kept, no changes", async () => {
     const r = await load(OCT);
-    expect(r).toMatchObject({ outcome: "loaded", source: "companies", editionDate: "2026-10-01", rowsRead: 17, changes: 0, notes: { badNumberRows: 1, shortRows: 1 } });
+    expect(r).toMatchObject({
+      outcome: "loaded",
+      source: "companies",
+      editionDate: "2026-10-01",
+      rowsRead: 17,
+      changes: 0,
+      notes: { badNumberRows: 1, shortRows: 1 },
+    });
     expect(await changes()).toEqual([]);
     expect(await companyByNumber(env.COMPANIES_DB, "09876543")).toMatchObject({
       name: "OAKHILL PROPERTY GROUP LIMITED",
@@ -110,12 +147,18 @@ describe("issue §1 Basic Company Data through the pipeline, into COMPANIES_DB",
       postcode: "CF10 2BU",
       incorporatedOn: "2015-10-12",
     });
-    expect(Object.fromEntries(await sicDescriptions(env.COMPANIES_DB, ["69102", "7499", "00000"]))).toEqual({ "69102": "Solicitors", "7499": "Non-trading company" });
+    expect(Object.fromEntries(await sicDescriptions(env.COMPANIES_DB, ["69102", "7499", "00000"]))).toEqual({
+      "69102": "Solicitors",
+      "7499": "Non-trading company",
+    });
     // the name index holds the names without their legal form
     expect(await ftsNumbers(`"harbourside" AND "legal"`)).toEqual(["01234567"]);
     expect(await ftsNumbers(`"smith"`)).toEqual(["02345678", "02345679"]);
     // the run log in the main database says so, like every register's
-    expect(await env.DB.prepare(`SELECT edition_date, outcome FROM register_runs WHERE id = ?`).bind(r.runId).first()).toEqual({ edition_date: "2026-10-01", outcome: "loaded" });
+    expect(await env.DB.prepare(`SELECT edition_date, outcome FROM register_runs WHERE id = ?`).bind(r.runId).first()).toEqual({
+      edition_date: "2026-10-01",
+      outcome: "loaded",
+    });
   });
 
   it("SPEC §6.3 the next month's differences are recorded per company: added, removed, renamed, status, moved", async () => {
@@ -130,7 +173,10 @@ describe("issue §1 Basic Company Data through the pipeline, into COMPANIES_DB",
       "2026-11-01 renamed 11223344 HARBOUR LIGHTS KITCHEN LTD",
       "2026-11-01 added 16012345 BRIGHTWATER ANALYTICS LTD",
     ]);
-    expect(cs.find((c) => c.kind === "moved")).toMatchObject({ before: { postcode: "CV1 2AB", locality: "COVENTRY" }, after: { postcode: "CV10 7RJ", locality: "NUNEATON" } });
+    expect(cs.find((c) => c.kind === "moved")).toMatchObject({
+      before: { postcode: "CV1 2AB", locality: "COVENTRY" },
+      after: { postcode: "CV10 7RJ", locality: "NUNEATON" },
+    });
     expect(cs.find((c) => c.kind === "status")).toMatchObject({ before: { status: "In Administration" }, after: { status: "Liquidation" } });
     // readers see the new edition: the removed company is gone, the renamed one found by its new name only
     expect(await companyByNumber(env.COMPANIES_DB, "05550123")).toBeNull();
@@ -140,8 +186,12 @@ describe("issue §1 Basic Company Data through the pipeline, into COMPANIES_DB",
     expect(await companyByNumber(env.COMPANIES_DB, "03712548")).toMatchObject({ accountsMadeUpTo: "2026-03-31" });
     expect(cs.some((c) => c.number === "03712548")).toBe(false);
     // the versions it replaced are gone (no reader sees them; the changes keep what they said): one row per live company
-    expect(await env.COMPANIES_DB.prepare(`SELECT COUNT(*) AS n, COUNT(DISTINCT number) AS numbers, SUM(valid_to_run IS NOT NULL) AS closed FROM companies`).first()).toEqual({ n: 17, numbers: 17, closed: 0 });
-    expect(await env.COMPANIES_DB.prepare(`SELECT COUNT(*) AS n FROM companies_fts WHERE companies_fts MATCH '"cafe" OR "greystone"'`).first()).toEqual({ n: 0 });
+    expect(
+      await env.COMPANIES_DB.prepare(`SELECT COUNT(*) AS n, COUNT(DISTINCT number) AS numbers, SUM(valid_to_run IS NOT NULL) AS closed FROM companies`).first(),
+    ).toEqual({ n: 17, numbers: 17, closed: 0 });
+    expect(await env.COMPANIES_DB.prepare(`SELECT COUNT(*) AS n FROM companies_fts WHERE companies_fts MATCH '"cafe" OR "greystone"'`).first()).toEqual({
+      n: 0,
+    });
   });
 
   it("a company back in the file after it left is `returned`, not added", async () => {
@@ -170,7 +220,11 @@ describe("issue §1 Basic Company Data through the pipeline, into COMPANIES_DB",
 
   it("a file that is not Basic Company Data (an error page) is refused; a run that fails part-way leaves nothing behind", async () => {
     await load(OCT);
-    const page = await load("", {}, { bytes: new TextEncoder().encode("<html><body>Service unavailable</body></html>\n"), fileName: "BasicCompanyData-2026-11-01.csv" });
+    const page = await load(
+      "",
+      {},
+      { bytes: new TextEncoder().encode("<html><body>Service unavailable</body></html>\n"), fileName: "BasicCompanyData-2026-11-01.csv" },
+    );
     expect(page).toMatchObject({ outcome: "refused" });
     expect(page.reason).toMatch(/not a Basic Company Data file/);
     // a run that staged two chunks and then failed (e.g. the download broke): everything it wrote goes
@@ -180,7 +234,10 @@ describe("issue §1 Basic Company Data through the pipeline, into COMPANIES_DB",
     expect(await env.COMPANIES_DB.prepare(`SELECT COUNT(*) AS n FROM company_staging`).first()).toEqual({ n: 8 });
     await failRun(env, runId, "the download broke");
     expect(await env.COMPANIES_DB.prepare(`SELECT COUNT(*) AS n FROM company_staging`).first()).toEqual({ n: 0 });
-    expect(await env.DB.prepare(`SELECT outcome, reason FROM register_runs WHERE id = ?`).bind(runId).first()).toEqual({ outcome: "failed", reason: "the download broke" });
+    expect(await env.DB.prepare(`SELECT outcome, reason FROM register_runs WHERE id = ?`).bind(runId).first()).toEqual({
+      outcome: "failed",
+      reason: "the download broke",
+    });
     expect(await companyByNumber(env.COMPANIES_DB, "05550123")).toMatchObject({ name: "GREYSTONE ENGINEERING LIMITED" });
     expect(await load(NOV)).toMatchObject({ outcome: "loaded", changes: 5 });
   });

@@ -22,14 +22,22 @@ const load = (bytes: Uint8Array, fileName: string | null = "awards.json", editio
 const urlOf = (input: RequestInfo | URL) => (input instanceof Request ? input.url : String(input));
 
 const listed = async () =>
-  (await env.DB.prepare(`SELECT key FROM register_entries WHERE source = 'contracts' AND valid_to_run IS NULL ORDER BY key`).all<{ key: string }>()).results.map((r) => r.key);
+  (
+    await env.DB.prepare(`SELECT key FROM register_entries WHERE source = 'contracts' AND valid_to_run IS NULL ORDER BY key`).all<{ key: string }>()
+  ).results.map((r) => r.key);
 const changes = async () =>
-  (await env.DB.prepare(`SELECT change_date, kind, key FROM register_changes WHERE source = 'contracts' ORDER BY id`).all<{ change_date: string; kind: string; key: string }>()).results.map(
-    (r) => `${r.change_date} ${r.kind} ${r.key}`,
-  );
+  (
+    await env.DB.prepare(`SELECT change_date, kind, key FROM register_changes WHERE source = 'contracts' ORDER BY id`).all<{
+      change_date: string;
+      kind: string;
+      key: string;
+    }>()
+  ).results.map((r) => `${r.change_date} ${r.kind} ${r.key}`);
 const runs = async () =>
   (
-    await env.DB.prepare(`SELECT outcome, edition_date, mode, rows_read, window_start, window_end, window_complete, reason FROM register_runs WHERE source = 'contracts' ORDER BY id`).all<{
+    await env.DB.prepare(
+      `SELECT outcome, edition_date, mode, rows_read, window_start, window_end, window_complete, reason FROM register_runs WHERE source = 'contracts' ORDER BY id`,
+    ).all<{
       outcome: string;
       edition_date: string;
       mode: string;
@@ -68,7 +76,13 @@ const paramsOf = (u: string) => Object.fromEntries(new URL(u).searchParams);
 async function laterFtsPage(): Promise<Response> {
   const page = await (await fetch("http://files.test/hosts/fts.test/api/1.0/ocdsReleasePackages/index.json")).json<{ releases: Record<string, any>[] }>();
   const wessex = page.releases[1];
-  const cancelled = { ...wessex, id: "031611-2026", date: "2026-10-08T09:00:00Z", tag: ["awardUpdate"], awards: [{ ...wessex.awards[0], status: "cancelled" }] };
+  const cancelled = {
+    ...wessex,
+    id: "031611-2026",
+    date: "2026-10-08T09:00:00Z",
+    tag: ["awardUpdate"],
+    awards: [{ ...wessex.awards[0], status: "cancelled" }],
+  };
   const added = {
     ...page.releases[0],
     ocid: "ocds-h6vhtk-04b001",
@@ -86,23 +100,46 @@ beforeEach(async () => {
 afterEach(() => vi.restoreAllMocks());
 
 describe("issue 14 §1 contract awards through the ingest pipeline", () => {
-  it.skipIf(!env.SHARED_PRESENT)("real data: the five real Contracts Finder releases load as a partial edition: 14 entries, found by their normalised company numbers", async () => {
-    const parts = await Promise.all([117, 122, 124, 17, 75].map(async (n) => (await fetch(`${REAL}/cf-ocds-release-release${n}.json`)).text()));
-    const r = await load(new TextEncoder().encode(`[${parts.join(",")}]`), "cf-releases.json");
-    expect(r).toMatchObject({ outcome: "loaded", editionDate: "2025-03-11", rowsRead: 14, changes: 0, notes: { releasesWithoutAwards: 1, personOnlySuppliers: 1 } });
-    const [taxi] = await entriesByCompanyNumber(env.DB, "contracts", ["04142000"]);
-    expect(taxi).toMatchObject({ name: "24x7", part: "GB-COH-4142000", status: "active", data: { source: "CF", supplier: { companyNumber: "04142000", postcode: "CM6 2JN" } } });
-    // A supplier without a number is found by its exact name (its postcode is kept beside it).
-    const keys = await keysByNames(env.DB, "contracts", [normaliseName("BA Taxis Ltd")], null);
-    expect(keys).toEqual(["ocds-b5fd17-d1441223-b3e7-45a9-9ff6-88fcdad59f37/ocds-b5fd17-d1441223-b3e7-45a9-9ff6-88fcdad59f37-1/GB-CFS-307558"]);
-  });
+  it.skipIf(!env.SHARED_PRESENT)(
+    "real data: the five real Contracts Finder releases load as a partial edition: 14 entries, found by their normalised company numbers",
+    async () => {
+      const parts = await Promise.all([117, 122, 124, 17, 75].map(async (n) => (await fetch(`${REAL}/cf-ocds-release-release${n}.json`)).text()));
+      const r = await load(new TextEncoder().encode(`[${parts.join(",")}]`), "cf-releases.json");
+      expect(r).toMatchObject({
+        outcome: "loaded",
+        editionDate: "2025-03-11",
+        rowsRead: 14,
+        changes: 0,
+        notes: { releasesWithoutAwards: 1, personOnlySuppliers: 1 },
+      });
+      const [taxi] = await entriesByCompanyNumber(env.DB, "contracts", ["04142000"]);
+      expect(taxi).toMatchObject({
+        name: "24x7",
+        part: "GB-COH-4142000",
+        status: "active",
+        data: { source: "CF", supplier: { companyNumber: "04142000", postcode: "CM6 2JN" } },
+      });
+      // A supplier without a number is found by its exact name (its postcode is kept beside it).
+      const keys = await keysByNames(env.DB, "contracts", [normaliseName("BA Taxis Ltd")], null);
+      expect(keys).toEqual(["ocds-b5fd17-d1441223-b3e7-45a9-9ff6-88fcdad59f37/ocds-b5fd17-d1441223-b3e7-45a9-9ff6-88fcdad59f37-1/GB-CFS-307558"]);
+    },
+  );
 
   it("the sample package loads one entry per award and supplier, dated by the package; the run is partial", async () => {
     const r = await load(await bytesOf(SAMPLE), "award-release-package.json");
-    expect(r).toMatchObject({ outcome: "loaded", editionDate: "2026-10-08", rowsRead: 7, changes: 0, notes: { releasesWithoutAwards: 1, personOnlySuppliers: 1 } });
+    expect(r).toMatchObject({
+      outcome: "loaded",
+      editionDate: "2026-10-08",
+      rowsRead: 7,
+      changes: 0,
+      notes: { releasesWithoutAwards: 1, personOnlySuppliers: 1 },
+    });
     expect((await runs())[0]).toMatchObject({ mode: "partial" });
     const [harbour] = await entriesByCompanyNumber(env.DB, "contracts", ["09876543"]);
-    expect(harbour).toMatchObject({ entity: "ocds-h6vhtk-04a1b2/1", data: { supplier: { ppon: "PQRD-7312-HVTN", companyNumber: "09876543" }, value: { amount: 1250000 } } });
+    expect(harbour).toMatchObject({
+      entity: "ocds-h6vhtk-04a1b2/1",
+      data: { supplier: { ppon: "PQRD-7312-HVTN", companyNumber: "09876543" }, value: { amount: 1250000 } },
+    });
   });
 
   it("a second file adds awards and records a status change, and removes none of the earlier ones", async () => {
@@ -132,10 +169,19 @@ describe("issue 14 §1 the daily job reads awards as changes, window by window",
     const day1 = new Date("2026-10-08T04:00:00Z");
     const [first] = await handleIngestJob(env, { source: "contracts" }, { now: day1 });
     expect(first).toMatchObject({ outcome: "loaded", editionDate: "2026-10-08", rowsRead: 7 });
-    expect(asked.map((u) => `${new URL(u).hostname}${new URL(u).search.includes("cursor") ? " cursor" : ""}`)).toEqual(["fts.test", "fts.test cursor", "cf.test"]);
+    expect(asked.map((u) => `${new URL(u).hostname}${new URL(u).search.includes("cursor") ? " cursor" : ""}`)).toEqual([
+      "fts.test",
+      "fts.test cursor",
+      "cf.test",
+    ]);
     expect(paramsOf(asked[0])).toEqual({ updatedFrom: "2026-10-07T04:00:00", updatedTo: "2026-10-08T04:00:00", stages: "award", limit: "100" });
     expect(paramsOf(asked[2])).toEqual({ publishedFrom: "2026-10-07T04:00:00", publishedTo: "2026-10-08T04:00:00", stages: "award", limit: "100" });
-    expect((await runs())[0]).toMatchObject({ mode: "partial", window_start: "2026-10-07T04:00:00.000Z", window_end: "2026-10-08T04:00:00.000Z", window_complete: 1 });
+    expect((await runs())[0]).toMatchObject({
+      mode: "partial",
+      window_start: "2026-10-07T04:00:00.000Z",
+      window_end: "2026-10-08T04:00:00.000Z",
+      window_complete: 1,
+    });
 
     vi.restoreAllMocks();
     const later = await laterFtsPage();
@@ -169,7 +215,9 @@ describe("issue 14 §1 the daily job reads awards as changes, window by window",
 
   it("a 429 with a short Retry-After is waited for and the same page asked again", async () => {
     let refused = 0;
-    const asked = upstream((u) => (u.hostname === "fts.test" && refused++ === 0 ? new Response("slow down", { status: 429, headers: { "Retry-After": "1" } }) : null));
+    const asked = upstream((u) =>
+      u.hostname === "fts.test" && refused++ === 0 ? new Response("slow down", { status: 429, headers: { "Retry-After": "1" } }) : null,
+    );
     const [r] = await handleIngestJob(env, { source: "contracts" }, { now: new Date("2026-10-08T04:00:00Z") });
     expect(r).toMatchObject({ outcome: "loaded", rowsRead: 7 });
     expect(asked.filter((u) => new URL(u).hostname === "fts.test" && !u.includes("cursor"))).toHaveLength(2);
@@ -193,12 +241,25 @@ describe("issue 14 §1 the daily job reads awards as changes, window by window",
     expect(sent).toHaveLength(2);
     const froms = asked.filter((u) => new URL(u).hostname === "fts.test" && !u.includes("cursor")).map((u) => paramsOf(u).updatedFrom);
     expect(froms).toEqual(["2026-10-08T04:00:00", "2026-10-09T04:00:00", "2026-10-10T04:00:00"]);
-    expect((await runs()).map((r) => [r.outcome, r.window_complete])).toEqual([["loaded", 1], ["unchanged", 0], ["unchanged", 0], ["unchanged", 1]]);
+    expect((await runs()).map((r) => [r.outcome, r.window_complete])).toEqual([
+      ["loaded", 1],
+      ["unchanged", 0],
+      ["unchanged", 0],
+      ["unchanged", 1],
+    ]);
     expect(await contractsWindowStart(env, new Date("2026-10-12T04:00:00Z"))).toBe(window.end);
   });
 
   it("a window of a day and a few seconds is one slice; a longer one is cut into days, the last taking the rest", () => {
-    expect(sliceOf("2026-10-07T04:00:00.000Z", "2026-10-08T04:00:09.000Z", 0)).toEqual({ from: "2026-10-07T04:00:00.000Z", to: "2026-10-08T04:00:09.000Z", total: 1 });
-    expect(sliceOf("2026-10-07T04:00:00.000Z", "2026-10-09T12:00:00.000Z", 1)).toEqual({ from: "2026-10-08T04:00:00.000Z", to: "2026-10-09T12:00:00.000Z", total: 2 });
+    expect(sliceOf("2026-10-07T04:00:00.000Z", "2026-10-08T04:00:09.000Z", 0)).toEqual({
+      from: "2026-10-07T04:00:00.000Z",
+      to: "2026-10-08T04:00:09.000Z",
+      total: 1,
+    });
+    expect(sliceOf("2026-10-07T04:00:00.000Z", "2026-10-09T12:00:00.000Z", 1)).toEqual({
+      from: "2026-10-08T04:00:00.000Z",
+      to: "2026-10-09T12:00:00.000Z",
+      total: 2,
+    });
   });
 });

@@ -31,7 +31,11 @@ const today = () => new Date().toISOString().slice(0, 10);
 /** Gender pay gap: the fixture years (test/fixtures/gender-pay-gap/<year>) and their rows; the daily job reads the year before the current one and the current one. */
 const GPG_FIXTURES: Record<string, number> = { "2025": 6, "2026": 4 };
 const gpgYears = () => [reportingYearOn(new Date()) - 1, reportingYearOn(new Date())].map(String);
-const batchOf = (jobs: IngestJob[]) => createMessageBatch<IngestJob>("register-ingest", jobs.map((body, i) => ({ id: `msg-${i}`, timestamp: new Date(), attempts: 1, body })));
+const batchOf = (jobs: IngestJob[]) =>
+  createMessageBatch<IngestJob>(
+    "register-ingest",
+    jobs.map((body, i) => ({ id: `msg-${i}`, timestamp: new Date(), attempts: 1, body })),
+  );
 
 /** Messages the consumer sends to the ingest queue, captured instead of sent. */
 function captureSends(): IngestJob[] {
@@ -231,8 +235,13 @@ describe("issue §1 cron and queue", () => {
     const [second] = await handleIngestJob(env, sent[0], { now });
     expect(second).toMatchObject({ outcome: "loaded", rowsRead: 50 });
     expect(sent).toHaveLength(1);
-    expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_entries WHERE source = 'cqc' AND valid_to_run IS NULL AND key LIKE '1-9%'`).first("n")).toBe(ids.length);
-    expect((await runs()).map((r) => [r.outcome, r.rows_read])).toEqual([["loaded", CQC_MAX_DETAILS], ["loaded", 50]]);
+    expect(
+      await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_entries WHERE source = 'cqc' AND valid_to_run IS NULL AND key LIKE '1-9%'`).first("n"),
+    ).toBe(ids.length);
+    expect((await runs()).map((r) => [r.outcome, r.rows_read])).toEqual([
+      ["loaded", CQC_MAX_DETAILS],
+      ["loaded", 50],
+    ]);
     expect(await cqcWindowStart(env, new Date("2026-10-09T04:00:00Z"))).toBe("2026-10-08T04:00:00.000Z");
   });
 

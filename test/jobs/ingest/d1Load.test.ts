@@ -34,7 +34,20 @@ function counted() {
 }
 
 /** Values that a JSON round trip could change: quotes, backslashes, controls, NUL, unicode, a lone surrogate, numbers as text. */
-const AWKWARD = ['q"uo\\te', "line\nbreak\ttab", "nul\u0000char", "é漢字😀", "lone \ud800 surrogate", "0123", "1e5", "  spaced  ", "", "\u2028\u2029", "null", "[1,2]"];
+const AWKWARD = [
+  'q"uo\\te',
+  "line\nbreak\ttab",
+  "nul\u0000char",
+  "é漢字😀",
+  "lone \ud800 surrogate",
+  "0123",
+  "1e5",
+  "  spaced  ",
+  "",
+  "\u2028\u2029",
+  "null",
+  "[1,2]",
+];
 
 const version = (i: number, s: string): EntryVersion => ({
   key: `k${String(i).padStart(6, "0")}`,
@@ -67,17 +80,40 @@ describe("register ingest: D1 load", () => {
       const r = rows.results[i];
       const bound = await asBound(AWKWARD[i]);
       expect(r).toEqual({
-        source: "sponsors", key: v.key, valid_from_run: 7, valid_to_run: null, scope: "workers", name: v.name === AWKWARD[i] ? bound : v.name,
-        norm_name: bound, norm_core: bound, company_number: v.companyNumber === null ? null : bound, status: "listed", rating: bound,
-        town: v.town === null ? null : bound, alt_names: JSON.stringify(v.altNames), data: JSON.stringify(v.data), fp: v.fp, first_seen: "2026-01-02",
-        removed_on: null, last_listed: null, entity: v.entity, part: v.part === null ? null : bound,
+        source: "sponsors",
+        key: v.key,
+        valid_from_run: 7,
+        valid_to_run: null,
+        scope: "workers",
+        name: v.name === AWKWARD[i] ? bound : v.name,
+        norm_name: bound,
+        norm_core: bound,
+        company_number: v.companyNumber === null ? null : bound,
+        status: "listed",
+        rating: bound,
+        town: v.town === null ? null : bound,
+        alt_names: JSON.stringify(v.altNames),
+        data: JSON.stringify(v.data),
+        fp: v.fp,
+        first_seen: "2026-01-02",
+        removed_on: null,
+        last_listed: null,
+        entity: v.entity,
+        part: v.part === null ? null : bound,
       });
       expect(typeof r.valid_from_run).toBe("number");
       expect(JSON.parse(r.data as string)).toEqual(v.data);
     }
     // Names are indexed for FTS as the run is published, in one statement.
     expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_names_fts`).first("n")).toBe(0);
-    await publishRun(env.DB, run, { editionDate: "2026-01-02", sample: false, replacesSample: false, changes: 0, note: null, finishedAt: "2026-01-02T00:00:00Z" });
+    await publishRun(env.DB, run, {
+      editionDate: "2026-01-02",
+      sample: false,
+      replacesSample: false,
+      changes: 0,
+      note: null,
+      finishedAt: "2026-01-02T00:00:00Z",
+    });
     const names = await env.DB.prepare(`SELECT norm, source, key, valid_from_run FROM register_names ORDER BY key`).all();
     const fts = await env.DB.prepare(`SELECT norm, source, key, valid_from_run FROM register_names_fts ORDER BY key`).all();
     const expected = await Promise.all(versions.map(async (v, i) => ({ norm: await asBound(AWKWARD[i]), source: "sponsors", key: v.key, valid_from_run: 7 })));
@@ -86,10 +122,23 @@ describe("register ingest: D1 load", () => {
 
     // A later run closes versions by key and records removals and changes, in order.
     const next = { runId: 8, source: "sponsors", scope: "workers" };
-    const changes = AWKWARD.map((s, i) => ({ key: `e${i}`, kind: i % 2 ? "added" : "re-rated", name: s, before: i % 2 ? null : { rating: s }, after: { rating: s, i } }));
+    const changes = AWKWARD.map((s, i) => ({
+      key: `e${i}`,
+      kind: i % 2 ? "added" : "re-rated",
+      name: s,
+      before: i % 2 ? null : { rating: s },
+      after: { rating: s, i },
+    }));
     await writeEntryVersions(env.DB, next, { closeKeys: [versions[0].key], versions: [{ ...versions[0], rating: "B rating" }], names: [] });
-    await writeRemovalsAndChanges(env.DB, next, { editionDate: "2026-02-03", lastListed: "2026-01-02", removedKeys: [versions[1].key, versions[2].key, "no such key"], changes });
-    const open = await env.DB.prepare(`SELECT key, rating, removed_on, last_listed, valid_from_run FROM register_entries WHERE valid_to_run IS NULL AND key IN (?, ?, ?) ORDER BY key`)
+    await writeRemovalsAndChanges(env.DB, next, {
+      editionDate: "2026-02-03",
+      lastListed: "2026-01-02",
+      removedKeys: [versions[1].key, versions[2].key, "no such key"],
+      changes,
+    });
+    const open = await env.DB.prepare(
+      `SELECT key, rating, removed_on, last_listed, valid_from_run FROM register_entries WHERE valid_to_run IS NULL AND key IN (?, ?, ?) ORDER BY key`,
+    )
       .bind(versions[0].key, versions[1].key, versions[2].key)
       .all();
     expect(open.results).toEqual([
@@ -102,8 +151,15 @@ describe("register ingest: D1 load", () => {
     expect(stored.results).toEqual(
       await Promise.all(
         changes.map(async (c) => ({
-          source: "sponsors", scope: "workers", run_id: 8, change_date: "2026-02-03", key: c.key, kind: c.kind, name: await asBound(c.name),
-          before: c.before ? JSON.stringify(c.before) : null, after: JSON.stringify(c.after),
+          source: "sponsors",
+          scope: "workers",
+          run_id: 8,
+          change_date: "2026-02-03",
+          key: c.key,
+          kind: c.kind,
+          name: await asBound(c.name),
+          before: c.before ? JSON.stringify(c.before) : null,
+          after: JSON.stringify(c.after),
         })),
       ),
     );
@@ -112,14 +168,25 @@ describe("register ingest: D1 load", () => {
   it("writes a large set of versions in few statements and one or two batches; publishing indexes their names", async () => {
     const { db, count } = counted();
     const versions = Array.from({ length: 3000 }, (_, i) => version(i, `Organisation ${i} Ltd`));
-    await writeEntryVersions(db, { runId: 3, source: "sponsors", scope: "workers" }, {
-      closeKeys: versions.map((v) => v.key),
-      versions,
-      names: versions.flatMap((v) => [{ norm: v.normName, key: v.key }, { norm: `${v.normName} alt`, key: v.key }]),
-    });
+    await writeEntryVersions(
+      db,
+      { runId: 3, source: "sponsors", scope: "workers" },
+      {
+        closeKeys: versions.map((v) => v.key),
+        versions,
+        names: versions.flatMap((v) => [
+          { norm: v.normName, key: v.key },
+          { norm: `${v.normName} alt`, key: v.key },
+        ]),
+      },
+    );
     expect(count.statements).toBeLessThanOrEqual(8);
     expect(count.batches).toBeLessThanOrEqual(2);
-    await publishRun(db, { runId: 3, source: "sponsors", scope: "workers" }, { editionDate: "2026-01-02", sample: false, replacesSample: false, changes: 0, note: null, finishedAt: "2026-01-02T00:00:00Z" });
+    await publishRun(
+      db,
+      { runId: 3, source: "sponsors", scope: "workers" },
+      { editionDate: "2026-01-02", sample: false, replacesSample: false, changes: 0, note: null, finishedAt: "2026-01-02T00:00:00Z" },
+    );
     expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_entries`).first("n")).toBe(3000);
     expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_names`).first("n")).toBe(6000);
     expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_names_fts`).first("n")).toBe(6000);
@@ -127,7 +194,11 @@ describe("register ingest: D1 load", () => {
 
   it("stages records in rows of up to about 512 KB, keyed by their first record's index; staging a chunk again replaces it", async () => {
     const { db, count } = counted();
-    const records = Array.from({ length: 6000 }, (_, i) => ({ key: `k${i}`, name: `Organisation ${i} ${"x".repeat(200)}`, data: { s: AWKWARD[i % AWKWARD.length] } }));
+    const records = Array.from({ length: 6000 }, (_, i) => ({
+      key: `k${i}`,
+      name: `Organisation ${i} ${"x".repeat(200)}`,
+      data: { s: AWKWARD[i % AWKWARD.length] },
+    }));
     const batches = (from: number, to: number) => {
       const out: { seq: number; records: unknown[] }[] = [];
       for (let i = from; i < to; i += 500) out.push({ seq: i, records: records.slice(i, Math.min(i + 500, to)) });

@@ -18,8 +18,15 @@ const fixtureText = async (year: string) => new TextDecoder().decode(await bytes
 const encode = (s: string) => new TextEncoder().encode(s);
 /** A fixture's records (a SIC list spans lines inside its quotes; a record starts with a quote at a line's start). */
 const recordsOf = (text: string, nl: string) => text.split(new RegExp(`${nl}(?=")`));
-const file = (bytes: Uint8Array, fileName: string, editionDate: string | null): EditionFile => ({ source: "gender-pay-gap", bytes, fileName, url: null, editionDate });
-const load = (bytes: Uint8Array, fileName: string, editionDate: string | null, chunkRows?: number) => ingestEdition(env, file(bytes, fileName, editionDate), { chunkRows });
+const file = (bytes: Uint8Array, fileName: string, editionDate: string | null): EditionFile => ({
+  source: "gender-pay-gap",
+  bytes,
+  fileName,
+  url: null,
+  editionDate,
+});
+const load = (bytes: Uint8Array, fileName: string, editionDate: string | null, chunkRows?: number) =>
+  ingestEdition(env, file(bytes, fileName, editionDate), { chunkRows });
 
 const openEntries = (scope?: string) =>
   env.DB.prepare(
@@ -73,7 +80,14 @@ describe("issue 14 §1 gender pay gap reports as a register", () => {
     const r = await load(input, "gpg-2021-22-sample.csv", null);
     expect(r).toMatchObject({ outcome: "loaded", scope: "2021", rowsRead: 10, changes: 0, notes: { responsiblePersonsNotStored: 9 } });
     const [three] = await entriesByCompanyNumber(env.DB, "gender-pay-gap", ["01123045"]);
-    expect(three).toMatchObject({ key: "293:2021", entity: "293", part: "2021", scope: "2021", status: "reported-late", data: { sicCodes: ["20301", "23910", "32990"] } });
+    expect(three).toMatchObject({
+      key: "293:2021",
+      entity: "293",
+      part: "2021",
+      scope: "2021",
+      status: "reported-late",
+      data: { sicCodes: ["20301", "23910", "32990"] },
+    });
     const [agri] = await entriesByKeys(env.DB, "gender-pay-gap", ["14399:2021"]);
     expect(agri).toMatchObject({ companyNumber: "SC156515", data: { sicCodes: ["01470", "10910"], diffMedianBonusPct: -69.3 } });
     await expectNoPeopleStored(await responsiblePersons(input));
@@ -81,22 +95,49 @@ describe("issue 14 §1 gender pay gap reports as a register", () => {
 
   it("issue 14 §1 two reporting years load as two scopes; a later file of one year leaves the other as it was", async () => {
     const [y2025, y2026] = [await fixtureText("2025"), await fixtureText("2026")];
-    expect(await load(encode(y2025), "2025", "2026-05-01")).toMatchObject({ outcome: "loaded", scope: "2025", rowsRead: 6, changes: 0, notes: { personOnlyRows: 1, responsiblePersonsNotStored: 6 } });
-    expect(await load(encode(y2026), "UK Gender Pay Gap Data - 2026 to 2027.csv", "2026-11-01")).toMatchObject({ outcome: "loaded", scope: "2026", rowsRead: 4, changes: 0 });
+    expect(await load(encode(y2025), "2025", "2026-05-01")).toMatchObject({
+      outcome: "loaded",
+      scope: "2025",
+      rowsRead: 6,
+      changes: 0,
+      notes: { personOnlyRows: 1, responsiblePersonsNotStored: 6 },
+    });
+    expect(await load(encode(y2026), "UK Gender Pay Gap Data - 2026 to 2027.csv", "2026-11-01")).toMatchObject({
+      outcome: "loaded",
+      scope: "2026",
+      rowsRead: 4,
+      changes: 0,
+    });
     expect((await openEntries()).map((e) => `${e.scope} ${e.key}`)).toEqual([
-      "2025 20001:2025", "2025 20002:2025", "2025 20003:2025", "2025 20004:2025", "2025 20006:2025", "2025 20007:2025",
-      "2026 20001:2026", "2026 20003:2026", "2026 20008:2026", "2026 20009:2026",
+      "2025 20001:2025",
+      "2025 20002:2025",
+      "2025 20003:2025",
+      "2025 20004:2025",
+      "2025 20006:2025",
+      "2025 20007:2025",
+      "2026 20001:2026",
+      "2026 20003:2026",
+      "2026 20008:2026",
+      "2026 20009:2026",
     ]);
     // One employer, two years: one entity, an entry per year.
     const pie = await entriesByCompanyNumber(env.DB, "gender-pay-gap", ["NI612345"]);
-    expect(pie.map((e) => `${e.entity} ${e.part} ${(e.data as { diffMeanHourlyPct: number }).diffMeanHourlyPct}`).sort()).toEqual(["20001 2025 12", "20001 2026 11.2"]);
+    expect(pie.map((e) => `${e.entity} ${e.part} ${(e.data as { diffMeanHourlyPct: number }).diffMeanHourlyPct}`).sort()).toEqual([
+      "20001 2025 12",
+      "20001 2026 11.2",
+    ]);
 
     // A later 2025 file: ACME's report withdrawn, a new late report from another employer. 2026 is untouched.
     const before2026 = await openEntries("2026");
     const lines = recordsOf(y2025, "\r\n");
     const later = [
       ...lines.filter((l) => !l.includes('"20007"')),
-      lines.find((l) => l.includes('"20007"'))!.replace('"20007"', '"20010"').replace("ACME WIDGETS LIMITED", "ACME GADGETS LIMITED").replace("ACME WIDGETS LIMITED", "ACME GADGETS LIMITED").replace('"6543210"', '"06543299"'),
+      lines
+        .find((l) => l.includes('"20007"'))!
+        .replace('"20007"', '"20010"')
+        .replace("ACME WIDGETS LIMITED", "ACME GADGETS LIMITED")
+        .replace("ACME WIDGETS LIMITED", "ACME GADGETS LIMITED")
+        .replace('"6543210"', '"06543299"'),
     ].join("\r\n");
     const r = await load(encode(later), "UK Gender Pay Gap Data - 2025 to 2026.csv", "2026-11-20");
     expect(r).toMatchObject({ outcome: "loaded", scope: "2025", editionDate: "2026-11-20", byKind: { added: 1, removed: 1 } });
@@ -124,9 +165,18 @@ describe("issue 14 §1 gender pay gap reports as a register", () => {
       { scope: "2025", change_date: "2026-06-02", kind: "status", key: "20004", before: { status: "reported" }, after: { status: "reported-late" } },
     ]);
     const [entry] = await entriesByKeys(env.DB, "gender-pay-gap", ["20004:2025"]);
-    expect(entry).toMatchObject({ status: "reported-late", firstSeen: "2026-05-01", data: { diffMeanHourlyPct: 15.5, diffMedianHourlyPct: 28, submittedLate: true, submittedOn: "2026-06-01T09:00:00" } });
-    const versions = await env.DB.prepare(`SELECT valid_to_run IS NULL AS open, json_extract(data, '$.diffMeanHourlyPct') AS mean FROM register_entries WHERE source = 'gender-pay-gap' AND key = '20004:2025' ORDER BY valid_from_run`).all();
-    expect(versions.results).toEqual([{ open: 0, mean: 17 }, { open: 1, mean: 15.5 }]);
+    expect(entry).toMatchObject({
+      status: "reported-late",
+      firstSeen: "2026-05-01",
+      data: { diffMeanHourlyPct: 15.5, diffMedianHourlyPct: 28, submittedLate: true, submittedOn: "2026-06-01T09:00:00" },
+    });
+    const versions = await env.DB.prepare(
+      `SELECT valid_to_run IS NULL AS open, json_extract(data, '$.diffMeanHourlyPct') AS mean FROM register_entries WHERE source = 'gender-pay-gap' AND key = '20004:2025' ORDER BY valid_from_run`,
+    ).all();
+    expect(versions.results).toEqual([
+      { open: 0, mean: 17 },
+      { open: 1, mean: 15.5 },
+    ]);
   });
 
   it("issue 14 §1 loaded in chunks, the result is the same and the run log counts the file once", async () => {

@@ -69,7 +69,11 @@ const entityArb = (source: RegisterSource) =>
   });
 
 /** An edition: entities, each with rows; row keys are made from a salt so they can be re-made. */
-function records(source: RegisterSource, entities: { id: number; rows: { part: string | null; status: string; rating: string | null; town: string | null }[] }[], salt: string): RegisterRecord[] {
+function records(
+  source: RegisterSource,
+  entities: { id: number; rows: { part: string | null; status: string; rating: string | null; town: string | null }[] }[],
+  salt: string,
+): RegisterRecord[] {
   const seen = new Set<number>();
   const out: RegisterRecord[] = [];
   for (const e of entities) {
@@ -79,8 +83,17 @@ function records(source: RegisterSource, entities: { id: number; rows: { part: s
     // One entity has one status on these registers.
     e.rows.forEach((r, i) =>
       out.push({
-        source, key: `${entity}|${salt}|${i}`, entity, part: r.part, name: `Org ${e.id}`, companyNumber: null, altNames: [],
-        status: e.rows[0].status, rating: r.rating, town: r.town, data: {},
+        source,
+        key: `${entity}|${salt}|${i}`,
+        entity,
+        part: r.part,
+        name: `Org ${e.id}`,
+        companyNumber: null,
+        altNames: [],
+        status: e.rows[0].status,
+        rating: r.rating,
+        town: r.town,
+        data: {},
       }),
     );
   }
@@ -106,22 +119,28 @@ describe("SPEC §6.3 invariants of every register's feed (property tests over ra
   for (const source of REGISTER_SOURCES) {
     it(`SPEC §6.3 ${source}: no organisation both added and removed; kinds documented; relabelling is no change`, () => {
       fc.assert(
-        fc.property(fc.array(entityArb(source), { maxLength: 12 }), fc.array(entityArb(source), { maxLength: 12 }), fc.array(fc.nat(50), { maxLength: 30 }), (a, b, order) => {
-          const before = records(source, a, "s1");
-          const after = records(source, b, "s1");
-          const { changes } = diffEdition(before.map(snapshotOf), after, { source });
-          checkInvariants(source, changes);
-          // The same edition relabelled changes nothing.
-          const same = diffEdition(before.map(snapshotOf), relabel(before, order), { source });
-          expect(same.changes).toEqual([]);
-          // Organisations only in one edition are added or removed, once each, and nothing else happens to them.
-          const ids = (x: typeof a) => new Set(x.map((e) => `E${e.id}`));
-          const listedIn = (recs: RegisterRecord[]) =>
-            new Set(recs.filter((r) => !CHANGE_RULES[source].offStatuses.includes(r.status.toLowerCase().replace(/\s+/g, ""))).map((r) => r.entity));
-          const [was, now] = [listedIn(before), listedIn(after)];
-          for (const e of ids(b)) if (!ids(a).has(e) && now.has(e)) expect(changes.filter((c) => c.key === e).map((c) => c.kind)).toEqual(["added"]);
-          for (const e of ids(a)) if (!ids(b).has(e) && was.has(e)) expect(changes.filter((c) => c.key === e).map((c) => c.kind)).toEqual([CHANGE_RULES[source].gone]);
-        }),
+        fc.property(
+          fc.array(entityArb(source), { maxLength: 12 }),
+          fc.array(entityArb(source), { maxLength: 12 }),
+          fc.array(fc.nat(50), { maxLength: 30 }),
+          (a, b, order) => {
+            const before = records(source, a, "s1");
+            const after = records(source, b, "s1");
+            const { changes } = diffEdition(before.map(snapshotOf), after, { source });
+            checkInvariants(source, changes);
+            // The same edition relabelled changes nothing.
+            const same = diffEdition(before.map(snapshotOf), relabel(before, order), { source });
+            expect(same.changes).toEqual([]);
+            // Organisations only in one edition are added or removed, once each, and nothing else happens to them.
+            const ids = (x: typeof a) => new Set(x.map((e) => `E${e.id}`));
+            const listedIn = (recs: RegisterRecord[]) =>
+              new Set(recs.filter((r) => !CHANGE_RULES[source].offStatuses.includes(r.status.toLowerCase().replace(/\s+/g, ""))).map((r) => r.entity));
+            const [was, now] = [listedIn(before), listedIn(after)];
+            for (const e of ids(b)) if (!ids(a).has(e) && now.has(e)) expect(changes.filter((c) => c.key === e).map((c) => c.kind)).toEqual(["added"]);
+            for (const e of ids(a))
+              if (!ids(b).has(e) && was.has(e)) expect(changes.filter((c) => c.key === e).map((c) => c.kind)).toEqual([CHANGE_RULES[source].gone]);
+          },
+        ),
         { numRuns: 150 },
       );
     });
@@ -131,7 +150,16 @@ describe("SPEC §6.3 invariants of every register's feed (property tests over ra
 // ---------------------------------------------------------------- sponsors, from CSV to feed
 
 const HEADER = "Organisation Name,Town/City,County,Type & Rating,Route";
-const ORGS = ["Acme Care Homes Ltd", "Bayside Hotel Group Ltd", "Cedar Cricket Club", "Delta Freight Limited", "Elm Lodge Nursing Home Ltd", "Fenwick Logistics Ltd", "Green & Sons Ltd", "Harbour View Dental Practice Ltd"];
+const ORGS = [
+  "Acme Care Homes Ltd",
+  "Bayside Hotel Group Ltd",
+  "Cedar Cricket Club",
+  "Delta Freight Limited",
+  "Elm Lodge Nursing Home Ltd",
+  "Fenwick Logistics Ltd",
+  "Green & Sons Ltd",
+  "Harbour View Dental Practice Ltd",
+];
 const TOWNS = ["London", "Leeds", "Milton Keynes", "St Albans"];
 const OLD_ROUTES = ROUTE_RENAMES.filter((r) => r.to.length === 1 && r.from !== "Students").map((r) => [r.from, r.to[0]] as const);
 const ROUTES = ["Skilled Worker", "Intra-company Routes", "Seasonal Worker", ...OLD_ROUTES.map(([, to]) => to)];
@@ -151,8 +179,18 @@ function asOlderEdition(r: Row, variant: number): string {
   const route = ROUTES[r.route];
   const old = OLD_ROUTES.find(([, to]) => to === route);
   const name = ORGS[r.org];
-  const names = [name, name.toUpperCase(), ` ${name.replace(/ /g, "  ")} `, / Ltd$/.test(name) ? name.replace(/ Ltd$/, " Limited") : name.replace(/ Limited$/, " Ltd")];
-  return line(names[variant % names.length], variant % 2 ? TOWNS[r.town].toUpperCase() : `${TOWNS[r.town]} `, r.rating, variant % 3 === 0 && old ? old[0] : route);
+  const names = [
+    name,
+    name.toUpperCase(),
+    ` ${name.replace(/ /g, "  ")} `,
+    / Ltd$/.test(name) ? name.replace(/ Ltd$/, " Limited") : name.replace(/ Limited$/, " Ltd"),
+  ];
+  return line(
+    names[variant % names.length],
+    variant % 2 ? TOWNS[r.town].toUpperCase() : `${TOWNS[r.town]} `,
+    r.rating,
+    variant % 3 === 0 && old ? old[0] : route,
+  );
 }
 
 async function sponsorRecords(csv: string): Promise<RegisterRecord[]> {
@@ -171,16 +209,21 @@ const rowArb = fc.record({
 describe("SPEC §4.8 §6.3 sponsors: random editions from CSV to feed (property tests)", () => {
   it("SPEC §6.3 routes renamed, names re-cased and re-spaced, Ltd/Limited, rows reordered and repeated: no change", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(rowArb, { minLength: 1, maxLength: 25 }), fc.array(fc.nat(7), { minLength: 25, maxLength: 25 }), fc.array(fc.nat(100), { maxLength: 40 }), async (rows, variants, order) => {
-        // One town and one rating per sponsor and route, as the register has.
-        const unique = [...new Map(rows.map((r) => [`${r.org}|${r.route}`, { ...r, town: rows.find((x) => x.org === r.org)!.town }])).values()];
-        const now = [HEADER, ...unique.map((r) => line(ORGS[r.org], TOWNS[r.town], r.rating, ROUTES[r.route]))].join("\r\n");
-        const older = unique.map((r, i) => asOlderEdition(r, variants[i % variants.length]));
-        const shuffled = [...new Set([...order.map((i) => older[i % older.length]), ...older])];
-        const then = [HEADER, ...shuffled, ...older.slice(0, 2)].join("\n");
-        const { changes } = diffEdition((await sponsorRecords(then)).map(snapshotOf), await sponsorRecords(now), { source: "sponsors" });
-        expect(changes).toEqual([]);
-      }),
+      fc.asyncProperty(
+        fc.array(rowArb, { minLength: 1, maxLength: 25 }),
+        fc.array(fc.nat(7), { minLength: 25, maxLength: 25 }),
+        fc.array(fc.nat(100), { maxLength: 40 }),
+        async (rows, variants, order) => {
+          // One town and one rating per sponsor and route, as the register has.
+          const unique = [...new Map(rows.map((r) => [`${r.org}|${r.route}`, { ...r, town: rows.find((x) => x.org === r.org)!.town }])).values()];
+          const now = [HEADER, ...unique.map((r) => line(ORGS[r.org], TOWNS[r.town], r.rating, ROUTES[r.route]))].join("\r\n");
+          const older = unique.map((r, i) => asOlderEdition(r, variants[i % variants.length]));
+          const shuffled = [...new Set([...order.map((i) => older[i % older.length]), ...older])];
+          const then = [HEADER, ...shuffled, ...older.slice(0, 2)].join("\n");
+          const { changes } = diffEdition((await sponsorRecords(then)).map(snapshotOf), await sponsorRecords(now), { source: "sponsors" });
+          expect(changes).toEqual([]);
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -196,7 +239,11 @@ describe("SPEC §4.8 §6.3 sponsors: random editions from CSV to feed (property 
         checkInvariants("sponsors", changes);
         const orgs = (rows: Row[]) => new Set(rows.map((r) => ORGS[r.org]));
         const [was, now] = [orgs(a), orgs(b)];
-        const named = (kind: string) => changes.filter((c) => c.kind === kind).map((c) => c.name).sort();
+        const named = (kind: string) =>
+          changes
+            .filter((c) => c.kind === kind)
+            .map((c) => c.name)
+            .sort();
         expect(named("added")).toEqual([...now].filter((o) => !was.has(o)).sort());
         expect(named("removed")).toEqual([...was].filter((o) => !now.has(o)).sort());
         for (const c of changes) if (!["added", "removed"].includes(c.kind)) expect(was.has(c.name) && now.has(c.name)).toBe(true);

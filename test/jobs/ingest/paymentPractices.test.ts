@@ -25,7 +25,9 @@ async function changes() {
   return rows.results.map((r) => `${r.change_date} ${r.kind} ${r.key} ${r.name}`);
 }
 const reportsOf = async (number: string) =>
-  (await entriesByCompanyNumber(env.DB, "payment-practices", [number])).map((e) => ({ key: e.key, ...(e.data as unknown as PaymentReport) })).sort((a, b) => a.key.localeCompare(b.key));
+  (await entriesByCompanyNumber(env.DB, "payment-practices", [number]))
+    .map((e) => ({ key: e.key, ...(e.data as unknown as PaymentReport) }))
+    .sort((a, b) => a.key.localeCompare(b.key));
 
 /** The fixture export a fortnight later: one new report for ACME, and Bayside's period resubmitted (plausible figures now). */
 async function laterEdition(): Promise<Uint8Array> {
@@ -38,7 +40,12 @@ async function laterEdition(): Promise<Uint8Array> {
     .replace("01/07/2025,31/12/2025,28/01/2026", "01/01/2026,30/06/2026,20/10/2026")
     .replace(",27,,,,85,12,3,,8,", ",29,,,,83,13,4,,9,")
     .replace("/report/1002", "/report/1210");
-  const resubmitted = bayside.replace("1150,", "1211,").replace("05/10/2026", "19/10/2026").replace(",4323394,,,,90,40,20,,112,", ",44,,,,60,30,10,,21,").replace(",999,", ",60,").replace("/report/1150", "/report/1211");
+  const resubmitted = bayside
+    .replace("1150,", "1211,")
+    .replace("05/10/2026", "19/10/2026")
+    .replace(",4323394,,,,90,40,20,,112,", ",44,,,,60,30,10,,21,")
+    .replace(",999,", ",60,")
+    .replace("/report/1150", "/report/1211");
   return new TextEncoder().encode(`\uFEFF${[...lines.slice(0, -1), newAcme, resubmitted, ""].join("\r\n")}`);
 }
 
@@ -65,13 +72,17 @@ describe("issue 14 §1 payment practices as a register", () => {
         standardTermsTextCut: 1,
       },
     });
-    const run = await env.DB.prepare(`SELECT rows_read, notes, mode FROM register_runs WHERE id = ?`).bind(r.runId).first<{ rows_read: number; notes: string; mode: string }>();
+    const run = await env.DB.prepare(`SELECT rows_read, notes, mode FROM register_runs WHERE id = ?`)
+      .bind(r.runId)
+      .first<{ rows_read: number; notes: string; mode: string }>();
     expect(run).toMatchObject({ rows_read: 8, mode: "snapshot" });
     expect(JSON.parse(run!.notes)).toMatchObject({ encodingUtf8: 1, duplicateReports: 1 });
     // The resubmitted period is one report: the later filing.
     expect(await reportsOf("09876543")).toMatchObject([{ key: "09876543:2026-01-01:2026-06-30", reportId: 1187, avgDaysToPay: 58 }]);
     // Found by the company number however the export wrote it (7654321 → 07654321).
-    expect(await reportsOf("07654321")).toMatchObject([{ avgDaysToPay: null, clamped: ["avgDaysToPay: 4323394 is not a plausible number of days", expect.any(String), expect.any(String)] }]);
+    expect(await reportsOf("07654321")).toMatchObject([
+      { avgDaysToPay: null, clamped: ["avgDaysToPay: 4323394 is not a plausible number of days", expect.any(String), expect.any(String)] },
+    ]);
     expect((await reportsOf("06543210")).map((x) => x.periodEnd)).toEqual(["2025-06-30", "2025-12-31"]);
   });
 
@@ -87,14 +98,19 @@ describe("issue 14 §1 payment practices as a register", () => {
       ["06543210:2026-01-01:2026-06-30", 1210, 29],
     ]);
     // Bayside's resubmission replaced its report for the period (a new version, no change of its own).
-    expect(await reportsOf("07654321")).toMatchObject([{ key: "07654321:2026-04-01:2026-09-30", reportId: 1211, avgDaysToPay: 44, pctNotPaidWithinTerms: 21, clamped: [], inconsistent: [] }]);
+    expect(await reportsOf("07654321")).toMatchObject([
+      { key: "07654321:2026-04-01:2026-09-30", reportId: 1211, avgDaysToPay: 44, pctNotPaidWithinTerms: 21, clamped: [], inconsistent: [] },
+    ]);
     // The same edition again changes nothing.
     expect((await load(await laterEdition(), "2026-10-20")).outcome).toBe("unchanged");
   });
 
   it("resumable chunks (chunkRows 3) stage the same reports, and the last chunk's notes count the whole file", async () => {
     const whole = await load(await fixture("export.csv"), "2026-10-05");
-    const keys = async () => (await env.DB.prepare(`SELECT key FROM register_entries WHERE source = 'payment-practices' ORDER BY key`).all<{ key: string }>()).results.map((x) => x.key);
+    const keys = async () =>
+      (await env.DB.prepare(`SELECT key FROM register_entries WHERE source = 'payment-practices' ORDER BY key`).all<{ key: string }>()).results.map(
+        (x) => x.key,
+      );
     const one = await keys();
     await storeOf("payment-practices").reset(env, "payment-practices");
     const chunked = await load(await fixture("export.csv"), "2026-10-05", { chunkRows: 3 });
@@ -103,7 +119,13 @@ describe("issue 14 §1 payment practices as a register", () => {
   });
 
   it("a windows-1252 export with M/D/YYYY dates loads, and the run log says it was read as windows-1252", async () => {
-    const file = { source: "payment-practices" as const, bytes: await fixture("export-mdy-windows-1252.csv"), fileName: "export.csv", url: null, editionDate: null };
+    const file = {
+      source: "payment-practices" as const,
+      bytes: await fixture("export-mdy-windows-1252.csv"),
+      fileName: "export.csv",
+      url: null,
+      editionDate: null,
+    };
     file.editionDate = (await ADAPTERS["payment-practices"].dateOf!(file)) as never;
     const r = await ingestEdition(env, file);
     expect(r).toMatchObject({ outcome: "loaded", editionDate: "2018-04-27", rowsRead: 3, notes: { encodingWindows1252: 1, dateFormatMdy: 1 } });
@@ -128,7 +150,12 @@ describe("issue 14 §1 payment practices as a register", () => {
     expect(await handleIngestJob(env, { source: "payment-practices" }, { chunkRows: 5 })).toEqual([]);
     expect(sent).toEqual([{ source: "payment-practices", runId: expect.any(Number), offset: 5 }]);
     const [done] = await handleIngestJob(env, sent[0], { chunkRows: 5 });
-    expect(done).toMatchObject({ outcome: "loaded", rowsRead: 8, editionDate: new Date().toISOString().slice(0, 10), notes: { encodingUtf8: 1, duplicateReports: 1 } });
+    expect(done).toMatchObject({
+      outcome: "loaded",
+      rowsRead: 8,
+      editionDate: new Date().toISOString().slice(0, 10),
+      notes: { encodingUtf8: 1, duplicateReports: 1 },
+    });
     expect(await reportsOf("SC612345")).toHaveLength(1);
   });
 });

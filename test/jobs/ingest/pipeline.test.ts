@@ -25,7 +25,14 @@ async function changesOf(source: RegisterSource): Promise<ChangeOut[]> {
   const rows = await env.DB.prepare(`SELECT change_date, kind, key, name, before, after FROM register_changes WHERE source = ? ORDER BY id`)
     .bind(source)
     .all<{ change_date: string; kind: string; key: string; name: string; before: string | null; after: string | null }>();
-  return rows.results.map((r) => ({ date: r.change_date, kind: r.kind, key: r.key, name: r.name, before: r.before && JSON.parse(r.before), after: r.after && JSON.parse(r.after) }));
+  return rows.results.map((r) => ({
+    date: r.change_date,
+    kind: r.kind,
+    key: r.key,
+    name: r.name,
+    before: r.before && JSON.parse(r.before),
+    after: r.after && JSON.parse(r.after),
+  }));
 }
 const kindsOf = (cs: ChangeOut[]) => cs.map((c) => `${c.date} ${c.kind}: ${c.name}`);
 
@@ -46,15 +53,30 @@ beforeEach(clearRegisters);
 describe("issue §1 pipeline: baseline, every change kind per source", () => {
   it("SPEC §6.3 the first edition is a baseline: loaded, no changes, history starts at its date", async () => {
     const r = await load("sponsors", SPONSORS_A, "2026-06-26");
-    expect(r).toMatchObject({ outcome: "loaded", scope: "workers", editionDate: "2026-06-26", rowsRead: 16, changes: 0, reason: "baseline: the first edition of sponsors/workers loaded here; history starts 2026-06-26; no changes recorded" });
+    expect(r).toMatchObject({
+      outcome: "loaded",
+      scope: "workers",
+      editionDate: "2026-06-26",
+      rowsRead: 16,
+      changes: 0,
+      reason: "baseline: the first edition of sponsors/workers loaded here; history starts 2026-06-26; no changes recorded",
+    });
     expect(await changesOf("sponsors")).toEqual([]);
     expect(await env.DB.prepare(`SELECT published_run, edition_date, history_since FROM register_state WHERE source = 'sponsors'`).first()).toEqual({
       published_run: r.runId,
       edition_date: "2026-06-26",
       history_since: "2026-06-26",
     });
-    const run = await env.DB.prepare(`SELECT source, edition_date, rows_read, outcome, reason, finished_at FROM register_runs WHERE id = ?`).bind(r.runId).first();
-    expect(run).toMatchObject({ source: "sponsors", edition_date: "2026-06-26", rows_read: 16, outcome: "loaded", reason: "baseline: the first edition of sponsors/workers loaded here; history starts 2026-06-26; no changes recorded" });
+    const run = await env.DB.prepare(`SELECT source, edition_date, rows_read, outcome, reason, finished_at FROM register_runs WHERE id = ?`)
+      .bind(r.runId)
+      .first();
+    expect(run).toMatchObject({
+      source: "sponsors",
+      edition_date: "2026-06-26",
+      rows_read: 16,
+      outcome: "loaded",
+      reason: "baseline: the first edition of sponsors/workers loaded here; history starts 2026-06-26; no changes recorded",
+    });
     expect(run!.finished_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   });
 
@@ -65,20 +87,36 @@ describe("issue §1 pipeline: baseline, every change kind per source", () => {
     // One change per sponsor (entity: register and normalised organisation name), not per row.
     expect(await changesOf("sponsors")).toEqual([
       {
-        date: "2026-06-29", kind: "added", key: "workers|ivy lane bakery ltd", name: "Ivy Lane Bakery Ltd", before: null,
+        date: "2026-06-29",
+        kind: "added",
+        key: "workers|ivy lane bakery ltd",
+        name: "Ivy Lane Bakery Ltd",
+        before: null,
         after: { name: "Ivy Lane Bakery Ltd", status: "listed", rating: "A rating", town: "York", routes: ["Skilled Worker"] },
       },
       {
-        date: "2026-06-29", kind: "re-rated", key: "workers|abbeyfield care homes 12345678 ltd", name: "Abbeyfield  Care  Homes (12345678) Limited",
-        before: { rating: "A rating", ratings: { "Skilled Worker": "A rating" } }, after: { rating: "B rating", ratings: { "Skilled Worker": "B rating" } },
+        date: "2026-06-29",
+        kind: "re-rated",
+        key: "workers|abbeyfield care homes 12345678 ltd",
+        name: "Abbeyfield  Care  Homes (12345678) Limited",
+        before: { rating: "A rating", ratings: { "Skilled Worker": "A rating" } },
+        after: { rating: "B rating", ratings: { "Skilled Worker": "B rating" } },
       },
       {
-        date: "2026-06-29", kind: "moved", key: "workers|northgate property solutions ltd", name: "NORTHGATE PROPERTY SOLUTIONS LTD",
-        before: { town: "Hertfordshire, United Kingdom" }, after: { town: "Watford" },
+        date: "2026-06-29",
+        kind: "moved",
+        key: "workers|northgate property solutions ltd",
+        name: "NORTHGATE PROPERTY SOLUTIONS LTD",
+        before: { town: "Hertfordshire, United Kingdom" },
+        after: { town: "Watford" },
       },
       {
-        date: "2026-06-29", kind: "removed", key: "workers|1 bargain stores ltd", name: "£1 Bargain Stores Ltd",
-        before: { name: "£1 Bargain Stores Ltd", status: "listed", rating: "B rating", town: "Bolton", routes: ["Skilled Worker"] }, after: null,
+        date: "2026-06-29",
+        kind: "removed",
+        key: "workers|1 bargain stores ltd",
+        name: "£1 Bargain Stores Ltd",
+        before: { name: "£1 Bargain Stores Ltd", status: "listed", rating: "B rating", town: "Bolton", routes: ["Skilled Worker"] },
+        after: null,
       },
     ]);
     // SHEFFIELD → Sheffield: no change recorded, but the register now shows the new spelling.
@@ -131,8 +169,12 @@ describe("issue §1 pipeline: baseline, every change kind per source", () => {
     expect(second).toMatchObject({ outcome: "loaded", rowsRead: 2, changes: 2, byKind: { deregistered: 1, "re-rated": 1 } });
     expect(await changesOf("cqc")).toEqual([
       {
-        date: "2026-10-03", kind: "deregistered", key: "1-145550001", name: "Quayside Dental Surgery",
-        before: { name: "Quayside Dental Surgery", status: "Registered", rating: null }, after: { status: "Deregistered" },
+        date: "2026-10-03",
+        kind: "deregistered",
+        key: "1-145550001",
+        name: "Quayside Dental Surgery",
+        before: { name: "Quayside Dental Surgery", status: "Registered", rating: null },
+        after: { status: "Deregistered" },
       },
       { date: "2026-10-03", kind: "re-rated", key: "1-125856395", name: "Meadowbank House", before: { rating: "Good" }, after: { rating: "Inadequate" } },
     ]);
@@ -147,7 +189,14 @@ describe("issue §1 pipeline: baseline, every change kind per source", () => {
     const next = structuredClone(base);
     next.Organisations = next.Organisations.filter((o) => o.SraNumber !== 401122);
     for (const o of next.Organisations) if (o.SraNumber === 570654) o.AuthorisationStatus = "INTERVENE";
-    next.Organisations.push({ ...structuredClone(base.Organisations[0]), Id: 900001, SraNumber: 699001, PracticeName: "Lantern Lane Law Ltd", Constitution: "COMP", Type: "RecognisedBodyAuthorised" });
+    next.Organisations.push({
+      ...structuredClone(base.Organisations[0]),
+      Id: 900001,
+      SraNumber: 699001,
+      PracticeName: "Lantern Lane Law Ltd",
+      Constitution: "COMP",
+      Type: "RecognisedBodyAuthorised",
+    });
     await ingest("sra", enc(JSON.stringify(next)), "2026-10-09");
     expect((await changesOf("sra")).map((c) => [c.kind, c.key, c.before, c.after])).toEqual([
       ["added", "699001", null, { name: "Lantern Lane Law Ltd", status: "authorised" }],
@@ -157,17 +206,26 @@ describe("issue §1 pipeline: baseline, every change kind per source", () => {
   });
 
   it("SPEC §4.8 charity: Registered → Removed is a removal (keyed by charity number)", async () => {
-    const tables = Object.fromEntries(await Promise.all(CHARITY_EXTRA_TABLES.map(async (t) => [t, await bytesOf(`charity-commission/publicextract.${t}.txt`)])));
+    const tables = Object.fromEntries(
+      await Promise.all(CHARITY_EXTRA_TABLES.map(async (t) => [t, await bytesOf(`charity-commission/publicextract.${t}.txt`)])),
+    );
     const main = await textOf("charity-commission/publicextract.charity.txt");
     const first = await ingest("charity", enc(main), "2026-10-07", {}, { tables });
     expect(first).toMatchObject({ outcome: "loaded", rowsRead: 4, changes: 0 });
-    const removedRow = main.replace(/(\t5004001\t1160004\t0\tNORTHERN LIGHTS ANIMAL RESCUE\t[^\t]*\t)Registered\t([^\t]*)\t\t/, "$1Removed\t$2\t2026-10-20 00:00:00\t");
+    const removedRow = main.replace(
+      /(\t5004001\t1160004\t0\tNORTHERN LIGHTS ANIMAL RESCUE\t[^\t]*\t)Registered\t([^\t]*)\t\t/,
+      "$1Removed\t$2\t2026-10-20 00:00:00\t",
+    );
     expect(removedRow).not.toBe(main);
     await ingest("charity", enc(removedRow), "2026-10-21", {}, { tables });
     expect(await changesOf("charity")).toEqual([
       {
-        date: "2026-10-21", kind: "removed", key: "1160004", name: "NORTHERN LIGHTS ANIMAL RESCUE",
-        before: { name: "NORTHERN LIGHTS ANIMAL RESCUE", status: "Registered" }, after: { status: "Removed" },
+        date: "2026-10-21",
+        kind: "removed",
+        key: "1160004",
+        name: "NORTHERN LIGHTS ANIMAL RESCUE",
+        before: { name: "NORTHERN LIGHTS ANIMAL RESCUE", status: "Registered" },
+        after: { status: "Removed" },
       },
     ]);
   });
@@ -182,22 +240,31 @@ describe("issue §1 pipeline: idempotence, resumable chunks, D1 limits", () => {
     expect(again).toMatchObject({ outcome: "unchanged", changes: 0 });
     expect(await changesOf("aml")).toEqual(before);
     expect(await env.DB.prepare(`SELECT published_run FROM register_state WHERE source = 'aml'`).first("published_run")).toBe(b.runId);
-    expect(await env.DB.prepare(`SELECT outcome, changes FROM register_runs WHERE id = ?`).bind(again.runId).first()).toEqual({ outcome: "unchanged", changes: 0 });
+    expect(await env.DB.prepare(`SELECT outcome, changes FROM register_runs WHERE id = ?`).bind(again.runId).first()).toEqual({
+      outcome: "unchanged",
+      changes: 0,
+    });
     expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_staging`).first("n")).toBe(0);
   });
 
   it("issue §1 resumable chunks (chunkRows 3) give the same entries and changes as one pass", async () => {
     const snapshot = async () => ({
-      entries: (await env.DB.prepare(
-        `SELECT source, key, scope, name, company_number, status, rating, town, alt_names, data, fp, first_seen, removed_on, valid_to_run IS NULL AS open
+      entries: (
+        await env.DB.prepare(
+          `SELECT source, key, scope, name, company_number, status, rating, town, alt_names, data, fp, first_seen, removed_on, valid_to_run IS NULL AS open
            FROM register_entries ORDER BY source, key, valid_from_run`,
-      ).all()).results,
+        ).all()
+      ).results,
       names: (await env.DB.prepare(`SELECT source, norm, key FROM register_names ORDER BY source, key, norm`).all()).results,
       changes: [...(await changesOf("sponsors")), ...(await changesOf("aml"))],
     });
     const run = async (chunkRows?: number) => {
       await clearRegisters();
-      for (const [path, date] of [[SPONSORS_A, "2026-06-26"], [SPONSORS_B, "2026-06-29"], [SPONSORS_A, "2026-07-01"]])
+      for (const [path, date] of [
+        [SPONSORS_A, "2026-06-26"],
+        [SPONSORS_B, "2026-06-29"],
+        [SPONSORS_A, "2026-07-01"],
+      ])
         expect((await load("sponsors", path, date, { chunkRows })).outcome).toBe("loaded");
       for (const d of ["2026-10-07", "2026-11-07", "2026-12-07"]) expect((await load("aml", AML(d), d, { chunkRows })).outcome).toBe("loaded");
       return snapshot();
@@ -213,7 +280,7 @@ describe("issue §1 pipeline: idempotence, resumable chunks, D1 limits", () => {
     const sample = [
       "Organisation Name,Town/City,County,Type & Rating,Route",
       "Aldgate Bakeries Ltd,London,,Worker (A rating),Skilled Worker",
-      "\"Brook, Fielding & Co Ltd\",Manchester,Greater Manchester,Worker (A rating),Skilled Worker",
+      '"Brook, Fielding & Co Ltd",Manchester,Greater Manchester,Worker (A rating),Skilled Worker',
       "Cedar Lodge Care Ltd,Swindon,Wiltshire,Worker (A rating),Skilled Worker",
       "Dunmore Farms LLP,Hereford,,Temporary Worker (A rating),Seasonal Worker",
       "Eastgate Software Ltd,Cambridge,Cambridgeshire,Worker (A (Premium)),Global Business Mobility: Senior or Specialist Worker",

@@ -13,7 +13,8 @@ const TABLES = ["register_runs", "register_state", "register_entries", "register
 const clearRegisters = () => env.DB.batch(TABLES.map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
 const bytesOf = async (path: string) => new Uint8Array(await (await fetch(`http://files.test/${path}`)).arrayBuffer());
 const enc = (s: string) => new TextEncoder().encode(s);
-const ingest = (source: RegisterSource, bytes: Uint8Array, editionDate: string) => ingestEdition(env, { source, bytes, fileName: null, url: null, editionDate });
+const ingest = (source: RegisterSource, bytes: Uint8Array, editionDate: string) =>
+  ingestEdition(env, { source, bytes, fileName: null, url: null, editionDate });
 const load = async (source: RegisterSource, path: string, editionDate: string) => ingest(source, await bytesOf(path), editionDate);
 
 const SPONSORS_A = "sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-26.csv";
@@ -23,7 +24,10 @@ const AML = (d: string) => `hmrc-mlr/register-edition-${d}.csv`;
 /** What readers can see of a source: published run, open entries, changes. */
 async function published(source: RegisterSource) {
   return {
-    state: await env.DB.prepare(`SELECT scope, published_run, edition_date FROM register_state WHERE source = ? ORDER BY scope`).bind(source).all().then((r) => r.results),
+    state: await env.DB.prepare(`SELECT scope, published_run, edition_date FROM register_state WHERE source = ? ORDER BY scope`)
+      .bind(source)
+      .all()
+      .then((r) => r.results),
     entries: await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_entries WHERE source = ? AND valid_to_run IS NULL`).bind(source).first("n"),
     changes: await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_changes WHERE source = ?`).bind(source).first("n"),
   };
@@ -64,7 +68,13 @@ describe("issue §4 upstream failures: no change recorded, previous edition kept
     vi.restoreAllMocks();
 
     const status = await json(await call("/api/status"));
-    expect(status.sources).toContainEqual(expect.objectContaining({ name: "register:sponsors", state: "degraded", detail: expect.stringMatching(/last run failed: .*HTTP 500.*serving edition 2026-06-26/) }));
+    expect(status.sources).toContainEqual(
+      expect.objectContaining({
+        name: "register:sponsors",
+        state: "degraded",
+        detail: expect.stringMatching(/last run failed: .*HTTP 500.*serving edition 2026-06-26/),
+      }),
+    );
     expect(status.status).toBe("degraded");
   });
 
@@ -86,18 +96,40 @@ describe("issue §4 upstream failures: no change recorded, previous edition kept
     // The fixture host serves the 2026-10-07 ODS: a new edition loads and the source is ok again.
     expect((await handleIngestJob(env, { source: "aml" }))[0].outcome).toBe("loaded");
     resetStatusCache();
-    expect((await json(await call("/api/status"))).sources).toContainEqual(expect.objectContaining({ name: "register:aml", state: "ok", detail: "edition 2026-10-07" }));
+    expect((await json(await call("/api/status"))).sources).toContainEqual(
+      expect.objectContaining({ name: "register:aml", state: "ok", detail: "edition 2026-10-07" }),
+    );
   });
 });
 
 describe("issue §4 malformed and truncated files are refused, the run log says why", () => {
   it.each([
-    ["aml", "an HTML error page", enc("<!DOCTYPE html>\n<html><head><title>Service unavailable</title></head><body><p>Sorry</p></body></html>\n"), /^malformed file: HMRC MLR register: no header row/],
-    ["aml", "binary that is neither ODS nor CSV", new Uint8Array([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03]), /^malformed file: HMRC MLR register: neither an ODS nor a CSV/],
+    [
+      "aml",
+      "an HTML error page",
+      enc("<!DOCTYPE html>\n<html><head><title>Service unavailable</title></head><body><p>Sorry</p></body></html>\n"),
+      /^malformed file: HMRC MLR register: no header row/,
+    ],
+    [
+      "aml",
+      "binary that is neither ODS nor CSV",
+      new Uint8Array([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03]),
+      /^malformed file: HMRC MLR register: neither an ODS nor a CSV/,
+    ],
     ["sra", "a reply that is not JSON", enc("<html>Bad gateway</html>"), /^malformed file: sra: the reply is not JSON/],
-    ["charity", "a table without its header", enc("2026-10-07 00:00:00\t5001001\t1100001\t0\tRIVERSIDE COMMUNITY TRUST\n"), /^malformed file: charity: charity lacks column/],
+    [
+      "charity",
+      "a table without its header",
+      enc("2026-10-07 00:00:00\t5001001\t1100001\t0\tRIVERSIDE COMMUNITY TRUST\n"),
+      /^malformed file: charity: charity lacks column/,
+    ],
   ] as const)("SPEC §7 %s: %s → refused, previous edition kept, no changes", async (source, _what, bytes, reason) => {
-    const first = source === "aml" ? await load("aml", AML("2026-10-07"), "2026-10-07") : source === "sra" ? await load("sra", "sra/GetAll.json", "2026-10-08") : await load("charity", "charity-commission/publicextract.charity.txt", "2026-10-07");
+    const first =
+      source === "aml"
+        ? await load("aml", AML("2026-10-07"), "2026-10-07")
+        : source === "sra"
+          ? await load("sra", "sra/GetAll.json", "2026-10-08")
+          : await load("charity", "charity-commission/publicextract.charity.txt", "2026-10-07");
     expect(first.outcome).toBe("loaded");
     const before = await published(source);
     const r = await ingest(source, bytes, "2026-12-01");
@@ -129,7 +161,12 @@ describe("issue §4 malformed and truncated files are refused, the run log says 
   it("SPEC §7 a sponsors edition with fewer than half the rows looks truncated → refused, the published edition still answers", async () => {
     await load("sponsors", SPONSORS_A, "2026-06-26");
     const before = await published("sponsors");
-    const head = new TextDecoder().decode(await bytesOf(SPONSORS_B)).split("\r\n").slice(0, 8).join("\r\n") + "\r\n"; // header + 7 rows
+    const head =
+      new TextDecoder()
+        .decode(await bytesOf(SPONSORS_B))
+        .split("\r\n")
+        .slice(0, 8)
+        .join("\r\n") + "\r\n"; // header + 7 rows
     const r = await ingest("sponsors", enc(head), "2026-06-29");
     expect(r).toMatchObject({ outcome: "refused", changes: 0, reason: "looks truncated: 7 rows against 16 in the last loaded edition" });
     expect(await lastRun("sponsors")).toMatchObject({ outcome: "refused", rows_read: 7, reason: r.reason });

@@ -35,7 +35,9 @@ describe("issue §6 sample editions never mix with real ones", () => {
     expect(real.reason).toBe("baseline: the first real edition of sponsors/workers replaced the sample data; history starts 2021-09-30; no changes recorded");
     const run = await env.DB.prepare(`SELECT outcome, reason, sample FROM register_runs WHERE id = ?`).bind(real.runId).first();
     expect(run).toEqual({ outcome: "loaded", reason: real.reason, sample: 0 });
-    expect(await env.DB.prepare(`SELECT edition_date, history_since, sample FROM register_state WHERE source = 'sponsors' AND scope = 'workers'`).first()).toEqual({
+    expect(
+      await env.DB.prepare(`SELECT edition_date, history_since, sample FROM register_state WHERE source = 'sponsors' AND scope = 'workers'`).first(),
+    ).toEqual({
       edition_date: "2021-09-30",
       history_since: "2021-09-30",
       sample: 0,
@@ -89,7 +91,11 @@ describe("issue §6 sample editions never mix with real ones", () => {
     await load("cqc", "cqc/hsca-active-locations.ods", "2026-10-02");
     const { key } = await createTestKey({ plan: "enterprise", credits: 100 });
     const meadow = await json(await call(`/api/v1/cqc-check?company=${encodeURIComponent("Meadow Care Homes Limited")}`, { key }));
-    expect(meadow.locations.find((l: { locationId: string }) => l.locationId === "1-125856395")).toMatchObject({ lastReportDate: "2024-05-25", deregistrationDate: null, noticedGoneOn: null });
+    expect(meadow.locations.find((l: { locationId: string }) => l.locationId === "1-125856395")).toMatchObject({
+      lastReportDate: "2024-05-25",
+      deregistrationDate: null,
+      noticedGoneOn: null,
+    });
     expect(meadow.locations.find((l: { locationId: string }) => l.locationId === "1-130000002")).toMatchObject({ inheritedRating: true });
     expect(meadow.summary).toContain("1 location rating is inherited from a previous provider, not from an inspection of this one.");
     const near = await json(await call(`/api/v1/cqc-check?company=${encodeURIComponent("Meadow Care Homes Group")}`, { key }));
@@ -101,7 +107,12 @@ describe("issue §6 sample editions never mix with real ones", () => {
   it("SPEC §2.5 the AML summary follows the data: Expired is listed (not removed), Applied is not approved, supervisedByHmrc only for Approved", async () => {
     const head = (await (await fetch("http://files.test/hmrc-mlr/register-edition-2026-10-07.csv")).text()).split(/\r?\n/)[0];
     const row = (mlr: string, name: string, status: string) => `${mlr},01/02/2020,${name},,${name},LS1,,,X,,,,,,,,,,,,,${status}`;
-    const csv = [head, row("XAML00000000001", "EXPIRY ACCOUNTANTS LTD", "EXPIRED"), row("XAML00000000002", "PENDING BOOKKEEPING LTD", "APPLIED"), row("XAML00000000003", "APPROVED AUDIT LTD", "APPROVED")].join("\r\n");
+    const csv = [
+      head,
+      row("XAML00000000001", "EXPIRY ACCOUNTANTS LTD", "EXPIRED"),
+      row("XAML00000000002", "PENDING BOOKKEEPING LTD", "APPLIED"),
+      row("XAML00000000003", "APPROVED AUDIT LTD", "APPROVED"),
+    ].join("\r\n");
     await ingestEdition(env, { source: "aml", bytes: new TextEncoder().encode(csv), fileName: null, url: null, editionDate: "2026-11-01" });
     const { key } = await createTestKey({ plan: "enterprise", credits: 100 });
     const ask = async (q: string) => json(await call(`/api/v1/aml-register?company=${encodeURIComponent(q)}`, { key }));

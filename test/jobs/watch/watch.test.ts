@@ -29,7 +29,9 @@ interface Received {
 }
 
 /** Ports over the test database and ledger, with a clock, a scripted receiver, a read hook and captured queue sends. */
-function testPorts(opts: { change?: (company: string, r: CompanyRead, at: number) => CompanyRead; replies?: (PostOutcome | ((r: Received) => PostOutcome))[] } = {}) {
+function testPorts(
+  opts: { change?: (company: string, r: CompanyRead, at: number) => CompanyRead; replies?: (PostOutcome | ((r: Received) => PostOutcome))[] } = {},
+) {
   const clock = { now: DAY1 };
   const sent: { jobs: WatchJob[]; delaySeconds?: number }[] = [];
   const received: Received[] = [];
@@ -61,26 +63,46 @@ const post = (key: string, path: string, body: unknown, method = "POST") => call
 const watch = (key: string, company: string, label?: string) => post(key, "/api/v1/watch", { company, ...(label ? { label } : {}) });
 const events = async (key: string, since = 0, limit?: number) =>
   (await (await call(`/api/v1/watch/events?since=${since}${limit ? `&limit=${limit}` : ""}`, { key })).json()) as {
-    events: { id: number; company: string; kind: string; summary: string; before: Record<string, unknown>; after: Record<string, unknown>; deliveredToWebhook: boolean; seenAt: string }[];
+    events: {
+      id: number;
+      company: string;
+      kind: string;
+      summary: string;
+      before: Record<string, unknown>;
+      after: Record<string, unknown>;
+      deliveredToWebhook: boolean;
+      seenAt: string;
+    }[];
     lastId: number;
     more: boolean;
   };
 const watches = async (key: string) =>
-  ((await (await call("/api/v1/watch", { key })).json()) as { watches: { company: string; state: string; paidFor: string | null; paused: { reason: string } | null; lastReadAt: string | null; lastSeen: unknown }[] }).watches;
-const row = (company: string) => env.DB.prepare(`SELECT * FROM watches WHERE company = ?`).bind(company).all<{ state: string; paid_period: string | null; paused_reason: string | null; account_id: string }>();
+  (
+    (await (await call("/api/v1/watch", { key })).json()) as {
+      watches: { company: string; state: string; paidFor: string | null; paused: { reason: string } | null; lastReadAt: string | null; lastSeen: unknown }[];
+    }
+  ).watches;
+const row = (company: string) =>
+  env.DB.prepare(`SELECT * FROM watches WHERE company = ?`)
+    .bind(company)
+    .all<{ state: string; paid_period: string | null; paused_reason: string | null; account_id: string }>();
 
 /** A status change on top of the fixture (the register says liquidation from `from` on). */
-const liquidationFrom = (from: number) => (company: string, r: CompanyRead, at: number): CompanyRead => {
-  if (at < from || r.input.profile instanceof Error || !r.input.profile) return r;
-  return { ...r, input: { ...r.input, profile: { ...r.input.profile, status: "liquidation" } } };
-};
+const liquidationFrom =
+  (from: number) =>
+  (company: string, r: CompanyRead, at: number): CompanyRead => {
+    if (at < from || r.input.profile instanceof Error || !r.input.profile) return r;
+    return { ...r, input: { ...r.input, profile: { ...r.input.profile, status: "liquidation" } } };
+  };
 
 /** Companies House down at `day` (the profile read failed). */
-const downOn = (day: number, inner?: (c: string, r: CompanyRead, at: number) => CompanyRead) => (company: string, r: CompanyRead, at: number): CompanyRead => {
-  const x = inner ? inner(company, r, at) : r;
-  if (Math.floor(at / DAY) !== Math.floor(day / DAY)) return x;
-  return { ...x, input: { ...x.input, profile: new Error("Companies House answered HTTP 503") } };
-};
+const downOn =
+  (day: number, inner?: (c: string, r: CompanyRead, at: number) => CompanyRead) =>
+  (company: string, r: CompanyRead, at: number): CompanyRead => {
+    const x = inner ? inner(company, r, at) : r;
+    if (Math.floor(at / DAY) !== Math.floor(day / DAY)) return x;
+    return { ...x, input: { ...x.input, profile: new Error("Companies House answered HTTP 503") } };
+  };
 
 beforeEach(async () => {
   await env.DB.batch(["watches", "watch_companies", "watch_events", "watch_webhooks"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
@@ -199,7 +221,12 @@ describe("issue 15 §2 the daily read", () => {
     // The next day each is due at its own minute: at 23:59 both have been.
     t.clock.now = Date.parse("2026-11-25T23:59:00Z");
     await watchTick(t.ports);
-    expect(t.sent.flatMap((s) => s.jobs).flatMap((j) => (j.kind === "read" ? j.companies : [])).sort()).toEqual(["01234567", "12300001"]);
+    expect(
+      t.sent
+        .flatMap((s) => s.jobs)
+        .flatMap((j) => (j.kind === "read" ? j.companies : []))
+        .sort(),
+    ).toEqual(["01234567", "12300001"]);
   });
 });
 
@@ -299,7 +326,10 @@ describe("issue 15 §4 the state table of SPEC §3.1", () => {
     const a = await createTestKey({ credits: 100 });
     await env.DB.batch(
       Array.from({ length: 25 }, (_, i) =>
-        env.DB.prepare(`INSERT INTO watches (account_id, company, added_at, paid_period) VALUES (?, ?, '2026-11-01T00:00:00Z', '2026-11')`).bind(a.accountId, `900000${String(i).padStart(2, "0")}`),
+        env.DB.prepare(`INSERT INTO watches (account_id, company, added_at, paid_period) VALUES (?, ?, '2026-11-01T00:00:00Z', '2026-11')`).bind(
+          a.accountId,
+          `900000${String(i).padStart(2, "0")}`,
+        ),
       ),
     );
     const r = await watch(a.key, "01234567");
@@ -326,7 +356,10 @@ describe("issue 15 §3 webhook delivery", () => {
     const id = wake!.kind === "deliver" ? wake!.ids[0] : 0;
     return { a, t, id, secret };
   }
-  const stateOf = (id: number) => env.DB.prepare(`SELECT delivery, delivered, attempts, next_attempt_at, last_error FROM watch_events WHERE id = ?`).bind(id).first<{ delivery: string; delivered: number; attempts: number; next_attempt_at: number | null; last_error: string | null }>();
+  const stateOf = (id: number) =>
+    env.DB.prepare(`SELECT delivery, delivered, attempts, next_attempt_at, last_error FROM watch_events WHERE id = ?`)
+      .bind(id)
+      .first<{ delivery: string; delivered: number; attempts: number; next_attempt_at: number | null; last_error: string | null }>();
 
   it("success: the body is the event, signed; the standardwebhooks library verifies it, and rejects it with the body changed or a stale timestamp; deliveredToWebhook becomes true", async () => {
     const { a, t, id, secret } = await withPendingEvent();
@@ -347,15 +380,26 @@ describe("issue 15 §3 webhook delivery", () => {
     } finally {
       vi.useRealTimers();
     }
-    expect(await verifyServiceSignature({ header: got.headers["X-Service-Signature"], body: got.body, secret, now: Math.floor(t.clock.now / 1000) })).toMatchObject({ ok: true });
+    expect(
+      await verifyServiceSignature({ header: got.headers["X-Service-Signature"], body: got.body, secret, now: Math.floor(t.clock.now / 1000) }),
+    ).toMatchObject({ ok: true });
     expect((await events(a.key)).events[0].deliveredToWebhook).toBe(true);
     expect(await stateOf(id)).toMatchObject({ delivery: "delivered", delivered: 1, attempts: 1 });
   });
 
   it("a 500 then success: retried at its time (5 minutes), delivered on the retry; not before", async () => {
-    const { t, id } = await withPendingEvent([{ status: 500, headers: new Headers() }, { status: 200, headers: new Headers() }]);
+    const { t, id } = await withPendingEvent([
+      { status: 500, headers: new Headers() },
+      { status: 200, headers: new Headers() },
+    ]);
     expect(await deliverEvent(t.ports, id)).toBe("retry");
-    expect(await stateOf(id)).toMatchObject({ delivery: "pending", delivered: 0, attempts: 1, next_attempt_at: t.clock.now + 5 * 60_000, last_error: "HTTP 500" });
+    expect(await stateOf(id)).toMatchObject({
+      delivery: "pending",
+      delivered: 0,
+      attempts: 1,
+      next_attempt_at: t.clock.now + 5 * 60_000,
+      last_error: "HTTP 500",
+    });
     expect(t.sent.at(-1)).toEqual({ jobs: [{ kind: "deliver", ids: [id] }], delaySeconds: 300 });
     expect(await deliverEvent(t.ports, id)).toBe("skipped"); // not yet due
     t.clock.now += 5 * 60_000;
@@ -368,7 +412,10 @@ describe("issue 15 §3 webhook delivery", () => {
     const { a, t, id } = await withPendingEvent([{ status: 410, headers: new Headers() }]);
     expect(await deliverEvent(t.ports, id)).toBe("disabled");
     expect(await stateOf(id)).toMatchObject({ delivery: "failed", delivered: 0 });
-    const hook = (await (await call("/api/v1/watch/webhook", { key: a.key })).json()) as { disabled: { reason: string } | null; deliveries: Record<string, number> };
+    const hook = (await (await call("/api/v1/watch/webhook", { key: a.key })).json()) as {
+      disabled: { reason: string } | null;
+      deliveries: Record<string, number>;
+    };
     expect(hook.disabled!.reason).toMatch(/410/);
     expect(hook.deliveries).toMatchObject({ failed: 1, pending: 0 });
     expect((await events(a.key)).events).toHaveLength(1); // still in the feed
@@ -424,7 +471,12 @@ describe("issue 15 §3 no event is lost", () => {
     await readWatchedCompany(t.ports, "01234567");
     t.clock.now += DAY;
     const db = env.DB;
-    const dying: WatchPorts = { ...t.ports, db: new Proxy(db, { get: (o, p) => (p === "batch" ? () => Promise.reject(new Error("the isolate died")) : Reflect.get(o, p).bind?.(o) ?? Reflect.get(o, p)) }) };
+    const dying: WatchPorts = {
+      ...t.ports,
+      db: new Proxy(db, {
+        get: (o, p) => (p === "batch" ? () => Promise.reject(new Error("the isolate died")) : (Reflect.get(o, p).bind?.(o) ?? Reflect.get(o, p))),
+      }),
+    };
     await expect(readWatchedCompany(dying, "01234567")).rejects.toThrow(/died/);
     expect((await events(a.key)).events).toEqual([]);
     const kept = await env.DB.prepare(`SELECT reading FROM watch_companies`).first<{ reading: string }>();
@@ -462,7 +514,8 @@ describe("issue 15 §3 no event is lost", () => {
       db: new Proxy(db, {
         get: (o, p) =>
           p === "prepare"
-            ? (sql: string) => (posted && /SET delivered = 1/.test(sql) ? { bind: () => ({ run: () => Promise.reject(new Error("the isolate died")) }) } : o.prepare(sql))
+            ? (sql: string) =>
+                posted && /SET delivered = 1/.test(sql) ? { bind: () => ({ run: () => Promise.reject(new Error("the isolate died")) }) } : o.prepare(sql)
             : (Reflect.get(o, p).bind?.(o) ?? Reflect.get(o, p)),
       }),
     };

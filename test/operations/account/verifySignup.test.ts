@@ -24,7 +24,15 @@ describe("SPEC §5.3 sign-up with a verified email and mobile: verifySignup", ()
     expect(issued.apiKey).toMatch(/^ukbi_/);
 
     const account = await json(await call("/api/v1/account", { key: issued.apiKey }));
-    expect(account).toMatchObject({ keyId: issued.keyId, accountId: issued.accountId, plan: "free", monthlyCredits: 100, creditsRemaining: 100, pooled: false, canSeeNames: true });
+    expect(account).toMatchObject({
+      keyId: issued.keyId,
+      accountId: issued.accountId,
+      plan: "free",
+      monthlyCredits: 100,
+      creditsRemaining: 100,
+      pooled: false,
+      canSeeNames: true,
+    });
     const paid = await call("/api/v1/late-payment?amount=10&due=2026-01-15&paid=2026-02-01", { key: issued.apiKey });
     expect([paid.status, paid.headers.get("x-credits-remaining")]).toEqual([200, "99"]);
 
@@ -47,12 +55,16 @@ describe("SPEC §5.3 sign-up with a verified email and mobile: verifySignup", ()
     const third = await json(await signUp({ ...contact, email: `other.${contact.email}`, ip: "2001:db8::3" }));
     expect(third.accountId).toBe(first.accountId);
     for (const k of [first, second])
-      expect((await call("/api/v1/late-payment?amount=10&due=2026-01-15&paid=2026-02-01", { key: k.apiKey })).headers.get("x-credits-remaining")).not.toBeNull();
+      expect(
+        (await call("/api/v1/late-payment?amount=10&due=2026-01-15&paid=2026-02-01", { key: k.apiKey })).headers.get("x-credits-remaining"),
+      ).not.toBeNull();
     // Two calls, one from each key, came off one balance of 100; the third sign-up added nothing.
     for (const k of [first, second, third]) expect((await json(await call("/api/v1/account", { key: k.apiKey }))).creditsRemaining).toBe(98);
     // At most five active keys (two more are added directly: sign-up itself is limited to 3 an hour per address).
     for (const id of ["key_extra1", "key_extra2"])
-      await env.DB.prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix, active) VALUES (?, ?, ?, 'ukbi_x', 1)`).bind(id, first.accountId, `hash-${id}-${first.accountId}`).run();
+      await env.DB.prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix, active) VALUES (?, ?, ?, 'ukbi_x', 1)`)
+        .bind(id, first.accountId, `hash-${id}-${first.accountId}`)
+        .run();
     const sixth = await signUp({ email: contact.email, mobile: uniqueContact().mobile, ip: "2001:db8::6" });
     expect(sixth.status).toBe(409);
     expect((await json(sixth)).code).toBe("key_limit_reached");
@@ -98,5 +110,4 @@ describe("SPEC §5.3 sign-up with a verified email and mobile: verifySignup", ()
     const r = await call("/api/v1/signup", { method: "POST", headers, body });
     expect([r.status, (await json(r)).code]).toEqual([status, code]);
   });
-
 });

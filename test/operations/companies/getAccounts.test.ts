@@ -41,7 +41,9 @@ describe("SPEC §4.8 accounts", () => {
     expect(body.company).toMatchObject({ name: "HARBOURSIDE LEGAL LIMITED", number: "01234567", status: "active" });
     expect(body.provenance).toMatchObject({ source: "Companies House public data API", licence: expect.stringContaining("Open Government Licence") });
     expect(body.readable).toBe(true);
-    expect(body.message).toBe("The latest accounts (made up to 2025-03-31, filed 2025-12-18) were read from their iXBRL: 18 of 20 figures tagged for the period, with the previous period's comparatives.");
+    expect(body.message).toBe(
+      "The latest accounts (made up to 2025-03-31, filed 2025-12-18) were read from their iXBRL: 18 of 20 figures tagged for the period, with the previous period's comparatives.",
+    );
     // The newer AA01 (a change of accounting reference date, category accounts too) is not accounts.
     expect(body.filing).toEqual({
       transactionId: "MzQ4NzY1NDMyMWFkaXF6a2N4",
@@ -50,9 +52,23 @@ describe("SPEC §4.8 accounts", () => {
       description: "accounts-with-accounts-type-small",
       formats: ["application/pdf", "application/xhtml+xml"],
     });
-    expect(body.accountsType).toEqual({ register: "small", document: "FullAccounts", accountingStandard: "SmallEntities", auditStatus: "AuditExempt-NoAccountantsReport", dormant: false });
+    expect(body.accountsType).toEqual({
+      register: "small",
+      document: "FullAccounts",
+      accountingStandard: "SmallEntities",
+      auditStatus: "AuditExempt-NoAccountantsReport",
+      dormant: false,
+    });
     expect(body).toMatchObject({ periodStart: "2024-04-01", periodEnd: "2025-03-31", balanceSheetDate: "2025-03-31", currency: "GBP" });
-    expect(body.current.figures).toMatchObject({ turnover: 1_482_500, operatingProfit: 48_000, profitAfterTax: 36_000, creditorsWithinOneYear: 139_000, netAssets: 318_000, shareCapital: 100, averageEmployees: 23 });
+    expect(body.current.figures).toMatchObject({
+      turnover: 1_482_500,
+      operatingProfit: 48_000,
+      profitAfterTax: 36_000,
+      creditorsWithinOneYear: 139_000,
+      netAssets: 318_000,
+      shareCapital: 100,
+      averageEmployees: 23,
+    });
     expect(body.prior).toMatchObject({ startDate: "2023-04-01", endDate: "2024-03-31" });
     expect(body.prior.figures).toMatchObject({ operatingProfit: -12_000, grossProfit: null, creditorsAfterOneYear: 0, equity: 314_000 });
     expect(body.current.evidence.creditorsWithinOneYear).toEqual({
@@ -73,7 +89,9 @@ describe("SPEC §4.8 accounts", () => {
       taxonomies: ["http://xbrl.frc.org.uk/cd/2023-01-01/business", "http://xbrl.frc.org.uk/fr/2023-01-01/core"],
       facts: 55,
     });
-    expect(body.warnings).toEqual(['core:Debtors, current period: facts disagree, 187000 (context ctx4, shown "187") and 178000 (context ctx4, shown "178"); the first is used']);
+    expect(body.warnings).toEqual([
+      'core:Debtors, current period: facts disagree, 187000 (context ctx4, shown "187") and 178000 (context ctx4, shown "178"); the first is used',
+    ]);
     // The document the Document API serves here is the reader's own fixture.
     const served = await (await fetch("https://chdoc.test/document/HbsLgl2025AcctsXhtml01/content")).text();
     expect(served).toBe(await (await fetch("http://files.test/companies-house/ixbrl/harbourside-2025.xhtml")).text());
@@ -89,7 +107,8 @@ describe("SPEC §4.8 accounts", () => {
     expect(body.company).toMatchObject({ name: "QUAYSIDE PRINT WORKS LIMITED", number: "00123456" });
     expect(body).toMatchObject({
       readable: false,
-      message: "The latest accounts (made up to 2024-06-30, filed 2025-03-21) were filed as a PDF only, with no tagged (iXBRL) version, so their figures cannot be read; nothing was charged.",
+      message:
+        "The latest accounts (made up to 2024-06-30, filed 2025-03-21) were filed as a PDF only, with no tagged (iXBRL) version, so their figures cannot be read; nothing was charged.",
       filing: { transactionId: "MzQ1NjAwMTIzNGFkaXF6a2N4", filedOn: "2025-03-21", madeUpTo: "2024-06-30", formats: ["application/pdf"] },
       accountsType: { register: "total-exemption-full", document: null },
       current: null,
@@ -124,8 +143,22 @@ describe("SPEC §4.8 accounts", () => {
       warnings: [],
     });
     const nonNull = (f: Record<string, number | null>) => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== null));
-    expect(nonNull(body.current.figures)).toEqual({ currentAssets: 12480, creditorsWithinOneYear: 8120, netCurrentAssets: 4360, netAssets: 4360, equity: 4360, averageEmployees: 2 });
-    expect(nonNull(body.prior.figures)).toEqual({ currentAssets: 9310, creditorsWithinOneYear: 7905, netCurrentAssets: 1405, netAssets: 1405, equity: 1405, averageEmployees: 2 });
+    expect(nonNull(body.current.figures)).toEqual({
+      currentAssets: 12480,
+      creditorsWithinOneYear: 8120,
+      netCurrentAssets: 4360,
+      netAssets: 4360,
+      equity: 4360,
+      averageEmployees: 2,
+    });
+    expect(nonNull(body.prior.figures)).toEqual({
+      currentAssets: 9310,
+      creditorsWithinOneYear: 7905,
+      netCurrentAssets: 1405,
+      netAssets: 1405,
+      equity: 1405,
+      averageEmployees: 2,
+    });
     expect(body.current.evidence.netAssets).toMatchObject({ concept: "core:NetAssetsLiabilities", contextRef: "i1", text: "4,360" });
   });
 
@@ -137,7 +170,15 @@ describe("SPEC §4.8 accounts", () => {
     const { r, body } = await accounts("SC612345");
     expect(r.status).toBe(200);
     expect(body).toMatchObject({ readable: true, currency: "GBP", accountsType: { accountingStandard: "Micro-entities" } });
-    expect(body.current.figures).toMatchObject({ netAssets: -2_030, equity: -2_030, totalAssetsLessCurrentLiabilities: 8_920, creditorsAfterOneYear: 9_800, provisions: 1_150, shareCapital: 100, reserves: -2_130 });
+    expect(body.current.figures).toMatchObject({
+      netAssets: -2_030,
+      equity: -2_030,
+      totalAssetsLessCurrentLiabilities: 8_920,
+      creditorsAfterOneYear: 9_800,
+      provisions: 1_150,
+      shareCapital: 100,
+      reserves: -2_130,
+    });
     expect(body.current.netAssetsFrom).toEqual({ rule: 2, concept: "Equity", deducted: [], notTagged: [] });
     expect(body.current.evidence.netAssets).toMatchObject({ concept: "ns5:Equity", contextRef: "cfwd_31_03_2024", text: "2,030", sign: "-", dimensions: {} });
     expect(body.prior.figures.netAssets).toBe(3_730);
@@ -145,7 +186,10 @@ describe("SPEC §4.8 accounts", () => {
     expect(body.message).toBe(
       "The latest accounts (made up to 2022-09-30, filed 2023-06-27) were read from their iXBRL: 11 of 20 figures tagged for the period, with the previous period's comparatives; net assets are their total equity (Equity), as they tag no net assets line.",
     );
-    expect(body.warnings).toEqual(["The document's period ends 2024-03-31; the register says the accounts are made up to 2022-09-30.", "The document names company 11482930, not SC612345."]);
+    expect(body.warnings).toEqual([
+      "The document's period ends 2024-03-31; the register says the accounts are made up to 2022-09-30.",
+      "The document names company 11482930, not SC612345.",
+    ]);
     // The reply, with its new fields, is what the OpenAPI schema describes.
     const parsed = getAccounts.output.safeParse(body);
     expect(parsed.success, parsed.success ? "" : JSON.stringify(parsed.error.issues.slice(0, 3))).toBe(true);
@@ -160,7 +204,12 @@ describe("SPEC §4.8 accounts", () => {
     const { r, body } = await accounts("SC612345");
     expect(r.status).toBe(200);
     expect(body.current.figures).toMatchObject({ netAssets: -2_030, equity: null, shareCapital: 100, reserves: -2_130 });
-    expect(body.current.netAssetsFrom).toEqual({ rule: 3, concept: "TotalAssetsLessCurrentLiabilities", deducted: ["creditorsAfterOneYear", "provisions"], notTagged: ["accrualsDeferredIncome"] });
+    expect(body.current.netAssetsFrom).toEqual({
+      rule: 3,
+      concept: "TotalAssetsLessCurrentLiabilities",
+      deducted: ["creditorsAfterOneYear", "provisions"],
+      notTagged: ["accrualsDeferredIncome"],
+    });
     expect(body.current.evidence.netAssets).toBeUndefined();
     expect(body.prior.figures.netAssets).toBe(3_730);
     expect(body.message).toBe(
@@ -187,7 +236,10 @@ describe("SPEC §4.8 accounts", () => {
   });
 
   it("SPEC §7 a tagged document with no facts at all is 422 unreadable_input with query, and costs nothing", async () => {
-    failing("/document/RpwSc2022MicroXhtml3/content", () => new Response("<html><body><p>Micro-entity accounts</p></body></html>", { headers: { "content-type": "application/xhtml+xml" } }));
+    failing(
+      "/document/RpwSc2022MicroXhtml3/content",
+      () => new Response("<html><body><p>Micro-entity accounts</p></body></html>", { headers: { "content-type": "application/xhtml+xml" } }),
+    );
     const { r, body, keyId } = await accounts("SC612345");
     expect(r.status).toBe(422);
     expect(body).toMatchObject({ code: "unreadable_input", query: "SC612345" });

@@ -18,19 +18,23 @@ describe("SPEC §4.8 deadlines", () => {
     expect(r.status).toBe(200);
     expect(await balanceOf(keyId)).toBe(99);
     const today = body.today;
-    expect(body.deadlines.map((d: { kind: string; date: string }) => [d.kind, d.date])).toEqual([
-      ["psc-identity-statement-due", "2026-11-18"],
-      ["officer-identity-statement-due", "2026-11-18"],
-      ["accounts-due", "2026-12-31"],
-      ["officer-identity-statement-due", "2027-02-28"],
-      ["confirmation-statement-made-up-to", "2027-03-01"],
-      ["confirmation-statement-due", "2027-03-15"],
-      ["accounts-made-up-to", "2026-03-31"],
-    ].sort((a, b) => a[1].localeCompare(b[1]) || a[0].localeCompare(b[0])));
+    expect(body.deadlines.map((d: { kind: string; date: string }) => [d.kind, d.date])).toEqual(
+      [
+        ["psc-identity-statement-due", "2026-11-18"],
+        ["officer-identity-statement-due", "2026-11-18"],
+        ["accounts-due", "2026-12-31"],
+        ["officer-identity-statement-due", "2027-02-28"],
+        ["confirmation-statement-made-up-to", "2027-03-01"],
+        ["confirmation-statement-due", "2027-03-15"],
+        ["accounts-made-up-to", "2026-03-31"],
+      ].sort((a, b) => a[1].localeCompare(b[1]) || a[0].localeCompare(b[0])),
+    );
     for (const d of body.deadlines) expect(d.daysLeft, d.kind).toBe(daysFrom(today, d.date));
     const accounts = body.deadlines.find((d: { kind: string }) => d.kind === "accounts-due");
     expect(accounts).toMatchObject({ overdue: false, title: "Accounts for the period to 31 March 2026 are due at Companies House" });
-    expect(body.deadlines.find((d: { kind: string; date: string }) => d.kind === "officer-identity-statement-due" && d.date === "2026-11-18")).toMatchObject({ people: 1 });
+    expect(body.deadlines.find((d: { kind: string; date: string }) => d.kind === "officer-identity-statement-due" && d.date === "2026-11-18")).toMatchObject({
+      people: 1,
+    });
     // The resigned officer's date is not there; two active officers and one PSC have statement dates.
     expect(body.deadlines.some((d: { date: string }) => d.date === "2026-12-01")).toBe(false);
     expect(body.identityVerification).toEqual({ officersWithStatementDue: 2, pscsWithStatementDue: 1 });
@@ -61,7 +65,11 @@ describe("SPEC §4.8 deadlines", () => {
     expect([trigger.isNegative, trigger.days, trigger.toSeconds()]).toEqual([true, 14, -14 * 86_400]);
     expect(text).toMatch(/\r\nTRIGGER:-P14D\r\n/); // RFC 5545: CRLF line ends, a day duration
     // UIDs are stable across refreshes.
-    const uids = (t: string) => new ICAL.Component(ICAL.parse(t)).getAllSubcomponents("vevent").map((v) => v.getFirstPropertyValue("uid")).sort();
+    const uids = (t: string) =>
+      new ICAL.Component(ICAL.parse(t))
+        .getAllSubcomponents("vevent")
+        .map((v) => v.getFirstPropertyValue("uid"))
+        .sort();
     expect(uids(await (await call(path)).text())).toEqual(uids(text));
     // Switched off: the address answers 404; asking again makes a new one.
     const off = await call("/api/v1/deadlines/feed?company=1234567", { key, method: "DELETE" });

@@ -56,7 +56,14 @@ describe("SPEC §4.8 ownership", () => {
 
   it("SPEC §4.8 issue 28 §3 the conclusion names where the chain really ends and why (a cycle, a Delaware parent, a protected person at BAYSIDE), never a controller reached there", async () => {
     const { body } = await ownership("01234567");
-    expect(body.ends.map((e: { depth: number; company: { number: string }; reason: string; controllerReached: boolean }) => [e.depth, e.company.number, e.reason, e.controllerReached])).toEqual([
+    expect(
+      body.ends.map((e: { depth: number; company: { number: string }; reason: string; controllerReached: boolean }) => [
+        e.depth,
+        e.company.number,
+        e.reason,
+        e.controllerReached,
+      ]),
+    ).toEqual([
       [0, "01234567", "individuals", true],
       [2, "07654321", "cycle", false],
       [2, "07654321", "overseas-entity", false],
@@ -67,7 +74,9 @@ describe("SPEC §4.8 ownership", () => {
     expect(body.conclusion).toContain(
       "The chain ends at BAYSIDE HOSPITALITY LIMITED (07654321), level 2, without reaching an ultimate controller: its controller Harbourside Legal Limited (01234567) is already in the chain (a cycle); its controller Atlantic Capital Holdings, Inc. is an overseas entity (registered in Delaware), beyond the UK register, which does not give its own controllers; 1 protected (super-secure) person with significant control, whose details the register withholds.",
     );
-    expect(body.conclusion).toMatch(/Ultimate controllers reached: 2 individuals with significant control of HARBOURSIDE LEGAL LIMITED \(01234567\), level 0\.$/);
+    expect(body.conclusion).toMatch(
+      /Ultimate controllers reached: 2 individuals with significant control of HARBOURSIDE LEGAL LIMITED \(01234567\), level 0\.$/,
+    );
   });
 
   it("SPEC §1 rule 7 individuals are counted for every caller and named only for a verified account", async () => {
@@ -86,9 +95,25 @@ describe("SPEC §4.8 ownership", () => {
     const { r, body } = await ownership("9876543");
     expect(r.status).toBe(200);
     expect(body.levels).toHaveLength(1);
-    expect(body.levels[0]).toMatchObject({ statements: ["no-individual-or-entity-with-signficant-control"], individuals: { count: 0 }, corporateControllers: [] });
-    expect(body.levels[0].notes).toEqual(["For OAKHILL PROPERTY GROUP LIMITED (09876543), the company says it has no registrable person or relevant legal entity."]);
-    expect(body.ends).toEqual([{ depth: 0, company: { name: "OAKHILL PROPERTY GROUP LIMITED", number: "09876543" }, reason: "no-psc-registered", controller: null, registeredIn: null, count: 0, controllerReached: false }]);
+    expect(body.levels[0]).toMatchObject({
+      statements: ["no-individual-or-entity-with-signficant-control"],
+      individuals: { count: 0 },
+      corporateControllers: [],
+    });
+    expect(body.levels[0].notes).toEqual([
+      "For OAKHILL PROPERTY GROUP LIMITED (09876543), the company says it has no registrable person or relevant legal entity.",
+    ]);
+    expect(body.ends).toEqual([
+      {
+        depth: 0,
+        company: { name: "OAKHILL PROPERTY GROUP LIMITED", number: "09876543" },
+        reason: "no-psc-registered",
+        controller: null,
+        registeredIn: null,
+        count: 0,
+        controllerReached: false,
+      },
+    ]);
     expect(body.conclusion).toBe(
       "No ultimate controller was reached. The chain ends at OAKHILL PROPERTY GROUP LIMITED (09876543), level 0, without reaching an ultimate controller: no person with significant control is registered (the company says it has no registrable person or relevant legal entity).",
     );
@@ -98,10 +123,13 @@ describe("SPEC §4.8 ownership", () => {
     expect(await balanceOf(missing.keyId)).toBe(100);
   });
 
-  it.skipIf(!env.SHARED_PRESENT)("real data: Alphabet, Inc., Google UK's PSC, has an unpadded number but is registered in Delaware: not followed as a UK company", async () => {
-    const body = await (await fetch("http://shared.test/data/companies-house-api/fixtures/kevbite__psc_03977902_corporate_entity.json")).text();
-    const list = parsePscList(body)!;
-    expect(list.items[0]).toMatchObject({ name: "Alphabet, Inc.", identification: { registrationNumber: "5786925" } });
-    expect(ukCompanyNumberOf(list.items[0])).toBeNull();
-  });
+  it.skipIf(!env.SHARED_PRESENT)(
+    "real data: Alphabet, Inc., Google UK's PSC, has an unpadded number but is registered in Delaware: not followed as a UK company",
+    async () => {
+      const body = await (await fetch("http://shared.test/data/companies-house-api/fixtures/kevbite__psc_03977902_corporate_entity.json")).text();
+      const list = parsePscList(body)!;
+      expect(list.items[0]).toMatchObject({ name: "Alphabet, Inc.", identification: { registrationNumber: "5786925" } });
+      expect(ukCompanyNumberOf(list.items[0])).toBeNull();
+    },
+  );
 });

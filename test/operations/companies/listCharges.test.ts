@@ -37,7 +37,13 @@ describe("SPEC §4.8 charges", () => {
       lenders: ["Lloyds Bank PLC"],
       individualsEntitled: 0,
     });
-    expect(body.charges[3]).toMatchObject({ status: "satisfied", registerStatus: "fully-satisfied", satisfiedOn: "2018-11-02", classification: "Debenture", lenders: ["Barclays Bank PLC"] });
+    expect(body.charges[3]).toMatchObject({
+      status: "satisfied",
+      registerStatus: "fully-satisfied",
+      satisfiedOn: "2018-11-02",
+      classification: "Debenture",
+      lenders: ["Barclays Bank PLC"],
+    });
   });
 
   it("SPEC §1 rule 7 a lender who is an individual is counted, never named, even for a verified account", async () => {
@@ -45,7 +51,10 @@ describe("SPEC §4.8 charges", () => {
       const { body } = await charges("01234567", verified);
       const text = JSON.stringify(body);
       for (const person of ["Margaret", "Whitfield", "David Robert Okafor", "Okafor"]) expect(text, `${person} (verified ${verified})`).not.toContain(person);
-      expect(body.charges.find((c: { chargeNumber: number }) => c.chargeNumber === 3)).toMatchObject({ lenders: ["Harbour Property Finance Limited"], individualsEntitled: 1 });
+      expect(body.charges.find((c: { chargeNumber: number }) => c.chargeNumber === 3)).toMatchObject({
+        lenders: ["Harbour Property Finance Limited"],
+        individualsEntitled: 1,
+      });
       expect(body.charges.find((c: { chargeNumber: number }) => c.chargeNumber === 5)).toMatchObject({ lenders: [], individualsEntitled: 1 });
     }
   });

@@ -21,7 +21,20 @@ const search = async (query: string) => {
   const r = await call(`/api/v1/company-search?${query}`, { key });
   return { r, body: await json(r), keyId };
 };
-const RESULT_KEYS = ["confidence", "incorporatedOn", "locality", "matchedName", "matchedOn", "name", "number", "postcode", "reasons", "sicCodes", "status", "type"];
+const RESULT_KEYS = [
+  "confidence",
+  "incorporatedOn",
+  "locality",
+  "matchedName",
+  "matchedOn",
+  "name",
+  "number",
+  "postcode",
+  "reasons",
+  "sicCodes",
+  "status",
+  "type",
+];
 
 beforeEach(async () => {
   await storeOf("companies").reset(env, "companies");
@@ -35,7 +48,12 @@ describe("SPEC §4.2 company-search from the local index", () => {
     expect(r.status).toBe(200);
     expect(await balanceOf(keyId)).toBe(99);
     expect(body.query).toEqual({ q: "Harbourside Legal", limit: 10 });
-    expect(body.answeredFrom).toEqual({ index: "local", editionDate: "2026-11-01", sample: false, note: "The Basic Company Data file (live companies) loaded here." });
+    expect(body.answeredFrom).toEqual({
+      index: "local",
+      editionDate: "2026-11-01",
+      sample: false,
+      note: "The Basic Company Data file (live companies) loaded here.",
+    });
     expect(body.results[0]).toEqual({
       name: "HARBOURSIDE LEGAL LIMITED",
       number: "01234567",
@@ -50,7 +68,10 @@ describe("SPEC §4.2 company-search from the local index", () => {
       matchedName: "HARBOURSIDE LEGAL LIMITED",
       reasons: ["same name apart from legal form (Ltd/Limited)"],
     });
-    expect(body.provenance).toMatchObject({ source: expect.stringContaining("Basic Company Data"), licence: expect.stringContaining("Open Government Licence") });
+    expect(body.provenance).toMatchObject({
+      source: expect.stringContaining("Basic Company Data"),
+      licence: expect.stringContaining("Open Government Licence"),
+    });
   });
 
   it("SPEC §4.2 best first: the exact name scores 1, names sharing fewer words less; below 0.3 nothing; company level only", async () => {
@@ -70,7 +91,12 @@ describe("SPEC §4.2 company-search from the local index", () => {
     const { body } = await search("q=Harbour%20Lights%20Kitchen");
     expect(body.results[0]).toMatchObject({ number: "11223344", status: "active", statusDetail: "active-proposal-to-strike-off" });
     const ni = await search("q=original%20pie");
-    expect(ni.body.results[0]).toMatchObject({ number: "NI612345", name: 'THE "ORIGINAL" PIE COMPANY LIMITED', status: "administration", incorporatedOn: null });
+    expect(ni.body.results[0]).toMatchObject({
+      number: "NI612345",
+      name: 'THE "ORIGINAL" PIE COMPANY LIMITED',
+      status: "administration",
+      incorporatedOn: null,
+    });
     const trust = await search("q=Riverside%20Community%20Trust");
     expect(trust.body.results[0]).toMatchObject({ number: "04712345", type: "private-limited-guarant-nsc", confidence: 1 });
   });
@@ -94,7 +120,12 @@ describe("SPEC §4.2 company-search from the local index", () => {
     const gone = await search("q=05550123"); // removed from the November file, still on the register
     expect(gone.r.status).toBe(200);
     expect(gone.body.answeredFrom.index).toBe("companies-house-profile");
-    expect(gone.body.results[0]).toMatchObject({ number: "05550123", name: "GREYSTONE ENGINEERING LIMITED", matchedOn: "company number", sicCodes: [{ code: "25620", description: "Machining" }] });
+    expect(gone.body.results[0]).toMatchObject({
+      number: "05550123",
+      name: "GREYSTONE ENGINEERING LIMITED",
+      matchedOn: "company number",
+      sicCodes: [{ code: "25620", description: "Machining" }],
+    });
     const none = await search("q=07000001");
     expect(none.r.status).toBe(404);
     expect(none.body).toMatchObject({ code: "not_found", query: { q: "07000001", limit: 10 } });
@@ -129,14 +160,23 @@ describe("SPEC §4.2 company-search without a local index: Companies House's sea
       ["01234567", "HARBOURSIDE LEGAL LIMITED", 0.95],
       ["05000001", "HARBOURSIDE LEGAL SERVICES LIMITED", 0.8], // "legal" is a common word: one significant word shared caps the score at 0.8
     ]);
-    expect(body.results[0]).toMatchObject({ status: "active", type: "ltd", incorporatedOn: "1978-02-14", sicCodes: null, locality: "Bristol", postcode: "BS1 5TY" });
+    expect(body.results[0]).toMatchObject({
+      status: "active",
+      type: "ltd",
+      incorporatedOn: "1978-02-14",
+      sicCodes: null,
+      locality: "Bristol",
+      postcode: "BS1 5TY",
+    });
     expect(body.provenance.source).toBe("Companies House public data API");
   });
 
   it("SPEC §7 Companies House answering 429 is 503 with the credit back, never an empty list", async () => {
     const realFetch = globalThis.fetch;
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) =>
-      String(input instanceof Request ? input.url : input).includes("/search/companies") ? new Response("{}", { status: 429, headers: { "retry-after": "30" } }) : realFetch(input, init),
+      String(input instanceof Request ? input.url : input).includes("/search/companies")
+        ? new Response("{}", { status: 429, headers: { "retry-after": "30" } })
+        : realFetch(input, init),
     );
     const { r, body, keyId } = await search("q=Riverbank%20Foods");
     expect(r.status).toBe(503);

@@ -13,7 +13,8 @@ import { load } from "../registers/registerData";
  * plan, from a homepage, and with no plan to find.
  */
 const get = (path: string, url: string, key: string) => call(`/api/v1/${path}?${new URLSearchParams({ url })}`, { key });
-const post = (path: string, body: unknown, key: string) => call(`/api/v1/${path}`, { method: "POST", key, body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+const post = (path: string, body: unknown, key: string) =>
+  call(`/api/v1/${path}`, { method: "POST", key, body: JSON.stringify(body), headers: { "content-type": "application/json" } });
 const shared = (p: string) => `http://shared.test/corpora/${p}`;
 afterEach(() => vi.restoreAllMocks());
 
@@ -143,7 +144,7 @@ describe("issue 28 §3, charity-report (SPEC §4.3): the real forms of a trustee
     expect(await balanceOf(keyId)).toBe(97);
   });
 
-  it("the Charity Commission's CC17a form, as text: the number after \"Registered charity number (if any)\", looked up on the register", async () => {
+  it('the Charity Commission\'s CC17a form, as text: the number after "Registered charity number (if any)", looked up on the register', async () => {
     const { key } = await createTestKey();
     const body = await json(await post("charity-report", { text: (await forms("hilltop-cc17a-2025.pages.txt")).replace(/\f/g, "\n") }, key));
     expect(body.charity.charityNumber.value).toBe("1150002");
@@ -155,7 +156,10 @@ describe("issue 28 §3, charity-report (SPEC §4.3): the real forms of a trustee
     const a = await post("charity-report", { text: await forms("not-a-report-ms-statement.txt") }, key);
     const ab = await json(a);
     expect(a.status, JSON.stringify(ab).slice(0, 300)).toBe(422);
-    expect(ab).toMatchObject({ code: "unreadable_input", message: expect.stringMatching(/^The document does not read as a charity's trustees' report or accounts: it has none of the parts of one/) });
+    expect(ab).toMatchObject({
+      code: "unreadable_input",
+      message: expect.stringMatching(/^The document does not read as a charity's trustees' report or accounts: it has none of the parts of one/),
+    });
     const b = await get("charity-report", "http://files.test/documents/charity-forms/not-a-report-about-page.html", key);
     expect(b.status).toBe(422);
     expect((await json(b)).code).toBe("unreadable_input");
@@ -184,9 +188,16 @@ describe("crp-check (SPEC §4.4): from a plan or a homepage, at most three pages
     // presented as the supplier's, and its eight parts are not counted for it.
     expect(body).toMatchObject({ found: false, url: null, foundFrom: null, company: null, meetsTemplate: false, partsMet: 0, organisation: null, read: null });
     expect(body.otherOrganisationPlans).toEqual([
-      { url: "https://supplier.test/docs/carbon-reduction-plan.pdf", company: "Northwold Facilities Services Ltd", companyNumber: null, note: expect.stringMatching(/Northwold Facilities Services Ltd.*Calder Facilities Ltd \(company number 05123987\).*another organisation/) },
+      {
+        url: "https://supplier.test/docs/carbon-reduction-plan.pdf",
+        company: "Northwold Facilities Services Ltd",
+        companyNumber: null,
+        note: expect.stringMatching(/Northwold Facilities Services Ltd.*Calder Facilities Ltd \(company number 05123987\).*another organisation/),
+      },
     ]);
-    expect(body.reading).toMatch(/^No carbon reduction plan of Calder Facilities Ltd \(company number 05123987\) was found\. The plan the site links to names another organisation: Northwold Facilities Services Ltd/);
+    expect(body.reading).toMatch(
+      /^No carbon reduction plan of Calder Facilities Ltd \(company number 05123987\) was found\. The plan the site links to names another organisation: Northwold Facilities Services Ltd/,
+    );
     expect(body.reading).not.toMatch(/meets the template|8 of the 8/);
     expect(body.gaps).toEqual([expect.stringMatching(/^No carbon reduction plan of Calder Facilities Ltd .*Publish Calder Facilities Ltd's own plan/)]);
     // The footer's off-site copy is ranked first (its words name the plan) and cannot be fetched: listed with its
@@ -198,7 +209,9 @@ describe("crp-check (SPEC §4.4): from a plan or a homepage, at most three pages
       ["https://supplier.test/docs/carbon-reduction-plan.pdf", "candidate", false],
     ]);
     expect(body.pagesRead[1].reason).toBeTruthy();
-    expect(body.pagesRead[3].reason).toMatch(/^It is a carbon reduction plan of another organisation, not the supplier's: the plan names Northwold Facilities Services Ltd/);
+    expect(body.pagesRead[3].reason).toMatch(
+      /^It is a carbon reduction plan of another organisation, not the supplier's: the plan names Northwold Facilities Services Ltd/,
+    );
     expect(await balanceOf(keyId, { plan: "starter", credits: 100 })).toBe(96);
   });
 
@@ -207,10 +220,26 @@ describe("crp-check (SPEC §4.4): from a plan or a homepage, at most three pages
     const r = await get("crp-check", "https://supplier2.test/wharfedale.html", key);
     const body = await json(r);
     expect(r.status, JSON.stringify(body).slice(0, 400)).toBe(200);
-    expect(body).toMatchObject({ found: true, url: "https://supplier2.test/wharfedale/carbon-reduction-plan", foundFrom: "https://supplier2.test/wharfedale.html", company: "Wharfedale Office Cleaning Ltd", meetsTemplate: true, partsMet: 8 });
-    expect(body.organisation).toMatchObject({ match: "same", plan: { name: "Wharfedale Office Cleaning Ltd" }, site: { url: "https://supplier2.test/wharfedale.html", names: ["Wharfedale Office Cleaning Ltd"], companyNumbers: ["11223344"] } });
+    expect(body).toMatchObject({
+      found: true,
+      url: "https://supplier2.test/wharfedale/carbon-reduction-plan",
+      foundFrom: "https://supplier2.test/wharfedale.html",
+      company: "Wharfedale Office Cleaning Ltd",
+      meetsTemplate: true,
+      partsMet: 8,
+    });
+    expect(body.organisation).toMatchObject({
+      match: "same",
+      plan: { name: "Wharfedale Office Cleaning Ltd" },
+      site: { url: "https://supplier2.test/wharfedale.html", names: ["Wharfedale Office Cleaning Ltd"], companyNumbers: ["11223344"] },
+    });
     expect(body.otherOrganisationPlans).toEqual([
-      { url: "https://supplier2.test/wharfedale/group-carbon-reduction-plan", company: "Aire Valley Purchasing Group Ltd", companyNumber: "02468101", note: expect.stringMatching(/company number 02468101.*11223344.*another organisation/) },
+      {
+        url: "https://supplier2.test/wharfedale/group-carbon-reduction-plan",
+        company: "Aire Valley Purchasing Group Ltd",
+        companyNumber: "02468101",
+        note: expect.stringMatching(/company number 02468101.*11223344.*another organisation/),
+      },
     ]);
     expect(body.pagesRead.map((p: { url: string; plan: boolean }) => [p.url, p.plan])).toEqual([
       ["https://supplier2.test/wharfedale.html", false],
@@ -223,11 +252,17 @@ describe("crp-check (SPEC §4.4): from a plan or a homepage, at most three pages
   it("a plan asked for by its own address: the organisation is not compared (not_checked), and says why", async () => {
     const { key } = await createTestKey({ plan: "starter", credits: 100 });
     const body = await json(await get("crp-check", "https://supplier.test/docs/carbon-reduction-plan.pdf", key));
-    expect(body).toMatchObject({ found: true, company: "Northwold Facilities Services Ltd", meetsTemplate: true, organisation: { match: "not_checked", site: null }, otherOrganisationPlans: [] });
+    expect(body).toMatchObject({
+      found: true,
+      company: "Northwold Facilities Services Ltd",
+      meetsTemplate: true,
+      organisation: { match: "not_checked", site: null },
+      otherOrganisationPlans: [],
+    });
     expect(body.organisation.note).toMatch(/address given is the plan itself/);
   });
 
-  it("an upstream failing while a candidate is fetched (the DNS resolver): 503 with the credits given back, never \"no plan found\"", async () => {
+  it('an upstream failing while a candidate is fetched (the DNS resolver): 503 with the credits given back, never "no plan found"', async () => {
     const real = buildServices(env as never).web;
     const web = {
       fetch: async (url: string, opts?: Parameters<typeof real.fetch>[1]) => {
@@ -236,7 +271,12 @@ describe("crp-check (SPEC §4.4): from a plan or a homepage, at most three pages
       },
     };
     const { key, keyId } = await createTestKey();
-    const out = await execute(env, checkCarbonReductionPlan as never, { url: "https://supplier.test/" }, { requestId: "req_crp503", headers: new Headers(), ip: "192.0.2.10", apiKey: key, waitUntil: () => {}, services: { web } });
+    const out = await execute(
+      env,
+      checkCarbonReductionPlan as never,
+      { url: "https://supplier.test/" },
+      { requestId: "req_crp503", headers: new Headers(), ip: "192.0.2.10", apiKey: key, waitUntil: () => {}, services: { web } },
+    );
     expect(out.status, JSON.stringify(out.body).slice(0, 300)).toBe(503);
     expect(out.body).toMatchObject({ code: "upstream_unavailable" });
     expect(await balanceOf(keyId)).toBe(100);
@@ -255,7 +295,10 @@ describe("crp-check (SPEC §4.4): from a plan or a homepage, at most three pages
 
   it("a page that cannot be fetched: 422; a private address: 400 in validation (issue 29 §3); naming url, nothing charged", async () => {
     const { key, keyId } = await createTestKey();
-    for (const [url, status] of [["https://supplier.test/missing", 422], ["http://10.0.0.1/crp.pdf", 400]] as const) {
+    for (const [url, status] of [
+      ["https://supplier.test/missing", 422],
+      ["http://10.0.0.1/crp.pdf", 400],
+    ] as const) {
       const r = await get("crp-check", url, key);
       const body = await json(r);
       expect(r.status, url).toBe(status);

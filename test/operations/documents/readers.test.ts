@@ -14,7 +14,13 @@ import { balanceOf, call, createTestKey, json } from "../../helpers";
  * the `read` object, and the summary (a model only words the facts).
  */
 const post = (body: unknown, key: string, init: RequestInit = {}) =>
-  call("/api/v1/modern-slavery", { method: "POST", key, body: typeof body === "string" ? body : JSON.stringify(body), headers: { "content-type": "application/json" }, ...init });
+  call("/api/v1/modern-slavery", {
+    method: "POST",
+    key,
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    headers: { "content-type": "application/json" },
+    ...init,
+  });
 const get = (url: string, key: string) => call(`/api/v1/modern-slavery?${new URLSearchParams({ url })}`, { key });
 
 /** PDFs made in the test, served at https://pdf.test/<name>. */
@@ -167,14 +173,24 @@ describe("the document fetched (GET ?url=, or POST {url})", () => {
 });
 
 describe("the summary: a model only words the extracted facts (issue 17 §2)", () => {
-  const meta = (apiKey: string, phraser: Phraser): CallMeta => ({ requestId: "req_summary", headers: new Headers(), ip: "192.0.2.10", apiKey, waitUntil: () => {}, services: { phraser } });
+  const meta = (apiKey: string, phraser: Phraser): CallMeta => ({
+    requestId: "req_summary",
+    headers: new Headers(),
+    ip: "192.0.2.10",
+    apiKey,
+    waitUntil: () => {},
+    services: { phraser },
+  });
 
   it("a model's wording that keeps to the facts is given, with summaryBy model", async () => {
     const { key } = await createTestKey();
     const plain = await execute(env, scoreModernSlaveryStatement as never, { text: STATEMENT }, meta(key, { available: false, phrase: async () => null }));
     const facts = (plain.body as { summary: string }).summary;
     // A "model" that only reorders the facts' own sentences.
-    const reworded = facts.split(/(?<=\.)\s+/).reverse().join(" ");
+    const reworded = facts
+      .split(/(?<=\.)\s+/)
+      .reverse()
+      .join(" ");
     const out = await execute(env, scoreModernSlaveryStatement as never, { text: STATEMENT }, meta(key, { available: true, phrase: async () => reworded }));
     expect(out.status).toBe(200);
     expect(out.body).toMatchObject({ summary: reworded, summaryBy: "model" });
@@ -182,7 +198,12 @@ describe("the summary: a model only words the extracted facts (issue 17 §2)", (
 
   it("a model that adds a figure is not given: the facts' own sentences are", async () => {
     const { key } = await createTestKey();
-    const out = await execute(env, scoreModernSlaveryStatement as never, { text: STATEMENT }, meta(key, { available: true, phrase: async () => "The company trained 4,000 suppliers in 2031 and is fully compliant." }));
+    const out = await execute(
+      env,
+      scoreModernSlaveryStatement as never,
+      { text: STATEMENT },
+      meta(key, { available: true, phrase: async () => "The company trained 4,000 suppliers in 2031 and is fully compliant." }),
+    );
     expect(out.status).toBe(200);
     expect(out.body).toMatchObject({ summaryBy: "facts" });
     expect((out.body as { summary: string }).summary).not.toMatch(/4,000|2031/);

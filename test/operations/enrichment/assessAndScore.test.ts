@@ -38,7 +38,11 @@ describe("SPEC §4.1 assess", () => {
   });
 
   it("400 naming target or offer when missing; nothing charged", async () => {
-    for (const [bad, field] of [[{ offer: "x" }, "target"], [{ target: "bayside.test" }, "offer"], [{ target: "bayside.test", offer: "o".repeat(1001) }, "offer"]] as const) {
+    for (const [bad, field] of [
+      [{ offer: "x" }, "target"],
+      [{ target: "bayside.test" }, "offer"],
+      [{ target: "bayside.test", offer: "o".repeat(1001) }, "offer"],
+    ] as const) {
       const { r, body, keyId } = await post(bad);
       expect(r.status).toBe(400);
       expect(body.message).toContain(field);

@@ -13,7 +13,10 @@ import { loadEnrichRegister } from "./register";
 const NAMES = ["SIC07_CH_condensed_list_en.csv", "ons_economic_activities_alphabetic_index.csv", "ch_created_activity_sic_codes.csv"];
 const loadLists = async (base: string) => {
   const files: SicFile[] = await Promise.all(
-    NAMES.map(async (name) => ({ name, text: new TextDecoder("utf-8", { fatal: false, ignoreBOM: true }).decode(await (await fetch(`${base}/${name}`)).arrayBuffer()) })),
+    NAMES.map(async (name) => ({
+      name,
+      text: new TextDecoder("utf-8", { fatal: false, ignoreBOM: true }).decode(await (await fetch(`${base}/${name}`)).arrayBuffer()),
+    })),
   );
   await env.COMPANIES_DB.batch([env.COMPANIES_DB.prepare("DELETE FROM sic_index"), env.COMPANIES_DB.prepare("DELETE FROM sic_index_state")]);
   const r = await loadSic(env, files, { sample: base.startsWith("http://files.test") });
@@ -70,14 +73,17 @@ describe("SPEC §4.2 industry-classifier", () => {
     expect(body.websiteReading.reason).toMatch(/no SIC 2007 list is loaded/);
   });
 
-  it.skipIf(!env.SHARED_PRESENT)("real lists (../shared): the nursery's site reads as child day-care; the hotel's registered codes are confirmed by its site", async () => {
-    await loadLists("http://shared.test/data/sic-2007");
-    const nursery = await classify("https://sunny-days.test/?real=1");
-    expect(nursery.body.industry.codes[0].code).toBe("88910");
-    expect(nursery.body.lists).toMatch(/published SIC 2007 lists/);
-    const hotel = await classify("https://bayside.test/?real=1");
-    expect(hotel.body.confidence).toBe("high");
-  });
+  it.skipIf(!env.SHARED_PRESENT)(
+    "real lists (../shared): the nursery's site reads as child day-care; the hotel's registered codes are confirmed by its site",
+    async () => {
+      await loadLists("http://shared.test/data/sic-2007");
+      const nursery = await classify("https://sunny-days.test/?real=1");
+      expect(nursery.body.industry.codes[0].code).toBe("88910");
+      expect(nursery.body.lists).toMatch(/published SIC 2007 lists/);
+      const hotel = await classify("https://bayside.test/?real=1");
+      expect(hotel.body.confidence).toBe("high");
+    },
+  );
 
   it("400 naming q; nothing charged", async () => {
     const { key, keyId } = await createTestKey();

@@ -14,7 +14,9 @@ const batch = async (body: unknown, opts: { credits?: number } = {}) => {
 function failing(part: string | RegExp, reply: () => Response) {
   const real = globalThis.fetch;
   const hit = (url: string) => (typeof part === "string" ? url.includes(part) : part.test(url));
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => (hit(String(input instanceof Request ? input.url : input)) ? reply() : real(input, init)));
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) =>
+    hit(String(input instanceof Request ? input.url : input)) ? reply() : real(input, init),
+  );
 }
 
 beforeAll(loadEnrichRegister);
@@ -50,7 +52,12 @@ describe("SPEC §4.1 batch", () => {
     expect(r.status).toBe(200);
     expect(body.results[0]).toMatchObject({ found: true, error: null, creditsRefunded: 0 });
     // Issue 28 §2: a company the bulk file lists is answered from it when its live profile cannot be read, as of the file's date.
-    expect(body.results[1]).toMatchObject({ found: true, error: null, creditsRefunded: 0, profile: { companyNumber: "08112233", registerSource: { statusFrom: "bulk-file", statusAsOf: "2026-11-01" } } });
+    expect(body.results[1]).toMatchObject({
+      found: true,
+      error: null,
+      creditsRefunded: 0,
+      profile: { companyNumber: "08112233", registerSource: { statusFrom: "bulk-file", statusAsOf: "2026-11-01" } },
+    });
     expect(body.results[2]).toMatchObject({ found: false, profile: null, error: { code: "upstream_unavailable" }, creditsRefunded: 2 });
     expect(body.creditsUsed).toBe(4);
     expect(r.headers.get("x-credits-refunded")).toBe("2");
@@ -74,7 +81,14 @@ describe("SPEC §4.1 batch", () => {
   });
 
   it("400 naming items: missing, empty, more than 25, an empty or too long entry; nothing charged", async () => {
-    for (const bad of [{}, { items: [] }, { items: Array.from({ length: 26 }, (_, i) => `firm${i}.test`) }, { items: ["bayside.test", ""] }, { items: ["x".repeat(201)] }, { items: "bayside.test" }]) {
+    for (const bad of [
+      {},
+      { items: [] },
+      { items: Array.from({ length: 26 }, (_, i) => `firm${i}.test`) },
+      { items: ["bayside.test", ""] },
+      { items: ["x".repeat(201)] },
+      { items: "bayside.test" },
+    ]) {
       const { r, body, keyId } = await batch(bad);
       expect(r.status, JSON.stringify(bad).slice(0, 60)).toBe(400);
       expect(body.message).toContain("items");

@@ -8,7 +8,6 @@ import { loadEnrichRegister } from "./register";
  * website decides the company; a site that does not confirm gets no company number.
  */
 
-
 const enrich = async (query: string) => {
   const { key, keyId } = await createTestKey();
   const r = await call(`/api/v1/enrich?${query}`, { key });
@@ -55,7 +54,10 @@ describe("SPEC §2.2 the website decides the company (issue 18 §1)", () => {
     expect(p.services).toEqual(["Sea-view double rooms", "Private dining for up to 40", "Weddings & celebrations", "Sunday roasts"]);
     expect(p.sizeSignal).toMatch(/^small: small accounts/);
     expect(p.signals).toContainEqual(expect.objectContaining({ code: "hiring", kind: "opportunity" }));
-    expect(p.accuracy.breakdown.find((b: { label: string }) => b.label.startsWith("Company number stated"))).toMatchObject({ points: 40, evidence: expect.stringContaining("07654321") });
+    expect(p.accuracy.breakdown.find((b: { label: string }) => b.label.startsWith("Company number stated"))).toMatchObject({
+      points: 40,
+      evidence: expect.stringContaining("07654321"),
+    });
     expect(p.accuracy.breakdown.find((b: { label: string }) => b.label === "Registered office postcode on the site")).toMatchObject({ points: 15 });
     expect(p.registryNote).toBeUndefined();
     expect(p.attribution).toContain("Open Government Licence");
@@ -153,7 +155,9 @@ describe("SPEC §2.2 the website decides the company (issue 18 §1)", () => {
       const { body } = await enrich(`q=${encodeURIComponent(c.q)}${c.location ? `&location=${encodeURIComponent(c.location)}` : ""}`);
       expect(body.profile.companyNumber, `${c.q} ${c.location ?? ""}: ${c.why}`).toBe(c.number);
       if (body.profile.companyNumber) {
-        const site = body.profile.accuracy.breakdown.filter((b: { label: string; points: number }) => b.label !== "The business's own website read" && b.points > 0);
+        const site = body.profile.accuracy.breakdown.filter(
+          (b: { label: string; points: number }) => b.label !== "The business's own website read" && b.points > 0,
+        );
         expect(site.length, `${c.q}: some evidence on the site`).toBeGreaterThan(0);
       } else expect(body.profile.registryNote, c.q).toBeTruthy();
     }

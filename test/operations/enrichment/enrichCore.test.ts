@@ -14,7 +14,8 @@ import { loadEnrichRegister } from "./register";
 
 const resolverDown = (real: Services["web"]): Services["web"] => ({
   fetch: async (url, opts) => {
-    if (/bayside-?hospitality/.test(new URL(url).hostname)) throw new UpstreamError("dns", "unreachable", "The DNS resolver could not be reached, so nothing was fetched; retry shortly.");
+    if (/bayside-?hospitality/.test(new URL(url).hostname))
+      throw new UpstreamError("dns", "unreachable", "The DNS resolver could not be reached, so nothing was fetched; retry shortly.");
     return real.fetch(url, opts);
   },
 });

@@ -14,7 +14,13 @@ describe("SPEC §4.7 the keyless demo", () => {
     const r = await demo("bayside.test", "203.0.113.10");
     expect(r.status).toBe(200);
     const body = await json(r);
-    expect(body.profile).toMatchObject({ found: true, companyNumber: "07654321", name: "BAYSIDE HOSPITALITY LIMITED", website: "https://bayside.test/", confidence: "high" });
+    expect(body.profile).toMatchObject({
+      found: true,
+      companyNumber: "07654321",
+      name: "BAYSIDE HOSPITALITY LIMITED",
+      website: "https://bayside.test/",
+      confidence: "high",
+    });
     expect(body.profile.services).toBeUndefined();
     expect(body.profile.accuracy).toBeUndefined();
     expect(body.profile.signals.length).toBeLessThanOrEqual(3);
@@ -36,7 +42,9 @@ describe("SPEC §4.7 the keyless demo", () => {
   it("a failure of ours (Companies House down: 503, never a miss) does not use the day's enrichment; a miss does", async () => {
     const real = globalThis.fetch;
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) =>
-      String(input instanceof Request ? input.url : input).includes("ch.test/company/") ? new Response("upstream connect error", { status: 502 }) : real(input, init),
+      String(input instanceof Request ? input.url : input).includes("ch.test/company/")
+        ? new Response("upstream connect error", { status: 502 })
+        : real(input, init),
     );
     // A company number the bulk file does not list: only Companies House can answer it (one the file lists is answered
     // from the file, as of its date, when the live profile cannot be read: issue 28 §2).

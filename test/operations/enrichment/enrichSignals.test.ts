@@ -18,7 +18,11 @@ import { loadEnrichRegister } from "./register";
  * latest tagged accounts (HARBOURSIDE's 2025 iXBRL: 23). `today` is fixed through the context, so "new" stays new.
  */
 
-const ctxAt = (today: string, web?: (real: Services["web"]) => Services["web"], ch?: (real: Services["companiesHouse"]) => Services["companiesHouse"]): OpContext => {
+const ctxAt = (
+  today: string,
+  web?: (real: Services["web"]) => Services["web"],
+  ch?: (real: Services["companiesHouse"]) => Services["companiesHouse"],
+): OpContext => {
   const base = buildServices(env as never);
   return {
     services: { ...base, ...(web ? { web: web(base.web) } : {}), ...(ch ? { companiesHouse: ch(base.companiesHouse) } : {}) },
@@ -55,7 +59,12 @@ describe("issue 18 §2 enrich: signals of the registers this service keeps", () 
     expect(e.profile.companyNumber).toBe("03712548");
     const cqc = e.profile.signals.filter((s) => s.code.startsWith("cqc-"));
     expect(cqc).toEqual([
-      { code: "cqc-registered", label: "Registered with the Care Quality Commission: provider rated Good; 1 registered location (1 Inadequate)", kind: "info", source: "CQC register of care providers" },
+      {
+        code: "cqc-registered",
+        label: "Registered with the Care Quality Commission: provider rated Good; 1 registered location (1 Inadequate)",
+        kind: "info",
+        source: "CQC register of care providers",
+      },
       { code: "cqc-rating-concern", label: "CQC ratings: 1 location is rated Inadequate", kind: "risk", source: "CQC register of care providers" },
     ]);
     expect(e.profile.sizeSignal).toContain("500 to 999 employees (gender pay gap report 2025 to 2026)");
@@ -66,12 +75,18 @@ describe("issue 18 §2 enrich: signals of the registers this service keeps", () 
     const then = await enrich(ctxAt("2025-08-15"), "harbourside-legal.test", undefined, { cache: false });
     expect(then.profile.companyNumber).toBe("01234567");
     const slow = then.profile.signals.find((s) => s.code === "slow-payment-report");
-    expect(slow).toMatchObject({ kind: "risk", label: expect.stringContaining("(period ending 2025-06-30, filed 2025-07-21): average 52 days to pay; 89% of invoices paid within 60 days") });
+    expect(slow).toMatchObject({
+      kind: "risk",
+      label: expect.stringContaining("(period ending 2025-06-30, filed 2025-07-21): average 52 days to pay; 89% of invoices paid within 60 days"),
+    });
     expect(then.profile.sources).toContain("payment practices reports");
 
     const now = await enrich(ctxAt("2026-11-25"), "harbourside-legal.test", undefined, { cache: false });
     expect(now.profile.signals.find((s) => s.code === "slow-payment-report")).toBeUndefined();
-    expect(now.profile.signals.find((s) => s.code === "payment-practices-report")).toMatchObject({ kind: "info", label: expect.stringContaining("period ending 2026-06-30") });
+    expect(now.profile.signals.find((s) => s.code === "payment-practices-report")).toMatchObject({
+      kind: "info",
+      label: expect.stringContaining("period ending 2026-06-30"),
+    });
   });
 
   it("sizeSignal: the latest tagged accounts' average employees and the gender pay gap band, each with its source", async () => {

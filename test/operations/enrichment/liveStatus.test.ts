@@ -84,7 +84,12 @@ describe("SPEC §2.2 enrich, issue 28 §2: the live profile's status and risks",
     const r = await call("/api/v1/enrich?q=07654321", { key });
     expect(r.status).toBe(200);
     const p = (await json(r)).profile;
-    expect(p).toMatchObject({ companyNumber: "07654321", status: "active", statusDetail: "active-proposal-to-strike-off", registerSource: { statusFrom: "companies-house", fromBulkFile: [] } });
+    expect(p).toMatchObject({
+      companyNumber: "07654321",
+      status: "active",
+      statusDetail: "active-proposal-to-strike-off",
+      registerSource: { statusFrom: "companies-house", fromBulkFile: [] },
+    });
     expect(p.signals).toContainEqual(expect.objectContaining({ code: "proposal-to-strike-off", kind: "risk", source: "companies register" }));
   });
 
@@ -111,10 +116,18 @@ describe("SPEC §2.3 score, issue 28 §2–3: score?q=07654321", () => {
     const r = await call("/api/v1/score?q=07654321", { key });
     expect(r.status).toBe(200);
     const body = await json(r);
-    expect(body.business).toMatchObject({ companyNumber: "07654321", statusDetail: "active-proposal-to-strike-off", registerSource: { statusFrom: "companies-house" } });
+    expect(body.business).toMatchObject({
+      companyNumber: "07654321",
+      statusDetail: "active-proposal-to-strike-off",
+      registerSource: { statusFrom: "companies-house" },
+    });
     const registry = body.categories.find((c: { key: string }) => c.key === "registry");
     expect(registry.parts.find((p: { key: string }) => p.key === "noStrikeOff")).toMatchObject({ judged: true, points: 0, max: 20 });
-    expect(registry.findings[0]).toMatchObject({ id: "proposal-to-strike-off", required: true, evidence: { quote: "status detail: active-proposal-to-strike-off" } });
+    expect(registry.findings[0]).toMatchObject({
+      id: "proposal-to-strike-off",
+      required: true,
+      evidence: { quote: "status detail: active-proposal-to-strike-off" },
+    });
     expect(body.actionPlan[0].findings).toContain("proposal-to-strike-off");
     // Its website is not found from its number: the register alone is 25% of the weight, too little for a grade.
     expect(body.coverage).toMatchObject({ categoriesScored: 1, weightScored: 25, weightForGrade: 50 });
@@ -126,7 +139,12 @@ describe("SPEC §2.3 score, issue 28 §2–3: score?q=07654321", () => {
 describe("SPEC §4.1 assess, issue 28 §2: the proposal to strike off is a watch-out", () => {
   it("bayside.test: a watch-out citing the live status detail, and the score capped", async () => {
     const { key } = await createTestKey();
-    const r = await call("/api/v1/assess", { key, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ target: "bayside.test", offer: "Linen hire for hotels" }) });
+    const r = await call("/api/v1/assess", {
+      key,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ target: "bayside.test", offer: "Linen hire for hotels" }),
+    });
     expect(r.status).toBe(200);
     const body = await json(r);
     const w = body.watchOuts.find((x: { text: string }) => /strike the company off/.test(x.text));
@@ -139,7 +157,12 @@ describe("SPEC §4.1 batch, issue 28 §2 and §4", () => {
   it("query echoes the items as read; each item's profile has the live status", async () => {
     const { key } = await createTestKey();
     const items = ["bayside.test", "  07654321 ", "bayside.test"];
-    const r = await call("/api/v1/batch", { key, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ items, location: "Brighton" }) });
+    const r = await call("/api/v1/batch", {
+      key,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ items, location: "Brighton" }),
+    });
     expect(r.status).toBe(200);
     const body = await json(r);
     expect(body.query).toEqual({ items: ["bayside.test", "07654321", "bayside.test"], location: "Brighton" });

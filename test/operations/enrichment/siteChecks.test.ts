@@ -141,7 +141,11 @@ describe("issue 18 §2 businessScore: runSiteChecks on fixture sites", () => {
       },
     };
     const checks = await runSiteChecks(ctxOf({ web, browser: noBrowser }), "https://legal.test/");
-    expect(checks.legal).toEqual({ ran: false, reason: "the website legal check could not read the homepage (The page did not answer within 10 s).", error: { kind: "input", code: "fetch_timeout" } });
+    expect(checks.legal).toEqual({
+      ran: false,
+      reason: "the website legal check could not read the homepage (The page did not answer within 10 s).",
+      error: { kind: "input", code: "fetch_timeout" },
+    });
     expect(checks.aiVisibility).toMatchObject({ ran: false, error: { kind: "input", code: "fetch_timeout" } });
     expect(checks.accessibility).toMatchObject({ ran: false, error: { kind: "input", code: "fetch_timeout" } });
   });
@@ -156,7 +160,8 @@ describe("issue 18 §2 businessScore: runSiteChecks on fixture sites", () => {
 
   it("an invalid address is recorded as the caller's, not thrown", async () => {
     const checks = await runSiteChecks(ctxOf({ browser: noBrowser }), " ");
-    for (const k of ["legal", "aiVisibility", "accessibility"] as const) expect(checks[k], k).toMatchObject({ ran: false, error: { kind: "input", code: "invalid_url" } });
+    for (const k of ["legal", "aiVisibility", "accessibility"] as const)
+      expect(checks[k], k).toMatchObject({ ran: false, error: { kind: "input", code: "invalid_url" } });
   });
 
   it("all three failing on an upstream of ours (the DNS resolver) → the first UpstreamError is thrown (503, credits back)", async () => {
@@ -258,7 +263,10 @@ describe("issue 18 §2 businessScore: the score of real replies", () => {
     if (!checks.aiVisibility.ran) throw new Error("ai-visibility did not run");
     const judged = checks.aiVisibility.reply.scoring.checks.filter((c) => c.judged);
     expect(aiv.max).toBe(judged.reduce((s, c) => s + c.max, 0));
-    expect(aiv.score).toBeCloseTo(judged.reduce((s, c) => s + c.points, 0), 1);
+    expect(aiv.score).toBeCloseTo(
+      judged.reduce((s, c) => s + c.points, 0),
+      1,
+    );
     expect(Math.round((100 * aiv.score!) / aiv.max!)).toBe(checks.aiVisibility.reply.score);
     for (const c of out.categories) for (const f of c.findings) expect(f.evidence.quote && f.evidence.where, `${c.key} ${f.id}`).toBeTruthy();
   });
@@ -268,7 +276,12 @@ describe("issue 18 §2 businessScore: the score of real replies", () => {
     async () => {
       const ctx = ctxOf();
       const checks = await runSiteChecks(ctx, "https://a11y.test/");
-      const out = scoreBusiness({ profile: { found: true, signals: [], accuracy: { score: 0, confidence: "low", breakdown: [] }, confidence: "low", sources: [], attribution: "" }, register: null, checks, today: "2026-11-21" });
+      const out = scoreBusiness({
+        profile: { found: true, signals: [], accuracy: { score: 0, confidence: "low", breakdown: [] }, confidence: "low", sources: [], attribution: "" },
+        register: null,
+        checks,
+        today: "2026-11-21",
+      });
       keep(out);
       const a11y = out.categories.find((c) => c.key === "accessibility")!;
       expect(a11y.status).toBe("scored");

@@ -17,10 +17,26 @@ import { balanceOf, call, createTestKey, json, unverifiedReplies } from "../../h
  */
 
 const NOW = Date.parse("2026-11-20T10:00:00Z");
-type Tender = { ocid: string; score: number; reasons: string[]; daysLeft: number | null; deadline: string | null; status: string; noticeUrl: string; value: unknown };
+type Tender = {
+  ocid: string;
+  score: number;
+  reasons: string[];
+  daysLeft: number | null;
+  deadline: string | null;
+  status: string;
+  noticeUrl: string;
+  value: unknown;
+};
 type Body = Record<string, any> & { tenders: Tender[] };
 
-const meta = (apiKey: string, now: number): CallMeta => ({ requestId: "req_tender_match", headers: new Headers(), ip: "192.0.2.18", apiKey, waitUntil: () => {}, now });
+const meta = (apiKey: string, now: number): CallMeta => ({
+  requestId: "req_tender_match",
+  headers: new Headers(),
+  ip: "192.0.2.18",
+  apiKey,
+  waitUntil: () => {},
+  now,
+});
 
 /** Calls the operation at a fixed time (the deadlines are judged against it). */
 async function match(query: Record<string, unknown>, now = NOW) {
@@ -40,7 +56,9 @@ beforeAll(async () => {
   await resetTenders(env.DB);
   await storeOf("contracts").reset(env, "contracts");
   const companies = new Uint8Array(await (await fetch("http://files.test/companies-house/bulk/BasicCompanyData-2026-11-01.csv")).arrayBuffer());
-  expect((await ingestEdition(env, { source: "companies", bytes: companies, fileName: "BasicCompanyData-2026-11-01.csv", url: null, editionDate: null })).outcome).toBe("loaded");
+  expect(
+    (await ingestEdition(env, { source: "companies", bytes: companies, fileName: "BasicCompanyData-2026-11-01.csv", url: null, editionDate: null })).outcome,
+  ).toBe("loaded");
   const tenders = new Uint8Array(await (await fetch("http://files.test/contracts/tender-release-package.json")).arrayBuffer());
   expect((await loadTenderFile(env, tenders, { fileName: "tender-release-package.json", now: new Date("2026-11-19T05:00:00Z") })).outcome).toBe("loaded");
 });
@@ -51,9 +69,19 @@ describe("issue 18 §2 GET /api/v1/tender-match", () => {
     const { status, body, keyId } = await match({ company: "16240003", keywords: "data analytics" });
     expect(status).toBe(200);
     expect(await balanceOf(keyId)).toBe(98);
-    expect(body.business).toEqual({ name: "HEDGEROW ANALYTICS LIMITED", companyNumber: "16240003", sicCodes: [{ code: "62020", description: null }], region: "East of England" });
+    expect(body.business).toEqual({
+      name: "HEDGEROW ANALYTICS LIMITED",
+      companyNumber: "16240003",
+      sicCodes: [{ code: "62020", description: null }],
+      region: "East of England",
+    });
     expect(body.cpvSearched.map((c: { prefix: string }) => c.prefix)).toEqual(["722", "726", "72"]);
-    expect(body.cpvSearched[0]).toEqual({ prefix: "722", description: "Software programming and consultancy services", fromSic: "62020", reason: "SIC class 6202: IT consultancy: software and computer support and consultancy" });
+    expect(body.cpvSearched[0]).toEqual({
+      prefix: "722",
+      description: "Software programming and consultancy services",
+      fromSic: "62020",
+      reason: "SIC class 6202: IT consultancy: software and computer support and consultancy",
+    });
     // The caller's words first; without a register description, the mapping's own words for the SIC code.
     expect(body.keywordsSearched).toEqual(["data analytics", "consultancy", "software", "computer"]);
     expect(body.tenders.map((t) => [t.ocid, t.score])).toEqual([
@@ -83,7 +111,10 @@ describe("issue 18 §2 GET /api/v1/tender-match", () => {
     expect(body.tenders.map((t) => t.ocid)).not.toContain("ocds-h6vhtk-05b1e2");
     expect(body.openTendersKnown).toBe(6);
     expect(body.notice).toMatch(/^2 open tenders fit the CPV codes of its SIC code and its keywords, among 6 open notices loaded/);
-    expect(body.provenance).toMatchObject({ licence: expect.stringMatching(/Open Government Licence/), attribution: expect.stringMatching(/Contracts Finder and Find a Tender/) });
+    expect(body.provenance).toMatchObject({
+      licence: expect.stringMatching(/Open Government Licence/),
+      attribution: expect.stringMatching(/Contracts Finder and Find a Tender/),
+    });
     expect(body.asOf).toEqual(expect.any(String));
     expect(tenderMatch.output.safeParse(body).success).toBe(true);
   });
@@ -93,7 +124,9 @@ describe("issue 18 §2 GET /api/v1/tender-match", () => {
     expect(morning.body.business.sicCodes).toEqual([{ code: "87100", description: "Residential nursing care facilities" }]);
     expect(morning.body.keywordsSearched).toEqual(["residential", "nursing", "care", "facilities"]);
     expect(morning.body.tenders.map((t) => [t.ocid, t.daysLeft])).toEqual([["ocds-b5fd17-3c4d5e6f-7a8b-4c9d-8e0f-2a3b4c5d6e7f", 0]]);
-    expect(morning.body.tenders[0].reasons[0]).toBe("CPV 85311000 Social work services with accommodation matches SIC 87100 Residential nursing care facilities (the notice's main classification)");
+    expect(morning.body.tenders[0].reasons[0]).toBe(
+      "CPV 85311000 Social work services with accommodation matches SIC 87100 Residential nursing care facilities (the notice's main classification)",
+    );
     const evening = await match({ company: "03712548" }, Date.parse("2026-11-20T16:00:01Z"));
     expect(evening.body.tenders).toEqual([]);
     expect(evening.body.openTendersKnown).toBe(5);

@@ -33,7 +33,16 @@ describe("SPEC §4.8 GET /api/v1/late-payment over HTTP", () => {
     const { key } = await createTestKey();
     for (const paid of ["2026-01-10", "2026-01-15"]) {
       const body = await json(await late({ amount: "5000", due: "2026-01-15", paid }, key));
-      expect(body).toMatchObject({ daysLate: 0, interestFrom: null, referenceRate: null, rateApplied: null, dailyInterest: 0, interest: 0, compensation: 0, claimTotal: 0 });
+      expect(body).toMatchObject({
+        daysLate: 0,
+        interestFrom: null,
+        referenceRate: null,
+        rateApplied: null,
+        dailyInterest: 0,
+        interest: 0,
+        compensation: 0,
+        claimTotal: 0,
+      });
     }
   });
 
@@ -61,7 +70,12 @@ describe("SPEC §4.8 GET /api/v1/late-payment over HTTP", () => {
 
   it("SPEC §4.8 compensation tiers: £40 under £1,000, £70 from £1,000, £100 from £10,000", async () => {
     const { key } = await createTestKey();
-    const tiers: [string, number][] = [["999.99", 40], ["1000", 70], ["9999.99", 70], ["10000", 100]];
+    const tiers: [string, number][] = [
+      ["999.99", 40],
+      ["1000", 70],
+      ["9999.99", 70],
+      ["10000", 100],
+    ];
     for (const [amount, compensation] of tiers)
       expect((await json(await late({ amount, due: "2026-01-15", paid: "2026-01-20" }, key))).compensation, amount).toBe(compensation);
   });
@@ -75,7 +89,8 @@ describe("SPEC §4.8 GET /api/v1/late-payment over HTTP", () => {
       expect(await balanceOf(keyId, { credits: 0 })).toBe(0);
     }
     const { key } = await createTestKey();
-    for (const amount of ["1250", "1250.5", "1250.50", "0.01"]) expect((await late({ amount, due: "2026-01-15", paid: "2026-01-20" }, key)).status, amount).toBe(200);
+    for (const amount of ["1250", "1250.5", "1250.50", "0.01"])
+      expect((await late({ amount, due: "2026-01-15", paid: "2026-01-20" }, key)).status, amount).toBe(200);
     // The same strictness on every numeric input: a feed's page size.
     for (const limit of ["0x10", "1e2", " 5", "5.0"]) {
       const r = await call(`/api/v1/aml-register/changes?since=2026-01-01&limit=${encodeURIComponent(limit)}`, { key });
@@ -96,7 +111,13 @@ describe("SPEC §4.8 GET /api/v1/late-payment over HTTP", () => {
     const param = doc.paths["/api/v1/late-payment"].get.parameters.find((p: { name: string }) => p.name === "paid");
     const pattern = new RegExp(param.schema.pattern, "u");
     const { key } = await createTestKey();
-    for (const [paid, taken] of [["1998-10-31", false], ["1998-11-01", true], ["0723-10-31", false], ["2000-02-29", true], ["2100-02-29", false]] as const) {
+    for (const [paid, taken] of [
+      ["1998-10-31", false],
+      ["1998-11-01", true],
+      ["0723-10-31", false],
+      ["2000-02-29", true],
+      ["2100-02-29", false],
+    ] as const) {
       expect(pattern.test(paid), paid).toBe(taken);
       const r = await late({ amount: "100", due: "1998-11-01", paid }, key);
       await r.body?.cancel();

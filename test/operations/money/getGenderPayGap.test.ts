@@ -16,7 +16,13 @@ beforeAll(async () => {
   await storeOf("gender-pay-gap").reset(env, "gender-pay-gap");
   for (const year of ["2025", "2026"]) {
     const bytes = new Uint8Array(await (await fetch(`http://files.test/gender-pay-gap/${year}`)).arrayBuffer());
-    const r = await ingestEdition(env, { source: "gender-pay-gap", bytes, fileName: `UK Gender Pay Gap Data - ${year} to ${Number(year) + 1}.csv`, url: null, editionDate: null });
+    const r = await ingestEdition(env, {
+      source: "gender-pay-gap",
+      bytes,
+      fileName: `UK Gender Pay Gap Data - ${year} to ${Number(year) + 1}.csv`,
+      url: null,
+      editionDate: null,
+    });
     expect(r.outcome).toBe("loaded");
   }
 });

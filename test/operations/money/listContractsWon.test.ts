@@ -37,7 +37,12 @@ describe("issue 14 §2 contracts-won", () => {
       ["2026-02-27", "name and postcode", "CF"],
       ["2025-05-28", "company number", "FTS"],
     ]);
-    expect(body.awards[1]).toMatchObject({ buyer: { name: "Northfield Borough Council" }, value: { amount: 180000, currency: "GBP" }, cpv: { id: "79100000" }, noticeUrl: expect.stringContaining("find-tender") });
+    expect(body.awards[1]).toMatchObject({
+      buyer: { name: "Northfield Borough Council" },
+      value: { amount: 180000, currency: "GBP" },
+      cpv: { id: "79100000" },
+      noticeUrl: expect.stringContaining("find-tender"),
+    });
     expect(body.awards[3].supplierCount).toBe(3);
     const y2026 = body.totals.byYear.find((t: { group: string }) => t.group === "2026");
     expect(y2026).toMatchObject({ awards: 3, soleValue: 287000, shared: 0 });
@@ -62,7 +67,11 @@ describe("issue 14 §2 contracts-won", () => {
     expect(none.r.status).toBe(404);
     expect(none.body.query).toBe("07000001");
     expect(await balanceOf(none.keyId)).toBe(100);
-    for (const [q, field] of [["company=01234567&cursor=zzz", "cursor"], ["company=01234567&since=2026-13-01", "since"], ["company=01234567&limit=0", "limit"]]) {
+    for (const [q, field] of [
+      ["company=01234567&cursor=zzz", "cursor"],
+      ["company=01234567&since=2026-13-01", "since"],
+      ["company=01234567&limit=0", "limit"],
+    ]) {
       const bad = await get(`/api/v1/contracts-won?${q}`);
       expect(bad.r.status, q).toBe(400);
       expect(bad.body.field).toBe(field);

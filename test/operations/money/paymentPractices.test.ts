@@ -44,7 +44,13 @@ describe("issue 14 §2 payment-practices", () => {
       maxContractualTermsDays: 60,
       url: "https://check-payment-practices.service.gov.uk/report/5003",
     });
-    expect(body.trend).toMatchObject({ overall: "improving", steps: [{ avgDaysChange: -4, direction: "improving" }, { avgDaysChange: -3, direction: "improving" }] });
+    expect(body.trend).toMatchObject({
+      overall: "improving",
+      steps: [
+        { avgDaysChange: -4, direction: "improving" },
+        { avgDaysChange: -3, direction: "improving" },
+      ],
+    });
     expect(body.provenance.source).toMatch(/Payment practices/i);
   });
 
@@ -93,7 +99,10 @@ describe("issue 14 §2 ppn-018", () => {
     expect(body.ppn018.reports[0]).toMatchObject({ verdict: "pass", paidWithin60Pct: 95, avgDaysToPay: 45 });
     expect(body.ppn018.reports[0].arithmetic).toContain("41.7% + 53.3% = 95.0%");
     expect(body.ppn018.reports[1]).toMatchObject({ verdict: "fail", paidWithin60Pct: 92 }); // 92% but 49 days
-    expect(body.earlierThresholds.map((x: { instrument: string; overall: string }) => `${x.instrument}:${x.overall}`)).toEqual(["PPN 015:pass", "PPN 10/23:pass"]);
+    expect(body.earlierThresholds.map((x: { instrument: string; overall: string }) => `${x.instrument}:${x.overall}`)).toEqual([
+      "PPN 015:pass",
+      "PPN 10/23:pass",
+    ]);
     expect(body.notice).toContain("may accept other evidence");
   });
 

@@ -56,7 +56,15 @@ describe("SPEC §4.5 aml-register/changes", () => {
     expect(r.headers.get("x-credits-remaining")).toBe("99");
     expect(await balanceOf(keyId)).toBe(99);
     amlRegisterChanges.output.parse(body);
-    expect(body).toMatchObject({ source: "aml", since: "2026-10-01", kinds: ["added", "removed", "returned", "status", "premises"], more: false, nextCursor: null, historySince: "2026-10-07", registerDate: "2026-12-07" });
+    expect(body).toMatchObject({
+      source: "aml",
+      since: "2026-10-01",
+      kinds: ["added", "removed", "returned", "status", "premises"],
+      more: false,
+      nextCursor: null,
+      historySince: "2026-10-07",
+      registerDate: "2026-12-07",
+    });
     expect(body.provenance).toMatchObject({ registerDate: "2026-12-07", licence: expect.stringContaining("Open Government Licence") });
     const changes = body.changes as Change[];
     expect(changes.map((c) => `${c.date} ${c.kind} ${c.name}`)).toEqual([
@@ -189,12 +197,18 @@ describe("SPEC §4.8 sponsor-licence/changes and cqc-check/changes", () => {
   });
 
   it("SPEC §6.3 every feed takes added, removed, returned and status; a kind that cannot occur is accepted, matches nothing and is documented", async () => {
-    for (const [path, kind] of [["/api/v1/cqc-check/changes", "removed"], ["/api/v1/sponsor-licence/changes", "status"], ["/api/v1/sra-check/changes", "returned"]]) {
+    for (const [path, kind] of [
+      ["/api/v1/cqc-check/changes", "removed"],
+      ["/api/v1/sponsor-licence/changes", "status"],
+      ["/api/v1/sra-check/changes", "returned"],
+    ]) {
       const { r, body } = await feed(path, { since: "2026-01-01", kind });
       expect([path, r.status]).toEqual([path, 200]);
       expect(body.changes).toEqual([]);
     }
-    expect(cqcCheckChanges.description).toMatch(/`removed` is accepted but matches nothing: a provider or location that leaves the CQC register is reported as `deregistered`/);
+    expect(cqcCheckChanges.description).toMatch(
+      /`removed` is accepted but matches nothing: a provider or location that leaves the CQC register is reported as `deregistered`/,
+    );
   });
 
   it("SPEC §6.3 each register has its own feed: SRA and charity feeds are empty when nothing was loaded", async () => {

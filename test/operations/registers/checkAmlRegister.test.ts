@@ -38,7 +38,9 @@ describe("SPEC §2.5 / §4.5 aml-register", () => {
       },
     ]);
     expect(body.entries[0]).toMatchObject({ tradingName: "Harbour Company Secretaries", postcodeDistrict: "SW1A", lastSeen: "2026-11-07", removedOn: null });
-    expect(body.history).toEqual([{ date: "2026-11-07", kind: "status", name: "HARBOUR FORMATIONS LTD", before: { status: "Applied" }, after: { status: "Approved" } }]);
+    expect(body.history).toEqual([
+      { date: "2026-11-07", kind: "status", name: "HARBOUR FORMATIONS LTD", before: { status: "Applied" }, after: { status: "Approved" } },
+    ]);
   });
 
   it("SPEC §4.5 issue 28 §1 by company number: matched only on a former name from Companies House: a possible match, never 'supervised'", async () => {
@@ -55,7 +57,9 @@ describe("SPEC §2.5 / §4.5 aml-register", () => {
       matchCertainty: { definite: false, basis: "former-name", matchedCompanyName: "OAKHILL HOMES LIMITED" },
       registrations: [{ mlrNumber: "XEML00000111222", status: "Approved", definite: false }],
     });
-    expect(body.summary).toMatch(/^Possible match only: OAKHILL HOMES LIMITED \(XEML00000111222: Approved\) matches OAKHILL PROPERTY GROUP LIMITED \(09876543\) through the company's former name "OAKHILL HOMES LIMITED"/);
+    expect(body.summary).toMatch(
+      /^Possible match only: OAKHILL HOMES LIMITED \(XEML00000111222: Approved\) matches OAKHILL PROPERTY GROUP LIMITED \(09876543\) through the company's former name "OAKHILL HOMES LIMITED"/,
+    );
     expect(body.summary).toMatch(/Confirm with the MLR number/);
     expect(body.summary).not.toMatch(/is on HMRC's supervised business register/);
     expect(body.registrations.map((g: { mlrNumber: string }) => g.mlrNumber)).toEqual(["XEML00000111222"]);

@@ -31,7 +31,11 @@ describe("SPEC §4.8 charity-check", () => {
       flags: { insolvent: false, inAdministration: false, interimManager: null },
       reportingStatus: "Submission Received",
       latestAccounts: { periodStart: "2024-04-01", periodEnd: "2025-03-31", income: 245310, spend: 231004.5 },
-      classification: { what: ["The Prevention Or Relief Of Poverty", "Other Charitable Purposes"], how: ["Provides Buildings/facilities/open Space"], who: ["Elderly/old People", "The General Public/mankind"] },
+      classification: {
+        what: ["The Prevention Or Relief Of Poverty", "Other Charitable Purposes"],
+        how: ["Provides Buildings/facilities/open Space"],
+        who: ["Elderly/old People", "The General Public/mankind"],
+      },
       areasOfOperation: ["Riverside City", "Millbrook"],
       trusteeCount: 3,
       otherRegulators: ["Care Quality Commission", "Regulator of Social Housing"],
@@ -53,7 +57,10 @@ describe("SPEC §4.8 charity-check", () => {
     expect(byName.body.summary).toContain("Its annual return or accounts are overdue at the Charity Commission (Submission Overdue).");
     expect(byName.text).not.toContain("Carys");
     const removed = await check("charity-check", "250003");
-    expect(removed.body).toMatchObject({ registered: false, charities: [{ registrationStatus: "Removed", removedOn: "2019-08-31", removalReason: "Amalgamated" }] });
+    expect(removed.body).toMatchObject({
+      registered: false,
+      charities: [{ registrationStatus: "Removed", removedOn: "2019-08-31", removalReason: "Amalgamated" }],
+    });
     const rescue = await check("charity-check", "1160004");
     expect(rescue.body.charities[0].flags.interimManager).toBe(true);
     expect(rescue.body.summary).toMatch(/interim manager/);
@@ -63,7 +70,12 @@ describe("SPEC §4.8 charity-check", () => {
     // "Riverside Trust" is near RIVERSIDE COMMUNITY TRUST and its working name RIVERSIDE CENTRE, equal to neither.
     const near = await check("charity-check", "Riverside Trust");
     expect(near.r.status).toBe(200);
-    expect(near.body).toMatchObject({ registered: false, possibleMatch: true, matchCertainty: { definite: false }, charities: [{ charityNumber: "1100001", registrationStatus: "Registered" }] });
+    expect(near.body).toMatchObject({
+      registered: false,
+      possibleMatch: true,
+      matchCertainty: { definite: false },
+      charities: [{ charityNumber: "1100001", registrationStatus: "Registered" }],
+    });
     expect(["similar-name", "alternative-name"]).toContain(near.body.matchCertainty.basis);
     expect(near.body.summary).toMatch(/^Possible match only: RIVERSIDE COMMUNITY TRUST \(charity 1100001, listed as registered\) matches "Riverside Trust"/);
     expect(near.body.summary).toMatch(/Confirm with the charity number/);

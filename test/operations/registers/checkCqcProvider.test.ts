@@ -20,7 +20,13 @@ describe("SPEC §4.8 cqc-check", () => {
     expect(body).toMatchObject({
       matchedBy: "name",
       registered: true,
-      provider: { providerId: "1-102642955", name: "Meadow Care Homes Limited", companyNumber: "03712548", registrationStatus: "Registered", ownershipType: "Organisation" },
+      provider: {
+        providerId: "1-102642955",
+        name: "Meadow Care Homes Limited",
+        companyNumber: "03712548",
+        registrationStatus: "Registered",
+        ownershipType: "Organisation",
+      },
       locationsTotal: 2,
       registerDate: "2026-10-03",
       provenance: { licence: "Open Government Licence v3.0", attribution: expect.stringContaining("Care Quality Commission") },
@@ -35,9 +41,14 @@ describe("SPEC §4.8 cqc-check", () => {
       lastReportDate: "2024-05-25",
       careHome: true,
     });
-    expect(body.locations.find((l: { locationId: string }) => l.locationId === "1-119990001")).toMatchObject({ registrationStatus: "Deregistered", deregistrationDate: "2024-06-28" });
+    expect(body.locations.find((l: { locationId: string }) => l.locationId === "1-119990001")).toMatchObject({
+      registrationStatus: "Deregistered",
+      deregistrationDate: "2024-06-28",
+    });
     expect(body.summary).toMatch(/1 location is rated Inadequate/);
-    expect(body.history).toEqual([{ date: "2026-10-03", kind: "re-rated", name: "Meadowbank House", before: { rating: "Good" }, after: { rating: "Inadequate" } }]);
+    expect(body.history).toEqual([
+      { date: "2026-10-03", kind: "re-rated", name: "Meadowbank House", before: { rating: "Good" }, after: { rating: "Inadequate" } },
+    ]);
     expect(text).not.toMatch(/Marchbanks|Evelyn|01632/); // the registered manager and phone numbers are never shown
   });
 

@@ -19,17 +19,28 @@ describe("SPEC §4.8 sponsor-licence", () => {
       // Matched only through the name the company stopped using on 2025-01-09: possible, so not licensed.
       licensed: false,
       possibleMatch: true,
-      matchCertainty: { definite: false, basis: "former-name", nameKind: "former", matchedCompanyName: "BAYSIDE HOTEL GROUP LTD", formerNameUntil: "2025-01-09" },
+      matchCertainty: {
+        definite: false,
+        basis: "former-name",
+        nameKind: "former",
+        matchedCompanyName: "BAYSIDE HOTEL GROUP LTD",
+        formerNameUntil: "2025-01-09",
+      },
       ratings: [],
       townCheck: { registeredOfficeTown: "Brighton", registerTowns: ["Brighton"], agrees: true },
       historySince: "2026-06-26",
       provenance: { licence: OGL, attribution: "Source: Home Office, register of licensed sponsors." },
     });
     expect(body.sponsors).toHaveLength(1);
-    expect(body.sponsors[0].routes.map((x: { route: string; rating: string }) => `${x.route}: ${x.rating}`).sort()).toEqual(["Seasonal Worker: A rating", "Skilled Worker: A rating"]);
+    expect(body.sponsors[0].routes.map((x: { route: string; rating: string }) => `${x.route}: ${x.rating}`).sort()).toEqual([
+      "Seasonal Worker: A rating",
+      "Skilled Worker: A rating",
+    ]);
     expect(body.sponsors[0].county).toBeNull(); // "Select a State" is a placeholder
     expect(body.sponsors[0].match).toMatchObject({ basis: "former-name", definite: false });
-    expect(body.summary).toMatch(/^Possible match only: Bayside Hotel Group Ltd, listed as a sponsor \(workers; A rating\) matches BAYSIDE HOSPITALITY LIMITED \(07654321\) through the company's former name "BAYSIDE HOTEL GROUP LTD" \(used until 2025-01-09\)\./);
+    expect(body.summary).toMatch(
+      /^Possible match only: Bayside Hotel Group Ltd, listed as a sponsor \(workers; A rating\) matches BAYSIDE HOSPITALITY LIMITED \(07654321\) through the company's former name "BAYSIDE HOTEL GROUP LTD" \(used until 2025-01-09\)\./,
+    );
     expect(body.summary).not.toMatch(/is a licensed sponsor/);
     expect(body.matchCertainty.toConfirm).toMatch(/change of name/);
   });
@@ -54,7 +65,9 @@ describe("SPEC §4.8 sponsor-licence", () => {
     // SPEC §2.1: the warning is in the summary, not only in a field.
     expect(body.summary).toContain("GREYSTONE ENGINEERING LIMITED has filings overdue at Companies House.");
     const bayside = await check("sponsor-licence", "07654321");
-    expect(bayside.body.summary).toContain("Companies House shows a proposal to strike BAYSIDE HOSPITALITY LIMITED off the register (active-proposal-to-strike-off).");
+    expect(bayside.body.summary).toContain(
+      "Companies House shows a proposal to strike BAYSIDE HOSPITALITY LIMITED off the register (active-proposal-to-strike-off).",
+    );
   });
 
   it("SPEC §4.8 by name: recent changes (re-rated, moved), a B rating explained; a removed sponsor is not licensed", async () => {
@@ -62,9 +75,22 @@ describe("SPEC §4.8 sponsor-licence", () => {
     expect(abbey.r.status).toBe(200);
     sponsorLicence.output.parse(abbey.body);
     // The company number written in the register's name is an identifier, not part of the name: the name asked is exact.
-    expect(abbey.body).toMatchObject({ licensed: true, ratings: ["B rating"], townCheck: { agrees: null }, matchCertainty: { basis: "name-asked", definite: true } });
+    expect(abbey.body).toMatchObject({
+      licensed: true,
+      ratings: ["B rating"],
+      townCheck: { agrees: null },
+      matchCertainty: { basis: "name-asked", definite: true },
+    });
     expect(abbey.body.summary).toMatch(/action plan/);
-    expect(abbey.body.history).toEqual([{ date: "2026-06-29", kind: "re-rated", name: "Abbeyfield  Care  Homes (12345678) Limited", before: { rating: "A rating", ratings: { "Skilled Worker": "A rating" } }, after: { rating: "B rating", ratings: { "Skilled Worker": "B rating" } } }]);
+    expect(abbey.body.history).toEqual([
+      {
+        date: "2026-06-29",
+        kind: "re-rated",
+        name: "Abbeyfield  Care  Homes (12345678) Limited",
+        before: { rating: "A rating", ratings: { "Skilled Worker": "A rating" } },
+        after: { rating: "B rating", ratings: { "Skilled Worker": "B rating" } },
+      },
+    ]);
 
     const northgate = await check("sponsor-licence", "Northgate Property Solutions Ltd");
     expect(northgate.body.history.map((h: { kind: string; after: unknown }) => [h.kind, h.after])).toEqual([["moved", { town: "Watford" }]]);

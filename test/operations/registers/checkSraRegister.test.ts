@@ -23,8 +23,15 @@ describe("SPEC §2.6 / §4.5 sra-check", () => {
       expect(r.status).toBe(200);
       sraCheck.output.parse(body);
       expect(body.companyLookup).toEqual({ state: "unavailable", licence: null });
-      expect(body.company).toEqual({ name: body.firms[0].name, number: "01234567", status: "unknown", statusDetail: "Companies House could not be read just now; name and number are the register's own." });
-      expect(body.summary).toMatch(/Companies House could not be read just now, so the company's status and filings \(company 01234567\) are not shown; retry shortly\.$/);
+      expect(body.company).toEqual({
+        name: body.firms[0].name,
+        number: "01234567",
+        status: "unknown",
+        statusDetail: "Companies House could not be read just now; name and number are the register's own.",
+      });
+      expect(body.summary).toMatch(
+        /Companies House could not be read just now, so the company's status and filings \(company 01234567\) are not shown; retry shortly\.$/,
+      );
     } finally {
       spy.mockRestore();
       errors.mockRestore();
@@ -69,7 +76,11 @@ describe("SPEC §2.6 / §4.5 sra-check", () => {
     const byName = await check("sra-check", "Riverine Solicitors");
     expect(byName.r.status).toBe(200);
     sraCheck.output.parse(byName.body);
-    expect(byName.body).toMatchObject({ matchedBy: "name", authorised: true, firms: [{ sraNumber: 8005864, kind: "sole practice", statusCode: "YES", workAreas: ["Family / Matrimonial", "Immigration", "Litigation - Other"] }] });
+    expect(byName.body).toMatchObject({
+      matchedBy: "name",
+      authorised: true,
+      firms: [{ sraNumber: 8005864, kind: "sole practice", statusCode: "YES", workAreas: ["Family / Matrimonial", "Immigration", "Litigation - Other"] }],
+    });
   });
 
   it("SPEC §4.5 by company number through a former name: a possible match, never stated as authorisation of the queried company", async () => {
@@ -85,7 +96,9 @@ describe("SPEC §2.6 / §4.5 sra-check", () => {
       possibleMatch: true,
       firms: [{ sraNumber: 598877, status: "authorised with conditions", statusCode: "CONDITION", authorised: true }],
     });
-    expect(body.summary).toMatch(/^Possible match only: Castle & Brook Solicitors \(SRA 598877, authorised with conditions\) matches CASTLE BROOK LEGAL LIMITED \(08112233\)/);
+    expect(body.summary).toMatch(
+      /^Possible match only: Castle & Brook Solicitors \(SRA 598877, authorised with conditions\) matches CASTLE BROOK LEGAL LIMITED \(08112233\)/,
+    );
     expect(body.summary).toMatch(/through the company's former name "CASTLE & BROOK SOLICITORS LIMITED"/);
     expect(body.summary).toMatch(/Confirm with the SRA number that this is the same organisation.* The SRA lists no company number for it\./);
     expect(body.matchCertainty).toMatchObject({ basis: "former-name", definite: false, nameKind: "former" });
@@ -99,8 +112,13 @@ describe("SPEC §2.6 / §4.5 sra-check", () => {
     expect(near.body.summary).toMatch(/^Possible match only/);
     const meridian = await check("sra-check", "Meridian Law Associates Ltd");
     expect(meridian.body).toMatchObject({ authorised: false, firms: [{ status: "intervened", authorised: false, companyNumber: "SC123456" }] });
-    expect(meridian.body.summary).toMatch(/not currently authorised: intervened since \d{4}-\d{2}-\d{2}\. The SRA has intervened: it has closed the practice and taken its client files and client money\./);
-    expect(meridian.body.firms[0]).toMatchObject({ statusDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), statusMeaning: expect.stringContaining("taken its client files") });
+    expect(meridian.body.summary).toMatch(
+      /not currently authorised: intervened since \d{4}-\d{2}-\d{2}\. The SRA has intervened: it has closed the practice and taken its client files and client money\./,
+    );
+    expect(meridian.body.firms[0]).toMatchObject({
+      statusDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      statusMeaning: expect.stringContaining("taken its client files"),
+    });
   });
 
   it("SPEC §1 rule 7: a freelance solicitor (a person) is not loaded; unknown SRA number → 404", async () => {

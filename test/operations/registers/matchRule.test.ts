@@ -118,7 +118,12 @@ describe("issue 28 §1 one match rule for every register check", () => {
         const found: Found[] = rows.map(([e, kind], i) => {
           const entry = entryOf(e, i, kind === "contradicted");
           const route = routeOf(kind, entry);
-          return { entry, route, match: { score: kind === "similar" ? 0.72 : 1, matchedName: route.matchedName, reasons: ["generated"] }, certainty: matchCertainty(route, recordFactsOf(entry), COMPANY, "register number") };
+          return {
+            entry,
+            route,
+            match: { score: kind === "similar" ? 0.72 : 1, matchedName: route.matchedName, reasons: ["generated"] },
+            certainty: matchCertainty(route, recordFactsOf(entry), COMPANY, "register number"),
+          };
         });
         expect(found.every((f) => !f.certainty.definite)).toBe(true);
         const o = overallCertainty(found.map((f) => f.certainty));
@@ -133,7 +138,12 @@ describe("issue 28 §1 one match rule for every register check", () => {
           certainty: o.best!,
         };
         const source = spec.source as RegisterSource;
-        const out = (await spec.reply({ company: COMPANY.number, found: result, base: (entities) => checkReply(services, source, result, entities), services })) as Record<string, unknown>;
+        const out = (await spec.reply({
+          company: COMPANY.number,
+          found: result,
+          base: (entities) => checkReply(services, source, result, entities),
+          services,
+        })) as Record<string, unknown>;
         spec.output.parse(out);
         expect(out[spec.positive], `${spec.operationId}.${spec.positive}`).toBe(false);
         expect(out.possibleMatch).toBe(true);
@@ -152,20 +162,31 @@ describe("issue 28 §1 one match rule for every register check", () => {
     expect(asIs({ by: "register-number", via: null }, null)).toMatchObject({ definite: true, basis: "register-number" });
     expect(asIs({ by: "company-number", via: null })).toMatchObject({ definite: true, basis: "company-number" });
     expect(asIs({ via: "Bayside Hospitality Ltd" }, null)).toMatchObject({ definite: true, basis: "name-asked" });
-    expect(asIs({ matchedName: "Bayside Hotel Group", via: "BAYSIDE HOTEL GROUP LTD" })).toMatchObject({ definite: false, basis: "former-name", formerNameUntil: "2025-01-09" });
+    expect(asIs({ matchedName: "Bayside Hotel Group", via: "BAYSIDE HOTEL GROUP LTD" })).toMatchObject({
+      definite: false,
+      basis: "former-name",
+      formerNameUntil: "2025-01-09",
+    });
     expect(asIs({ primary: false })).toMatchObject({ definite: false, basis: "alternative-name" });
     expect(asIs({ matchedName: "Bayside Hospitality Group" })).toMatchObject({ definite: false, basis: "similar-name" });
     // Ltd vs LLP is another legal form: not the same name.
     expect(asIs({ matchedName: "Bayside Hospitality LLP" })).toMatchObject({ definite: false, basis: "similar-name" });
     // Contradictions: another company number on the record; a town and postcode sharing nothing with the registered office.
-    expect(asIs({}, COMPANY, recordFactsOf({ ...e, companyNumber: "01234567" }))).toMatchObject({ definite: false, contradictions: ["the register's record gives company number 01234567, not 07654321"] });
+    expect(asIs({}, COMPANY, recordFactsOf({ ...e, companyNumber: "01234567" }))).toMatchObject({
+      definite: false,
+      contradictions: ["the register's record gives company number 01234567, not 07654321"],
+    });
     expect(asIs({}, COMPANY, recordFactsOf({ ...e, town: "Leeds" })).definite).toBe(false);
     expect(asIs({}, COMPANY, recordFactsOf({ ...e, town: null, data: { postcodeDistrict: "BN1" } })).definite).toBe(true);
     expect(asIs({}, COMPANY, recordFactsOf({ ...e, town: null, data: { postcodeDistrict: "LS1" } })).definite).toBe(false);
     expect(asIs({}, COMPANY, recordFactsOf({ ...e, town: "BRIGHTON AND HOVE" })).definite).toBe(true);
     // A company number written in the register's name is checked as a number and is not part of the name.
-    expect(asIs({ matchedName: "Bayside Hospitality (07654321) Ltd" }, COMPANY, recordFactsOf({ ...e, name: "Bayside Hospitality (07654321) Ltd" })).definite).toBe(true);
-    expect(asIs({ matchedName: "Bayside Hospitality (01234567) Ltd" }, COMPANY, recordFactsOf({ ...e, name: "Bayside Hospitality (01234567) Ltd" })).definite).toBe(false);
+    expect(
+      asIs({ matchedName: "Bayside Hospitality (07654321) Ltd" }, COMPANY, recordFactsOf({ ...e, name: "Bayside Hospitality (07654321) Ltd" })).definite,
+    ).toBe(true);
+    expect(
+      asIs({ matchedName: "Bayside Hospitality (01234567) Ltd" }, COMPANY, recordFactsOf({ ...e, name: "Bayside Hospitality (01234567) Ltd" })).definite,
+    ).toBe(false);
     expect(sameNameNormalised("Bayside Hotel Group", "BAYSIDE HOTEL GROUP LTD")).toBe(true);
   });
 });
@@ -203,7 +224,9 @@ describe.skipIf(!env.SHARED_PRESENT)("issue 28 §1 real data: former, alternativ
     for (const name of names) {
       const entry = { name, companyNumber: null, town: null, data: {} };
       const [m] = matchNames(name, [{ id: "x", name }]);
-      expect(matchCertainty({ by: "name", matchedName: m.matchedName, primary: m.primary, via: name }, recordFactsOf(entry), null, null).definite, name).toBe(true);
+      expect(matchCertainty({ by: "name", matchedName: m.matchedName, primary: m.primary, via: name }, recordFactsOf(entry), null, null).definite, name).toBe(
+        true,
+      );
       const words = name.split(/\s+/);
       if (words.length < 3) continue;
       const shorter = words.slice(1).join(" ");
@@ -220,14 +243,19 @@ describe.skipIf(!env.SHARED_PRESENT)("issue 28 §1 real data: former, alternativ
 
   it("CQC: a real location's 'Also known as' name matches as an alternative name, possible only", async () => {
     const csv = await text("data/cqc/cqc-search-export_care-homes-deactivated_head3000.csv");
-    const rows = csv.split(/\r?\n/).slice(1).map((l) => l.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((c) => c.replace(/,$/, "").replace(/^"|"$/g, "").replace(/""/g, '"').trim()));
+    const rows = csv
+      .split(/\r?\n/)
+      .slice(1)
+      .map((l) => l.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((c) => c.replace(/,$/, "").replace(/^"|"$/g, "").replace(/""/g, '"').trim()));
     const aka = rows.filter((r) => r[14] && r[0] && !sameNameNormalised(r[14], r[0])).slice(0, 30);
     expect(aka.length).toBeGreaterThan(0);
     for (const r of aka) {
       const entry = { name: r[0], companyNumber: null, town: r[3], data: { address: { town: r[3], postcode: r[5] } } };
       const [m] = matchNames(r[14], [{ id: "x", name: r[0], altNames: [r[14]] }], { minScore: 0.95 });
       if (!m) continue;
-      expect(matchCertainty({ by: "name", matchedName: m.matchedName, primary: m.primary, via: r[14] }, recordFactsOf(entry), null, "CQC provider or location id")).toMatchObject({ definite: false, basis: "alternative-name" });
+      expect(
+        matchCertainty({ by: "name", matchedName: m.matchedName, primary: m.primary, via: r[14] }, recordFactsOf(entry), null, "CQC provider or location id"),
+      ).toMatchObject({ definite: false, basis: "alternative-name" });
     }
   });
 });

@@ -31,7 +31,8 @@ export async function load(source: RegisterSource): Promise<void> {
       for (const d of ["2026-10-07", "2026-11-07"]) await ingest("aml", await bytesOf(`hmrc-mlr/register-edition-${d}.csv`), d);
       return;
     case "sponsors":
-      for (const d of ["2026-06-26", "2026-06-29", "2026-10-06"]) await ingest("sponsors", await bytesOf(`sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_${d}.csv`), d);
+      for (const d of ["2026-06-26", "2026-06-29", "2026-10-06"])
+        await ingest("sponsors", await bytesOf(`sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_${d}.csv`), d);
       return;
     case "sra":
       await ingest("sra", await bytesOf("sra/GetAll.json"), "2026-10-08");
@@ -48,7 +49,9 @@ export async function load(source: RegisterSource): Promise<void> {
       return;
     }
     case "charity": {
-      const tables = Object.fromEntries(await Promise.all(CHARITY_EXTRA_TABLES.map(async (t) => [t, await bytesOf(`charity-commission/publicextract.${t}.txt`)])));
+      const tables = Object.fromEntries(
+        await Promise.all(CHARITY_EXTRA_TABLES.map(async (t) => [t, await bytesOf(`charity-commission/publicextract.${t}.txt`)])),
+      );
       await ingest("charity", await bytesOf("charity-commission/publicextract.charity.txt"), "2026-10-07", { tables }, { chunkRows: 2 });
       return;
     }

@@ -53,7 +53,10 @@ describe("issue 13 §3 distress signals", () => {
     expect(byCode["2441"]).toBeUndefined(); // same name, another company's number
     expect(x.gazette).toEqual({ noticesRead: 4, matched: 3, truncated: false });
     const insolvency = x.signals!.find((s) => s.kind === "insolvency-case")!;
-    expect(insolvency).toMatchObject({ source: "companies-house-insolvency", evidence: { caseType: "compulsory-liquidation", practitioners: 1, dates: ["wound-up-on 2026-07-02", "petitioned-on 2026-05-11"] } });
+    expect(insolvency).toMatchObject({
+      source: "companies-house-insolvency",
+      evidence: { caseType: "compulsory-liquidation", practitioners: 1, dates: ["wound-up-on 2026-07-02", "petitioned-on 2026-05-11"] },
+    });
     const text = JSON.stringify(body);
     expect(text).not.toContain("Miranda"); // the liquidator (the firm in the registered office's c/o line is not a person)
     expect(text).not.toContain("Pellingham"); // a person entitled to a charge
@@ -66,9 +69,18 @@ describe("issue 13 §3 distress signals", () => {
     const days = (d: string) => Math.round((Date.parse(today) - Date.parse(d)) / 86_400_000);
     const byKind = (k: string) => x.signals!.filter((s) => s.kind === k);
     expect(byKind("strike-off-proposed")).toEqual([
-      expect.objectContaining({ severity: "high", date: "2026-10-14", source: "companies-house-filing-history", evidence: expect.objectContaining({ form: "GAZ1", description: "gazette-notice-compulsory" }) }),
+      expect.objectContaining({
+        severity: "high",
+        date: "2026-10-14",
+        source: "companies-house-filing-history",
+        evidence: expect.objectContaining({ form: "GAZ1", description: "gazette-notice-compulsory" }),
+      }),
     ]);
-    expect(byKind("accounts-overdue")[0]).toMatchObject({ date: "2025-12-31", evidence: { daysOverdue: days("2025-12-31") }, severity: days("2025-12-31") > 90 ? "high" : "medium" });
+    expect(byKind("accounts-overdue")[0]).toMatchObject({
+      date: "2025-12-31",
+      evidence: { daysOverdue: days("2025-12-31") },
+      severity: days("2025-12-31") > 90 ? "high" : "medium",
+    });
     expect(byKind("confirmation-statement-overdue")[0]).toMatchObject({ date: "2026-06-14", evidence: { daysOverdue: days("2026-06-14") } });
     expect(byKind("accounts-overdue")[0].summary).toBe(`Accounts overdue by ${days("2025-12-31")} days (due 2025-12-31).`);
     const gazette = byKind("gazette-notice");
@@ -85,8 +97,17 @@ describe("issue 13 §3 distress signals", () => {
     const { body } = await distress("06527449,05550123");
     const [bnk, greystone] = body.results as Result[];
     expect(bnk.level).toBe("high");
-    expect(bnk.signals!.find((s) => s.kind === "sanctions-match")).toMatchObject({ source: "uk-sanctions-list", evidence: { listId: "BEL0107", regimes: ["Belarus"] } });
-    expect(bnk.sanctions).toMatchObject({ checked: true, listDate: "2026-02-13", definiteMatches: [{ listId: "BEL0107", nameType: "primary", reasons: expect.arrayContaining(["same UK company number 06527449", "same postcode W6 7BA"]) }] });
+    expect(bnk.signals!.find((s) => s.kind === "sanctions-match")).toMatchObject({
+      source: "uk-sanctions-list",
+      evidence: { listId: "BEL0107", regimes: ["Belarus"] },
+    });
+    expect(bnk.sanctions).toMatchObject({
+      checked: true,
+      listDate: "2026-02-13",
+      definiteMatches: [
+        { listId: "BEL0107", nameType: "primary", reasons: expect.arrayContaining(["same UK company number 06527449", "same postcode W6 7BA"]) },
+      ],
+    });
     expect(greystone.sanctions).toEqual({
       checked: true,
       listDate: "2026-02-13",
@@ -104,7 +125,11 @@ describe("issue 13 §3 distress signals", () => {
     await storeOf("sanctions").reset(env, "sanctions");
     try {
       const { body } = await distress("05550123");
-      expect(body.results[0].sanctions).toMatchObject({ checked: false, definiteMatches: [], note: expect.stringContaining("not checked; this is not a clearance") });
+      expect(body.results[0].sanctions).toMatchObject({
+        checked: false,
+        definiteMatches: [],
+        note: expect.stringContaining("not checked; this is not a clearance"),
+      });
     } finally {
       await loadSanctions();
     }
@@ -118,7 +143,16 @@ describe("issue 13 §3 distress signals", () => {
     const years = Number(today.slice(0, 4)) - 2019 - (today.slice(5) < "03-11" ? 1 : 0);
     expect(cva).toMatchObject({
       date: "2019-03-11",
-      evidence: { caseType: "corporate-voluntary-arrangement", procedure: "arrangement", state: "ended", outcome: "ended", endedOn: "2019-03-11", yearsSinceEnd: years, followedBy: null, practitioners: 2 },
+      evidence: {
+        caseType: "corporate-voluntary-arrangement",
+        procedure: "arrangement",
+        state: "ended",
+        outcome: "ended",
+        endedOn: "2019-03-11",
+        yearsSinceEnd: years,
+        followedBy: null,
+        practitioners: 2,
+      },
     });
     expect(cva.severity).toBe(today > "2025-03-11" ? "info" : "low"); // more than six years after the end: info
     expect(cva.summary).toContain("Companies House records completion and termination of an arrangement alike");
@@ -179,7 +213,9 @@ describe("issue 13 §3 distress signals", () => {
     await env.DB.prepare(`DELETE FROM http_cache`).run();
     const real = globalThis.fetch;
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) =>
-      String(input instanceof Request ? input.url : input).includes("gazette.test/insolvency") ? new Response("<html>busy</html>", { status: 200 }) : real(input, init),
+      String(input instanceof Request ? input.url : input).includes("gazette.test/insolvency")
+        ? new Response("<html>busy</html>", { status: 200 })
+        : real(input, init),
     );
     const { r, keyId } = await distress("05550123");
     expect(r.status).toBe(503);
@@ -202,13 +238,51 @@ describe("distress signals, pure", () => {
     const profile = parseCompanyProfile(await (await fetch("https://ch.test/company/12300001")).text())!;
     const signals = distressSignals({
       profile: { ...profile, status: "dissolved", ceasedOn: "2026-10-01" },
-      insolvency: { status: null, cases: [{ number: "2", type: "members-voluntary-liquidation", dates: [{ type: "declaration-solvent-on", date: "2026-01-05" }], practitioners: [], notes: [] }] },
-      charges: { totalCount: 1, satisfiedCount: 0, partSatisfiedCount: 0, unfilteredCount: 1, items: [{ id: "x", chargeCode: "123000010003", chargeNumber: 3, classification: null, status: "outstanding", createdOn: "2026-02-01", deliveredOn: null, satisfiedOn: null, personsEntitled: [], containsFixedCharge: null, containsFloatingCharge: null, floatingChargeCoversAll: null, containsNegativePledge: null, particularsDescription: null }] },
+      insolvency: {
+        status: null,
+        cases: [
+          { number: "2", type: "members-voluntary-liquidation", dates: [{ type: "declaration-solvent-on", date: "2026-01-05" }], practitioners: [], notes: [] },
+        ],
+      },
+      charges: {
+        totalCount: 1,
+        satisfiedCount: 0,
+        partSatisfiedCount: 0,
+        unfilteredCount: 1,
+        items: [
+          {
+            id: "x",
+            chargeCode: "123000010003",
+            chargeNumber: 3,
+            classification: null,
+            status: "outstanding",
+            createdOn: "2026-02-01",
+            deliveredOn: null,
+            satisfiedOn: null,
+            personsEntitled: [],
+            containsFixedCharge: null,
+            containsFloatingCharge: null,
+            floatingChargeCoversAll: null,
+            containsNegativePledge: null,
+            particularsDescription: null,
+          },
+        ],
+      },
       notices: [],
       sanctions: [],
       today: "2026-11-24",
     });
-    expect(signals.map((s) => `${s.kind}:${s.severity}:${s.date}`)).toEqual(["status:high:2026-10-01", "charges-recent:low:2026-02-01", "insolvency-case:info:2026-10-01", "charges-outstanding:info:2026-02-01"]);
-    expect(signals.find((s) => s.kind === "insolvency-case")!.evidence).toMatchObject({ procedure: "solvent-liquidation", state: "ended", outcome: "solvent-wound-up", endedOn: "2026-10-01" });
+    expect(signals.map((s) => `${s.kind}:${s.severity}:${s.date}`)).toEqual([
+      "status:high:2026-10-01",
+      "charges-recent:low:2026-02-01",
+      "insolvency-case:info:2026-10-01",
+      "charges-outstanding:info:2026-02-01",
+    ]);
+    expect(signals.find((s) => s.kind === "insolvency-case")!.evidence).toMatchObject({
+      procedure: "solvent-liquidation",
+      state: "ended",
+      outcome: "solvent-wound-up",
+      endedOn: "2026-10-01",
+    });
   });
 });

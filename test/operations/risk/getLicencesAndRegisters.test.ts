@@ -31,7 +31,13 @@ const registerOf = (body: Record<string, any>, id: string) => body.registers.fin
 
 const SANCTIONS_CSV = "sanctions/UK-Sanctions-List-registers.csv";
 const loadSanctions = async () => {
-  const r = await ingestEdition(env, { source: "sanctions", bytes: await bytesOf(SANCTIONS_CSV), fileName: "UK-Sanctions-List.csv", url: null, editionDate: null });
+  const r = await ingestEdition(env, {
+    source: "sanctions",
+    bytes: await bytesOf(SANCTIONS_CSV),
+    fileName: "UK-Sanctions-List.csv",
+    url: null,
+    editionDate: null,
+  });
   if (r.outcome !== "loaded" && r.outcome !== "unchanged") throw new Error(`sanctions: ${r.outcome} ${r.reason}`);
 };
 const resetSanctions = () => storeOf("sanctions").reset(env, "sanctions");
@@ -42,7 +48,11 @@ const PEOPLE = ["HARPER", "OKONJO", "PEEL", "Jane Elizabeth", "John Smith", "WHI
 beforeAll(async () => {
   for (const s of ["aml", "sra", "sponsors", "cqc", "charity"] as const) await load(s);
   // The files' rows end with CRLF: rows added end the same way, or the parser reads them into the row before.
-  const text = async (path: string) => new TextDecoder().decode(await bytesOf(path)).replace(/\s+$/, "").split(/\r?\n/);
+  const text = async (path: string) =>
+    new TextDecoder()
+      .decode(await bytesOf(path))
+      .replace(/\s+$/, "")
+      .split(/\r?\n/);
   const aml = await text("hmrc-mlr/register-edition-2026-11-07.csv");
   const oakhill = aml.find((l) => l.startsWith("XEML00000111222"))!;
   const row = (mlr: string, name: string, trading: string) =>
@@ -130,11 +140,25 @@ describe("licences-and-registers: every register, one call (SPEC §4.5)", () => 
       status: "Worker (A rating)",
       registerDate: "2026-10-07",
       possibleMatch: true,
-      matches: [{ name: "Harbourside & Co Solicitors Ltd", registerNumber: null, town: "Bristol", matchedBy: "former-name", matchedCompanyName: "HARBOURSIDE & CO SOLICITORS LIMITED", definite: false, match: { score: 1, basis: "former-name", definite: false } }],
+      matches: [
+        {
+          name: "Harbourside & Co Solicitors Ltd",
+          registerNumber: null,
+          town: "Bristol",
+          matchedBy: "former-name",
+          matchedCompanyName: "HARBOURSIDE & CO SOLICITORS LIMITED",
+          definite: false,
+          match: { score: 1, basis: "former-name", definite: false },
+        },
+      ],
     });
-    expect(sponsors.note).toMatch(/^Possible match only: Confirm with the organisation's town and address on the register \(it has no numbers\) that this is the same organisation: the register may not have caught up with the change of name.* Harbourside & Co Solicitors Ltd matched through the company's former name HARBOURSIDE & CO SOLICITORS LIMITED/);
+    expect(sponsors.note).toMatch(
+      /^Possible match only: Confirm with the organisation's town and address on the register \(it has no numbers\) that this is the same organisation: the register may not have caught up with the change of name.* Harbourside & Co Solicitors Ltd matched through the company's former name HARBOURSIDE & CO SOLICITORS LIMITED/,
+    );
 
-    expect(body.summary).toContain("HARBOURSIDE LEGAL LIMITED (01234567) is on the HMRC money-laundering supervision register (Approved), the SRA register (authorised). Possible match only on the licensed sponsors register (Harbourside & Co Solicitors Ltd, Worker (A rating); through the former name HARBOURSIDE & CO SOLICITORS LIMITED): confirm before relying on it.");
+    expect(body.summary).toContain(
+      "HARBOURSIDE LEGAL LIMITED (01234567) is on the HMRC money-laundering supervision register (Approved), the SRA register (authorised). Possible match only on the licensed sponsors register (Harbourside & Co Solicitors Ltd, Worker (A rating); through the former name HARBOURSIDE & CO SOLICITORS LIMITED): confirm before relying on it.",
+    );
     expect(body.summary).not.toMatch(/is on [^.]*licensed sponsors register/);
     expect(body.provenance).toMatchObject({ source: "Companies House public data API", attribution: "Source: Companies House." });
   });
@@ -142,7 +166,11 @@ describe("licences-and-registers: every register, one call (SPEC §4.5)", () => 
   it("a register the company is not on says so, with the register's date; HMRC's says another body may supervise it", async () => {
     const { body } = await lr("04712345"); // RIVERSIDE COMMUNITY TRUST: a charitable company
     expect(body.foundOn).toEqual(["charity"]);
-    expect(registerOf(body, "charity")).toMatchObject({ found: true, status: "Registered", matches: [{ registerNumber: { type: "charity number", value: "1100001" }, matchedBy: "company-number" }] });
+    expect(registerOf(body, "charity")).toMatchObject({
+      found: true,
+      status: "Registered",
+      matches: [{ registerNumber: { type: "charity number", value: "1100001" }, matchedBy: "company-number" }],
+    });
     const cqc = registerOf(body, "cqc");
     expect(cqc).toEqual({
       register: "cqc",
@@ -163,7 +191,9 @@ describe("licences-and-registers: every register, one call (SPEC §4.5)", () => 
     expect(aml).toMatchObject({ checked: true, found: false, registerDate: "2027-01-07" });
     expect(aml.note).toContain("Not on this register (edition of 2027-01-07) under its registered or former names (the register carries no company numbers).");
     expect(aml.note).toContain("does not mean the business is unsupervised: another body, such as the FCA or a professional body");
-    expect(body.summary).toContain("Not found on the HMRC money-laundering supervision register (edition of 2027-01-07), the SRA register (edition of 2026-10-08), the licensed sponsors register (edition of 2026-10-07), the CQC register (edition of 2026-10-03).");
+    expect(body.summary).toContain(
+      "Not found on the HMRC money-laundering supervision register (edition of 2027-01-07), the SRA register (edition of 2026-10-08), the licensed sponsors register (edition of 2026-10-07), the CQC register (edition of 2026-10-03).",
+    );
     expect(body.summary).toContain("another body, such as the FCA or a professional body");
   });
 
@@ -182,7 +212,9 @@ describe("licences-and-registers: every register, one call (SPEC §4.5)", () => 
       found: false,
       formerlyListed: true,
       status: null,
-      matches: [{ name: "QUAYSIDE PRINT WORKS LTD", status: "Approved", listed: false, removedOn: "2027-01-07", matchedBy: "registered-name", match: { score: 1 } }],
+      matches: [
+        { name: "QUAYSIDE PRINT WORKS LTD", status: "Approved", listed: false, removedOn: "2027-01-07", matchedBy: "registered-name", match: { score: 1 } },
+      ],
     });
     expect(aml.note).toContain("no longer listed");
     expect(aml.note).toContain("another body, such as the FCA or a professional body");
@@ -224,7 +256,11 @@ describe("licences-and-registers: the UK sanctions list (SPEC §1 rule 6)", () =
       ],
       note: "Definite match on the UK sanctions list (list of 2026-03-02).",
     });
-    expect(body.sanctionsProvenance).toMatchObject({ source: REGISTER_CATALOGUE.sanctions.title, registerDate: "2026-03-02", attribution: REGISTER_CATALOGUE.sanctions.attribution });
+    expect(body.sanctionsProvenance).toMatchObject({
+      source: REGISTER_CATALOGUE.sanctions.title,
+      registerDate: "2026-03-02",
+      attribution: REGISTER_CATALOGUE.sanctions.attribution,
+    });
     expect(body.summary).toContain("Definite match on the UK sanctions list (list of 2026-03-02). Entry RUS9901 (Russia; same UK company number 15550001");
     // The individual listed at the same address is never named.
     for (const name of PEOPLE) expect(text).not.toContain(name);

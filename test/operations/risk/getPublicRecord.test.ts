@@ -19,7 +19,23 @@ import { enc, ingest } from "../registers/registerData";
 const N = "04455667";
 const NAME = "ANCHORAGE MARINE SERVICES LIMITED";
 /** Everyone the fixtures name: officers, PSCs, practitioners, a person entitled to a charge, the notices' solicitor. */
-const PEOPLE = ["Tregarthen", "Imogen", "Holloway", "Benedict", "Pascoe", "Rhodri", "Morwenna", "Rosewarne", "Lowenna", "Piran", "Nancarrow", "Treloar", "Jowan", "Kitto", "Tamsin"];
+const PEOPLE = [
+  "Tregarthen",
+  "Imogen",
+  "Holloway",
+  "Benedict",
+  "Pascoe",
+  "Rhodri",
+  "Morwenna",
+  "Rosewarne",
+  "Lowenna",
+  "Piran",
+  "Nancarrow",
+  "Treloar",
+  "Jowan",
+  "Kitto",
+  "Tamsin",
+];
 
 const publicRecord = async (company: string, opts: { verified?: boolean } = {}) => {
   const { key, keyId } = await createTestKey({ verified: opts.verified });
@@ -31,19 +47,30 @@ const publicRecord = async (company: string, opts: { verified?: boolean } = {}) 
 /** Answers with `reply` every request whose URL contains `part`; the rest go to the fixture hosts. */
 function failing(part: string, reply: () => Response) {
   const real = globalThis.fetch;
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => (String(input instanceof Request ? input.url : input).includes(part) ? reply() : real(input, init)));
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) =>
+    String(input instanceof Request ? input.url : input).includes(part) ? reply() : real(input, init),
+  );
 }
 
 const snapshot = (o: Record<string, string | null>) => JSON.stringify(o);
 
 beforeAll(async () => {
   const header = "Organisation Name,Town/City,County,Type & Rating,Route\n";
-  const others = "Harbour Lights Kitchen Ltd,Bristol,,Worker (A rating),Skilled Worker\nGreystone Engineering Limited,Sheffield,,Worker (A rating),Skilled Worker\n";
+  const others =
+    "Harbour Lights Kitchen Ltd,Bristol,,Worker (A rating),Skilled Worker\nGreystone Engineering Limited,Sheffield,,Worker (A rating),Skilled Worker\n";
   await ingest("sponsors", enc(`${header}${others}Anchorage Marine Services Ltd,Plymouth,,Worker (A rating),Skilled Worker\n`), "2026-06-26");
   await ingest("sponsors", enc(`${header}${others}Anchorage Marine Services Ltd,Plymouth,,Worker (B rating),Skilled Worker\n`), "2026-06-29");
   // The companies register: run 7 published; run 8 (a status change to Liquidation) still being written.
   const row = (run: number, date: string, kind: string, before: string | null, after: string | null) =>
-    env.COMPANIES_DB.prepare(`INSERT INTO company_changes (run_id, change_date, number, kind, name, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)`).bind(run, date, N, kind, NAME, before, after);
+    env.COMPANIES_DB.prepare(`INSERT INTO company_changes (run_id, change_date, number, kind, name, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)`).bind(
+      run,
+      date,
+      N,
+      kind,
+      NAME,
+      before,
+      after,
+    );
   const snap = (status: string, postcode = "PL1 3DE") => snapshot({ name: NAME, status, locality: "PLYMOUTH", postcode });
   await env.COMPANIES_DB.batch([
     env.COMPANIES_DB.prepare(`INSERT INTO company_state (id, published_run, edition_date, sample) VALUES (1, 7, '2026-11-01', 0)`),
@@ -77,7 +104,13 @@ describe("public-record: a dated timeline of the company's public record", () =>
     expect(r.headers.get("x-credits-remaining")).toBe("97");
     getPublicRecord.output.parse(body);
     expect(body.query).toEqual({ company: "4455667" });
-    expect(body.company).toEqual({ name: NAME, number: N, status: "active", filingsOverdue: false, registeredOffice: "Unit 4, Millbay Docks, Plymouth, PL1 3DE, England" });
+    expect(body.company).toEqual({
+      name: NAME,
+      number: N,
+      status: "active",
+      filingsOverdue: false,
+      registeredOffice: "Unit 4, Millbay Docks, Plymouth, PL1 3DE, England",
+    });
     const dates = body.events.map((e: { date: string }) => e.date);
     expect(dates).toEqual([...dates].sort().reverse());
     expect(body.events.slice(0, 7).map((e: { date: string; kind: string; source: string }) => [e.date, e.kind, e.source])).toEqual([
@@ -96,10 +129,24 @@ describe("public-record: a dated timeline of the company's public record", () =>
       source: "companies-house-profile",
       evidence: { transactionId: "MjAwMzA1MjBuZXdpbmNhZGlxemtjeA", formType: "NEWINC", description: "incorporation-company" },
     });
-    expect(body.counts).toMatchObject({ "gazette-notice": 2, "officers-appointed": 3, "officers-terminated": 2, "charge-created": 2, "charge-satisfied": 1, "status-changed": 2, "register-change": 1 });
+    expect(body.counts).toMatchObject({
+      "gazette-notice": 2,
+      "officers-appointed": 3,
+      "officers-terminated": 2,
+      "charge-created": 2,
+      "charge-satisfied": 1,
+      "status-changed": 2,
+      "register-change": 1,
+    });
     expect(body.summary).toBe(`${NAME}: ${body.events.length} events on the public record, 2003-05-20 to 2026-11-01 (the newest 12 filings).`);
-    expect(body.provenance.companiesHouse).toMatchObject({ source: "Companies House public data API", licence: expect.stringContaining("Open Government Licence") });
-    expect(body.provenance.gazette).toMatchObject({ source: expect.stringContaining("The Gazette"), licence: expect.stringContaining("Open Government Licence") });
+    expect(body.provenance.companiesHouse).toMatchObject({
+      source: "Companies House public data API",
+      licence: expect.stringContaining("Open Government Licence"),
+    });
+    expect(body.provenance.gazette).toMatchObject({
+      source: expect.stringContaining("The Gazette"),
+      licence: expect.stringContaining("Open Government Licence"),
+    });
     expect(body.provenance.registers.map((p: { source: string; registerDate: string | null }) => [p.source.split(" (")[0], p.registerDate])).toEqual([
       ["Home Office register of licensed sponsors", "2026-06-29"],
       ["Companies House Basic Company Data", "2026-11-01"],
@@ -109,7 +156,10 @@ describe("public-record: a dated timeline of the company's public record", () =>
   it("SPEC §1 rule 7 officers' and PSCs' appointments and terminations grouped by date and counted by role, never named, for any caller", async () => {
     for (const verified of [false, true]) {
       const { body, text } = await publicRecord(N, { verified });
-      const of = (kind: string) => body.events.filter((e: { kind: string }) => e.kind === kind).map((e: { date: string; summary: string; counted: unknown }) => [e.date, e.summary, e.counted]);
+      const of = (kind: string) =>
+        body.events
+          .filter((e: { kind: string }) => e.kind === kind)
+          .map((e: { date: string; summary: string; counted: unknown }) => [e.date, e.summary, e.counted]);
       expect(of("officers-appointed")).toEqual([
         ["2024-10-31", "2 directors appointed.", { total: 2, by: { director: 2 } }],
         ["2012-03-01", "1 secretary appointed.", { total: 1, by: { secretary: 1 } }],
@@ -170,7 +220,13 @@ describe("public-record: a dated timeline of the company's public record", () =>
         kind: "gazette-notice",
         summary: "Gazette notice 2450: Petition to wind up. Dismissed: notice 5301002 of 2026-04-14.",
         source: "the-gazette",
-        evidence: { noticeId: "5290417", noticeCode: "2450", url: "https://www.thegazette.co.uk/notice/5290417", matchedBy: "company number", dismissedBy: "5301002" },
+        evidence: {
+          noticeId: "5290417",
+          noticeCode: "2450",
+          url: "https://www.thegazette.co.uk/notice/5290417",
+          matchedBy: "company number",
+          dismissedBy: "5301002",
+        },
       },
     ]);
     expect(text).not.toContain("5288800");
@@ -181,17 +237,51 @@ describe("public-record: a dated timeline of the company's public record", () =>
   it("our registers' recorded changes (sponsors: re-rated), and the companies register's (published runs only; what Companies House already dates dropped)", async () => {
     const { body } = await publicRecord(N);
     const fromRegisters = body.events.filter((e: { source: string }) => e.source.startsWith("register-"));
-    expect(fromRegisters.map((e: { date: string; kind: string; summary: string; evidence: { register: string; changeKind: string } }) => [e.date, e.kind, e.summary, e.evidence.register, e.evidence.changeKind])).toEqual([
-      ["2026-11-01", "status-changed", "Status changed from Active - Proposal to Strike off to Active (Companies House's monthly Basic Company Data).", "companies", "status"],
-      ["2026-10-01", "status-changed", "Status changed from Active to Active - Proposal to Strike off (Companies House's monthly Basic Company Data).", "companies", "status"],
-      ["2026-06-29", "register-change", "Home Office register of licensed sponsors: Anchorage Marine Services Ltd rating changed from A rating to B rating.", "sponsors", "re-rated"],
+    expect(
+      fromRegisters.map((e: { date: string; kind: string; summary: string; evidence: { register: string; changeKind: string } }) => [
+        e.date,
+        e.kind,
+        e.summary,
+        e.evidence.register,
+        e.evidence.changeKind,
+      ]),
+    ).toEqual([
+      [
+        "2026-11-01",
+        "status-changed",
+        "Status changed from Active - Proposal to Strike off to Active (Companies House's monthly Basic Company Data).",
+        "companies",
+        "status",
+      ],
+      [
+        "2026-10-01",
+        "status-changed",
+        "Status changed from Active to Active - Proposal to Strike off (Companies House's monthly Basic Company Data).",
+        "companies",
+        "status",
+      ],
+      [
+        "2026-06-29",
+        "register-change",
+        "Home Office register of licensed sponsors: Anchorage Marine Services Ltd rating changed from A rating to B rating.",
+        "sponsors",
+        "re-rated",
+      ],
     ]);
     // The move of 2024-04-01 is the AD01 of 2024-03-05; run 8's Liquidation is not published.
     expect(JSON.stringify(body.events)).not.toContain("Liquidation");
     expect(body.coverage.registers).toEqual([
       { register: "aml", found: false, possibleMatch: false, matchedBy: null, changes: 0, historySince: null, truncated: false },
       { register: "sra", found: false, possibleMatch: false, matchedBy: null, changes: 0, historySince: null, truncated: false },
-      { register: "sponsors", found: true, possibleMatch: false, matchedBy: "registered and former company names from Companies House", changes: 1, historySince: "2026-06-26", truncated: false },
+      {
+        register: "sponsors",
+        found: true,
+        possibleMatch: false,
+        matchedBy: "registered and former company names from Companies House",
+        changes: 1,
+        historySince: "2026-06-26",
+        truncated: false,
+      },
       { register: "cqc", found: false, possibleMatch: false, matchedBy: null, changes: 0, historySince: null, truncated: false },
       { register: "charity", found: false, possibleMatch: false, matchedBy: null, changes: 0, historySince: null, truncated: false },
     ]);
@@ -214,7 +304,11 @@ describe("public-record: a dated timeline of the company's public record", () =>
     const { r, body } = await publicRecord("01234567");
     expect(r.status).toBe(200);
     expect(body.company).toMatchObject({ name: "HARBOURSIDE LEGAL LIMITED", number: "01234567" });
-    expect(body.coverage).toMatchObject({ insolvencyCases: 0, gazette: { noticesRead: 0, matched: 0, truncated: false }, filingHistory: { read: 3, total: 3, truncated: false } });
+    expect(body.coverage).toMatchObject({
+      insolvencyCases: 0,
+      gazette: { noticesRead: 0, matched: 0, truncated: false },
+      filingHistory: { read: 3, total: 3, truncated: false },
+    });
     expect(body.events.at(-1)).toMatchObject({ date: "1978-02-14", kind: "incorporated", summary: "Incorporated as HARBOURSIDE & CO SOLICITORS LIMITED." });
   });
 

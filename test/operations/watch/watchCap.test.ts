@@ -35,11 +35,13 @@ describe("issue 29 §3: the watch cap is atomic", () => {
     const companies = Array.from({ length: 40 }, (_, i) => String(91_000_000 + i));
     const replies = await Promise.all(
       companies.map((company) =>
-        call("/api/v1/watch", { method: "POST", key: a.key, headers: { "content-type": "application/json" }, body: JSON.stringify({ company }) }).then(async (r) => ({
-          status: r.status,
-          body: (await r.json()) as { code?: string; created?: boolean; charged?: number },
-          charged: r.headers.get("x-credits-charged"),
-        })),
+        call("/api/v1/watch", { method: "POST", key: a.key, headers: { "content-type": "application/json" }, body: JSON.stringify({ company }) }).then(
+          async (r) => ({
+            status: r.status,
+            body: (await r.json()) as { code?: string; created?: boolean; charged?: number },
+            charged: r.headers.get("x-credits-charged"),
+          }),
+        ),
       ),
     );
     const created = replies.filter((r) => r.status === 201 && r.body.created);
@@ -61,7 +63,12 @@ describe("issue 29 §3: the watch cap is atomic", () => {
     const a = await createTestKey({ credits: 100 });
     const replies = await Promise.all(
       Array.from({ length: 30 }, () =>
-        call("/api/v1/watch", { method: "POST", key: a.key, headers: { "content-type": "application/json" }, body: JSON.stringify({ company: "92000001" }) }).then(async (r) => ({
+        call("/api/v1/watch", {
+          method: "POST",
+          key: a.key,
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ company: "92000001" }),
+        }).then(async (r) => ({
           status: r.status,
           body: (await r.json()) as { created?: boolean },
         })),

@@ -47,7 +47,8 @@ describe("issue 15 §1 setting the webhook", () => {
     const real = globalThis.fetch;
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
-      if (url.hostname === "dns.test") return Response.json({ Status: 0, Answer: url.searchParams.get("type") === "A" ? [{ type: 1, data: "192.168.1.20", TTL: 60 }] : [] });
+      if (url.hostname === "dns.test")
+        return Response.json({ Status: 0, Answer: url.searchParams.get("type") === "A" ? [{ type: 1, data: "192.168.1.20", TTL: 60 }] : [] });
       return real(input, init);
     });
     const r = await put(key, "https://rebind.example.co.uk/hook");
@@ -81,7 +82,10 @@ describe("issue 15 §1 setting the webhook", () => {
       .run();
     const id = (await env.DB.prepare(`SELECT id FROM watch_events WHERE event_key = 'k1'`).first<{ id: number }>())!.id;
     const posted: { body: string; headers: Record<string, string> }[] = [];
-    const ports: WatchPorts = { ...watchPortsFor(env), post: async (_u, body, headers) => (posted.push({ body, headers }), { status: 204, headers: new Headers() }) };
+    const ports: WatchPorts = {
+      ...watchPortsFor(env),
+      post: async (_u, body, headers) => (posted.push({ body, headers }), { status: 204, headers: new Headers() }),
+    };
     expect(await deliverEvent(ports, id)).toBe("delivered");
     expect(posted[0].headers["webhook-signature"].split(" ")).toHaveLength(2);
     expect(posted[0].headers["X-Service-Signature"]).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
@@ -98,12 +102,16 @@ describe("issue 15 §1 setting the webhook", () => {
     expect((await call("/api/v1/watch/webhook", { method: "DELETE", key })).status).toBe(404);
     expect((await call("/api/v1/watch/webhook/test", { method: "POST", key, headers: json, body: "{}" })).status).toBe(404);
     const feed = (await (await call("/api/v1/watch/events", { key })).json()) as { events: { summary: string; deliveredToWebhook: boolean }[] };
-    expect(feed.events.map((e) => [e.summary, e.deliveredToWebhook])).toEqual([["x", true], ["y", false]]);
+    expect(feed.events.map((e) => [e.summary, e.deliveredToWebhook])).toEqual([
+      ["x", true],
+      ["y", false],
+    ]);
   });
 
   it("a test event: delivered on a 2xx; a 410, a 500 or a redirect says why, and never disables the webhook", async () => {
     const { key } = await createTestKey();
-    const test = async () => (await (await call("/api/v1/watch/webhook/test", { method: "POST", key, headers: json, body: "{}" })).json()) as Record<string, unknown>;
+    const test = async () =>
+      (await (await call("/api/v1/watch/webhook/test", { method: "POST", key, headers: json, body: "{}" })).json()) as Record<string, unknown>;
     await put(key, "https://hooks.test/ok");
     expect(await test()).toMatchObject({ delivered: true, status: 204, error: null, webhookId: expect.stringMatching(/^test_/) });
     await put(key, "https://hooks.test/status/410");

@@ -12,11 +12,18 @@ import { testHostsOf } from "../../../src/shared/testHosts";
  * must name a WCAG criterion. Skipped without ../shared or a browser.
  */
 const GDS = "gds-accessibility-tool-audit";
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 
 describe.skipIf(!env.SHARED_PRESENT || !env.BROWSER_PRESENT)("issue 16 §1 real test suite: the GDS accessibility tool audit pages", () => {
   it("finds a WCAG violation on the pages axe-core was recorded finding", async () => {
-    const tests = (await (await fetch(`http://shared.test/corpora/${GDS}/tests.json`)).json()) as Record<string, Record<string, { results: Record<string, string> }>>;
+    const tests = (await (await fetch(`http://shared.test/corpora/${GDS}/tests.json`)).json()) as Record<
+      string,
+      Record<string, { results: Record<string, string> }>
+    >;
     const cases = Object.entries(tests).flatMap(([category, byTitle]) =>
       Object.entries(byTitle).map(([title, t]) => ({ file: `${slug(category)}-${slug(title)}.html`, title, recorded: t.results.axe })),
     );
@@ -43,7 +50,9 @@ describe.skipIf(!env.SHARED_PRESENT || !env.BROWSER_PRESENT)("issue 16 §1 real 
     await Promise.all([worker(), worker(), worker(), worker()]);
     const recorded = cases.filter((c) => c.recorded === "error");
     const missed = recorded.filter((c) => !outcome.get(c.file)?.found).map((c) => c.file);
-    console.log(`GDS audit pages: found ${recorded.length - missed.length} of the ${recorded.length} axe-core was recorded finding. Missed: ${missed.join(", ") || "none"}`);
+    console.log(
+      `GDS audit pages: found ${recorded.length - missed.length} of the ${recorded.length} axe-core was recorded finding. Missed: ${missed.join(", ") || "none"}`,
+    );
     expect(recorded.length).toBeGreaterThan(30);
     // The audit runs axe-core's WCAG rules only; what the 2017 run found with best-practice rules (an empty heading,
     // heading order, a table without headers, tabindex above 0, a duplicate id) is not a WCAG finding here.

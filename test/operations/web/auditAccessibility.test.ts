@@ -8,14 +8,27 @@ import { UpstreamError } from "../../../src/shared/errors";
 import { balanceOf, call, createTestKey, json } from "../../helpers";
 
 const audit = (url: string, key: string) => call(`/api/v1/accessibility-audit?${new URLSearchParams({ url })}`, { key });
-const meta = (apiKey: string, extra: Partial<CallMeta> = {}): CallMeta => ({ requestId: "req_audit", headers: new Headers(), ip: "192.0.2.1", apiKey, waitUntil: () => {}, ...extra });
+const meta = (apiKey: string, extra: Partial<CallMeta> = {}): CallMeta => ({
+  requestId: "req_audit",
+  headers: new Headers(),
+  ip: "192.0.2.1",
+  apiKey,
+  waitUntil: () => {},
+  ...extra,
+});
 
 afterEach(() => vi.restoreAllMocks());
 
 describe("SPEC §4.2 accessibility-audit: input and charging without a browser", () => {
   it("400 names the field for a missing or unparsable url; 400/422 for a private address; none is charged", async () => {
     const { key, keyId } = await createTestKey({ credits: 100 });
-    for (const [url, status] of [["", 400], ["not a url", 400], ["ftp://a11y.test/", 400], ["http://169.254.169.254/latest/meta-data/", 400], ["http://127.0.0.1/", 400]] as const) {
+    for (const [url, status] of [
+      ["", 400],
+      ["not a url", 400],
+      ["ftp://a11y.test/", 400],
+      ["http://169.254.169.254/latest/meta-data/", 400],
+      ["http://127.0.0.1/", 400],
+    ] as const) {
       const r = await audit(url, key);
       const body = await json(r);
       expect([status, 422], `${url}: ${JSON.stringify(body)}`).toContain(r.status);
@@ -58,7 +71,8 @@ describe.skipIf(!env.BROWSER_PRESENT)("SPEC §4.2 accessibility-audit in the rea
     const rules = body.findings.map((f: { rule: string }) => f.rule);
     // The fixture's faults: images without alt, an unlabelled input and select, a nameless button and link, no lang,
     // zoom blocked, low contrast.
-    for (const rule of ["image-alt", "label", "select-name", "button-name", "link-name", "html-has-lang", "meta-viewport", "color-contrast"]) expect(rules, rule).toContain(rule);
+    for (const rule of ["image-alt", "label", "select-name", "button-name", "link-name", "html-has-lang", "meta-viewport", "color-contrast"])
+      expect(rules, rule).toContain(rule);
     const img = body.findings.find((f: { rule: string }) => f.rule === "image-alt");
     expect(img).toMatchObject({ impact: "critical", elements: 2, wcag: [{ sc: "1.1.1", name: "Non-text Content", level: "A" }] });
     expect(img.examples[0]).toMatchObject({ selector: expect.stringContaining("img"), snippet: expect.stringContaining("<img") });
@@ -73,7 +87,11 @@ describe.skipIf(!env.BROWSER_PRESENT)("SPEC §4.2 accessibility-audit in the rea
     expect(body.passed.map((p: { rule: string }) => p.rule)).not.toContain("image-alt");
     expect(body.score).toBeGreaterThan(0);
     expect(body.score).toBeLessThan(70);
-    expect(body.engine).toMatchObject({ name: "axe-core", version: expect.stringMatching(/^4\.\d+\.\d+$/), ruleSet: { tags: expect.arrayContaining(["wcag2a", "wcag22aa"]) } });
+    expect(body.engine).toMatchObject({
+      name: "axe-core",
+      version: expect.stringMatching(/^4\.\d+\.\d+$/),
+      ruleSet: { tags: expect.arrayContaining(["wcag2a", "wcag22aa"]) },
+    });
     expect(body.notice).toBe(AUDIT_NOTICE);
     expect(body.notice).toMatch(/minority/);
     expect(body.notice).toMatch(/never a compliance certification/);

@@ -17,17 +17,37 @@ const meta = (apiKey: string, extra: Partial<CallMeta> = {}): CallMeta => ({
 });
 
 /** A rendered page as the browser would give it, with these cookies and requests. */
-function renderedPage(url: string, cookies: { name: string; domain?: string; thirdParty?: boolean }[], requests: { url: string; refused?: string }[] = []): RenderedPage {
+function renderedPage(
+  url: string,
+  cookies: { name: string; domain?: string; thirdParty?: boolean }[],
+  requests: { url: string; refused?: string }[] = [],
+): RenderedPage {
   return {
     url,
     finalUrl: url,
     status: 200,
     title: "",
-    cookies: cookies.map((c) => ({ name: c.name, domain: c.domain ?? new URL(url).hostname, path: "/", expires: null, httpOnly: false, secure: true, sameSite: "Lax", thirdParty: c.thirdParty ?? false })),
+    cookies: cookies.map((c) => ({
+      name: c.name,
+      domain: c.domain ?? new URL(url).hostname,
+      path: "/",
+      expires: null,
+      httpOnly: false,
+      secure: true,
+      sameSite: "Lax",
+      thirdParty: c.thirdParty ?? false,
+    })),
     storageKeys: [],
     requests: [
       { url, type: "document", thirdParty: false, status: 200, bytes: 4000 },
-      ...requests.map((r) => ({ url: r.url, type: "script", thirdParty: true, status: r.refused ? null : 200, bytes: r.refused ? 0 : 1000, ...(r.refused ? { refused: r.refused } : {}) })),
+      ...requests.map((r) => ({
+        url: r.url,
+        type: "script",
+        thirdParty: true,
+        status: r.refused ? null : 200,
+        bytes: r.refused ? 0 : 1000,
+        ...(r.refused ? { refused: r.refused } : {}),
+      })),
     ],
     cut: [],
     timings: { browserMs: 1, loadMs: 1, axeMs: null, totalMs: 2 },
@@ -35,7 +55,14 @@ function renderedPage(url: string, cookies: { name: string; domain?: string; thi
 }
 
 const fakeBrowser = (render: Browser["render"]): Partial<Services> => ({ browser: { available: true, render } });
-const noBrowser: Partial<Services> = { browser: { available: false, render: async () => { throw new UpstreamError("browser", "not_configured", "not configured"); } } };
+const noBrowser: Partial<Services> = {
+  browser: {
+    available: false,
+    render: async () => {
+      throw new UpstreamError("browser", "not_configured", "not configured");
+    },
+  },
+};
 
 async function run(url: string, services: Partial<Services> = noBrowser) {
   const { key } = await createTestKey();
@@ -73,7 +100,11 @@ describe("SPEC §4.8 GET /api/v1/website-legal", () => {
     expect(c.tradingDisclosures.evidence[0]).toEqual({ quote: "Registered in England and Wales, company number 16240001.", url: "https://legal.test/" });
     expect(c.tradingDisclosures.rules.map((x: { section: string }) => x.section).join(" ")).toMatch(/reg\. 24.*reg\. 25/);
     expect(c.contactDetails).toMatchObject({ status: "found", ok: true, email: true, geographicAddress: true, poBoxOnly: false });
-    expect(c.vatNumber).toMatchObject({ status: "found", ok: true, numbers: [{ number: "GB287456162", format: "standard", checkDigits: "pass", scheme: "mod9755" }] });
+    expect(c.vatNumber).toMatchObject({
+      status: "found",
+      ok: true,
+      numbers: [{ number: "GB287456162", format: "standard", checkDigits: "pass", scheme: "mod9755" }],
+    });
     expect(c.privacyNotice).toMatchObject({ status: "found", ok: true, link: { url: "https://legal.test/privacy-notice" } });
     expect(c.cookiesBeforeConsent).toMatchObject({ status: "not_found", ok: true, trackers: [], consentTool: "CookieYes" });
     expect(c.cookiesBeforeConsent.cookies).toEqual([
@@ -101,7 +132,8 @@ describe("SPEC §4.8 GET /api/v1/website-legal", () => {
     const text = JSON.stringify(body);
     expect(text).not.toMatch(/Penelope|Marlowe/i);
     expect(text).toContain("sales@legal.test");
-    for (const check of Object.values(body.checks) as { evidence: { quote: string }[] }[]) for (const e of check.evidence) expect(e.quote.length).toBeLessThanOrEqual(202);
+    for (const check of Object.values(body.checks) as { evidence: { quote: string }[] }[])
+      for (const e of check.evidence) expect(e.quote.length).toBeLessThanOrEqual(202);
   });
 
   it("SPEC §4.8 name and registered office that are not the register's are findings", async () => {
@@ -130,9 +162,15 @@ describe("SPEC §4.8 GET /api/v1/website-legal", () => {
     expect(body.checks.tradingDisclosures.findings[0]).toBe("The company number the site gives (16249999) is not on the Companies House register.");
     expect(body.checks.privacyNotice).toMatchObject({ status: "found", ok: false });
     expect(body.checks.privacyNotice.findings[0]).toMatch(/^The privacy notice link \(https:\/\/legal5\.test\/privacy\) could not be read: .*404/);
-    expect(body.pagesRead).toContainEqual(expect.objectContaining({ url: "https://legal5.test/privacy", kind: "privacy", read: false, reason: expect.stringMatching(/404/) }));
+    expect(body.pagesRead).toContainEqual(
+      expect.objectContaining({ url: "https://legal5.test/privacy", kind: "privacy", read: false, reason: expect.stringMatching(/404/) }),
+    );
     // Linked from the about page, not the homepage.
-    expect(body.checks.modernSlaveryStatement).toMatchObject({ status: "not_found", ok: null, findings: ["A modern slavery statement is linked from another page, but not from the homepage."] });
+    expect(body.checks.modernSlaveryStatement).toMatchObject({
+      status: "not_found",
+      ok: null,
+      findings: ["A modern slavery statement is linked from another page, but not from the homepage."],
+    });
   });
 
   it("SPEC §4.8 a site missing things: no number, a PO Box only, no email, a VAT number whose check digits fail, no privacy notice", async () => {
@@ -141,24 +179,34 @@ describe("SPEC §4.8 GET /api/v1/website-legal", () => {
     expect(c.tradingDisclosures).toMatchObject({ status: "not_found", ok: false, register: { checked: false } });
     expect(c.contactDetails).toMatchObject({ status: "not_found", ok: false, email: false, geographicAddress: false, poBoxOnly: true });
     expect(c.contactDetails.findings[0]).toBe("Only a PO Box address was found: a PO Box is not a geographic address.");
-    expect(c.vatNumber).toMatchObject({ status: "found", ok: false, numbers: [{ number: "GB123456789", format: "standard", checkDigits: "fail", scheme: null }] });
+    expect(c.vatNumber).toMatchObject({
+      status: "found",
+      ok: false,
+      numbers: [{ number: "GB123456789", format: "standard", checkDigits: "fail", scheme: null }],
+    });
     expect(c.vatNumber.findings[0]).toMatch(/format valid, check digits fail/);
     expect(c.privacyNotice).toMatchObject({ status: "not_found", ok: false });
     expect(c.termsOfBusiness).toMatchObject({ status: "not_found", ok: null });
     expect(c.modernSlaveryStatement.note).toMatch(/£36m/);
     expect(c.accessibilityStatement.note).toMatch(/public sector/);
     // A check that could not run (no browser here) comes first in the summary, then what is missing (issue 28 §3).
-    expect(body.summary).toMatch(/^1 check could not run on legal3\.test: cookies or trackers before consent \(.*?\)\. Missing on legal3\.test: trading disclosures .*; contact details .*; privacy notice/);
+    expect(body.summary).toMatch(
+      /^1 check could not run on legal3\.test: cookies or trackers before consent \(.*?\)\. Missing on legal3\.test: trading disclosures .*; contact details .*; privacy notice/,
+    );
   });
 
   it("SPEC §4.8 PECR: analytics cookies and a tracker requested before consent are counted; a refused request still counts", async () => {
     const { body } = await run(
       "https://legal4.test/",
       fakeBrowser(async (url) =>
-        renderedPage(url, [{ name: "_ga" }, { name: "_fbp" }, { name: "PHPSESSID" }, { name: "IDE", domain: ".doubleclick.net", thirdParty: true }, { name: "site_pref" }], [
-          { url: "https://www.googletagmanager.com/gtag/js?id=G-TEST1234", refused: "the address could not be resolved" },
-          { url: "https://www.google-analytics.com/g/collect?v=2" },
-        ]),
+        renderedPage(
+          url,
+          [{ name: "_ga" }, { name: "_fbp" }, { name: "PHPSESSID" }, { name: "IDE", domain: ".doubleclick.net", thirdParty: true }, { name: "site_pref" }],
+          [
+            { url: "https://www.googletagmanager.com/gtag/js?id=G-TEST1234", refused: "the address could not be resolved" },
+            { url: "https://www.google-analytics.com/g/collect?v=2" },
+          ],
+        ),
       ),
     );
     const k = body.checks.cookiesBeforeConsent;
@@ -185,13 +233,23 @@ describe("SPEC §4.8 GET /api/v1/website-legal", () => {
     expect(none.body.summary).toMatch(/^1 check could not run on legal4\.test: cookies or trackers before consent \(no browser is configured/);
     expect(none.body.summary).not.toContain("Nothing required was found missing or wrong");
 
-    const down = await run("https://legal4.test/", fakeBrowser(async () => { throw new UpstreamError("browser", "unreachable", "Browser Rendering did not answer"); }));
+    const down = await run(
+      "https://legal4.test/",
+      fakeBrowser(async () => {
+        throw new UpstreamError("browser", "unreachable", "Browser Rendering did not answer");
+      }),
+    );
     expect(down.status).toBe(200);
     expect(down.body.checks.cookiesBeforeConsent).toMatchObject({ status: "unknown", ok: null });
     expect(down.body.checks.cookiesBeforeConsent.note).toMatch(/could not be reached/);
     expect(down.body.summary).toMatch(/^1 check could not run on legal4\.test: cookies or trackers before consent \([^)]*could not be reached/);
 
-    const unreadable = await run("https://legal4.test/", fakeBrowser(async () => { throw new InputError("unreadable_input", "The page could not be rendered."); }));
+    const unreadable = await run(
+      "https://legal4.test/",
+      fakeBrowser(async () => {
+        throw new InputError("unreadable_input", "The page could not be rendered.");
+      }),
+    );
     expect(unreadable.status).toBe(200);
     expect(unreadable.body.checks.cookiesBeforeConsent.status).toBe("unknown");
   });
@@ -199,9 +257,21 @@ describe("SPEC §4.8 GET /api/v1/website-legal", () => {
   it("SPEC §4.8 Companies House unreachable: 503, never 'not found', nothing charged", async () => {
     const { key, keyId } = await createTestKey();
     const before = await balanceOf(keyId);
-    const r = await execute(env, checkWebsiteLegal as never, { url: "https://legal.test/" }, meta(key, {
-      services: { ...noBrowser, companiesHouse: { getProfile: async () => { throw new UpstreamError("companies-house", "unreachable", "Companies House did not answer"); } } as never },
-    }));
+    const r = await execute(
+      env,
+      checkWebsiteLegal as never,
+      { url: "https://legal.test/" },
+      meta(key, {
+        services: {
+          ...noBrowser,
+          companiesHouse: {
+            getProfile: async () => {
+              throw new UpstreamError("companies-house", "unreachable", "Companies House did not answer");
+            },
+          } as never,
+        },
+      }),
+    );
     expect(r.status).toBe(503);
     expect((r.body as { code: string }).code).toBe("upstream_unavailable");
     expect(await balanceOf(keyId)).toBe(before);

@@ -11,7 +11,14 @@ import { balanceOf, call, createTestKey, json } from "../../helpers";
 
 const brandKit = (query: Record<string, string>, key: string) => call(`/api/v1/brand-kit?${new URLSearchParams(query)}`, { key });
 
-const meta = (apiKey: string, extra: Partial<CallMeta> = {}): CallMeta => ({ requestId: "req_brandkit", headers: new Headers(), ip: "192.0.2.10", apiKey, waitUntil: () => {}, ...extra });
+const meta = (apiKey: string, extra: Partial<CallMeta> = {}): CallMeta => ({
+  requestId: "req_brandkit",
+  headers: new Headers(),
+  ip: "192.0.2.10",
+  apiKey,
+  waitUntil: () => {},
+  ...extra,
+});
 
 /** Everything but the timestamp. */
 const stable = (body: Record<string, unknown>) => ({ ...body, fetchedAt: "<timestamp>" });
@@ -55,7 +62,9 @@ async function run(input: Record<string, string>, key: string, services: Partial
 }
 
 describe("brand-kit (SPEC §4.8): a full brand site", () => {
-  it("SPEC §4.8 over HTTP: 2 credits charged; logos, icons, the company from the footer's number; the rendered page where this machine has a browser", { timeout: 60_000 }, async () => {
+  it("SPEC §4.8 over HTTP: 2 credits charged; logos, icons, the company from the footer's number; the rendered page where this machine has a browser", {
+    timeout: 60_000,
+  }, async () => {
     const { key, keyId } = await createTestKey();
     const r = await brandKit({ domain: "brand.test" }, key);
     const text = await r.clone().text();
@@ -63,7 +72,12 @@ describe("brand-kit (SPEC §4.8): a full brand site", () => {
     expect(r.status, text).toBe(200);
     expect(r.headers.get("x-credits-remaining")).toBe("98");
     expect(await balanceOf(keyId)).toBe(98);
-    expect(body).toMatchObject({ query: { domain: "brand.test" }, page: "https://brand.test/", name: { value: "Bramblewick Studio", source: "og:site_name" }, notice: LOGO_NOTICE });
+    expect(body).toMatchObject({
+      query: { domain: "brand.test" },
+      page: "https://brand.test/",
+      name: { value: "Bramblewick Studio", source: "og:site_name" },
+      notice: LOGO_NOTICE,
+    });
     expect(body.logos).toEqual(extractLogos(await (await fetch("http://brand.test/")).text(), "https://brand.test/"));
     expect(body.business).toMatchObject({ companyNumber: "09182736", name: "BRAMBLEWICK STUDIO LIMITED", source: "page" });
     // The declared and CSS colours lead whatever the browser paints; where it rendered, its colours and fonts follow.
@@ -92,7 +106,12 @@ describe("brand-kit (SPEC §4.8): a full brand site", () => {
     expect(body.page).toBe("https://brand.test/");
     expect(body.name).toEqual({ value: "Bramblewick Studio", source: "og:site_name" });
     expect(body.tagline).toEqual({ value: "Brand and packaging design for independent food and drink makers.", source: "meta-description" });
-    expect(body.openGraph).toMatchObject({ siteName: "Bramblewick Studio", twitterCard: "summary_large_image", twitterSite: "@bramblewick", image: "https://brand.test/assets/og-share.png" });
+    expect(body.openGraph).toMatchObject({
+      siteName: "Bramblewick Studio",
+      twitterCard: "summary_large_image",
+      twitterSite: "@bramblewick",
+      image: "https://brand.test/assets/og-share.png",
+    });
     // Logos exactly as company-logo's extraction gives them, in its order.
     expect(body.logos).toEqual(extractLogos(await (await fetch("http://brand.test/")).text(), "https://brand.test/"));
 
@@ -116,8 +135,21 @@ describe("brand-kit (SPEC §4.8): a full brand site", () => {
 
     // Declared colours first, then the custom properties of the inline <style> and the linked (and @imported) stylesheet.
     expect(body.colours).toEqual([
-      { hex: "#0a3d62", use: "theme", source: "theme-color", sources: ["theme-color", "manifest", "msapplication-TileColor", "mask-icon", "css-variable"], property: "--brand-primary" },
-      { hex: "#061f33", use: "theme", source: "theme-color", sources: ["theme-color", "css-variable"], media: "(prefers-color-scheme: dark)", property: "--color-surface" },
+      {
+        hex: "#0a3d62",
+        use: "theme",
+        source: "theme-color",
+        sources: ["theme-color", "manifest", "msapplication-TileColor", "mask-icon", "css-variable"],
+        property: "--brand-primary",
+      },
+      {
+        hex: "#061f33",
+        use: "theme",
+        source: "theme-color",
+        sources: ["theme-color", "css-variable"],
+        media: "(prefers-color-scheme: dark)",
+        property: "--color-surface",
+      },
       { hex: "#fdf6ec", use: "background", source: "manifest", sources: ["manifest", "css-variable"], property: "--color-surface" },
       { hex: "#3c6382", use: "secondary", source: "css-variable", sources: ["css-variable"], property: "--brand-secondary" },
       { hex: "#e58e26", use: "accent", source: "css-variable", sources: ["css-variable"], property: "--brand-accent" },
@@ -144,7 +176,11 @@ describe("brand-kit (SPEC §4.8): a full brand site", () => {
         family: "Bramble Sans",
         weights: ["400", "700"],
         styles: ["normal"],
-        files: ["https://brand.test/fonts/bramble-sans-regular.woff2", "https://brand.test/fonts/bramble-sans-bold.woff2", "https://brand.test/fonts/bramble-sans-regular.woff"],
+        files: [
+          "https://brand.test/fonts/bramble-sans-regular.woff2",
+          "https://brand.test/fonts/bramble-sans-bold.woff2",
+          "https://brand.test/fonts/bramble-sans-regular.woff",
+        ],
       },
     ]);
     expect(body.fonts.webFonts.map((w: { provider: string; url: string }) => [w.provider, w.url])).toEqual([
@@ -156,7 +192,18 @@ describe("brand-kit (SPEC §4.8): a full brand site", () => {
     ]);
     expect(body.fonts.rendered).toBeNull();
 
-    expect(body.socials.map((s: { network: string }) => s.network)).toEqual(["linkedin", "x", "facebook", "instagram", "youtube", "tiktok", "github", "threads", "bluesky", "mastodon"]);
+    expect(body.socials.map((s: { network: string }) => s.network)).toEqual([
+      "linkedin",
+      "x",
+      "facebook",
+      "instagram",
+      "youtube",
+      "tiktok",
+      "github",
+      "threads",
+      "bluesky",
+      "mastodon",
+    ]);
     expect(body.socials[0]).toEqual({ network: "linkedin", url: "https://www.linkedin.com/company/bramblewick-studio", source: "link" });
 
     expect(body.business).toEqual({
@@ -356,7 +403,14 @@ describe("brand-kit (SPEC §4.8): the rendered page", () => {
     expect(calls[0].opts).toMatchObject({ read: { colours: true, fonts: true }, document: { status: 200 } });
     expect(body.rendered).toEqual({ available: true });
     const byHex = Object.fromEntries((body.colours as { hex: string }[]).map((c) => [c.hex, c]));
-    expect(byHex["#e58e26"]).toEqual({ hex: "#e58e26", use: "accent", source: "css-variable", sources: ["css-variable", "rendered"], property: "--brand-accent", share: 0.04 });
+    expect(byHex["#e58e26"]).toEqual({
+      hex: "#e58e26",
+      use: "accent",
+      source: "css-variable",
+      sources: ["css-variable", "rendered"],
+      property: "--brand-accent",
+      share: 0.04,
+    });
     expect(byHex["#1b2632"]).toMatchObject({ use: "text", source: "css-variable", sources: ["css-variable", "rendered"], share: 0.21 });
     // White and black are kept, marked by where they are painted; rendered-only colours come last, by share.
     expect(body.colours.slice(-2)).toEqual([

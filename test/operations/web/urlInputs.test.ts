@@ -39,18 +39,21 @@ describe("issue 29 §3: URL inputs are checked before the ledger", () => {
     expect(charged.every((op) => op.price !== 0)).toBe(true);
   });
 
-  it.each(REFUSED)("on a 0-credit key, url=%s → 400 bad_request naming url and saying why, on every priced URL operation, nothing fetched", async (url, why) => {
-    const { key } = await createTestKey({ credits: 0 });
-    const spy = vi.spyOn(globalThis, "fetch");
-    for (const op of charged) {
-      const r = await request(op, url, key);
-      const body = await json(r);
-      expect([op.operationId, r.status, body.code, body.field]).toEqual([op.operationId, 400, "bad_request", "url"]);
-      expect(body.message, op.operationId).toMatch(why);
-      expect(body.message).toContain("url");
-    }
-    expect(spy).not.toHaveBeenCalled();
-  });
+  it.each(REFUSED)(
+    "on a 0-credit key, url=%s → 400 bad_request naming url and saying why, on every priced URL operation, nothing fetched",
+    async (url, why) => {
+      const { key } = await createTestKey({ credits: 0 });
+      const spy = vi.spyOn(globalThis, "fetch");
+      for (const op of charged) {
+        const r = await request(op, url, key);
+        const body = await json(r);
+        expect([op.operationId, r.status, body.code, body.field]).toEqual([op.operationId, 400, "bad_request", "url"]);
+        expect(body.message, op.operationId).toMatch(why);
+        expect(body.message).toContain("url");
+      }
+      expect(spy).not.toHaveBeenCalled();
+    },
+  );
 
   it("with credits: refused the same way and never charged (no credit header, the balance untouched)", async () => {
     const { key, keyId } = await createTestKey({ credits: 50 });

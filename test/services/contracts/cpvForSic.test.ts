@@ -10,32 +10,54 @@ import { CPV_NAMES, SIC_KEYS, cpvForSic, cpvForSicCodes, cpvPrefix } from "../..
 
 /** SIC 2007 sections by division (ONS): the first division of each section. */
 const SECTION_STARTS: [string, number][] = [
-  ["A", 1], ["B", 5], ["C", 10], ["D", 35], ["E", 36], ["F", 41], ["G", 45], ["H", 49], ["I", 55], ["J", 58], ["K", 64],
-  ["L", 68], ["M", 69], ["N", 77], ["O", 84], ["P", 85], ["Q", 86], ["R", 90], ["S", 94], ["T", 97], ["U", 99],
+  ["A", 1],
+  ["B", 5],
+  ["C", 10],
+  ["D", 35],
+  ["E", 36],
+  ["F", 41],
+  ["G", 45],
+  ["H", 49],
+  ["I", 55],
+  ["J", 58],
+  ["K", 64],
+  ["L", 68],
+  ["M", 69],
+  ["N", 77],
+  ["O", 84],
+  ["P", 85],
+  ["Q", 86],
+  ["R", 90],
+  ["S", 94],
+  ["T", 97],
+  ["U", 99],
 ];
 const sectionOf = (code: string) => [...SECTION_STARTS].reverse().find(([, d]) => Number(code.slice(0, 2)) >= d)![0];
 
 describe("issue 18 §2 SIC → CPV", () => {
-  it.skipIf(!env.SHARED_PRESENT)("real data: every code of Companies House's SIC list maps to CPV, in all 21 sections; 74990 and 99999 map to nothing", async () => {
-    const csv = await (await fetch("http://shared.test/data/sic-2007/SIC07_CH_condensed_list_en.csv")).text();
-    const codes = csv
-      .split(/\r?\n/)
-      .slice(1)
-      .map((l) => l.split(",")[0].trim())
-      .filter((c) => /^\d{5}$/.test(c));
-    expect(codes.length).toBeGreaterThan(700);
-    const unmapped = codes.filter((c) => !cpvForSic(c).length);
-    expect(unmapped).toEqual(["74990", "99999"]);
-    const sections = new Set(codes.filter((c) => cpvForSic(c).length).map(sectionOf));
-    expect([...sections].sort()).toEqual(SECTION_STARTS.map(([s]) => s));
-    for (const c of codes)
-      for (const t of cpvForSic(c)) {
-        expect(t.prefix, c).toMatch(/^\d{2,8}$/);
-        expect(t.code.startsWith(t.prefix), c).toBe(true);
-        expect(t.description, c).toBeTruthy();
-        expect(t.reason, c).toMatch(/^SIC (division|group|class|subclass) \d+: /);
-      }
-  });
+  it.skipIf(!env.SHARED_PRESENT)(
+    "real data: every code of Companies House's SIC list maps to CPV, in all 21 sections; 74990 and 99999 map to nothing",
+    async () => {
+      const csv = await (await fetch("http://shared.test/data/sic-2007/SIC07_CH_condensed_list_en.csv")).text();
+      const codes = csv
+        .split(/\r?\n/)
+        .slice(1)
+        .map((l) => l.split(",")[0].trim())
+        .filter((c) => /^\d{5}$/.test(c));
+      expect(codes.length).toBeGreaterThan(700);
+      const unmapped = codes.filter((c) => !cpvForSic(c).length);
+      expect(unmapped).toEqual(["74990", "99999"]);
+      const sections = new Set(codes.filter((c) => cpvForSic(c).length).map(sectionOf));
+      expect([...sections].sort()).toEqual(SECTION_STARTS.map(([s]) => s));
+      for (const c of codes)
+        for (const t of cpvForSic(c)) {
+          expect(t.prefix, c).toMatch(/^\d{2,8}$/);
+          expect(t.code.startsWith(t.prefix), c).toBe(true);
+          expect(t.description, c).toBeTruthy();
+          expect(t.reason, c).toMatch(/^SIC (division|group|class|subclass) \d+: /);
+        }
+    },
+  );
 
   it("every key of the mapping is a SIC prefix and every CPV it names has its CPV 2008 name", () => {
     for (const k of SIC_KEYS) expect(k).toMatch(/^\d{2,5}$/);

@@ -48,7 +48,8 @@ function tender(over: Partial<TenderNotice>): TenderNotice {
 }
 
 /** HEDGEROW ANALYTICS (62020 Information technology consultancy activities) at NR2 4PX. */
-const sought = (sic: Record<string, string>) => cpvForSicCodes(Object.keys(sic)).map((t) => ({ prefix: t.prefix, description: t.description, fromSic: t.fromSic, sicDescription: sic[t.fromSic] ?? null }));
+const sought = (sic: Record<string, string>) =>
+  cpvForSicCodes(Object.keys(sic)).map((t) => ({ prefix: t.prefix, description: t.description, fromSic: t.fromSic, sicDescription: sic[t.fromSic] ?? null }));
 const it62020 = { "62020": "Information technology consultancy activities" };
 const base = (tenders: TenderNotice[], over: Partial<TenderMatchInput> = {}): TenderMatchInput => ({
   cpv: sought(it62020),
@@ -62,7 +63,8 @@ const base = (tenders: TenderNotice[], over: Partial<TenderMatchInput> = {}): Te
 
 describe("issue 18 §2 tender-match: which tenders are open", () => {
   it("closed by status: cancelled, complete, unsuccessful, withdrawn, unknown; planned and active are open", () => {
-    for (const status of ["cancelled", "complete", "unsuccessful", "withdrawn", "unknown"]) expect(isOpen(tender({ status }), TODAY, NOW).open, status).toBe(false);
+    for (const status of ["cancelled", "complete", "unsuccessful", "withdrawn", "unknown"])
+      expect(isOpen(tender({ status }), TODAY, NOW).open, status).toBe(false);
     expect(isOpen(tender({ status: "active" }), TODAY, NOW).open).toBe(true);
     expect(isOpen(tender({ status: "planned", deadline: null, published: "2026-11-10" }), TODAY, NOW).open).toBe(true);
   });
@@ -80,7 +82,10 @@ describe("issue 18 §2 tender-match: which tenders are open", () => {
 
   it("no deadline: open for 60 days after publication, then closed; never dated is closed", () => {
     expect(isOpen(tender({ deadline: null, published: "2026-09-21T08:00:00Z" }), TODAY, NOW).open).toBe(true);
-    expect(isOpen(tender({ deadline: null, published: "2026-09-20T08:00:00Z" }), TODAY, NOW)).toEqual({ open: false, why: "no deadline, published 2026-09-20, more than 60 days ago" });
+    expect(isOpen(tender({ deadline: null, published: "2026-09-20T08:00:00Z" }), TODAY, NOW)).toEqual({
+      open: false,
+      why: "no deadline, published 2026-09-20, more than 60 days ago",
+    });
     expect(isOpen(tender({ deadline: null, published: null }), TODAY, NOW).open).toBe(false);
   });
 
@@ -99,7 +104,13 @@ describe("issue 18 §2 tender-match: ranking and reasons", () => {
       cpv: [{ id: "72220000", description: "Systems and technical consultancy services" }],
       regions: ["UKH15"],
     });
-    const division = tender({ title: "Data platform", cpv: [{ id: "30200000", description: "Computer equipment and supplies" }, { id: "72300000", description: "Data services" }] });
+    const division = tender({
+      title: "Data platform",
+      cpv: [
+        { id: "30200000", description: "Computer equipment and supplies" },
+        { id: "72300000", description: "Data services" },
+      ],
+    });
     const [first, second] = rankTenders(base([division, group]));
     expect(first.tender.ocid).toBe(group.ocid);
     // 50 (group 722) + 5 (main) + 5 (also 72) + 12 (title: consultancy) + 5 (region).
@@ -113,14 +124,19 @@ describe("issue 18 §2 tender-match: ranking and reasons", () => {
     expect(first.matchedCpv).toEqual(["72", "722"]);
     // 40 (division 72, not the main classification); nothing else.
     expect(second.score).toBe(40);
-    expect(second.reasons).toEqual(["CPV 72300000 Data services (within CPV 72000000 IT services: consulting, software development, Internet and support) matches SIC 62020 Information technology consultancy activities"]);
+    expect(second.reasons).toEqual([
+      "CPV 72300000 Data services (within CPV 72000000 IT services: consulting, software development, Internet and support) matches SIC 62020 Information technology consultancy activities",
+    ]);
   });
 
   it("keywords: whole words, singular and plural alike, phrases as phrases; one description mention alone is not enough, two are", () => {
     const input = (t: TenderNotice) => base([t], { cpv: [], keywords: ["school", "web design", "accessibility"], postcode: null });
     expect(rankTenders(input(tender({ title: "Schools web design framework" })))[0].reasons).toEqual(["title mentions 'school', 'web design'"]);
     expect(rankTenders(input(tender({ title: "Websites", description: "Design of the school web pages" })))).toEqual([]); // "web design" not as a phrase; one word
-    expect(rankTenders(input(tender({ title: "Websites", description: "Accessibility review of school pages" })))[0]).toMatchObject({ score: 12, reasons: ["description mentions 'school', 'accessibility'"] });
+    expect(rankTenders(input(tender({ title: "Websites", description: "Accessibility review of school pages" })))[0]).toMatchObject({
+      score: 12,
+      reasons: ["description mentions 'school', 'accessibility'"],
+    });
     expect(rankTenders(input(tender({ title: "Preschooling" })))).toEqual([]);
   });
 
@@ -164,14 +180,21 @@ describe("issue 18 §2 tender-match: ranking and reasons", () => {
       cpv: ["72220000", "72600000", "72000000", "48000000"].map((id) => ({ id, description: null })),
       regions: ["East of England"],
     });
-    const [m] = rankTenders(base([t], { cpv: sought({ "62020": "x", "62012": "y" }), keywords: ["information", "technology", "consultancy", "software", "data"] }));
+    const [m] = rankTenders(
+      base([t], { cpv: sought({ "62020": "x", "62012": "y" }), keywords: ["information", "technology", "consultancy", "software", "data"] }),
+    );
     expect(m.score).toBe(100);
   });
 });
 
 describe("issue 18 §2 tender-match: words and regions", () => {
   it("keywords from SIC descriptions drop generic words; own keywords keep phrases", () => {
-    expect(keywordsFrom(["Business and domestic software development", "Other information technology service activities"])).toEqual(["domestic", "software", "information", "technology"]);
+    expect(keywordsFrom(["Business and domestic software development", "Other information technology service activities"])).toEqual([
+      "domestic",
+      "software",
+      "information",
+      "technology",
+    ]);
     expect(keywordsFrom(["Manufacture of other builders' carpentry and joinery"])).toEqual(["builders", "carpentry", "joinery"]);
     expect(ownKeywords(" Web Design , accessibility,, web design, a ")).toEqual(["web design", "accessibility"]);
     expect(stem("nurseries")).toBe("nursery");

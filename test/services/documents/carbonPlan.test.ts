@@ -1,7 +1,15 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { makePdf } from "../../../scripts/fixtures/make-pdf.mjs";
-import { type CarbonPlanReport, CRP_PARTS, checkCarbonPlan, compareOrganisation, looksLikePlan, readingWithOrganisation, relateNames } from "../../../src/services/documents/carbonPlan";
+import {
+  type CarbonPlanReport,
+  CRP_PARTS,
+  checkCarbonPlan,
+  compareOrganisation,
+  looksLikePlan,
+  readingWithOrganisation,
+  relateNames,
+} from "../../../src/services/documents/carbonPlan";
 import { type Doc, docFromHtml, docFromPdf, docFromText } from "../../../src/services/documents/document";
 import { Reading } from "../../../src/services/documents/evidence";
 import { planLinks, rankedPlanLinks, siteIdentity } from "../../../src/services/documents/planLinks";
@@ -58,7 +66,11 @@ describe.skipIf(!env.SHARED_PRESENT)("real carbon reduction plans (../shared/cor
     expect(r.parts.scope3Categories.note).toMatch(/4 and 9 are not reported \(4 and 9 stated as excluded/);
     expect(r.gaps[0]).toMatch(/categories 4 \(upstream transportation and distribution\), 9 \(downstream/);
     // "Chief Technology Of f icer": the PDF split the ligature; still a chief officer.
-    expect(r.parts.directorSignOff).toMatchObject({ found: true, note: expect.stringMatching(/Chief Technology Officer/), evidence: { page: 3, quote: expect.stringContaining("Name: [name] Position: Chief Technology") } });
+    expect(r.parts.directorSignOff).toMatchObject({
+      found: true,
+      note: expect.stringMatching(/Chief Technology Officer/),
+      evidence: { page: 3, quote: expect.stringContaining("Name: [name] Position: Chief Technology") },
+    });
     expect(r.parts.currentYearEmissions.evidence).toMatchObject({ page: 2, section: "Current Emissions Reporting" });
     expect(r.parts.netZeroBy2050.note).toBe("The plan commits to net zero by 2050.");
   });
@@ -79,10 +91,17 @@ describe.skipIf(!env.SHARED_PRESENT)("real carbon reduction plans (../shared/cor
     // A first plan: the current reporting year is the baseline year, and says so.
     expect(r.parts.currentYearEmissions.note).toMatch(/current reporting year is its baseline year/);
     // …but not in the reply: the role is, the name is replaced.
-    expect(r.parts.directorSignOff).toMatchObject({ found: false, status: "not_found", note: expect.stringMatching(/Company Secretary, which is not a director/) });
+    expect(r.parts.directorSignOff).toMatchObject({
+      found: false,
+      status: "not_found",
+      note: expect.stringMatching(/Company Secretary, which is not a director/),
+    });
     expect(r.parts.directorSignOff.evidence).toMatchObject({ page: 10, quote: "[name] Company Secretary 31st January 2024" });
     expect(r.parts.updatedWithinYear.note).toBe("Dated 30 January 2023, more than 12 months before 25 November 2026.");
-    expect(r.gaps).toEqual([expect.stringMatching(/signed off by a director .*Company Secretary/), expect.stringMatching(/Publish an updated plan: this one is dated 30 January 2023/)]);
+    expect(r.gaps).toEqual([
+      expect.stringMatching(/signed off by a director .*Company Secretary/),
+      expect.stringMatching(/Publish an updated plan: this one is dated 30 January 2023/),
+    ]);
   });
 
   it("Planned Ltd (HTML, PPN 06/21 layout): meets the template; table cells read across; the director's name is not output", async () => {
@@ -137,8 +156,14 @@ describe("our fixtures (test/fixtures/documents/crp)", () => {
     expect(shape(r)).toBe("YYYYYYYY");
     expect(r).toMatchObject({ company: { value: "Northwold Facilities Services Ltd" }, planDate: { value: "2026-10-14" }, meetsTemplate: true });
     expect(r.scope3Found).toEqual(["1", "4", "5", "6", "7", "9"]);
-    expect(r.parts.baselineYearEmissions).toMatchObject({ note: "Baseline year 1 April 2023 - 31 March 2024, with baseline emissions in tCO2e.", evidence: { page: 1 } });
-    expect(r.parts.currentYearEmissions).toMatchObject({ note: "Reporting year 1 April 2025 - 31 March 2026, with emissions in tCO2e.", evidence: { page: 2 } });
+    expect(r.parts.baselineYearEmissions).toMatchObject({
+      note: "Baseline year 1 April 2023 - 31 March 2024, with baseline emissions in tCO2e.",
+      evidence: { page: 1 },
+    });
+    expect(r.parts.currentYearEmissions).toMatchObject({
+      note: "Reporting year 1 April 2025 - 31 March 2026, with emissions in tCO2e.",
+      evidence: { page: 2 },
+    });
     expect(r.parts.reductionProjects.evidence?.page).toBe(2);
     expect(r.parts.directorSignOff).toMatchObject({ note: expect.stringMatching(/^Signed off by the Managing Director/), evidence: { page: 3 } });
     // The running footer on every page is not read as text.
@@ -153,7 +178,10 @@ describe("our fixtures (test/fixtures/documents/crp)", () => {
     expect(r.parts.scope3Categories.note).toBe("Scope 3 categories 4, 5 and 9 are not reported; categories reported: 6, 7.");
     expect(r.gaps[0]).toMatch(/^Report Scope 3 categories 4 \(upstream transportation and distribution\), 5 \(waste generated in operations\), 9 \(downstream/);
     // Categories 4 and 5 named only as targets ("will be measured from next year") are not reported.
-    expect(r.parts.directorSignOff).toMatchObject({ status: "not_found", note: "Signed by the Office Manager, which is not a director or equivalent board-level role." });
+    expect(r.parts.directorSignOff).toMatchObject({
+      status: "not_found",
+      note: "Signed by the Office Manager, which is not a director or equivalent board-level role.",
+    });
     expect(r.reading).toMatch(/Missing: Scope 3 categories 4, 5 and 9 \(of the required 4, 5, 6, 7 and 9\) and sign-off by a director\./);
   });
 
@@ -164,7 +192,10 @@ describe("our fixtures (test/fixtures/documents/crp)", () => {
     expect(r.facts).toContain("Plan dated 30 September 2026 (month only given).");
     expect(r.parts.updatedWithinYear.status).toBe("found");
     // 15 September 2027: 12 months after 1 September 2026 but not after 30 September 2026.
-    expect(check(doc, "2027-09-15").report.parts.updatedWithinYear).toMatchObject({ status: "couldnt_tell", note: expect.stringMatching(/^Couldn't tell: the plan is dated only by month \(September 2026\)/) });
+    expect(check(doc, "2027-09-15").report.parts.updatedWithinYear).toMatchObject({
+      status: "couldnt_tell",
+      note: expect.stringMatching(/^Couldn't tell: the plan is dated only by month \(September 2026\)/),
+    });
     expect(check(doc, "2027-11-01").report.parts.updatedWithinYear.status).toBe("not_found");
   });
 
@@ -172,7 +203,11 @@ describe("our fixtures (test/fixtures/documents/crp)", () => {
     const { report: r } = check(docFromHtml(text(await fixture("carbon-neutral-2030.html"))));
     invariants(r, ["Priya Ramaswamy", "Ramaswamy"]);
     expect(shape(r)).toBe("-YYYYYYY");
-    expect(r.parts.netZeroBy2050).toMatchObject({ status: "not_found", note: expect.stringMatching(/carbon neutrality, which is not net zero/), evidence: { quote: expect.stringContaining("carbon neutral by 2030") } });
+    expect(r.parts.netZeroBy2050).toMatchObject({
+      status: "not_found",
+      note: expect.stringMatching(/carbon neutrality, which is not net zero/),
+      evidence: { quote: expect.stringContaining("carbon neutral by 2030") },
+    });
     expect(r.gaps).toEqual([expect.stringMatching(/carbon neutral target .* is not a net zero commitment/)]);
     expect(r.parts.directorSignOff.evidence?.quote).toBe("Signed: [name], Finance Director");
     // Categories by name in one sentence.
@@ -184,7 +219,10 @@ describe("our fixtures (test/fixtures/documents/crp)", () => {
     const { report: r } = check(doc);
     invariants(r);
     expect(shape(r)).toBe("-YYYYYY?");
-    expect(r.parts.netZeroBy2050).toMatchObject({ note: "The plan commits to net zero only by 2055, later than 2050.", evidence: { quote: expect.stringContaining("by 2055") } });
+    expect(r.parts.netZeroBy2050).toMatchObject({
+      note: "The plan commits to net zero only by 2055, later than 2050.",
+      evidence: { quote: expect.stringContaining("by 2055") },
+    });
     expect(r.gaps[0]).toBe("Bring the net zero commitment forward to 2050 at the latest (the plan says 2055).");
     expect(r.planDate).toMatchObject({ value: null, note: "Couldn't tell: the plan is dated only by its year (2025)." });
     expect(r.parts.updatedWithinYear.note).toMatch(/^Couldn't tell: the plan is dated only by year \(2025\)/);
@@ -201,7 +239,10 @@ describe("our fixtures (test/fixtures/documents/crp)", () => {
     expect(r.company.value).toBe("Quillon Cleaning Co Ltd");
     expect(r.planDate.value).toBe("2026-11-03");
     expect(r.parts.netZeroBy2050.note).toMatch(/by 2048/);
-    expect(r.parts.baselineYearEmissions).toMatchObject({ note: "Baseline year FY2021/22, with baseline emissions in tCO2e.", evidence: { quote: "Scope1 96.40 SCOPE 2 (location-based) 22.75 Scope 3 183.1" } });
+    expect(r.parts.baselineYearEmissions).toMatchObject({
+      note: "Baseline year FY2021/22, with baseline emissions in tCO2e.",
+      evidence: { quote: "Scope1 96.40 SCOPE 2 (location-based) 22.75 Scope 3 183.1" },
+    });
     expect(r.parts.currentYearEmissions.evidence?.quote).toMatch(/tonnes CO2 e/);
     expect(r.scope3Found).toEqual(["4", "5", "6", "7", "9"]);
     expect(r.parts.reductionProjects.evidence?.section).toBe("What we're doing");
@@ -250,15 +291,22 @@ describe("edge cases", () => {
 
   it("a table without units: baseline emissions couldn't tell", () => {
     const { report: r } = check(
-      plan(`## Commitment to achieving Net Zero\n\nExample Widgets Ltd is committed to achieving Net Zero emissions by 2050.\n\n## Baseline Emissions Footprint\n\nBaseline Year: 2023\n\n| Emissions | Total |\n|---|---|\n| Scope 1 | 10.0 |\n| Scope 2 | 4.0 |\n\n## Carbon Reduction Projects\n\nWe have installed solar panels on the warehouse roof.`),
+      plan(
+        `## Commitment to achieving Net Zero\n\nExample Widgets Ltd is committed to achieving Net Zero emissions by 2050.\n\n## Baseline Emissions Footprint\n\nBaseline Year: 2023\n\n| Emissions | Total |\n|---|---|\n| Scope 1 | 10.0 |\n| Scope 2 | 4.0 |\n\n## Carbon Reduction Projects\n\nWe have installed solar panels on the warehouse roof.`,
+      ),
     );
     invariants(r);
-    expect(r.parts.baselineYearEmissions).toMatchObject({ status: "couldnt_tell", note: "Couldn't tell: baseline emissions are given, but without units (tCO2e)." });
+    expect(r.parts.baselineYearEmissions).toMatchObject({
+      status: "couldnt_tell",
+      note: "Couldn't tell: baseline emissions are given, but without units (tCO2e).",
+    });
     expect(r.parts.scope1and2.status).toBe("found");
   });
 
   it("net zero without a year: couldn't tell; a 'Net Zero' heading alone is no commitment", () => {
-    const { report: r } = check(plan(`## Commitment to achieving Net Zero\n\nExample Widgets Ltd is committed to achieving Net Zero emissions as soon as we can.\n\n${tables}`));
+    const { report: r } = check(
+      plan(`## Commitment to achieving Net Zero\n\nExample Widgets Ltd is committed to achieving Net Zero emissions as soon as we can.\n\n${tables}`),
+    );
     expect(r.parts.netZeroBy2050).toMatchObject({ status: "couldnt_tell", note: "Couldn't tell: the plan commits to net zero but gives no year for it." });
     const none = check(plan(`## Commitment to achieving Net Zero\n\nWe care about the planet.\n\n${tables}`)).report;
     expect(none.parts.netZeroBy2050.status).toBe("not_found");
@@ -274,21 +322,42 @@ describe("edge cases", () => {
   });
 
   it("sign-off: a name on the 'Approved by' line is replaced; a signature with no role and no board statement is couldn't tell", () => {
-    const approved = check(plan(`${tables}\n## Declaration and Sign Off\n\nApproved by Jonathan Q Harrowby-Smythe, Managing Director, on 1 October 2026.`)).report;
+    const approved = check(
+      plan(`${tables}\n## Declaration and Sign Off\n\nApproved by Jonathan Q Harrowby-Smythe, Managing Director, on 1 October 2026.`),
+    ).report;
     invariants(approved, ["Jonathan", "Harrowby"]);
     expect(approved.parts.directorSignOff).toMatchObject({ status: "found", note: expect.stringMatching(/^Signed off by the Managing Director/) });
     expect(approved.parts.directorSignOff.evidence?.quote).toContain("[name]");
-    const bare = check(plan(`${tables}\n## Declaration and Sign Off\n\nSigned on behalf of Example Widgets Ltd:\n\nName: Morwenna Trelawney\n\nDate: 1 October 2026`)).report;
+    const bare = check(
+      plan(`${tables}\n## Declaration and Sign Off\n\nSigned on behalf of Example Widgets Ltd:\n\nName: Morwenna Trelawney\n\nDate: 1 October 2026`),
+    ).report;
     invariants(bare, ["Morwenna", "Trelawney"]);
-    expect(bare.parts.directorSignOff).toMatchObject({ status: "couldnt_tell", note: "Couldn't tell: the plan is signed, but the signer's role is not given." });
+    expect(bare.parts.directorSignOff).toMatchObject({
+      status: "couldnt_tell",
+      note: "Couldn't tell: the plan is signed, but the signer's role is not given.",
+    });
     const team = check(plan(`${tables}\n## Declaration and Sign Off\n\nThis plan has been reviewed and approved by the Senior Leadership Team.`)).report;
     expect(team.parts.directorSignOff.status).toBe("couldnt_tell");
-    const manager = check(plan(`${tables}\n## Declaration and Sign Off\n\nThis plan has been reviewed and signed off by the board of directors.\n\nSigned: Tomasz Wierzbicki\nPosition: Sustainability Manager`)).report;
+    const manager = check(
+      plan(
+        `${tables}\n## Declaration and Sign Off\n\nThis plan has been reviewed and signed off by the board of directors.\n\nSigned: Tomasz Wierzbicki\nPosition: Sustainability Manager`,
+      ),
+    ).report;
     invariants(manager, ["Tomasz", "Wierzbicki"]);
-    expect(manager.parts.directorSignOff).toMatchObject({ status: "not_found", note: "Signed by the Sustainability Manager, which is not a director or equivalent board-level role." });
+    expect(manager.parts.directorSignOff).toMatchObject({
+      status: "not_found",
+      note: "Signed by the Sustainability Manager, which is not a director or equivalent board-level role.",
+    });
     // A role named elsewhere in the plan is not the signer's.
-    const elsewhere = check(plan(`${tables}\n## Carbon Reduction Projects\n\nOur Office Manager has introduced recycling at every site.\n\n## Declaration and Sign Off\n\nThis plan has been reviewed and signed off by the board of directors on 1 October 2026.`)).report;
-    expect(elsewhere.parts.directorSignOff).toMatchObject({ status: "found", note: expect.stringMatching(/board of directors; the signer's role is not given/) });
+    const elsewhere = check(
+      plan(
+        `${tables}\n## Carbon Reduction Projects\n\nOur Office Manager has introduced recycling at every site.\n\n## Declaration and Sign Off\n\nThis plan has been reviewed and signed off by the board of directors on 1 October 2026.`,
+      ),
+    ).report;
+    expect(elsewhere.parts.directorSignOff).toMatchObject({
+      status: "found",
+      note: expect.stringMatching(/board of directors; the signer's role is not given/),
+    });
   });
 
   it("the government template left unfilled: placeholders are not answers; its boilerplate with a blank signature block is no sign-off", () => {
@@ -324,7 +393,11 @@ describe("edge cases", () => {
     const html = `<a href="/docs/Carbon_Reduction_Plan_2026.pdf">Download</a><a href="docs/Carbon_Reduction_Plan_2026.pdf#p2">CRP</a>
       <a href="https://cdn.example.org/netzero.pdf">Our pathway</a><a href="http://other.example/carbon">Carbon</a><a href="/about">About</a>
       <a href="javascript:void(0)">Carbon reduction plan</a><a href="/green-policy" title="Environmental policy">Policy</a>`;
-    expect(planLinks(html, "http://www.example.com/")).toEqual(["http://www.example.com/docs/Carbon_Reduction_Plan_2026.pdf", "https://cdn.example.org/netzero.pdf", "http://www.example.com/green-policy"]);
+    expect(planLinks(html, "http://www.example.com/")).toEqual([
+      "http://www.example.com/docs/Carbon_Reduction_Plan_2026.pdf",
+      "https://cdn.example.org/netzero.pdf",
+      "http://www.example.com/green-policy",
+    ]);
     expect(planLinks("<p>no links</p>", "https://example.com/")).toEqual([]);
     expect(planLinks(html, "not a url")).toEqual([]);
   });
@@ -363,9 +436,16 @@ describe.skipIf(!env.SHARED_PRESENT)("whose plan, on real plans and real sites (
     const planned = await page("modern-slavery/statements/planned-ltd-modern-slavery.html", "https://plannedltd.co.uk/modern-slavery");
     expect(planned).toMatchObject({ names: ["Planned Limited"], siteNames: ["Planned Limited"], numbers: ["08881845"], domain: "plannedltd" });
     // "© Cwiri Ltd. All rights reserved. Registered in Scotland as Company Number SC859594."
-    expect(await page("modern-slavery/statements/cwiri-mss-2026.html", "https://www.cwiri.co.uk/modern-slavery-statement")).toMatchObject({ names: ["Cwiri Ltd"], numbers: ["SC859594"], domain: "cwiri" });
+    expect(await page("modern-slavery/statements/cwiri-mss-2026.html", "https://www.cwiri.co.uk/modern-slavery-statement")).toMatchObject({
+      names: ["Cwiri Ltd"],
+      numbers: ["SC859594"],
+      domain: "cwiri",
+    });
     // "© Wild Fig Research Ltd. All rights reserved." then "Registered in England: 17350497".
-    expect(await page("modern-slavery/statements/wildfig-research-mss.html", "https://wildfigresearch.com/modern-slavery-statement/")).toMatchObject({ names: ["Wild Fig Research Ltd"], numbers: ["17350497"] });
+    expect(await page("modern-slavery/statements/wildfig-research-mss.html", "https://wildfigresearch.com/modern-slavery-statement/")).toMatchObject({
+      names: ["Wild Fig Research Ltd"],
+      numbers: ["17350497"],
+    });
   });
 
   it("every real plan against every real site: only Planned's plan on Planned's site is the same organisation (by its company number); every other pair is another organisation", async () => {
@@ -381,17 +461,28 @@ describe.skipIf(!env.SHARED_PRESENT)("whose plan, on real plans and real sites (
         expect(c.match, `${p} on ${s}`).toBe(p === "planned" && s === "planned" ? "same" : "different");
       }
     const same = compareOrganisation(check(plans.planned).report, plans.planned.text, sites.planned);
-    expect(same).toMatchObject({ plan: { name: "Planned Limited", companyNumber: "08881845" }, site: { names: ["Planned Limited"], companyNumbers: ["08881845"] }, note: "The plan gives company number 08881845, which the site gives too." });
+    expect(same).toMatchObject({
+      plan: { name: "Planned Limited", companyNumber: "08881845" },
+      site: { names: ["Planned Limited"], companyNumbers: ["08881845"] },
+      note: "The plan gives company number 08881845, which the site gives too.",
+    });
     const other = compareOrganisation(check(plans.planned).report, plans.planned.text, sites.cwiri);
-    expect(other.note).toBe("The plan names Planned Limited (company number 08881845); the site gives company number SC859594 (Cwiri Ltd): another organisation.");
+    expect(other.note).toBe(
+      "The plan names Planned Limited (company number 08881845); the site gives company number SC859594 (Cwiri Ltd): another organisation.",
+    );
   });
 });
 
 describe("whose plan: the rule (compareOrganisation), on our fixtures and edge cases", () => {
   const site = (footer: string, opts: { title?: string; url?: string; body?: string } = {}) =>
-    siteIdentity(`<html><head><title>${opts.title ?? "Home"}</title></head><body><main><p>${opts.body ?? "We clean offices."}</p></main><footer><p>${footer}</p></footer></body></html>`, opts.url ?? "https://www.example.co.uk/");
+    siteIdentity(
+      `<html><head><title>${opts.title ?? "Home"}</title></head><body><main><p>${opts.body ?? "We clean offices."}</p></main><footer><p>${footer}</p></footer></body></html>`,
+      opts.url ?? "https://www.example.co.uk/",
+    );
   const planOf = (name: string, extra = "") =>
-    docFromText(`# Carbon Reduction Plan\n\nSupplier name: ${name}\nPublication date: 1 October 2026\n\n${extra}\n\n## Commitment to achieving Net Zero\n\n${name.replace(/\s*\(.*$/, "")} is committed to achieving Net Zero emissions by 2045.\n\n## Baseline Emissions Footprint\n\nBaseline Year: 2023. Scope 1 10.0 tCO2e. Scope 2 4.0 tCO2e.`);
+    docFromText(
+      `# Carbon Reduction Plan\n\nSupplier name: ${name}\nPublication date: 1 October 2026\n\n${extra}\n\n## Commitment to achieving Net Zero\n\n${name.replace(/\s*\(.*$/, "")} is committed to achieving Net Zero emissions by 2045.\n\n## Baseline Emissions Footprint\n\nBaseline Year: 2023. Scope 1 10.0 tCO2e. Scope 2 4.0 tCO2e.`,
+    );
   const compare = (doc: ReturnType<typeof docFromText>, s: ReturnType<typeof site> | null) => compareOrganisation(check(doc).report, doc.text, s);
 
   it("the issue's case: Calder Facilities Ltd's homepage (test/fixtures/hosts/supplier.test) against the plan naming Northwold Facilities Services Ltd: another organisation", async () => {
@@ -420,21 +511,42 @@ describe("whose plan: the rule (compareOrganisation), on our fixtures and edge c
   it("a company number decides first: the site's number in the plan is the same organisation whatever the name; another number is another organisation even with a like name", () => {
     const s = site("© 2026 Calder Facilities Ltd. Registered in England and Wales no. 05123987.");
     expect(compare(planOf("Calder FM (company number 05123987)"), s).match).toBe("same");
-    expect(compare(planOf("Calder Facilities Group Ltd (company number 09999999)"), s)).toMatchObject({ match: "different", note: expect.stringMatching(/company number 09999999.*05123987/) });
+    expect(compare(planOf("Calder Facilities Group Ltd (company number 09999999)"), s)).toMatchObject({
+      match: "different",
+      note: expect.stringMatching(/company number 09999999.*05123987/),
+    });
   });
 
   it("a group's plan that names the site's company, or a site that names the plan's organisation: couldn't tell, said", () => {
     const s = site("© 2026 Calder Facilities Ltd. Registered in England and Wales no. 05123987.");
-    const group = compare(planOf("Northwold Group plc (company number 01112223)", "This plan covers Northwold Group plc and its subsidiaries, Calder Facilities Ltd and Pennine Security Ltd."), s);
-    expect(group).toMatchObject({ match: "couldnt_tell", note: expect.stringMatching(/^Couldn't tell: .*the plan mentions Calder Facilities Ltd.*group's plan may cover a subsidiary/) });
+    const group = compare(
+      planOf(
+        "Northwold Group plc (company number 01112223)",
+        "This plan covers Northwold Group plc and its subsidiaries, Calder Facilities Ltd and Pennine Security Ltd.",
+      ),
+      s,
+    );
+    expect(group).toMatchObject({
+      match: "couldnt_tell",
+      note: expect.stringMatching(/^Couldn't tell: .*the plan mentions Calder Facilities Ltd.*group's plan may cover a subsidiary/),
+    });
     const parent = site("© 2026 Calder Facilities Ltd, part of Northwold Group plc. Registered in England and Wales no. 05123987.");
-    expect(compare(planOf("Northwold Group plc"), parent)).toMatchObject({ match: "couldnt_tell", note: expect.stringMatching(/the site mentions Northwold Group plc/) });
+    expect(compare(planOf("Northwold Group plc"), parent)).toMatchObject({
+      match: "couldnt_tell",
+      note: expect.stringMatching(/the site mentions Northwold Group plc/),
+    });
   });
 
   it("a site that gives no registered name: only the name it calls itself, which differs: couldn't tell, never 'different'; alike names: couldn't tell", () => {
-    const brand = siteIdentity(`<html><head><title>Zest | Office cleaning</title></head><body><p>Clean offices.</p></body></html>`, "https://zest-clean.example/");
+    const brand = siteIdentity(
+      `<html><head><title>Zest | Office cleaning</title></head><body><p>Clean offices.</p></body></html>`,
+      "https://zest-clean.example/",
+    );
     expect(brand).toMatchObject({ names: [], siteNames: ["Zest"], numbers: [] });
-    expect(compare(planOf("Acme Facilities Ltd"), brand)).toMatchObject({ match: "couldnt_tell", note: expect.stringMatching(/calls itself Zest but gives no registered name/) });
+    expect(compare(planOf("Acme Facilities Ltd"), brand)).toMatchObject({
+      match: "couldnt_tell",
+      note: expect.stringMatching(/calls itself Zest but gives no registered name/),
+    });
     expect(compare(planOf("Zest Cleaning Ltd"), brand).match).toBe("same");
     const edan = site("© EDAN Medical (UK) Ltd. Registered in England and Wales.");
     expect(compare(planOf("EDAN UK"), edan)).toMatchObject({ match: "couldnt_tell", note: expect.stringMatching(/alike but not the same/) });
@@ -452,7 +564,9 @@ describe("whose plan: the rule (compareOrganisation), on our fixtures and edge c
     const { report } = check(doc);
     const c = compareOrganisation(report, doc.text, s);
     expect(c.match).toBe("couldnt_tell");
-    expect(readingWithOrganisation(report.reading, c)).toMatch(/^Not confirmed as the supplier's own plan: the plan names Calder FM Ltd and the site is Calder Facilities Ltd: the names are alike but not the same\. Calder FM Ltd's carbon reduction plan/);
+    expect(readingWithOrganisation(report.reading, c)).toMatch(
+      /^Not confirmed as the supplier's own plan: the plan names Calder FM Ltd and the site is Calder Facilities Ltd: the names are alike but not the same\. Calder FM Ltd's carbon reduction plan/,
+    );
     const same = compareOrganisation(report, doc.text, null);
     expect(readingWithOrganisation(report.reading, same)).toBe(report.reading);
   });

@@ -45,7 +45,11 @@ const checkEvidence = (r: CharityReport, doc: Doc) => {
       else if (f.evidence === null) expect(f.note, `${path}: a value without a quote says why`).toBeTruthy();
     }
     if (f.evidence && typeof f.evidence.quote === "string")
-      for (const part of flat(f.evidence.quote).split("[name]").map((x) => x.trim()).filter((x) => x.length > 8)) expect(text, `${path}: quote from the document`).toContain(part);
+      for (const part of flat(f.evidence.quote)
+        .split("[name]")
+        .map((x) => x.trim())
+        .filter((x) => x.length > 8))
+        expect(text, `${path}: quote from the document`).toContain(part);
     for (const [k, v] of Object.entries(o)) walk(v, `${path}.${k}`);
   };
   walk(r, "report");
@@ -101,7 +105,16 @@ describe.skipIf(!env.SHARED_PRESENT)("real documents (../shared/corpora/charity)
     expect(r.delivery.activities).toEqual([]);
     // Transparency: name, number, year, income, expenditure, total funds, funds by type, prior year = 8 × 5.
     expect(r.transparency.score).toBe(40);
-    expect(r.transparency.components.filter((c) => c.present).map((c) => c.item)).toEqual(["charity name", "charity number", "financial year", "income", "expenditure", "total funds", "funds by type", "prior-year figures"]);
+    expect(r.transparency.components.filter((c) => c.present).map((c) => c.item)).toEqual([
+      "charity name",
+      "charity number",
+      "financial year",
+      "income",
+      "expenditure",
+      "total funds",
+      "funds by type",
+      "prior-year figures",
+    ]);
     expect(r.funderGaps).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^No reserves policy/),
@@ -135,14 +148,21 @@ describe.skipIf(!env.SHARED_PRESENT)("real documents (../shared/corpora/charity)
     expect(prior(r.finances.funds.total)).toBe(9094);
     // Signed "Kristian Glass 2026-01-14" under "Signature Print Name": 9½ months after 31 March 2025, inside the 10-month deadline.
     expect(r.governance.approvedOn).toMatchObject({ value: "2026-01-14", evidence: { page: 2, quote: "[name] 2026-01-14" } });
-    expect(r.flags.lateFiling).toMatchObject({ value: false, note: expect.stringMatching(/9 months after the year end.*within the Charity Commission's filing deadline of 10 months \(31 January 2026\)/) });
+    expect(r.flags.lateFiling).toMatchObject({
+      value: false,
+      note: expect.stringMatching(/9 months after the year end.*within the Charity Commission's filing deadline of 10 months \(31 January 2026\)/),
+    });
     expect(JSON.stringify(r)).not.toMatch(/Kristian|Glass/);
     // The running "CCXX R1 accounts (SS) 1 15/01/2026" print date is not the approval date.
     expect(r.transparency.score).toBe(45);
   });
 
   it("documents of other types (an Ofsted report, a modern slavery statement, a carbon reduction plan) are not read as charity reports", async () => {
-    for (const p of ["ofsted/farnham-heath-end-school-2016-s5.pdf", "modern-slavery/statements/edan-uk-mss-2024.pdf", "carbon-reduction-plans/apexiar-crp.pdf"]) {
+    for (const p of [
+      "ofsted/farnham-heath-end-school-2016-s5.pdf",
+      "modern-slavery/statements/edan-uk-mss-2024.pdf",
+      "carbon-reduction-plans/apexiar-crp.pdf",
+    ]) {
       const r = read(docFromPdf(await readPdf(await shared(p))));
       checkSchema(r);
       expect(r.recognition.recognised, p).toBe(false);
@@ -186,12 +206,17 @@ describe("fixtures: trustees' reports written from the published structure (test
     expect(r.finances.reserves.value).toMatchObject({ kind: "free_reserves", amount: 58_040, priorYear: { amount: 52_825 } });
     expect(r.governance.trustees).toMatchObject({ value: 9, evidence: { page: 2 } });
     expect(r.governance.meetings.value).toEqual({ frequency: "quarterly", perYear: 4 });
-    for (const k of ["safeguarding", "conflictsOfInterest", "riskStatement", "reservesPolicy", "publicBenefit"] as const) expect(r.governance[k].value, k).toBe(true);
+    for (const k of ["safeguarding", "conflictsOfInterest", "riskStatement", "reservesPolicy", "publicBenefit"] as const)
+      expect(r.governance[k].value, k).toBe(true);
     expect(r.governance.scrutiny).toMatchObject({ value: "independent_examination", evidence: { page: 4 } });
     expect(r.governance.approvedOn).toMatchObject({ value: "2024-09-12", evidence: { page: 3 } });
     expect(r.delivery.activities.length).toBeGreaterThanOrEqual(2);
     expect(r.delivery.peopleHelped.value).toBe(1186); // households helped by the food bank; meals and parcels are not people
-    expect(r.delivery.beneficiaries.map((b) => [b.count, b.who])).toEqual([[1186, "households"], [74, "older people"], [9800, "meals"]]);
+    expect(r.delivery.beneficiaries.map((b) => [b.count, b.who])).toEqual([
+      [1186, "households"],
+      [74, "older people"],
+      [9800, "meals"],
+    ]);
     // The standard examiner's wording lists "accounting records were not kept …" under "no material matters": not a qualification.
     expect(r.flags.qualifiedOpinion.value).toBe(false);
     expect(r.flags.goingConcern).toMatchObject({ value: false, evidence: { quote: expect.stringMatching(/no material uncertainties/) } });
@@ -229,12 +254,17 @@ describe("fixtures: trustees' reports written from the published structure (test
     expect(r.finances.reserves.value?.kind).toBe("total_funds"); // that is a target, not a statement of free reserves
     expect(r.flags.deficit.value).toBe(true);
     expect(r.flags.deficitExplained).toMatchObject({ value: true, evidence: { quote: expect.stringMatching(/due to the replacement of the boiler/) } });
-    expect(r.governance.approvedOn).toMatchObject({ value: "2024-01-14", evidence: { quote: expect.stringMatching(/^Signed on behalf of the committee: \[name\] \(Chairman\) Date: 14th January 2024$/) } });
+    expect(r.governance.approvedOn).toMatchObject({
+      value: "2024-01-14",
+      evidence: { quote: expect.stringMatching(/^Signed on behalf of the committee: \[name\] \(Chairman\) Date: 14th January 2024$/) },
+    });
     expect(r.flags.lateFiling.value).toBe(false);
     expect(r.governance.scrutiny.value).toBeNull();
     // "safeguarding the assets of the charity" (the trustees' financial duty) is not a safeguarding policy.
     expect(r.governance.safeguarding).toMatchObject({ value: false, evidence: null });
-    expect(r.funderGaps).toEqual(expect.arrayContaining([expect.stringMatching(/not required by law at this income, £18,590/), "No safeguarding policy mentioned."]));
+    expect(r.funderGaps).toEqual(
+      expect.arrayContaining([expect.stringMatching(/not required by law at this income, £18,590/), "No safeguarding policy mentioned."]),
+    );
     expect(r.funderGaps.some((g) => /deficit/i.test(g))).toBe(false); // it is explained
     expect(JSON.stringify(r)).not.toMatch(/Alan|Whitcombe/);
   });
@@ -248,7 +278,10 @@ describe("fixtures: trustees' reports written from the published structure (test
     expect(r.charity.regulator.value).toBe("ccni");
     expect(r.charity.companyNumber.value).toBe("NI612345");
     expect(r.charity.financialYear.value).toEqual({ start: "2023-01-01", end: "2023-12-31" });
-    expect(r.flags.qualifiedOpinion).toMatchObject({ value: true, evidence: { quote: "I have identified the following matters in connection with my examination:" } });
+    expect(r.flags.qualifiedOpinion).toMatchObject({
+      value: true,
+      evidence: { quote: "I have identified the following matters in connection with my examination:" },
+    });
     expect(r.flags.goingConcern).toMatchObject({ value: true, evidence: { quote: expect.stringMatching(/material uncertainty exists/) } });
     expect(r.finances.income.value).toMatchObject({ amount: 139_775, priorYear: { amount: 154_125 } });
     // "Restricted income of £12,000" in the examiner's report is not the year's income: no disagreement is noted.
@@ -262,9 +295,17 @@ describe("fixtures: trustees' reports written from the published structure (test
     expect(r.governance.meetings.value).toEqual({ frequency: "five times during the year", perYear: 5 });
     expect(r.governance.conflictsOfInterest.value).toBe(false);
     // Approved 20 September 2024: inside CCNI's 10 months (31 October 2024).
-    expect(r.flags.lateFiling).toMatchObject({ value: false, note: expect.stringMatching(/Northern Ireland's filing deadline of 10 months \(31 October 2024\)/) });
+    expect(r.flags.lateFiling).toMatchObject({
+      value: false,
+      note: expect.stringMatching(/Northern Ireland's filing deadline of 10 months \(31 October 2024\)/),
+    });
     expect(r.funderGaps).toEqual(
-      expect.arrayContaining([expect.stringMatching(/going concern/), expect.stringMatching(/qualified/), expect.stringMatching(/^A deficit with no explanation/), expect.stringMatching(/^No reserves policy/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/going concern/),
+        expect.stringMatching(/qualified/),
+        expect.stringMatching(/^A deficit with no explanation/),
+        expect.stringMatching(/^No reserves policy/),
+      ]),
     );
     expect(facts(r)).toContain("The examiner's or auditor's report is qualified.");
     expect(JSON.stringify(r)).not.toMatch(/Siobhan|McAllister|Declan|O'Hare ACA/);
@@ -296,7 +337,10 @@ describe("fixtures: trustees' reports written from the published structure (test
     expect(r.governance.meetings.value).toEqual({ frequency: "six times a year", perYear: 6 });
     // Year end 31 March 2022, approved 14 June 2023: 14 months, past OSCR's 9-month deadline (31 December 2022).
     expect(r.governance.approvedOn.value).toBe("2023-06-14");
-    expect(r.flags.lateFiling).toMatchObject({ value: true, note: expect.stringMatching(/14 months after the year end.*OSCR's filing deadline of 9 months \(31 December 2022\)/) });
+    expect(r.flags.lateFiling).toMatchObject({
+      value: true,
+      note: expect.stringMatching(/14 months after the year end.*OSCR's filing deadline of 9 months \(31 December 2022\)/),
+    });
     expect(r.funderGaps).toContain("The report was approved after the regulator's filing deadline: the accounts were filed late.");
     expect(JSON.stringify(r)).not.toMatch(/Alasdair|Munro|Fiona|Dalgleish/);
   });
@@ -426,7 +470,10 @@ Funds carried forward 8,100 7,300`;
     checkSchema(r);
     expect(r.charity.name.value).toBe("Oakfield Trust");
     expect(r.charity.charityNumber.value).toBe("1150021");
-    expect(r.finances.income).toMatchObject({ value: { amount: 70_100, priorYear: { amount: 65_000 } }, evidence: { quote: "Total income 50,100 20,000 70,100 65,000", page: null, section: "Our finances" } });
+    expect(r.finances.income).toMatchObject({
+      value: { amount: 70_100, priorYear: { amount: 65_000 } },
+      evidence: { quote: "Total income 50,100 20,000 70,100 65,000", page: null, section: "Our finances" },
+    });
     expect(r.finances.netIncome.value).toMatchObject({ amount: -3400, priorYear: { amount: 4750 } });
     expect(r.finances.funds.restricted.value).toMatchObject({ amount: 4500 });
     expect(r.flags.deficit.value).toBe(true);
@@ -442,7 +489,10 @@ Financial review
 Total income for the year was £12,400 (2024: £11,900) and total expenditure was £13,050.
 The shortfall was met from reserves, as planned by the trustees.`;
     const r = read(docFromText(text));
-    expect(r.finances.income).toMatchObject({ value: { amount: 12_400, priorYear: { amount: 11_900 } }, note: expect.stringMatching(/From the report's text/) });
+    expect(r.finances.income).toMatchObject({
+      value: { amount: 12_400, priorYear: { amount: 11_900 } },
+      note: expect.stringMatching(/From the report's text/),
+    });
     expect(amount(r.finances.expenditure)).toBe(13_050);
     expect(r.flags.deficit.value).toBe(true);
     expect(r.flags.deficitExplained.value).toBe(true);
@@ -455,13 +505,18 @@ The shortfall was met from reserves, as planned by the trustees.`;
   it("names are taken out of quotes and headings; organisations and roles are kept", () => {
     expect(redactNames("Signed: John Smith, Director")).toBe("Signed: [name], Director");
     expect(redactNames("Jane Doe FCCA Independent Examiner, Smith & Co")).toBe("[name] FCCA Independent Examiner, Smith & Co");
-    expect(redactNames("Approved by the trustees on 5 May 2024 and signed on their behalf by: Dr A. N. Other (Chair)")).toBe("Approved by the trustees on 5 May 2024 and signed on their behalf by: [name] (Chair)");
+    expect(redactNames("Approved by the trustees on 5 May 2024 and signed on their behalf by: Dr A. N. Other (Chair)")).toBe(
+      "Approved by the trustees on 5 May 2024 and signed on their behalf by: [name] (Chair)",
+    );
     expect(redactNames("Independent examiner: Priya Natarajan FCCA, Natarajan & Co")).toBe("Independent examiner: [name] FCCA, Natarajan & Co");
-    expect(redactNames("Approved by the board of Hollybrook Community Trust on 5 May 2024.")).toBe("Approved by the board of Hollybrook Community Trust on 5 May 2024.");
+    expect(redactNames("Approved by the board of Hollybrook Community Trust on 5 May 2024.")).toBe(
+      "Approved by the board of Hollybrook Community Trust on 5 May 2024.",
+    );
     expect(redactNames("Kristian Glass 2026-01-14", "Signature Print Name")).toBe("[name] 2026-01-14");
     expect(redactHeading("Olusegun Adeyemi")).toBe("[name]");
     expect(redactHeading("Margaret Ellison (Chair)")).toBe("[name] (Chair)");
-    for (const h of ["Going Concern", "Public Benefit", "Principal Risks", "Financial Review", "Achievements and performance", "HOLLYBROOK COMMUNITY TRUST"]) expect(redactHeading(h)).toBe(h);
+    for (const h of ["Going Concern", "Public Benefit", "Principal Risks", "Financial Review", "Achievements and performance", "HOLLYBROOK COMMUNITY TRUST"])
+      expect(redactHeading(h)).toBe(h);
   });
 
   it("the transparency score is 5 points for each of the 20 items present, as its formula says", async () => {
@@ -471,7 +526,12 @@ The shortfall was met from reserves, as planned by the trustees.`;
     expect(r.transparency.score).toBe(5 * r.transparency.components.filter((c) => c.present).length);
     expect(r.transparency.components.every((c) => c.points === (c.present ? 5 : 0))).toBe(true);
     expect(r.transparency.formula).toMatch(/^20 disclosures, 5 points each/);
-    expect(r.transparency.components.filter((c) => !c.present).map((c) => c.item)).toEqual(["reserves policy", "conflicts of interest", "risk statement", "public benefit statement"]);
+    expect(r.transparency.components.filter((c) => !c.present).map((c) => c.item)).toEqual([
+      "reserves policy",
+      "conflicts of interest",
+      "risk statement",
+      "public benefit statement",
+    ]);
   });
 });
 
@@ -497,7 +557,10 @@ describe.skipIf(!env.SHARED_PRESENT)("issue 28 §3: what is and is not a charity
   it("both real charity documents (the UK Python Association's CC16a forms) are read, each with its number from the form's first line", async () => {
     for (const p of ["charity/ukpa-cc16a-receipts-payments-2022-23.pdf", "charity/ukpa-cc16a-receipts-payments-latest.pdf"]) {
       const r = read(docFromPdf(await readPdf(await shared(p))));
-      expect(r.recognition, p).toMatchObject({ recognised: true, note: expect.stringMatching(/^Read as a charity's report and accounts: it has a charity number \(173471\), receipts and payments accounts/) });
+      expect(r.recognition, p).toMatchObject({
+        recognised: true,
+        note: expect.stringMatching(/^Read as a charity's report and accounts: it has a charity number \(173471\), receipts and payments accounts/),
+      });
       expect(r.charity.charityNumber.value, p).toBe("173471");
     }
   });
@@ -507,15 +570,32 @@ describe.skipIf(!env.SHARED_PRESENT)("issue 28 §3: what is and is not a charity
     const rows = Papa.parse<Record<string, string>>(csv, { header: true, skipEmptyLines: true }).data.filter((r) => r.Text);
     expect(rows.length).toBeGreaterThanOrEqual(200);
     const byCharities = ["Save the Children", "The Prince's Trust", "World Vision UK", "United Response"];
-    for (const c of byCharities) expect(rows.some((r) => r.Company.startsWith(c)), c).toBe(true);
+    for (const c of byCharities)
+      expect(
+        rows.some((r) => r.Company.startsWith(c)),
+        c,
+      ).toBe(true);
     const misread = rows.filter((r) => read(docFromText(r.Text)).recognition.recognised).map((r) => `${r.Company} ${r.Year}`);
     expect(misread).toEqual([]);
     // The charities' statements name a charity: what they lack is a report's form, and the note says so.
     const stc = rows.find((r) => r.Company.startsWith("Save the Children"))!;
-    expect(read(docFromText(stc.Text)).recognition.note).toMatch(/^The document does not read as a charity's trustees' report or accounts: it has none of the parts of one/);
-    for (const p of ["modern-slavery/statements/edan-uk-mss-2024.pdf", "modern-slavery/statements/ridgestone-developments-mss.pdf", "carbon-reduction-plans/apexiar-crp.pdf", "carbon-reduction-plans/edan-uk-crp-2023.pdf", "ofsted/farnham-heath-end-school-2016-s5.pdf"])
+    expect(read(docFromText(stc.Text)).recognition.note).toMatch(
+      /^The document does not read as a charity's trustees' report or accounts: it has none of the parts of one/,
+    );
+    for (const p of [
+      "modern-slavery/statements/edan-uk-mss-2024.pdf",
+      "modern-slavery/statements/ridgestone-developments-mss.pdf",
+      "carbon-reduction-plans/apexiar-crp.pdf",
+      "carbon-reduction-plans/edan-uk-crp-2023.pdf",
+      "ofsted/farnham-heath-end-school-2016-s5.pdf",
+    ])
       expect(read(docFromPdf(await readPdf(await shared(p)))).recognition.recognised, p).toBe(false);
-    for (const p of ["modern-slavery/statements/cwiri-mss-2026.html", "modern-slavery/statements/wildfig-research-mss.html", "modern-slavery/statements/planned-ltd-modern-slavery.html", "carbon-reduction-plans/planned-ltd-crp.html"])
+    for (const p of [
+      "modern-slavery/statements/cwiri-mss-2026.html",
+      "modern-slavery/statements/wildfig-research-mss.html",
+      "modern-slavery/statements/planned-ltd-modern-slavery.html",
+      "carbon-reduction-plans/planned-ltd-crp.html",
+    ])
       expect(read(docFromHtml(new TextDecoder().decode(await shared(p)))).recognition.recognised, p).toBe(false);
   });
 });
@@ -527,12 +607,17 @@ describe("issue 28 §3: the real forms of a charity's report, in fixtures reprod
     checkSchema(r);
     checkEvidence(r, doc);
     expect(r.recognition).toMatchObject({ recognised: true, parts: ["a trustees' report", "accounts"] });
-    expect(r.recognition.note).toMatch(/^Read as a charity's trustees' report and accounts: it has a charity number \(1100001\).*a report's or accounts' title.*the trustees' report's section financial review/);
+    expect(r.recognition.note).toMatch(
+      /^Read as a charity's trustees' report and accounts: it has a charity number \(1100001\).*a report's or accounts' title.*the trustees' report's section financial review/,
+    );
     expect(r.charity.name.value).toBe("Riverside Community Trust");
     expect(r.charity.charityNumber).toMatchObject({ value: "1100001", evidence: { quote: "Registered charity number 1100001" } });
     expect(r.charity.regulator.value).toBe("charity_commission");
     expect(r.charity.financialYear.value).toEqual({ start: "2024-04-01", end: "2025-03-31" });
-    expect(r.finances.income).toMatchObject({ value: { amount: 84_500, priorYear: { amount: 77_300 } }, note: expect.stringMatching(/From the report's text/) });
+    expect(r.finances.income).toMatchObject({
+      value: { amount: 84_500, priorYear: { amount: 77_300 } },
+      note: expect.stringMatching(/From the report's text/),
+    });
     expect(amount(r.finances.expenditure)).toBe(79_200);
     expect(r.flags.deficit.value).toBe(false);
     expect(r.governance.meetings.value).toMatchObject({ perYear: 4 });
@@ -550,9 +635,14 @@ describe("issue 28 §3: the real forms of a charity's report, in fixtures reprod
     checkEvidence(r, doc);
     expect(r.recognition.recognised).toBe(true);
     expect(r.recognition.parts[0]).toBe("a trustees' report");
-    expect(r.recognition.note).toMatch(/sections objectives and activities, achievements and performance, financial review, structure, governance and management/);
+    expect(r.recognition.note).toMatch(
+      /sections objectives and activities, achievements and performance, financial review, structure, governance and management/,
+    );
     expect(r.charity.name.value).toBe("Hilltop Youth Music CIO");
-    expect(r.charity.charityNumber).toMatchObject({ value: "1150002", evidence: { page: 1, quote: expect.stringContaining("Registered charity number (if any) 1150002") } });
+    expect(r.charity.charityNumber).toMatchObject({
+      value: "1150002",
+      evidence: { page: 1, quote: expect.stringContaining("Registered charity number (if any) 1150002") },
+    });
     expect(r.charity.financialYear.value).toEqual({ start: "2024-04-01", end: "2025-03-31" });
     expect(amount(r.finances.income)).toBe(9840);
     expect(amount(r.finances.expenditure)).toBe(8215);
@@ -570,14 +660,23 @@ describe("issue 28 §3: the real forms of a charity's report, in fixtures reprod
     checkSchema(r);
     checkEvidence(r, doc);
     expect(r.recognition.parts).toEqual(["a trustees' report", "accruals accounts", "an independent examiner's report"]);
-    expect(r.charity.charityNumber).toMatchObject({ value: "1187222", evidence: { page: 1, quote: expect.stringMatching(/REGISTERED CHARITY NUMBER: 1187222/) } });
+    expect(r.charity.charityNumber).toMatchObject({
+      value: "1187222",
+      evidence: { page: 1, quote: expect.stringMatching(/REGISTERED CHARITY NUMBER: 1187222/) },
+    });
     expect(r.charity.companyNumber.value).toBe("07654321");
     expect(r.charity.name).toMatchObject({ value: "Ashworth Community Arts", note: "The name the examiner's or auditor's report is addressed to." });
     expect(r.charity.financialYear.value).toEqual({ start: "2024-04-01", end: "2025-03-31" });
     // "INCOME AND ENDOWMENTS FROM … Total 41,010 9,500 50,510 47,190": the section's "Total" is the total income.
-    expect(r.finances.income).toMatchObject({ value: { amount: 50_510, priorYear: { amount: 47_190 } }, evidence: { quote: "Total 41,010 9,500 50,510 47,190" } });
+    expect(r.finances.income).toMatchObject({
+      value: { amount: 50_510, priorYear: { amount: 47_190 } },
+      evidence: { quote: "Total 41,010 9,500 50,510 47,190" },
+    });
     // "EXPENDITURE ON Charitable activities 3 38,940 12,000 50,940 44,380": one line, no "Total" row: the line is the total.
-    expect(r.finances.expenditure).toMatchObject({ value: { amount: 50_940, priorYear: { amount: 44_380 } }, evidence: { quote: expect.stringMatching(/Charitable activities 3 38,940 12,000 50,940 44,380$/) } });
+    expect(r.finances.expenditure).toMatchObject({
+      value: { amount: 50_940, priorYear: { amount: 44_380 } },
+      evidence: { quote: expect.stringMatching(/Charitable activities 3 38,940 12,000 50,940 44,380$/) },
+    });
     expect(amount(r.finances.netIncome)).toBe(-430);
     expect(amount(r.finances.funds.total)).toBe(27_700);
     expect(r.finances.reserves.value).toMatchObject({ kind: "free_reserves", amount: 21_300 });
@@ -591,17 +690,26 @@ describe("issue 28 §3: the real forms of a charity's report, in fixtures reprod
   it("what is not a report, though it names a charity and its number: a charity's modern slavery statement, its 'About us' page", async () => {
     const ms = read(docFromText(await formsText("not-a-report-ms-statement.txt")));
     expect(ms.recognition).toMatchObject({ recognised: false, parts: [] });
-    expect(ms.recognition.note).toMatch(/^The document does not read as a charity's trustees' report or accounts: it has none of the parts of one \(no title such as "Trustees' annual report"/);
+    expect(ms.recognition.note).toMatch(
+      /^The document does not read as a charity's trustees' report or accounts: it has none of the parts of one \(no title such as "Trustees' annual report"/,
+    );
     expect(ms.charity.charityNumber.value).toBeNull();
     // "You can read our latest annual report and accounts …": a report named in prose, not the document's title.
     const about = read(docFromHtml(await formsText("not-a-report-about-page.html")));
     expect(about.recognition.recognised).toBe(false);
     // A recipe names no charity at all, and has no report's form: both said.
-    expect(read(docFromText("Lemon drizzle cake. Mix 225g butter with 225g caster sugar. Bake for 45 minutes at 180C. Serves 12.")).recognition.note).toMatch(/it names no charity .*; and it has none of the parts of one/);
+    expect(read(docFromText("Lemon drizzle cake. Mix 225g butter with 225g caster sugar. Bake for 45 minutes at 180C. Serves 12.")).recognition.note).toMatch(
+      /it names no charity .*; and it has none of the parts of one/,
+    );
   });
 
   it("the charity number wherever and however the text states it; never a company number, a year or a phone number", () => {
-    const numberIn = (line: string) => read(docFromText(`Oakwood Trust\nTrustees' annual report for the year ended 31 March 2025\n\n${line}\n\nFinancial review\nTotal income for the year was £12,000.`)).charity.charityNumber.value;
+    const numberIn = (line: string) =>
+      read(
+        docFromText(
+          `Oakwood Trust\nTrustees' annual report for the year ended 31 March 2025\n\n${line}\n\nFinancial review\nTotal income for the year was £12,000.`,
+        ),
+      ).charity.charityNumber.value;
     const stated: [string, string][] = [
       ["Registered charity number 1100001", "1100001"],
       ["Charity No. 1100001", "1100001"],
@@ -623,8 +731,15 @@ describe("issue 28 §3: the real forms of a charity's report, in fixtures reprod
       ["Charity No: NIC104872", "NIC104872"],
     ];
     for (const [line, want] of stated) expect(numberIn(line), line).toBe(want);
-    for (const line of ["Company number 01234567", "A registered charity since 1998, with 1,234 members.", "Call the charity office on 0161 496 0000."]) expect(numberIn(line), line).toBeNull();
+    for (const line of ["Company number 01234567", "A registered charity since 1998, with 1,234 members.", "Call the charity office on 0161 496 0000."])
+      expect(numberIn(line), line).toBeNull();
     // The label on a line of its own (a table's cell, a form's field), the number on the next.
-    expect(read(docFromText("Oakwood Trust\nTrustees' annual report for the year ended 31 March 2025\n\nReference and administrative details\n\nRegistered Charity Number\n\n1100001\n\nPrincipal address\n\nThe Old School, Oakwood")).charity.charityNumber.value).toBe("1100001");
+    expect(
+      read(
+        docFromText(
+          "Oakwood Trust\nTrustees' annual report for the year ended 31 March 2025\n\nReference and administrative details\n\nRegistered Charity Number\n\n1100001\n\nPrincipal address\n\nThe Old School, Oakwood",
+        ),
+      ).charity.charityNumber.value,
+    ).toBe("1100001");
   });
 });

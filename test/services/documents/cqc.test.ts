@@ -51,7 +51,17 @@ const fitsReply = (r: CqcReport) => {
 };
 const expectNothingRead = (r: CqcReport) => {
   expect(r.format).toBe("unknown");
-  for (const f of [r.overallRating, ...Object.values(r.keyQuestions), r.service.name, r.service.address, r.provider.name, r.inspectionDates, r.publicationDate, r.ratingChange, r.registeredManager])
+  for (const f of [
+    r.overallRating,
+    ...Object.values(r.keyQuestions),
+    r.service.name,
+    r.service.address,
+    r.provider.name,
+    r.inspectionDates,
+    r.publicationDate,
+    r.ratingChange,
+    r.registeredManager,
+  ])
     expect(f).toMatchObject({ value: null, evidence: null, note: expect.any(String) });
   expect([r.strengths, r.concerns, r.breaches, r.enforcement, r.qualityStatements, r.facts]).toEqual([[], [], [], [], [], []]);
 };
@@ -89,17 +99,34 @@ describe("a 2019 care home inspection report (PDF fixture: cover with ratings ta
     expect(report.format).toBe("inspection_report");
     expect(report.service.name).toMatchObject({ value: "Oakwood House", evidence: { page: 1 } });
     expect(report.provider.name).toMatchObject({ value: "Sunrise Living Care Limited", evidence: { quote: "Sunrise Living Care Limited", page: 1 } });
-    expect(report.service.type).toMatchObject({ value: "care home", evidence: { quote: expect.stringContaining("Oakwood House is a residential care home"), page: 2 } });
+    expect(report.service.type).toMatchObject({
+      value: "care home",
+      evidence: { quote: expect.stringContaining("Oakwood House is a residential care home"), page: 2 },
+    });
     expect(report.service.address.value).toBe("14 Elm Grove, Ashford, Kent, TN23 4QX");
     expect(report.service.locationId).toMatchObject({ value: null, note: expect.stringMatching(/No CQC location ID/) });
-    expect(report.registeredManager).toMatchObject({ value: true, evidence: { quote: "The service had a manager registered with the Care Quality Commission.", page: 4 } });
+    expect(report.registeredManager).toMatchObject({
+      value: true,
+      evidence: { quote: "The service had a manager registered with the Care Quality Commission.", page: 4 },
+    });
     fitsReply(report);
   });
 
   it("the ratings table, its rows run together by the PDF and one split over two lines: the overall rating and the five key questions, quoted from page 1", async () => {
     const { report } = read(await pdfFixture("oakwood-house-2019.pages.txt"));
-    expect(ratings(report)).toEqual({ overall: "Requires improvement", safe: "Inadequate", effective: "Requires improvement", caring: "Good", responsive: "Good", wellLed: "Requires improvement" });
-    expect(report.overallRating).toMatchObject({ value: { asWritten: "Requires Improvement", score: null }, evidence: { quote: "Overall rating for this service Requires Improvement", page: 1 }, note: null });
+    expect(ratings(report)).toEqual({
+      overall: "Requires improvement",
+      safe: "Inadequate",
+      effective: "Requires improvement",
+      caring: "Good",
+      responsive: "Good",
+      wellLed: "Requires improvement",
+    });
+    expect(report.overallRating).toMatchObject({
+      value: { asWritten: "Requires Improvement", score: null },
+      evidence: { quote: "Overall rating for this service Requires Improvement", page: 1 },
+      note: null,
+    });
     expect(report.keyQuestions.safe.evidence).toMatchObject({ quote: "Is the service safe? Inadequate", page: 1 });
     expect(report.keyQuestions.wellLed.evidence).toMatchObject({ quote: "Is the service well-led? Requires Improvement", page: 1 });
     // The summary's "five questions" agree with the cover: no disagreement noted.
@@ -108,7 +135,10 @@ describe("a 2019 care home inspection report (PDF fixture: cover with ratings ta
 
   it("dates: the visit's two days and the publication; the last rating's publication date is not taken for it", async () => {
     const { report } = read(await pdfFixture("oakwood-house-2019.pages.txt"));
-    expect(report.inspectionDates).toMatchObject({ value: { from: "2019-03-12", to: "2019-03-13" }, evidence: { quote: "Date of inspection visit: 12 March 2019 13 March 2019", page: 1 } });
+    expect(report.inspectionDates).toMatchObject({
+      value: { from: "2019-03-12", to: "2019-03-13" },
+      evidence: { quote: "Date of inspection visit: 12 March 2019 13 March 2019", page: 1 },
+    });
     expect(report.publicationDate).toMatchObject({ value: "2019-05-02", evidence: { quote: "Date of publication: 02 May 2019", page: 1 } });
     expect(report.reportAgeMonths).toBe(90);
     expect(report.ratingChange).toMatchObject({
@@ -135,10 +165,17 @@ describe("a 2019 care home inspection report (PDF fixture: cover with ratings ta
   it("strengths and concerns are the report's sentences, summary first; boilerplate and the rating legend are not taken", async () => {
     const { report, reading } = read(await pdfFixture("oakwood-house-2019.pages.txt"));
     expect(quotes(report.strengths)).toEqual(
-      expect.arrayContaining(["People were supported by kind and caring staff who knew them well.", "People were treated with dignity and respect, and their privacy was maintained."]),
+      expect.arrayContaining([
+        "People were supported by kind and caring staff who knew them well.",
+        "People were treated with dignity and respect, and their privacy was maintained.",
+      ]),
     );
     expect(quotes(report.concerns)).toEqual(
-      expect.arrayContaining(["Medicines were not always managed safely.", "Staff did not always follow guidance from health professionals about people's fluid intake.", "We issued a warning notice in relation to regulation 12."]),
+      expect.arrayContaining([
+        "Medicines were not always managed safely.",
+        "Staff did not always follow guidance from health professionals about people's fluid intake.",
+        "We issued a warning notice in relation to regulation 12.",
+      ]),
     );
     expect(quotes(report.concerns).some((q) => /breaches of regulations 12 and 17/.test(q))).toBe(true);
     const all = [...quotes(report.strengths), ...quotes(report.concerns)].join("\n");
@@ -167,7 +204,14 @@ describe("a single assessment framework report (text fixture)", () => {
   it("the ratings as bare labels, the quality statements with their scores, the assessment dates", async () => {
     const { report } = read(docFromText(await fixture("meadowbank-lodge-assessment-2024.txt")));
     expect(report.format).toBe("assessment_report");
-    expect(ratings(report)).toEqual({ overall: "Requires improvement", safe: "Requires improvement", effective: "Good", caring: "Good", responsive: "Good", wellLed: "Inadequate" });
+    expect(ratings(report)).toEqual({
+      overall: "Requires improvement",
+      safe: "Requires improvement",
+      effective: "Good",
+      caring: "Good",
+      responsive: "Good",
+      wellLed: "Inadequate",
+    });
     expect(report.keyQuestions.wellLed.evidence?.quote).toBe("Well-led: Inadequate");
     expect(report.qualityStatements.map((q) => [q.keyQuestion, q.name, q.score])).toEqual([
       ["safe", "Learning culture", 2],
@@ -213,8 +257,18 @@ describe("a location page on www.cqc.org.uk (HTML fixture with the site's cookie
     expect(report.service.address.value).toBe("14 Elm Grove, Ashford, Kent, TN23 4QX");
     expect(report.service.type.value).toBe("care home");
     expect(report.service.locationId.value).toBe("1-123456789");
-    expect(report.provider.name).toMatchObject({ value: "Sunrise Living Care Limited", evidence: { quote: "Provided and run by: Sunrise Living Care Limited" } });
-    expect(ratings(report)).toEqual({ overall: "Requires improvement", safe: "Inadequate", effective: "Requires improvement", caring: "Good", responsive: "Good", wellLed: "Requires improvement" });
+    expect(report.provider.name).toMatchObject({
+      value: "Sunrise Living Care Limited",
+      evidence: { quote: "Provided and run by: Sunrise Living Care Limited" },
+    });
+    expect(ratings(report)).toEqual({
+      overall: "Requires improvement",
+      safe: "Inadequate",
+      effective: "Requires improvement",
+      caring: "Good",
+      responsive: "Good",
+      wellLed: "Requires improvement",
+    });
     expect(report.overallRating.evidence?.quote).toBe("Overall Requires improvement");
     expect(report.inspectionDates).toMatchObject({ value: { from: "2019-03-13", to: "2019-03-13" }, evidence: { quote: "Latest inspection 13 March 2019" } });
     expect(report.publicationDate).toMatchObject({ value: "2019-05-02", evidence: { quote: "Report published 2 May 2019" } });
@@ -234,15 +288,25 @@ describe("a location page on www.cqc.org.uk (HTML fixture with the site's cookie
     expect(out).not.toMatch(/performing badly/);
     expect(report.enforcement.every((e) => e.kind === "warning_notice")).toBe(true);
     // The specialisms list is not a strength.
-    expect(quotes(report.strengths)).toEqual(["People were supported by kind and caring staff who knew them well.", "People were treated with dignity and respect."]);
+    expect(quotes(report.strengths)).toEqual([
+      "People were supported by kind and caring staff who knew them well.",
+      "People were treated with dignity and respect.",
+    ]);
   });
 });
 
-describe("a messy report (text fixture: capitals, \"Well led\", a rating on the next line, numeric date, ratings that disagree)", () => {
+describe('a messy report (text fixture: capitals, "Well led", a rating on the next line, numeric date, ratings that disagree)', () => {
   it("reads the ratings whatever their case or layout, and notes where the report disagrees with itself", async () => {
     const { report } = read(docFromText(await fixture("brightway-home-care-2018-messy.txt")));
     expect(report.format).toBe("inspection_report");
-    expect(ratings(report)).toEqual({ overall: "Inadequate", safe: "Inadequate", effective: "Requires improvement", caring: "Requires improvement", responsive: "Requires improvement", wellLed: "Inadequate" });
+    expect(ratings(report)).toEqual({
+      overall: "Inadequate",
+      safe: "Inadequate",
+      effective: "Requires improvement",
+      caring: "Requires improvement",
+      responsive: "Requires improvement",
+      wellLed: "Inadequate",
+    });
     expect(report.overallRating.value).toEqual({ rating: "Inadequate", asWritten: "INADEQUATE", score: null });
     expect(report.keyQuestions.wellLed.evidence?.quote).toBe("Is the service Well led? INADEQUATE");
     expect(report.keyQuestions.responsive.evidence?.quote).toBe("Is the service responsive? Requires Improvement");
@@ -264,7 +328,9 @@ describe("a messy report (text fixture: capitals, \"Well led\", a rating on the 
       ["requirement_notice", "18", false],
     ]);
     expect(report.enforcement.some((e) => e.kind === "cancellation")).toBe(false);
-    expect(report.enforcement[0].evidence.quote).toBe("The overall rating for this service is 'Inadequate' and the service is therefore in 'Special measures'.");
+    expect(report.enforcement[0].evidence.quote).toBe(
+      "The overall rating for this service is 'Inadequate' and the service is therefore in 'Special measures'.",
+    );
     expect(report.breaches.map((b) => `${b.regulation}/${b.regulations}`)).toEqual([
       "12/HSCA RA Regulations 2014",
       "13/HSCA RA Regulations 2014",
@@ -280,7 +346,10 @@ describe("a messy report (text fixture: capitals, \"Well led\", a rating on the 
     const text = await fixture("brightway-home-care-2018-messy.txt");
     expect(text).toContain("Mrs Gail Hartley");
     const { report } = read(docFromText(text));
-    expect(report.registeredManager).toMatchObject({ value: false, evidence: { quote: "At the time of the inspection, there was no registered manager in post." } });
+    expect(report.registeredManager).toMatchObject({
+      value: false,
+      evidence: { quote: "At the time of the inspection, there was no registered manager in post." },
+    });
     expect(JSON.stringify(report)).not.toMatch(/Gail|Hartley/);
     expect(report.service.type).toMatchObject({ value: "domiciliary care", evidence: { quote: "Brightway Home Care Services is a domiciliary care agency." } });
     expect(report.provider.name).toMatchObject({ value: null, evidence: null, note: expect.stringMatching(/does not name the provider/) });
@@ -292,9 +361,15 @@ describe("a 2016-template report (text fixture: ratings on the next line in the 
   it("a Good service with an Outstanding key question: no breaches or enforcement invented, the last inspection's date not taken", async () => {
     const { report } = read(docFromText(await fixture("rosewood-court-2016.txt")));
     expect(ratings(report)).toEqual({ overall: "Good", safe: "Good", effective: "Good", caring: "Outstanding", responsive: "Good", wellLed: "Good" });
-    expect(report.service.type).toMatchObject({ value: "care home", evidence: { quote: "Rosewood Court is registered to provide accommodation and personal care for up to 30 older people." } });
+    expect(report.service.type).toMatchObject({
+      value: "care home",
+      evidence: { quote: "Rosewood Court is registered to provide accommodation and personal care for up to 30 older people." },
+    });
     expect(report.provider.name.value).toBe("Sunnyside Care Ltd");
-    expect(report.inspectionDates).toMatchObject({ value: { from: "2016-05-10", to: "2016-05-10" }, evidence: { quote: "Date of inspection visit: 10 May 2016" } });
+    expect(report.inspectionDates).toMatchObject({
+      value: { from: "2016-05-10", to: "2016-05-10" },
+      evidence: { quote: "Date of inspection visit: 10 May 2016" },
+    });
     expect(report.ratingChange).toMatchObject({ value: null });
     expect([report.breaches, report.enforcement]).toEqual([[], []]);
     expect(report.registeredManager).toMatchObject({ value: true, evidence: { quote: "There was a registered manager in post." } });
@@ -314,7 +389,14 @@ describe("the documented example", () => {
     expect(report.service.name.value).toBe("Willow Bank House");
     expect(report.provider.name.value).toBe("Brookfield Care Limited");
     expect(report.service.type.value).toBe("care home");
-    expect(ratings(report)).toEqual({ overall: "Requires improvement", safe: "Requires improvement", effective: "Good", caring: "Good", responsive: "Good", wellLed: "Requires improvement" });
+    expect(ratings(report)).toEqual({
+      overall: "Requires improvement",
+      safe: "Requires improvement",
+      effective: "Good",
+      caring: "Good",
+      responsive: "Good",
+      wellLed: "Requires improvement",
+    });
     expect(report.inspectionDates.value).toEqual({ from: "2019-06-04", to: "2019-06-05" });
     expect(report.publicationDate.value).toBe("2019-07-18");
     expect(report.ratingChange.value).toMatchObject({ previous: "Good", previousPublished: "2016-11-02", direction: "declined" });
@@ -342,15 +424,28 @@ describe("edge cases", () => {
   });
 
   it("a bare ratings table pasted on its own is recognised from its ratings; a table row read as one line gives all five", () => {
-    const { report } = read(docFromText("Overall rating: Good\nSafe Good Effective Requires improvement Caring Outstanding Responsive Good Well-led Inadequate"));
+    const { report } = read(
+      docFromText("Overall rating: Good\nSafe Good Effective Requires improvement Caring Outstanding Responsive Good Well-led Inadequate"),
+    );
     expect(report.format).toBe("inspection_report");
     expect(report.formatNote).toMatch(/from its ratings/);
-    expect(ratings(report)).toEqual({ overall: "Good", safe: "Good", effective: "Requires improvement", caring: "Outstanding", responsive: "Good", wellLed: "Inadequate" });
+    expect(ratings(report)).toEqual({
+      overall: "Good",
+      safe: "Good",
+      effective: "Requires improvement",
+      caring: "Outstanding",
+      responsive: "Good",
+      wellLed: "Inadequate",
+    });
     expect(report.keyQuestions.caring.evidence?.quote).toBe("Caring Outstanding");
   });
 
   it("non-ratings and scores: 'Not rated', 'Insufficient evidence to rate', a percentage score", () => {
-    const { report } = read(docFromText("Care Quality Commission\nOverall rating: Not rated\nSafe: Insufficient evidence to rate\nEffective: Good 72%\nCaring: Inspected but not rated"));
+    const { report } = read(
+      docFromText(
+        "Care Quality Commission\nOverall rating: Not rated\nSafe: Insufficient evidence to rate\nEffective: Good 72%\nCaring: Inspected but not rated",
+      ),
+    );
     expect(report.overallRating.value).toEqual({ rating: "Not rated", asWritten: "Not rated", score: null });
     expect(report.keyQuestions.safe.value?.rating).toBe("Insufficient evidence to rate");
     expect(report.keyQuestions.effective.value).toEqual({ rating: "Good", asWritten: "Good", score: 72 });
@@ -369,7 +464,11 @@ describe("edge cases", () => {
   });
 
   it("the first inspection: no previous rating, and the note says why", () => {
-    const { report } = read(docFromText("Overall rating for this service: Good\nIs the service safe? Good\nThis service was registered with us on 1 May 2018 and this is the first inspection."));
+    const { report } = read(
+      docFromText(
+        "Overall rating for this service: Good\nIs the service safe? Good\nThis service was registered with us on 1 May 2018 and this is the first inspection.",
+      ),
+    );
     expect(report.ratingChange).toMatchObject({ value: null, note: expect.stringMatching(/first inspection/) });
   });
 
@@ -418,10 +517,15 @@ In 2021 the provider was successfully prosecuted for failing to provide safe car
   });
 
   it("the last inspection's date is not this inspection's; a 'risk assessment report' is not a CQC report", () => {
-    const { report } = read(docFromText("Overall rating for this service: Good\nIs the service safe? Good\nAt our last inspection on 10 May 2016 the service was rated Good."));
+    const { report } = read(
+      docFromText("Overall rating for this service: Good\nIs the service safe? Good\nAt our last inspection on 10 May 2016 the service was rated Good."),
+    );
     expect(report.inspectionDates).toMatchObject({ value: null, evidence: null });
     expect(report.ratingChange.value).toMatchObject({ previous: "Good", direction: "unchanged" });
-    expectNothingRead(read(docFromText("Fire risk assessment report\nThe assessment report covers the ground floor.\nPublished: 3 June 2024\n14 Elm Grove, Ashford TN23 4QX")).report);
+    expectNothingRead(
+      read(docFromText("Fire risk assessment report\nThe assessment report covers the ground floor.\nPublished: 3 June 2024\n14 Elm Grove, Ashford TN23 4QX"))
+        .report,
+    );
   });
 
   it("a breach put right is not a breach; one still not met is", () => {
@@ -437,7 +541,9 @@ At our last inspection we found a breach of regulation 12. At this inspection th
 
   it("a provider who is an individual is not named; a date after today is flagged", () => {
     const { report } = read(
-      docFromText("Provided and run by: Dr Amrit Kaur Sandhu\nOverall rating: Good\nSafe: Good\nDate of inspection visit: 3 March 2027\nDate of publication: 1 May 2027"),
+      docFromText(
+        "Provided and run by: Dr Amrit Kaur Sandhu\nOverall rating: Good\nSafe: Good\nDate of inspection visit: 3 March 2027\nDate of publication: 1 May 2027",
+      ),
     );
     expect(report.provider.name).toMatchObject({ value: "[name]", note: expect.stringMatching(/named after a person/) });
     expect(JSON.stringify(report)).not.toMatch(/Amrit|Sandhu/);
@@ -474,7 +580,13 @@ describe("helpers", () => {
     expect(redactNames("Andrea Sutcliffe Chief Inspector of Adult Social Care")).toBe("[name] Chief Inspector of Adult Social Care");
     expect(redactNames("Professor Sir Mike Richards Chief Inspector of Hospitals")).toBe("[name] Chief Inspector of Hospitals");
     expect(redactNames("Provided and run by: Dr A Patel & Partners")).toBe("Provided and run by: [name] & Partners");
-    for (const keep of ["Staff said the registered manager was approachable.", "Registered manager Requires Improvement", "Name of service: Oakwood House", "The Chief Inspector of Hospitals", "Dementia care was good."])
+    for (const keep of [
+      "Staff said the registered manager was approachable.",
+      "Registered manager Requires Improvement",
+      "Name of service: Oakwood House",
+      "The Chief Inspector of Hospitals",
+      "Dementia care was good.",
+    ])
       expect(redactNames(keep)).toBe(keep);
   });
 });

@@ -13,13 +13,43 @@ import { InputError } from "../../../src/shared/errors";
 /** htmlBlocks as it was: linkedom's DOM, DROP and chrome removed, then walked from main ?? [role=main] ?? body. */
 function domBlocks(html: string): { title: string; blocks: Block[] } {
   type N = { nodeType: number; tagName: string; textContent: string | null; childNodes: ArrayLike<N>; getAttribute(n: string): string | null; remove(): void };
-  const BLOCK = new Set(["P", "LI", "TD", "TH", "DD", "DT", "BLOCKQUOTE", "PRE", "FIGCAPTION", "CAPTION", "ADDRESS", "DIV", "SECTION", "ARTICLE", "MAIN", "TABLE", "TR", "UL", "OL", "DL", "BODY", "HR", "BR"]);
+  const BLOCK = new Set([
+    "P",
+    "LI",
+    "TD",
+    "TH",
+    "DD",
+    "DT",
+    "BLOCKQUOTE",
+    "PRE",
+    "FIGCAPTION",
+    "CAPTION",
+    "ADDRESS",
+    "DIV",
+    "SECTION",
+    "ARTICLE",
+    "MAIN",
+    "TABLE",
+    "TR",
+    "UL",
+    "OL",
+    "DL",
+    "BODY",
+    "HR",
+    "BR",
+  ]);
   const clean = (s: string) => s.replace(/[\s\u00a0]+/g, " ").trim();
-  const isChrome = (el: N) => el.tagName === "HEADER" || el.tagName === "FOOTER" || el.getAttribute("role") === "banner" || el.getAttribute("role") === "contentinfo";
+  const isChrome = (el: N) =>
+    el.tagName === "HEADER" || el.tagName === "FOOTER" || el.getAttribute("role") === "banner" || el.getAttribute("role") === "contentinfo";
   const isMain = (el: N) => el.tagName === "MAIN" || el.tagName === "ARTICLE" || el.getAttribute("role") === "main";
   const { document } = parseHTML(html);
   const title = clean(document.querySelector("title")?.textContent ?? "");
-  for (const el of [...document.querySelectorAll("script, style, noscript, template, svg, canvas, iframe, nav, aside, form, button, select, [role=navigation], [role=search], [aria-hidden=true], [hidden]")]) el.remove();
+  for (const el of [
+    ...document.querySelectorAll(
+      "script, style, noscript, template, svg, canvas, iframe, nav, aside, form, button, select, [role=navigation], [role=search], [aria-hidden=true], [hidden]",
+    ),
+  ])
+    el.remove();
   const chrome: N[] = [];
   let inMain = 0;
   walkNodes(
@@ -27,7 +57,7 @@ function domBlocks(html: string): { title: string; blocks: Block[] } {
     (node) => {
       if (node.nodeType !== 1) return false;
       if (isMain(node)) inMain++;
-      if (!inMain && isChrome(node)) return void chrome.push(node), false;
+      if (!inMain && isChrome(node)) return (void chrome.push(node), false);
     },
     (node) => void (isMain(node) && inMain--),
   );
@@ -44,7 +74,7 @@ function domBlocks(html: string): { title: string; blocks: Block[] } {
     walkNodes(
       root as unknown as N,
       (el) => {
-        if (el.nodeType === 3) return void (line += el.textContent ?? ""), false;
+        if (el.nodeType === 3) return (void (line += el.textContent ?? ""), false);
         if (el.nodeType !== 1) return false;
         const h = /^H([1-6])$/.exec(el.tagName);
         if (h) {
@@ -78,25 +108,29 @@ const sharedPages = import.meta.glob("../../../../shared/corpora/**/*.{html,htm}
 const fixturePages = import.meta.glob("../../fixtures/**/*.{html,htm}", { query: "?raw", import: "default" });
 
 describe("htmlBlocks streaming = the DOM walk", () => {
-  it.skipIf(!Object.keys(sharedPages).length)("every real HTML page in ../shared/corpora", async () => {
-    let n = 0;
-    const differ: string[] = [];
-    for (const [path, load] of Object.entries(sharedPages)) {
-      const html = (await load()) as string;
-      if (html.length > 5_000_000) continue;
-      n++;
-      try {
-        same(html, path);
-      } catch {
-        differ.push(path);
+  it.skipIf(!Object.keys(sharedPages).length)(
+    "every real HTML page in ../shared/corpora",
+    async () => {
+      let n = 0;
+      const differ: string[] = [];
+      for (const [path, load] of Object.entries(sharedPages)) {
+        const html = (await load()) as string;
+        if (html.length > 5_000_000) continue;
+        n++;
+        try {
+          same(html, path);
+        } catch {
+          differ.push(path);
+        }
       }
-    }
-    console.error(`htmlBlocks sameness: ${n} shared pages, differing: ${JSON.stringify(differ)}`);
-    // linkedom's DOM loses the text before a removed <canvas> (seen on an ACT test case: "<p>Happy new year!</p><canvas>"
-    // gave no blocks); the stream reads it. Every other page must be identical.
-    for (const path of differ) expect(((await sharedPages[path]()) as string).toLowerCase(), path).toContain("<canvas");
-    expect(n).toBeGreaterThan(100);
-  }, 300_000);
+      console.error(`htmlBlocks sameness: ${n} shared pages, differing: ${JSON.stringify(differ)}`);
+      // linkedom's DOM loses the text before a removed <canvas> (seen on an ACT test case: "<p>Happy new year!</p><canvas>"
+      // gave no blocks); the stream reads it. Every other page must be identical.
+      for (const path of differ) expect(((await sharedPages[path]()) as string).toLowerCase(), path).toContain("<canvas");
+      expect(n).toBeGreaterThan(100);
+    },
+    300_000,
+  );
 
   it("every HTML fixture of the repo", async () => {
     const entries = Object.entries(fixturePages);
@@ -105,14 +139,67 @@ describe("htmlBlocks streaming = the DOM walk", () => {
   }, 120_000);
 
   it("generated tag soup", () => {
-    const tags = ["p", "div", "span", "b", "h1", "h3", "h6", "li", "ul", "table", "tr", "td", "br", "hr", "img", "main", "article", "header", "footer", "nav", "aside", "script", "style", "svg", "title", "body", "head", "html", "section", "form", "select", "option", "a", "pre", "template", "math"];
-    const attrs = ["", ' role="main"', ' role="navigation"', ' role="banner"', ' role="contentinfo"', ' role="search"', " hidden", ' aria-hidden="true"', ' aria-hidden="false"', ' ROLE="main"', ' class="x"', " HIDDEN"];
+    const tags = [
+      "p",
+      "div",
+      "span",
+      "b",
+      "h1",
+      "h3",
+      "h6",
+      "li",
+      "ul",
+      "table",
+      "tr",
+      "td",
+      "br",
+      "hr",
+      "img",
+      "main",
+      "article",
+      "header",
+      "footer",
+      "nav",
+      "aside",
+      "script",
+      "style",
+      "svg",
+      "title",
+      "body",
+      "head",
+      "html",
+      "section",
+      "form",
+      "select",
+      "option",
+      "a",
+      "pre",
+      "template",
+      "math",
+    ];
+    const attrs = [
+      "",
+      ' role="main"',
+      ' role="navigation"',
+      ' role="banner"',
+      ' role="contentinfo"',
+      ' role="search"',
+      " hidden",
+      ' aria-hidden="true"',
+      ' aria-hidden="false"',
+      ' ROLE="main"',
+      ' class="x"',
+      " HIDDEN",
+    ];
     const piece = fc.oneof(
       fc.tuple(fc.constantFrom(...tags), fc.constantFrom(...attrs)).map(([t, a]) => `<${t}${a}>`),
       fc.constantFrom(...tags).map((t) => `</${t}>`),
       fc.constantFrom("Text ", "a&amp;b", "&nbsp;x", "  \n ", "Word.", "<!-- c -->", "<![CDATA[d]]>", "<!doctype html>", "<?xml x?>", "</", "<", "é"),
     );
-    fc.assert(fc.property(fc.array(piece, { maxLength: 60 }), (parts) => same(parts.join(""))), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), (parts) => same(parts.join(""))),
+      { numRuns: 3000 },
+    );
   }, 120_000);
 });
 

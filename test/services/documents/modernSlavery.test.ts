@@ -57,7 +57,13 @@ describe.skipIf(!env.SHARED_PRESENT)("the six hand-checked statements (../shared
     expect(r.outOfDate.value).toBe(true);
     expect(r.groupStatement).toMatchObject({ value: true, entities: [], evidence: { page: 2 } });
     expect(r.areas.training.score).toBe(0);
-    expect(r.gaps).toEqual(expect.arrayContaining([expect.stringMatching(/No approval by the board/), expect.stringMatching(/UK General Manager, who is not a director/), expect.stringMatching(/Nothing on training/)]));
+    expect(r.gaps).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/No approval by the board/),
+        expect.stringMatching(/UK General Manager, who is not a director/),
+        expect.stringMatching(/Nothing on training/),
+      ]),
+    );
     // The signer's name, as the PDF gives it, is nowhere in the report.
     expectNotNamed(r, /^(.+?), UK General Manager$/m.exec(pdf.pages[1])![1]);
     expectValid(r);
@@ -191,14 +197,21 @@ describe("our fixtures (test/fixtures/documents/modern-slavery)", () => {
     const r = read(docFromPdf(await readPdf(pdfOf(await fixture("group-statement.txt")))));
     expect(r.organisation.value).toBe("Northfield Holdings plc");
     expect(r.groupStatement.value).toBe(true);
-    expect(r.groupStatement.entities).toEqual(["Northfield Holdings plc", "Northfield Foods Limited", "Northfield Logistics Limited", "Northfield Packaging Ltd"]);
+    expect(r.groupStatement.entities).toEqual([
+      "Northfield Holdings plc",
+      "Northfield Foods Limited",
+      "Northfield Logistics Limited",
+      "Northfield Packaging Ltd",
+    ]);
     expect(r.groupStatement.evidence?.page).toBe(1);
     expect(r.signature.value).toEqual({ role: "Chief Executive Officer and Director", qualifies: true, date: "2025-07-18" });
     expect(r.signature.evidence?.page).toBe(2);
     expect(r.approval.value).toMatchObject({ by: "board_of_directors", body: "Board of Northfield Holdings plc", date: "2025-07-18" });
     expect(r.signOff.verdict).toBe("meets");
     expect(r.areasScore.total).toBe(12);
-    expect(r.facts).toContain("Group statement covering Northfield Holdings plc, Northfield Foods Limited, Northfield Logistics Limited, Northfield Packaging Ltd.");
+    expect(r.facts).toContain(
+      "Group statement covering Northfield Holdings plc, Northfield Foods Limited, Northfield Logistics Limited, Northfield Packaging Ltd.",
+    );
     expectNotNamed(r, "Sam Placeholder");
     expectValid(r);
   });
@@ -219,7 +232,7 @@ describe("our fixtures (test/fixtures/documents/modern-slavery)", () => {
     expectValid(r);
   });
 
-  it("a messy statement: renamed headings, stray spacing, a typo'd title, \"Signed ……… Director\" and \"23rd Feb. 2024\"", async () => {
+  it('a messy statement: renamed headings, stray spacing, a typo\'d title, "Signed ……… Director" and "23rd Feb. 2024"', async () => {
     const r = readText(await fixture("messy.txt"));
     expect(r.organisation.value).toBe("Kestrel & Finch Catering Ltd");
     expect(r.financialYear.value).toEqual({ period: "FY 2023/24", endDate: null, year: 2024 });
@@ -293,7 +306,9 @@ describe("edge cases", () => {
   });
 
   it("approval by a management team, or by a person, does not meet s.54(6)", () => {
-    const team = readText("Modern slavery statement.\nThis statement has been approved by the Senior Management Team on 1 May 2026.\nSigned: Managing Director");
+    const team = readText(
+      "Modern slavery statement.\nThis statement has been approved by the Senior Management Team on 1 May 2026.\nSigned: Managing Director",
+    );
     expect(team.approval.value).toMatchObject({ by: "other", body: "Senior Management Team", qualifies: false });
     expect(team.signOff.verdict).toBe("does_not_meet");
     const person = readText("Modern slavery statement.\nThis statement has been approved by Casey Sample, Chief Executive Officer, on 1 May 2026.");
@@ -303,7 +318,9 @@ describe("edge cases", () => {
   });
 
   it("a signature line that gives no role: couldn't tell whether a director signed", () => {
-    const r = readText("Modern slavery statement 2026.\nThis statement was approved by the board of directors on 2 April 2026.\nSigned: ____________________\nDate: 2 April 2026");
+    const r = readText(
+      "Modern slavery statement 2026.\nThis statement was approved by the board of directors on 2 April 2026.\nSigned: ____________________\nDate: 2 April 2026",
+    );
     expect(r.signature.value).toEqual({ role: null, qualifies: null, date: "2026-04-02" });
     expect(r.signOff.verdict).toBe("couldnt_tell");
     expect(r.gaps).toContain("The signer's role is not given, so a director's signature cannot be confirmed (s.54(6)).");
@@ -341,7 +358,9 @@ describe("edge cases", () => {
     const no = readText("Modern slavery statement.\nAt present we provide no training on modern slavery or human trafficking.");
     expect(no.areas.training.score).toBe(0);
     expect(no.areas.training.note).toMatch(/says there is no training/);
-    const yes = readText("Modern slavery statement.\nOur buyers and HR team received modern slavery training from Stronger Together in 2025, and 96% of staff completed our e-learning module.");
+    const yes = readText(
+      "Modern slavery statement.\nOur buyers and HR team received modern slavery training from Stronger Together in 2025, and 96% of staff completed our e-learning module.",
+    );
     expect(yes.areas.training).toMatchObject({ score: 2, audiences: ["procurement", "recruitment_hr"], inDevelopment: false });
   });
 
@@ -357,8 +376,34 @@ describe("edge cases", () => {
   });
 
   it("who may sign: a director (or equivalent), a designated member or a partner — not a CEO, general manager, head of compliance or company secretary", () => {
-    const ok = ["Director", "Managing Director", "Finance Director", "Group Managing Director", "CEO and Director", "Non-executive Chairman", "Chair of the Board of Trustees", "Trustee", "Designated Member", "Senior Partner", "Director of Example Holdings Ltd"];
-    const no = ["CEO", "Chief Executive Officer", "Group Chief Executive", "Founder & CEO", "General Manager", "UK General Manager", "Head of Compliance", "Company Secretary", "Associate Director", "Director of Procurement", "President", "Owner", "Chief Operating Officer"];
+    const ok = [
+      "Director",
+      "Managing Director",
+      "Finance Director",
+      "Group Managing Director",
+      "CEO and Director",
+      "Non-executive Chairman",
+      "Chair of the Board of Trustees",
+      "Trustee",
+      "Designated Member",
+      "Senior Partner",
+      "Director of Example Holdings Ltd",
+    ];
+    const no = [
+      "CEO",
+      "Chief Executive Officer",
+      "Group Chief Executive",
+      "Founder & CEO",
+      "General Manager",
+      "UK General Manager",
+      "Head of Compliance",
+      "Company Secretary",
+      "Associate Director",
+      "Director of Procurement",
+      "President",
+      "Owner",
+      "Chief Operating Officer",
+    ];
     for (const role of ok) expect(roleQualifies(role).ok, role).toBe(true);
     for (const role of no) expect(roleQualifies(role).ok, role).toBe(false);
   });

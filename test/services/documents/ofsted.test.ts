@@ -50,10 +50,21 @@ describe.skipIf(!env.SHARED_PRESENT)("real documents (../shared/corpora)", () =>
     expect(r.provider.type.value).toBe("Secondary Comprehensive");
     expect(r.provider.category.value).toBe("Academy converter");
     // "carried out under section 8 … also deemed a section 5 inspection".
-    expect(r.inspectionType).toMatchObject({ value: { kind: "graded", section: "section 5" }, evidence: { page: 8 }, note: expect.stringMatching(/section 8 and deemed a section 5/) });
-    expect(r.inspectionDates).toMatchObject({ value: { from: "2016-02-09", to: "2016-02-10" }, evidence: { quote: "Inspection dates 9–10 February 2016", page: 1 } });
+    expect(r.inspectionType).toMatchObject({
+      value: { kind: "graded", section: "section 5" },
+      evidence: { page: 8 },
+      note: expect.stringMatching(/section 8 and deemed a section 5/),
+    });
+    expect(r.inspectionDates).toMatchObject({
+      value: { from: "2016-02-09", to: "2016-02-10" },
+      evidence: { quote: "Inspection dates 9–10 February 2016", page: 1 },
+    });
     expect(r.monthsSinceInspection).toBe(120);
-    expect(r.overallEffectiveness).toMatchObject({ value: { grade: "Requires improvement", gradeNumber: 3, evaluation: null }, evidence: { quote: "Overall effectiveness Requires improvement", page: 1 }, note: null });
+    expect(r.overallEffectiveness).toMatchObject({
+      value: { grade: "Requires improvement", gradeNumber: 3, evaluation: null },
+      evidence: { quote: "Overall effectiveness Requires improvement", page: 1 },
+      note: null,
+    });
     expect(r.gradedAreas.map((a) => [a.key, a.area, a.gradeNumber, a.evidence.page])).toEqual([
       ["leadership-and-management", "Effectiveness of leadership and management", 3, 1],
       ["quality-of-teaching", "Quality of teaching, learning and assessment", 3, 1],
@@ -62,14 +73,25 @@ describe.skipIf(!env.SHARED_PRESENT)("real documents (../shared/corpora)", () =>
     ]);
     // The body's judgement headings ("… is good", "… require improvement") agree with the table: no note.
     expect(r.gradedAreas.every((a) => a.note === null)).toBe(true);
-    expect(r.safeguarding).toMatchObject({ value: { status: "effective", effective: true }, evidence: { quote: "The arrangements for safeguarding are effective.", page: 4 } });
+    expect(r.safeguarding).toMatchObject({
+      value: { status: "effective", effective: true },
+      evidence: { quote: "The arrangements for safeguarding are effective.", page: 4 },
+    });
     expect(r.causingConcern.value).toBeNull();
     expect(r.previousInspection).toMatchObject({ value: { grade: "Good", gradeNumber: 2, date: "2012-10" }, evidence: { page: 1 } });
     // The report's own list of strengths: its three bullets (the PDF's symbol-font bullets split them).
-    expect(r.strengths.map((s) => s.quote.slice(0, 40))).toEqual(["Leaders have created a very calm and ord", "Leaders have taken decisive steps to add", "Newly appointed leaders are responding m"]);
+    expect(r.strengths.map((s) => s.quote.slice(0, 40))).toEqual([
+      "Leaders have created a very calm and ord",
+      "Leaders have taken decisive steps to add",
+      "Newly appointed leaders are responding m",
+    ]);
     expect(r.strengths.every((s) => s.page === 1)).toBe(true);
     // "What does the school need to do to improve further?": three points, each with its sub-points.
-    expect(r.improvements.map((s) => s.quote.slice(0, 30))).toEqual(["Increase the progress that dis", "Improve the quality of teachin", "Ensure that leaders at all lev"]);
+    expect(r.improvements.map((s) => s.quote.slice(0, 30))).toEqual([
+      "Increase the progress that dis",
+      "Improve the quality of teachin",
+      "Ensure that leaders at all lev",
+    ]);
     expect(r.improvements[0].quote).toMatch(/by: – ensuring that all staff closely monitor/);
     expect(r.improvements.every((s) => s.page === 2 && s.section === "What does the school need to do to improve further?")).toBe(true);
     // Themes: reading comes up (the reading programme, the library), mathematics more; not the back page's "safeguarding and child protection".
@@ -80,7 +102,14 @@ describe.skipIf(!env.SHARED_PRESENT)("real documents (../shared/corpora)", () =>
     expect(r.themes.map((t) => t.sentences)).toEqual([...r.themes.map((t) => t.sentences)].sort((a, b) => b - a));
     // The chair, the headteacher and the inspectors are named in the PDF; never in the reply.
     noNames(r, ["Jenny Spencer", "Nicholas Phillips", "Seamus Murphy", "Mark Bennison", "Julie Miriam", "Adam Mirams", "Peter Whear", "Helen Bailey"]);
-    expect(r.facts).toEqual(expect.arrayContaining(["Overall effectiveness: Requires improvement.", "Personal development, behaviour and welfare: Good.", "Safeguarding: effective.", "Inspection: graded (section 5), 9–10 February 2016."]));
+    expect(r.facts).toEqual(
+      expect.arrayContaining([
+        "Overall effectiveness: Requires improvement.",
+        "Personal development, behaviour and welfare: Good.",
+        "Safeguarding: effective.",
+        "Inspection: graded (section 5), 9–10 February 2016.",
+      ]),
+    );
     fitsReply(r);
   });
 });
@@ -105,14 +134,23 @@ describe("our fixtures of the formats with no real sample here", () => {
       "leadership-and-management": "Requires improvement",
       "early-years": "Good",
     });
-    expect(r.gradedAreas.find((a) => a.key === "leadership-and-management")).toMatchObject({ area: "Leadership & management", gradeNumber: 3, evidence: { page: 1 } });
+    expect(r.gradedAreas.find((a) => a.key === "leadership-and-management")).toMatchObject({
+      area: "Leadership & management",
+      gradeNumber: 3,
+      evidence: { page: 1 },
+    });
     expect(r.safeguarding).toMatchObject({ value: { status: "effective" }, evidence: { page: 2, section: "Safeguarding" } });
     expect(r.previousInspection.value).toEqual({ grade: "Good", gradeNumber: 2, date: "2017-06-14" });
     expect(r.improvements).toHaveLength(3);
-    expect(r.improvements[1]).toMatchObject({ quote: expect.stringMatching(/^Not all staff have the expertise to teach the new phonics programme.*match the sounds they know\.$/), page: 2 });
+    expect(r.improvements[1]).toMatchObject({
+      quote: expect.stringMatching(/^Not all staff have the expertise to teach the new phonics programme.*match the sounds they know\.$/),
+      page: 2,
+    });
     // Strengths: praise without reservation, from both narrative parts (the PDF left their titles inside sentences).
     expect(r.strengths.length).toBeGreaterThanOrEqual(4);
-    expect(new Set(r.strengths.map((s) => s.section))).toEqual(new Set(["What is it like to attend this school?", "What does the school do well and what does it need to do better?"]));
+    expect(new Set(r.strengths.map((s) => s.section))).toEqual(
+      new Set(["What is it like to attend this school?", "What does the school do well and what does it need to do better?"]),
+    );
     for (const s of r.strengths) expect(s.quote).not.toMatch(/\b(not|however|too|should)\b/i);
     expect(r.themes.find((t) => t.key === "reading")!.sentences).toBeGreaterThanOrEqual(4);
     // The running header is not a heading, nor quoted.
@@ -129,7 +167,11 @@ describe("our fixtures of the formats with no real sample here", () => {
     expect(r.inspectionType.value).toEqual({ kind: "ungraded", section: "section 8" });
     expect(r.inspectionType.evidence!.quote).toMatch(/^Inspection of a good school/);
     expect(r.inspectionDates.value).toEqual({ from: "2022-11-17", to: "2022-11-17" });
-    expect(r.overallEffectiveness).toMatchObject({ value: { grade: "Good", gradeNumber: 2 }, evidence: { quote: "St Aidan’s CofE Primary School continues to be a good school." }, note: expect.stringMatching(/ungraded inspection.*no new grade/i) });
+    expect(r.overallEffectiveness).toMatchObject({
+      value: { grade: "Good", gradeNumber: 2 },
+      evidence: { quote: "St Aidan’s CofE Primary School continues to be a good school." },
+      note: expect.stringMatching(/ungraded inspection.*no new grade/i),
+    });
     expect(r.gradedAreas).toEqual([]);
     expect(r.safeguarding.value).toEqual({ status: "effective", effective: true });
     // "since we judged the school to be good in June 2017", the day from "Date of previous inspection 21 June 2017".
@@ -222,7 +264,17 @@ describe("edge cases", () => {
     for (const doc of [docFromText(""), docFromText("Lemon drizzle cake\nBeat the butter and sugar. Fold in the flour. Bake for 45 minutes at 180C.")]) {
       const r = read(doc);
       expect(r.format).toMatchObject({ value: null, evidence: null, note: expect.stringMatching(/does not read as an Ofsted inspection report/) });
-      for (const f of [r.provider.name, r.provider.urn, r.inspectionType, r.inspectionDates, r.overallEffectiveness, r.safeguarding, r.previousInspection, r.causingConcern]) expect(f.value).toBeNull();
+      for (const f of [
+        r.provider.name,
+        r.provider.urn,
+        r.inspectionType,
+        r.inspectionDates,
+        r.overallEffectiveness,
+        r.safeguarding,
+        r.previousInspection,
+        r.causingConcern,
+      ])
+        expect(f.value).toBeNull();
       expect([r.gradedAreas, r.strengths, r.improvements, r.themes]).toEqual([[], [], [], []]);
       expect(r.facts).toHaveLength(1);
       fitsReply(r);
@@ -242,7 +294,9 @@ Leadership and management of the service were effective. The registered manager 
     expect(cqc.format.value).toBeNull();
     expect(cqc.gradedAreas).toEqual([]);
     expect(cqc.overallEffectiveness.value).toBeNull();
-    const mss = text("Modern Slavery Statement 2025\nThis statement is made under section 54 of the Modern Slavery Act 2015. Our supply chains include timber. The board approved this statement on 1 May 2025.");
+    const mss = text(
+      "Modern Slavery Statement 2025\nThis statement is made under section 54 of the Modern Slavery Act 2015. Our supply chains include timber. The board approved this statement on 1 May 2025.",
+    );
     expect(mss.format.value).toBeNull();
     expect(mss.themes).toEqual([]);
   });
@@ -286,7 +340,11 @@ Outcomes for pupils Good
 Outcomes for pupils require improvement
 Pupils' progress in mathematics has declined.`);
     const outcomes = r.gradedAreas.find((a) => a.key === "outcomes")!;
-    expect(outcomes).toMatchObject({ grade: "Good", gradeNumber: 2, note: expect.stringMatching(/table says "Good".*"Outcomes for pupils require improvement"/) });
+    expect(outcomes).toMatchObject({
+      grade: "Good",
+      gradeNumber: 2,
+      note: expect.stringMatching(/table says "Good".*"Outcomes for pupils require improvement"/),
+    });
     expect(r.gradedAreas.filter((a) => a.note)).toHaveLength(1);
   });
 
@@ -313,7 +371,10 @@ Her Majesty's Inspector`);
     expect(r.overallEffectiveness).toMatchObject({ value: { grade: "Good", gradeNumber: 2 }, note: expect.stringMatching(/ungraded/i) });
     expect(r.safeguarding.value).toEqual({ status: "effective", effective: true });
     expect(r.previousInspection.value).toEqual({ grade: "Good", gradeNumber: 2, date: "2014-02" });
-    expect(r.improvements.map((p) => p.quote)).toEqual(["the most able pupils are challenged to reach the higher standards in writing", "middle leaders check the impact of their actions on pupils' progress."]);
+    expect(r.improvements.map((p) => p.quote)).toEqual([
+      "the most able pupils are challenged to reach the higher standards in writing",
+      "middle leaders check the impact of their actions on pupils' progress.",
+    ]);
     expect(r.provider.name.value).toBe("Fenbridge Junior School");
     noNames(r, ["Karen Whitlow", "Martin Ashdown"]);
   });
@@ -328,7 +389,10 @@ Safeguarding is effective.`);
     expect(r.inspectionDates.value).toEqual({ from: "2019-02-05", to: "2019-02-06" });
     expect(r.overallEffectiveness).toMatchObject({ value: null, note: expect.stringMatching(/monitoring inspection gives no overall grade/) });
     expect(r.causingConcern).toMatchObject({ value: "special-measures", evidence: { quote: "The school requires special measures." } });
-    expect(text("Inspection of Oakhurst Community College\nWhat is it like to attend this school?\nThe school is no longer in special measures. Pupils are happy.").causingConcern.value).toBeNull();
+    expect(
+      text("Inspection of Oakhurst Community College\nWhat is it like to attend this school?\nThe school is no longer in special measures. Pupils are happy.")
+        .causingConcern.value,
+    ).toBeNull();
   });
 
   it("format 3 recognised by the report's statement when no date is found; safeguarding not effective; advice is not a judgement", () => {
@@ -345,7 +409,10 @@ The arrangements for safeguarding are not effective.
 What does the school need to do to improve?
 • Leaders must ensure that the arrangements for safeguarding are effective. Leaders must make sure that all staff report concerns promptly.`);
     expect(r.format).toMatchObject({ value: "no-overall-grade-2024", note: expect.stringMatching(/statement that there is no overall grade/) });
-    expect(r.safeguarding).toMatchObject({ value: { status: "not-effective", effective: false }, evidence: { quote: "The arrangements for safeguarding are not effective." } });
+    expect(r.safeguarding).toMatchObject({
+      value: { status: "not-effective", effective: false },
+      evidence: { quote: "The arrangements for safeguarding are not effective." },
+    });
     expect(r.gradedAreas.map((a) => a.gradeNumber)).toEqual([3, 4, 3, 4]);
     expect(r.improvements).toHaveLength(1);
   });
@@ -372,7 +439,13 @@ What is it like to attend this school?
 Pupils love coming to this school.`);
     expect(r.format.value).toBe("eif-2019-2024");
     expect(r.overallEffectiveness.value).toMatchObject({ grade: "Good", gradeNumber: 2 });
-    expect(areas(r)).toEqual({ "quality-of-education": "Good", "behaviour-and-attitudes": "Outstanding", "personal-development": "Good", "leadership-and-management": "Good", "early-years": "Requires improvement" });
+    expect(areas(r)).toEqual({
+      "quality-of-education": "Good",
+      "behaviour-and-attitudes": "Outstanding",
+      "personal-development": "Good",
+      "leadership-and-management": "Good",
+      "early-years": "Requires improvement",
+    });
     expect(r.previousInspection.value).toMatchObject({ grade: "Good" });
     expect(r.gradedAreas[1].evidence.quote).toBe("Behaviour and attitudes … Outstanding");
   });
@@ -402,7 +475,10 @@ The school's arrangements for safeguarding pupils meet statutory requirements.`)
       "Pupils make good progress in reading, writing and mathematics.",
     ]);
     expect(r.improvements.map((s) => s.quote)).toEqual(["Ensure that the most able pupils are consistently challenged in mathematics."]);
-    expect(r.safeguarding).toMatchObject({ value: { status: "effective" }, evidence: { quote: "The school's arrangements for safeguarding pupils meet statutory requirements." } });
+    expect(r.safeguarding).toMatchObject({
+      value: { status: "effective" },
+      evidence: { quote: "The school's arrangements for safeguarding pupils meet statutory requirements." },
+    });
     expect(r.previousInspection.value).toMatchObject({ grade: "Requires improvement", gradeNumber: 3 });
     expect(json(r)).not.toContain("Lovell");
   });
@@ -433,10 +509,17 @@ Registers Early Years Register, Compulsory Childcare Register
 Information about this inspection
 This inspection was carried out by Ofsted under sections 49 and 50 of the Childcare Act 2006 on the quality and standards of provision.`);
     expect(r.format.value).toBe("eif-2019-2024");
-    expect(r.provider).toMatchObject({ name: { value: "Little Acorns Day Nursery" }, urn: { value: "EY498877" }, type: { value: "Childcare on non-domestic premises" } });
+    expect(r.provider).toMatchObject({
+      name: { value: "Little Acorns Day Nursery" },
+      urn: { value: "EY498877" },
+      type: { value: "Childcare on non-domestic premises" },
+    });
     expect(r.inspectionType.value).toEqual({ kind: "graded", section: "sections 49 and 50" });
     expect(r.overallEffectiveness.value).toMatchObject({ grade: "Good" });
-    expect(r.strengths.map((s) => s.section)).toEqual(["What is it like for your child to attend this early years setting?", "What is it like for your child to attend this early years setting?"]);
+    expect(r.strengths.map((s) => s.section)).toEqual([
+      "What is it like for your child to attend this early years setting?",
+      "What is it like for your child to attend this early years setting?",
+    ]);
   });
 
   it("dates: a range across months or years, one day, a date after today", () => {
@@ -460,16 +543,20 @@ This inspection was carried out by Ofsted under sections 49 and 50 of the Childc
     expect(redactNames("Chair Mrs Jenny Spencer")).toBe("Chair [name]");
     expect(redactNames("Headteacher Nicholas Phillips Telephone number 01252 733371")).toBe("Headteacher [name] Telephone number 01252 733371");
     expect(redactNames("Seamus Murphy, lead inspector Her Majesty’s Inspector")).toBe("[name], lead inspector Her Majesty’s Inspector");
-    expect(redactNames("The headteacher of this school is Jane Smith-Jones. This school is part of Oak Trust.")).toBe("The headteacher of this school is [name]. This school is part of Oak Trust.");
-    expect(redactNames("The trust is run by the chief executive officer, Fenella Osei-Brown, and overseen by a board of trustees, chaired by Graham Pike.")).toBe(
-      "The trust is run by the chief executive officer, [name], and overseen by a board of trustees, chaired by [name].",
+    expect(redactNames("The headteacher of this school is Jane Smith-Jones. This school is part of Oak Trust.")).toBe(
+      "The headteacher of this school is [name]. This school is part of Oak Trust.",
     );
+    expect(
+      redactNames("The trust is run by the chief executive officer, Fenella Osei-Brown, and overseen by a board of trustees, chaired by Graham Pike."),
+    ).toBe("The trust is run by the chief executive officer, [name], and overseen by a board of trustees, chaired by [name].");
     expect(redactNames("Signed: A. N. Other, Headteacher")).toBe("Signed: [name], Headteacher");
     expect(redactNames("Helena Marsh, the headteacher, met the inspectors.")).toBe("[name], the headteacher, met the inspectors.");
     expect(redactNames("Principal/CEO Jane Smith")).toBe("Principal/CEO [name]");
     expect(redactNames("Dear Mr Smith")).toBe("Dear [name]");
     // A school or trust named after a person is an organisation.
-    expect(redactNames("Pupils at Lady Margaret School and Dr Challoner's Grammar School")).toBe("Pupils at Lady Margaret School and Dr Challoner's Grammar School");
+    expect(redactNames("Pupils at Lady Margaret School and Dr Challoner's Grammar School")).toBe(
+      "Pupils at Lady Margaret School and Dr Challoner's Grammar School",
+    );
     expect(redactNames("The school is run by Oakfield Learning Trust.")).toBe("The school is run by Oakfield Learning Trust.");
     expect(redactNames("St Aidan’s CofE Primary School continues to be a good school.")).toBe("St Aidan’s CofE Primary School continues to be a good school.");
     expect(redactNames("Pupils in Year 6 enjoy their visits to Kew Gardens.")).toBe("Pupils in Year 6 enjoy their visits to Kew Gardens.");

@@ -14,7 +14,7 @@ const bytes = async (p: string) => new Uint8Array(await (await fetch(`http://sha
 const headings = (secs: ReturnType<typeof sectionsOf>) => secs.map((s) => (s.page ? `${s.heading}@${s.page}` : s.heading));
 
 describe.skipIf(!env.SHARED_PRESENT)("real documents (../shared/corpora)", () => {
-  it("Apexiar's CRP (PDF): its text layer's split \"f\" ligatures mended (\"The f ollowing\" reads \"The following\")", async () => {
+  it('Apexiar\'s CRP (PDF): its text layer\'s split "f" ligatures mended ("The f ollowing" reads "The following")', async () => {
     const pdf = await readPdf(await bytes("carbon-reduction-plans/apexiar-crp.pdf"));
     const text = pdf.pages.join("\n");
     expect(text).toContain("The following categories");
@@ -26,7 +26,16 @@ describe.skipIf(!env.SHARED_PRESENT)("real documents (../shared/corpora)", () =>
     expect(title).toBe("Cwiri | Modern Slavery Statement 2026");
     const secs = sectionsOf(blocks);
     expect(headings(secs).filter(Boolean)).toEqual([
-      "1) Organisation", "2) Definitions", "3) Commitment", "4) Supply chains", "5) Potential exposure", "6) Steps taken", "7) Key performance indicators", "8) Policies", "9) Training", "10) Approval",
+      "1) Organisation",
+      "2) Definitions",
+      "3) Commitment",
+      "4) Supply chains",
+      "5) Potential exposure",
+      "6) Steps taken",
+      "7) Key performance indicators",
+      "8) Policies",
+      "9) Training",
+      "10) Approval",
     ]);
     for (const s of secs.filter((x) => x.heading)) expect(s.sentences.length, s.heading!).toBeGreaterThan(0);
   });
@@ -36,7 +45,15 @@ describe.skipIf(!env.SHARED_PRESENT)("real documents (../shared/corpora)", () =>
     const { blocks } = htmlBlocks(html);
     const secs = sectionsOf(blocks);
     expect(headings(secs)).toEqual([
-      "Modern Slavery and Human Trafficking Statement", "1. Our organisation and supply chain", "2. Our position", "3. Risk assessment", "4. Due diligence and our approach", "5. Training and awareness", "6. Measuring effectiveness", "7. Reporting a concern", "8. Approval",
+      "Modern Slavery and Human Trafficking Statement",
+      "1. Our organisation and supply chain",
+      "2. Our position",
+      "3. Risk assessment",
+      "4. Due diligence and our approach",
+      "5. Training and awareness",
+      "6. Measuring effectiveness",
+      "7. Reporting a concern",
+      "8. Approval",
     ]);
     // Nothing before the statement's own heading: the site's header and navigation are not read.
     expect(blocks[0]).toMatchObject({ kind: "heading", text: "Modern Slavery and Human Trafficking Statement" });
@@ -47,7 +64,9 @@ describe.skipIf(!env.SHARED_PRESENT)("real documents (../shared/corpora)", () =>
     const pdf = await readPdf(await bytes("modern-slavery/statements/edan-uk-mss-2024.pdf"));
     expect(pdf).toMatchObject({ totalPages: 2, cut: false });
     const secs = sectionsOf(pdfBlocks(pdf.pages));
-    expect(headings(secs)).toEqual(expect.arrayContaining(["Organisation’s structure@1", "Our Supply Chains@1", "Due Diligence Processes for Slavery and Human Trafficking@1", "Signed@2"]));
+    expect(headings(secs)).toEqual(
+      expect.arrayContaining(["Organisation’s structure@1", "Our Supply Chains@1", "Due Diligence Processes for Slavery and Human Trafficking@1", "Signed@2"]),
+    );
     const all = secs.flatMap((s) => s.sentences);
     // "Ltd.," does not end the sentence.
     expect(all.find((s) => s.text.startsWith("EDAN Medical (UK) Ltd., is a wholly owned subsidiary"))).toMatchObject({ page: 1 });
@@ -99,7 +118,11 @@ describe("the pipeline on our own inputs", () => {
   });
 
   it("sentences: abbreviations, initials, numbers and decimals do not end one; a question or a quotation does", () => {
-    expect(sentences("Example Ltd. is registered as No. 01234567 in England. Emissions were 3.06 tCO2e in 2024. Approved by J. Smith, e.g. the board. Is it signed? Yes.")).toEqual([
+    expect(
+      sentences(
+        "Example Ltd. is registered as No. 01234567 in England. Emissions were 3.06 tCO2e in 2024. Approved by J. Smith, e.g. the board. Is it signed? Yes.",
+      ),
+    ).toEqual([
       "Example Ltd. is registered as No. 01234567 in England.",
       "Emissions were 3.06 tCO2e in 2024.",
       "Approved by J. Smith, e.g. the board.",
@@ -111,9 +134,18 @@ describe("the pipeline on our own inputs", () => {
 
   it("PDF pages: a running footer repeated on every page is dropped; a word broken at a line end is joined", () => {
     const page = (n: number, body: string) => `Annual statement\n${body}\nExample Ltd · page ${n} of 3`;
-    const blocks = pdfBlocks([page(1, "Our approach\nWe assess every sup-\nplier before we buy."), page(2, "Training\nAll staff are trained."), page(3, "Approval\nApproved by the board.")]);
+    const blocks = pdfBlocks([
+      page(1, "Our approach\nWe assess every sup-\nplier before we buy."),
+      page(2, "Training\nAll staff are trained."),
+      page(3, "Approval\nApproved by the board."),
+    ]);
     expect(blocks.map((b) => `${b.kind}:${b.text}@${b.page}`)).toEqual([
-      "heading:Our approach@1", "text:We assess every supplier before we buy.@1", "heading:Training@2", "text:All staff are trained.@2", "heading:Approval@3", "text:Approved by the board.@3",
+      "heading:Our approach@1",
+      "text:We assess every supplier before we buy.@1",
+      "heading:Training@2",
+      "text:All staff are trained.@2",
+      "heading:Approval@3",
+      "text:Approved by the board.@3",
     ]);
   });
 

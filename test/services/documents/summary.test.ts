@@ -19,7 +19,9 @@ describe("the summary", () => {
   });
 
   it("a model's wording that keeps to the facts is used", async () => {
-    const p = phraser("The service was rated Requires improvement after the inspection of 12 and 13 March 2019; it was found Inadequate on safety and Requires improvement on leadership, and a warning notice was served under Regulation 12.");
+    const p = phraser(
+      "The service was rated Requires improvement after the inspection of 12 and 13 March 2019; it was found Inadequate on safety and Requires improvement on leadership, and a warning notice was served under Regulation 12.",
+    );
     const s = await summarise(p, "a CQC report", FACTS);
     expect(s.by).toBe("model");
     expect(p.calls).toBe(1);

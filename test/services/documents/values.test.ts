@@ -12,7 +12,9 @@ describe("values read from sentences", () => {
   });
 
   it("sums of money: separators, units, brackets and minus for negatives", () => {
-    expect(moneyIn("Income £1,234,567; reserves £1.2m; a loss of £(4,500) and -£300; grants £12k.").map((m) => m.amount)).toEqual([1234567, 1200000, -4500, -300, 12000]);
+    expect(moneyIn("Income £1,234,567; reserves £1.2m; a loss of £(4,500) and -£300; grants £12k.").map((m) => m.amount)).toEqual([
+      1234567, 1200000, -4500, -300, 12000,
+    ]);
     expect(moneyIn("£ 245", { thousands: true })[0].amount).toBe(245000);
   });
 
@@ -29,15 +31,25 @@ describe("values read from sentences", () => {
   });
 
   it("pasted text: a heading followed by a blank line is still a heading; a sentence standing alone is not", () => {
-    const doc = docFromText("Our supply chains\n\nWe buy timber from six mills in Scotland.\n\nWe are proud of our people.\n\nTraining\n\nAll buyers were trained in March.\n");
+    const doc = docFromText(
+      "Our supply chains\n\nWe buy timber from six mills in Scotland.\n\nWe are proud of our people.\n\nTraining\n\nAll buyers were trained in March.\n",
+    );
     expect(doc.sections.map((s) => s.heading)).toEqual(["Our supply chains", "Training"]);
     expect(doc.sentences.map((s) => s.section)).toEqual(["Our supply chains", "Our supply chains", "Training"]);
   });
 
   it("text read as sections (Markdown headings, capitalised lines, bullets); a Reading remembers the passages cited", () => {
-    const doc = docFromText("# Statement\n\nWe are a small firm. We buy from ten suppliers.\n\nTraining\nAll staff were trained in 2024.\n- Buyers had extra sessions.\n- Managers too.\n");
+    const doc = docFromText(
+      "# Statement\n\nWe are a small firm. We buy from ten suppliers.\n\nTraining\nAll staff were trained in 2024.\n- Buyers had extra sessions.\n- Managers too.\n",
+    );
     expect(doc.sections.map((s) => s.heading)).toEqual(["Statement", "Training"]);
-    expect(doc.sentences.map((s) => s.text)).toEqual(["We are a small firm.", "We buy from ten suppliers.", "All staff were trained in 2024.", "• Buyers had extra sessions.", "• Managers too."]);
+    expect(doc.sentences.map((s) => s.text)).toEqual([
+      "We are a small firm.",
+      "We buy from ten suppliers.",
+      "All staff were trained in 2024.",
+      "• Buyers had extra sessions.",
+      "• Managers too.",
+    ]);
     const r = new Reading(doc);
     expect(r.mentions(/suppliers/)).toBe(true);
     const s = r.find(/trained|sessions/);
@@ -55,7 +67,9 @@ describe("the last guard against names in quotes (services/documents/names.ts)",
     expect(redactPeople("Signed: Managing Director")).toBe("Signed: Managing Director");
     expect(redactPeople("Signed on behalf of the Board of Directors")).toBe("Signed on behalf of the Board of Directors");
     // An organisation's name after a "name" label is not a person's.
-    expect(redactPeople("Supplier name: Northwold Facilities Services Ltd Publication date: 14/10/2026")).toBe("Supplier name: Northwold Facilities Services Ltd Publication date: 14/10/2026");
+    expect(redactPeople("Supplier name: Northwold Facilities Services Ltd Publication date: 14/10/2026")).toBe(
+      "Supplier name: Northwold Facilities Services Ltd Publication date: 14/10/2026",
+    );
     expect(redactPeople("Name: Acme Widgets Limited")).toBe("Name: Acme Widgets Limited");
     expect(redactPeople("Name: Jane Harper")).toBe("Name: [name]");
     expect(redactQuotes({ a: [{ quote: "Print name: Sam Jones", page: 2, section: "Jane Harper" }], note: "Mr Smith" })).toEqual({

@@ -2,7 +2,17 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { AssessmentFields } from "../../../src/operations/enrichment/common/assessSchema";
 import type { Phraser } from "../../../src/services/documents/summary";
-import { AUDIENCES, type AssessInput, type Fact, REGIONS, assessFit, draftOpener, readOffer, receptivenessWords, stem } from "../../../src/services/enrich/assess";
+import {
+  AUDIENCES,
+  type AssessInput,
+  type Fact,
+  REGIONS,
+  assessFit,
+  draftOpener,
+  readOffer,
+  receptivenessWords,
+  stem,
+} from "../../../src/services/enrich/assess";
 import { baseSignals, registerSourceOfFacts } from "../../../src/services/enrich/profile";
 import type { BusinessProfile, RegisterFacts, SiteFacts } from "../../../src/services/enrich/types";
 
@@ -15,7 +25,11 @@ import type { BusinessProfile, RegisterFacts, SiteFacts } from "../../../src/ser
  */
 
 const TODAY = "2026-05-20";
-const accuracy = (score: number, confidence: "high" | "medium" | "low") => ({ score, confidence, breakdown: [{ label: "company number stated on the site", points: score, max: 100, evidence: null }] });
+const accuracy = (score: number, confidence: "high" | "medium" | "low") => ({
+  score,
+  confidence,
+  breakdown: [{ label: "company number stated on the site", points: score, max: 100, evidence: null }],
+});
 
 const register = (r: Partial<RegisterFacts> & Pick<RegisterFacts, "number" | "name" | "sicCodes">): RegisterFacts => ({
   status: "active",
@@ -50,7 +64,11 @@ function profileOf(reg: RegisterFacts | null, web: SiteFacts | null, extra: Part
     ...(reg ? { name: reg.name, companyNumber: reg.number, status: reg.status, sicCodes: reg.sicCodes } : web?.siteName ? { name: web.siteName } : {}),
     ...(web ? { website: web.url } : {}),
     ...(reg?.incorporationDate ? { incorporationDate: reg.incorporationDate } : {}),
-    ...(web?.description ? { whatTheyDo: web.description } : reg ? { whatTheyDo: `Registered activities: ${reg.sicCodes.map((c) => reg.sicDescriptions[c]).join("; ")}.` } : {}),
+    ...(web?.description
+      ? { whatTheyDo: web.description }
+      : reg
+        ? { whatTheyDo: `Registered activities: ${reg.sicCodes.map((c) => reg.sicDescriptions[c]).join("; ")}.` }
+        : {}),
     services: web?.offerings.length ? web.offerings : reg ? reg.sicCodes.map((c) => reg.sicDescriptions[c]).filter(Boolean) : [],
     signals: [],
     accuracy: accuracy(reg ? 92 : 55, reg ? "high" : "medium"),
@@ -84,7 +102,9 @@ const lawSite = site({
 });
 const lawFirm: AssessInput["profile"] = profileOf(lawReg, lawSite, {
   sizeSignal: "small: total-exemption-full accounts; 4 active officers",
-  signals: [{ code: "hiring", label: "The website has a careers or jobs page", kind: "opportunity", source: "website: https://www.harboursidelaw.co.uk/careers" }],
+  signals: [
+    { code: "hiring", label: "The website has a careers or jobs page", kind: "opportunity", source: "website: https://www.harboursidelaw.co.uk/careers" },
+  ],
 });
 
 const careReg = register({
@@ -209,7 +229,8 @@ const strings = (v: unknown): string[] =>
   typeof v === "string" ? [v] : Array.isArray(v) ? v.flatMap(strings) : v && typeof v === "object" ? Object.values(v).flatMap(strings) : [];
 
 /** The words SPEC §4.1 rules out (our own list, wider than the module's). */
-const FORECAST = /\b(?:likely|unlikely|likelihood|probabl\w*|interested|interest|ready|readiness|receptiv\w*|will respond|will reply|will buy|would buy|keen|eager|open to|wants?|looking for|in the market|propensity|pain points?|struggling|hot lead|warm lead|needs? your)\b/i;
+const FORECAST =
+  /\b(?:likely|unlikely|likelihood|probabl\w*|interested|interest|ready|readiness|receptiv\w*|will respond|will reply|will buy|would buy|keen|eager|open to|wants?|looking for|in the market|propensity|pain points?|struggling|hot lead|warm lead|needs? your)\b/i;
 
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -288,7 +309,12 @@ describe("the audience table (SIC 2007 prefixes)", () => {
         .map((line) => [line.slice(0, 5), line.slice(6).replace(/^"|"$/g, "")] as const),
     );
     expect(codes.size).toBe(731);
-    for (const a of AUDIENCES) for (const p of a.sic) expect([...codes.keys()].some((c) => c.startsWith(p)), `${a.key} ${p}`).toBe(true);
+    for (const a of AUDIENCES)
+      for (const p of a.sic)
+        expect(
+          [...codes.keys()].some((c) => c.startsWith(p)),
+          `${a.key} ${p}`,
+        ).toBe(true);
     const under = (key: string) => [...codes].filter(([c]) => AUDIENCES.find((a) => a.key === key)!.sic.some((p) => c.startsWith(p))).map(([, d]) => d);
     expect(under("legal")).toEqual(["Barristers at law", "Solicitors", "Activities of patent and copyright agents; other legal activities n.e.c."]);
     expect(under("care").every((d) => /care|residential|social work|accommodation|welfare/i.test(d))).toBe(true);
@@ -302,7 +328,8 @@ describe("assessFit (SPEC §4.1: grounded in the verified profile)", () => {
   it("orders scores sensibly for each offer", () => {
     // Legal software: the law firm is the audience; the rest are not.
     expect(score("lawFirm", OFFERS.legalSoftware)).toBeGreaterThanOrEqual(45);
-    for (const other of ["careHome", "dissolved", "noNumber", "startup"]) expect(score("lawFirm", OFFERS.legalSoftware)).toBeGreaterThan(score(other, OFFERS.legalSoftware));
+    for (const other of ["careHome", "dissolved", "noNumber", "startup"])
+      expect(score("lawFirm", OFFERS.legalSoftware)).toBeGreaterThan(score(other, OFFERS.legalSoftware));
     // Care recruitment: the care home (hiring, in the North West, CQC) is strong; the law firm and the dissolved bakery are weak.
     expect(run("careHome", OFFERS.careRecruitment).fitBand).toBe("strong");
     expect(score("careHome", OFFERS.careRecruitment)).toBeGreaterThan(score("lawFirm", OFFERS.careRecruitment));
@@ -332,15 +359,25 @@ describe("assessFit (SPEC §4.1: grounded in the verified profile)", () => {
   });
 
   it("size from the accounts' average employees when the signal gives it (before a gender pay gap band), with both sources named", () => {
-    const sizeSignal = "small: small accounts; average 23 employees (accounts to 2025-03-31); 250 to 499 employees (gender pay gap report 2026 to 2027); 3 active officers";
-    const law = { ...biz("lawFirm"), register: { ...lawReg, employees: { average: 23, periodEnd: "2025-03-31", band: "250 to 499", bandYear: "2026", note: null } }, profile: { ...lawFirm, sizeSignal } };
+    const sizeSignal =
+      "small: small accounts; average 23 employees (accounts to 2025-03-31); 250 to 499 employees (gender pay gap report 2026 to 2027); 3 active officers";
+    const law = {
+      ...biz("lawFirm"),
+      register: { ...lawReg, employees: { average: 23, periodEnd: "2025-03-31", band: "250 to 499", bandYear: "2026", note: null } },
+      profile: { ...lawFirm, sizeSignal },
+    };
     // 23 staff fit an offer for small businesses (up to 50) and not one for enterprises: the accounts' count decides, not the band.
     const small = assessFit({ ...law, offer: `${OFFERS.legalSoftware} and other small businesses`, today: TODAY });
     expect(small.fitReasons.find((r) => r.fact.field === "profile.sizeSignal")).toMatchObject({
       points: 10,
-      fact: { value: sizeSignal, source: "companies register (accounts type, average employees in the filed accounts, officers counted); gender pay gap report (headcount band)" },
+      fact: {
+        value: sizeSignal,
+        source: "companies register (accounts type, average employees in the filed accounts, officers counted); gender pay gap report (headcount band)",
+      },
     });
-    expect(assessFit({ ...law, offer: "Treasury management for enterprises", today: TODAY }).fitReasons.find((r) => r.fact.field === "profile.sizeSignal")?.points).toBe(-10);
+    expect(
+      assessFit({ ...law, offer: "Treasury management for enterprises", today: TODAY }).fitReasons.find((r) => r.fact.field === "profile.sizeSignal")?.points,
+    ).toBe(-10);
   });
 
   it("care recruitment: the hiring signal, the CQC register and the North West postcode", () => {
@@ -372,7 +409,12 @@ describe("assessFit (SPEC §4.1: grounded in the verified profile)", () => {
     const signals = [
       ...careHome.signals,
       { code: "cqc-rating-concern", label: "CQC ratings: 1 location is rated Inadequate", kind: "risk" as const, source: "CQC register of care providers" },
-      { code: "slow-payment-report", label: "New payment practices report (period ending 2026-06-30, filed 2026-07-21): average 52 days to pay", kind: "risk" as const, source: "payment practices reports (Department for Business and Trade)" },
+      {
+        code: "slow-payment-report",
+        label: "New payment practices report (period ending 2026-06-30, filed 2026-07-21): average 52 days to pay",
+        kind: "risk" as const,
+        source: "payment practices reports (Department for Business and Trade)",
+      },
     ];
     const care = { ...biz("careHome"), profile: { ...careHome, signals } };
     const quality = assessFit({ ...care, offer: "Care quality improvement consultancy for care homes", today: TODAY });
@@ -380,12 +422,18 @@ describe("assessFit (SPEC §4.1: grounded in the verified profile)", () => {
     expect(byField(quality, 2)?.points).toBe(20);
     expect(byField(quality, 3)).toBeUndefined();
     expect(quality.signalsForYou.map((s) => s.code)).not.toContain("cqc-rating-concern");
-    expect(quality.watchOuts).toContainEqual({ text: "CQC ratings: 1 location is rated Inadequate (CQC register of care providers).", fact: expect.objectContaining({ field: "profile.signals[3].label" }) });
+    expect(quality.watchOuts).toContainEqual({
+      text: "CQC ratings: 1 location is rated Inadequate (CQC register of care providers).",
+      fact: expect.objectContaining({ field: "profile.signals[3].label" }),
+    });
     const compliance = assessFit({ ...care, offer: "Regulatory compliance software for CQC registered providers", today: TODAY });
     expect(strings(compliance).some((t) => /listed: CQC ratings/.test(t))).toBe(false);
     const finance = assessFit({ ...care, offer: "Invoice finance and cash flow funding for care providers", today: TODAY });
     expect(byField(finance, 4)?.points).toBe(20);
-    const prompt = { ...care, profile: { ...careHome, signals: [...careHome.signals, { ...signals[4], code: "payment-practices-report", kind: "info" as const }] } };
+    const prompt = {
+      ...care,
+      profile: { ...careHome, signals: [...careHome.signals, { ...signals[4], code: "payment-practices-report", kind: "info" as const }] },
+    };
     expect(byField(assessFit({ ...prompt, offer: "Invoice finance and cash flow funding for care providers", today: TODAY }), 3)?.points).toBe(10);
   });
 
@@ -393,20 +441,29 @@ describe("assessFit (SPEC §4.1: grounded in the verified profile)", () => {
     const a = run("startup", OFFERS.startupAccounting);
     expect(a.fitReasons[0]).toMatchObject({ points: 35, fact: { field: "register.incorporationDate", value: "2025-09-03", source: "companies register" } });
     const late = { ...biz("startup"), register: { ...startupReg, accountsOverdue: true } };
-    late.profile = { ...startup, signals: [...startup.signals, { code: "accounts-overdue", label: "Accounts are overdue at Companies House", kind: "risk", source: "companies register" }] };
+    late.profile = {
+      ...startup,
+      signals: [...startup.signals, { code: "accounts-overdue", label: "Accounts are overdue at Companies House", kind: "risk", source: "companies register" }],
+    };
     const b = assessFit({ ...late, offer: OFFERS.startupAccounting, today: TODAY });
     expect(b.fitScore).toBe(a.fitScore + 20);
     expect(b.signalsForYou.map((s) => s.code)).toContain("accounts-overdue");
     expect(b.watchOuts.map((w) => w.text)).toContain("Accounts are overdue at Companies House.");
     // For an offer not about accounts the same fact costs 5 points.
-    expect(assessFit({ ...late, offer: "Office cleaning for tech companies", today: TODAY }).fitReasons.find((r) => r.fact.field === "profile.signals[2].label")?.points).toBe(-5);
+    expect(
+      assessFit({ ...late, offer: "Office cleaning for tech companies", today: TODAY }).fitReasons.find((r) => r.fact.field === "profile.signals[2].label")
+        ?.points,
+    ).toBe(-5);
   });
 
   it("dissolved, in liquidation, a proposal to strike off: watch-outs and a capped score", () => {
     const d = run("dissolved", "Bakery equipment servicing for manufacturers");
     expect(d.fitReasons.some((r) => r.points === 45)).toBe(true); // the sector matches (SIC 10710) …
     expect(d.fitScore).toBeLessThanOrEqual(5); // … and the status caps it
-    expect(d.watchOuts[0]).toEqual({ text: "The register shows the company as dissolved: it no longer trades as a company.", fact: { field: "register.status", value: "dissolved", source: "companies register" } });
+    expect(d.watchOuts[0]).toEqual({
+      text: "The register shows the company as dissolved: it no longer trades as a company.",
+      fact: { field: "register.status", value: "dissolved", source: "companies register" },
+    });
     expect(d.openerFacts).toEqual([]);
     expect(d.approachAngle.text).toBe("No opener: the register shows the company as dissolved.");
 
@@ -427,28 +484,55 @@ describe("assessFit (SPEC §4.1: grounded in the verified profile)", () => {
     const fromFile: RegisterFacts = {
       ...careReg,
       statusDetail: "active-proposal-to-strike-off",
-      record: { source: "bulk-file", asOf: file, bulkFileDate: file, fromBulkFile: ["name", "status", "statusDetail", "registeredOffice"], liveNote: "Companies House could not be read just now" },
+      record: {
+        source: "bulk-file",
+        asOf: file,
+        bulkFileDate: file,
+        fromBulkFile: ["name", "status", "statusDetail", "registeredOffice"],
+        liveNote: "Companies House could not be read just now",
+      },
       insolvencyNotices: { read: false, recent: [], note: "The Gazette could not be read just now" },
     };
     const profile = { ...biz("careHome").profile, registerSource: registerSourceOfFacts(fromFile) };
     const a = assessFit({ ...biz("careHome"), profile, register: fromFile, offer: OFFERS.careRecruitment, today: TODAY });
     const strike = a.watchOuts.find((w) => w.fact.field === "register.statusDetail")!;
-    expect(strike.text).toBe(`The register shows a proposal to strike the company off (active-proposal-to-strike-off) (as of the Basic Company Data file of ${file}).`);
+    expect(strike.text).toBe(
+      `The register shows a proposal to strike the company off (active-proposal-to-strike-off) (as of the Basic Company Data file of ${file}).`,
+    );
     expect(strike.fact.source).toBe(`companies register (the Basic Company Data file of ${file})`);
     const stale = a.watchOuts.find((w) => w.fact.field === "profile.registerSource.statusFrom")!;
-    expect(stale.text).toMatch(new RegExp(`^Companies House's live record could not be read: the status \\(active, active-proposal-to-strike-off\\) is as of the Basic Company Data file of ${file}`));
-    expect(stale.fact).toEqual({ field: "profile.registerSource.statusFrom", value: "bulk-file", source: `companies register (the Basic Company Data file of ${file})` });
-    expect(a.watchOuts.find((w) => w.fact.field === "profile.registerSource.insolvencyNotices")!.text).toBe("The Gazette's corporate insolvency notices could not be read: none is reported, and none is ruled out.");
+    expect(stale.text).toMatch(
+      new RegExp(
+        `^Companies House's live record could not be read: the status \\(active, active-proposal-to-strike-off\\) is as of the Basic Company Data file of ${file}`,
+      ),
+    );
+    expect(stale.fact).toEqual({
+      field: "profile.registerSource.statusFrom",
+      value: "bulk-file",
+      source: `companies register (the Basic Company Data file of ${file})`,
+    });
+    expect(a.watchOuts.find((w) => w.fact.field === "profile.registerSource.insolvencyNotices")!.text).toBe(
+      "The Gazette's corporate insolvency notices could not be read: none is reported, and none is ruled out.",
+    );
     // Every fact cited is in the reply at its field.
     for (const w of a.watchOuts) expect(valueAt({ profile, register: fromFile, site: biz("careHome").site }, w.fact.field), w.fact.field).toEqual(w.fact.value);
 
     // Live, with a recent winding-up petition in The Gazette: a risk signal, so a watch-out citing it.
-    const live: RegisterFacts = { ...careReg, insolvencyNotices: { read: true, recent: [{ noticeId: "1", code: "2450", meaning: "Petition to wind up", severity: "high", date: "2026-04-02", url: null }], note: null } };
+    const live: RegisterFacts = {
+      ...careReg,
+      insolvencyNotices: {
+        read: true,
+        recent: [{ noticeId: "1", code: "2450", meaning: "Petition to wind up", severity: "high", date: "2026-04-02", url: null }],
+        note: null,
+      },
+    };
     const signals = baseSignals(live, null, TODAY);
     const withNotice = { ...biz("careHome").profile, signals, registerSource: registerSourceOfFacts(live) };
     const b = assessFit({ ...biz("careHome"), profile: withNotice, register: live, offer: OFFERS.careRecruitment, today: TODAY });
     const i = signals.findIndex((x) => x.code === "gazette-notice");
-    expect(b.watchOuts.find((w) => w.fact.field === `profile.signals[${i}].label`)!.text).toBe("1 corporate insolvency notice in The Gazette in the last 12 months: Petition to wind up (notice 2450, 2026-04-02) (The Gazette (corporate insolvency notices)).");
+    expect(b.watchOuts.find((w) => w.fact.field === `profile.signals[${i}].label`)!.text).toBe(
+      "1 corporate insolvency notice in The Gazette in the last 12 months: Petition to wind up (notice 2450, 2026-04-02) (The Gazette (corporate insolvency notices)).",
+    );
     expect(b.watchOuts.some((w) => /live record could not be read|could not be read/.test(w.text))).toBe(false);
   });
 
@@ -473,13 +557,29 @@ describe("assessFit (SPEC §4.1: grounded in the verified profile)", () => {
     expect(big.fitReasons.find((r) => r.fact.field === "profile.sizeSignal")?.points).toBe(-10);
     // A town is looked for in the registered office's address.
     const town = run("lawFirm", "Office cleaning in Bristol");
-    expect(town.fitReasons.find((r) => r.fact.field === "register.registeredOffice.text")).toMatchObject({ points: 10, fact: { value: "12 Queen Square, Bristol, BS1 4NT" } });
+    expect(town.fitReasons.find((r) => r.fact.field === "register.registeredOffice.text")).toMatchObject({
+      points: 10,
+      fact: { value: "12 Queen Square, Bristol, BS1 4NT" },
+    });
     // Namesakes, dormancy and a risk signal the rules do not score are watch-outs, each with its fact.
-    const alt = { name: "HARBOURSIDE LAW SERVICES LTD", companyNumber: "09912345", status: "active", locality: "Leeds", postcode: "LS1 4AP", incorporationDate: "2015-02-02", needsConfirm: true as const, reason: "same name" };
+    const alt = {
+      name: "HARBOURSIDE LAW SERVICES LTD",
+      companyNumber: "09912345",
+      status: "active",
+      locality: "Leeds",
+      postcode: "LS1 4AP",
+      incorporationDate: "2015-02-02",
+      needsConfirm: true as const,
+      reason: "same name",
+    };
     const dormantProfile = {
       ...lawFirm,
       alternatives: [alt],
-      signals: [...lawFirm.signals, { code: "dormant", label: "Dormant: no trading activity is reported to the register", kind: "info" as const, source: "companies register" }, { code: "gazette-notice", label: "A winding-up petition notice was published", kind: "risk" as const, source: "The Gazette" }],
+      signals: [
+        ...lawFirm.signals,
+        { code: "dormant", label: "Dormant: no trading activity is reported to the register", kind: "info" as const, source: "companies register" },
+        { code: "gazette-notice", label: "A winding-up petition notice was published", kind: "risk" as const, source: "The Gazette" },
+      ],
     };
     const d = assessFit({ ...biz("lawFirm"), profile: dormantProfile, offer: OFFERS.legalSoftware, today: TODAY });
     expect(d.watchOuts.map((w) => w.fact.field)).toEqual(["profile.signals[1].label", "profile.signals[2].label", "profile.alternatives.length"]);
@@ -499,9 +599,18 @@ describe("assessFit (SPEC §4.1: grounded in the verified profile)", () => {
   it("every reason, signal, watch-out and approach fact is really in the profile (value equality)", () => {
     let checked = 0;
     for (const b of BUSINESSES)
-      for (const offer of [...Object.values(OFFERS), "Invoice finance for small businesses in Manchester", "Bid writing for construction companies across Scotland"]) {
+      for (const offer of [
+        ...Object.values(OFFERS),
+        "Invoice finance for small businesses in Manchester",
+        "Bid writing for construction companies across Scotland",
+      ]) {
         const a = assessFit({ ...b, offer, today: TODAY });
-        const facts: Fact[] = [...a.fitReasons.map((r) => r.fact), ...a.signalsForYou.map((s) => s.fact), ...a.watchOuts.map((w) => w.fact), ...a.approachAngle.facts];
+        const facts: Fact[] = [
+          ...a.fitReasons.map((r) => r.fact),
+          ...a.signalsForYou.map((s) => s.fact),
+          ...a.watchOuts.map((w) => w.fact),
+          ...a.approachAngle.facts,
+        ];
         for (const f of facts) {
           const at = valueAt({ profile: b.profile, register: b.register, site: b.site }, f.field);
           expect(at === undefined ? null : at, `${b.key} / ${offer} / ${f.field}`).toEqual(f.value);
@@ -618,6 +727,8 @@ describe("draftOpener (the document readers' rules for an optional model)", () =
 
   it("an offer written in the first person is kept as written; no facts, no fact line", async () => {
     const d = await draftOpener({ offer: "We help law firms hire paralegals", profile: noNumber, facts: [] }, { available: false, phrase: async () => null });
-    expect(d.openerDraft).toBe("Hello,\n\nWe help law firms hire paralegals. Would a short conversation about whether this is relevant to you be useful?\n\nKind regards,");
+    expect(d.openerDraft).toBe(
+      "Hello,\n\nWe help law firms hire paralegals. Would a short conversation about whether this is relevant to you be useful?\n\nKind regards,",
+    );
   });
 });

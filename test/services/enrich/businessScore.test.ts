@@ -43,7 +43,8 @@ Email <a href="mailto:hello@harbourline.co.uk">hello@harbourline.co.uk</a>. VAT 
 const POOR_FOOTER = `<footer><a href="/contact">Contact us</a> <a href="/website-terms">Website terms of use</a>
 <p>© 2026 Harbourline Joinery. Director: Wilhelmina Quarrington. VAT No. GB 123 4567 00.</p></footer>`;
 
-const page = (footer: string, url = HOME) => `<!doctype html><html lang="en"><head><title>Harbourline Joinery</title></head><body><main><h1>Bespoke joinery in Bristol</h1></main>${footer}</body></html>`;
+const page = (footer: string, url = HOME) =>
+  `<!doctype html><html lang="en"><head><title>Harbourline Joinery</title></head><body><main><h1>Bespoke joinery in Bristol</h1></main>${footer}</body></html>`;
 
 const PROFILE_07654321: CompanyProfile = {
   number: "07654321",
@@ -54,7 +55,15 @@ const PROFILE_07654321: CompanyProfile = {
   incorporatedOn: "2011-06-01",
   ceasedOn: null,
   jurisdiction: "england-wales",
-  registeredOffice: { line1: "4 Quay Street", line2: null, locality: "Bristol", region: null, postcode: "BS1 4DB", country: "England", text: "4 Quay Street, Bristol, BS1 4DB, England" },
+  registeredOffice: {
+    line1: "4 Quay Street",
+    line2: null,
+    locality: "Bristol",
+    region: null,
+    postcode: "BS1 4DB",
+    country: "England",
+    text: "4 Quay Street, Bristol, BS1 4DB, England",
+  },
   previousNames: [],
   sicCodes: ["16230"],
   accountsOverdue: false,
@@ -70,7 +79,16 @@ const cleanRender = (cookies: { name: string; thirdParty?: boolean }[] = []): Re
     finalUrl: HOME,
     status: 200,
     title: "Harbourline Joinery",
-    cookies: cookies.map((c) => ({ name: c.name, domain: c.thirdParty ? ".tracker.example" : "www.harbourline.co.uk", path: "/", expires: null, httpOnly: false, secure: true, sameSite: null, thirdParty: !!c.thirdParty })),
+    cookies: cookies.map((c) => ({
+      name: c.name,
+      domain: c.thirdParty ? ".tracker.example" : "www.harbourline.co.uk",
+      path: "/",
+      expires: null,
+      httpOnly: false,
+      secure: true,
+      sameSite: null,
+      thirdParty: !!c.thirdParty,
+    })),
     storageKeys: [],
     requests: [],
     cut: [],
@@ -89,7 +107,11 @@ function legalReply(footer: string, opts: { rendered?: RenderOutcome; profile?: 
     register: numbers.length ? numbers.map((n) => ({ number: n, profile: opts.profile === undefined ? PROFILE_07654321 : opts.profile })) : null,
     rendered: opts.rendered ?? cleanRender([{ name: "cookieyes-consent" }]),
   });
-  return { url, pagesRead: [{ url, kind: "home", read: true }, ...notRead.map((n) => ({ url: n.url, kind: n.kind, read: false, reason: n.reason }))], checks: report.checks };
+  return {
+    url,
+    pagesRead: [{ url, kind: "home", read: true }, ...notRead.map((n) => ({ url: n.url, kind: n.kind, read: false, reason: n.reason }))],
+    checks: report.checks,
+  };
 }
 
 // ---- accessibility audit, from axe results through the real auditReply ----------------------------------------
@@ -128,7 +150,10 @@ const axe = (violations: AxeRuleResult[], passes: AxeRuleResult[] = PASSES): Axe
   passes,
   inapplicable: [],
 });
-const a11yReply = (violations: AxeRuleResult[], passes: AxeRuleResult[] = PASSES): AccessibilityReplyPart => ({ url: HOME, ...auditReply(axe(violations, passes)) });
+const a11yReply = (violations: AxeRuleResult[], passes: AxeRuleResult[] = PASSES): AccessibilityReplyPart => ({
+  url: HOME,
+  ...auditReply(axe(violations, passes)),
+});
 
 // ---- ai-visibility, hand-built in its reply's shape ------------------------------------------------------------
 
@@ -172,14 +197,25 @@ function aivReply(opts: { robotsPoints?: number; lastmod?: string | null; struct
     evidence: { quote: "GET https://www.harbourline.co.uk/llms.txt → HTTP 404", where: "https://www.harbourline.co.uk/llms.txt" },
     fix: "Publish /llms.txt.",
   });
-  findings.push({ id: "robots-absent", severity: "info", check: "robots", message: "No robots.txt.", evidence: { quote: "HTTP 404", where: "robots.txt" }, fix: "Nothing to do." });
+  findings.push({
+    id: "robots-absent",
+    severity: "info",
+    check: "robots",
+    message: "No robots.txt.",
+    evidence: { quote: "HTTP 404", where: "robots.txt" },
+    fix: "Nothing to do.",
+  });
   const lastmod = opts.lastmod === undefined ? "2026-10-02" : opts.lastmod;
   return {
     page: { url: HOME },
     score: Math.round((100 * judged.reduce((s, c) => s + c.points, 0)) / judged.reduce((s, c) => s + c.max, 0)),
     scoring: { checks },
     findings,
-    structuredData: { organisations: structured ? [{ block: 1, name: "Harbourline Joinery", sameAs: [], address: { text: "4 Quay Street, Bristol BS1 4DB" }, telephone: null }] : [] },
+    structuredData: {
+      organisations: structured
+        ? [{ block: 1, name: "Harbourline Joinery", sameAs: [], address: { text: "4 Quay Street, Bristol BS1 4DB" }, telephone: null }]
+        : [],
+    },
     sitemap: { lastmod: lastmod ? { earliest: "2019-01-04", latest: lastmod } : null, files: [{ url: `${HOME}sitemap.xml`, kind: "urlset" }] },
   };
 }
@@ -275,14 +311,24 @@ describe("issue 18 §2 businessScore: categories and the score (SPEC §2.3)", ()
     expect(a.reason).toBe("No browser is configured on this server, so the accessibility audit could not run.");
     // 25/80, 25/80, 15/80, 15/80.
     expect(out.categories.filter((c) => c.status === "scored").map((c) => c.share)).toEqual([31.3, 31.3, 18.8, 18.8]);
-    expect(out.basis).toMatch(/^Scored on 4 of 5 categories\. Couldn't tell: accessibility \(No browser is configured on this server, so the accessibility audit could not run\)\. Their weight \(20\) is left out/);
+    expect(out.basis).toMatch(
+      /^Scored on 4 of 5 categories\. Couldn't tell: accessibility \(No browser is configured on this server, so the accessibility audit could not run\)\. Their weight \(20\) is left out/,
+    );
     expect(out.score).toBe(Math.round(exactOf(out)));
     // Nothing of the audit is in the plan.
     expect(out.actionPlan.some((x) => x.category === "accessibility")).toBe(false);
   });
 
   it("no company confirmed on the register: registry couldn't be told, the company-only disclosures not judged", () => {
-    const out = run({ legal: { ran: true, reply: legalReply(`<footer><a href="/privacy">Privacy</a><p>Harbourline, 4 Quay Street, Bristol BS1 4DB. hello@harbourline.co.uk</p></footer>`) } }, null);
+    const out = run(
+      {
+        legal: {
+          ran: true,
+          reply: legalReply(`<footer><a href="/privacy">Privacy</a><p>Harbourline, 4 Quay Street, Bristol BS1 4DB. hello@harbourline.co.uk</p></footer>`),
+        },
+      },
+      null,
+    );
     expect(cat(out, "registry")).toMatchObject({ status: "couldnt_tell" });
     expect(cat(out, "registry").reason).toMatch(/No company on the Companies House register was confirmed/);
     const legal = cat(out, "legal");
@@ -311,7 +357,9 @@ describe("issue 18 §2 businessScore: categories and the score (SPEC §2.3)", ()
   it("cookies not watched (no browser for website-legal): the part is not judged and legal's max drops by its 20", () => {
     const out = run({ legal: { ran: true, reply: legalReply(GOOD_FOOTER, { rendered: noBrowser }) } });
     expect(cat(out, "legal")).toMatchObject({ score: 80, max: 80 });
-    const withTrackers = run({ legal: { ran: true, reply: legalReply(GOOD_FOOTER, { rendered: cleanRender([{ name: "_ga" }, { name: "IDE", thirdParty: true }]) }) } });
+    const withTrackers = run({
+      legal: { ran: true, reply: legalReply(GOOD_FOOTER, { rendered: cleanRender([{ name: "_ga" }, { name: "IDE", thirdParty: true }]) }) },
+    });
     const f = cat(withTrackers, "legal").findings.find((x) => x.id === "cookies-before-consent")!;
     expect(f).toMatchObject({ severity: "high", required: true });
     expect(f.evidence.quote).toMatch(/Cookie _ga/);
@@ -329,7 +377,10 @@ describe("issue 18 §2 businessScore: categories and the score (SPEC §2.3)", ()
   it("freshness comes from the sitemap's latest <lastmod> against `today`", () => {
     const part = (lastmod: string | null, today = TODAY) => {
       const out = run({ aiVisibility: { ran: true, reply: aivReply({ lastmod }) } }, facts(), today);
-      return { part: cat(out, "trust").parts.find((p) => p.key === "freshness")!, finding: cat(out, "trust").findings.find((f) => f.id === "site-not-updated") };
+      return {
+        part: cat(out, "trust").parts.find((p) => p.key === "freshness")!,
+        finding: cat(out, "trust").findings.find((f) => f.id === "site-not-updated"),
+      };
     };
     expect(part("2026-10-02").part).toMatchObject({ judged: true, points: 15 });
     const old = part("2023-05-01");
@@ -347,7 +398,10 @@ describe("issue 18 §2 businessScore: findings and their evidence", () => {
     const register = facts({ status: "active", statusDetail: "active-proposal-to-strike-off", accountsOverdue: true, confirmationStatementOverdue: true });
     const out = run(
       {
-        legal: { ran: true, reply: legalReply(POOR_FOOTER, { rendered: cleanRender([{ name: "_ga" }]), url: "http://www.harbourline.co.uk/", broken: [`${HOME}contact`] }) },
+        legal: {
+          ran: true,
+          reply: legalReply(POOR_FOOTER, { rendered: cleanRender([{ name: "_ga" }]), url: "http://www.harbourline.co.uk/", broken: [`${HOME}contact`] }),
+        },
         aiVisibility: { ran: true, reply: aivReply({ robotsPoints: 6, structured: false, lastmod: "2021-02-03" }) },
         accessibility: { ran: true, reply: a11yReply(FAILS) },
       },
@@ -359,18 +413,41 @@ describe("issue 18 §2 businessScore: findings and their evidence", () => {
       expect(f.evidence.quote.length, `${f.c} ${f.id}`).toBeGreaterThan(0);
       expect(f.evidence.where.length, `${f.c} ${f.id}`).toBeGreaterThan(0);
       expect(f.fix.length, `${f.c} ${f.id}`).toBeGreaterThan(0);
-      expect(cat(out, f.c).parts.some((p) => p.key === f.part), `${f.c} ${f.id} → ${f.part}`).toBe(true);
+      expect(
+        cat(out, f.c).parts.some((p) => p.key === f.part),
+        `${f.c} ${f.id} → ${f.part}`,
+      ).toBe(true);
     }
     const ids = (k: string) => cat(out, k).findings.map((f) => f.id);
-    expect(ids("registry")).toEqual(["proposal-to-strike-off", "accounts-overdue", "confirmation-statement-overdue", "company-number-not-on-site", "registered-office-not-on-site"]);
-    expect(cat(out, "registry").findings[0].evidence).toEqual({ quote: "status detail: active-proposal-to-strike-off", where: "companies register, company 07654321: status detail" });
+    expect(ids("registry")).toEqual([
+      "proposal-to-strike-off",
+      "accounts-overdue",
+      "confirmation-statement-overdue",
+      "company-number-not-on-site",
+      "registered-office-not-on-site",
+    ]);
+    expect(cat(out, "registry").findings[0].evidence).toEqual({
+      quote: "status detail: active-proposal-to-strike-off",
+      where: "companies register, company 07654321: status detail",
+    });
     expect(ids("legal")).toEqual(
-      expect.arrayContaining(["registered-name-missing", "place-of-registration-missing", "geographic-address-missing", "email-missing", "privacy-notice-missing", "cookies-before-consent", "vat-number-invalid", "terms-website-only"]),
+      expect.arrayContaining([
+        "registered-name-missing",
+        "place-of-registration-missing",
+        "geographic-address-missing",
+        "email-missing",
+        "privacy-notice-missing",
+        "cookies-before-consent",
+        "vat-number-invalid",
+        "terms-website-only",
+      ]),
     );
     // The VAT number's check digits fail: website-legal's own words, quoting the number.
     expect(cat(out, "legal").findings.find((f) => f.id === "vat-number-invalid")!.evidence.quote).toMatch(/GB 123 4567 00/);
     expect(ids("trust")).toEqual(expect.arrayContaining(["not-https", "linked-page-broken", "site-not-updated"]));
-    expect(cat(out, "trust").findings.find((f) => f.id === "linked-page-broken")!.evidence.quote).toBe(`${HOME}contact: The page answered with HTTP status 404.`);
+    expect(cat(out, "trust").findings.find((f) => f.id === "linked-page-broken")!.evidence.quote).toBe(
+      `${HOME}contact: The page answered with HTTP status 404.`,
+    );
     // ai-visibility's info findings cost nothing and are not listed; the others keep their quotes.
     expect(ids("aiVisibility")).toEqual(["robots-blocks-search", "jsonld-no-organisation", "llms-txt-missing"]);
     expect(cat(out, "aiVisibility").findings[0].evidence.quote).toBe("Disallow: /");
@@ -382,13 +459,24 @@ describe("issue 18 §2 businessScore: findings and their evidence", () => {
 
   it("a company that is not active: a required, high finding on the register's status", () => {
     const out = run({}, facts({ status: "liquidation" }));
-    expect(cat(out, "registry").findings[0]).toMatchObject({ id: "company-not-active", severity: "high", required: true, evidence: { quote: "status: liquidation" } });
+    expect(cat(out, "registry").findings[0]).toMatchObject({
+      id: "company-not-active",
+      severity: "high",
+      required: true,
+      evidence: { quote: "status: liquidation" },
+    });
     expect(cat(out, "registry").score).toBe(70);
   });
 
   it("the site states another company's number, and an office the register does not have", () => {
-    const other: CompanyProfile = { ...PROFILE_07654321, registeredOffice: { ...PROFILE_07654321.registeredOffice, line1: "9 Mill Lane", postcode: "BS3 1AA", text: "9 Mill Lane, Bristol, BS3 1AA" } };
-    const out = run({ legal: { ran: true, reply: legalReply(GOOD_FOOTER, { profile: other }) } }, facts({ number: "07654322", registeredOffice: { text: "9 Mill Lane, Bristol, BS3 1AA", postcode: "BS3 1AA", locality: "Bristol" } }));
+    const other: CompanyProfile = {
+      ...PROFILE_07654321,
+      registeredOffice: { ...PROFILE_07654321.registeredOffice, line1: "9 Mill Lane", postcode: "BS3 1AA", text: "9 Mill Lane, Bristol, BS3 1AA" },
+    };
+    const out = run(
+      { legal: { ran: true, reply: legalReply(GOOD_FOOTER, { profile: other }) } },
+      facts({ number: "07654322", registeredOffice: { text: "9 Mill Lane, Bristol, BS3 1AA", postcode: "BS3 1AA", locality: "Bristol" } }),
+    );
     const ids = cat(out, "registry").findings.map((f) => f.id);
     expect(ids).toEqual(["company-number-differs", "registered-office-differs"]);
     expect(cat(out, "registry").findings[0].message).toBe("The site states company number 07654321; the company confirmed on the register is 07654322.");
@@ -486,7 +574,12 @@ describe("issue 18 §2 businessScore: the action plan", () => {
     for (const f of reply.findings.slice(0, 5)) {
       const part = a.parts.find((p) => p.key === `rule:${f.rule}`)!;
       // The audit run again with this rule passing.
-      const fixed = auditReply(axe(FAILS.filter((r) => r.id !== f.rule), [...PASSES, FAILS.find((r) => r.id === f.rule)!]));
+      const fixed = auditReply(
+        axe(
+          FAILS.filter((r) => r.id !== f.rule),
+          [...PASSES, FAILS.find((r) => r.id === f.rule)!],
+        ),
+      );
       expect(Math.abs(fixed.score - reply.score - part.max), f.rule).toBeLessThanOrEqual(1);
     }
     // The parts add up to the category: the passed part is the audit's score, the failed rules the rest.
@@ -495,23 +588,26 @@ describe("issue 18 §2 businessScore: the action plan", () => {
 });
 
 describe("issue 18 §2 businessScore on a real register entry", () => {
-  it.skipIf(!env.SHARED_PRESENT)("a Companies House API profile (../shared): its facts score the registry; its accounts type leaves the modern slavery part unjudged", async () => {
-    const body = await (await fetch("http://shared.test/data/companies-house-api/fixtures/herrbert74__company_candour_last_account_type.json")).text();
-    const p = parseCompanyProfile(body)!;
-    const register: RegisterFacts = registerFactsOfProfile(p);
-    expect(register.lastAccountsType).toBe("total-exemption-full");
-    // Its site is not in the corpus: website-legal's reply is for a site that states no number.
-    const out = run({ legal: { ran: true, reply: legalReply(POOR_FOOTER) } }, register);
-    const reg = cat(out, "registry");
-    // The register's own parts (The Gazette not asked for: not judged) earn their points.
-    const own = reg.parts.filter((x) => ["active", "noStrikeOff", "accountsFiled", "confirmationStatementFiled"].includes(x.key));
-    expect(own).toHaveLength(4);
-    expect(own.every((x) => x.judged && x.points === x.max)).toBe(true);
-    expect(reg.findings.map((f) => f.id)).toEqual(["company-number-not-on-site", "registered-office-not-on-site"]);
-    expect(reg.findings[0].message).toBe(`The site does not state the company number (${p.number}) on the pages read.`);
-    expect(reg.findings[1].message).toContain(p.registeredOffice.text);
-    expect(cat(out, "trust").parts.find((x) => x.key === "modernSlaveryStatement")!.judged).toBe(false);
-  });
+  it.skipIf(!env.SHARED_PRESENT)(
+    "a Companies House API profile (../shared): its facts score the registry; its accounts type leaves the modern slavery part unjudged",
+    async () => {
+      const body = await (await fetch("http://shared.test/data/companies-house-api/fixtures/herrbert74__company_candour_last_account_type.json")).text();
+      const p = parseCompanyProfile(body)!;
+      const register: RegisterFacts = registerFactsOfProfile(p);
+      expect(register.lastAccountsType).toBe("total-exemption-full");
+      // Its site is not in the corpus: website-legal's reply is for a site that states no number.
+      const out = run({ legal: { ran: true, reply: legalReply(POOR_FOOTER) } }, register);
+      const reg = cat(out, "registry");
+      // The register's own parts (The Gazette not asked for: not judged) earn their points.
+      const own = reg.parts.filter((x) => ["active", "noStrikeOff", "accountsFiled", "confirmationStatementFiled"].includes(x.key));
+      expect(own).toHaveLength(4);
+      expect(own.every((x) => x.judged && x.points === x.max)).toBe(true);
+      expect(reg.findings.map((f) => f.id)).toEqual(["company-number-not-on-site", "registered-office-not-on-site"]);
+      expect(reg.findings[0].message).toBe(`The site does not state the company number (${p.number}) on the pages read.`);
+      expect(reg.findings[1].message).toContain(p.registeredOffice.text);
+      expect(cat(out, "trust").parts.find((x) => x.key === "modernSlaveryStatement")!.judged).toBe(false);
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -521,10 +617,23 @@ describe("issue 18 §2 businessScore on a real register entry", () => {
 const FILE_DATE = "2026-11-01";
 const fromFile = (over: Partial<RegisterFacts> = {}): RegisterFacts =>
   facts({
-    record: { source: "bulk-file", asOf: FILE_DATE, bulkFileDate: FILE_DATE, fromBulkFile: ["name", "status", "statusDetail", "accountsOverdue", "confirmationStatementOverdue"], liveNote: "Companies House could not be read just now" },
+    record: {
+      source: "bulk-file",
+      asOf: FILE_DATE,
+      bulkFileDate: FILE_DATE,
+      fromBulkFile: ["name", "status", "statusDetail", "accountsOverdue", "confirmationStatementOverdue"],
+      liveNote: "Companies House could not be read just now",
+    },
     ...over,
   });
-const notice = (date: string) => ({ noticeId: "5301999", code: "2450", meaning: "Petition to wind up", severity: "high" as const, date, url: "https://www.thegazette.co.uk/notice/5301999" });
+const notice = (date: string) => ({
+  noticeId: "5301999",
+  code: "2450",
+  meaning: "Petition to wind up",
+  severity: "high" as const,
+  date,
+  url: "https://www.thegazette.co.uk/notice/5301999",
+});
 
 describe("SPEC §2.3 score, issue 28 §2: the status as of the bulk file claims no absence it did not check", () => {
   it("the live profile not read and the file shows no proposal: noStrikeOff is not judged, and active says the file's date", () => {
@@ -551,10 +660,18 @@ describe("SPEC §2.3 score, issue 28 §2: the status as of the bulk file claims 
   it("a Gazette insolvency notice in the last 12 months is a required deduction; none read is full points; not read is not judged", () => {
     const withNotice = cat(run({}, facts({ insolvencyNotices: { read: true, recent: [notice("2026-09-01")], note: null } })), "registry");
     expect(withNotice.parts.find((p) => p.key === "noInsolvencyNotice")).toMatchObject({ judged: true, points: 0, max: 20 });
-    expect(withNotice.findings[0]).toMatchObject({ id: "gazette-insolvency-notice", severity: "high", required: true, evidence: { quote: "Petition to wind up (notice 2450, 2026-09-01)" } });
+    expect(withNotice.findings[0]).toMatchObject({
+      id: "gazette-insolvency-notice",
+      severity: "high",
+      required: true,
+      evidence: { quote: "Petition to wind up (notice 2450, 2026-09-01)" },
+    });
     const none = cat(run({}, facts({ insolvencyNotices: { read: true, recent: [], note: null } })), "registry");
     expect(none.parts.find((p) => p.key === "noInsolvencyNotice")).toMatchObject({ judged: true, points: 20 });
-    const unread = cat(run({}, facts({ insolvencyNotices: { read: false, recent: [], note: "The Gazette could not be read just now: it answered 502" } })), "registry");
+    const unread = cat(
+      run({}, facts({ insolvencyNotices: { read: false, recent: [], note: "The Gazette could not be read just now: it answered 502" } })),
+      "registry",
+    );
     expect(unread.parts.find((p) => p.key === "noInsolvencyNotice")).toMatchObject({ judged: false });
     expect(unread.parts.find((p) => p.key === "noInsolvencyNotice")!.label).toMatch(/not checked \(The Gazette could not be read just now/);
   });
@@ -564,7 +681,12 @@ describe("SPEC §2.3 score, issue 28 §3: a grade only on enough of the weight; 
   const off = (reason: string) => ({ ran: false as const, reason });
   const cases: { name: string; checks: Partial<SiteCheckOutcomes>; register: RegisterFacts | null; weight: number }[] = [
     // Trust is scored whenever one web tool read the site (HTTPS from the page it reached).
-    { name: "the register alone (the site unread)", checks: { legal: off("x"), aiVisibility: off("x"), accessibility: off("x") }, register: facts(), weight: 25 },
+    {
+      name: "the register alone (the site unread)",
+      checks: { legal: off("x"), aiVisibility: off("x"), accessibility: off("x") },
+      register: facts(),
+      weight: 25,
+    },
     { name: "no company, only the legal check ran (legal and trust)", checks: { aiVisibility: off("x"), accessibility: off("x") }, register: null, weight: 40 },
     { name: "no company, no legal check (accessibility, AI visibility and trust)", checks: { legal: off("x") }, register: null, weight: 50 },
     { name: "no company, no browser (legal, AI visibility and trust)", checks: { accessibility: off("x") }, register: null, weight: 55 },

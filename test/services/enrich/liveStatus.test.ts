@@ -15,7 +15,8 @@ import { parseCompanyProfile } from "../../../src/sources/companies-house/parse"
 const TODAY = "2026-11-25";
 const FILE_DATE = "2026-11-01";
 
-const liveProfile = async (n: string): Promise<CompanyProfile> => parseCompanyProfile(await (await fetch(`http://files.test/hosts/ch.test/company/${n}/index.json`)).text())!;
+const liveProfile = async (n: string): Promise<CompanyProfile> =>
+  parseCompanyProfile(await (await fetch(`http://files.test/hosts/ch.test/company/${n}/index.json`)).text())!;
 
 /** BAYSIDE's row in test/fixtures/enrich/BasicCompanyData-2026-11-01.csv, as the register keeps it. */
 const ROW: CompanyRow = {
@@ -55,13 +56,29 @@ describe("SPEC §2.2, issue 28 §2: the live profile's status over the bulk file
 
   it("gaps of the live profile are filled from the file, each named with the file's date; the status never is while the profile gives one", async () => {
     const live = { ...(await liveProfile("07654321")), sicCodes: [], lastAccountsType: null, incorporatedOn: null };
-    const facts = registerFactsOfLive(live, TODAY, { facts: registerFactsOfBulkRow({ ...ROW, status: "Liquidation" }, ADDRESS, TODAY, FILE_DATE, ""), fileDate: FILE_DATE });
+    const facts = registerFactsOfLive(live, TODAY, {
+      facts: registerFactsOfBulkRow({ ...ROW, status: "Liquidation" }, ADDRESS, TODAY, FILE_DATE, ""),
+      fileDate: FILE_DATE,
+    });
     expect(facts).toMatchObject({ status: "active", sicCodes: ["55100", "56101"], lastAccountsType: "SMALL", incorporationDate: "2011-05-23" });
-    expect(facts.record).toEqual({ source: "live", asOf: TODAY, bulkFileDate: FILE_DATE, fromBulkFile: ["incorporationDate", "sicCodes", "lastAccountsType"], liveNote: null });
-    expect(registerSourceOfFacts(facts).note).toContain(`Taken from the Basic Company Data file of ${FILE_DATE}, where the live profile gives none: incorporationDate, sicCodes, lastAccountsType.`);
+    expect(facts.record).toEqual({
+      source: "live",
+      asOf: TODAY,
+      bulkFileDate: FILE_DATE,
+      fromBulkFile: ["incorporationDate", "sicCodes", "lastAccountsType"],
+      liveNote: null,
+    });
+    expect(registerSourceOfFacts(facts).note).toContain(
+      `Taken from the Basic Company Data file of ${FILE_DATE}, where the live profile gives none: incorporationDate, sicCodes, lastAccountsType.`,
+    );
     // A signal resting on a field from the file names the file and its date.
-    const recent = registerFactsOfLive({ ...live, incorporatedOn: null }, TODAY, { facts: registerFactsOfBulkRow({ ...ROW, incorporatedOn: "2025-06-01" }, ADDRESS, TODAY, FILE_DATE, ""), fileDate: FILE_DATE });
-    expect(baseSignals(recent, null, TODAY).find((s) => s.code === "recently-incorporated")!.source).toBe(`companies register (the Basic Company Data file of ${FILE_DATE})`);
+    const recent = registerFactsOfLive({ ...live, incorporatedOn: null }, TODAY, {
+      facts: registerFactsOfBulkRow({ ...ROW, incorporatedOn: "2025-06-01" }, ADDRESS, TODAY, FILE_DATE, ""),
+      fileDate: FILE_DATE,
+    });
+    expect(baseSignals(recent, null, TODAY).find((s) => s.code === "recently-incorporated")!.source).toBe(
+      `companies register (the Basic Company Data file of ${FILE_DATE})`,
+    );
   });
 
   it("the live profile not read: the file's status as of its date, said in the signals and the note, and no absence claimed", () => {
@@ -74,7 +91,9 @@ describe("SPEC §2.2, issue 28 §2: the live profile's status over the bulk file
     expect(strike.source).toBe(`companies register (the Basic Company Data file of ${FILE_DATE})`);
     const src = registerSourceOfFacts({ ...facts, insolvencyNotices: { read: false, recent: [], note: "The Gazette could not be read just now" } });
     expect(src).toMatchObject({ statusFrom: "bulk-file", statusAsOf: FILE_DATE, insolvencyNotices: "not-read" });
-    expect(src.note).toContain(`Companies House's live profile could not be read (${note}): the status active (active-proposal-to-strike-off) and every other register fact are as of the Basic Company Data file of ${FILE_DATE}`);
+    expect(src.note).toContain(
+      `Companies House's live profile could not be read (${note}): the status active (active-proposal-to-strike-off) and every other register fact are as of the Basic Company Data file of ${FILE_DATE}`,
+    );
     expect(src.note).toContain("none is reported, and none is ruled out");
     expect(src.note).not.toMatch(/\bno (proposal|insolvency)\b/i);
   });
@@ -82,8 +101,17 @@ describe("SPEC §2.2, issue 28 §2: the live profile's status over the bulk file
   it("a liquidation and a recent Gazette notice are risk signals", async () => {
     const live = await liveProfile("12300001");
     expect(live.status).toBe("liquidation");
-    const facts = { ...registerFactsOfLive(live, TODAY), insolvencyNotices: { read: true, recent: [{ noticeId: "9", code: "2452", meaning: "Winding-up order", severity: "high" as const, date: "2026-07-08", url: null }], note: null } };
-    const risks = baseSignals(facts, null, TODAY).filter((s) => s.kind === "risk").map((s) => s.code);
+    const facts = {
+      ...registerFactsOfLive(live, TODAY),
+      insolvencyNotices: {
+        read: true,
+        recent: [{ noticeId: "9", code: "2452", meaning: "Winding-up order", severity: "high" as const, date: "2026-07-08", url: null }],
+        note: null,
+      },
+    };
+    const risks = baseSignals(facts, null, TODAY)
+      .filter((s) => s.kind === "risk")
+      .map((s) => s.code);
     expect(risks).toEqual(expect.arrayContaining(["not-active", "gazette-notice"]));
     expect(registerSourceOfFacts(facts).note).toContain("1 of concern in the last 12 months");
   });

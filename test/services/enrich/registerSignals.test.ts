@@ -34,7 +34,10 @@ const report = (over: Partial<PaymentReport>): PaymentReport =>
 
 describe("issue 18 §2 signal: a new report of slow payment", () => {
   it("a report filed in the last six months that misses PPN 018 is a risk, its figures and the rule in the label", () => {
-    const s = paymentSignal([report({ avgDaysToPay: 52, pctWithin30: 38.5, pct31to60: 50.5, pctOver60: 11, pctNotPaidWithinTerms: 31, filedOn: "2026-07-21" })], "2026-08-15");
+    const s = paymentSignal(
+      [report({ avgDaysToPay: 52, pctWithin30: 38.5, pct31to60: 50.5, pctOver60: 11, pctNotPaidWithinTerms: 31, filedOn: "2026-07-21" })],
+      "2026-08-15",
+    );
     expect(s).toEqual({
       code: "slow-payment-report",
       label:
@@ -47,12 +50,18 @@ describe("issue 18 §2 signal: a new report of slow payment", () => {
   it("exactly at the test's lines (95.0% within 60 days, an average of 45) is no risk: an info signal with the figures", () => {
     const s = paymentSignal([report({})], "2026-11-25");
     expect(s).toMatchObject({ code: "payment-practices-report", kind: "info" });
-    expect(s!.label).toBe("New payment practices report (period ending 2026-06-30, filed 2026-07-28): average 45 days to pay; 95% of invoices paid within 60 days; 18% not paid within agreed terms");
+    expect(s!.label).toBe(
+      "New payment practices report (period ending 2026-06-30, filed 2026-07-28): average 45 days to pay; 95% of invoices paid within 60 days; 18% not paid within agreed terms",
+    );
   });
 
   it("a slow report that is no longer new is info, not a risk; one older than eighteen months gives nothing", () => {
     const slow = report({ avgDaysToPay: 60, pctWithin30: 20, pct31to60: 40, filedOn: "2026-01-20", periodEnd: "2025-12-31" });
-    expect(paymentSignal([slow], "2026-11-25")).toMatchObject({ code: "payment-practices-report", kind: "info", label: expect.stringMatching(/^Payment practices report \(period ending 2025-12-31/) });
+    expect(paymentSignal([slow], "2026-11-25")).toMatchObject({
+      code: "payment-practices-report",
+      kind: "info",
+      label: expect.stringMatching(/^Payment practices report \(period ending 2025-12-31/),
+    });
     expect(paymentSignal([slow], "2027-08-01")).toBeNull();
   });
 
@@ -82,7 +91,12 @@ describe("issue 18 §2 signal: CQC rated", () => {
       { kind: "location", status: "Registered", rating: "Inadequate", removed: true },
     ]);
     expect(s).toEqual([
-      { code: "cqc-registered", label: "Registered with the Care Quality Commission: provider rated Good; 3 registered locations (2 Good, 1 no overall rating)", kind: "info", source: "CQC register of care providers" },
+      {
+        code: "cqc-registered",
+        label: "Registered with the Care Quality Commission: provider rated Good; 3 registered locations (2 Good, 1 no overall rating)",
+        kind: "info",
+        source: "CQC register of care providers",
+      },
     ]);
   });
 
@@ -128,37 +142,63 @@ const facts = (over: Partial<RegisterFacts>): RegisterFacts => ({
 
 describe("issue 18 §2 sizeSignal: accounts type, employees and officers", () => {
   it("every source with where it comes from; figures that disagree are both given; the accounts type sets the band", () => {
-    const r = facts({ lastAccountsType: "small", activeOfficers: 3, employees: { average: 23, periodEnd: "2025-03-31", band: "250 to 499", bandYear: "2025", note: null } });
-    expect(sizeSignalOf(r)).toBe("small: small accounts; average 23 employees (accounts to 2025-03-31); 250 to 499 employees (gender pay gap report 2025 to 2026); 3 active officers");
+    const r = facts({
+      lastAccountsType: "small",
+      activeOfficers: 3,
+      employees: { average: 23, periodEnd: "2025-03-31", band: "250 to 499", bandYear: "2025", note: null },
+    });
+    expect(sizeSignalOf(r)).toBe(
+      "small: small accounts; average 23 employees (accounts to 2025-03-31); 250 to 499 employees (gender pay gap report 2025 to 2026); 3 active officers",
+    );
   });
 
   it("no accounts type: the band from the accounts' average (Companies Act thresholds), else from the headcount band", () => {
-    expect(sizeSignalOf(facts({ employees: { average: 1, periodEnd: null, band: null, bandYear: null, note: null } }))).toBe("micro: average 1 employee (accounts)");
-    expect(sizeSignalOf(facts({ employees: { average: 180, periodEnd: "2025-12-31", band: null, bandYear: null, note: null } }))).toMatch(/^medium: average 180 employees/);
-    expect(sizeSignalOf(facts({ employees: { average: null, periodEnd: null, band: "5000 to 19,999", bandYear: "2024", note: null } }))).toBe("large: 5000 to 19,999 employees (gender pay gap report 2024 to 2025)");
+    expect(sizeSignalOf(facts({ employees: { average: 1, periodEnd: null, band: null, bandYear: null, note: null } }))).toBe(
+      "micro: average 1 employee (accounts)",
+    );
+    expect(sizeSignalOf(facts({ employees: { average: 180, periodEnd: "2025-12-31", band: null, bandYear: null, note: null } }))).toMatch(
+      /^medium: average 180 employees/,
+    );
+    expect(sizeSignalOf(facts({ employees: { average: null, periodEnd: null, band: "5000 to 19,999", bandYear: "2024", note: null } }))).toBe(
+      "large: 5000 to 19,999 employees (gender pay gap report 2024 to 2025)",
+    );
     expect(sizeSignalOf(facts({ activeOfficers: 2 }))).toBe("size not stated in the accounts type: 2 active officers");
     expect(sizeSignalOf(facts({}))).toBeUndefined();
   });
 
   it("accounts that could not be read just now are said so, never guessed", () => {
-    const s = sizeSignalOf(facts({ lastAccountsType: "micro-entity", employees: { average: null, periodEnd: null, band: null, bandYear: null, note: "employees in the filed accounts not read (Companies House could not be read just now)" } }));
+    const s = sizeSignalOf(
+      facts({
+        lastAccountsType: "micro-entity",
+        employees: {
+          average: null,
+          periodEnd: null,
+          band: null,
+          bandYear: null,
+          note: "employees in the filed accounts not read (Companies House could not be read just now)",
+        },
+      }),
+    );
     expect(s).toBe("micro: micro-entity accounts; employees in the filed accounts not read (Companies House could not be read just now)");
   });
 
-  it.skipIf(!env.SHARED_PRESENT)("real-data: every headcount band of the real 2021 to 2022 gender pay gap sample (../shared) reads, 'Less than 250' setting no band", async () => {
-    const bytes = new Uint8Array(await (await fetch("http://shared.test/data/gender-pay-gap/gpg-2021-22-sample.csv")).arrayBuffer());
-    const bands: string[] = [];
-    for await (const rec of parseGenderPayGap(bytes, { fileName: "gpg-2021-22-sample.csv" }).records) {
-      const g = rec.data as unknown as GenderPayGapReport;
-      if (g.sizeBand) bands.push(g.sizeBand);
-    }
-    expect(new Set(bands)).toEqual(new Set(["1000 to 4999", "250 to 499", "Less than 250", "5000 to 19,999", "500 to 999"]));
-    for (const band of bands) {
-      const s = sizeSignalOf(facts({ employees: { average: null, periodEnd: null, band, bandYear: "2021", note: null } }))!;
-      expect(s.endsWith(`${band} employees (gender pay gap report 2021 to 2022)`)).toBe(true);
-      expect(s.split(":")[0]).toBe(band === "Less than 250" ? "size not stated in the accounts type" : "large");
-    }
-  });
+  it.skipIf(!env.SHARED_PRESENT)(
+    "real-data: every headcount band of the real 2021 to 2022 gender pay gap sample (../shared) reads, 'Less than 250' setting no band",
+    async () => {
+      const bytes = new Uint8Array(await (await fetch("http://shared.test/data/gender-pay-gap/gpg-2021-22-sample.csv")).arrayBuffer());
+      const bands: string[] = [];
+      for await (const rec of parseGenderPayGap(bytes, { fileName: "gpg-2021-22-sample.csv" }).records) {
+        const g = rec.data as unknown as GenderPayGapReport;
+        if (g.sizeBand) bands.push(g.sizeBand);
+      }
+      expect(new Set(bands)).toEqual(new Set(["1000 to 4999", "250 to 499", "Less than 250", "5000 to 19,999", "500 to 999"]));
+      for (const band of bands) {
+        const s = sizeSignalOf(facts({ employees: { average: null, periodEnd: null, band, bandYear: "2021", note: null } }))!;
+        expect(s.endsWith(`${band} employees (gender pay gap report 2021 to 2022)`)).toBe(true);
+        expect(s.split(":")[0]).toBe(band === "Less than 250" ? "size not stated in the accounts type" : "large");
+      }
+    },
+  );
 });
 
 describe("SPEC §2.2 signals, issue 28 §3: payment figures that are not plausible are said to be, and why", () => {
@@ -190,7 +230,15 @@ describe("SPEC §2.2 signals, issue 28 §3: payment figures that are not plausib
 
   it("shares that do not add up are never tested: no 'slow' verdict on them; plausible figures are still quoted, the others named", () => {
     // 20 + 30 + 100 = 150: tested as they stand, 50% within 60 days would "fail"; they cannot be relied on.
-    const r = report({ avgDaysToPay: 30, pctWithin30: 20, pct31to60: 30, pctOver60: 100, pctNotPaidWithinTerms: 10, inconsistent: ["pctWithin30 + pct31to60 + pctOver60 = 150, not about 100"], clamped: [] });
+    const r = report({
+      avgDaysToPay: 30,
+      pctWithin30: 20,
+      pct31to60: 30,
+      pctOver60: 100,
+      pctNotPaidWithinTerms: 10,
+      inconsistent: ["pctWithin30 + pct31to60 + pctOver60 = 150, not about 100"],
+      clamped: [],
+    });
     const s = paymentSignal([r], "2026-08-15")!;
     expect(s.code).toBe("payment-practices-report");
     expect(s.label).toBe(
@@ -201,13 +249,24 @@ describe("SPEC §2.2 signals, issue 28 §3: payment figures that are not plausib
   });
 
   it("a report that truly gives no figure (blank, none set aside) still says so", () => {
-    const s = paymentSignal([report({ avgDaysToPay: null, pctWithin30: null, pct31to60: null, pctNotPaidWithinTerms: null, clamped: [], inconsistent: [] })], "2026-08-01");
+    const s = paymentSignal(
+      [report({ avgDaysToPay: null, pctWithin30: null, pct31to60: null, pctNotPaidWithinTerms: null, clamped: [], inconsistent: [] })],
+      "2026-08-01",
+    );
     expect(s!.label).toMatch(/: it gives no payment figures$/);
   });
 });
 
 describe("SPEC §2.2 signals, issue 28 §2: a recent Gazette insolvency notice is a risk", () => {
-  const n = (id: string, code: string, publishedOn: string): GazetteNotice => ({ id, code, title: "ACME LIMITED", publishedOn, url: `https://www.thegazette.co.uk/notice/${id}`, companyNumber: "01234567", text: "" });
+  const n = (id: string, code: string, publishedOn: string): GazetteNotice => ({
+    id,
+    code,
+    title: "ACME LIMITED",
+    publishedOn,
+    url: `https://www.thegazette.co.uk/notice/${id}`,
+    companyNumber: "01234567",
+    text: "",
+  });
   const TODAY = "2026-11-25";
 
   it("notices of concern in the last 12 months, newest first; procedural ones, a dismissed petition, older ones and future-dated ones left out", () => {

@@ -1,7 +1,14 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
-  SicFormatError, industryLabel, parseActivityIndex, parseCondensedList, plainLabel, sharedLevel, sicHierarchy, tidyDescription,
+  SicFormatError,
+  industryLabel,
+  parseActivityIndex,
+  parseCondensedList,
+  plainLabel,
+  sharedLevel,
+  sicHierarchy,
+  tidyDescription,
 } from "../../../src/services/enrich/sic";
 
 /**
@@ -118,13 +125,23 @@ describe("parsers refuse what is not the format", () => {
       { code: "01110", description: 'A "quoted", text\nover two lines' },
       { code: "01120", description: "Plain" },
     ]);
-    expect(parseActivityIndex("sic_code,activity_description\r\n01110 ,Wheat, durum (growing)  \r\n").rows).toEqual([{ code: "01110", phrase: "Wheat, durum (growing)" }]);
+    expect(parseActivityIndex("sic_code,activity_description\r\n01110 ,Wheat, durum (growing)  \r\n").rows).toEqual([
+      { code: "01110", phrase: "Wheat, durum (growing)" },
+    ]);
   });
 });
 
 describe("hierarchy and labels (issue 18)", () => {
   it("section, division, group, class and subclass from the code", () => {
-    expect(sicHierarchy("62012")).toMatchObject({ section: { letter: "J" }, division: "62", group: "620", class: "6201", subclass: "2", noActivity: false, note: null });
+    expect(sicHierarchy("62012")).toMatchObject({
+      section: { letter: "J" },
+      division: "62",
+      group: "620",
+      class: "6201",
+      subclass: "2",
+      noActivity: false,
+      note: null,
+    });
     expect(sicHierarchy("85200")).toMatchObject({ section: { letter: "P", name: "Education" }, class: "8520", subclass: null });
     expect(sicHierarchy(" 01110 ")?.section).toEqual({ letter: "A", name: "Agriculture, forestry and fishing" });
     expect(sicHierarchy("35110")?.section.letter).toBe("D");
@@ -183,6 +200,9 @@ describe("hierarchy and labels (issue 18)", () => {
     // Not in the list given: labelled by its section; a SIC 2003 code is noted, and alone gives no label.
     expect(industryLabel(["43220"], d)).toMatchObject({ label: "Construction", codes: [{ code: "43220", description: null, label: null }] });
     expect(industryLabel(["7499"], d)).toBeNull();
-    expect(industryLabel(["7499", "62020"], d)).toMatchObject({ label: "Information technology consultancy activities", notes: [expect.stringContaining("SIC 2003")] });
+    expect(industryLabel(["7499", "62020"], d)).toMatchObject({
+      label: "Information technology consultancy activities",
+      notes: [expect.stringContaining("SIC 2003")],
+    });
   });
 });

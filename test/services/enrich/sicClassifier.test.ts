@@ -63,7 +63,13 @@ function accuracy(model: SicModel, sites: Site[]): Accuracy {
     if (c[0] && sicHierarchy(c[0].code)!.section.letter === sicHierarchy(s.known[0])!.section.letter) section++;
     if (c[0] && s.known.some((k) => k.slice(0, 2) === c[0].code.slice(0, 2))) division++;
     if (c.slice(0, 3).some((x) => s.known.includes(x.code))) top3++;
-    else misses.push(`${s.name}: ${s.known.join("/")} → ${c.slice(0, 3).map((x) => x.code).join(", ")}`);
+    else
+      misses.push(
+        `${s.name}: ${s.known.join("/")} → ${c
+          .slice(0, 3)
+          .map((x) => x.code)
+          .join(", ")}`,
+      );
   }
   const share = (n: number) => Math.round((n / sites.length) * 1000) / 1000;
   return { sites: sites.length, section: share(section), division: share(division), top3: share(top3), misses };
@@ -89,9 +95,26 @@ describe.skipIf(!env.SHARED_PRESENT)("the classifier built from the real lists (
     model = await modelFrom("http://shared.test/data/sic-2007");
     const ms = performance.now() - t;
     plain = await modelFrom("http://shared.test/data/sic-2007", { supplement: false });
-    const bytes = [model.idf, model.phraseCode, model.phraseWeight, model.phraseMode, model.phraseFlags, model.coreOff, model.coreTerms, model.extraOff,
-      model.extraTerms, model.postOff, model.postPhrases, model.tcOff, model.tcCode, model.tcShare, model.codeMode].reduce((n, a) => n + a.byteLength, 0);
-    console.log(`SIC model (real lists): parsed and built in ${ms.toFixed(0)} ms (workerd), ${model.stats.phrases} phrases, ${model.stats.terms} terms, typed arrays ${(bytes / 1e6).toFixed(2)} MB`);
+    const bytes = [
+      model.idf,
+      model.phraseCode,
+      model.phraseWeight,
+      model.phraseMode,
+      model.phraseFlags,
+      model.coreOff,
+      model.coreTerms,
+      model.extraOff,
+      model.extraTerms,
+      model.postOff,
+      model.postPhrases,
+      model.tcOff,
+      model.tcCode,
+      model.tcShare,
+      model.codeMode,
+    ].reduce((n, a) => n + a.byteLength, 0);
+    console.log(
+      `SIC model (real lists): parsed and built in ${ms.toFixed(0)} ms (workerd), ${model.stats.phrases} phrases, ${model.stats.terms} terms, typed arrays ${(bytes / 1e6).toFixed(2)} MB`,
+    );
   });
 
   it("holds every phrase: 731 codes less CH's three, 43990 folded into 43999, the supplement's rows", () => {
@@ -107,7 +130,8 @@ describe.skipIf(!env.SHARED_PRESENT)("the classifier built from the real lists (
     const indexed = new Set<string>();
     for (let p = 0; p < model.phraseCode.length; p++) if (!(model.phraseFlags[p] & 2)) indexed.add(`${model.phraseCode[p]}|${coreOf(p)}`);
     const repeats = [];
-    for (let p = 0; p < model.phraseCode.length; p++) if (model.phraseFlags[p] & 2 && indexed.has(`${model.phraseCode[p]}|${coreOf(p)}`)) repeats.push(model.phraseText[p]);
+    for (let p = 0; p < model.phraseCode.length; p++)
+      if (model.phraseFlags[p] & 2 && indexed.has(`${model.phraseCode[p]}|${coreOf(p)}`)) repeats.push(model.phraseText[p]);
     expect(repeats).toEqual([]);
   });
 
@@ -156,7 +180,11 @@ describe.skipIf(!env.SHARED_PRESENT)("the classifier built from the real lists (
       phrasesOf.get(code)!.add(model.phraseText[p].replace(/\s+/g, " ").trim().toLowerCase());
     }
     for (const s of SITES) {
-      const folded = s.text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/['’]/g, "");
+      const folded = s.text
+        .normalize("NFKD")
+        .replace(/[\u0300-\u036f]/g, "")
+        .toLowerCase()
+        .replace(/['’]/g, "");
       for (const c of classifyText(s.text, model).candidates) {
         expect(c.matched.length + c.words.length, `${s.name} ${c.code}`).toBeGreaterThan(0);
         for (const m of c.matched) {
@@ -224,9 +252,15 @@ describe("the classifier built from our sample files (issue 18)", () => {
   it("is deterministic: the same text gives the same answer, however often and in whatever order", () => {
     const texts = SITES.slice(0, 10).map((s) => s.text);
     const first = texts.map((t) => classifyText(t, model));
-    const again = [...texts].reverse().map((t) => classifyText(t, model)).reverse();
+    const again = [...texts]
+      .reverse()
+      .map((t) => classifyText(t, model))
+      .reverse();
     expect(again).toEqual(first);
-    const rebuilt = buildSicModel(parseCondensedList("SIC Code,Description\r\n10710,Manufacture of bread"), parseActivityIndex("sic_code,activity_description\n10710,Bread (manufacture)").rows);
+    const rebuilt = buildSicModel(
+      parseCondensedList("SIC Code,Description\r\n10710,Manufacture of bread"),
+      parseActivityIndex("sic_code,activity_description\n10710,Bread (manufacture)").rows,
+    );
     expect(classifyText("bread", rebuilt)).toEqual(classifyText("bread", rebuilt));
   });
 
@@ -252,7 +286,12 @@ describe("the classifier built from our sample files (issue 18)", () => {
   });
 
   it("without a model it says no list is loaded", () => {
-    expect(classifyText("Solicitors in Leeds", null)).toEqual({ candidates: [], confidence: "low", reason: expect.stringContaining("no SIC 2007 list is loaded"), reading: { words: 0, modes: {} } });
+    expect(classifyText("Solicitors in Leeds", null)).toEqual({
+      candidates: [],
+      confidence: "low",
+      reason: expect.stringContaining("no SIC 2007 list is loaded"),
+      reading: { words: 0, modes: {} },
+    });
   });
 });
 
@@ -276,7 +315,10 @@ describe("the classifier's rules, on a model of a few rows", () => {
 
   it("a phrase's words must stand together in one line: the menu's Home and a paragraph's nursing do not make a nursing home", () => {
     // "nursing homes" stands side by side in the phrase's order: that phrase scores first.
-    expect(classifyText("Our nursing homes for the elderly", model).candidates[0]).toMatchObject({ code: "87100", matched: [{ phrase: "Nursing homes" }, { phrase: "Homes for the elderly with nursing care" }] });
+    expect(classifyText("Our nursing homes for the elderly", model).candidates[0]).toMatchObject({
+      code: "87100",
+      matched: [{ phrase: "Nursing homes" }, { phrase: "Homes for the elderly with nursing care" }],
+    });
     const apart = classifyText("Home | About | Contact\nWe train staff in nursing skills for hospitals.", model).candidates;
     expect(apart.find((c) => c.code === "87100")?.matched ?? []).toEqual([]);
   });

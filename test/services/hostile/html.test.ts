@@ -155,15 +155,36 @@ describe("real pages read as before", () => {
 
 describe("pages within the limits but shaped to make work per element (each was quadratic: a walk up, or a search, per element)", () => {
   /** A page `depth` levels deep with `unit` repeated `times` at the bottom. */
-  const deepWide = (unit: string, times: number, depth = 950) => `<html><body>${"<div>".repeat(depth)}${unit.repeat(times)}${"</div>".repeat(depth)}</body></html>`;
+  const deepWide = (unit: string, times: number, depth = 950) =>
+    `<html><body>${"<div>".repeat(depth)}${unit.repeat(times)}${"</div>".repeat(depth)}</body></html>`;
   const long = "A heading far longer than a tagline, ".repeat(5);
   const cases: [string, string, (h: string) => unknown][] = [
-    ["logo images 950 deep (extractLogos walked up from each, matching a selector at every level)", deepWide('<img class="logo" src="/l.png">', 12_000), (h) => extractLogos(h, U)],
+    [
+      "logo images 950 deep (extractLogos walked up from each, matching a selector at every level)",
+      deepWide('<img class="logo" src="/l.png">', 12_000),
+      (h) => extractLogos(h, U),
+    ],
     ["header chrome 950 deep (htmlBlocks: closest per element)", deepWide("<header>x</header>", 12_000), htmlBlocks],
-    ["hero areas nested 950 deep (brand-kit's hero heading: every area's headings, each area walked up)", `<body>${'<div class="hero">'.repeat(950)}${`<h2>${long}</h2>`.repeat(10_000)}</body>`, (h) => readBrandPage(h, U)],
-    ["'Services' sections nested 950 deep (enrichment's offerings: each section's list items, each walked up)", `<body>${"<div><h2>Services</h2><ul><li>Home</li></ul>".repeat(950)}</body>`, offeringsOf],
-    ["links nested 900 deep (crp-check's candidate links)", `<body>${'<a href="/carbon-reduction-plan">'.repeat(900)}carbon${"</a>".repeat(900)}${'<a href="/x">x</a>'.repeat(20_000)}</body>`, (h) => rankedPlanLinks(h, U)],
-    ["icon links (brand-kit's favicons and stylesheets: a search of the list per link)", `<head>${'<link rel="icon" href="/i.png"><link rel="stylesheet" href="/s.css"><script src="/s.js"></script>'.repeat(9_000)}</head>`, (h) => readBrandPage(h, U)],
+    [
+      "hero areas nested 950 deep (brand-kit's hero heading: every area's headings, each area walked up)",
+      `<body>${'<div class="hero">'.repeat(950)}${`<h2>${long}</h2>`.repeat(10_000)}</body>`,
+      (h) => readBrandPage(h, U),
+    ],
+    [
+      "'Services' sections nested 950 deep (enrichment's offerings: each section's list items, each walked up)",
+      `<body>${"<div><h2>Services</h2><ul><li>Home</li></ul>".repeat(950)}</body>`,
+      offeringsOf,
+    ],
+    [
+      "links nested 900 deep (crp-check's candidate links)",
+      `<body>${'<a href="/carbon-reduction-plan">'.repeat(900)}carbon${"</a>".repeat(900)}${'<a href="/x">x</a>'.repeat(20_000)}</body>`,
+      (h) => rankedPlanLinks(h, U),
+    ],
+    [
+      "icon links (brand-kit's favicons and stylesheets: a search of the list per link)",
+      `<head>${'<link rel="icon" href="/i.png"><link rel="stylesheet" href="/s.css"><script src="/s.js"></script>'.repeat(9_000)}</head>`,
+      (h) => readBrandPage(h, U),
+    ],
   ];
   for (const [title, html, read] of cases)
     it(title, () => {
@@ -179,7 +200,10 @@ describe("patterns that backtracked, now forward scans (same answers, time in pr
   const cases: [string, () => unknown][] = [
     ["JSON-LD blocks: unclosed <script", () => jsonLdBlocks(fill("<script"))],
     ["JSON-LD blocks: unclosed <script>", () => readJsonLd(fill("<script>"))],
-    ["JSON-LD: a name nested 300,000 arrays deep", () => readJsonLd(`<script type="application/ld+json">{"@type":"Organization","name":${"[".repeat(300_000)}"x"${"]".repeat(300_000)}}</script>`)],
+    [
+      "JSON-LD: a name nested 300,000 arrays deep",
+      () => readJsonLd(`<script type="application/ld+json">{"@type":"Organization","name":${"[".repeat(300_000)}"x"${"]".repeat(300_000)}}</script>`),
+    ],
     ["sitemap: unclosed <!--", () => readSitemap(fill("<!--"))],
     ["sitemap: unclosed <?", () => readSitemap(fill("<?"))],
     ["sitemap: unclosed <url><loc>", () => readSitemap(`<urlset>${fill("<url><loc>https://www.example.co.uk/page</loc>")}</urlset>`)],
@@ -220,7 +244,12 @@ describe("patterns that backtracked, now forward scans (same answers, time in pr
     expect(readJsonLd(html).organisations.map((o) => o.name)).toEqual(["Acme Ltd"]);
     // The pattern it replaces, on a text small enough for it.
     const LINK = /\[[^\]\n]*\]\(\s*[^)\s]+[^)]*\)/g;
-    for (const text of ["# Acme\n> Widgets\n- [Home](https://a.test/) and [x]( y z) [bad](\n) [no](  )\n## Docs\n- [A]\n(b)", "[[a](b)[c](d\ne) [f](g", "[a]( b\nc)", "](x) [y](z))"])
+    for (const text of [
+      "# Acme\n> Widgets\n- [Home](https://a.test/) and [x]( y z) [bad](\n) [no](  )\n## Docs\n- [A]\n(b)",
+      "[[a](b)[c](d\ne) [f](g",
+      "[a]( b\nc)",
+      "](x) [y](z))",
+    ])
       expect(readLlmsTxt(text).links, text).toBe([...text.matchAll(LINK)].length);
   });
 });

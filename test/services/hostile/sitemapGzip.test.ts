@@ -20,7 +20,10 @@ function lyingGzip(gz: Uint8Array, claimed: number): Uint8Array {
 const enc = new TextEncoder();
 const sitemap = (n: number) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
-  Array.from({ length: n }, (_, i) => `<url><loc>https://www.example.co.uk/page-${i}</loc><lastmod>2026-01-${String((i % 28) + 1).padStart(2, "0")}</lastmod></url>`).join("") +
+  Array.from(
+    { length: n },
+    (_, i) => `<url><loc>https://www.example.co.uk/page-${i}</loc><lastmod>2026-01-${String((i % 28) + 1).padStart(2, "0")}</lastmod></url>`,
+  ).join("") +
   "</urlset>";
 /** Exactly `bytes` of sitemap text (padded with spaces before the closing tag). */
 const sitemapOf = (bytes: number) => {

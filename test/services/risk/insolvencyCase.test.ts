@@ -14,11 +14,20 @@ import { parseInsolvency } from "../../../src/sources/companies-house/parse";
 const TODAY = "2026-11-28";
 
 type D = [type: string, date: string];
-const kase = (type: string, dates: D[], opts: { number?: string; practitioners?: { appointedOn?: string; ceasedToActOn?: string | null }[] } = {}): InsolvencyCase => ({
+const kase = (
+  type: string,
+  dates: D[],
+  opts: { number?: string; practitioners?: { appointedOn?: string; ceasedToActOn?: string | null }[] } = {},
+): InsolvencyCase => ({
   number: opts.number ?? "1",
   type,
   dates: dates.map(([t, d]) => ({ type: t, date: d })),
-  practitioners: (opts.practitioners ?? []).map((p) => ({ name: "A Practitioner", role: "practitioner", appointedOn: p.appointedOn ?? null, ceasedToActOn: p.ceasedToActOn ?? null })),
+  practitioners: (opts.practitioners ?? []).map((p) => ({
+    name: "A Practitioner",
+    role: "practitioner",
+    appointedOn: p.appointedOn ?? null,
+    ceasedToActOn: p.ceasedToActOn ?? null,
+  })),
   notes: [],
 });
 const grade = (c: InsolvencyCase, companyStatus: string, opts: { others?: InsolvencyCase[]; ceasedOn?: string | null; today?: string } = {}) =>
@@ -26,9 +35,25 @@ const grade = (c: InsolvencyCase, companyStatus: string, opts: { others?: Insolv
 
 describe("SPEC §4.8 distress-signals: an open insolvency case (issue 28 §3)", () => {
   it.each([
-    ["compulsory-liquidation", [["petitioned-on", "2026-05-11"], ["wound-up-on", "2026-07-02"]], "liquidation", "high"],
+    [
+      "compulsory-liquidation",
+      [
+        ["petitioned-on", "2026-05-11"],
+        ["wound-up-on", "2026-07-02"],
+      ],
+      "liquidation",
+      "high",
+    ],
     ["creditors-voluntary-liquidation", [["wound-up-on", "2026-03-02"]], "liquidation", "high"],
-    ["members-voluntary-liquidation", [["declaration-solvent-on", "2026-01-05"], ["wound-up-on", "2026-01-12"]], "liquidation", "low"],
+    [
+      "members-voluntary-liquidation",
+      [
+        ["declaration-solvent-on", "2026-01-05"],
+        ["wound-up-on", "2026-01-12"],
+      ],
+      "liquidation",
+      "low",
+    ],
     ["in-administration", [["administration-started-on", "2026-04-01"]], "administration", "high"],
     ["administration-order", [["administration-started-on", "2025-02-01"]], "administration", "high"],
     ["corporate-voluntary-arrangement", [["voluntary-arrangement-started-on", "2024-06-10"]], "voluntary-arrangement", "high"],
@@ -44,9 +69,17 @@ describe("SPEC §4.8 distress-signals: an open insolvency case (issue 28 §3)", 
   });
 
   it("a receivership is open while a receiver still acts, ended once every one has ceased to act", () => {
-    const open = grade(kase("administrative-receiver", [["instrumented-on", "2024-05-01"]], { practitioners: [{ appointedOn: "2024-05-01", ceasedToActOn: "2025-01-01" }, { appointedOn: "2024-05-01" }] }), "receivership");
+    const open = grade(
+      kase("administrative-receiver", [["instrumented-on", "2024-05-01"]], {
+        practitioners: [{ appointedOn: "2024-05-01", ceasedToActOn: "2025-01-01" }, { appointedOn: "2024-05-01" }],
+      }),
+      "receivership",
+    );
     expect(open).toMatchObject({ state: "open", outcome: "in-progress", severity: "high" });
-    const ended = grade(kase("receiver-manager", [["instrumented-on", "2011-05-01"]], { practitioners: [{ ceasedToActOn: "2012-03-01" }, { ceasedToActOn: "2012-04-30" }] }), "active");
+    const ended = grade(
+      kase("receiver-manager", [["instrumented-on", "2011-05-01"]], { practitioners: [{ ceasedToActOn: "2012-03-01" }, { ceasedToActOn: "2012-04-30" }] }),
+      "active",
+    );
     expect(ended).toMatchObject({ state: "ended", outcome: "ended", endedOn: "2012-04-30", yearsSinceEnd: 14, severity: "info" });
   });
 
@@ -61,7 +94,11 @@ describe("SPEC §4.8 distress-signals: an open insolvency case (issue 28 §3)", 
 });
 
 describe("SPEC §4.8 distress-signals: how a case ended and how long ago (issue 28 §3)", () => {
-  const cva = (ended: string) => kase("corporate-voluntary-arrangement", [["voluntary-arrangement-started-on", "2016-03-10"], ["voluntary-arrangement-ended-on", ended]]);
+  const cva = (ended: string) =>
+    kase("corporate-voluntary-arrangement", [
+      ["voluntary-arrangement-started-on", "2016-03-10"],
+      ["voluntary-arrangement-ended-on", ended],
+    ]);
 
   it("a voluntary arrangement that ended with nothing after it, the company active: medium within 12 months, low within 6 years, info after; never said to be completed", () => {
     const old = grade(cva("2019-03-11"), "active");
@@ -83,11 +120,28 @@ describe("SPEC §4.8 distress-signals: how a case ended and how long ago (issue 
     expect(g).toMatchObject({ state: "ended", outcome: "failed", severity: "high", followedBy: "case 2, creditors-voluntary-liquidation from 2026-01-20" });
     expect(g.reading).toContain("followed by creditors voluntary liquidation");
     // The same history, the liquidation since concluded and the company dissolved, graded by the age of the end.
-    const concluded = kase("creditors-voluntary-liquidation", [["wound-up-on", "2021-01-20"], ["dissolved-on", "2022-05-01"]], { number: "2" });
+    const concluded = kase(
+      "creditors-voluntary-liquidation",
+      [
+        ["wound-up-on", "2021-01-20"],
+        ["dissolved-on", "2022-05-01"],
+      ],
+      { number: "2" },
+    );
     expect(grade(cva("2021-01-05"), "dissolved", { others: [concluded], ceasedOn: "2022-05-01" })).toMatchObject({ outcome: "failed", severity: "medium" });
-    expect(grade(cva("2011-01-05"), "dissolved", { others: [{ ...concluded, dates: [{ type: "wound-up-on", date: "2011-02-01" }] }] })).toMatchObject({ outcome: "failed", severity: "low" });
+    expect(grade(cva("2011-01-05"), "dissolved", { others: [{ ...concluded, dates: [{ type: "wound-up-on", date: "2011-02-01" }] }] })).toMatchObject({
+      outcome: "failed",
+      severity: "low",
+    });
     // A liquidation that began before the arrangement does not make it fail.
-    const earlier = kase("creditors-voluntary-liquidation", [["wound-up-on", "2001-01-20"], ["dissolved-on", "2002-01-20"]], { number: "0" });
+    const earlier = kase(
+      "creditors-voluntary-liquidation",
+      [
+        ["wound-up-on", "2001-01-20"],
+        ["dissolved-on", "2002-01-20"],
+      ],
+      { number: "0" },
+    );
     expect(grade(cva("2019-03-11"), "active", { others: [earlier] })).toMatchObject({ outcome: "ended", followedBy: null, severity: "info" });
   });
 
@@ -99,44 +153,121 @@ describe("SPEC §4.8 distress-signals: how a case ended and how long ago (issue 
   });
 
   it("an administration: ended with the company active (rescued) is graded as ended; followed by a creditors' voluntary liquidation it failed; an old discharged order is info", () => {
-    const adm = kase("in-administration", [["administration-started-on", "2025-03-01"], ["administration-ended-on", "2026-02-01"]]);
+    const adm = kase("in-administration", [
+      ["administration-started-on", "2025-03-01"],
+      ["administration-ended-on", "2026-02-01"],
+    ]);
     expect(grade(adm, "active")).toMatchObject({ outcome: "ended", endedOn: "2026-02-01", severity: "medium" });
     const cvl = kase("creditors-voluntary-liquidation", [["wound-up-on", "2026-02-01"]], { number: "2" });
-    expect(grade(adm, "liquidation", { others: [cvl] })).toMatchObject({ outcome: "failed", severity: "high", followedBy: "case 2, creditors-voluntary-liquidation from 2026-02-01" });
-    const order = kase("administration-order", [["administration-started-on", "1999-01-01"], ["administration-discharged-on", "2001-06-30"]]);
+    expect(grade(adm, "liquidation", { others: [cvl] })).toMatchObject({
+      outcome: "failed",
+      severity: "high",
+      followedBy: "case 2, creditors-voluntary-liquidation from 2026-02-01",
+    });
+    const order = kase("administration-order", [
+      ["administration-started-on", "1999-01-01"],
+      ["administration-discharged-on", "2001-06-30"],
+    ]);
     expect(grade(order, "active")).toMatchObject({ outcome: "ended", yearsSinceEnd: 25, severity: "info" });
   });
 
   it("a liquidation: wound up (concluded or dissolved) is high within 12 months, medium within 6 years, low after; one with no end on a dissolved company ended with the company", () => {
-    expect(grade(kase("creditors-voluntary-liquidation", [["wound-up-on", "2024-01-10"], ["concluded-winding-up-on", "2026-03-01"]]), "dissolved")).toMatchObject({ outcome: "wound-up", endedOn: "2026-03-01", severity: "high" });
-    expect(grade(kase("compulsory-liquidation", [["wound-up-on", "2018-01-10"], ["dissolved-on", "2021-03-01"]]), "dissolved")).toMatchObject({ outcome: "wound-up", severity: "medium" });
-    expect(grade(kase("compulsory-liquidation", [["wound-up-on", "2008-01-10"], ["dissolved-on", "2010-03-01"]]), "active")).toMatchObject({ outcome: "wound-up", yearsSinceEnd: 16, severity: "low" });
+    expect(
+      grade(
+        kase("creditors-voluntary-liquidation", [
+          ["wound-up-on", "2024-01-10"],
+          ["concluded-winding-up-on", "2026-03-01"],
+        ]),
+        "dissolved",
+      ),
+    ).toMatchObject({ outcome: "wound-up", endedOn: "2026-03-01", severity: "high" });
+    expect(
+      grade(
+        kase("compulsory-liquidation", [
+          ["wound-up-on", "2018-01-10"],
+          ["dissolved-on", "2021-03-01"],
+        ]),
+        "dissolved",
+      ),
+    ).toMatchObject({ outcome: "wound-up", severity: "medium" });
+    expect(
+      grade(
+        kase("compulsory-liquidation", [
+          ["wound-up-on", "2008-01-10"],
+          ["dissolved-on", "2010-03-01"],
+        ]),
+        "active",
+      ),
+    ).toMatchObject({ outcome: "wound-up", yearsSinceEnd: 16, severity: "low" });
     const withTheCompany = grade(kase("compulsory-liquidation", [["wound-up-on", "2015-01-10"]]), "dissolved", { ceasedOn: "2017-06-01" });
     expect(withTheCompany).toMatchObject({ state: "ended", outcome: "wound-up", endedOn: "2017-06-01", severity: "low" });
     expect(withTheCompany.reading).toContain("dissolution");
   });
 
   it("a members' (solvent) voluntary liquidation that concluded is info whatever its age; a moratorium that ended with nothing after it is low, then info; one followed by an administration failed", () => {
-    expect(grade(kase("members-voluntary-liquidation", [["declaration-solvent-on", "2026-01-05"], ["dissolved-on", "2026-10-01"]]), "dissolved")).toMatchObject({ outcome: "solvent-wound-up", severity: "info" });
-    const moratorium = (ended: string) => kase("corporate-voluntary-arrangement-moratorium", [["moratorium-started-on", "2026-06-01"], ["moratorium-ended-on", ended]]);
+    expect(
+      grade(
+        kase("members-voluntary-liquidation", [
+          ["declaration-solvent-on", "2026-01-05"],
+          ["dissolved-on", "2026-10-01"],
+        ]),
+        "dissolved",
+      ),
+    ).toMatchObject({ outcome: "solvent-wound-up", severity: "info" });
+    const moratorium = (ended: string) =>
+      kase("corporate-voluntary-arrangement-moratorium", [
+        ["moratorium-started-on", "2026-06-01"],
+        ["moratorium-ended-on", ended],
+      ]);
     expect(grade(moratorium("2026-09-01"), "active")).toMatchObject({ outcome: "ended", severity: "low" });
-    expect(grade({ ...moratorium("2022-09-01"), dates: [{ type: "moratorium-started-on", date: "2022-06-01" }, { type: "moratorium-ended-on", date: "2022-09-01" }] }, "active")).toMatchObject({ outcome: "ended", severity: "info" });
+    expect(
+      grade(
+        {
+          ...moratorium("2022-09-01"),
+          dates: [
+            { type: "moratorium-started-on", date: "2022-06-01" },
+            { type: "moratorium-ended-on", date: "2022-09-01" },
+          ],
+        },
+        "active",
+      ),
+    ).toMatchObject({ outcome: "ended", severity: "info" });
     const adm = kase("in-administration", [["administration-started-on", "2026-09-02"]], { number: "2" });
     expect(grade(moratorium("2026-09-01"), "administration", { others: [adm] })).toMatchObject({ outcome: "failed", severity: "high" });
     // A Part A1 moratorium's end is a case type of its own.
-    expect(grade(kase("liquidation-moratorium-end-of-moratorium-by-court", [["moratorium-ended-on", "2026-08-01"]]), "active")).toMatchObject({ state: "ended", outcome: "ended", severity: "low" });
-    expect(grade(kase("liquidation-moratorium-early-end-of-moratorium", [["moratorium-started-on", "2026-08-01"]]), "active")).toMatchObject({ state: "ended", endedOn: "2026-08-01" });
+    expect(grade(kase("liquidation-moratorium-end-of-moratorium-by-court", [["moratorium-ended-on", "2026-08-01"]]), "active")).toMatchObject({
+      state: "ended",
+      outcome: "ended",
+      severity: "low",
+    });
+    expect(grade(kase("liquidation-moratorium-early-end-of-moratorium", [["moratorium-started-on", "2026-08-01"]]), "active")).toMatchObject({
+      state: "ended",
+      endedOn: "2026-08-01",
+    });
   });
 
   it("the rule is stated once: every outcome, the bands and the CVA caveat are in INSOLVENCY_CASE_RULE", () => {
     const text = INSOLVENCY_CASE_RULE.join("\n");
-    for (const w of ["Open", "no-end-recorded", "wound-up", "failed", "`ended`", "solvent-wound-up", "12 months", `${LOOKBACK_YEARS} years`, "completion and termination alike"]) expect(text).toContain(w);
+    for (const w of [
+      "Open",
+      "no-end-recorded",
+      "wound-up",
+      "failed",
+      "`ended`",
+      "solvent-wound-up",
+      "12 months",
+      `${LOOKBACK_YEARS} years`,
+      "completion and termination alike",
+    ])
+      expect(text).toContain(w);
   });
 });
 
 describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 distress-signals on Companies House's own data (../shared)", () => {
   it("every case type Companies House publishes has a procedure (none falls to unknown)", async () => {
-    const yaml = parseYaml(await (await fetch("http://shared.test/data/ch-enumerations/constants.yml")).text()) as { insolvency_case_type: Record<string, string> };
+    const yaml = parseYaml(await (await fetch("http://shared.test/data/ch-enumerations/constants.yml")).text()) as {
+      insolvency_case_type: Record<string, string>;
+    };
     const types = Object.keys(yaml.insolvency_case_type);
     expect(types.length).toBeGreaterThan(20);
     for (const t of types) expect(procedureOf(t), t).not.toBe("unknown");

@@ -76,7 +76,11 @@ describe("statedCompanyNumbers", () => {
   it.skipIf(!env.SHARED_PRESENT)("reads real footers (shared corpus)", async () => {
     const text = async (p: string) => {
       const html = await (await fetch(`http://shared.test/${p}`)).text();
-      return html.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, " ").replace(/<[^>]+>/g, "\n").replace(/&amp;/g, "&").replace(/&copy;/g, "©");
+      return html
+        .replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, " ")
+        .replace(/<[^>]+>/g, "\n")
+        .replace(/&amp;/g, "&")
+        .replace(/&copy;/g, "©");
     };
     expect(numbers(await text("corpora/modern-slavery/statements/cwiri-mss-2026.html"))).toEqual(["SC859594"]);
     expect(numbers(await text("corpora/modern-slavery/statements/planned-ltd-modern-slavery.html"))).toEqual(["08881845"]);
@@ -100,7 +104,8 @@ describe("the other extractors", () => {
   });
 
   it("POSTCODE: every valid format, nothing else", () => {
-    for (const pc of ["M1 1AE", "B33 8TH", "CR2 6XH", "DN55 1PT", "W1A 0AX", "EC1A 1BB", "GIR 0AA"]) expect(normalisePostcode(pc.replace(" ", "")), pc).toBe(pc);
+    for (const pc of ["M1 1AE", "B33 8TH", "CR2 6XH", "DN55 1PT", "W1A 0AX", "EC1A 1BB", "GIR 0AA"])
+      expect(normalisePostcode(pc.replace(" ", "")), pc).toBe(pc);
     for (const bad of ["QA1 1AA", "AB1 1CI", "12 345", "BS1"]) expect(normalisePostcode(bad), bad).toBeNull();
   });
 
@@ -115,7 +120,9 @@ describe("the other extractors", () => {
     expect(vatCheckDigits("503638407")).toBe("mod9755");
     expect(vatCheckDigits("123456782")).toBe("mod97");
     expect(vatCheckDigits("123456789")).toBeNull();
-    const v = statedVatNumbers("VAT Registration: 503 6384 07. Our VAT no is GB123456782001. VAT number GB 123 4567 89. VAT No. GBGD001, GBHA599. VAT: 12345. Prices exclude VAT at 20%.");
+    const v = statedVatNumbers(
+      "VAT Registration: 503 6384 07. Our VAT no is GB123456782001. VAT number GB 123 4567 89. VAT No. GBGD001, GBHA599. VAT: 12345. Prices exclude VAT at 20%.",
+    );
     expect(v.map((x) => [x.number, x.format, x.checkDigits])).toEqual([
       ["GB503638407", "standard", "pass"],
       ["GB123456782001", "branch", "pass"],
@@ -149,7 +156,9 @@ describe("the other extractors", () => {
 
   it("quotes never carry a person's name", () => {
     expect(scrubPeople("Acme Ltd, Jane Example, 10 Quay Road")).toBe("Acme Ltd, [name removed], 10 Quay Road");
-    expect(scrubPeople("Registered office: 5 South Charlotte Street, Edinburgh EH2 4AN")).toBe("Registered office: 5 South Charlotte Street, Edinburgh EH2 4AN");
+    expect(scrubPeople("Registered office: 5 South Charlotte Street, Edinburgh EH2 4AN")).toBe(
+      "Registered office: 5 South Charlotte Street, Edinburgh EH2 4AN",
+    );
     const [a] = statedAddresses("Proprietor: John Sample | Registered office: 10 Quay Road, Bristol BS1 4QA");
     expect(a.quote).not.toMatch(/John|Sample/);
   });

@@ -93,7 +93,10 @@ describe("pageLinks and classifyLink", () => {
   });
 
   it("same site by registrable domain, UK second-level suffixes included", () => {
-    const l = pageLinks(`<a href="https://shop.example.org.uk/terms">Terms</a><a href="https://other.org.uk/terms">Terms</a><a href="https://www.bristol.gov.uk/privacy">Privacy</a>`, "https://www.example.org.uk/");
+    const l = pageLinks(
+      `<a href="https://shop.example.org.uk/terms">Terms</a><a href="https://other.org.uk/terms">Terms</a><a href="https://www.bristol.gov.uk/privacy">Privacy</a>`,
+      "https://www.example.org.uk/",
+    );
     expect(l.map((x) => x.sameSite)).toEqual([true, false, false]);
   });
 

@@ -30,7 +30,13 @@ function endless(total: number) {
 }
 
 const client = (fetchImpl: typeof fetch) =>
-  createDocumentClient({ baseUrl: "https://chdoc.test", apiKey: "k", cache: memoryHttpCache(), budget: memoryRequestBudget({ "companies-house": { limit: 600, windowSeconds: 300 } }), fetchImpl });
+  createDocumentClient({
+    baseUrl: "https://chdoc.test",
+    apiKey: "k",
+    cache: memoryHttpCache(),
+    budget: memoryRequestBudget({ "companies-house": { limit: 600, windowSeconds: 300 } }),
+    fetchImpl,
+  });
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -39,9 +45,15 @@ describe("Companies House documents past the size cap", () => {
     const served = endless(1024 * MiB);
     let requests = 0;
     const c = client((async () => (requests++, new Response(served.body, { headers: { "content-type": XHTML } }))) as typeof fetch);
-    const e = await c.getXhtml(META).then(() => null, (x: unknown) => x);
+    const e = await c.getXhtml(META).then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(InputError);
-    expect(e).toMatchObject({ code: "unreadable_input", message: `The accounts document is larger than ${MAX_DOCUMENT_BYTES / MiB} MiB, the most read of one document.` });
+    expect(e).toMatchObject({
+      code: "unreadable_input",
+      message: `The accounts document is larger than ${MAX_DOCUMENT_BYTES / MiB} MiB, the most read of one document.`,
+    });
     expect(served.pulled()).toBeLessThanOrEqual(MAX_DOCUMENT_BYTES + 2 * MiB);
     expect(requests).toBe(1); // not asked again
   }, 60_000);
@@ -64,7 +76,9 @@ describe("Companies House documents past the size cap", () => {
     const real = globalThis.fetch;
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
       const url = String(input instanceof Request ? input.url : input);
-      return url.startsWith("https://chdoc.test/") && url.endsWith("/content") ? new Response(endless(256 * MiB).body, { headers: { "content-type": XHTML } }) : real(input, init);
+      return url.startsWith("https://chdoc.test/") && url.endsWith("/content")
+        ? new Response(endless(256 * MiB).body, { headers: { "content-type": XHTML } })
+        : real(input, init);
     });
     const { key, keyId } = await createTestKey();
     const r = await call("/api/v1/accounts?company=01234567", { key });

@@ -43,7 +43,9 @@ describe("crafted iXBRL filings are refused at counted limits", () => {
       const n = 200_000;
       const body = `${FACT}${"<div>".repeat(n)}x${wellFormed ? "</div>".repeat(n) : ""}`;
       const r = await timed(() => readAccounts(doc(body)));
-      expect(refused(r.error)).toBe(`The accounts document is past a reading limit: more than ${MAX_IXBRL_DEPTH.toLocaleString("en-GB")} elements are open inside one another.`);
+      expect(refused(r.error)).toBe(
+        `The accounts document is past a reading limit: more than ${MAX_IXBRL_DEPTH.toLocaleString("en-GB")} elements are open inside one another.`,
+      );
       expect(r.s).toBeLessThan(5);
     });
   }
@@ -55,9 +57,12 @@ describe("crafted iXBRL filings are refused at counted limits", () => {
   });
 
   it("more contexts than the limit: refused", async () => {
-    const ctx = (i: number) => `<xbrli:context id="k${i}"><xbrli:entity><xbrli:identifier scheme="s">1</xbrli:identifier></xbrli:entity><xbrli:period><xbrli:instant>2024-03-31</xbrli:instant></xbrli:period></xbrli:context>`;
+    const ctx = (i: number) =>
+      `<xbrli:context id="k${i}"><xbrli:entity><xbrli:identifier scheme="s">1</xbrli:identifier></xbrli:entity><xbrli:period><xbrli:instant>2024-03-31</xbrli:instant></xbrli:period></xbrli:context>`;
     const many = Array.from({ length: MAX_IXBRL_CONTEXTS + 1 }, (_, i) => ctx(i)).join("");
-    expect(refused((await timed(() => readAccounts(doc(`<ix:header><ix:resources>${many}</ix:resources></ix:header>${FACT}`)))).error)).toMatch(/more than 50,000 contexts and units/);
+    expect(refused((await timed(() => readAccounts(doc(`<ix:header><ix:resources>${many}</ix:resources></ix:header>${FACT}`)))).error)).toMatch(
+      /more than 50,000 contexts and units/,
+    );
   });
 
   it("facts inside facts past the limit: refused (each text is added to every fact open around it)", async () => {
@@ -90,7 +95,10 @@ describe("crafted filings under the limits read, in linear time", () => {
 
   it("49,000 facts in 49,000 namespaces: read, and the list of taxonomies is not built in quadratic time", async () => {
     const n = MAX_IXBRL_FACTS - 1_000;
-    const facts = Array.from({ length: n }, (_, i) => `<span xmlns:t${i}="urn:t:${i}"><ix:nonNumeric name="t${i}:X" contextRef="c">y</ix:nonNumeric></span>`).join("");
+    const facts = Array.from(
+      { length: n },
+      (_, i) => `<span xmlns:t${i}="urn:t:${i}"><ix:nonNumeric name="t${i}:X" contextRef="c">y</ix:nonNumeric></span>`,
+    ).join("");
     const r = await timed(() => readAccounts(doc(`${FACT}${facts}`)));
     expect(r.error).toBeNull();
     expect(r.value!.factCount).toBe(n + 1);

@@ -27,7 +27,9 @@ const row = (cells: string, attrs = "") => `<table:table-row${attrs}>${cells}</t
 
 /** Reads every row, counting; the refusal (if any) with what had been handed out before it. */
 async function readAll(bytes: Uint8Array) {
-  let rows = 0, cells = 0, longest = 0;
+  let rows = 0,
+    cells = 0,
+    longest = 0;
   const t0 = Date.now();
   try {
     for await (const r of readOdsRows(bytes)) {
@@ -67,7 +69,9 @@ describe("hostile ODS files", () => {
   it("a text of 8 MiB in one piece (the parser would hold it whole) is refused after about a MiB", async () => {
     const r = await readAll(ods(row(cell(`<text:p>${"x".repeat(8 * 1024 * 1024)}</text:p>`))));
     expect(r.error).toBeInstanceOf(RegisterFormatError);
-    expect(r.error?.message).toBe(`ODS content.xml is past a reading limit: more than ${MAX_XML_RUN.toLocaleString("en-GB")} characters in one text, tag or comment`);
+    expect(r.error?.message).toBe(
+      `ODS content.xml is past a reading limit: more than ${MAX_XML_RUN.toLocaleString("en-GB")} characters in one text, tag or comment`,
+    );
     // An attribute (or a whole tag) alike.
     const attr = await readAll(ods(row(`<table:table-cell office:value-type="float" office:value="${"1".repeat(4 * 1024 * 1024)}"/>`)));
     expect(attr.error?.message).toMatch(/characters in one text, tag or comment$/);

@@ -6,7 +6,15 @@
 import { describe, expect, it } from "vitest";
 import { flateBombPdf, hugePagePdf, manyPagesPdf, plainPdf } from "../../../scripts/hostile/binary.mjs";
 import { InputError } from "../../../src/shared/errors";
-import { MAX_PDF_DECODED_BYTES, MAX_PDF_ITEMS_PER_PAGE, MAX_PDF_PAGES, MAX_PDF_READ_MS, MAX_PDF_STREAM_BYTES, measureStreams, readPdf } from "../../../src/sources/documents/pdf";
+import {
+  MAX_PDF_DECODED_BYTES,
+  MAX_PDF_ITEMS_PER_PAGE,
+  MAX_PDF_PAGES,
+  MAX_PDF_READ_MS,
+  MAX_PDF_STREAM_BYTES,
+  measureStreams,
+  readPdf,
+} from "../../../src/sources/documents/pdf";
 
 const MiB = 1024 * 1024;
 

@@ -72,7 +72,9 @@ describe("PDFs encrypted with an empty user password read as before the budgets"
         for (const s of its) expect(pdf.pages[p]).toContain(s.trim());
       });
       // Measured by what the streams decode to, exactly as the unencrypted document's (not bounded by a ratio).
-      expect((await measureStreams(bytes.slice())).decodedBytes).toBe((await measureStreams(await encryptedPdf({ method: "none", pages: 3, text }))).decodedBytes);
+      expect((await measureStreams(bytes.slice())).decodedBytes).toBe(
+        (await measureStreams(await encryptedPdf({ method: "none", pages: 3, text }))).decodedBytes,
+      );
     }, 30_000);
 
     it(`${method}: content streams of tens of KB on the wire (refused before: raw size × 1,032 passed 16 MiB) read`, async () => {
@@ -129,7 +131,9 @@ describe("what is not decrypted here", () => {
     const at = indexOf(bytes, "\n4 0 obj") + 1;
     bytes[at] = 0x39;
     const e = await measureStreams(bytes).catch((x: unknown) => x);
-    expect(refusal(e)).toMatch(/stream of an encrypted file that does not decrypt to whole deflate data stream of [\d,]+ bytes could decode to more than 16 MiB/);
+    expect(refusal(e)).toMatch(
+      /stream of an encrypted file that does not decrypt to whole deflate data stream of [\d,]+ bytes could decode to more than 16 MiB/,
+    );
   }, 30_000);
 
   it("a security handler other than Standard (public-key /Adobe.PubSec) keeps the raw size × ratio bound", async () => {

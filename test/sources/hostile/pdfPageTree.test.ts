@@ -128,12 +128,15 @@ describe("a flat page tree", () => {
 
 describe("a tree that cannot be followed", () => {
   /** manyPagesPdf with its first kid pointing at object 0 (never an object): same length, same offsets. */
-  const broken = (pages: number) => fromLatin1(latin1.decode(manyPagesPdf(pages)).replace(/\/Kids \[\d+ 0 R/, (m) => m.replace(/\d+ 0 R$/, (r) => "0".padStart(r.length - 4, " ") + " 0 R")));
+  const broken = (pages: number) =>
+    fromLatin1(latin1.decode(manyPagesPdf(pages)).replace(/\/Kids \[\d+ 0 R/, (m) => m.replace(/\d+ 0 R$/, (r) => "0".padStart(r.length - 4, " ") + " 0 R")));
 
   it(`is refused when one node lists more than ${MAX_UNFOLLOWED_KIDS.toLocaleString("en-GB")} kids, before PDF.js opens it`, async () => {
     const bytes = broken(3_000);
     expect((await treeOf(bytes)).tree.followed).toBe(false);
-    expect(refusal(await readPdf(bytes).catch((e: unknown) => e))).toMatch(/page tree could not be followed, and one of its nodes lists 3,000 pages \(more than 2,000\)/);
+    expect(refusal(await readPdf(bytes).catch((e: unknown) => e))).toMatch(
+      /page tree could not be followed, and one of its nodes lists 3,000 pages \(more than 2,000\)/,
+    );
   });
 
   it("is given to PDF.js as it stands when it is no wider than that; the damaged page refuses the document by name", async () => {

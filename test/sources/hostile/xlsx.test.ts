@@ -13,9 +13,7 @@ import { zipBomb } from "../../../scripts/hostile/binary.mjs";
 import { RegisterFormatError } from "../../../src/sources/format-error";
 import { parseUkSanctionsFile } from "../../../src/sources/sanctions/parse";
 import { OFSI_CONLIST_2025_04_10 } from "../../support/ofsiConList";
-import {
-  MAX_XLSX_CELLS, MAX_XLSX_CELL_CHARS, MAX_XLSX_ENTRIES, MAX_XLSX_INFLATED_BYTES, XlsxSheetError, readXlsxSheet, xlsxOf,
-} from "../../support/xlsxSheet";
+import { MAX_XLSX_CELLS, MAX_XLSX_CELL_CHARS, MAX_XLSX_ENTRIES, MAX_XLSX_INFLATED_BYTES, XlsxSheetError, readXlsxSheet, xlsxOf } from "../../support/xlsxSheet";
 
 const MiB = 1024 * 1024;
 
@@ -76,7 +74,9 @@ describe("the service refuses a workbook given as the sanctions list, without re
     const t0 = Date.now();
     const e = refusal(() => parseUkSanctionsFile(bomb));
     expect(e).toBeInstanceOf(RegisterFormatError);
-    expect(e.message).toMatch(/^UK sanctions list: this file is a zip \(an XLSX or ODS workbook\), not the CSV\. The OFSI Consolidated List \(XLSX\), retired on 28 January 2026, is no longer read; give the FCDO UK Sanctions List as CSV/);
+    expect(e.message).toMatch(
+      /^UK sanctions list: this file is a zip \(an XLSX or ODS workbook\), not the CSV\. The OFSI Consolidated List \(XLSX\), retired on 28 January 2026, is no longer read; give the FCDO UK Sanctions List as CSV/,
+    );
     expect(Date.now() - t0).toBeLessThan(100); // nothing inflated
   }, 60_000);
 
@@ -94,7 +94,14 @@ describe("the test-support XLSX reader", () => {
     };
     for (const inline of [false, true]) {
       const b = xlsxOf(sheets, { inline });
-      expect(readXlsxSheet(b)).toEqual({ name: "Data", rows: [["Last Updated", "10/04/2025"], ["Name 6", "", "Group ID"], ["A & B <LTD>", "", "14124", "  spaced  "]] });
+      expect(readXlsxSheet(b)).toEqual({
+        name: "Data",
+        rows: [
+          ["Last Updated", "10/04/2025"],
+          ["Name 6", "", "Group ID"],
+          ["A & B <LTD>", "", "14124", "  spaced  "],
+        ],
+      });
       expect(readXlsxSheet(b, { sheet: "README" })).toEqual({ name: "README", rows: [["read me"]] });
     }
     expect(readXlsxSheet(xlsxOf({ First: [["x"]], Second: [["y"]] }))).toEqual({ name: "First", rows: [["x"]] });
@@ -108,16 +115,20 @@ describe("the test-support XLSX reader", () => {
     expect(readXlsxSheet(withSheetXml(xml)).rows).toEqual([["", "BNK (UK)", ...new Array(33).fill(""), "2"]]);
   });
 
-  it.skipIf(!env.SHARED_PRESENT)("reads the real OFSI list of 10 April 2025 whole: 18,798 rows of up to 36 columns", async () => {
-    const b = new Uint8Array(await (await fetch(`http://shared.test/${OFSI_CONLIST_2025_04_10}`)).arrayBuffer());
-    const { name, rows } = readXlsxSheet(b);
-    expect(name).toBe("Data");
-    expect(rows).toHaveLength(18_798);
-    expect(rows[0]).toEqual(["Last Updated", "10/04/2025"]);
-    expect(rows[1]).toHaveLength(36);
-    expect(rows[1].slice(-4)).toEqual(["Listed On", "UK Sanctions List Date Designated", "Last Updated", "Group ID"]);
-    expect(Math.max(...rows.map((r) => r.length))).toBe(36);
-  }, 60_000);
+  it.skipIf(!env.SHARED_PRESENT)(
+    "reads the real OFSI list of 10 April 2025 whole: 18,798 rows of up to 36 columns",
+    async () => {
+      const b = new Uint8Array(await (await fetch(`http://shared.test/${OFSI_CONLIST_2025_04_10}`)).arrayBuffer());
+      const { name, rows } = readXlsxSheet(b);
+      expect(name).toBe("Data");
+      expect(rows).toHaveLength(18_798);
+      expect(rows[0]).toEqual(["Last Updated", "10/04/2025"]);
+      expect(rows[1]).toHaveLength(36);
+      expect(rows[1].slice(-4)).toEqual(["Listed On", "UK Sanctions List Date Designated", "Last Updated", "Group ID"]);
+      expect(Math.max(...rows.map((r) => r.length))).toBe(36);
+    },
+    60_000,
+  );
 
   it(`a sheet that inflates past ${MAX_XLSX_INFLATED_BYTES / MiB} MiB (under 1 MB on the wire) is refused as it is inflated, naming the budget`, () => {
     const bomb = bombOf96MiB();
@@ -145,13 +156,19 @@ describe("the test-support XLSX reader", () => {
     const e = refusal(() => readXlsxSheet(withSheetXml(`<worksheet><sheetData>${rows}</sheetData></worksheet>`)));
     expect(e).toBeInstanceOf(XlsxSheetError);
     expect(e.message).toBe(`more than ${MAX_XLSX_CELLS.toLocaleString("en-GB")} cells in the sheet`);
-    expect(() => readXlsxSheet(withSheetXml(`<worksheet><sheetData><row><c r="XFE1"><v>1</v></c></row></sheetData></worksheet>`))).toThrow("a cell reference past column XFD (XFE1)");
+    expect(() => readXlsxSheet(withSheetXml(`<worksheet><sheetData><row><c r="XFE1"><v>1</v></c></row></sheetData></worksheet>`))).toThrow(
+      "a cell reference past column XFD (XFE1)",
+    );
   });
 
   it("a cell of more characters than Excel allows, a shared string that is not there, and broken XML are refused", () => {
-    const long = withSheetXml(`<worksheet><sheetData><row><c t="inlineStr"><is><t>${"x".repeat(MAX_XLSX_CELL_CHARS + 1)}</t></is></c></row></sheetData></worksheet>`);
+    const long = withSheetXml(
+      `<worksheet><sheetData><row><c t="inlineStr"><is><t>${"x".repeat(MAX_XLSX_CELL_CHARS + 1)}</t></is></c></row></sheetData></worksheet>`,
+    );
     expect(() => readXlsxSheet(long)).toThrow(`a string of more than ${MAX_XLSX_CELL_CHARS.toLocaleString("en-GB")} characters`);
-    expect(() => readXlsxSheet(withSheetXml(`<worksheet><sheetData><row><c t="s"><v>7</v></c></row></sheetData></worksheet>`))).toThrow("a cell refers to shared string 7, which the workbook does not hold");
+    expect(() => readXlsxSheet(withSheetXml(`<worksheet><sheetData><row><c t="s"><v>7</v></c></row></sheetData></worksheet>`))).toThrow(
+      "a cell refers to shared string 7, which the workbook does not hold",
+    );
     const broken = refusal(() => readXlsxSheet(withSheetXml(`<worksheet><sheetData><row><c></row></sheetData></worksheet>`)));
     expect(broken).toBeInstanceOf(XlsxSheetError);
     expect(broken.message).toMatch(/^xl\/worksheets\/sheet1\.xml unreadable/);

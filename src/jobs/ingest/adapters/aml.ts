@@ -14,6 +14,11 @@ export const aml: RegisterAdapter = {
   parse(f) {
     const bytes = fileOf(f);
     const fileName = f.fileName ?? undefined;
-    return { scope: "", editionDate: fileDateOf(f), mode: "snapshot", records: (from = 0, notes) => skipRecords(parseHmrcMlr(bytes, { fileName, stats: hmrcNotes(notes) }), from) };
+    return {
+      scope: "",
+      editionDate: fileDateOf(f),
+      mode: "snapshot",
+      records: (from = 0, notes) => skipRecords(parseHmrcMlr(bytes, { fileName, stats: hmrcNotes(notes) }), from),
+    };
   },
 };

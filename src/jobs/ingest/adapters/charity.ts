@@ -1,5 +1,12 @@
 import { charityExtractDate, charityTableStream, charityTableUrl } from "../../../sources/charity-commission/client";
-import { CHARITY_BUCKET_RECORDS, CHARITY_TABLES, type CharityTable, type CharityTableInput, extractDateOf, parseCharityExtract } from "../../../sources/charity-commission/parse";
+import {
+  CHARITY_BUCKET_RECORDS,
+  CHARITY_TABLES,
+  type CharityTable,
+  type CharityTableInput,
+  extractDateOf,
+  parseCharityExtract,
+} from "../../../sources/charity-commission/parse";
 import { RegisterFormatError } from "../../../sources/format-error";
 import { type RegisterAdapter, fileDateOf, timedFetch } from "../adapter";
 

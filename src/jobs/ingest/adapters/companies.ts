@@ -34,7 +34,11 @@ export const companies: RegisterAdapter = {
   async fetch(env, _job, now) {
     const published = await companiesEdition(env.COMPANIES_DB);
     // Nothing to read until a newer monthly file is out (sample data is replaced by any real edition).
-    const e = await findBulkEdition({ baseUrl: env.COMPANIES_HOUSE_BULK_URL, fetchImpl: bulkFetch }, now, published?.sample ? null : (published?.editionDate ?? null));
+    const e = await findBulkEdition(
+      { baseUrl: env.COMPANIES_HOUSE_BULK_URL, fetchImpl: bulkFetch },
+      now,
+      published?.sample ? null : (published?.editionDate ?? null),
+    );
     return e ? [{ source: "companies", open: () => e.open(), fileName: e.fileName, url: e.url, editionDate: e.editionDate }] : [];
   },
   parse(f) {

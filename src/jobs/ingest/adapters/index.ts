@@ -12,4 +12,15 @@ import { sponsors } from "./sponsors";
 import { sra } from "./sra";
 
 /** Each register's adapter, by source: every source of the catalogue has one. */
-export const ADAPTERS: Record<RegisterSource, RegisterAdapter> = { aml, sra, sponsors, cqc, charity, companies, sanctions, "gender-pay-gap": genderPayGap, contracts, "payment-practices": paymentPractices };
+export const ADAPTERS: Record<RegisterSource, RegisterAdapter> = {
+  aml,
+  sra,
+  sponsors,
+  cqc,
+  charity,
+  companies,
+  sanctions,
+  "gender-pay-gap": genderPayGap,
+  contracts,
+  "payment-practices": paymentPractices,
+};

@@ -1,5 +1,10 @@
 import { fetchPaymentPracticesExport } from "../../../sources/payment-practices/client";
-import { type PaymentPracticesInput, checkPaymentPracticesHeader, paymentPracticesEditionDate, parsePaymentPractices } from "../../../sources/payment-practices/parse";
+import {
+  type PaymentPracticesInput,
+  checkPaymentPracticesHeader,
+  paymentPracticesEditionDate,
+  parsePaymentPractices,
+} from "../../../sources/payment-practices/parse";
 import { CHUNK_ROWS, type EditionFile, type RegisterAdapter, fileDateOf, fileOf } from "../adapter";
 
 /** The export is about 100 MB, read as it arrives: the time limit covers the body too. */

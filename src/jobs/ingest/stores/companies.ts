@@ -23,7 +23,12 @@ export const COMPANY_SLICE = 100_000;
  */
 export const companiesStore: RegisterStore = {
   // Every batch the pipeline hands over at once goes in one D1 transaction (a few JSON statements).
-  stage: (env, runId, batches) => stageCompanies(env.COMPANIES_DB, runId, batches.flatMap((b) => b.records)),
+  stage: (env, runId, batches) =>
+    stageCompanies(
+      env.COMPANIES_DB,
+      runId,
+      batches.flatMap((b) => b.records),
+    ),
 
   async apply(env, run) {
     const db = env.COMPANIES_DB;
@@ -45,7 +50,14 @@ export const companiesStore: RegisterStore = {
     }
     // Readers switch in the companies database first; the run log then says so.
     await publishCompanies(db, run.runId, { editionDate: run.editionDate, sample: run.sample, replacesSample: run.replacesSample });
-    await recordPublished(env.DB, target, { editionDate: run.editionDate, sample: run.sample, replacesSample: run.replacesSample, changes, note: run.note, finishedAt });
+    await recordPublished(env.DB, target, {
+      editionDate: run.editionDate,
+      sample: run.sample,
+      replacesSample: run.replacesSample,
+      changes,
+      note: run.note,
+      finishedAt,
+    });
     // The versions this run replaced are now invisible: they go, so the database holds one version per live company.
     await pruneClosedVersions(db, run.runId);
     return { outcome: "loaded", changes, byKind };

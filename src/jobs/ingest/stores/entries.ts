@@ -1,4 +1,12 @@
-import { type EntryVersion, openEntries, publishRun, publishUnchanged, resetRegister, writeEntryVersions, writeRemovalsAndChanges } from "../../../db/registers";
+import {
+  type EntryVersion,
+  openEntries,
+  publishRun,
+  publishUnchanged,
+  resetRegister,
+  writeEntryVersions,
+  writeRemovalsAndChanges,
+} from "../../../db/registers";
 import { discardEntries, stageBatches, stagedRecords } from "../../../db/runs";
 import { normaliseName, normaliseNameCore } from "../../../services/matching/names";
 import { EditionDiff } from "../../../services/registers/diff";
@@ -28,7 +36,16 @@ export const entriesStore: RegisterStore = {
     // One pass over the staged edition: the diff keeps only keys and the previous state, and the new
     // versions of changed entries are written as we go (invisible to readers until the run is published).
     const diff = new EditionDiff(
-      open.map((p) => ({ key: p.key, entity: p.entity, part: p.part, name: p.name, status: p.status, rating: p.rating, town: p.town, removed: p.removed_on !== null })),
+      open.map((p) => ({
+        key: p.key,
+        entity: p.entity,
+        part: p.part,
+        name: p.name,
+        status: p.status,
+        rating: p.rating,
+        town: p.town,
+        removed: p.removed_on !== null,
+      })),
       { source: run.source },
     );
     let versions: EntryVersion[] = [];

@@ -16,7 +16,9 @@ export const CompanyNumberQuery = z
   .max(INPUT_LIMITS.company.max, `must be at most ${INPUT_LIMITS.company.max} characters`)
   .regex(COMPANY_NUMBER_PATTERN, "must be a Companies House company number, e.g. 00445790 or SC123456")
   .openapi({ example: "01234567" })
-  .describe("A Companies House company number: 8 characters, digits zero-padded (00445790) or a two-letter prefix (SC123456, NI…, OC…); unpadded numbers are padded.");
+  .describe(
+    "A Companies House company number: 8 characters, digits zero-padded (00445790) or a two-letter prefix (SC123456, NI…, OC…); unpadded numbers are padded.",
+  );
 
 export const CompaniesHouseProvenance = z
   .object({

@@ -48,18 +48,25 @@ export const TextOrUrl = z
     url: describedUrl("The document's address, fetched when no `text` is sent (HTML or PDF; `https://` is assumed when no scheme is given).").optional(),
   })
   .superRefine((v, ctx) => {
-    if (v.text === undefined && v.url === undefined) ctx.addIssue({ code: "custom", path: ["text"], message: "give `text` (the document's text) or `url` (its address)" });
+    if (v.text === undefined && v.url === undefined)
+      ctx.addIssue({ code: "custom", path: ["text"], message: "give `text` (the document's text) or `url` (its address)" });
   });
 
 export const ReadObject = z
   .object({
     from: z.enum(["text", "url"]).describe("`text`: the text sent was read; `url`: the document was fetched from `url`."),
     url: z.string().nullable().describe("The document's address: as fetched (after redirects), or as sent alongside `text`; null when only text was sent."),
-    format: z.enum(["html", "pdf", "text"]).describe("How it was read: a web page (navigation, header, footer, scripts and forms dropped), a PDF (page by page) or plain text."),
+    format: z
+      .enum(["html", "pdf", "text"])
+      .describe("How it was read: a web page (navigation, header, footer, scripts and forms dropped), a PDF (page by page) or plain text."),
     chars: z.number().int().describe("Characters of text read (headings and sentences)."),
     pages: z.number().int().nullable().describe("PDF pages read; null for a web page or text."),
     totalPages: z.number().int().nullable().describe("The PDF's pages; more than `pages` when it was cut."),
-    cut: z.boolean().describe(`True when the document was longer than was read (a PDF is read up to ${MAX_PDF_PAGES} pages, a web page or a text up to ${thousands(MAX_DOC_CHARS)} characters of its text).`),
+    cut: z
+      .boolean()
+      .describe(
+        `True when the document was longer than was read (a PDF is read up to ${MAX_PDF_PAGES} pages, a web page or a text up to ${thousands(MAX_DOC_CHARS)} characters of its text).`,
+      ),
     sections: z.number().int().describe("Headed sections found."),
     sentences: z.number().int().describe("Sentences read."),
     passages: z
@@ -93,7 +100,9 @@ export async function loadDocument(services: Pick<Services, "web" | "pdf">, inpu
       note:
         [
           input.url === undefined ? null : "Both `text` and `url` were sent: the text was read, and the URL was not fetched (text takes precedence).",
-          doc.cut ? `The text is longer than ${MAX_DOC_CHARS.toLocaleString("en-GB")} characters as read; the first ${MAX_DOC_CHARS.toLocaleString("en-GB")} were read.` : null,
+          doc.cut
+            ? `The text is longer than ${MAX_DOC_CHARS.toLocaleString("en-GB")} characters as read; the first ${MAX_DOC_CHARS.toLocaleString("en-GB")} were read.`
+            : null,
         ]
           .filter(Boolean)
           .join(" ") || null,
@@ -217,7 +226,9 @@ function outputOf(spec: ReaderSpec<{ facts: string[] }, z.ZodRawShape>) {
       summary: z.string().describe("A plain-English summary stating only the facts above (written from them, never the source of them)."),
       summaryBy: z
         .enum(["facts", "model"])
-        .describe("`facts`: the summary is the extracted facts' own sentences; `model`: a language model worded them, and its text was checked to state nothing the facts do not (else the facts' sentences are given)."),
+        .describe(
+          "`facts`: the summary is the extracted facts' own sentences; `model`: a language model worded them, and its text was checked to state nothing the facts do not (else the facts' sentences are given).",
+        ),
       read: ReadObject.describe("How much text there was and what was read (SPEC §4.3)."),
       checkedAt: z.string().describe("When the document was read (ISO 8601 UTC)."),
       notice: z.string(),
@@ -226,7 +237,13 @@ function outputOf(spec: ReaderSpec<{ facts: string[] }, z.ZodRawShape>) {
 }
 
 /** The reply from what the reader found: its fields, the extra ones, the summary and the `read` object. */
-function replyOf(spec: ReaderSpec<{ facts: string[] }, z.ZodRawShape>, loaded: Loaded, reading: Reading, query: { url: string | null; textChars: number | null }, parts: { report: Record<string, unknown>; extra: Record<string, unknown>; summary: Summary; now: Date }) {
+function replyOf(
+  spec: ReaderSpec<{ facts: string[] }, z.ZodRawShape>,
+  loaded: Loaded,
+  reading: Reading,
+  query: { url: string | null; textChars: number | null },
+  parts: { report: Record<string, unknown>; extra: Record<string, unknown>; summary: Summary; now: Date },
+) {
   return {
     query,
     document: { title: loaded.doc.title, url: loaded.url },
@@ -241,7 +258,12 @@ function replyOf(spec: ReaderSpec<{ facts: string[] }, z.ZodRawShape>, loaded: L
   };
 }
 
-async function answer<R extends { facts: string[] }>(spec: ReaderSpec<R, z.ZodRawShape>, loaded: Loaded, query: { url: string | null; textChars: number | null }, ctx: OpContext) {
+async function answer<R extends { facts: string[] }>(
+  spec: ReaderSpec<R, z.ZodRawShape>,
+  loaded: Loaded,
+  query: { url: string | null; textChars: number | null },
+  ctx: OpContext,
+) {
   const reading = new Reading(loaded.doc);
   const { facts, ...report } = spec.read(reading, { today: todayOf(ctx.now) });
   const extra = spec.enrich ? await spec.enrich({ facts, ...report } as R, ctx) : {};
@@ -317,5 +339,11 @@ function exampleReplyOf(spec: ReaderSpec<{ facts: string[] }, z.ZodRawShape>, lo
   const reading = new Reading(loaded.doc);
   const { facts, ...report } = spec.read(reading, { today: todayOf(NOW_OF_EXAMPLE) });
   const summary: Summary = { summary: composeSummary(facts), by: "facts" };
-  return replyOf(spec, loaded, reading, { url: null, textChars: spec.exampleText.length }, { report, extra: spec.exampleExtra ?? {}, summary, now: NOW_OF_EXAMPLE });
+  return replyOf(
+    spec,
+    loaded,
+    reading,
+    { url: null, textChars: spec.exampleText.length },
+    { report, extra: spec.exampleExtra ?? {}, summary, now: NOW_OF_EXAMPLE },
+  );
 }

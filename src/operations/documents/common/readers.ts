@@ -14,13 +14,15 @@ import { MODERN_SLAVERY_EXAMPLE_TEXT, ModernSlaveryReply } from "./modernSlavery
 import { OFSTED_EXAMPLE_TEXT, OfstedReply } from "./ofstedReply";
 import type { ReaderSpec } from "./reader";
 
-const AUTOMATED = "An automated reading of the document's text: results may be incomplete or wrong where the document is unusual, and are not professional advice (SPEC §1 rule 2). Check the quoted passages before relying on them.";
+const AUTOMATED =
+  "An automated reading of the document's text: results may be incomplete or wrong where the document is unusual, and are not professional advice (SPEC §1 rule 2). Check the quoted passages before relying on them.";
 
 export const MODERN_SLAVERY = {
   path: "/api/v1/modern-slavery",
   schemaName: "ModernSlaveryStatementReading",
   title: "Modern slavery statement reader",
-  summary: "Reads a statement made under section 54 of the Modern Slavery Act 2015: the six areas scored with evidence, sign-off compliance (approval and a director's signature), gaps, group statement, out of date.",
+  summary:
+    "Reads a statement made under section 54 of the Modern Slavery Act 2015: the six areas scored with evidence, sign-off compliance (approval and a director's signature), gaps, group statement, out of date.",
   description: `Reads a modern slavery statement (Modern Slavery Act 2015 s.54) and scores it the way a compliance officer would:
 
 - the organisation, the financial year covered and the statement's date;
@@ -40,7 +42,8 @@ export const OFSTED = {
   path: "/api/v1/ofsted-report",
   schemaName: "OfstedReportReading",
   title: "Ofsted report reader",
-  summary: "Structures an Ofsted inspection report of any of its four formats: inspection type and dates, graded areas (or report-card evaluations), safeguarding, strengths, areas to improve, themes and a plain summary.",
+  summary:
+    "Structures an Ofsted inspection report of any of its four formats: inspection type and dates, graded areas (or report-card evaluations), safeguarding, strengths, areas to improve, themes and a plain summary.",
   description: `Structures an Ofsted inspection report, whichever of the four formats it is in:
 
 1. the graded-table reports to 2019 (overall effectiveness and four key judgements, 1–4);
@@ -62,7 +65,8 @@ export const CQC = {
   path: "/api/v1/cqc-report",
   schemaName: "CqcReportReading",
   title: "CQC report reader",
-  summary: "Structures a CQC inspection report or a CQC location page: overall rating, the five key questions, strengths, concerns, enforcement action, inspection and publication dates, service and provider.",
+  summary:
+    "Structures a CQC inspection report or a CQC location page: overall rating, the five key questions, strengths, concerns, enforcement action, inspection and publication dates, service and provider.",
   description: `Structures a Care Quality Commission inspection report (a PDF, or its text) or a service's page on the CQC's own site (\`www.cqc.org.uk/location/…\`, read as a web page): the overall rating, the five key questions (\`keyQuestions\`: safe, effective, caring, responsive, well-led) each with its rating, strengths, concerns, breaches of regulation and enforcement action (warning notices, requirement notices, conditions, special measures), the inspection and publication dates, and the service and provider. People named in a report (a registered manager) are never given.`,
   documentName: "a CQC inspection report",
   reply: CqcReply,
@@ -75,8 +79,16 @@ export const CQC = {
 
 const RegisterTrustees = z
   .object({
-    charityNumber: z.string().nullable().describe("The registered charity number read from the report and looked up (England and Wales); null when none was found."),
-    found: z.boolean().nullable().describe("The number is on our copy of the Charity Commission register; null when not looked up (no number, a Scottish or Northern Irish number, or the register not loaded)."),
+    charityNumber: z
+      .string()
+      .nullable()
+      .describe("The registered charity number read from the report and looked up (England and Wales); null when none was found."),
+    found: z
+      .boolean()
+      .nullable()
+      .describe(
+        "The number is on our copy of the Charity Commission register; null when not looked up (no number, a Scottish or Northern Irish number, or the register not loaded).",
+      ),
     name: z.string().nullable().describe("The charity's name on the register."),
     trusteeCount: z.number().int().nullable().describe("The number of trustees the register lists (counted, never named)."),
     note: z.string().describe("What was looked up, and why not when it was not."),
@@ -87,7 +99,8 @@ export const CHARITY = {
   path: "/api/v1/charity-report",
   schemaName: "CharityReportReading",
   title: "Charity report reader",
-  summary: "Structures a charity's trustees' annual report and accounts: finances with the year, governance signals, delivery, flags (deficit, going concern, qualified opinion, late filing), a transparency score and the gaps a funder would ask about.",
+  summary:
+    "Structures a charity's trustees' annual report and accounts: finances with the year, governance signals, delivery, flags (deficit, going concern, qualified opinion, late filing), a transparency score and the gaps a funder would ask about.",
   description: `Structures a charity's trustees' annual report and accounts (accruals accounts under the Charities SORP, or receipts and payments accounts): income, expenditure, net result, reserves and funds by type, with the year they are for; governance signals (trustees, meetings, safeguarding, conflicts of interest, the risk statement, the reserves policy); delivery (activities and beneficiaries); flags (a deficit, going-concern doubts, a qualified examiner's or auditor's opinion, late filing); a transparency score with its formula; and the gaps a funder would ask about. When the report gives an England and Wales charity number, \`register\` adds the number of trustees our copy of the Charity Commission register lists — counted, never named.
 
 **What is read as a report.** The document must name a charity — a charity number stated with its label ("Registered charity number 1100001", "Charity No. 1100001", "Charity registration number: 1100001", "Registered Charity No 1100001", "Registered with the Charity Commission under number …", "Scottish charity number SC0…", the number on a Charity Commission accounts form's first line), a charity's legal form or regulator (a registered or Scottish charity, a charitable company, a CIO, the Charity Commission, OSCR, the CCNI, the Charities Act or SORP), or a trustees' report's title — and have the form of a report or accounts: a title such as "Trustees' annual report", "Report of the trustees", "Annual report and financial statements" or "Report and accounts" in its opening lines; a statement of financial activities, receipts and payments accounts (the CC16a form), a statement of assets and liabilities, a balance sheet or notes to the accounts; an independent examiner's or auditor's report; or the trustees' report's SORP sections (objectives and activities, achievements and performance, financial review, structure, governance and management, reference and administrative details, plans for future periods, the trustees' responsibilities, public benefit, reserves policy; the CC17a form's "Section C Objectives and activities" and so on) — two of them, or one with the year's income or expenditure. A plain-prose report counts as much as one with tables. A document that is not one (a modern slavery statement, a charity's web page, another kind of report) answers 422 \`unreadable_input\`, saying why, and costs nothing.`,
@@ -108,14 +121,50 @@ export const CHARITY = {
   exampleExtra: { register: { charityNumber: null, found: null, name: null, trusteeCount: null, note: "Not looked up in the documented example." } },
   async enrich(report, ctx) {
     const stated = report.charity.charityNumber.value;
-    const number = stated ? /^\s*(\d{6,7})\b/.exec(stated)?.[1] ?? null : null;
-    if (!stated) return { register: { charityNumber: null, found: null, name: null, trusteeCount: null, note: "No charity number was found in the report, so the register was not looked up." } };
-    if (!number) return { register: { charityNumber: stated, found: null, name: null, trusteeCount: null, note: "The number is not an England and Wales charity number (our register copy is the Charity Commission's), so it was not looked up." } };
+    const number = stated ? (/^\s*(\d{6,7})\b/.exec(stated)?.[1] ?? null) : null;
+    if (!stated)
+      return {
+        register: {
+          charityNumber: null,
+          found: null,
+          name: null,
+          trusteeCount: null,
+          note: "No charity number was found in the report, so the register was not looked up.",
+        },
+      };
+    if (!number)
+      return {
+        register: {
+          charityNumber: stated,
+          found: null,
+          name: null,
+          trusteeCount: null,
+          note: "The number is not an England and Wales charity number (our register copy is the Charity Commission's), so it was not looked up.",
+        },
+      };
     const edition = await ctx.services.registers.editionInfo("charity");
-    if (!edition.editionDate) return { register: { charityNumber: number, found: null, name: null, trusteeCount: null, note: "The charity register has not been loaded on this server yet, so the trustee count could not be looked up." } };
+    if (!edition.editionDate)
+      return {
+        register: {
+          charityNumber: number,
+          found: null,
+          name: null,
+          trusteeCount: null,
+          note: "The charity register has not been loaded on this server yet, so the trustee count could not be looked up.",
+        },
+      };
     const hits = await ctx.services.registers.entriesByDataField("charity", "charityNumber", number);
     const main = hits.find((e) => !/-/.test(String(e.data.charityNumber ?? ""))) ?? hits[0];
-    if (!main) return { register: { charityNumber: number, found: false, name: null, trusteeCount: null, note: `Charity ${number} is not on the Charity Commission register (edition of ${edition.editionDate}).` } };
+    if (!main)
+      return {
+        register: {
+          charityNumber: number,
+          found: false,
+          name: null,
+          trusteeCount: null,
+          note: `Charity ${number} is not on the Charity Commission register (edition of ${edition.editionDate}).`,
+        },
+      };
     const count = typeof main.data.trusteeCount === "number" ? main.data.trusteeCount : null;
     return {
       register: {

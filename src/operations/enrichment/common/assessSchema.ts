@@ -20,7 +20,9 @@ export const AssessFact = z
       .union([z.string(), z.number(), z.boolean(), z.array(z.string())])
       .nullable()
       .describe("The value found at `field`, exactly; null for an absence the watch-out is about (no company number, no website)."),
-    source: z.string().describe('Where the value comes from: "companies register", "website: https://…", a register\'s name, or "identity check (enrichment)".'),
+    source: z
+      .string()
+      .describe('Where the value comes from: "companies register", "website: https://…", a register\'s name, or "identity check (enrichment)".'),
   })
   .openapi("AssessFact");
 
@@ -34,7 +36,9 @@ export const FitReason = z
 
 export const SignalForYou = z
   .object({
-    code: z.string().describe("The profile signal's code (`hiring`, `cqc-registered`, `won-public-contracts`, `accounts-overdue`, …) or the fact's (`has-website`)."),
+    code: z
+      .string()
+      .describe("The profile signal's code (`hiring`, `cqc-registered`, `won-public-contracts`, `accounts-overdue`, …) or the fact's (`has-website`)."),
     label: z.string().describe("The signal in words, as the profile gives it."),
     kind: z.enum(["opportunity", "risk", "info"]).describe("The signal's kind, as the profile gives it."),
     whyItMatters: z.string().describe("How the fact bears on what your offer is about; never a statement about the business's intentions."),
@@ -64,7 +68,9 @@ export const OfferRead = z
       .array(
         z.object({
           key: z.string().describe("The audience's key in the table (`legal`, `care`, `hospitality`, `startups`, `charities`, …)."),
-          kind: z.enum(["sector", "stage", "type"]).describe("`sector` (compared with SIC codes), `stage` (new businesses: the incorporation date) or `type` (charities)."),
+          kind: z
+            .enum(["sector", "stage", "type"])
+            .describe("`sector` (compared with SIC codes), `stage` (new businesses: the incorporation date) or `type` (charities)."),
           matched: z.string().describe("The offer's own words for it."),
           sic: z.array(z.string()).describe("The SIC 2007 code prefixes it maps to (division 2 digits, group 3, class 4); empty for a stage or type."),
         }),
@@ -85,7 +91,12 @@ export const OfferRead = z
         z.object({
           matched: z.string().describe("The offer's own words."),
           name: z.string().describe('The place ("Bristol", "North West").'),
-          region: z.string().nullable().describe("The UK region, when the place is one (compared by the registered office's postcode area); null for a town (compared with the office's address)."),
+          region: z
+            .string()
+            .nullable()
+            .describe(
+              "The UK region, when the place is one (compared by the registered office's postcode area); null for a town (compared with the office's address).",
+            ),
         }),
       )
       .describe("The places the offer names."),
@@ -93,7 +104,11 @@ export const OfferRead = z
     needs: z
       .array(
         z.object({
-          key: z.string().describe("`hiring`, `visas`, `accounts`, `new-business`, `tenders`, `care-quality`, `accessibility`, `website`, `cash-flow`, `growth`, `sustainability` or `compliance`."),
+          key: z
+            .string()
+            .describe(
+              "`hiring`, `visas`, `accounts`, `new-business`, `tenders`, `care-quality`, `accessibility`, `website`, `cash-flow`, `growth`, `sustainability` or `compliance`.",
+            ),
           label: z.string().describe("In words."),
           matched: z.string().describe("The offer's own words."),
         }),
@@ -105,7 +120,14 @@ export const OfferRead = z
 /** The assessment's fields of the reply (SPEC §2.3: fitScore, fitReasons, signalsForYou, approachAngle, openerDraft, watchOuts). */
 export const AssessmentFields = z
   .object({
-    fitScore: z.number().int().min(0).max(100).describe("How far the offer matches the verified profile, 0–100: the sum of the rules' points, held between 0 and 100 and capped by the register status (see the method)."),
+    fitScore: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .describe(
+        "How far the offer matches the verified profile, 0–100: the sum of the rules' points, held between 0 and 100 and capped by the register status (see the method).",
+      ),
     fitBand: z
       .enum(["strong", "possible", "weak"])
       .describe(`\`strong\` (${FIT_BANDS.strong}+), \`possible\` (${FIT_BANDS.possible}–${FIT_BANDS.strong - 1}) or \`weak\` (below ${FIT_BANDS.possible}).`),
@@ -113,8 +135,14 @@ export const AssessmentFields = z
     signalsForYou: z.array(SignalForYou).describe("The profile's signals that bear on what the offer is about or the sector it names."),
     approachAngle: ApproachAngle.describe("The facts an opener can rest on (factual)."),
     openerFacts: z.array(z.string()).describe("The facts of the approach angle as sentences an opener may use as they are."),
-    openerDraft: z.string().describe("A short opener for you to edit: a greeting without a name, your offer, up to two facts, a question. Never a claim about their needs or intentions."),
-    draftBy: z.enum(["facts", "model"]).describe("`facts`: composed from the facts; `model`: a language model's wording of the same lines, checked to add nothing."),
+    openerDraft: z
+      .string()
+      .describe(
+        "A short opener for you to edit: a greeting without a name, your offer, up to two facts, a question. Never a claim about their needs or intentions.",
+      ),
+    draftBy: z
+      .enum(["facts", "model"])
+      .describe("`facts`: composed from the facts; `model`: a language model's wording of the same lines, checked to add nothing."),
     editable: z.literal(true).describe("Always true: the draft is yours to edit."),
     watchOuts: z.array(WatchOut).describe("Risks and gaps: register status, overdue filings, unconfirmed identity, data not read, a possible competitor."),
     notWeighed: z.array(z.string()).describe("What the rules could not compare (nothing in the profile to compare with), in words."),

@@ -13,7 +13,18 @@ import { statusFromBulk } from "../../../services/companies/bulkVocabulary";
 import type { CompanyProfile } from "../../../services/companies/profile";
 import type { CompanyRow } from "../../../services/companies/records";
 import { companyFtsQuery, rankCompanies } from "../../../services/companies/search";
-import { type Candidate, type EnrichQuery, type Identity, type Tie, alternativeOf, decideForSite, inPlace, parseEnrichQuery, sameNamed, siteConfirms } from "../../../services/enrich/identity";
+import {
+  type Candidate,
+  type EnrichQuery,
+  type Identity,
+  type Tie,
+  alternativeOf,
+  decideForSite,
+  inPlace,
+  parseEnrichQuery,
+  sameNamed,
+  siteConfirms,
+} from "../../../services/enrich/identity";
 import { baseSignals, buildProfile, registerFactsOfBulkRow, registerFactsOfLive } from "../../../services/enrich/profile";
 import { GAZETTE_SOURCE, PAYMENT_SOURCE, cqcSignals, paymentSignal, recentInsolvencyNotices } from "../../../services/enrich/registerSignals";
 import { gazetteSignals } from "../../../services/risk/gazette";
@@ -143,7 +154,11 @@ const candidateOfProfile = (p: CompanyProfile): Candidate => ({
 });
 
 /** The register's entry for a number: the local file's row when it lists it, else Companies House (null: no such company). */
-async function entryOf(ctx: OpContext, number: string, count: Counter): Promise<{ candidate: Candidate; row: CompanyRow | null; profile: CompanyProfile | null } | null> {
+async function entryOf(
+  ctx: OpContext,
+  number: string,
+  count: Counter,
+): Promise<{ candidate: Candidate; row: CompanyRow | null; profile: CompanyProfile | null } | null> {
   const reg = ctx.services.companiesRegister;
   const row = (await reg.companiesEdition()) ? await reg.companyByNumber(number) : null;
   if (row) return { candidate: candidateOfRow(row), row, profile: null };
@@ -158,7 +173,11 @@ async function searchRegister(ctx: OpContext, name: string, count: Counter, limi
   if (await reg.companiesEdition()) {
     const fts = companyFtsQuery(name);
     const rows = fts ? await reg.companiesMatching(fts, 200) : [];
-    return rankCompanies(name, rows.map((row) => ({ number: row.number, name: row.name, previousNames: row.previousNames.map((p) => p.name), row })), limit).map((r) => ({
+    return rankCompanies(
+      name,
+      rows.map((row) => ({ number: row.number, name: row.name, previousNames: row.previousNames.map((p) => p.name), row })),
+      limit,
+    ).map((r) => ({
       candidate: candidateOfRow(r.candidate.row),
       confidence: r.confidence,
     }));
@@ -182,7 +201,11 @@ async function searchRegister(ctx: OpContext, name: string, count: Counter, limi
 }
 
 /** The live profile of a company the bulk file lists: null, with the reason in words, when it cannot be read just now. */
-async function liveProfileOf(ctx: OpContext, number: string, count: Counter): Promise<{ profile: CompanyProfile; note: null } | { profile: null; note: string }> {
+async function liveProfileOf(
+  ctx: OpContext,
+  number: string,
+  count: Counter,
+): Promise<{ profile: CompanyProfile; note: null } | { profile: null; note: string }> {
   count.calls++;
   try {
     const profile = await ctx.services.companiesHouse.getProfile(number);
@@ -198,10 +221,21 @@ async function liveProfileOf(ctx: OpContext, number: string, count: Counter): Pr
  * registered office postcode, as distress-signals matches them), those of concern in the last 12 months kept. The
  * Gazette failing is said (`read: false`), never "no notices".
  */
-async function insolvencyNoticesOf(ctx: OpContext, facts: Pick<RegisterFacts, "number" | "name" | "registeredOffice">, previousNames: string[], today: string, count: Counter): Promise<InsolvencyNotices> {
+async function insolvencyNoticesOf(
+  ctx: OpContext,
+  facts: Pick<RegisterFacts, "number" | "name" | "registeredOffice">,
+  previousNames: string[],
+  today: string,
+  count: Counter,
+): Promise<InsolvencyNotices> {
   count.calls++;
   try {
-    const found = await ctx.services.gazette.insolvencyNotices({ number: facts.number, name: facts.name, previousNames, postcode: facts.registeredOffice.postcode });
+    const found = await ctx.services.gazette.insolvencyNotices({
+      number: facts.number,
+      name: facts.name,
+      previousNames,
+      postcode: facts.registeredOffice.postcode,
+    });
     return { read: true, recent: recentInsolvencyNotices(gazetteSignals(found.matched.map((m) => m.notice)), today), note: null };
   } catch (e) {
     if (!(e instanceof UpstreamError)) throw e;
@@ -233,7 +267,8 @@ async function registerFactsOf(ctx: OpContext, entry: NonNullable<Awaited<Return
   if (entry.row) {
     const [live, edition] = await Promise.all([liveProfileOf(ctx, c.number, count), reg.companiesEdition()]);
     const fileDate = edition?.editionDate ?? null;
-    if (live.profile) whole = registerFactsOfLive(live.profile, today, { facts: registerFactsOfBulkRow(entry.row, c.address ?? "", today, fileDate, ""), fileDate });
+    if (live.profile)
+      whole = registerFactsOfLive(live.profile, today, { facts: registerFactsOfBulkRow(entry.row, c.address ?? "", today, fileDate, ""), fileDate });
     else whole = registerFactsOfBulkRow(entry.row, c.address ?? "", today, fileDate, live.note);
   } else whole = registerFactsOfLive(entry.profile!, today);
   const { sicDescriptions: _d, activeOfficers: _o, employees: _e, ...facts } = whole;
@@ -267,7 +302,15 @@ const profileOfFacts = (r: Omit<RegisterFacts, "sicDescriptions" | "activeOffice
   incorporatedOn: r.incorporationDate,
   ceasedOn: null,
   jurisdiction: null,
-  registeredOffice: { line1: null, line2: null, locality: r.registeredOffice.locality, region: null, postcode: r.registeredOffice.postcode, country: null, text: r.registeredOffice.text },
+  registeredOffice: {
+    line1: null,
+    line2: null,
+    locality: r.registeredOffice.locality,
+    region: null,
+    postcode: r.registeredOffice.postcode,
+    country: null,
+    text: r.registeredOffice.text,
+  },
   previousNames: previousNames.map((name) => ({ name, from: null, until: null })),
   sicCodes: r.sicCodes,
   accountsOverdue: r.accountsOverdue,
@@ -281,7 +324,12 @@ const profileOfFacts = (r: Omit<RegisterFacts, "sicDescriptions" | "activeOffice
  * registered and former names, exact only), without asking Companies House again. None when the register is not
  * loaded or does not list it; an entry that states another company's number is never this one's, whatever its name.
  */
-async function companyEntriesOn(ctx: OpContext, r: Omit<RegisterFacts, "sicDescriptions" | "activeOfficers">, previousNames: string[], source: RegisterSource): Promise<Entry[]> {
+async function companyEntriesOn(
+  ctx: OpContext,
+  r: Omit<RegisterFacts, "sicDescriptions" | "activeOfficers">,
+  previousNames: string[],
+  source: RegisterSource,
+): Promise<Entry[]> {
   if (!(await ctx.services.registers.editionInfo(source)).editionDate) return [];
   const profile = profileOfFacts(r, previousNames);
   const services: LookupServices = {
@@ -290,7 +338,10 @@ async function companyEntriesOn(ctx: OpContext, r: Omit<RegisterFacts, "sicDescr
   };
   try {
     // Only a definite match is the company's (issue 28 §1: the register checks' one match rule); a former or alternative name is not.
-    return (await lookup(services, source, r.number)).found.filter((f) => f.certainty.definite).map((f) => f.entry).filter((e) => !e.removedOn);
+    return (await lookup(services, source, r.number)).found
+      .filter((f) => f.certainty.definite)
+      .map((f) => f.entry)
+      .filter((e) => !e.removedOn);
   } catch (e) {
     if (e instanceof NotFoundError) return [];
     throw e;
@@ -304,10 +355,18 @@ const EMPLOYEES_NOT_READ = "employees in the filed accounts not read (Companies 
  * dormant company; Companies House failing leaves it out, said in `note`, rather than failing the enrichment), and the
  * headcount band of its newest gender pay gap report. Never an estimate.
  */
-async function employeesOf(ctx: OpContext, facts: Omit<RegisterFacts, "sicDescriptions" | "activeOfficers">, previousNames: string[], count: Counter): Promise<Employees | undefined> {
+async function employeesOf(
+  ctx: OpContext,
+  facts: Omit<RegisterFacts, "sicDescriptions" | "activeOfficers">,
+  previousNames: string[],
+  count: Counter,
+): Promise<Employees | undefined> {
   // Each request the accounts take is counted as it is asked (the filing history, the metadata, the document).
   const counted = <T extends object>(o: T, names: (keyof T)[]): T =>
-    Object.assign(Object.create(o) as T, Object.fromEntries(names.map((n) => [n, (...a: unknown[]) => (count.calls++, (o[n] as (...a: unknown[]) => unknown).apply(o, a))])));
+    Object.assign(
+      Object.create(o) as T,
+      Object.fromEntries(names.map((n) => [n, (...a: unknown[]) => (count.calls++, (o[n] as (...a: unknown[]) => unknown).apply(o, a))])),
+    );
   const services = {
     companiesHouse: counted(ctx.services.companiesHouse, ["getFilingHistory"]),
     companiesHouseDocuments: counted(ctx.services.companiesHouseDocuments, ["getMetadata", "getAccounts"]),
@@ -326,7 +385,10 @@ async function employeesOf(ctx: OpContext, facts: Omit<RegisterFacts, "sicDescri
     }
   })();
   const [acc, gpg] = await Promise.all([accounts, companyEntriesOn(ctx, facts, previousNames, "gender-pay-gap")]);
-  const newest = gpg.map((e) => e.data as unknown as GenderPayGapReport).filter((g) => g.sizeBand).sort((a, b) => b.year.localeCompare(a.year))[0];
+  const newest = gpg
+    .map((e) => e.data as unknown as GenderPayGapReport)
+    .filter((g) => g.sizeBand)
+    .sort((a, b) => b.year.localeCompare(a.year))[0];
   if (acc.average === null && !acc.note && !newest) return undefined;
   return { ...acc, band: newest?.sizeBand ?? null, bandYear: newest?.year ?? null };
 }
@@ -340,7 +402,10 @@ async function otherSignals(ctx: OpContext, r: RegisterFacts, previousNames: str
   const awards = await ctx.services.contracts.contractAwardsOf({ numbers: [r.number], keys: [], since }, 50, 0);
   if (awards.length) {
     const total = awards.reduce((s, a) => s + (a.award.value?.currency === "GBP" ? a.award.value.amount : 0), 0);
-    const latest = awards.map((a) => a.award.awardDate ?? a.award.datePublished ?? "").sort().at(-1);
+    const latest = awards
+      .map((a) => a.award.awardDate ?? a.award.datePublished ?? "")
+      .sort()
+      .at(-1);
     out.push({
       code: "won-public-contracts",
       label: `Won ${awards.length === 50 ? "50 or more" : awards.length} public contract award${awards.length === 1 ? "" : "s"} since ${since}${total ? ` (${money(total)} stated)` : ""}${latest ? `, the latest ${latest.slice(0, 10)}` : ""}`,
@@ -350,13 +415,30 @@ async function otherSignals(ctx: OpContext, r: RegisterFacts, previousNames: str
   }
   const on = (source: RegisterSource) => companyEntriesOn(ctx, r, previousNames, source);
   const [sponsor, cqc, payments] = await Promise.all([on("sponsors"), on("cqc"), on("payment-practices")]);
-  if (sponsor.length) out.push({ code: "licensed-sponsor", label: "On the register of licensed visa sponsors", kind: "info", source: "Home Office register of licensed sponsors" });
+  if (sponsor.length)
+    out.push({
+      code: "licensed-sponsor",
+      label: "On the register of licensed visa sponsors",
+      kind: "info",
+      source: "Home Office register of licensed sponsors",
+    });
   // The CQC lists a provider's locations under its provider id (a location often carries no company number).
-  const providerIds = [...new Set(cqc.filter((e) => e.data.kind === "provider" && typeof e.data.providerId === "string").map((e) => e.data.providerId as string))];
-  const locations = (await Promise.all(providerIds.map((id) => ctx.services.registers.entriesByDataField("cqc", "providerId", id, 2000)))).flat().filter((e) => e.data.kind === "location" && !e.removedOn);
+  const providerIds = [
+    ...new Set(cqc.filter((e) => e.data.kind === "provider" && typeof e.data.providerId === "string").map((e) => e.data.providerId as string)),
+  ];
+  const locations = (await Promise.all(providerIds.map((id) => ctx.services.registers.entriesByDataField("cqc", "providerId", id, 2000))))
+    .flat()
+    .filter((e) => e.data.kind === "location" && !e.removedOn);
   const cqcAll = [...new Map([...cqc, ...locations].map((e) => [e.key, e])).values()];
-  out.push(...cqcSignals(cqcAll.map((e) => ({ kind: e.data.kind === "provider" ? "provider" : "location", status: e.status, rating: e.rating, removed: e.removedOn !== null }))));
-  const paid = paymentSignal(payments.map((e) => e.data as unknown as PaymentReport), today);
+  out.push(
+    ...cqcSignals(
+      cqcAll.map((e) => ({ kind: e.data.kind === "provider" ? "provider" : "location", status: e.status, rating: e.rating, removed: e.removedOn !== null })),
+    ),
+  );
+  const paid = paymentSignal(
+    payments.map((e) => e.data as unknown as PaymentReport),
+    today,
+  );
   if (paid) out.push(paid);
   return out;
 }
@@ -377,20 +459,44 @@ const siteNames = (site: SiteFacts, host: string): string[] => {
 async function forDomain(ctx: OpContext, host: string, count: Counter) {
   const read = await readSiteAt(ctx, `https://${host}/`, true, count);
   if (!read.ok) {
-    return { site: null, evidence: null, identity: { confirmed: null, note: `The website could not be read (${read.reason}), so nothing on it confirms a registered company: no company number is given.`, alternatives: [] } as Identity, siteProblem: read.reason, entry: null };
+    return {
+      site: null,
+      evidence: null,
+      identity: {
+        confirmed: null,
+        note: `The website could not be read (${read.reason}), so nothing on it confirms a registered company: no company number is given.`,
+        alternatives: [],
+      } as Identity,
+      siteProblem: read.reason,
+      entry: null,
+    };
   }
   const { facts, evidence } = readSite(read.host, read.html, read.pages);
   const stated = await Promise.all(evidence.numbers.slice(0, 3).map(async (n) => ({ number: n.number, found: await entryOf(ctx, n.number, count) })));
   const byName = stated.some((s) => s.found)
     ? []
-    : (await Promise.all(siteNames(facts, read.host).map((n) => searchRegister(ctx, n, count, 5)))).flat().filter((x) => x.confidence >= 0.6).map((x) => x.candidate);
-  const identity = decideForSite(evidence, stated.map((s) => ({ number: s.number, entry: s.found?.candidate ?? null })), byName);
-  const entry = identity.confirmed ? (stated.find((s) => s.found?.candidate.number === identity.confirmed!.candidate.number)?.found ?? (await entryOf(ctx, identity.confirmed.candidate.number, count))) : null;
+    : (await Promise.all(siteNames(facts, read.host).map((n) => searchRegister(ctx, n, count, 5))))
+        .flat()
+        .filter((x) => x.confidence >= 0.6)
+        .map((x) => x.candidate);
+  const identity = decideForSite(
+    evidence,
+    stated.map((s) => ({ number: s.number, entry: s.found?.candidate ?? null })),
+    byName,
+  );
+  const entry = identity.confirmed
+    ? (stated.find((s) => s.found?.candidate.number === identity.confirmed!.candidate.number)?.found ??
+      (await entryOf(ctx, identity.confirmed.candidate.number, count)))
+    : null;
   return { site: facts, evidence, identity, siteProblem: null, entry };
 }
 
 /** Looks for the website of a register entry among the domains its name suggests; the site must confirm it. */
-async function discoverSite(ctx: OpContext, c: Candidate, count: Counter): Promise<{ site: SiteFacts; tie: Tie; tried: string[] } | { site: null; tried: string[] }> {
+async function discoverSite(
+  ctx: OpContext,
+  c: Candidate,
+  count: Counter,
+): Promise<{ site: SiteFacts; tie: Tie; tried: string[] } | { site: null; tried: string[] }> {
   const tried = domainsForName(c.name, GUESSES, ctx.services.enrichment.domainSuffixes);
   // An upstream of ours failing here (the DNS resolver) propagates: "no website found" is never said when none could be looked for.
   const homes = await mapLimited(tried, PAGE_CONCURRENCY, (d) => readSiteAt(ctx, `https://${d}/`, false, count));
@@ -406,7 +512,11 @@ async function discoverSite(ctx: OpContext, c: Candidate, count: Counter): Promi
   return { site: null, tried };
 }
 
-async function forRegisterEntries(ctx: OpContext, candidates: Candidate[], count: Counter): Promise<{ identity: Identity; site: SiteFacts | null; tried: string[] }> {
+async function forRegisterEntries(
+  ctx: OpContext,
+  candidates: Candidate[],
+  count: Counter,
+): Promise<{ identity: Identity; site: SiteFacts | null; tried: string[] }> {
   const found = await Promise.all(candidates.slice(0, DISCOVER_MAX).map((c) => discoverSite(ctx, c, count)));
   const confirmed = found.flatMap((f) => (f.site ? [f] : []));
   const tried = found.flatMap((f) => f.tried);
@@ -431,12 +541,21 @@ export async function enrich(ctx: OpContext, q: string, location: string | undef
   }
   const out = await enrichUncached(ctx, parseEnrichQuery(q), location?.trim() || undefined);
   // An answer missing a part that could not be read just now (the live profile, The Gazette, the officers, the accounts' employees) is not kept: the next call reads again.
-  const partial = !!out.register && (out.register.record.source !== "live" || out.register.insolvencyNotices?.read === false || !!out.register.employees?.note || !!out.register.activeOfficersNote);
+  const partial =
+    !!out.register &&
+    (out.register.record.source !== "live" ||
+      out.register.insolvencyNotices?.read === false ||
+      !!out.register.employees?.note ||
+      !!out.register.activeOfficersNote);
   if (opts.cache !== false && !partial) {
     const { profile, register, site, siteProblem } = out;
     // The site's text is kept to its first CACHED_TEXT characters: enough for the classifier, small enough for a row.
     const kept = site ? { ...site, text: site.text.slice(0, CACHED_TEXT) } : null;
-    ctx.waitUntil(ctx.services.cache.put(key, { status: 200, body: JSON.stringify({ profile, register, site: kept, siteProblem }), fetchedAt: ctx.now.getTime() }, ENRICH_CACHE_SECONDS).catch(() => {}));
+    ctx.waitUntil(
+      ctx.services.cache
+        .put(key, { status: 200, body: JSON.stringify({ profile, register, site: kept, siteProblem }), fetchedAt: ctx.now.getTime() }, ENRICH_CACHE_SECONDS)
+        .catch(() => {}),
+    );
   }
   return out;
 }
@@ -454,7 +573,9 @@ async function enrichUncached(ctx: OpContext, query: EnrichQuery, location: stri
   if (query.kind === "domain") {
     const d = await forDomain(ctx, query.host, count);
     ({ identity, site, siteProblem, entry } = d);
-    alternatives = identity.alternatives.map((c) => alternativeOf(c, identity.note?.includes("several company numbers") ? "a company number the site states" : "shares words with the site's name"));
+    alternatives = identity.alternatives.map((c) =>
+      alternativeOf(c, identity.note?.includes("several company numbers") ? "a company number the site states" : "shares words with the site's name"),
+    );
   } else if (query.kind === "number") {
     entry = await entryOf(ctx, query.number, count);
     if (!entry) identity = { confirmed: null, note: `No company with number ${query.number} is on the companies register.`, alternatives: [] };
@@ -480,18 +601,35 @@ async function enrichUncached(ctx: OpContext, query: EnrichQuery, location: stri
     }
   } else {
     const ranked = await searchRegister(ctx, query.name, count, 20);
-    const same = sameNamed(query.name, ranked.map((r) => r.candidate));
+    const same = sameNamed(
+      query.name,
+      ranked.map((r) => r.candidate),
+    );
     const here = location ? same.filter((c) => inPlace(c, location)) : same;
     if (!same.length) {
-      const near = ranked.filter((r) => r.confidence >= 0.6).slice(0, 5).map((r) => r.candidate);
-      identity = { confirmed: null, note: `No registered company is named "${query.name}"${near.length ? "; companies with similar names are listed as alternatives to confirm" : ""}.`, alternatives: [] };
+      const near = ranked
+        .filter((r) => r.confidence >= 0.6)
+        .slice(0, 5)
+        .map((r) => r.candidate);
+      identity = {
+        confirmed: null,
+        note: `No registered company is named "${query.name}"${near.length ? "; companies with similar names are listed as alternatives to confirm" : ""}.`,
+        alternatives: [],
+      };
       alternatives = near.map((c) => alternativeOf(c, "similar name"));
     } else if (!here.length) {
-      identity = { confirmed: null, note: `No company named "${query.name}" has its registered office in ${location}; those that share the name elsewhere are listed as alternatives to confirm.`, alternatives: [] };
+      identity = {
+        confirmed: null,
+        note: `No company named "${query.name}" has its registered office in ${location}; those that share the name elsewhere are listed as alternatives to confirm.`,
+        alternatives: [],
+      };
       alternatives = same.slice(0, 10).map((c) => alternativeOf(c, "same name, registered elsewhere"));
     } else {
       // Several companies sharing the name: none is picked for the caller, whatever websites exist (the caller may mean one without).
-      const d = here.length === 1 ? await forRegisterEntries(ctx, here, count) : { identity: { confirmed: null, note: null, alternatives: here } as Identity, site: null, tried: [] };
+      const d =
+        here.length === 1
+          ? await forRegisterEntries(ctx, here, count)
+          : { identity: { confirmed: null, note: null, alternatives: here } as Identity, site: null, tried: [] };
       site = d.site;
       identity = d.identity;
       if (!identity.confirmed) {
@@ -508,10 +646,17 @@ async function enrichUncached(ctx: OpContext, query: EnrichQuery, location: stri
 
   const confirmedEntry = identity.confirmed || numberFromQuery ? entry : null;
   const register = confirmedEntry ? await registerFactsOf(ctx, confirmedEntry, today, count) : null;
-  const signals = [...baseSignals(register, site, today), ...(register ? await otherSignals(ctx, register, confirmedEntry!.candidate.previousNames, today) : [])];
+  const signals = [
+    ...baseSignals(register, site, today),
+    ...(register ? await otherSignals(ctx, register, confirmedEntry!.candidate.previousNames, today) : []),
+  ];
   const sources = [
     ...(site ? [`website: ${site.url}`] : []),
-    ...(register ? [`companies register: ${register.number}${register.record.source === "bulk-file" ? ` (the Basic Company Data file${register.record.bulkFileDate ? ` of ${register.record.bulkFileDate}` : ""}; the live profile could not be read)` : ""}`] : []),
+    ...(register
+      ? [
+          `companies register: ${register.number}${register.record.source === "bulk-file" ? ` (the Basic Company Data file${register.record.bulkFileDate ? ` of ${register.record.bulkFileDate}` : ""}; the live profile could not be read)` : ""}`,
+        ]
+      : []),
     ...(signals.some((s) => s.code === "gazette-notice") ? [GAZETTE_SOURCE] : []),
     ...(signals.some((s) => s.code === "won-public-contracts") ? ["contract awards: Find a Tender, Contracts Finder"] : []),
     ...(signals.some((s) => s.code === "licensed-sponsor") ? ["Home Office register of licensed sponsors"] : []),

@@ -14,13 +14,9 @@ import { ACCURACY_FORMULA } from "../../../services/enrich/identity";
 const NAMEABLE = /^[^\u0000-\u001f\u007f]*[\p{L}\p{N}][^\u0000-\u001f\u007f]*$/u;
 export const nameable = <T extends z.ZodString>(s: T) => s.regex(NAMEABLE, "must contain a letter or a digit, and no control characters");
 
-export const Q = nameable(
-  z
-    .string()
-    .trim()
-    .min(1, "is required")
-    .max(INPUT_LIMITS.q.max, `must be at most ${INPUT_LIMITS.q.max} characters`),
-).describe("A company name, a domain (`acme-widgets.co.uk`, or a URL of the site), or a company number.");
+export const Q = nameable(z.string().trim().min(1, "is required").max(INPUT_LIMITS.q.max, `must be at most ${INPUT_LIMITS.q.max} characters`)).describe(
+  "A company name, a domain (`acme-widgets.co.uk`, or a URL of the site), or a company number.",
+);
 
 export const Location = z
   .string()
@@ -77,35 +73,54 @@ export const StatusSource = z
   .object({
     statusFrom: z
       .enum(["companies-house", "bulk-file"])
-      .describe("`companies-house`: the status, the status detail and every field not in `fromBulkFile` come from the company's live profile, read `statusAsOf`. `bulk-file`: the live profile could not be read, so they are the monthly Basic Company Data file's, as of its date; nothing that file cannot show (a proposal to strike off since then, an insolvency) is claimed absent."),
-    statusAsOf: z.string().nullable().describe("YYYY-MM-DD: the day of the call for the live profile (its answers are kept for up to 12 hours), or the bulk file's date."),
+      .describe(
+        "`companies-house`: the status, the status detail and every field not in `fromBulkFile` come from the company's live profile, read `statusAsOf`. `bulk-file`: the live profile could not be read, so they are the monthly Basic Company Data file's, as of its date; nothing that file cannot show (a proposal to strike off since then, an insolvency) is claimed absent.",
+      ),
+    statusAsOf: z
+      .string()
+      .nullable()
+      .describe("YYYY-MM-DD: the day of the call for the live profile (its answers are kept for up to 12 hours), or the bulk file's date."),
     bulkFileDate: z.string().nullable().describe("The Basic Company Data file's date when any field comes from it; null otherwise."),
-    fromBulkFile: z.array(z.string()).describe("Register facts taken from the bulk file (where the live profile gives none, or all of them when it could not be read), as of `bulkFileDate`."),
+    fromBulkFile: z
+      .array(z.string())
+      .describe("Register facts taken from the bulk file (where the live profile gives none, or all of them when it could not be read), as of `bulkFileDate`."),
     insolvencyNotices: z
       .enum(["read", "not-read", "not-asked"])
-      .describe("The Gazette's corporate insolvency notices: `read` (a notice of concern in the last 12 months is a `gazette-notice` risk signal), `not-read` (The Gazette could not be read: none is reported and none is ruled out)."),
+      .describe(
+        "The Gazette's corporate insolvency notices: `read` (a notice of concern in the last 12 months is a `gazette-notice` risk signal), `not-read` (The Gazette could not be read: none is reported and none is ruled out).",
+      ),
     note: z.string().describe("The above in words."),
   })
-  .describe("Where the status and the register's other facts come from (issue 28 §2): Companies House's live profile, the monthly bulk file only for its gaps, each named with the file's date.")
+  .describe(
+    "Where the status and the register's other facts come from (issue 28 §2): Companies House's live profile, the monthly bulk file only for its gaps, each named with the file's date.",
+  )
   .openapi("StatusSource");
 
 export const BusinessProfile = z
   .object({
-    found: z.boolean().describe("True when a business was identified: its website read, or its register entry confirmed (or named by its number). A miss costs nothing."),
+    found: z
+      .boolean()
+      .describe("True when a business was identified: its website read, or its register entry confirmed (or named by its number). A miss costs nothing."),
     name: z.string().optional().describe("The registered name of the confirmed company, else the site's own name."),
     website: z.string().optional().describe("The business's homepage as reached, always with its scheme."),
     companyNumber: z
       .string()
       .optional()
-      .describe("Absent when the business's own website does not confirm the company (its number stated and the name agreeing, or its full name or postcode with the register's entry); `registryNote` then says why. Given back for a query that is itself a company number."),
+      .describe(
+        "Absent when the business's own website does not confirm the company (its number stated and the name agreeing, or its full name or postcode with the register's entry); `registryNote` then says why. Given back for a query that is itself a company number.",
+      ),
     status: z
       .string()
       .optional()
-      .describe("Companies House company_status of the confirmed company, from its live profile; from the monthly Basic Company Data file, as of the file's date, only when the live profile could not be read (`registerSource` says which)."),
+      .describe(
+        "Companies House company_status of the confirmed company, from its live profile; from the monthly Basic Company Data file, as of the file's date, only when the live profile could not be read (`registerSource` says which).",
+      ),
     statusDetail: z
       .string()
       .optional()
-      .describe("Companies House company_status_detail, where it gives one (e.g. `active-proposal-to-strike-off`): a proposal to strike off is also a `proposal-to-strike-off` risk signal."),
+      .describe(
+        "Companies House company_status_detail, where it gives one (e.g. `active-proposal-to-strike-off`): a proposal to strike off is also a `proposal-to-strike-off` risk signal.",
+      ),
     registerSource: StatusSource.optional(),
     sicCodes: z.array(z.string()).optional().describe("Registered SIC 2007 codes."),
     incorporationDate: z.string().optional(),
@@ -116,16 +131,27 @@ export const BusinessProfile = z
         "A size band (micro, small, medium, large; from the last accounts type, else the employees stated) and the facts it rests on, each with its source: the accounts type, the average employees of the latest tagged accounts (and the date they run to), the headcount band of the newest gender pay gap report, and the active officers counted (never named). Figures that disagree are both given; nothing is estimated. E.g. `small: small accounts; average 23 employees (accounts to 2025-03-31); 3 active officers`.",
       ),
     whatTheyDo: z.string().optional().describe("The site's own description (its meta description), else the registered activities."),
-    services: z.array(z.string()).optional().describe("What the business offers: items listed under a services or products heading on its homepage, else its registered activities."),
+    services: z
+      .array(z.string())
+      .optional()
+      .describe("What the business offers: items listed under a services or products heading on its homepage, else its registered activities."),
     sector: z.string().optional().describe("The SIC 2007 section of its first registered code, in words."),
     signals: z.array(Signal),
     accuracy: Accuracy,
     confidence: z.enum(["high", "medium", "low"]).describe("The accuracy's confidence."),
     sources: z.array(z.string()).describe("What was read: the website, the register entry, other registers."),
     attribution: z.string().describe("The Open Government Licence notice (SPEC §1 rule 3)."),
-    alternatives: z.array(Alternative).optional().describe("Register entries for you to confirm: companies sharing the name, or entries the site could not confirm."),
+    alternatives: z
+      .array(Alternative)
+      .optional()
+      .describe("Register entries for you to confirm: companies sharing the name, or entries the site could not confirm."),
     registryNote: z.string().optional().describe("Why no company number is given."),
-    websiteNote: z.string().optional().describe("For a company asked for by its number: why no website is given (none of the domains its name suggests confirmed it, or they could not be looked for just now)."),
+    websiteNote: z
+      .string()
+      .optional()
+      .describe(
+        "For a company asked for by its number: why no website is given (none of the domains its name suggests confirmed it, or they could not be looked for just now).",
+      ),
   })
   .openapi("BusinessProfile");
 

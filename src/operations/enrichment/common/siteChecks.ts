@@ -47,12 +47,14 @@ async function run<T>(op: AnyOperation, what: string, homepage: string, ctx: OpC
   try {
     // The tool's own input schema, as the gateway would apply it; https:// assumed when the homepage has no scheme.
     const input = op.input.safeParse({ url: homepage.trim() ? pageOf({ url: homepage.trim() }) : homepage });
-    if (!input.success) throw new InputError("invalid_url", `The homepage address is not valid: ${input.error.issues[0]?.message ?? "invalid"}.`, { field: "url" });
+    if (!input.success)
+      throw new InputError("invalid_url", `The homepage address is not valid: ${input.error.issues[0]?.message ?? "invalid"}.`, { field: "url" });
     const out = await op.handler(input.data, ctx);
     return { outcome: { ran: true, reply: (out instanceof Reply ? out.body : out) as T }, upstream: null };
   } catch (e) {
     if (e instanceof InputError) return { outcome: { ran: false, reason: reasonOf(what, e), error: { kind: "input", code: e.code } }, upstream: null };
-    if (e instanceof UpstreamError) return { outcome: { ran: false, reason: reasonOf(what, e), error: { kind: "upstream", source: e.source, upstream: e.kind } }, upstream: e };
+    if (e instanceof UpstreamError)
+      return { outcome: { ran: false, reason: reasonOf(what, e), error: { kind: "upstream", source: e.source, upstream: e.kind } }, upstream: e };
     throw e;
   }
 }

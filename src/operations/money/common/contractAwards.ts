@@ -16,7 +16,9 @@ const squash = (p: string | null | undefined) => (p ?? "").toUpperCase().replace
 export async function awardKeysByNameAndPostcode(services: Pick<Services, "registers">, profile: CompanyProfile): Promise<string[]> {
   const postcode = squash(profile.registeredOffice.postcode);
   if (!postcode) return [];
-  const names = [...new Set([profile.name, ...profile.previousNames.map((p) => p.name)].flatMap((n) => [normaliseName(n), normaliseNameCore(n)]).filter(Boolean))];
+  const names = [
+    ...new Set([profile.name, ...profile.previousNames.map((p) => p.name)].flatMap((n) => [normaliseName(n), normaliseNameCore(n)]).filter(Boolean)),
+  ];
   const candidates = await services.registers.keysByNames("contracts", names, null, NAME_CANDIDATES);
   const entries = candidates.length ? await services.registers.entriesByKeys("contracts", candidates) : [];
   return entries

@@ -17,12 +17,16 @@ export const PaymentReportSchema = z
     pctOver60: z.number().nullable().describe("% paid later than 60 days."),
     pctNotPaidWithinTerms: z.number().nullable().describe("% not paid within the agreed terms."),
     pctNotPaidDueToDispute: z.number().nullable().describe("% not paid within terms because of a dispute (reports from 2025)."),
-    standardTermsDays: z.object({ shortest: z.number().nullable(), longest: z.number().nullable() }).describe("Standard payment period, days: the shortest (or only) and the longest."),
+    standardTermsDays: z
+      .object({ shortest: z.number().nullable(), longest: z.number().nullable() })
+      .describe("Standard payment period, days: the shortest (or only) and the longest."),
     maxContractualTermsDays: z.number().nullable(),
     paymentCodes: z.boolean().nullable().describe("Signed up to a payment code (e.g. the Prompt Payment Code)."),
     eInvoicing: z.boolean().nullable(),
     supplyChainFinance: z.boolean().nullable(),
-    clamped: z.array(z.string()).describe("Figures the company reported that are not plausible (e.g. an average of 4,323,394 days), left out (null) and named here."),
+    clamped: z
+      .array(z.string())
+      .describe("Figures the company reported that are not plausible (e.g. an average of 4,323,394 days), left out (null) and named here."),
     inconsistent: z.array(z.string()).describe("Figures kept as reported that do not add up (e.g. shares summing to 150%)."),
   })
   .openapi("PaymentReport");

@@ -27,9 +27,19 @@ export const MoneyCompanyQuery = z
   .describe("A Companies House company number (e.g. 01234567, SC123456) or a company name.");
 
 export const MatchFields = {
-  company: RegisteredCompany.nullable().describe("The registered company (SPEC §2.1); null only when the register's entry carries no company number and the name was asked."),
-  matchedBy: z.string().describe("How the company was found on the register: by the company number on the register's own record, by its registered or former names from Companies House, or by name (a possible match is said so)."),
-  possibleMatch: z.boolean().describe("true when the company was matched only through a former, alternative or similar name (the register checks' match rule): the figures may be another business's; `matchCertainty` says what would confirm it."),
+  company: RegisteredCompany.nullable().describe(
+    "The registered company (SPEC §2.1); null only when the register's entry carries no company number and the name was asked.",
+  ),
+  matchedBy: z
+    .string()
+    .describe(
+      "How the company was found on the register: by the company number on the register's own record, by its registered or former names from Companies House, or by name (a possible match is said so).",
+    ),
+  possibleMatch: z
+    .boolean()
+    .describe(
+      "true when the company was matched only through a former, alternative or similar name (the register checks' match rule): the figures may be another business's; `matchCertainty` says what would confirm it.",
+    ),
   matchCertainty: MatchCertaintySchema.nullable().describe("How sure the match is; null when nothing was found on the register."),
   registerDate: z.string().nullable().describe("Date of the register edition answered from (the newest file loaded)."),
   provenance: Provenance,
@@ -61,13 +71,29 @@ export async function findOnRegister(services: Pick<Services, "registers" | "com
     const number = normaliseCompanyNumber(query)!;
     const profile = await services.companiesHouse.getProfile(number);
     if (!profile) throw e;
-    return { ...base, found: [], sure: [], possibleMatch: false, certainty: null, matchedBy: "not found on the register by company number, registered or former names", company: registerCompany(profile), profile };
+    return {
+      ...base,
+      found: [],
+      sure: [],
+      possibleMatch: false,
+      certainty: null,
+      matchedBy: "not found on the register by company number, registered or former names",
+      company: registerCompany(profile),
+      profile,
+    };
   }
   // Companies House could not be read for the number on the register's entry: the register's own name and number, said so.
   const entry = r.companyUnavailable ? r.found.find((f) => f.entry.companyNumber === r.companyUnavailable)?.entry : undefined;
   const company =
     r.company ??
-    (entry ? { name: entry.name, number: r.companyUnavailable!, status: "unknown", statusDetail: "Companies House could not be read just now; name and number are the register's own." } : null);
+    (entry
+      ? {
+          name: entry.name,
+          number: r.companyUnavailable!,
+          status: "unknown",
+          statusDetail: "Companies House could not be read just now; name and number are the register's own.",
+        }
+      : null);
   return {
     ...base,
     found: r.found.map((f) => f.entry),
@@ -92,4 +118,9 @@ export const matchFieldsOf = (f: RegisterFind) => ({
 
 /** The sentence a possible match puts before any statement made from the register (issue 28 §1); "" for a definite one. */
 export const possibleMatchCaveat = (f: RegisterFind): string =>
-  f.possibleMatch && f.certainty ? `Possible match only: these figures are of ${f.certainty.matchedName}, matched by ${f.certainty.basis.replace("-", " ")}. ${f.certainty.toConfirm ?? ""} `.replace(/\s+$/, " ") : "";
+  f.possibleMatch && f.certainty
+    ? `Possible match only: these figures are of ${f.certainty.matchedName}, matched by ${f.certainty.basis.replace("-", " ")}. ${f.certainty.toConfirm ?? ""} `.replace(
+        /\s+$/,
+        " ",
+      )
+    : "";

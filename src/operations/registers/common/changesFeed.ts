@@ -28,7 +28,14 @@ function decodeCursor(c: string): number | null {
 }
 
 /** The kinds asked for, lower case, once each. */
-const kindsOf = (v: string) => [...new Set(v.split(",").map((k) => k.trim().toLowerCase()).filter(Boolean))];
+const kindsOf = (v: string) => [
+  ...new Set(
+    v
+      .split(",")
+      .map((k) => k.trim().toLowerCase())
+      .filter(Boolean),
+  ),
+];
 
 export interface FeedSpec {
   source: RegisterSource;
@@ -96,7 +103,9 @@ export function changesFeed(spec: FeedSpec): Operation<z.ZodObject, z.ZodType> {
   const registerName = REGISTERS[spec.source].title;
   const rules = CHANGE_RULES[spec.source];
   const kindList: readonly string[] = rules.kinds;
-  const never = Object.entries(rules.neverOccurs ?? {}).map(([k, why]) => ` \`${k}\` is accepted but matches nothing: ${why}.`).join("");
+  const never = Object.entries(rules.neverOccurs ?? {})
+    .map(([k, why]) => ` \`${k}\` is accepted but matches nothing: ${why}.`)
+    .join("");
   const Input = z.object({
     since: IsoDate.openapi({ example: "2026-10-07" }).describe("Changes seen on or after this date (YYYY-MM-DD)."),
     // Validated here, before any credit is taken (a bad kind is never charged, nor uses a burst slot).
@@ -180,11 +189,25 @@ export function changesFeed(spec: FeedSpec): Operation<z.ZodObject, z.ZodType> {
       const edition = await ctx.services.registers.editionInfo(spec.source);
       const last = page.changes[page.changes.length - 1];
       return {
-        query: { since: i.since, ...(i.kind ? { kind: i.kind } : {}), ...(i.rating ? { rating: i.rating } : {}), limit: i.limit, ...(i.cursor ? { cursor: i.cursor } : {}) },
+        query: {
+          since: i.since,
+          ...(i.kind ? { kind: i.kind } : {}),
+          ...(i.rating ? { rating: i.rating } : {}),
+          limit: i.limit,
+          ...(i.cursor ? { cursor: i.cursor } : {}),
+        },
         source: spec.source,
         since: i.since,
         kinds: kinds ?? [...kindList],
-        changes: page.changes.map((c) => ({ id: c.id, date: c.date, kind: c.kind, name: c.name, ...identifierOf(spec.source, c.key), before: c.before, after: c.after })),
+        changes: page.changes.map((c) => ({
+          id: c.id,
+          date: c.date,
+          kind: c.kind,
+          name: c.name,
+          ...identifierOf(spec.source, c.key),
+          before: c.before,
+          after: c.after,
+        })),
         more: page.more,
         nextCursor: page.more && last ? encodeCursor(last.id) : null,
         historySince: edition.historySince,

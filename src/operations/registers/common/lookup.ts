@@ -22,7 +22,12 @@ import { type RegisteredCompany, matchCertaintyOut, provenanceOf } from "./schem
 export type LookupServices = Pick<Services, "registers" | "companiesHouse">;
 
 /** The shared part of a check's reply, from a lookup and the history of `entities` (default: those of the entries found). */
-export async function checkReply(services: LookupServices, source: RegisterSource, found: LookupResult, entities: string[] = found.found.map((f) => f.entry.entity)) {
+export async function checkReply(
+  services: LookupServices,
+  source: RegisterSource,
+  found: LookupResult,
+  entities: string[] = found.found.map((f) => f.entry.entity),
+) {
   // Dates of the parts of the register the entries come from (sponsors: workers and students are kept apart).
   const scopes = [...new Set(found.found.map((f) => f.entry.scope))];
   const [history, edition] = await Promise.all([services.registers.historyOf(source, entities), services.registers.editionInfo(source, scopes)]);
@@ -32,7 +37,14 @@ export async function checkReply(services: LookupServices, source: RegisterSourc
     ...(found.company ? { company: found.company } : {}),
     // Companies House could not be read: the register's own name and number, and a status that says so.
     ...(!found.company && found.companyUnavailable && entry
-      ? { company: { name: entry.name, number: found.companyUnavailable, status: "unknown", statusDetail: "Companies House could not be read just now; name and number are the register's own." } }
+      ? {
+          company: {
+            name: entry.name,
+            number: found.companyUnavailable,
+            status: "unknown",
+            statusDetail: "Companies House could not be read just now; name and number are the register's own.",
+          },
+        }
       : {}),
     companyLookup: found.company
       ? { state: "read" as const, licence: OGL }
@@ -97,7 +109,15 @@ function decide(source: RegisterSource, r: Reached, asked: CompanyProfile | null
   for (const h of r.found) byEntity.set(h.entry.entity, [...(byEntity.get(h.entry.entity) ?? []), h]);
   const company = asked ? companyForMatch(asked) : null;
   const label = (REGISTERS[source] as { numberLabel?: string }).numberLabel ?? null;
-  const found: Found[] = r.found.map((h) => ({ ...h, certainty: matchCertainty(h.route, { ...mergedRecordFacts(byEntity.get(h.entry.entity)!.map((x) => x.entry)), name: h.entry.name, companyNumber: recordFactsOf(h.entry).companyNumber }, company, label) }));
+  const found: Found[] = r.found.map((h) => ({
+    ...h,
+    certainty: matchCertainty(
+      h.route,
+      { ...mergedRecordFacts(byEntity.get(h.entry.entity)!.map((x) => x.entry)), name: h.entry.name, companyNumber: recordFactsOf(h.entry).companyNumber },
+      company,
+      label,
+    ),
+  }));
   // Stable: definite first, the lookup's own order kept within each.
   const ordered = [...found.filter((f) => f.certainty.definite), ...found.filter((f) => !f.certainty.definite)];
   const o = overallCertainty(ordered.map((f) => f.certainty));
@@ -123,7 +143,11 @@ async function byNames(services: LookupServices, source: RegisterSource, names: 
   const best = new Map<string, Hit>();
   // Names in order (the current name before former ones): a tie keeps the earlier name.
   for (const n of names) {
-    for (const m of matchNames(n, entries.map((e) => ({ id: e.key, name: e.name, altNames: e.altNames })), { minScore: exactOnly ? 0.95 : minScore, limit: 200 })) {
+    for (const m of matchNames(
+      n,
+      entries.map((e) => ({ id: e.key, name: e.name, altNames: e.altNames })),
+      { minScore: exactOnly ? 0.95 : minScore, limit: 200 },
+    )) {
       const prev = best.get(m.id);
       if (!prev || prev.match.score < m.score)
         best.set(m.id, {
@@ -140,7 +164,11 @@ async function byNames(services: LookupServices, source: RegisterSource, names: 
 export async function lookup(services: LookupServices, source: RegisterSource, query: string, opts: LookupOptions = {}): Promise<LookupResult> {
   const q = query.trim();
   const exact = (entries: Entry[], how: string, by: "register-number" | "company-number"): Hit[] =>
-    entries.map((entry) => ({ entry, match: { score: 1, matchedName: entry.name, reasons: [how] }, route: { by, matchedName: entry.name, primary: true, via: null } }));
+    entries.map((entry) => ({
+      entry,
+      match: { score: 1, matchedName: entry.name, reasons: [how] },
+      route: { by, matchedName: entry.name, primary: true, via: null },
+    }));
   const own = opts.ownNumber;
   const ownValue = own && own.pattern.test(q) ? (own.asNumber ? Number(q.replace(/\D/g, "")) : q.replace(/\s/g, "").toUpperCase()) : null;
   /** The entries under the register's own number, when the query is one. */
@@ -148,7 +176,18 @@ export async function lookup(services: LookupServices, source: RegisterSource, q
     if (!own || ownValue === null) return null;
     const hits = (await Promise.all([own.field].flat().map((f) => services.registers.entriesByDataField(source, f, ownValue)))).flat();
     if (!hits.length) return null;
-    return decide(source, await withCompany(services, { query: q, matchedBy: own.label, matchedOn: [String(ownValue)], found: exact(hits, own.label, "register-number"), company: null, profile: null }), null);
+    return decide(
+      source,
+      await withCompany(services, {
+        query: q,
+        matchedBy: own.label,
+        matchedOn: [String(ownValue)],
+        found: exact(hits, own.label, "register-number"),
+        company: null,
+        profile: null,
+      }),
+      null,
+    );
   };
 
   if (own?.first) {
@@ -168,7 +207,14 @@ export async function lookup(services: LookupServices, source: RegisterSource, q
     if (REGISTERS[source].companyNumbers) {
       const hits = await services.registers.entriesByCompanyNumber(source, [number]);
       if (hits.length) {
-        const r = await withCompany(services, { query: q, matchedBy: "company number on the register's own record", matchedOn: [number], found: exact(hits, "company number", "company-number"), company: null, profile: null });
+        const r = await withCompany(services, {
+          query: q,
+          matchedBy: "company number on the register's own record",
+          matchedOn: [number],
+          found: exact(hits, "company number", "company-number"),
+          company: null,
+          profile: null,
+        });
         return decide(source, r, r.profile);
       }
     }
@@ -201,8 +247,17 @@ export async function lookup(services: LookupServices, source: RegisterSource, q
     if (hit) return hit;
     // The register could not be matched against the company's names because Companies House was unreachable: say so.
     if (chError)
-      throw new UpstreamError(chError.source, chError.kind, `Companies House could not be read to find the names of company ${number}; retry shortly.`, { retryAfter: chError.retryAfter, status: chError.status, cause: chError, query: q });
-    if (!profile) throw new NotFoundError(`No company ${number} on the companies register, and nothing on this register under that number. ${REGISTERS[source].notFound}`, q);
+      throw new UpstreamError(chError.source, chError.kind, `Companies House could not be read to find the names of company ${number}; retry shortly.`, {
+        retryAfter: chError.retryAfter,
+        status: chError.status,
+        cause: chError,
+        query: q,
+      });
+    if (!profile)
+      throw new NotFoundError(
+        `No company ${number} on the companies register, and nothing on this register under that number. ${REGISTERS[source].notFound}`,
+        q,
+      );
     throw new NotFoundError(`${profile.name} (${number}) is not on this register under its registered or former names. ${REGISTERS[source].notFound}`, q);
   }
 
@@ -212,7 +267,14 @@ export async function lookup(services: LookupServices, source: RegisterSource, q
   const found = await byNames(services, source, [q], NAME_MIN_SCORE, false);
   // The name asked for is echoed once, under `query` (SPEC §7), not repeated in the message: it may be a person's.
   if (!found.length) throw new NotFoundError(`Nothing on this register matches the name asked for (\`query\`). ${REGISTERS[source].notFound}`, q);
-  const reached = await withCompany(services, { query: q, matchedBy: "name", matchedOn: [...new Set(found.map((f) => f.match.matchedName))], found, company: null, profile: null });
+  const reached = await withCompany(services, {
+    query: q,
+    matchedBy: "name",
+    matchedOn: [...new Set(found.map((f) => f.match.matchedName))],
+    found,
+    company: null,
+    profile: null,
+  });
   const r = decide(source, reached, null);
   return r.possibleMatch ? { ...r, matchedBy: "name (possible match)" } : r;
 }
@@ -247,8 +309,10 @@ export function companyNotes(found: Pick<LookupResult, "companyUnavailable" | "c
   const c = found.company;
   if (!c) return "";
   const notes: string[] = [];
-  if (c.statusDetail && /strike.?off/i.test(c.statusDetail)) notes.push(`Companies House shows a proposal to strike ${c.name} off the register (${c.statusDetail})`);
-  else if (c.status && c.status !== "active") notes.push(`Companies House gives ${c.name} the status ${c.status}${c.statusDetail ? ` (${c.statusDetail})` : ""}`);
+  if (c.statusDetail && /strike.?off/i.test(c.statusDetail))
+    notes.push(`Companies House shows a proposal to strike ${c.name} off the register (${c.statusDetail})`);
+  else if (c.status && c.status !== "active")
+    notes.push(`Companies House gives ${c.name} the status ${c.status}${c.statusDetail ? ` (${c.statusDetail})` : ""}`);
   if (c.filingsOverdue) notes.push(`${c.name} has filings overdue at Companies House`);
   return notes.map((n) => ` ${n}.`).join("");
 }

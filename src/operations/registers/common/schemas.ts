@@ -53,7 +53,9 @@ export const MATCH_RULE_DOC =
 
 export const MatchBasis = z
   .enum(MATCH_BASES)
-  .describe("How the entry was reached: register-number, company-number, registered-name (the company's current name), name-asked (the name queried) are definite unless contradicted; former-name, alternative-name, similar-name are possible matches.");
+  .describe(
+    "How the entry was reached: register-number, company-number, registered-name (the company's current name), name-asked (the name queried) are definite unless contradicted; former-name, alternative-name, similar-name are possible matches.",
+  );
 
 export const Match = z.object({
   score: z.number().describe("1 exact; 0.95 same name apart from legal form; below 0.9 a possible match."),
@@ -69,14 +71,25 @@ export const MatchCertaintySchema = z
     basis: MatchBasis,
     matchedName: z.string().describe("The register's name that matched."),
     matchedCompanyName: z.string().nullable().describe("The company's name (current or former) or the name asked that it matched; null for a match by number."),
-    nameKind: z.enum(["current", "asked", "former", "alternative", "similar"]).nullable().describe("The kind of name that matched; null for a match by number."),
+    nameKind: z
+      .enum(["current", "asked", "former", "alternative", "similar"])
+      .nullable()
+      .describe("The kind of name that matched; null for a match by number."),
     formerNameUntil: z.string().nullable().describe("For a former name: the date the company stopped using it, as Companies House gives it."),
-    contradictions: z.array(z.string()).describe("What on the register's record disagrees with the company (another company number, another town or postcode)."),
+    contradictions: z
+      .array(z.string())
+      .describe("What on the register's record disagrees with the company (another company number, another town or postcode)."),
     toConfirm: z.string().nullable().describe("What would confirm a possible match; null for a definite one."),
   })
   .openapi("MatchCertainty");
 
-const NAME_KINDS = { "registered-name": "current", "name-asked": "asked", "former-name": "former", "alternative-name": "alternative", "similar-name": "similar" } as const;
+const NAME_KINDS = {
+  "registered-name": "current",
+  "name-asked": "asked",
+  "former-name": "former",
+  "alternative-name": "alternative",
+  "similar-name": "similar",
+} as const;
 
 /** The certainty as replies give it. */
 export const matchCertaintyOut = (c: MatchCertainty): z.infer<typeof MatchCertaintySchema> => ({
@@ -103,7 +116,11 @@ export const CheckReplyFields = {
   company: RegisteredCompany.optional(),
   companyLookup: z
     .object({
-      state: z.enum(["read", "unavailable", "not-needed"]).describe("read: `company` comes from Companies House; unavailable: Companies House could not be read (the summary says so, and `company` carries only the register's own name and number); not-needed: no company number to look up."),
+      state: z
+        .enum(["read", "unavailable", "not-needed"])
+        .describe(
+          "read: `company` comes from Companies House; unavailable: Companies House could not be read (the summary says so, and `company` carries only the register's own name and number); not-needed: no company number to look up.",
+        ),
       licence: z.string().nullable().describe("The licence of the Companies House data in `company` (SPEC §1 rule 3)."),
     })
     .describe("Where the `company` object came from."),

@@ -15,7 +15,10 @@ export const CompanyNumbers = z
   .max(600, "must be at most 600 characters")
   .regex(companyNumbersPattern(MAX), `must be 1 to ${MAX} Companies House company numbers separated by commas, e.g. 01234567,SC612345`)
   .transform((raw, ctx) => {
-    const parts = raw.split(",").map((p) => p.trim()).filter(Boolean);
+    const parts = raw
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean);
     const bad = parts.filter((p) => !normaliseCompanyNumber(p));
     if (bad.length) {
       ctx.addIssue({ code: "custom", message: `must be company numbers separated by commas; not a company number: ${bad.slice(0, 3).join(", ")}` });

@@ -23,7 +23,9 @@ export const Label = z
   .max(INPUT_LIMITS.label.max, `must be at most ${INPUT_LIMITS.label.max} characters`)
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   .regex(/^[^\u0000-\u001f\u007f]*$/, "must not contain control characters")
-  .describe(`Your own name for the watch (at most ${INPUT_LIMITS.label.max} characters), e.g. a supplier id. Given again on an existing watch, it replaces the label; an empty label clears it.`);
+  .describe(
+    `Your own name for the watch (at most ${INPUT_LIMITS.label.max} characters), e.g. a supplier id. Given again on an existing watch, it replaces the label; an empty label clears it.`,
+  );
 
 const NotRead = z.object({ source: z.string(), since: z.string(), reason: z.string() });
 
@@ -40,8 +42,12 @@ export const LastSeen = z
         confirmationDueOn: z.string().nullable(),
         directors: z.number().int().nullable().describe("Active directors, counted (never named)."),
         pscs: z.number().int().nullable().describe("Active persons with significant control, counted (never named)."),
-        idVerified: z.object({ directors: z.number().int().nullable(), pscs: z.number().int().nullable() }).describe("Directors and PSCs whose identity is verified."),
-        idOverdue: z.object({ directors: z.number().int().nullable(), pscs: z.number().int().nullable() }).describe("Directors and PSCs whose identity statement is overdue."),
+        idVerified: z
+          .object({ directors: z.number().int().nullable(), pscs: z.number().int().nullable() })
+          .describe("Directors and PSCs whose identity is verified."),
+        idOverdue: z
+          .object({ directors: z.number().int().nullable(), pscs: z.number().int().nullable() })
+          .describe("Directors and PSCs whose identity statement is overdue."),
       })
       .nullable(),
     distress: z
@@ -54,19 +60,27 @@ export const LastSeen = z
       })
       .nullable(),
     sanctions: z
-      .object({ checked: z.boolean(), listDate: z.string().nullable(), definiteMatches: z.array(z.string()).describe("List ids the company definitely matches; empty is no definite match, never a clearance.") })
+      .object({
+        checked: z.boolean(),
+        listDate: z.string().nullable(),
+        definiteMatches: z.array(z.string()).describe("List ids the company definitely matches; empty is no definite match, never a clearance."),
+      })
       .nullable(),
     payments: z
       .object({
         reports: z.number().int(),
-        latest: z.object({ reportId: z.number().int().nullable(), periodEnd: z.string(), avgDays: z.number().nullable(), pctLate: z.number().nullable() }).nullable(),
+        latest: z
+          .object({ reportId: z.number().int().nullable(), periodEnd: z.string(), avgDays: z.number().nullable(), pctLate: z.number().nullable() })
+          .nullable(),
       })
       .nullable(),
     contracts: z.object({ awards: z.number().int(), newestAwardDate: z.string().nullable() }).nullable(),
     sponsors: z.object({ listedRoutes: z.number().int(), ratings: z.array(z.string()) }).nullable(),
     notRead: z
       .array(NotRead)
-      .describe("Sources that could not be read at the last read (register, distress, sanctions, payments, contracts, sponsors), with why: each keeps its previous reading (shown above) and is never reported as a change. A section never read yet is null."),
+      .describe(
+        "Sources that could not be read at the last read (register, distress, sanctions, payments, contracts, sponsors), with why: each keeps its previous reading (shown above) and is never reported as a change. A section never read yet is null.",
+      ),
   })
   .openapi("WatchLastSeen");
 
@@ -75,7 +89,9 @@ export const Watch = z
     company: z.string().describe("Company number."),
     name: z.string().nullable().describe("The registered name at the last read (null before the first)."),
     label: z.string().nullable(),
-    state: z.enum(["watched", "paused"]).describe("paused: a month's credits could not be taken; the watch is kept and resumes when credits are there (see the description)."),
+    state: z
+      .enum(["watched", "paused"])
+      .describe("paused: a month's credits could not be taken; the watch is kept and resumes when credits are there (see the description)."),
     addedAt: z.string(),
     lastReadAt: z.string().nullable().describe("The last daily read counted for this watch; null until its first (its baseline)."),
     paidFor: z.string().nullable().describe("YYYY-MM: the last calendar month (UTC) whose 2 credits were taken."),
@@ -140,11 +156,22 @@ export function lastSeenOf(readingJson: string | null, unreadJson: string | null
       : null,
     sanctions: ok(r.sanctions) ? { checked: r.sanctions.checked, listDate: r.sanctions.listDate, definiteMatches: r.sanctions.listIds } : null,
     payments: ok(r.payments)
-      ? { reports: r.payments.reports, latest: r.payments.latest && { reportId: r.payments.latest.reportId, periodEnd: r.payments.latest.periodEnd, avgDays: r.payments.latest.avgDays, pctLate: r.payments.latest.pctLate } }
+      ? {
+          reports: r.payments.reports,
+          latest: r.payments.latest && {
+            reportId: r.payments.latest.reportId,
+            periodEnd: r.payments.latest.periodEnd,
+            avgDays: r.payments.latest.avgDays,
+            pctLate: r.payments.latest.pctLate,
+          },
+        }
       : null,
     contracts: ok(r.contracts) ? { awards: r.contracts.total, newestAwardDate: r.contracts.awards[0]?.awardDate ?? null } : null,
     sponsors: ok(r.sponsors)
-      ? { listedRoutes: r.sponsors.entries.filter((e) => e.listed).length, ratings: [...new Set(r.sponsors.entries.filter((e) => e.listed && e.rating).map((e) => e.rating!))].sort() }
+      ? {
+          listedRoutes: r.sponsors.entries.filter((e) => e.listed).length,
+          ratings: [...new Set(r.sponsors.entries.filter((e) => e.listed && e.rating).map((e) => e.rating!))].sort(),
+        }
       : null,
     notRead,
   };

@@ -6,12 +6,21 @@ export const WebhookState = z
   .object({
     url: z.string(),
     setAt: z.string(),
-    disabled: z.object({ since: z.string(), reason: z.string() }).nullable().describe("Set when a delivery was answered 410 Gone: no deliveries until the webhook is set again."),
-    previousSecretSignsUntil: z.string().nullable().describe("While the secret the last PUT replaced still signs deliveries too (24 hours after the rotation)."),
+    disabled: z
+      .object({ since: z.string(), reason: z.string() })
+      .nullable()
+      .describe("Set when a delivery was answered 410 Gone: no deliveries until the webhook is set again."),
+    previousSecretSignsUntil: z
+      .string()
+      .nullable()
+      .describe("While the secret the last PUT replaced still signs deliveries too (24 hours after the rotation)."),
   })
   .openapi("WebhookState");
 
-export function webhookStateOf(h: Pick<WebhookRow, "url" | "set_at" | "disabled_at" | "disabled_reason" | "previous_secret" | "rotated_at">, now: Date): z.infer<typeof WebhookState> {
+export function webhookStateOf(
+  h: Pick<WebhookRow, "url" | "set_at" | "disabled_at" | "disabled_reason" | "previous_secret" | "rotated_at">,
+  now: Date,
+): z.infer<typeof WebhookState> {
   const until = (h.rotated_at + ROTATION.graceSeconds) * 1000;
   return {
     url: h.url,

@@ -11,7 +11,15 @@ import { InputError, UpstreamError } from "../../../shared/errors";
 import { isConfiguredTestHost } from "../../../shared/testHosts";
 
 /** What a web tool answers besides its reply: the safe fetcher's refusals of the caller's page, and 503 for an upstream (the DNS resolver, the browser, Companies House). */
-export const PAGE_ERRORS = ["invalid_url", "blocked_address", "too_many_redirects", "fetch_timeout", "response_too_large", "unreadable_input", "upstream_unavailable"] as const;
+export const PAGE_ERRORS = [
+  "invalid_url",
+  "blocked_address",
+  "too_many_redirects",
+  "fetch_timeout",
+  "response_too_large",
+  "unreadable_input",
+  "upstream_unavailable",
+] as const;
 
 const HOST = /^(?=.{1,200}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
 
@@ -33,7 +41,10 @@ export const Domain = z
       host = "";
     }
     if (!isConfiguredTestHost(host) && (!DOMAIN_PATTERN.test(s) || !HOST.test(host))) {
-      ctx.addIssue({ code: "custom", message: "must be a domain name such as example.co.uk (letters, digits and hyphens; or an http(s) address of a page of the site)" });
+      ctx.addIssue({
+        code: "custom",
+        message: "must be a domain name such as example.co.uk (letters, digits and hyphens; or an http(s) address of a page of the site)",
+      });
       return z.NEVER;
     }
     return host;
@@ -71,7 +82,8 @@ export function urlRefusal(raw: string): string | null {
   if (u.protocol !== "http:" && u.protocol !== "https:") return `must be an http or https address, not ${u.protocol.slice(0, -1)}`;
   if (u.username || u.password) return "must not carry a user name or password";
   const ip = parseIpLiteral(u.hostname);
-  if (ip && !isPublicAddress(ip)) return `is on ${u.hostname}, a private, loopback, link-local, multicast or reserved address: only public addresses are fetched`;
+  if (ip && !isPublicAddress(ip))
+    return `is on ${u.hostname}, a private, loopback, link-local, multicast or reserved address: only public addresses are fetched`;
   return null;
 }
 
@@ -92,23 +104,31 @@ export const PageUrl = z
   .superRefine((s, ctx) => {
     if (s.length === 0 || s.length > INPUT_LIMITS.url.max) return;
     // The specific reason first (scheme, credentials, a non-public IP address), then the pattern the description gives.
-    const why = urlRefusal(s) ?? (PAGE_URL_PATTERN.test(s) || isTestHostAddress(s) ? null : "is not an address the service reads: give an http(s) address such as https://www.example.co.uk/ (a host name of letters, digits and hyphens, or an IP address)");
+    const why =
+      urlRefusal(s) ??
+      (PAGE_URL_PATTERN.test(s) || isTestHostAddress(s)
+        ? null
+        : "is not an address the service reads: give an http(s) address such as https://www.example.co.uk/ (a host name of letters, digits and hyphens, or an IP address)");
     if (why) ctx.addIssue({ code: "custom", message: why });
   })
-  .openapi({ example: "https://www.example.co.uk/", type: "string", maxLength: INPUT_LIMITS.url.max, pattern: PAGE_URL_PATTERN.source, description: URL_RULES });
+  .openapi({
+    example: "https://www.example.co.uk/",
+    type: "string",
+    maxLength: INPUT_LIMITS.url.max,
+    pattern: PAGE_URL_PATTERN.source,
+    description: URL_RULES,
+  });
 
 /** A `url` input described by its own words followed by its rules (URL_RULES): the description says what validation checks. */
 export const describedUrl = (text: string) => PageUrl.describe(`${text} ${URL_RULES}`);
 
 /** `?domain=` or `?url=`, exactly one (400 naming `domain` when neither is given, `url` when both are). */
 export const domainOrUrl = (describe: { domain: string; url: string }) =>
-  z
-    .object({ domain: Domain.optional().describe(describe.domain), url: describedUrl(describe.url).optional() })
-    .superRefine((v, ctx) => {
-      if (v.domain === undefined && v.url === undefined)
-        ctx.addIssue({ code: "custom", path: ["domain"], message: "give `domain` (a host such as example.co.uk) or `url` (a page of the site)" });
-      else if (v.domain !== undefined && v.url !== undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "give either `domain` or `url`, not both" });
-    });
+  z.object({ domain: Domain.optional().describe(describe.domain), url: describedUrl(describe.url).optional() }).superRefine((v, ctx) => {
+    if (v.domain === undefined && v.url === undefined)
+      ctx.addIssue({ code: "custom", path: ["domain"], message: "give `domain` (a host such as example.co.uk) or `url` (a page of the site)" });
+    else if (v.domain !== undefined && v.url !== undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "give either `domain` or `url`, not both" });
+  });
 
 /** The page a `domain`/`url` input asks for: the domain's homepage, or the URL (https assumed when no scheme is given). */
 export const pageOf = (input: { domain?: string; url?: string }): string =>
@@ -143,10 +163,14 @@ export async function fetchHtmlPage(
       throw e instanceof InputError && !e.field ? new InputError(e.code, e.message, { field, query: opts.query }) : e;
     });
   if (!isHtmlPage(page.contentType, page.text))
-    throw new InputError("unreadable_input", `The address is not a web page (its content type is ${page.contentType || "not given and it does not look like HTML"}).`, {
-      field,
-      query: opts.query,
-    });
+    throw new InputError(
+      "unreadable_input",
+      `The address is not a web page (its content type is ${page.contentType || "not given and it does not look like HTML"}).`,
+      {
+        field,
+        query: opts.query,
+      },
+    );
   const headers: Record<string, string> = {};
   for (const k of ["content-language", "x-robots-tag", "link", "refresh"]) {
     const v = page.headers.get(k);
@@ -161,7 +185,11 @@ export async function fetchHtmlPage(
  * Renders the fetched page where the browser is available. The web tools other than the audit answer without it: a
  * browser that is not configured or fails gives `{ reason }` for the parts that needed it, never an error.
  */
-export async function renderOrReason(browser: Services["browser"], page: FetchedPage, opts: RenderOptions): Promise<{ page: RenderedPage } | { reason: string }> {
+export async function renderOrReason(
+  browser: Services["browser"],
+  page: FetchedPage,
+  opts: RenderOptions,
+): Promise<{ page: RenderedPage } | { reason: string }> {
   if (!browser.available) return { reason: "no browser is configured on this server" };
   try {
     return { page: await browser.render(page.url, { ...opts, document: page.document }) };

@@ -60,7 +60,9 @@ const IMPACT_ORDER: Impact[] = ["critical", "serious", "moderate", "minor"];
 const impactOf = (r: AxeRuleResult): Impact => (r.impact && r.impact in IMPACT_WEIGHTS ? r.impact : "moderate");
 const wcagOf = (r: AxeRuleResult) => criteriaOfTags(r.tags).map(({ sc, name, level }) => ({ sc, name, level }));
 const examplesOf = (r: AxeRuleResult): Example[] =>
-  r.nodes.slice(0, EXAMPLES_PER_FINDING).map((n) => ({ selector: n.target.map((t) => (Array.isArray(t) ? t.join(" ") : String(t))).join(" "), snippet: n.html }));
+  r.nodes
+    .slice(0, EXAMPLES_PER_FINDING)
+    .map((n) => ({ selector: n.target.map((t) => (Array.isArray(t) ? t.join(" ") : String(t))).join(" "), snippet: n.html }));
 const byId = (a: { rule: string }, b: { rule: string }) => (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0);
 
 /** Only rules tied to a WCAG criterion are reported (the rule set runs nothing else; this keeps it so). */
@@ -116,7 +118,14 @@ export function auditReply(axe: AxeResults) {
     findings,
     needsReview,
     passed,
-    engine: { name: "axe-core" as const, version: axe.testEngine.version, ruleSet: { tags: [...AXE_TAGS], rules: violations.length + passes.length + axe.incomplete.filter(wcagRule).length + axe.inapplicable.filter(wcagRule).length } },
+    engine: {
+      name: "axe-core" as const,
+      version: axe.testEngine.version,
+      ruleSet: {
+        tags: [...AXE_TAGS],
+        rules: violations.length + passes.length + axe.incomplete.filter(wcagRule).length + axe.inapplicable.filter(wcagRule).length,
+      },
+    },
   };
 }
 
