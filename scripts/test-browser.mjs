@@ -207,10 +207,15 @@ try {
     assert(apiKey, "no key from the sign-up check");
     await page.goto(`${base}/docs#tag/money/GET/api/v1/late-payment`, { waitUntil: "networkidle0" });
     const auth = await page.waitForSelector("input[id^=scalar-refs]", { timeout: 20_000 });
+    // The key field starts empty, with a hint in place of the renderer's demo token (the page's script swaps it).
+    await page.waitForFunction(() => document.querySelector("input[id^=scalar-refs]")?.getAttribute("placeholder")?.startsWith("Your key"), { timeout: 5_000 }).catch(() => {});
+    const field = await auth.evaluate((i) => ({ value: i.value, placeholder: i.getAttribute("placeholder") }));
+    assert(field.value === "" && /^Your key \(ukbi_…\)/.test(field.placeholder ?? ""), `the key field starts as ${JSON.stringify(field)}`);
     await auth.type(apiKey);
     const open = await page.waitForSelector("xpath/.//button[contains(., 'Test Request') and contains(., 'late-payment')]");
     await open.click();
-    const send = await page.waitForSelector("xpath/.//button[starts-with(normalize-space(.), 'Send')]", { timeout: 20_000 });
+    // The client's own Send button, in its dialog (a sidebar entry may start with "Send" too: "Send a test event").
+    const send = await page.waitForSelector("xpath/.//*[@role='dialog']//button[starts-with(normalize-space(.), 'Send')]", { timeout: 20_000 });
     const [reply] = await Promise.all([page.waitForResponse((r) => r.url().includes("/api/v1/late-payment"), { timeout: 20_000 }), send.click()]);
     await new Promise((r) => setTimeout(r, 500));
     await shot(page, "docs-try-it");

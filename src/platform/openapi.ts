@@ -7,6 +7,7 @@ import { PLANS } from "./plans";
 import { INPUT_LIMITS, limitParam } from "./schemas";
 import { type AnyOperation, priceText } from "./registry";
 import { API_VERSION } from "../shared/version";
+import { FAMILIES } from "./families";
 
 export const API_TITLE = "UK Business Intelligence API";
 export { API_VERSION };
@@ -110,20 +111,6 @@ const statusText = (s: number) =>
     503: "Unavailable",
   })[s] ?? "Error";
 
-/** The families of operations, as tags (declared once at the top level). */
-const FAMILY_TAGS: Record<string, string> = {
-  enrichment:
-    "Enrichment: who a business is from its name or domain (its own website decides the company), the Business Score, batch enrichment, fit assessment, industry classification and tender match.",
-  registers: "Register checks and their change feeds: HMRC AML, SRA, licensed sponsors, CQC, charities.",
-  companies: "The companies register (Companies House): search, ownership, accounts, charges, deadlines and their calendar feed.",
-  risk: "Risk and compliance: identity verification, distress signals, the public record, licences and registers, definite sanctions matches.",
-  money: "Payments and public money: late-payment interest, payment practices, PPN 018, how a customer pays, the gender pay gap, contracts won.",
-  watch: "The watch list: companies read every day, an event feed of what changed, and signed webhooks.",
-  web: "Web tools: the accessibility audit, website legal basics, brand kit, AI visibility and the keyless company logo.",
-  documents:
-    "Document readers: modern slavery statements, Ofsted and CQC reports, charity reports (GET by URL, POST with text), and the carbon reduction plan check.",
-  account: "Sign-up and the caller's account.",
-};
 
 /** Wrappers through which the generator reads a named schema's name (`X.nullable()` is named X too). */
 const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "readonly", "nonoptional", "pipe", "catch"]);
@@ -225,8 +212,9 @@ export function registerOperations(app: OpenAPIHono<any>, ops: readonly AnyOpera
       method: op.method,
       path: openapiPath,
       operationId: op.operationId,
-      summary: op.summary,
-      description: `${op.description}\n\n**Price:** ${priceText(op.price)}.`,
+      // The short title is the summary (the reference's sidebar lists it); the one-line sentence opens the description.
+      summary: op.title,
+      description: `${op.summary}\n\n${op.description}\n\n**Price:** ${priceText(op.price)}.`,
       tags: [op.family],
       request:
         op.method === "get" || op.method === "delete"
@@ -257,7 +245,7 @@ export function openApiDocument(app: OpenAPIHono<any>, baseUrl: string) {
         },
       },
       servers: [{ url: baseUrl }],
-      tags: Object.entries(FAMILY_TAGS).map(([name, description]) => ({ name, description })),
+      tags: Object.entries(FAMILIES).map(([name, f]) => ({ name, description: f.description })),
     }),
   );
 }

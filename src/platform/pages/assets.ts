@@ -70,8 +70,13 @@ document.addEventListener("DOMContentLoaded", function () {
  * configuration option turns off. This shim mends it after every render, and is kept to exactly what axe-core
  * found (scripts/test-browser.mjs audits the page with it): sidebar buttons marked aria-selected (not allowed on
  * a button: the current entry becomes aria-current), an <aside> given role=navigation, the code editor and
- * icon-only buttons and links with no name, and response regions that share one name on the same page.
+ * icon-only buttons and links with no name, and response regions that share one name on the same page. It also
+ * replaces the renderer's demo token, shown as the key field's placeholder as if it were a key, by a hint
+ * (KEY_HINT): the field starts empty and says what goes in it.
  */
+export const KEY_HINT = "Your key (ukbi_…): a free one at /signup";
+/** The placeholder the renderer (Scalar) writes in its key and token fields. */
+const RENDERER_TOKEN_PLACEHOLDER = "QUxMIFlPVVIgQkFTRSBBUkUgQkVMT05HIFRPIFVT";
 export const DOCS_A11Y_JS = `
 (function () {
   function nameOf(el) {
@@ -94,6 +99,7 @@ export const DOCS_A11Y_JS = `
     return heading ? heading.textContent.trim() : "";
   }
   function mend() {
+    document.querySelectorAll("input[placeholder='${RENDERER_TOKEN_PLACEHOLDER}']").forEach(function (i) { i.setAttribute("placeholder", ${JSON.stringify(KEY_HINT)}); });
     document.querySelectorAll("button[aria-selected]").forEach(function (b) {
       if (b.getAttribute("aria-selected") === "true") b.setAttribute("aria-current", "location");
       else b.removeAttribute("aria-current");
@@ -131,8 +137,12 @@ export const DOCS_A11Y_JS = `
 })();
 `;
 
+/** The site's icon: a pound sign on the header's blue (every page links it; the reference's renderer too). */
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b4fbf"/><text x="16" y="23" font-family="Arial, Helvetica, sans-serif" font-size="20" font-weight="700" text-anchor="middle" fill="#fff">£</text></svg>`;
+
 export const ASSETS: Record<string, { body: string; type: string }> = {
   "/assets/docs-a11y.js": { body: DOCS_A11Y_JS, type: "text/javascript; charset=utf-8" },
   "/assets/site.css": { body: SITE_CSS, type: "text/css; charset=utf-8" },
+  "/favicon.svg": { body: FAVICON_SVG, type: "image/svg+xml" },
   "/assets/signup.js": { body: SIGNUP_JS, type: "text/javascript; charset=utf-8" },
 };

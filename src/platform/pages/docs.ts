@@ -38,7 +38,7 @@ export function docsPage(): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API reference · UK Business Intelligence API</title>
-<link rel="icon" href="data:,">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <meta name="description" content="Every operation of the UK Business Intelligence API: parameters, prices, errors, examples, and try it with your key.">
 </head>
 <body>

@@ -41,6 +41,7 @@ ${
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${o.title} · UK Business Intelligence API</title>
 <meta name="description" content="${o.description}">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/site.css">
 ${(o.scripts ?? []).map((s) => html`<script src="${s}" defer></script>`)}
 </head>

@@ -1,22 +1,15 @@
 import { REGISTER_CATALOGUE } from "../../services/registers/catalogue";
 import { PLANS } from "../plans";
 import { type AnyOperation, priceText } from "../registry";
+import { byFamily } from "../families";
 import { html, layout } from "./html";
-
-const FAMILY_TITLES: Record<string, string> = {
-  registers: "Registers and their daily changes",
-  companies: "Companies House",
-  money: "Money",
-  web: "Web",
-  account: "Your account",
-};
 
 /** `/` for a browser: what the service does, what each call costs, the free plan, and where everything is. */
 export function landingPage(ops: readonly AnyOperation[]): string {
-  const families = [...new Set(ops.map((o) => o.family))];
   const body = html`
 <h1>UK company checks as an API</h1>
-<p class="lead">One HTTP/JSON API, and an MCP server beside it, over UK public registers: HMRC money-laundering supervision, the Solicitors Regulation Authority, licensed visa sponsors, the Care Quality Commission and the Charity Commission, with the company's record from Companies House, daily change feeds, statutory late-payment interest and company logos.</p>
+<p class="lead">One HTTP/JSON API, and an MCP server beside it, over UK public data: the registers and their daily changes, the companies register, risk and sanctions, payments and public money, and documents and web pages read into facts. Every reply says where it came from and how sure it is.</p>
+<ul class="families">${byFamily(ops).map((f) => html`<li><a href="#family-${f.id}">${f.family.title}</a>: ${f.family.description.replace(/^[^:]*:\s*/, "")}</li>`)}</ul>
 <p class="actions"><a class="button" href="/signup">Get a free key</a> <a class="button secondary" href="/docs">Read the API reference</a></p>
 
 <h2>Free plan</h2>
@@ -27,12 +20,11 @@ export function landingPage(ops: readonly AnyOperation[]): string {
 </ul>
 
 <h2>What each call costs</h2>
-${families.map(
-  (f) => html`<table>
-<caption>${FAMILY_TITLES[f] ?? f}</caption>
+${byFamily(ops).map(
+  (f) => html`<table id="family-${f.id}">
+<caption>${f.family.title}</caption>
 <thead><tr><th scope="col">Operation</th><th scope="col">Request</th><th scope="col">Price</th></tr></thead>
-<tbody>${ops
-    .filter((o) => o.family === f)
+<tbody>${f.ops
     .map(
       (o) =>
         html`<tr><td>${o.title}<span class="hint">${o.summary}</span></td><td><code>${o.method.toUpperCase()} ${o.path}</code></td><td>${priceText(o.price)}</td></tr>`,
