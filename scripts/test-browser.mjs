@@ -208,7 +208,9 @@ try {
     await page.goto(`${base}/docs#tag/money/GET/api/v1/late-payment`, { waitUntil: "networkidle0" });
     const auth = await page.waitForSelector("input[id^=scalar-refs]", { timeout: 20_000 });
     // The key field starts empty, with a hint in place of the renderer's demo token (the page's script swaps it).
-    await page.waitForFunction(() => document.querySelector("input[id^=scalar-refs]")?.getAttribute("placeholder")?.startsWith("Your key"), { timeout: 5_000 }).catch(() => {});
+    await page
+      .waitForFunction(() => document.querySelector("input[id^=scalar-refs]")?.getAttribute("placeholder")?.startsWith("Your key"), { timeout: 5_000 })
+      .catch(() => {});
     const field = await auth.evaluate((i) => ({ value: i.value, placeholder: i.getAttribute("placeholder") }));
     assert(field.value === "" && /^Your key \(ukbi_…\)/.test(field.placeholder ?? ""), `the key field starts as ${JSON.stringify(field)}`);
     await auth.type(apiKey);

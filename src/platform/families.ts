@@ -23,8 +23,7 @@ export const FAMILIES: Record<string, Family> = {
   },
   money: {
     title: "Payments and public money",
-    description:
-      "Payments and public money: late-payment interest, payment practices, PPN 018, how a customer pays, the gender pay gap, contracts won.",
+    description: "Payments and public money: late-payment interest, payment practices, PPN 018, how a customer pays, the gender pay gap, contracts won.",
   },
   enrichment: {
     title: "Enrichment and sales research",

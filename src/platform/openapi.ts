@@ -111,7 +111,6 @@ const statusText = (s: number) =>
     503: "Unavailable",
   })[s] ?? "Error";
 
-
 /** Wrappers through which the generator reads a named schema's name (`X.nullable()` is named X too). */
 const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "readonly", "nonoptional", "pipe", "catch"]);
 

@@ -48,7 +48,8 @@ describe("the families of operations, named once", () => {
 
 describe("the icon and the reference's key field", () => {
   it("every page links /favicon.svg, which is served as SVG", async () => {
-    for (const path of ["/", "/signup", "/status", "/docs"]) expect(await (await call(path, html)).text(), path).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
+    for (const path of ["/", "/signup", "/status", "/docs"])
+      expect(await (await call(path, html)).text(), path).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
     const r = await call("/favicon.svg");
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toBe("image/svg+xml");

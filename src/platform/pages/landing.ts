@@ -24,11 +24,10 @@ ${byFamily(ops).map(
   (f) => html`<table id="family-${f.id}">
 <caption>${f.family.title}</caption>
 <thead><tr><th scope="col">Operation</th><th scope="col">Request</th><th scope="col">Price</th></tr></thead>
-<tbody>${f.ops
-    .map(
-      (o) =>
-        html`<tr><td>${o.title}<span class="hint">${o.summary}</span></td><td><code>${o.method.toUpperCase()} ${o.path}</code></td><td>${priceText(o.price)}</td></tr>`,
-    )}</tbody>
+<tbody>${f.ops.map(
+    (o) =>
+      html`<tr><td>${o.title}<span class="hint">${o.summary}</span></td><td><code>${o.method.toUpperCase()} ${o.path}</code></td><td>${priceText(o.price)}</td></tr>`,
+  )}</tbody>
 </table>`,
 )}
 
