@@ -2,18 +2,19 @@
 // Serves Companies House profiles (test/fixtures/hosts/ch.test/company/<number>/index.json) from a local HTTP host on
 // 127.0.0.1, starts wrangler dev on a free 127.0.0.1 port with its own empty state (a temporary folder, so
 // neither .wrangler/state nor .dev.vars is touched), creates a key, and makes the Worker's very first request
-// GET /api/v1/aml-register?company=01234567, then a second one for comparison.
+// GET /api/v1/deadlines?company=01234567 (read live from Companies House: a register check by number reads the
+// companies register loaded from the bulk file instead), then a second one for comparison.
 // Passes when that first call reached the host and answered from the profile; exits 1 otherwise, printing
 // both replies, what the host saw and wrangler's log (Companies House failures are logged with their cause).
 // Stops exactly what it started: the fixture host and wrangler's own process group.
 import { spawn } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, devConfigArgs, localEnv, migrateLocal, wranglerEnv } from "./lib.mjs";
+import { ROOT, devConfigArgs, freePort, localEnv, migrateLocal, wranglerEnv } from "./lib.mjs";
+import { createLocalKey } from "./key.mjs";
 
 const FIRST = "01234567"; // HARBOURSIDE LEGAL LIMITED
 const SECOND = "03712548"; // MEADOW CARE HOMES LIMITED
@@ -26,20 +27,13 @@ const listen = (server, port = 0) =>
     server.listen(port, "127.0.0.1", () => resolve(server.address().port));
   });
 
-/** A free loopback port (closed again at once; wrangler binds it a moment later). */
-async function freePort() {
-  const s = createServer();
-  const port = await listen(s);
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
 // ---- the fixture host ----
 const seen = [];
 const host = createServer(async (req, res) => {
   seen.push({ at: new Date().toISOString(), method: req.method, url: req.url, authorization: req.headers.authorization ?? null });
-  const m = /^\/company\/([A-Z0-9]{8})$/i.exec(req.url ?? "");
-  const body = m ? await readFile(join(PROFILES, m[1].toUpperCase())).catch(() => null) : null;
+  // A profile is <number>/index.json; a sub-resource (officers, charges, …) the file of its name beside it.
+  const m = /^\/company\/([A-Z0-9]{8})(?:\/([a-z-]+))?(?:\?.*)?$/i.exec(req.url ?? "");
+  const body = m ? await readFile(join(PROFILES, m[1].toUpperCase(), m[2] ?? "index.json")).catch(() => null) : null;
   if (body) res.writeHead(200, { "content-type": "application/json" }).end(body);
   else res.writeHead(404, { "content-type": "application/json" }).end('{"errors":[{"error":"company-profile-not-found","type":"ch:service"}]}');
 });
@@ -75,15 +69,8 @@ let failed = true;
 try {
   // ---- state: migrations and one key, in the temporary folder ----
   migrateLocal(state);
-  const key = `ukbi_${randomBytes(24).toString("base64url")}`;
   const proxy = await localEnv(state);
-  const db = proxy.env.DB;
-  await db.batch([
-    db.prepare(`INSERT INTO accounts (id, email, plan) VALUES ('acc_cold_start', 'cold-start@local.invalid', 'free')`),
-    db
-      .prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES ('key_cold_start', 'acc_cold_start', ?, ?)`)
-      .bind(createHash("sha256").update(key).digest("hex"), key.slice(0, 9)),
-  ]);
+  const { key } = await createLocalKey(proxy.env.DB, { plan: "free" });
   await proxy.dispose();
 
   // ---- wrangler dev, in its own process group ----
@@ -119,7 +106,7 @@ try {
 
   const lookup = async (number) => {
     const t = performance.now();
-    const r = await fetch(`http://127.0.0.1:${port}/api/v1/aml-register?company=${number}`, { headers: { "x-api-key": key } });
+    const r = await fetch(`http://127.0.0.1:${port}/api/v1/deadlines?company=${number}`, { headers: { "x-api-key": key } });
     return { number, status: r.status, ms: Math.round(performance.now() - t), body: await r.text() };
   };
   // As a newcomer does: the status page first (it checks every upstream, Companies House included), then,
@@ -132,12 +119,19 @@ try {
   const second = await lookup(SECOND);
   await new Promise((r) => setTimeout(r, 300)); // let wrangler print the request lines
 
-  const reached = (number) => seen.some((s) => s.method === "GET" && s.url === `/company/${number}`);
-  const ok = (c) => c.status !== 503 && reached(c.number) && c.body.includes(`${NAMES[c.number]} (${c.number})`);
+  const reached = (number) => seen.some((s) => s.method === "GET" && s.url.split("?")[0] === `/company/${number}`);
+  const companyOf = (body) => {
+    try {
+      return JSON.parse(body).company ?? null;
+    } catch {
+      return null;
+    }
+  };
+  const ok = (c) => c.status === 200 && reached(c.number) && companyOf(c.body)?.name === NAMES[c.number] && companyOf(c.body)?.number === c.number;
   for (const c of [first, second])
     console.log(`${c === first ? "first " : "second"} call: ${c.status} in ${c.ms} ms, host ${reached(c.number) ? "saw it" : "never saw it"}: ${c.body}`);
   console.log(`fixture host requests: ${JSON.stringify(seen)}`);
-  const logLines = devLog.split("\n").filter((l) => /companies-house|aml-register|Error|error/.test(l));
+  const logLines = devLog.split("\n").filter((l) => /companies-house|deadlines|Error|error/.test(l));
   if (logLines.length) console.log(`wrangler log:\n  ${logLines.join("\n  ")}`);
   failed = !ok(first) || !ok(second);
   console.log(

@@ -11,11 +11,11 @@
 //    against wrangler dev serving that database.
 // Everything is local (wrangler dev on 127.0.0.1, its own state under .bench/companies/).
 import { closeSync, createReadStream, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createHash, randomBytes } from "node:crypto";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { ROOT, importTs, localEnv, migrateLocal, withDev } from "../lib.mjs";
 import { ingest } from "../ingest.mjs";
+import { createLocalKey } from "../key.mjs";
 
 const gc = globalThis.gc ?? (() => {});
 const mb = (n) => +(n / 1048576).toFixed(1);
@@ -136,15 +136,7 @@ export async function benchCompanies({
   try {
     const c = proxy.env.COMPANIES_DB;
     // a key for the search benchmark
-    key = `ukbi_${randomBytes(24).toString("base64url")}`;
-    const m = proxy.env.DB;
-    await m.batch([
-      m.prepare(`INSERT OR IGNORE INTO accounts (id, email, plan) VALUES ('acc_bench', 'bench@local.invalid', 'enterprise')`),
-      m.prepare(`DELETE FROM api_keys WHERE id = 'key_bench'`),
-      m
-        .prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES ('key_bench', 'acc_bench', ?, ?)`)
-        .bind(createHash("sha256").update(key).digest("hex"), key.slice(0, 9)),
-    ]);
+    ({ key } = await createLocalKey(proxy.env.DB, { plan: "enterprise" }));
     // a real three-word name from the file, and a one-word query of middling frequency
     three = (await c.prepare(`SELECT name FROM companies WHERE length(name) - length(replace(name, ' ', '')) = 3 LIMIT 1 OFFSET 1000`).first())?.name;
   } finally {

@@ -38,7 +38,6 @@
 // Everything runs locally (wrangler dev on 127.0.0.1 with its own state under .bench/).
 // BENCH_SECONDS (default 10) sets each load test's duration.
 import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
-import { createHash, randomBytes } from "node:crypto";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { ROOT, importTs, localEnv, migrateLocal, withDev } from "../lib.mjs";
@@ -55,6 +54,7 @@ import { benchD1Load, nextEdition } from "./d1-load.mjs";
 import { benchStartupAll } from "./startup.mjs";
 import { benchFirstStart } from "./first-start.mjs";
 import { keyedRounds } from "./keyed.mjs";
+import { createLocalKey } from "../key.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PORT = Number(process.env.BENCH_PORT ?? 8799);
@@ -119,23 +119,16 @@ console.log("ingest parse+diff:", report.ingestParseDiff);
 // BENCH_REUSE=1 keeps an earlier run's loaded register (the D1 load takes a couple of minutes).
 const reuse = process.env.BENCH_REUSE === "1" && existsSync(join(ROOT, ".bench", "report.json"));
 if (!reuse) rmSync(join(ROOT, ".bench", "state"), { recursive: true, force: true });
-const key = `ukbi_${randomBytes(24).toString("base64url")}`;
-/** Migrations and the bench key (enterprise plan) in a wrangler state folder. */
+/** Migrations and a bench key (enterprise plan) in a wrangler state folder; returns the key. */
 async function prepareState(dir) {
   mkdirSync(dir, { recursive: true });
   migrateLocal(dir);
   const proxy = await localEnv(dir);
-  const db = proxy.env.DB;
-  await db.batch([
-    db.prepare(`INSERT OR IGNORE INTO accounts (id, email, plan) VALUES ('acc_bench', 'bench@local.invalid', 'enterprise')`),
-    db.prepare(`DELETE FROM api_keys WHERE id = 'key_bench'`),
-    db
-      .prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES ('key_bench', 'acc_bench', ?, ?)`)
-      .bind(createHash("sha256").update(key).digest("hex"), key.slice(0, 9)),
-  ]);
+  const { key } = await createLocalKey(proxy.env.DB, { plan: "enterprise" });
   await proxy.dispose();
+  return key;
 }
-await prepareState(STATE);
+const key = await prepareState(STATE);
 const fileA = join(ROOT, ".bench", "SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-11-20.csv");
 writeFileSync(fileA, editionA);
 let loaded;
@@ -166,7 +159,7 @@ const withDevAt = (dir, body) => withDev(PORT, { persistTo: dir }, body);
  * (scripts/bench/keyed.mjs; runnable alone there, with --stress for issue 30 §7).
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const platform = (base) => keyedRounds(base, key, { rounds: ROUNDS, seconds: SECONDS });
+const platform = (base, k) => keyedRounds(base, k, { rounds: ROUNDS, seconds: SECONDS });
 
 // The platform comparison runs twice. Local wrangler keeps each Durable Object in a SQLite file on disk,
 // and each ledger commit is synced to it on the server's one thread; deployed, Durable Object storage
@@ -175,15 +168,15 @@ const platform = (base) => keyedRounds(base, key, { rounds: ROUNDS, seconds: SEC
 const RAM = existsSync("/dev/shm") ? join("/dev/shm", `ukbi-bench-${process.pid}`) : null;
 if (RAM) {
   try {
-    await prepareState(RAM);
-    report.platformStateInMemory = await withDevAt(RAM, platform);
+    const ramKey = await prepareState(RAM);
+    report.platformStateInMemory = await withDevAt(RAM, (base) => platform(base, ramKey));
     console.log("platform (local state in memory):", report.platformStateInMemory);
   } finally {
     rmSync(RAM, { recursive: true, force: true });
   }
 }
 await withDevAt(STATE, async (base) => {
-  report.platformStateOnDisk = await platform(base);
+  report.platformStateOnDisk = await platform(base, key);
   console.log("platform (local state on disk):", report.platformStateOnDisk);
   const name = encodeURIComponent(editionA.split(/\r?\n/)[60].split(",")[0].replace(/^"|"$/g, "").trim());
   const url = `${base}/api/v1/sponsor-licence?company=${name}`;

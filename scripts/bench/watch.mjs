@@ -26,13 +26,14 @@
 // concurrently. Runnable alone: node scripts/bench/watch.mjs  (BENCH_WATCHES=1000 for a quick run)
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { createWriteStream, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ROOT, importTs, localEnv, run, serveWorker, snapshotWorker, waitFor, wranglerEnv } from "../lib.mjs";
+import { ROOT, importTs, localEnv, serveWorker, snapshotWorker, waitFor, wranglerEnv } from "../lib.mjs";
 import { ingest } from "../ingest.mjs";
 import { benchState } from "./state.mjs";
+import { createLocalKey } from "../key.mjs";
 
 const fixture = (p) => readFileSync(join(ROOT, "test/fixtures/hosts", p), "utf8");
 const BASE_NUMBER = 50_000_000;
@@ -393,8 +394,8 @@ export async function benchWatch({
 
   try {
     // ---- state: migrations, the accounts and their keys, the sample registers, the request budgets seeded ----
-    const { state, key } = await benchState("watch");
-    const keys = [{ account: "acc_bench", key }];
+    const { state, key, accountId } = await benchState("watch");
+    const keys = [{ account: accountId, key }];
     for (const name of ["sanctions", "payment-practices", "contracts", "sponsors"]) {
       const file = {
         sanctions: "test/fixtures/sanctions/UK-Sanctions-List.csv",
@@ -409,14 +410,8 @@ export async function benchWatch({
       const db = proxy.env.DB;
       const stmts = [];
       for (let a = 1; a < accounts; a++) {
-        const k = `ukbi_${randomBytes(24).toString("base64url")}`;
-        keys.push({ account: `acc_watch${a}`, key: k });
-        stmts.push(db.prepare(`INSERT INTO accounts (id, email, plan) VALUES (?, ?, 'enterprise')`).bind(`acc_watch${a}`, `watch${a}@local.invalid`));
-        stmts.push(
-          db
-            .prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES (?, ?, ?, ?)`)
-            .bind(`key_watch${a}`, `acc_watch${a}`, createHash("sha256").update(k).digest("hex"), k.slice(0, 9)),
-        );
+        const made = await createLocalKey(db, { plan: "enterprise", email: `watch${a}@local.invalid` });
+        keys.push({ account: made.accountId, key: made.key });
       }
       // The budgets are fixed 5-minute windows in D1: the next four hours of windows start far below their limit.
       const window = Math.floor(Date.now() / 300_000) * 300;

@@ -23,7 +23,7 @@
 // Stops exactly what it started: the Worker's process group (and the workerd found under it, by process id), the
 // local servers.
 import { spawn } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createNetServer } from "node:net";
 import { join } from "node:path";
@@ -31,6 +31,7 @@ import { fileURLToPath } from "node:url";
 import { ROOT, WORKER_CONFIGS, importTs, localEnv, migrateLocal, serveWorker, snapshotWorker, waitFor, wranglerEnv } from "../lib.mjs";
 import { caseList, fixtureDir } from "./index.mjs";
 import { serveHostile } from "./serve.mjs";
+import { createLocalKey } from "../key.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 export const GOALS = { memoryGrowthMB: 128, statusMs: 1000, statusEveryMs: 250, rssEveryMs: 100, graceMs: 1500 };
@@ -155,15 +156,8 @@ async function freshState(root, dir) {
   }
   rmSync(dir, { recursive: true, force: true });
   cpSync(template, dir, { recursive: true });
-  const key = `ukbi_${randomBytes(24).toString("base64url")}`;
   const proxy = await localEnv(dir);
-  const db = proxy.env.DB;
-  await db.batch([
-    db.prepare(`INSERT OR IGNORE INTO accounts (id, email, plan) VALUES ('acc_hostile', 'hostile@local.invalid', 'enterprise')`),
-    db
-      .prepare(`INSERT INTO api_keys (id, account_id, key_hash, prefix) VALUES ('key_hostile', 'acc_hostile', ?, ?)`)
-      .bind(createHash("sha256").update(key).digest("hex"), key.slice(0, 9)),
-  ]);
+  const { key } = await createLocalKey(proxy.env.DB, { plan: "enterprise" });
   await proxy.dispose();
   return key;
 }
