@@ -787,9 +787,13 @@ function trustCategory(checks: SiteCheckOutcomes, register: RegisterFacts | null
 
   // From the ai-visibility reply: how recently the sitemap says the site was updated.
   const latest = aiv.ran ? (aiv.reply.sitemap.lastmod?.latest ?? null) : null;
-  if (!aiv.ran || !latest) b.unjudged("freshness", "Site updated within a year", P.freshness);
+  // A <lastmod> of a month only ("2025-11") may mean any day of it: its last day is taken, so the site is never called
+  // older than the sitemap shows.
+  const latestDay =
+    latest && /^\d{4}-\d{2}$/.test(latest) ? new Date(Date.UTC(Number(latest.slice(0, 4)), Number(latest.slice(5, 7)), 0)).toISOString().slice(0, 10) : latest;
+  const age = latestDay ? daysBetween(latestDay, today) : Number.NaN;
+  if (!aiv.ran || !latest || Number.isNaN(age)) b.unjudged("freshness", "Site updated within a year", P.freshness);
   else {
-    const age = daysBetween(latest, today);
     const fresh = age <= FRESH_DAYS;
     const sitemapUrl = aiv.reply.sitemap.files.find((f) => f.kind === "urlset")?.url ?? aiv.reply.sitemap.files[0]?.url ?? aiv.reply.page.url;
     b.check("freshness", "Site updated within a year", P.freshness, fresh, () => ({

@@ -390,6 +390,11 @@ describe("issue 18 §2 businessScore: categories and the score (SPEC §2.3)", ()
     // The same sitemap read a year earlier was fresh.
     expect(part("2023-05-01", "2024-01-10").part.points).toBe(15);
     expect(part(null).part.judged).toBe(false);
+    // A month only: its last day counts (Date.parse read it as the 1st, and the shared daysBetween takes dates only).
+    expect(part("2025-11", "2026-11-28").part).toMatchObject({ judged: true, points: 15 }); // 30 Nov 2025: within a year
+    expect(part("2025-10", "2026-11-28").part).toMatchObject({ judged: true, points: 0 });
+    expect(part("2025-02", "2026-02-28").part).toMatchObject({ judged: true, points: 15 }); // 28 Feb 2025: exactly a year
+    expect(part("not a date").part.judged).toBe(false);
   });
 });
 
