@@ -13,7 +13,8 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import { dohResolverFor } from "./sources/dns/doh";
 import { readPdf } from "./sources/documents/pdf";
 import type { PdfText } from "./sources/documents/pdf";
-import { MAX_PDF_WIRE_BYTES, PDF_WIRE_CHUNK, type ReadersRpc, type RenderSettings } from "./sources/readers/rpc";
+import { MAX_PDF_WIRE_BYTES, type ReadersRpc, type RenderSettings } from "./sources/readers/rpc";
+import { readCapped } from "./shared/bytes";
 import { InputError } from "./shared/errors";
 import { createBrowser } from "./sources/web/browser";
 import type { Browser, RenderedPage } from "./services/web/rendered";
@@ -24,42 +25,21 @@ export interface ReadersEnv {
   BROWSER?: Fetcher;
 }
 
-/**
- * A PDF sent as a stream, into one buffer of its declared `size` (at most MAX_PDF_WIRE_BYTES; grown when the size is
- * missing or short). More than MAX_PDF_WIRE_BYTES is refused, the stream cancelled.
- */
-async function fromWire(stream: ReadableStream<Uint8Array>, size: number | undefined): Promise<Uint8Array> {
-  const tooLarge = () => new InputError("unreadable_input", `The PDF is larger than ${MAX_PDF_WIRE_BYTES / 1024 / 1024} MiB, the most the PDF reader takes.`);
-  const reader = stream.getReader();
-  let buf = new Uint8Array(Number.isInteger(size) && size! > 0 && size! <= MAX_PDF_WIRE_BYTES ? size! : PDF_WIRE_CHUNK);
-  let at = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (at + value.length > MAX_PDF_WIRE_BYTES) throw tooLarge();
-      if (at + value.length > buf.length) {
-        const grown = new Uint8Array(Math.min(MAX_PDF_WIRE_BYTES, Math.max(at + value.length, buf.length * 2)));
-        grown.set(buf.subarray(0, at));
-        buf = grown;
-      }
-      buf.set(value, at);
-      at += value.length;
-    }
-  } catch (e) {
-    reader.cancel().catch(() => {});
-    throw e;
-  }
-  return at === buf.length ? buf : buf.subarray(0, at);
-}
-
 export class Readers extends WorkerEntrypoint<ReadersEnv> implements ReadersRpc {
   /** A PDF's text, page by page (at most `maxPages`); a scan, a password or a budget passed is an unreadable_input error. */
   async readPdf(bytes: Uint8Array | ReadableStream<Uint8Array>, opts: { maxPages?: number; size?: number } = {}): Promise<Wired<PdfText>> {
     return wired(async () =>
       bytes instanceof Uint8Array
         ? readPdf(bytes, { maxPages: opts.maxPages })
-        : readPdf(await fromWire(bytes, opts.size), { maxPages: opts.maxPages, owned: true }),
+        : readPdf(
+            await readCapped(bytes, {
+              maxBytes: MAX_PDF_WIRE_BYTES,
+              sizeHint: opts.size,
+              tooLarge: () =>
+                new InputError("unreadable_input", `The PDF is larger than ${MAX_PDF_WIRE_BYTES / 1024 / 1024} MiB, the most the PDF reader takes.`),
+            }),
+            { maxPages: opts.maxPages, owned: true },
+          ),
     );
   }
 

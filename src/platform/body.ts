@@ -1,3 +1,4 @@
+import { readCapped } from "../shared/bytes";
 import { ApiError } from "./errors";
 
 /**
@@ -9,21 +10,5 @@ export async function bodyText(req: Request, max: number): Promise<string> {
   const declared = Number(req.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > max) throw tooLarge();
   if (!req.body) return "";
-  const reader = req.body.getReader();
-  const parts: Uint8Array[] = [];
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.byteLength;
-    if (bytes > max) {
-      await reader.cancel().catch(() => {}); // stop reading: the rest is never buffered
-      throw tooLarge();
-    }
-    parts.push(value);
-  }
-  const all = new Uint8Array(bytes);
-  let at = 0;
-  for (const p of parts) all.set(p, at), (at += p.byteLength);
-  return new TextDecoder().decode(all);
+  return new TextDecoder().decode(await readCapped(req.body, { maxBytes: max, sizeHint: declared, tooLarge }));
 }

@@ -78,6 +78,7 @@ describe("one definition each", () => {
     addDays: "/src/shared/dates.ts",
     mapLimited: "/src/shared/concurrency.ts",
     squashPostcode: "/src/services/matching/postcode.ts",
+    readCapped: "/src/shared/bytes.ts",
   };
   for (const [name, home] of Object.entries(HOMES))
     it(`${name} is defined only in ${home.slice(1)}`, () => {

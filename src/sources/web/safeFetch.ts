@@ -7,6 +7,7 @@ import { InputError, UpstreamError } from "../../shared/errors";
 import { API_VERSION } from "../../shared/version";
 import { isLocalName, isPublicAddress, parseIpLiteral } from "../../services/net/address";
 import type { PostOutcome } from "../../services/watch/feed";
+import { readCapped } from "../../shared/bytes";
 
 export interface SafeFetchOptions {
   /** Whole fetch including redirects and body; default 8000. */
@@ -105,40 +106,6 @@ async function checkResolved(u: URL, opts: SafeFetchOptions, signal: AbortSignal
   if (bad) throw new InputError("blocked_address", `The host ${u.hostname} resolves to the non-public address ${bad}.`);
 }
 
-/**
- * Reads the body, refusing it as soon as more than `maxBytes` have arrived (the stream is cancelled, not read to the end).
- * In workerd, fetch() decompresses gzip/br/deflate transparently, so the bytes counted here are the decompressed size:
- * a small compressed body that inflates past the cap is refused.
- */
-async function readCapped(res: Response, maxBytes: number, signal: AbortSignal, ms: number): Promise<Uint8Array> {
-  if (!res.body) return new Uint8Array(0);
-  const reader = res.body.getReader();
-  // One buffer, written as the chunks come: sized from Content-Length when that is within the cap (workerd's own
-  // count after decompression may differ, so it is only where to start), grown by doubling up to the cap otherwise.
-  // The chunks are not kept, so a body is held once, not twice.
-  const declared = Number(res.headers.get("content-length"));
-  let body = new Uint8Array(Number.isInteger(declared) && declared > 0 && declared <= maxBytes ? declared : Math.min(maxBytes, 64 * 1024));
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await raceAbort(reader.read(), signal, ms);
-      if (done) break;
-      if (total + value.byteLength > maxBytes) throw new InputError("response_too_large", `The page is larger than ${maxBytes} bytes.`);
-      if (total + value.byteLength > body.length) {
-        const grown = new Uint8Array(Math.min(maxBytes, Math.max(total + value.byteLength, body.length * 2)));
-        grown.set(body.subarray(0, total));
-        body = grown;
-      }
-      body.set(value, total);
-      total += value.byteLength;
-    }
-  } catch (e) {
-    reader.cancel().catch(() => {});
-    throw e;
-  }
-  return total === body.length ? body : body.slice(0, total);
-}
-
 /** Fetches a caller's URL with every check of the issue; throws InputError on each refusal, UpstreamError when the resolver fails. */
 export async function safeFetch(url: string, opts: SafeFetchOptions = {}): Promise<SafeFetchResult> {
   const { timeoutMs = 8000, maxBytes = 5 * 1024 * 1024, maxRedirects = 5, fetchImpl = globalThis.fetch } = opts;
@@ -184,7 +151,16 @@ export async function safeFetch(url: string, opts: SafeFetchOptions = {}): Promi
         res.body?.cancel().catch(() => {});
         throw new InputError("response_too_large", `The page is larger than ${maxBytes} bytes (Content-Length ${length}).`);
       }
-      const body = await readCapped(res, maxBytes, signal, timeoutMs);
+      // Counted as it arrives: in workerd fetch() decompresses gzip/br/deflate transparently, so what is counted is the
+      // decompressed size, and a small compressed body that inflates past the cap is refused.
+      const body = res.body
+        ? await readCapped(res.body, {
+            maxBytes,
+            sizeHint: length,
+            tooLarge: () => new InputError("response_too_large", `The page is larger than ${maxBytes} bytes.`),
+            read: (next) => raceAbort(next, signal, timeoutMs),
+          })
+        : new Uint8Array(0);
       return { url: current.href, status: res.status, headers: res.headers, contentType: res.headers.get("content-type") ?? "", body, redirects };
     }
   } finally {
