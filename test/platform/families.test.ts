@@ -62,3 +62,23 @@ describe("the icon and the reference's key field", () => {
     expect(js).toContain(JSON.stringify(KEY_HINT));
   });
 });
+
+describe("the PDF limits are stated where PDFs are read", () => {
+  it("every document reader and the carbon reduction plan check state PDF_LIMITS_TEXT, which names each budget pdf.ts counts", async () => {
+    const { PDF_LIMITS_TEXT } = await import("../../src/services/documents/document");
+    const readers = operations.filter((o) => o.family === "documents" && /\burl\b/i.test(o.description));
+    expect(readers.length).toBeGreaterThan(5);
+    for (const o of readers) expect(o.description, o.operationId).toContain(PDF_LIMITS_TEXT);
+    for (const said of [
+      "16 MiB decoded a stream",
+      "64 MiB a document",
+      "50,000 text items a page",
+      "500,000 in all",
+      "4,000,000 characters",
+      "10 s of reading",
+      "2,000 pages in one node",
+      "10,000 pages in all",
+    ])
+      expect(PDF_LIMITS_TEXT).toContain(said);
+  });
+});

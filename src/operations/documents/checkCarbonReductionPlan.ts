@@ -20,6 +20,7 @@ import { InputError } from "../../shared/errors";
 import { PAGE_ERRORS, describedUrl, pageOf } from "../web/common/page";
 import { Evidence } from "./common/facts";
 import { type FetchedDocument, type Loaded, ReadObject, fetchDocument, readObjectOf, todayOf } from "./common/reader";
+import { PDF_LIMITS_TEXT } from "../../services/documents/document";
 import { HTML_LIMITS_TEXT } from "../../services/html/parse";
 
 /**
@@ -312,7 +313,7 @@ The eight \`parts\` (SPEC §2.4) are each \`{found, status, note, evidence}\`: \
 
 **Whose plan.** A plan found from a page of the site is compared with the organisation that page says runs the site (the registered names in its footer, copyright line or beside its company number; the company numbers it states; the name it calls itself). In order: the plan's company number stated on the site too is \`same\`; the site mentioning the plan's organisation, or the plan mentioning the site's registered name or number (as a group's plan naming a subsidiary may), is \`couldnt_tell\`; a company number in the plan that the site does not give is a different organisation; the plan's name being the site's (legal form aside) is \`same\`; names alike but not the same (sharing their leading word) is \`couldnt_tell\`; a name sharing nothing with the registered name the site gives is a different organisation; with no registered name on the site, \`couldnt_tell\`. A plan of a different organisation is never presented as the supplier's: it is listed in \`otherOrganisationPlans\` (and in \`pagesRead\` with the reason), its parts are not counted, and the search goes on within the ${MAX_CANDIDATES} pages; when no other plan is found, \`found\` and \`meetsTemplate\` are false and the \`reading\` says whose plan the site links to. \`couldnt_tell\` keeps the plan, and the \`reading\` says first that it is not confirmed as the supplier's. When the address given is the plan itself, \`organisation.match\` is \`not_checked\`.
 
-It judges the completeness of the plan's form only, never whether its figures are right (SPEC §1 rule 5). No plan found is an answer (\`found\` false), not an error; a page that cannot be fetched answers 422 and costs nothing. ${HTML_LIMITS_TEXT}`,
+It judges the completeness of the plan's form only, never whether its figures are right (SPEC §1 rule 5). No plan found is an answer (\`found\` false), not an error; a page that cannot be fetched answers 422 and costs nothing. ${PDF_LIMITS_TEXT} ${HTML_LIMITS_TEXT}`,
   input: z.object({
     url: describedUrl("The plan's address (a web page or a PDF), or the supplier's homepage (`https://` is assumed when no scheme is given)."),
   }),

@@ -5,10 +5,38 @@
  * text a caller sent. Pure.
  */
 import { type Block, htmlBlocks, isHeadingLine, pdfBlocks } from "./blocks";
+import { thousands } from "../../shared/format";
 import { sectionsOf } from "./segment";
 
 /** PDF pages read at most (a 100-page report reads whole); the rest is cut and `Doc.cut` says so. */
 export const MAX_PDF_PAGES = 300;
+
+const MiB = 1024 * 1024;
+
+// The PDF reader's budgets (sources/documents/pdf.ts counts them; past one a PDF answers 422 unreadable_input naming
+// it): said here, with the pages, so the readers' descriptions state them (PDF_LIMITS_TEXT).
+/**
+ * Decoded bytes of any one stream (a page's contents, a font, an object stream). Real text pages decode to tens of
+ * KB, embedded fonts to a few MB; 16 MiB is also what PDF.js's own buffer for one stream may grow to.
+ */
+export const MAX_PDF_STREAM_BYTES = 16 * MiB;
+/** Decoded bytes of all streams but images, together (images are never decoded to read text). */
+export const MAX_PDF_DECODED_BYTES = 64 * MiB;
+/** Text items (runs of text PDF.js gives) on one page; a dense page of small type has a few thousand. */
+export const MAX_PDF_ITEMS_PER_PAGE = 50_000;
+/** Text items in the pages read, together. */
+export const MAX_PDF_ITEMS = 500_000;
+/** Characters of text in the pages read, together (the readers take at most 1,000,000 characters of a page or text). */
+export const MAX_PDF_CHARS = 4_000_000;
+/** Time for opening and reading the pages, checked between pages: well under the readers' 30 s operation limit. */
+export const MAX_PDF_READ_MS = 10_000;
+/** A page tree that cannot be followed ahead of PDF.js (sources/documents/pdfPageTree.ts) is refused when one node lists more kids than this… */
+export const MAX_UNFOLLOWED_KIDS = 2_000;
+/** …or the file holds more page objects (/Type /Page) than this. */
+export const MAX_UNFOLLOWED_PAGES = 10_000;
+
+/** The PDF limits in words, for the readers' descriptions. */
+export const PDF_LIMITS_TEXT = `A PDF is read within these limits: ${MAX_PDF_STREAM_BYTES / MiB} MiB decoded a stream and ${MAX_PDF_DECODED_BYTES / MiB} MiB a document, ${thousands(MAX_PDF_ITEMS_PER_PAGE)} text items a page and ${thousands(MAX_PDF_ITEMS)} in all, ${thousands(MAX_PDF_CHARS)} characters, ${MAX_PDF_READ_MS / 1000} s of reading, and a page tree that can be followed (one that cannot, with more than ${thousands(MAX_UNFOLLOWED_KIDS)} pages in one node or ${thousands(MAX_UNFOLLOWED_PAGES)} pages in all, is not opened); a PDF beyond one answers 422 \`unreadable_input\`, saying which limit, and costs nothing.`;
 
 export interface DocSentence {
   /** Position in `Doc.sentences`. */

@@ -22,10 +22,20 @@
  */
 import { Inflate } from "fflate";
 import { getDocumentProxy } from "unpdf";
-import { MAX_PDF_PAGES } from "../../services/documents/document";
+import {
+  MAX_PDF_CHARS,
+  MAX_PDF_DECODED_BYTES,
+  MAX_PDF_ITEMS,
+  MAX_PDF_ITEMS_PER_PAGE,
+  MAX_PDF_PAGES,
+  MAX_PDF_READ_MS,
+  MAX_PDF_STREAM_BYTES,
+  MAX_UNFOLLOWED_KIDS,
+  MAX_UNFOLLOWED_PAGES,
+} from "../../services/documents/document";
 import { InputError } from "../../shared/errors";
 import { type PdfEncryption, decryptStream, openEncryption } from "./pdfCrypt";
-import { MAX_UNFOLLOWED_KIDS, MAX_UNFOLLOWED_PAGES, PdfObjectIndex, regroupPageTree } from "./pdfPageTree";
+import { PdfObjectIndex, regroupPageTree } from "./pdfPageTree";
 
 export interface PdfText {
   /** The text of each page read, in order (page 1 first). */
@@ -35,26 +45,11 @@ export interface PdfText {
   cut: boolean;
 }
 
-export { MAX_PDF_PAGES };
+export { MAX_PDF_CHARS, MAX_PDF_DECODED_BYTES, MAX_PDF_ITEMS, MAX_PDF_ITEMS_PER_PAGE, MAX_PDF_PAGES, MAX_PDF_READ_MS, MAX_PDF_STREAM_BYTES };
 /** Below this many letters a page on average, the PDF is taken to have no text layer. */
 const MIN_LETTERS_PER_PAGE = 25;
 
 const MiB = 1024 * 1024;
-/**
- * Decoded bytes of any one stream (a page's contents, a font, an object stream). Real text pages decode to tens of
- * KB, embedded fonts to a few MB; 16 MiB is also what PDF.js's own buffer for one stream may grow to.
- */
-export const MAX_PDF_STREAM_BYTES = 16 * MiB;
-/** Decoded bytes of all streams but images, together (images are never decoded to read text). */
-export const MAX_PDF_DECODED_BYTES = 64 * MiB;
-/** Text items (runs of text PDF.js gives) on one page; a dense page of small type has a few thousand. */
-export const MAX_PDF_ITEMS_PER_PAGE = 50_000;
-/** Text items in the pages read, together. */
-export const MAX_PDF_ITEMS = 500_000;
-/** Characters of text in the pages read, together (the readers take at most 1,000,000 characters of a page or text). */
-export const MAX_PDF_CHARS = 4_000_000;
-/** Time for opening and reading the pages, checked between pages: well under the readers' 30 s operation limit. */
-export const MAX_PDF_READ_MS = 10_000;
 /** Object streams inside object streams, at most. */
 const MAX_OBJSTM_DEPTH = 3;
 /** Compressed bytes pushed to the inflater at a time. */

@@ -20,7 +20,8 @@
  *
  * A tree that cannot be followed (an object not found, a kid that is not a page or a node, a node met twice) is left to
  * PDF.js as it stands, unless the file shows a node of more than MAX_UNFOLLOWED_KIDS kids or more than
- * MAX_UNFOLLOWED_PAGES page objects, which is refused: it would cost what the regrouping exists to avoid.
+ * MAX_UNFOLLOWED_PAGES page objects (services/documents/document.ts), which is refused (pdf.ts): it would cost what the
+ * regrouping exists to avoid.
  */
 
 const latin1 = new TextDecoder("latin1");
@@ -29,10 +30,6 @@ const latin1 = new TextDecoder("latin1");
 export const MAX_PAGE_TREE_KIDS = 256;
 /** Kids of each intermediate node written by the regrouping. */
 export const PAGE_TREE_GROUP = 32;
-/** A tree that cannot be followed is refused when one node lists more kids than this… */
-export const MAX_UNFOLLOWED_KIDS = 2_000;
-/** …or the file holds more page objects (/Type /Page) than this. */
-export const MAX_UNFOLLOWED_PAGES = 10_000;
 
 type Entries = Map<string, string>;
 /** An object of the file as the page tree sees it: a page (a leaf), a node (with its entries), or anything else. */

@@ -11,7 +11,8 @@ import { describe, expect, it } from "vitest";
 import { encryptedPdf, manyPagesPdf } from "../../../scripts/hostile/binary.mjs";
 import { InputError } from "../../../src/shared/errors";
 import { MAX_PDF_PAGES, measureStreams, readPdf } from "../../../src/sources/documents/pdf";
-import { MAX_PAGE_TREE_KIDS, MAX_UNFOLLOWED_KIDS, PdfObjectIndex, regroupPageTree } from "../../../src/sources/documents/pdfPageTree";
+import { MAX_UNFOLLOWED_KIDS } from "../../../src/services/documents/document";
+import { MAX_PAGE_TREE_KIDS, PdfObjectIndex, regroupPageTree } from "../../../src/sources/documents/pdfPageTree";
 
 const REAL = [
   "carbon-reduction-plans/edan-uk-crp-2023.pdf",

@@ -8,7 +8,7 @@ import { z } from "@hono/zod-openapi";
 import { INPUT_LIMITS, nonSpacePattern } from "../../../platform/schemas";
 import { type OpContext, type Operation, defineOperation } from "../../../platform/registry";
 import type { Services } from "../../../platform/services";
-import { type Doc, MAX_DOC_CHARS, MAX_PDF_PAGES, docFromHtml, docFromPdf, docFromText } from "../../../services/documents/document";
+import { type Doc, MAX_DOC_CHARS, MAX_PDF_PAGES, PDF_LIMITS_TEXT, docFromHtml, docFromPdf, docFromText } from "../../../services/documents/document";
 import { Reading } from "../../../services/documents/evidence";
 import { redactQuotes } from "../../../services/documents/names";
 import { type Summary, composeSummary, summarise } from "../../../services/documents/summary";
@@ -273,7 +273,7 @@ async function answer<R extends { facts: string[] }>(
 
 const inputsText = (spec: ReaderSpec<{ facts: string[] }, z.ZodRawShape>) => `
 
-**Reading.** A web page is read without its navigation, header, footer, scripts and forms, keeping its headings; a PDF page by page (up to ${MAX_PDF_PAGES} pages; a PDF with no text layer, a scan, answers 422 \`unreadable_input\` and costs nothing). ${HTML_LIMITS_TEXT} The text is split into headed sections and sentences. Every factual field quotes the sentence it rests on (with its page, for a PDF) or says the reader couldn't tell; \`read\` says how much was read and which passages the answers rest on. The \`summary\` only restates the facts (SPEC §1 rule 2: not ${spec.documentName === "a modern slavery statement" ? "legal" : "professional"} advice).`;
+**Reading.** A web page is read without its navigation, header, footer, scripts and forms, keeping its headings; a PDF page by page (up to ${MAX_PDF_PAGES} pages; a PDF with no text layer, a scan, answers 422 \`unreadable_input\` and costs nothing). ${PDF_LIMITS_TEXT} ${HTML_LIMITS_TEXT} The text is split into headed sections and sentences. Every factual field quotes the sentence it rests on (with its page, for a PDF) or says the reader couldn't tell; \`read\` says how much was read and which passages the answers rest on. The \`summary\` only restates the facts (SPEC §1 rule 2: not ${spec.documentName === "a modern slavery statement" ? "legal" : "professional"} advice).`;
 
 /** What the GET and POST variants of a reader have alike. */
 const shared = (s: ReaderSpec<{ facts: string[] }, z.ZodRawShape>) => ({
