@@ -156,19 +156,21 @@ export async function applyMigrations(db, dir, table = "d1_migrations") {
  * once). Returns the proxy (`env`, `dispose`) and `migrated`, the migrations applied now by database name.
  */
 export async function openLocal(persistTo) {
-  const proxy = await localEnv(persistTo ?? undefined);
-  try {
-    const lock = join(persistTo ?? join(ROOT, ".wrangler", "state"), "migrations.lock");
-    const migrated = await withLock(lock, async () => {
-      const out = {};
-      for (const d of d1Databases()) out[d.name] = await applyMigrations(proxy.env[d.binding], join(ROOT, d.migrationsDir), d.table);
-      return out;
-    });
-    return Object.assign(proxy, { migrated });
-  } catch (e) {
-    await proxy.dispose();
-    throw e;
-  }
+  const lock = join(persistTo ?? join(ROOT, ".wrangler", "state"), "migrations.lock");
+  // The runtime starts under the lock too: a workerd that opens the state's SQLite files while another script's is
+  // creating them or applying migrations fails to start ("database is locked: SQLITE_BUSY"; workerd does not wait),
+  // about one start in ten when two scripts open a fresh state at once (scripts/check-side-by-side.mjs).
+  return withLock(lock, async () => {
+    const proxy = await localEnv(persistTo ?? undefined);
+    try {
+      const migrated = {};
+      for (const d of d1Databases()) migrated[d.name] = await applyMigrations(proxy.env[d.binding], join(ROOT, d.migrationsDir), d.table);
+      return Object.assign(proxy, { migrated });
+    } catch (e) {
+      await proxy.dispose();
+      throw e;
+    }
+  });
 }
 
 /** Bundles a TypeScript entry for Node with esbuild and imports it. */
