@@ -6,7 +6,7 @@ import type { WatchJob } from "./services/watch/feed";
 /** Bindings, configuration (vars) and secrets of the Worker. Upstream base URLs are configuration. */
 export interface Env {
   DB: D1Database;
-  /** The companies register (Basic Company Data and its name index): a database of its own (README "Databases"). */
+  /** The companies register (Basic Company Data and its name index): a database of its own (docs/operating.md "The companies register"). */
   COMPANIES_DB: D1Database;
   LEDGER: DurableObjectNamespace<KeyLedger>;
   INGEST: Queue<IngestJob>;

@@ -1,6 +1,6 @@
 /**
  * The readers Worker: the heavy readers the API Worker calls through a service binding (READERS), so that its own
- * bundle and global scope carry neither (README "Workers"):
+ * bundle and global scope carry neither (docs/architecture.md "Workers"):
  * - the PDF engine (unpdf, pdf.js): a PDF's text page by page, within the budgets of src/sources/documents/pdf.ts;
  * - the browser client (@cloudflare/puppeteer) and axe-core's source: a page rendered in Browser Rendering, every
  *   request it makes answered through the safe fetcher (src/sources/web/browser.ts).

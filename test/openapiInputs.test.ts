@@ -286,7 +286,7 @@ describe("issue 29 §4: the address, email, mobile and text patterns are what va
 
   it("every URL PAGE_URL_PATTERN matches passes validation and the safe fetcher's own check, but for an IP address that is not public (said in words)", async () => {
     const { PAGE_URL_PATTERN } = await import("../src/platform/schemas");
-    const { PageUrl, pageOf, urlRefusal } = await import("../src/operations/web/common/page");
+    const { PageUrl, pageOf, urlRefusal } = await import("../src/app/web/page");
     const { checkUrl } = await import("../src/sources/web/safeFetch");
     let ips = 0;
     fc.assert(
@@ -342,7 +342,7 @@ describe("issue 29 §4: the address, email, mobile and text patterns are what va
 
   // The fetcher counts the caller's 500 characters, not the `https://` this service puts before an address without a scheme.
   it("a URL without a scheme of up to 500 characters is not refused as too long once https:// is put before it", async () => {
-    const { pageOf } = await import("../src/operations/web/common/page");
+    const { pageOf } = await import("../src/app/web/page");
     const { checkUrl } = await import("../src/sources/web/safeFetch");
     const s = `www.example.co.uk/${"a".repeat(500 - 18)}`;
     expect(s.length).toBe(500);
@@ -351,7 +351,7 @@ describe("issue 29 §4: the address, email, mobile and text patterns are what va
 
   it("every domain DOMAIN_PATTERN matches is taken (its host kept); what it does not match is refused", async () => {
     const { DOMAIN_PATTERN } = await import("../src/platform/schemas");
-    const { Domain } = await import("../src/operations/web/common/page");
+    const { Domain } = await import("../src/app/web/page");
     fc.assert(
       fc.property(fromPattern(DOMAIN_PATTERN, 200), (s) => {
         const r = Domain.safeParse(s);

@@ -10,9 +10,9 @@
  * pages have), so every reader finds its passages throughout the document.
  */
 import { makePdf } from "../fixtures/make-pdf.mjs";
-import { CHARITY, CQC, MODERN_SLAVERY, OFSTED } from "../../src/operations/documents/common/readers";
+import { CHARITY, CQC, MODERN_SLAVERY, OFSTED } from "../../src/app/documents/readers";
 import { EXAMPLE_PLAN } from "../../src/operations/documents/checkCarbonReductionPlan";
-import { type Loaded, readObjectOf } from "../../src/operations/documents/common/reader";
+import { type Loaded, readObjectOf } from "../../src/app/documents/reader";
 import { checkCarbonPlan } from "../../src/services/documents/carbonPlan";
 import { docFromPdf, docFromText } from "../../src/services/documents/document";
 import { Reading } from "../../src/services/documents/evidence";

@@ -7,7 +7,7 @@
 // requests per enrichment, and a batch of 25 items: wall time and the peak of requests in flight at once.
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { enrich } from "../../src/operations/enrichment/common/enrich";
+import { enrich } from "../../src/app/enrichment/enrich";
 import { enrichBatch } from "../../src/operations/enrichment/enrichBatch";
 import type { OpContext } from "../../src/platform/registry";
 import type { Services } from "../../src/platform/services";

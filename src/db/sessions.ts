@@ -1,7 +1,7 @@
 /**
  * Reads of the registers through D1's Sessions API (read replication): a request's register and search reads go to
  * whichever copy of the database is nearest, and the reply carries a bookmark the caller may send back so that its
- * next read is at least as new as this one (README "Consistency").
+ * next read is at least as new as this one (docs/architecture.md "Reads worldwide: consistency").
  *
  * Only reads that the request path never writes go through a session: the registers, the companies register, the
  * contract awards and open tenders, the SIC lists, the Bank Rate (all written by the ingest and the cron). Keys,

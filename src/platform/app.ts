@@ -23,7 +23,7 @@ const MAX_BODY_BYTES = 256 * 1024;
  * The caller's address for per-IP limits. Only the header the deployment's front proxy sets is read, and only when the
  * configuration names it (TRUST_CLIENT_IP_HEADER: `cf-connecting-ip` on Cloudflare, where the edge always sets it and a
  * caller cannot); without it, no header is believed, since any caller can send one: a Worker is told nothing else
- * about its peer, so the address is `unknown` and such callers share one allowance (README "Limits per IP address").
+ * about its peer, so the address is `unknown` and such callers share one allowance (docs/operating.md "Deploying to Cloudflare", limits per IP address).
  */
 const clientIp = (c: Context<AppEnv>) => {
   const trusted = c.env?.TRUST_CLIENT_IP_HEADER?.trim();

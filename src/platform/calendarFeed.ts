@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { Env } from "../env";
 import { deadlinesCalendar } from "../services/companies/calendar";
-import { readDeadlines } from "../operations/companies/common/company";
+import { readDeadlines } from "../app/companies/company";
 import { ApiError } from "./errors";
 import { errorOutcome } from "./gateway";
 import { buildServices } from "./services";

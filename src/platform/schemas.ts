@@ -177,13 +177,13 @@ const REST = "(?:[/?#][ -~\\u00A0-\\uD7FF\\uE000-\\uFFFD]*)?";
 const HTTP_SCHEME = `${caseless("http")}[sS]?://`;
 
 /**
- * A page URL as the web tools and document readers take it (web/common/page.ts PageUrl): `http://` or `https://` (or
+ * A page URL as the web tools and document readers take it (app/web/page.ts PageUrl): `http://` or `https://` (or
  * no scheme: https is assumed), a host name, an IPv4 address or a bracketed IPv6 address, an optional port, and the
  * rest. No user name or password (a host has no `@`). An IP address must also be public: that is said in words, and
  * refused in validation, since no pattern can say it.
  */
 export const PAGE_URL_PATTERN = new RegExp(`^(?:${HTTP_SCHEME})?(?:${HOST_NAME}|${IPV4}|\\[(?:${IPV6})\\])${PORT}${REST}$`);
-/** A domain (web/common/page.ts Domain): a host name, or a pasted http(s) URL of a page of the site (only its host is kept). */
+/** A domain (app/web/page.ts Domain): a host name, or a pasted http(s) URL of a page of the site (only its host is kept). */
 export const DOMAIN_PATTERN = new RegExp(`^(?:${HTTP_SCHEME})?${HOST_NAME}${PORT}${REST}$`);
 /** A webhook URL: https (the scheme required), then as a page URL. */
 export const WEBHOOK_URL_PATTERN = new RegExp(`^${caseless("https://")}(?:${HOST_NAME}|${IPV4}|\\[(?:${IPV6})\\])${PORT}${REST}$`);

@@ -7,9 +7,9 @@
  * Companies House calls count against a budget shared with every caller (600 per 5 minutes), so the profile is
  * read once and handed to the register lookups; the other Companies House reads are the distress operation's.
  */
-import { paymentReportsOf } from "../operations/money/common/paymentReports";
-import { awardKeysByNameAndPostcode } from "../operations/money/common/contractAwards";
-import { findOnRegister } from "../operations/money/common/registerLookup";
+import { paymentReportsOf } from "../app/money/paymentReports";
+import { awardKeysByNameAndPostcode } from "../app/money/contractAwards";
+import { findOnRegister } from "../app/money/registerLookup";
 import type { CompanyProfile } from "../services/companies/profile";
 import type { ContractAward } from "../services/contracts/types";
 import { normaliseCompanyNumber } from "../services/matching/companyNumber";
@@ -59,7 +59,7 @@ export async function readWatchedCompany(services: Services, company: string, no
     return known;
   };
 
-  // The register lookups (operations/registers/common/lookup.ts) read the profile to match by name: they get the
+  // The register lookups (app/registers/lookup.ts) read the profile to match by name: they get the
   // one read above instead (the client's D1 cache would make a second read free of budget, but not of a query).
   const lookups: Pick<Services, "registers" | "companiesHouse"> = {
     registers: services.registers,

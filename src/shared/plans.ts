@@ -6,7 +6,7 @@
  * `maxWatches`: companies an account may watch. A watch costs 2 credits a month, so the free plan's 100 credits
  * pay for at most 50; each limit leaves room for the plan's other calls. The daily read takes half the shared
  * Companies House budget (600 requests per 5 minutes) at about 5 requests a company: 17,280 companies a day for
- * every account together (README "Watch list"), so no one account may take more than 10,000 of them.
+ * every account together (docs/architecture.md "Watch list, event feed and webhooks"), so no one account may take more than 10,000 of them.
  */
 export const PLANS = {
   free: { name: "Free", monthlyCredits: 100, burstPerMinute: 60, maxWatches: 25 },

@@ -2,12 +2,13 @@
 import { describe, expect, it } from "vitest";
 
 /**
- * The layer rules of DESIGN.md ("The shape of the service"), checked on every import of every file in src/.
+ * The layer rules of docs/architecture.md ("The shape of the service"), checked on every import of every file in src/;
+ * the page's table is checked against RULES too, so the picture a newcomer reads is the one the imports follow.
  * Data flows one way: request → gateway → operation → services → sources and db → reply.
  *
  * A layer is the first folder under src/ (`src/sources/sra/parse.ts` is in `sources`), or the file's own name
  * for a file at the top (`src/index.ts` is `index`, `src/env.ts` is `env`). Every file must be in a layer of
- * this table: a new folder needs a row here (and one in DESIGN.md's table).
+ * this table: a new folder needs a row here (and one in docs/architecture.md's table).
  *
  * A row says what a layer may import, either as `may` (only these layers; its own included) or as `mayNot`
  * (anything but these). `typeOnly` lists layers it may import types from (`import type …`, or every name
@@ -19,8 +20,11 @@ import { describe, expect, it } from "vitest";
  * - operations may import types (only) from sources: a handler names the records ctx.services returns.
  * - platform may import anything but jobs: the services wiring builds sources and db adapters; background
  *   work starts from src/index.ts (scheduled, queue).
- * - operations may import platform (the registry's defineOperation, errors, schemas): the table's column
- *   does not list it, but every operation file is defined through it.
+ * - operations and app may import platform's operation kit only (KIT below: the registry's defineOperation, the
+ *   shared schemas, errors, plans, crypto, and the Services type): every operation file is defined through it. The
+ *   kit imports nothing of app/ or operations/, so the arrows stay one way: platform → operations → app → services.
+ * - platform reaches operation code only through the route table (routes.ts) and the operations list (app.ts loads
+ *   src/operations/index.ts for the documents and MCP); what it shares with operations lives in app/.
  */
 interface Rule {
   layer: string;
@@ -45,9 +49,15 @@ const RULES: Rule[] = [
   },
   {
     layer: "operations",
-    mayNot: ["db", "jobs", "ledger", "sources"],
+    may: ["operations", "app", "services", "shared", "platform"],
     typeOnly: ["sources"],
-    why: "a handler reaches sources and db only through ctx.services; the gateway does the charging (ledger)",
+    why: "a handler reaches sources and db only through ctx.services, and what several operations share through app/; the gateway does the charging (ledger)",
+  },
+  {
+    layer: "app",
+    may: ["app", "services", "shared", "platform"],
+    typeOnly: ["sources"],
+    why: "the application layer: what several operations (and platform's feeds and the watch reader) share, built on ctx.services; it never calls an operation",
   },
   { layer: "services", may: ["services", "shared"], why: "pure domain logic: no I/O, testable without the runtime" },
   {
@@ -74,6 +84,17 @@ const RULES: Rule[] = [
   { layer: "shared", may: ["shared"], why: "what every layer may import, so it imports nothing from src/" },
   { layer: "env", mayNot: [], why: "the Worker's bindings, as types" },
 ];
+
+/**
+ * platform's operation kit: the only platform files operations/ and app/ may import (`types` files as types only).
+ * It imports nothing of app/ or operations/ (tested), so it sits below them.
+ */
+const KIT = {
+  code: ["/src/platform/registry.ts", "/src/platform/schemas.ts", "/src/platform/errors.ts", "/src/platform/plans.ts", "/src/platform/crypto.ts"],
+  types: ["/src/platform/services.ts"],
+};
+/** The only files outside operations/ that may import operation code: the route table, and the loader of the operations list. */
+const OPERATION_LOADERS = ["/src/platform/routes.ts", "/src/platform/app.ts"];
 
 /** Nobody may import these files (entry points). */
 const NOT_IMPORTABLE = ["src/index.ts", "src/readers.ts"];
@@ -160,7 +181,11 @@ function breaks(e: Edge, rule: Rule): string | null {
   const target = layerOf(e.to);
   if (target === rule.layer || target === OUTSIDE) return null;
   const allowed = rule.may ? rule.may.includes(target) : !rule.mayNot!.includes(target);
-  if (allowed) return null;
+  const kitOnly = target === "platform" && (rule.layer === "operations" || rule.layer === "app");
+  if (allowed && !kitOnly) return null;
+  if (allowed && (KIT.code.includes(e.to) || (e.typeOnly && KIT.types.includes(e.to)))) return null;
+  if (allowed)
+    return `${show(e.from)}:${e.line} imports${e.typeOnly ? " type-only" : ""} "${e.specifier}" (${show(e.to)}): ${rule.layer}/ may import from platform/ only its operation kit (${KIT.code.map(show).join(", ")}; types from ${KIT.types.map(show).join(", ")}); ${rule.why}`;
   if (e.typeOnly && rule.typeOnly?.includes(target)) return null;
   const limit = rule.may
     ? `${rule.layer}/ may import only ${rule.may.map((l) => `${l}/`).join(", ")}`
@@ -228,7 +253,40 @@ function loopThrough(start: string, within: Set<string>): string {
   return "";
 }
 
-describe("DESIGN.md layers: every import in src/ follows the table", () => {
+/** docs/architecture.md, as text. */
+const ARCHITECTURE = Object.values(import.meta.glob<string>("/docs/architecture.md", { query: "?raw", import: "default", eager: true }))[0] ?? "";
+
+/** The page's table: layer (from the `place` cell) → the layers its `may import` cell names, and those it names as types only. */
+function documentedRules(markdown: string): Map<string, { may: Set<string> | "all"; but: Set<string>; types: Set<string> }> {
+  const rows = new Map<string, { may: Set<string> | "all"; but: Set<string>; types: Set<string> }>();
+  for (const line of markdown.split("\n")) {
+    const cells = line.split("|").map((c) => c.trim());
+    const place = /^`src\/([a-z]+)(?:\/|\.ts)`$/.exec(cells[1] ?? "");
+    if (!place || cells.length < 5) continue;
+    const [allowed, types = ""] = cells[3].split(";");
+    const names = (t: string) => new Set([...t.matchAll(/`([a-z]+)`/g)].map((m) => m[1]));
+    const all = /^all\b/.test(allowed.trim());
+    rows.set(place[1], { may: all ? "all" : names(allowed), but: all ? names(allowed) : new Set(), types: names(types) });
+  }
+  return rows;
+}
+
+describe("docs/architecture.md layers: every import in src/ follows the table", () => {
+  it("docs/architecture.md's table says what RULES says, row for row", () => {
+    const documented = documentedRules(ARCHITECTURE);
+    expect([...documented.keys()].sort()).toEqual(RULES.map((r) => r.layer).sort());
+    const sorted = (xs: Iterable<string>) => [...xs].sort();
+    for (const rule of RULES) {
+      const row = documented.get(rule.layer)!;
+      const said = { may: row.may === "all" ? "all" : sorted(row.may), but: sorted(row.but), types: sorted(row.types) };
+      const meant = { may: rule.may ? sorted(rule.may) : "all", but: sorted(rule.mayNot ?? []), types: sorted(rule.typeOnly ?? []) };
+      expect(said, `docs/architecture.md's row for src/${rule.layer}`).toEqual(meant);
+    }
+    // The reader can fail: a row that names one layer too many is told apart.
+    const wrong = documentedRules("| `src/db/` | SQL | `db`, `services`, `shared`, `sources` |");
+    expect(sorted((wrong.get("db")!.may as Set<string>).values())).toEqual(["db", "services", "shared", "sources"]);
+  });
+
   it("reads the sources: every file of src/, and their relative imports", () => {
     expect(Object.keys(FILES)).toContain("/src/index.ts");
     expect(Object.keys(FILES).length).toBeGreaterThan(20);
@@ -269,12 +327,12 @@ describe("DESIGN.md layers: every import in src/ follows the table", () => {
     ).toEqual([["/src/a.ts", "/src/b.ts", "/src/c.ts"], ["/src/d.ts"]]);
   });
 
-  it("every file of src/ is in a layer of the table (a new folder needs a row in DESIGN.md and in RULES)", () => {
+  it("every file of src/ is in a layer of the table (a new folder needs a row in docs/architecture.md and in RULES)", () => {
     const unknown = Object.keys(FILES)
       .filter((f) => !RULE_OF.has(layerOf(f)))
       .map(
         (f) =>
-          `${show(f)}: layer "${layerOf(f)}" is not in the table (DESIGN.md "The shape of the service"); move the file to a layer, or add the layer to both`,
+          `${show(f)}: layer "${layerOf(f)}" is not in the table (docs/architecture.md "The shape of the service"); move the file to a layer, or add the layer to both`,
       );
     expect(unknown).toEqual([]);
   });
@@ -293,16 +351,35 @@ describe("DESIGN.md layers: every import in src/ follows the table", () => {
     expect(broken).toEqual([]);
   });
 
-  it("operations are leaves: no operation's file imports another operation's file (what they share lives in <family>/common/)", () => {
-    // An operation's file: src/operations/<family>/<operationId>.ts (not common/, not the registry's index.ts). The
-    // business score's common/ runs the web checks' operations whole (enrichment/common/siteChecks.ts): a composition of
-    // operations, not an operation importing another.
-    const isOperation = (f: string) => /^\/src\/operations\/[^/]+\/[^/]+\.ts$/.test(f) && f !== "/src/operations/index.ts";
-    expect(Object.keys(FILES).filter(isOperation).length).toBeGreaterThan(40);
-    const broken = EDGES.filter((e) => isOperation(e.from) && isOperation(e.to)).map(
-      (e) => `${show(e.from)}:${e.line} imports "${e.specifier}" (${show(e.to)}): move what both need to src/operations/<family>/common/`,
+  it("operations are leaves: an operation's file imports no other file of src/operations/ (what they share lives in src/app/)", () => {
+    // An operation's file: src/operations/<family>/<operationId>.ts; src/operations/index.ts is the list of them all.
+    const isOperation = (f: string) => /^\/src\/operations\/[^/]+\/[^/]+\.ts$/.test(f);
+    const operationFiles = Object.keys(FILES).filter(isOperation);
+    expect(operationFiles.length).toBeGreaterThan(40);
+    // Every file under src/operations/ is an operation's (no common/ or other folder of shared pieces).
+    expect(Object.keys(FILES).filter((f) => f.startsWith("/src/operations/") && f !== "/src/operations/index.ts" && !isOperation(f))).toEqual([]);
+    const broken = EDGES.filter((e) => isOperation(e.from) && e.to.startsWith("/src/operations/")).map(
+      (e) => `${show(e.from)}:${e.line} imports "${e.specifier}" (${show(e.to)}): move what both need to src/app/<family>/`,
     );
     expect(broken).toEqual([]);
+  });
+
+  it("platform/ reaches operation code only through the route table and the operations list; the kit imports no app/ or operations/ code", () => {
+    const intoOperations = EDGES.filter(
+      (e) => e.to.startsWith("/src/operations/") && !e.from.startsWith("/src/operations/") && !OPERATION_LOADERS.includes(e.from),
+    ).map(
+      (e) =>
+        `${show(e.from)}:${e.line} imports "${e.specifier}" (${show(e.to)}): only ${OPERATION_LOADERS.map(show).join(" and ")} load operations; share code through src/app/, run an operation through the gateway`,
+    );
+    expect(intoOperations).toEqual([]);
+    const kit = [...KIT.code, ...KIT.types];
+    const kitUp = EDGES.filter((e) => kit.includes(e.from) && (e.to.startsWith("/src/operations/") || e.to.startsWith("/src/app/"))).map(
+      (e) => `${show(e.from)}:${e.line} imports "${e.specifier}" (${show(e.to)}): the operation kit sits below app/ and operations/`,
+    );
+    expect(kitUp).toEqual([]);
+    // The rules can fail: the route table does import operations, and app/ files do import the kit.
+    expect(EDGES.some((e) => e.from === "/src/platform/routes.ts" && e.to.startsWith("/src/operations/"))).toBe(true);
+    expect(EDGES.some((e) => e.from.startsWith("/src/app/") && KIT.code.includes(e.to))).toBe(true);
   });
 
   it("no import cycles among the files of src/ (type-only imports included)", () => {

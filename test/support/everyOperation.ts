@@ -5,7 +5,7 @@ import type { AnyOperation } from "../../src/platform/registry";
 import type { RegisterSource } from "../../src/services/registers/types";
 import { CHARITY_EXTRA_TABLES } from "../../src/sources/charity-commission/parse";
 import { EXAMPLE_PLAN } from "../../src/operations/documents/checkCarbonReductionPlan";
-import { CHARITY, CQC, MODERN_SLAVERY, OFSTED } from "../../src/operations/documents/common/readers";
+import { CHARITY, CQC, MODERN_SLAVERY, OFSTED } from "../../src/app/documents/readers";
 import { call, createTestKey, startSignup, uniqueContact } from "../helpers";
 
 /**

@@ -5,7 +5,7 @@ import { Reply, defineOperation } from "../../platform/registry";
 import { EMAIL_PATTERN, MOBILE_PATTERN } from "../../platform/schemas";
 import { addressBucket } from "../../services/net/clientBucket";
 import { maskEmail, maskMobile, normaliseEmail, normaliseMobile } from "../../services/account/contact";
-import { codeHash } from "./common/signupCodes";
+import { codeHash } from "../../app/account/signupCodes";
 
 export const CODE_TTL_SECONDS = 15 * 60;
 /** Sign-up limits: per IP 5 an hour; per email address and per mobile number 3 an hour. */

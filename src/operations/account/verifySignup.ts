@@ -3,7 +3,7 @@ import { newApiKey, newId, safeEqual, sha256Hex } from "../../platform/crypto";
 import { ApiError } from "../../platform/errors";
 import { PLANS } from "../../platform/plans";
 import { Reply, defineOperation } from "../../platform/registry";
-import { codeHash } from "./common/signupCodes";
+import { codeHash } from "../../app/account/signupCodes";
 
 /** Active keys one account may hold; all of them share the account's one balance and burst window. */
 export const MAX_KEYS_PER_ACCOUNT = 5;

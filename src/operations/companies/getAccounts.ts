@@ -3,8 +3,8 @@ import type { AnyOperation, OpContext } from "../../platform/registry";
 import type { Filing } from "../../services/companies/records";
 import { InputError } from "../../shared/errors";
 import type { FigureName, NetAssetsSource, PeriodFigures } from "../../sources/companies-house/ixbrl";
-import { companyReport } from "./common/companyReport";
-import { latestAccountsOf, registerTypeOf } from "./common/latestAccounts";
+import { companyReport } from "../../app/companies/companyReport";
+import { latestAccountsOf, registerTypeOf } from "../../app/companies/latestAccounts";
 
 const PRICE = 2;
 

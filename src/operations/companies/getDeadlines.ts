@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { newCapabilityToken } from "../../platform/crypto";
-import { readDeadlines } from "./common/company";
-import { companyReport } from "./common/companyReport";
+import { readDeadlines } from "../../app/companies/company";
+import { companyReport } from "../../app/companies/companyReport";
 
 const Deadline = z.object({
   kind: z.enum([

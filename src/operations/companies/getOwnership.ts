@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_OWNERSHIP_DEPTH, traceOwnership } from "../../services/companies/ownership";
-import { companyReport } from "./common/companyReport";
+import { companyReport } from "../../app/companies/companyReport";
 
 const Controller = z.object({
   name: z.string().nullable(),

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { shapeCharges } from "../../services/companies/charges";
-import { companyReport } from "./common/companyReport";
+import { companyReport } from "../../app/companies/companyReport";
 
 const Charge = z.object({
   chargeCode: z.string().nullable(),

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { InputError, NotFoundError } from "../../shared/errors";
-import { CompanyNumberQuery } from "./common/company";
+import { CompanyNumberQuery } from "../../app/companies/company";
 
 export const revokeDeadlinesFeed = defineOperation({
   operationId: "revokeDeadlinesFeed",

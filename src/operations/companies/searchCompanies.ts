@@ -8,7 +8,7 @@ import { type CompanyCandidate, companyFtsQuery, rankCompanies } from "../../ser
 import { looksLikeCompanyNumber, normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { OGL } from "../../services/registers/catalogue";
 import { NotFoundError } from "../../shared/errors";
-import { CompaniesHouseProvenance, companiesHouseProvenance } from "./common/company";
+import { CompaniesHouseProvenance, companiesHouseProvenance } from "../../app/companies/company";
 
 /** Name-index candidates read for ranking (best BM25 first): enough for the best 50 by our own scorer. */
 const CANDIDATES = 200;

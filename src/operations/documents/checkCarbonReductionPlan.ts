@@ -17,9 +17,9 @@ import { Reading } from "../../services/documents/evidence";
 import { redactQuotes } from "../../services/documents/names";
 import { planLinks, siteIdentity } from "../../services/documents/planLinks";
 import { InputError } from "../../shared/errors";
-import { PAGE_ERRORS, describedUrl, pageOf } from "../web/common/page";
-import { Evidence } from "./common/facts";
-import { type FetchedDocument, type Loaded, ReadObject, fetchDocument, readObjectOf, todayOf } from "./common/reader";
+import { PAGE_ERRORS, describedUrl, pageOf } from "../../app/web/page";
+import { Evidence } from "../../app/documents/facts";
+import { type FetchedDocument, type Loaded, ReadObject, fetchDocument, readObjectOf, todayOf } from "../../app/documents/reader";
 import { PDF_LIMITS_TEXT } from "../../services/documents/document";
 import { HTML_LIMITS_TEXT } from "../../services/html/parse";
 

@@ -1,5 +1,5 @@
-import { readerByText } from "./common/reader";
-import { CQC } from "./common/readers";
+import { readerByText } from "../../app/documents/reader";
+import { CQC } from "../../app/documents/readers";
 
 /** CQC reader, POST: `{ text?, url? }`, the text read first (SPEC §4.3). */
 export const structureCqcReport = readerByText("structureCqcReport", CQC);

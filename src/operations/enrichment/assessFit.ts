@@ -3,10 +3,10 @@ import { ApiError } from "../../platform/errors";
 import { defineOperation } from "../../platform/registry";
 import { INPUT_LIMITS } from "../../platform/schemas";
 import { assessFit as assess, draftOpener } from "../../services/enrich/assess";
-import { ASSESS_METHOD, AssessmentFields } from "./common/assessSchema";
-import { enrich } from "./common/enrich";
-import { BusinessProfile, Location, nameable } from "./common/schemas";
-import { LIVE_STATUS_RULE, MATCHING_RULES } from "./common/rules";
+import { ASSESS_METHOD, AssessmentFields } from "../../app/enrichment/assessSchema";
+import { enrich } from "../../app/enrichment/enrich";
+import { BusinessProfile, Location, nameable } from "../../app/enrichment/schemas";
+import { LIVE_STATUS_RULE, MATCHING_RULES } from "../../app/enrichment/rules";
 
 /** SPEC §4.8: 25 credits. */
 export const ASSESS_PRICE = 25;

@@ -1,11 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import { scoreBusiness } from "../../services/enrich/businessScore";
-import { enrich } from "./common/enrich";
-import { EnrichResponse, Location, Q } from "./common/schemas";
-import { BUSINESS_SCORE_FORMULA, BUSINESS_SCORE_PRICE, BusinessScoreFields, GRADE_RULE } from "./common/scoreSchema";
-import { runSiteChecks } from "./common/siteChecks";
-import { LIVE_STATUS_RULE, MATCHING_RULES } from "./common/rules";
+import { enrich } from "../../app/enrichment/enrich";
+import { EnrichResponse, Location, Q } from "../../app/enrichment/schemas";
+import { BUSINESS_SCORE_FORMULA, BUSINESS_SCORE_PRICE, BusinessScoreFields, GRADE_RULE } from "../../app/enrichment/scoreSchema";
+import { runSiteChecks } from "../../app/enrichment/siteChecks";
+import { LIVE_STATUS_RULE, MATCHING_RULES } from "../../app/enrichment/rules";
 
 const Business = EnrichResponse.shape.profile
   .pick({

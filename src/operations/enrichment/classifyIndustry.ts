@@ -3,9 +3,9 @@ import { defineOperation } from "../../platform/registry";
 import { industryLabel, sicHierarchy, tidyDescription } from "../../services/enrich/sic";
 import { type SicClassification, checkRegisteredCodes, classifyText } from "../../services/enrich/sicClassifier";
 import type { SiteFacts } from "../../services/enrich/types";
-import { enrich } from "./common/enrich";
-import { Q } from "./common/schemas";
-import { MATCHING_RULES } from "./common/rules";
+import { enrich } from "../../app/enrichment/enrich";
+import { Q } from "../../app/enrichment/schemas";
+import { MATCHING_RULES } from "../../app/enrichment/rules";
 
 /**
  * industry-classifier (SPEC §4.2, issue 18 §2): an industry label in plain English, official SIC 2007 codes, what

@@ -2,9 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import { INPUT_LIMITS } from "../../platform/schemas";
 import { UpstreamError } from "../../shared/errors";
-import { type Enriched, enrich } from "./common/enrich";
-import { BusinessProfile, Location, Q } from "./common/schemas";
-import { ENRICH_PRICE, LIVE_STATUS_RULE, MATCHING_RULES } from "./common/rules";
+import { type Enriched, enrich } from "../../app/enrichment/enrich";
+import { BusinessProfile, Location, Q } from "../../app/enrichment/schemas";
+import { ENRICH_PRICE, LIVE_STATUS_RULE, MATCHING_RULES } from "../../app/enrichment/rules";
 
 /** Items enriched at once: each reads up to three pages at a time, so at most 12 of the business sites' pages are in flight. */
 export const BATCH_CONCURRENCY = 4;

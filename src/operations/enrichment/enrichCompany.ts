@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
-import { enrich } from "./common/enrich";
-import { EnrichResponse, Location, Q } from "./common/schemas";
-import { ENRICH_PRICE, LIVE_STATUS_RULE, MATCHING_RULES } from "./common/rules";
+import { enrich } from "../../app/enrichment/enrich";
+import { EnrichResponse, Location, Q } from "../../app/enrichment/schemas";
+import { ENRICH_PRICE, LIVE_STATUS_RULE, MATCHING_RULES } from "../../app/enrichment/rules";
 
 /** SPEC §4.1: 2 credits; a miss (`found: false`) is given back. */
 export const enrichCompany = defineOperation({

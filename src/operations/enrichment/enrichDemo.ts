@@ -3,8 +3,8 @@ import { ApiError } from "../../platform/errors";
 import { UpstreamError } from "../../shared/errors";
 import { defineOperation } from "../../platform/registry";
 import { addressBucket } from "../../services/net/clientBucket";
-import { enrich } from "./common/enrich";
-import { Alternative, Q, Signal, StatusSource } from "./common/schemas";
+import { enrich } from "../../app/enrichment/enrich";
+import { Alternative, Q, Signal, StatusSource } from "../../app/enrichment/schemas";
 
 /** SPEC §4.7 and §8: one enrichment per IP address per day. */
 export const DEMO_IP_LIMIT = { limit: 1, windowSeconds: 86_400 };

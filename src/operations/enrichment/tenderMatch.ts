@@ -14,10 +14,10 @@ import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { OGL, REGISTER_CATALOGUE } from "../../services/registers/catalogue";
 import { ApiError } from "../../platform/errors";
 import { INPUT_LIMITS } from "../../platform/schemas";
-import { profileOf } from "../companies/common/company";
-import { Provenance } from "../registers/common/schemas";
-import { enrich } from "./common/enrich";
-import { nameable } from "./common/schemas";
+import { profileOf } from "../../app/companies/company";
+import { Provenance } from "../../app/registers/schemas";
+import { enrich } from "../../app/enrichment/enrich";
+import { nameable } from "../../app/enrichment/schemas";
 
 const PRICE = 2;
 const DEFAULT_LIMIT = 10;

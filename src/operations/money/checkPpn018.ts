@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import { PPN_NOTICE, paymentPerformanceTest } from "../../services/payments/ppn018";
-import { NOT_A_VERDICT_ON_SMALL, PaymentReportSchema, paymentReportsOf, toReport } from "./common/paymentReports";
-import { MatchFields, MoneyCompanyQuery, matchFieldsOf } from "./common/registerLookup";
+import { NOT_A_VERDICT_ON_SMALL, PaymentReportSchema, paymentReportsOf, toReport } from "../../app/money/paymentReports";
+import { MatchFields, MoneyCompanyQuery, matchFieldsOf } from "../../app/money/registerLookup";
 
 const PRICE = 1;
 const Verdict = z.enum(["pass", "pass-with-action-plan", "fail", "cannot-tell"]);

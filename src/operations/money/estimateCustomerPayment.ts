@@ -3,8 +3,8 @@ import { defineOperation } from "../../platform/registry";
 import { strictInt, strictPounds } from "../../platform/schemas";
 import { type BankRateTable, REPO_BANK_RATE } from "../../services/money/bankRate";
 import { willTheyPay } from "../../services/payments/willTheyPay";
-import { NOT_A_VERDICT_ON_SMALL, PaymentReportSchema, paymentReportsOf, toReport } from "./common/paymentReports";
-import { MatchFields, MoneyCompanyQuery, matchFieldsOf, possibleMatchCaveat } from "./common/registerLookup";
+import { NOT_A_VERDICT_ON_SMALL, PaymentReportSchema, paymentReportsOf, toReport } from "../../app/money/paymentReports";
+import { MatchFields, MoneyCompanyQuery, matchFieldsOf, possibleMatchCaveat } from "../../app/money/registerLookup";
 
 /** The estimate's sentence led by the possible-match caveat, when there is one. */
 const caveated = <T extends { sentence: string }>(e: T, caveat: string): T => (caveat ? { ...e, sentence: `${caveat}${e.sentence}` } : e);

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import type { GenderPayGapReport } from "../../services/paygap/types";
-import { MatchFields, MoneyCompanyQuery, matchFieldsOf, findOnRegister } from "./common/registerLookup";
+import { MatchFields, MoneyCompanyQuery, matchFieldsOf, findOnRegister } from "../../app/money/registerLookup";
 
 const PRICE = 1;
 

@@ -5,9 +5,9 @@ import { type CompanyProfile, registerCompany } from "../../services/companies/p
 import { looksLikeCompanyNumber, normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { normaliseName } from "../../services/matching/names";
 import { NotFoundError } from "../../shared/errors";
-import { Provenance, RegisteredCompany, provenanceOf } from "../registers/common/schemas";
-import { awardKeysByNameAndPostcode } from "./common/contractAwards";
-import { MoneyCompanyQuery } from "./common/registerLookup";
+import { Provenance, RegisteredCompany, provenanceOf } from "../../app/registers/schemas";
+import { awardKeysByNameAndPostcode } from "../../app/money/contractAwards";
+import { MoneyCompanyQuery } from "../../app/money/registerLookup";
 
 const PRICE = 1;
 const DEFAULT_LIMIT = 25;

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { possibleMatchSentence } from "../../services/matching/certainty";
-import { companyNotes, queriedAs } from "./common/lookup";
-import { registerCheck } from "./common/registerCheck";
-import { CheckReplyFields, MatchBasis, textOf } from "./common/schemas";
+import { companyNotes, queriedAs } from "../../app/registers/lookup";
+import { registerCheck } from "../../app/registers/registerCheck";
+import { CheckReplyFields, MatchBasis, textOf } from "../../app/registers/schemas";
 
 const ENTRIES_SHOWN = 50;
 

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import type { Entry } from "../../services/registers/types";
 import { possibleMatchSentence } from "../../services/matching/certainty";
-import { companyNotes, queriedAs } from "./common/lookup";
-import { registerCheck } from "./common/registerCheck";
-import { CheckReplyFields, Match, matchOut, textOf } from "./common/schemas";
+import { companyNotes, queriedAs } from "../../app/registers/lookup";
+import { registerCheck } from "../../app/registers/registerCheck";
+import { CheckReplyFields, Match, matchOut, textOf } from "../../app/registers/schemas";
 
 const LOCATIONS_SHOWN = 100;
 

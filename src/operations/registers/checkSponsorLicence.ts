@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { normaliseName } from "../../services/matching/names";
 import { placeAgreement, possibleMatchSentence } from "../../services/matching/certainty";
-import { companyNotes, queriedAs } from "./common/lookup";
-import { registerCheck } from "./common/registerCheck";
-import { CheckReplyFields, Match, matchOut, textOf } from "./common/schemas";
+import { companyNotes, queriedAs } from "../../app/registers/lookup";
+import { registerCheck } from "../../app/registers/registerCheck";
+import { CheckReplyFields, Match, matchOut, textOf } from "../../app/registers/schemas";
 
 const Route = z.object({
   route: z.string().describe("The route under its current name (a route the Home Office renamed is shown under its new name)."),

@@ -1,4 +1,4 @@
-import { changesFeed } from "./common/changesFeed";
+import { changesFeed } from "../../app/registers/changesFeed";
 
 export const listCqcChanges = changesFeed({
   source: "cqc",

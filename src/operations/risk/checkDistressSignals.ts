@@ -4,10 +4,10 @@ import { registerCompany } from "../../services/companies/profile";
 import { INSOLVENCY_CASE_RULE, distressSignals, overallSeverity } from "../../services/risk/distress";
 import { matchCompany } from "../../services/sanctions/match";
 import { mapLimited } from "../../shared/concurrency";
-import { CompaniesHouseProvenance, companiesHouseProvenance } from "../companies/common/company";
-import { RegisteredCompany } from "../registers/common/schemas";
-import { AT_A_TIME, CompanyNumbers, MAX } from "./common/companyNumbers";
-import { SanctionsCheck, sanctionsCheckOf } from "./common/sanctions";
+import { CompaniesHouseProvenance, companiesHouseProvenance } from "../../app/companies/company";
+import { RegisteredCompany } from "../../app/registers/schemas";
+import { AT_A_TIME, CompanyNumbers, MAX } from "../../app/risk/companyNumbers";
+import { SanctionsCheck, sanctionsCheckOf } from "../../app/risk/sanctions";
 
 const PRICE_PER_COMPANY = 2;
 

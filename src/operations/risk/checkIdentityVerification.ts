@@ -3,9 +3,9 @@ import { defineOperation } from "../../platform/registry";
 import { identityVerificationOf } from "../../services/companies/identity";
 import { registerCompany } from "../../services/companies/profile";
 import { mapLimited } from "../../shared/concurrency";
-import { CompaniesHouseProvenance, companiesHouseProvenance } from "../companies/common/company";
-import { RegisteredCompany } from "../registers/common/schemas";
-import { AT_A_TIME, CompanyNumbers, MAX } from "./common/companyNumbers";
+import { CompaniesHouseProvenance, companiesHouseProvenance } from "../../app/companies/company";
+import { RegisteredCompany } from "../../app/registers/schemas";
+import { AT_A_TIME, CompanyNumbers, MAX } from "../../app/risk/companyNumbers";
 
 const Counts = z
   .object({

@@ -6,14 +6,14 @@ import { REGISTER_CATALOGUE } from "../../services/registers/catalogue";
 import type { Entry, RegisterSource } from "../../services/registers/types";
 import { matchCompany } from "../../services/sanctions/match";
 import { NotFoundError } from "../../shared/errors";
-import { CompaniesHouseProvenance, CompanyNumberQuery, companiesHouseProvenance, profileOf } from "../companies/common/company";
-import { type Found, type LookupResult, type LookupServices, companyNotes, lookup } from "../registers/common/lookup";
-import { Match, Provenance, RegisteredCompany, matchOut, provenanceOf, textOf } from "../registers/common/schemas";
-import { SanctionsCheck, sanctionsCheckOf } from "./common/sanctions";
+import { CompaniesHouseProvenance, CompanyNumberQuery, companiesHouseProvenance, profileOf } from "../../app/companies/company";
+import { type Found, type LookupResult, type LookupServices, companyNotes, lookup } from "../../app/registers/lookup";
+import { Match, Provenance, RegisteredCompany, matchOut, provenanceOf, textOf } from "../../app/registers/schemas";
+import { SanctionsCheck, sanctionsCheckOf } from "../../app/risk/sanctions";
 
 /**
  * licences-and-registers (SPEC §4.5, §1 rules 6–7): every register this service keeps, asked about one company
- * in one call. Each register is searched as its own check searches it (common/lookup.ts: the company number on
+ * in one call. Each register is searched as its own check searches it (app/registers/lookup.ts: the company number on
  * the register's own record, then the company's registered and former names, exact matches only), never by a
  * near name; the sanctions list reports a definite match only. Registers hold organisations: nobody is named.
  */

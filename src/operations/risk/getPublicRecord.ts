@@ -12,9 +12,9 @@ import {
 import { OGL } from "../../services/registers/catalogue";
 import type { ChangeRow } from "../../services/registers/types";
 import { NotFoundError } from "../../shared/errors";
-import { CompaniesHouseProvenance, CompanyNumberQuery, companiesHouseProvenance, profileOf } from "../companies/common/company";
-import { lookup } from "../registers/common/lookup";
-import { Provenance, RegisteredCompany, provenanceOf } from "../registers/common/schemas";
+import { CompaniesHouseProvenance, CompanyNumberQuery, companiesHouseProvenance, profileOf } from "../../app/companies/company";
+import { lookup } from "../../app/registers/lookup";
+import { Provenance, RegisteredCompany, provenanceOf } from "../../app/registers/schemas";
 
 const PRICE = 3;
 /** Recorded changes read per register entry set, and from the companies register. */

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../platform/errors";
 import { defineOperation } from "../../platform/registry";
-import { WebhookState, webhookStateOf } from "./common/webhook";
+import { WebhookState, webhookStateOf } from "../../app/watch/webhook";
 
 export const getWatchWebhook = defineOperation({
   operationId: "getWatchWebhook",

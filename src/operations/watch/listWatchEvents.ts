@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import { EVENT_KINDS_DOC } from "../../services/watch/events";
 import { eventOf } from "../../services/watch/feed";
-import { Event } from "./common/schemas";
+import { Event } from "../../app/watch/schemas";
 
 const DEFAULT_PAGE = 100;
 const MAX_PAGE = 500;

@@ -1,7 +1,7 @@
 import { thousands } from "../../shared/format";
 import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
-import { WATCH_RULES_DOC, Watch, watchReplyOf } from "./common/schemas";
+import { WATCH_RULES_DOC, Watch, watchReplyOf } from "../../app/watch/schemas";
 
 const PAGE = 1_000;
 

@@ -5,7 +5,7 @@ import { defineOperation } from "../../platform/registry";
 import { DELIVERY_DOC } from "../../services/watch/delivery";
 import { sealSecret } from "../../services/watch/seal";
 import { SIGNING_DOC, newSigningSecret } from "../../services/watch/signing";
-import { WebhookState, webhookStateOf } from "./common/webhook";
+import { WebhookState, webhookStateOf } from "../../app/watch/webhook";
 
 export const setWatchWebhook = defineOperation({
   operationId: "setWatchWebhook",

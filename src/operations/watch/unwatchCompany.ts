@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../platform/errors";
 import { defineOperation } from "../../platform/registry";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
-import { WatchCompany } from "./common/schemas";
+import { WatchCompany } from "../../app/watch/schemas";
 
 export const unwatchCompany = defineOperation({
   operationId: "unwatchCompany",

@@ -4,8 +4,8 @@ import { PLANS, periodOf } from "../../platform/plans";
 import { Reply, defineOperation } from "../../platform/registry";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { WATCH_MONTHLY_CREDITS, monthChargeId } from "../../services/watch/feed";
-import { profileOf } from "../companies/common/company";
-import { Label, WATCH_RULES_DOC, Watch, WatchCompany, watchReplyOf } from "./common/schemas";
+import { profileOf } from "../../app/companies/company";
+import { Label, WATCH_RULES_DOC, Watch, WatchCompany, watchReplyOf } from "../../app/watch/schemas";
 
 export const watchCompany = defineOperation({
   operationId: "watchCompany",

@@ -3,8 +3,8 @@ import { ApiError } from "../../platform/errors";
 import { defineOperation } from "../../platform/registry";
 import { extractLogos } from "../../services/logo/extractLogos";
 import { addressBucket } from "../../services/net/clientBucket";
-import { Domain } from "./common/page";
-import { LOGO_NOTICE } from "./common/logoNotice";
+import { Domain } from "../../app/web/page";
+import { LOGO_NOTICE } from "../../app/web/logoNotice";
 
 /** Keyless, so limited per IP: 30 lookups a minute (SPEC §4.7 leaves the number to us). */
 export const LOGO_IP_LIMIT = { limit: 30, windowSeconds: 60 };

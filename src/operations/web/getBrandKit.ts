@@ -18,8 +18,8 @@ import {
 import { statedCompanyNumbers } from "../../services/web/disclosures";
 import { InputError, UpstreamError } from "../../shared/errors";
 import type { OpContext } from "../../platform/registry";
-import { PAGE_ERRORS, domainOrUrl, fetchHtmlPage, pageOf, renderOrReason } from "./common/page";
-import { LOGO_NOTICE } from "./common/logoNotice";
+import { PAGE_ERRORS, domainOrUrl, fetchHtmlPage, pageOf, renderOrReason } from "../../app/web/page";
+import { LOGO_NOTICE } from "../../app/web/logoNotice";
 import { HTML_LIMITS_TEXT } from "../../services/html/parse";
 
 /**

@@ -3,6 +3,7 @@ import type { Env } from "../../env";
 import { bodyText } from "../body";
 import { type CallMeta, execute } from "../gateway";
 import type { AnyOperation } from "../registry";
+import { routes } from "../routes";
 import { statusResponse } from "../status";
 import { ASSETS } from "./assets";
 import { DOCS_HEADERS, docsPage } from "./docs";
@@ -29,6 +30,13 @@ export function wantsHtml(accept: string | undefined): boolean {
 }
 
 const MAX_FORM_BYTES = 4 * 1024;
+
+/** An operation the forms run through the gateway, loaded from the route table as its API route loads it. */
+async function operation(operationId: "startSignup" | "verifySignup"): Promise<AnyOperation> {
+  const route = routes.find((r) => r.operationId === operationId);
+  if (!route) throw new Error(`${operationId} is not in the route table`);
+  return route.load();
+}
 
 async function form(c: Context<AppEnv>): Promise<URLSearchParams> {
   if (!/^application\/x-www-form-urlencoded\b/i.test(c.req.header("content-type") ?? "")) return new URLSearchParams();
@@ -78,8 +86,7 @@ export function registerPages(app: Hono<AppEnv>, deps: PageDeps): void {
   app.post("/signup", async (c) => {
     const f = await form(c);
     const values = { email: f.get("email") ?? "", mobile: f.get("mobile") ?? "" };
-    const { startSignup } = await import("../../operations/account/startSignup");
-    const o = await execute(c.env, startSignup as unknown as AnyOperation, values, deps.meta(c));
+    const o = await execute(c.env, await operation("startSignup"), values, deps.meta(c));
     if (o.status !== 201) return htmlResponse(signupForm(values, said(o.body as never, o.headers["retry-after"])), o.status);
     const r = o.body as { challengeId: string; expiresAt: string; sentTo: { email: string; mobile: string } };
     return htmlResponse(codesForm({ ...r, local: c.env.EMAIL_PROVIDER === "log" }), 200, { "cache-control": "no-store" });
@@ -88,8 +95,7 @@ export function registerPages(app: Hono<AppEnv>, deps: PageDeps): void {
   app.post("/signup/verify", async (c) => {
     const f = await form(c);
     const input = { challengeId: f.get("challengeId") ?? "", emailCode: (f.get("emailCode") ?? "").trim(), mobileCode: (f.get("mobileCode") ?? "").trim() };
-    const { verifySignup } = await import("../../operations/account/verifySignup");
-    const o = await execute(c.env, verifySignup as unknown as AnyOperation, input, deps.meta(c));
+    const o = await execute(c.env, await operation("verifySignup"), input, deps.meta(c));
     if (o.status !== 201) {
       const sentTo = { email: f.get("sentEmail") ?? "your email", mobile: f.get("sentMobile") ?? "your mobile" };
       const errors = said(o.body as never, o.headers["retry-after"]);

@@ -1,7 +1,7 @@
 /**
  * The Business Score (issue 18 §2 `businessScore`, SPEC §2.3): a score, per-category findings and a prioritised
  * action plan, from what the register says of the company (RegisterFacts) and what the three web tools found on its
- * homepage (website-legal, ai-visibility, accessibility-audit; run by operations/enrichment/common/siteChecks.ts).
+ * homepage (website-legal, ai-visibility, accessibility-audit; run by app/enrichment/siteChecks.ts).
  *
  * Pure and deterministic: the replies and `today` are passed in. Every category is a list of parts with points; a
  * part that could not be judged is left out of its category's maximum, a category that could not be told at all is

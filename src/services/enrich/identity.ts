@@ -5,7 +5,7 @@
  * office postcode (with its name's words) the site gives. Anything less is not confirmed, and a query the site does
  * not confirm gets no company number. A wrong company number is the worst answer this service can give, so every
  * tie, contradiction or doubt ends in "not confirmed" with the entries offered to the caller as `alternatives`.
- * Pure: the pages and the register's answers are read by operations/enrichment/common/enrich.ts.
+ * Pure: the pages and the register's answers are read by app/enrichment/enrich.ts.
  */
 import { looksLikeCompanyNumber, normaliseCompanyNumber } from "../matching/companyNumber";
 import { domainIsName } from "../matching/domainName";

@@ -1,6 +1,6 @@
 /**
  * The enrichment family's records (SPEC §2.2): the BusinessProfile an enrichment answers, and the evidence it
- * rests on. Pure types: the operations build them (operations/enrichment/common/), the services read them.
+ * rests on. Pure types: the operations build them (app/enrichment/), the services read them.
  */
 
 export type SignalKind = "opportunity" | "risk" | "info";

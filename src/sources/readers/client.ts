@@ -56,7 +56,7 @@ export function readersPdf(binding: ReadersBinding | undefined): { isPdf(bytes: 
 /**
  * The browser through the readers Worker. `available` is false without the binding; whether the readers Worker itself
  * has Browser Rendering is known only there: a render then fails with 503 not_configured, which the web tools that can
- * answer without a browser turn into a reason (operations/web/common/page.ts renderOrReason).
+ * answer without a browser turn into a reason (app/web/page.ts renderOrReason).
  */
 export function readersBrowser(binding: ReadersBinding | undefined, settings: RenderSettings): Browser {
   if (!binding)

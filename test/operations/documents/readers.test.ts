@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { makePdf } from "../../../scripts/fixtures/make-pdf.mjs";
-import { MODERN_SLAVERY } from "../../../src/operations/documents/common/readers";
-import { TEXT_MAX } from "../../../src/operations/documents/common/reader";
+import { MODERN_SLAVERY } from "../../../src/app/documents/readers";
+import { TEXT_MAX } from "../../../src/app/documents/reader";
 import { scoreModernSlaveryStatement } from "../../../src/operations/documents/scoreModernSlaveryStatement";
 import { type CallMeta, execute } from "../../../src/platform/gateway";
 import type { Phraser } from "../../../src/services/documents/summary";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ingestEdition } from "../../../src/jobs/ingest/job";
 import { storeOf } from "../../../src/jobs/ingest/pipeline";
-import { enrich } from "../../../src/operations/enrichment/common/enrich";
+import { enrich } from "../../../src/app/enrichment/enrich";
 import type { OpContext } from "../../../src/platform/registry";
 import { type Services, buildServices } from "../../../src/platform/services";
 import { UpstreamError } from "../../../src/shared/errors";

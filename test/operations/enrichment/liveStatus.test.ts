@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { enrich } from "../../../src/operations/enrichment/common/enrich";
+import { enrich } from "../../../src/app/enrichment/enrich";
 import type { OpContext } from "../../../src/platform/registry";
 import { type Services, buildServices } from "../../../src/platform/services";
 import { UpstreamError } from "../../../src/shared/errors";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import { BusinessScoreResult } from "../../../src/operations/enrichment/common/scoreSchema";
-import { type SiteChecks, runSiteChecks } from "../../../src/operations/enrichment/common/siteChecks";
+import { BusinessScoreResult } from "../../../src/app/enrichment/scoreSchema";
+import { type SiteChecks, runSiteChecks } from "../../../src/app/enrichment/siteChecks";
 import { auditAccessibility } from "../../../src/operations/web/auditAccessibility";
 import { checkAiVisibility } from "../../../src/operations/web/checkAiVisibility";
 import { checkWebsiteLegal } from "../../../src/operations/web/checkWebsiteLegal";

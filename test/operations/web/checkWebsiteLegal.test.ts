@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { WEBSITE_LEGAL_NOTICE, checkWebsiteLegal } from "../../../src/operations/web/checkWebsiteLegal";
+import { WEBSITE_LEGAL_NOTICE } from "../../../src/app/web/websiteLegal";
+import { checkWebsiteLegal } from "../../../src/operations/web/checkWebsiteLegal";
 import { type CallMeta, execute } from "../../../src/platform/gateway";
 import type { Services } from "../../../src/platform/services";
 import type { Browser, RenderedPage } from "../../../src/services/web/rendered";

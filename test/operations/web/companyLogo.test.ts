@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { LOGO_NOTICE } from "../../../src/operations/web/common/logoNotice";
+import { LOGO_NOTICE } from "../../../src/app/web/logoNotice";
 import { LOGO_IP_LIMIT } from "../../../src/operations/web/companyLogo";
 import { call, json } from "../../helpers";
 

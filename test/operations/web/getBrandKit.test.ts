@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { LOGO_NOTICE } from "../../../src/operations/web/common/logoNotice";
+import { LOGO_NOTICE } from "../../../src/app/web/logoNotice";
 import { getBrandKit } from "../../../src/operations/web/getBrandKit";
 import { type CallMeta, execute } from "../../../src/platform/gateway";
 import type { Services } from "../../../src/platform/services";

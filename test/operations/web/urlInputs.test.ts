@@ -112,7 +112,7 @@ describe("a configured fixture host (SAFE_FETCH_TEST_HOSTS, local runs only) is 
   afterEach(async () => (await import("../../../src/shared/testHosts")).configureTestHosts(undefined));
   it("localhost is refused as a URL and as a domain unless it is a configured test host; other names and addresses stay refused", async () => {
     const { configureTestHosts } = await import("../../../src/shared/testHosts");
-    const { PageUrl, Domain } = await import("../../../src/operations/web/common/page");
+    const { PageUrl, Domain } = await import("../../../src/app/web/page");
     configureTestHosts(undefined);
     expect(PageUrl.safeParse("http://localhost:9612/deep.html").success).toBe(false);
     expect(Domain.safeParse("localhost").success).toBe(false);

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { makePdf } from "../../../scripts/fixtures/make-pdf.mjs";
-import { CHARITY_EXAMPLE_TEXT, CharityReportReply } from "../../../src/operations/documents/common/charityReportReply";
+import { CHARITY_EXAMPLE_TEXT, CharityReportReply } from "../../../src/app/documents/charityReportReply";
 import { type CharityReport, readCharityReport, redactHeading, redactNames, TRANSPARENCY_ITEMS } from "../../../src/services/documents/charityReport";
 import { type Doc, docFromHtml, docFromPdf, docFromText } from "../../../src/services/documents/document";
 import { Reading } from "../../../src/services/documents/evidence";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { makePdf } from "../../../scripts/fixtures/make-pdf.mjs";
-import { MODERN_SLAVERY_EXAMPLE_TEXT, ModernSlaveryReply } from "../../../src/operations/documents/common/modernSlaveryReply";
+import { MODERN_SLAVERY_EXAMPLE_TEXT, ModernSlaveryReply } from "../../../src/app/documents/modernSlaveryReply";
 import { type Doc, docFromHtml, docFromPdf, docFromText } from "../../../src/services/documents/document";
 import { Reading } from "../../../src/services/documents/evidence";
 import { type ModernSlaveryReport, classifyBody, readModernSlavery, roleQualifies, scrubNames } from "../../../src/services/documents/modernSlavery";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { makePdf } from "../../../scripts/fixtures/make-pdf.mjs";
-import { OFSTED_EXAMPLE_TEXT, OfstedReply } from "../../../src/operations/documents/common/ofstedReply";
+import { OFSTED_EXAMPLE_TEXT, OfstedReply } from "../../../src/app/documents/ofstedReply";
 import { type Doc, docFromHtml, docFromPdf, docFromText } from "../../../src/services/documents/document";
 import { Reading } from "../../../src/services/documents/evidence";
 import { type OfstedReport, gradeOf, inspectionRangeIn, readOfstedReport, redactNames } from "../../../src/services/documents/ofsted";

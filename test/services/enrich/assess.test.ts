@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { AssessmentFields } from "../../../src/operations/enrichment/common/assessSchema";
+import { AssessmentFields } from "../../../src/app/enrichment/assessSchema";
 import type { Phraser } from "../../../src/services/documents/summary";
 import {
   AUDIENCES,

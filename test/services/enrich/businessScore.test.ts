@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { BusinessScoreResult } from "../../../src/operations/enrichment/common/scoreSchema";
+import { BusinessScoreResult } from "../../../src/app/enrichment/scoreSchema";
 import { parseCompanyProfile } from "../../../src/sources/companies-house/parse";
 import type { CompanyProfile } from "../../../src/services/companies/profile";
 import { registerFactsOfProfile } from "../../../src/services/enrich/profile";
