@@ -1,14 +1,15 @@
 import type { z } from "@hono/zod-openapi";
 import { claimIdempotencyKey, forgetReply, saveReply, storedReply } from "../db/idempotency";
 import type { Env } from "../env";
-import type { ChargeOnceRequest, ChargeOnceResult, ChargeRequest, ChargeResult, RefundRequest, RefundResult } from "../ledger/KeyLedger";
+import { durableLedgers } from "../ledger/durableLedgers";
+import type { ChargeOnceResult, ChargeResult, Ledger, Ledgers, RefundRequest, RefundResult } from "../shared/ledger";
 import { newId, sha256Hex } from "./crypto";
 import { ApiError, toApiError } from "./errors";
 import { BURST_WINDOW_MS, PLANS, ledgerFor, periodOf } from "./plans";
 import { type AnyOperation, type Caller, type OpContext, Reply, priceOf } from "./registry";
 import { keyRow } from "./keyCache";
 import { BOOKMARK_HEADER, parseBookmarks, readSessions } from "../db/sessions";
-import { type Services, buildServices } from "./services";
+import { type Services, buildServices, ledgerReads } from "./services";
 import { configureTestHosts } from "../shared/testHosts";
 
 /**
@@ -55,18 +56,19 @@ export interface CallMeta {
   services?: Partial<Services>;
   /** The service's own origin as the caller reached it (for addresses a reply gives, e.g. a calendar feed). */
   origin?: string;
-  /** Tests: wraps the caller's ledger (the real KeyLedger's stub), e.g. to delay calls before they reach it or after it answered. */
+  /**
+   * Tests: the credit ledgers the call is charged on and the account read peeks at (`memoryLedgers()`: the same rules
+   * without a Durable Object). Default: the KeyLedger Durable Objects of `env.LEDGER` (durableLedgers).
+   */
+  ledgers?: Ledgers;
+  /** Tests: wraps the caller's ledger (as `ledgers` gives it), e.g. to delay calls before they reach it or after it answered. */
   ledger?: (real: LedgerPort, name: string) => LedgerPort;
   /** Tests: how long a ledger call may take before the gateway gives up on it (default LEDGER_TIMEOUT_MS). */
   ledgerTimeoutMs?: number;
 }
 
-/** The ledger calls the gateway makes: the KeyLedger Durable Object as its stub answers them. */
-export interface LedgerPort {
-  charge(req: ChargeRequest): Promise<ChargeResult>;
-  chargeOnce(req: ChargeOnceRequest): Promise<ChargeOnceResult>;
-  refund(req: RefundRequest): Promise<RefundResult>;
-}
+/** The ledger calls the gateway makes (of the `Ledger` port, shared/ledger.ts). */
+export type LedgerPort = Pick<Ledger, "charge" | "chargeOnce" | "refund">;
 
 export interface Authenticated {
   caller: Caller;
@@ -157,8 +159,6 @@ function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Prom
     }),
   ]).finally(() => clearTimeout(timer));
 }
-
-const ledgerStub = (env: Env, name: string) => env.LEDGER.get(env.LEDGER.idFromName(name)) as unknown as LedgerPort;
 
 const ledgerTerms = (auth: Authenticated) => ({
   period: auth.caller.ledger.period,
@@ -391,10 +391,11 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
       idem = { keyId: auth.caller.keyId, key: meta.idempotencyKey };
     }
 
+    const ledgers = meta.ledgers ?? durableLedgers(env);
     const headers: Record<string, string> = {};
     if (auth) {
       ledger = new CallLedger(
-        (meta.ledger ?? ((l) => l))(ledgerStub(env, auth.caller.ledger.name), auth.caller.ledger.name),
+        (meta.ledger ?? ((l) => l))(ledgers.get(auth.caller.ledger.name), auth.caller.ledger.name),
         auth,
         meta.ledgerTimeoutMs ?? LEDGER_TIMEOUT_MS,
         meta,
@@ -415,7 +416,7 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
     let partial = 0;
     const controller = new AbortController();
     const ctx: OpContext = {
-      services: buildServices(env, meta.services, reads),
+      services: buildServices(env, { ledger: ledgerReads(ledgers), ...meta.services }, reads),
       origin: meta.origin ?? "http://localhost",
       requestId: meta.requestId,
       caller: auth?.caller ?? null,

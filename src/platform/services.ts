@@ -37,6 +37,8 @@ import type { PostOutcome } from "../services/watch/feed";
 import { DELIVERY_TIMEOUT_MS } from "../services/watch/delivery";
 import type { Env } from "../env";
 import type { HttpCache } from "../shared/ports";
+import type { Ledgers } from "../shared/ledger";
+import { durableLedgers } from "../ledger/durableLedgers";
 import { type CompaniesHouse, createCompaniesHouseClient } from "../sources/companies-house/client";
 import { type CompaniesHouseDocuments, createDocumentClient } from "../sources/companies-house/documents";
 import { dohResolverFor } from "../sources/dns/doh";
@@ -161,6 +163,11 @@ export const domainSuffixesOf = (v: string | undefined): string[] => {
   return list.length ? list : ["co.uk", "com", "uk"];
 };
 
+/** The ledger reads an operation makes (the balance, without charging), of the given ledgers. */
+export const ledgerReads = (ledgers: Ledgers): Services["ledger"] => ({
+  peek: (name, period, allowance, startingBalance) => ledgers.get(name).peek(period, allowance, startingBalance),
+});
+
 /**
  * `reads`: the request's read sessions (db/sessions.ts; the gateway makes them from the caller's bookmark): the
  * registers, the companies register, contracts and tenders, the SIC lists and the Bank Rate are read through them, on
@@ -220,10 +227,7 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}, reads
       release: (bucket, windowSeconds, now) => releaseWindow(env.DB, bucket, windowSeconds, now),
     },
     bankRates: { stored: () => storedBankRateCached(reads ? reads.main : env.DB) },
-    ledger: {
-      peek: (name, period, allowance, startingBalance) =>
-        env.LEDGER.get(env.LEDGER.idFromName(name)).peek(period, allowance, startingBalance) as Promise<{ remaining: number }>,
-    },
+    ledger: ledgerReads(durableLedgers(env)),
     messenger: messengerFor(env),
     web: {
       fetch: async (url, opts = {}) => {

@@ -8,6 +8,7 @@ import type { AnyOperation } from "../../src/platform/registry";
 import { balanceOf, call, createTestKey, json } from "../helpers";
 import { type LedgerMethod, type Slowness, slowLedger } from "./slowLedger";
 import { testOperation } from "../support/testOperation";
+import { memoryLedgers } from "../../src/shared/ledgerBook";
 
 const LATE = "/api/v1/late-payment?amount=100&due=2026-01-15&paid=2026-02-05";
 
@@ -469,5 +470,151 @@ describe("issue 29 §2 billing stays exact when the ledger is slow (time-out 250
     const again = await run(op, key, slowed({}));
     expect([again.status, again.body]).toEqual([200, { ok: true, charged: 2 }]);
     expect(await balanceOf(keyId)).toBe(97);
+  });
+});
+
+describe("issue 31 the gateway charges through the Ledger port: the in-memory ledger, without a Durable Object", () => {
+  /** The test env with its Durable Object namespace unusable: any use of env.LEDGER throws, so the call could not reach a KeyLedger. */
+  const noDurableObject = {
+    ...env,
+    LEDGER: new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error("env.LEDGER used: this call should reach no Durable Object");
+        },
+      },
+    ),
+  } as unknown as Env;
+  const T = 250;
+  const late = (mode: "before" | "after"): Slowness => ({ mode, ms: 900 });
+  const quiet = () => vi.spyOn(console, "error").mockImplementation(() => {});
+  /** Runs one call on `ledgers` (wrapped by a slow ledger when given), its background work awaited. */
+  const run = async (op: AnyOperation, key: string, ledgers: ReturnType<typeof memoryLedgers>, slow = slowLedger(() => ({ mode: "fast" }))) => {
+    const o = await execute(noDurableObject, op, {}, meta(key, { ledgers, ledger: slow.wrap, ledgerTimeoutMs: T, waitUntil: slow.waitUntil }));
+    await slow.drain();
+    return o;
+  };
+  /** The balance the memory ledger holds for a test key (its account's ledger). */
+  const memoryBalance = async (ledgers: ReturnType<typeof memoryLedgers>, accountId: string) =>
+    (await ledgers.get(`acct:${accountId}`).peek(new Date().toISOString().slice(0, 7), 100, null)).remaining;
+
+  it("a charged call, a partial refund (ctx.refund) and the handler's balance read (ctx.services.ledger) all go to the memory ledger; the Durable Object is untouched", async () => {
+    const { key, keyId, accountId } = await createTestKey();
+    const ledgers = memoryLedgers();
+    const op = testOp(5, async (_i, ctx) => {
+      ctx.refund(2);
+      const l = ctx.caller!.ledger;
+      const { remaining } = await ctx.services.ledger.peek(l.name, l.period, l.allowance, l.startingBalance);
+      return { ok: remaining === 95 };
+    });
+    const o = await run(op, key, ledgers);
+    expect([o.status, o.body]).toEqual([200, { ok: true }]);
+    expect(o.headers).toMatchObject({ "x-credits-refunded": "2", "x-credits-remaining": "97" });
+    expect(await memoryBalance(ledgers, accountId)).toBe(97);
+    expect([...ledgers.stores.keys()]).toEqual([`acct:${accountId}`]);
+    expect(await balanceOf(keyId)).toBe(100); // the KeyLedger object of the account never saw the call
+  });
+
+  it("a handler's charge-once, twice under one once id: charged once; out of credits: 429 quota_exhausted with the balance left", async () => {
+    const { key, accountId } = await createTestKey({ credits: 6 });
+    const ledgers = memoryLedgers();
+    const op = testOp(1, async (_i, ctx) => {
+      const a = await ctx.charge(2, "once:x");
+      const b = await ctx.charge(2, "once:x");
+      return { ok: a.charged === 2 && b.charged === 0 };
+    });
+    const first = await run(op, key, ledgers);
+    expect([first.status, first.body, first.headers["x-credits-remaining"]]).toEqual([200, { ok: true }, "3"]);
+    const peek = async () => (await ledgers.get(`acct:${accountId}`).peek(new Date().toISOString().slice(0, 7), 100, 6)).remaining;
+    expect(await peek()).toBe(3);
+    const big = await run(
+      testOp(4, async () => ({ ok: true })),
+      key,
+      ledgers,
+    );
+    expect([big.status, (big.body as { code: string }).code]).toEqual([429, "quota_exhausted"]);
+    expect(await peek()).toBe(3);
+  });
+
+  it("the burst ceiling: 60 calls in a minute, the 61st 429 rate_limited with Retry-After, no credit used", async () => {
+    const { key, accountId } = await createTestKey({ plan: "growth" });
+    const ledgers = memoryLedgers();
+    const op = testOp(1, async () => ({ ok: true }));
+    const now = Date.now();
+    for (let i = 0; i < 60; i++) expect((await execute(noDurableObject, op, {}, meta(key, { ledgers, now: now + i }))).status).toBe(200);
+    const o = await execute(noDurableObject, op, {}, meta(key, { ledgers, now: now + 100 }));
+    expect([o.status, (o.body as { code: string }).code, o.headers["retry-after"]]).toEqual([429, "rate_limited", "60"]);
+    expect((await ledgers.get(`acct:${accountId}`).peek(new Date(now).toISOString().slice(0, 7), 10_000, null)).remaining).toBe(10_000 - 60);
+  });
+
+  it("an upstream failure after the charge: 503 with x-credits-refunded, the memory balance whole", async () => {
+    const { key, accountId } = await createTestKey();
+    const ledgers = memoryLedgers();
+    const op = testOp(3, async () => {
+      throw new ApiError("upstream_unavailable", "The register could not be read.");
+    });
+    const o = await run(op, key, ledgers);
+    expect([o.status, (o.body as { code: string }).code]).toEqual([503, "upstream_unavailable"]);
+    expect(o.headers).toMatchObject({ "x-credits-refunded": "3", "x-credits-remaining": "100" });
+    expect(await memoryBalance(ledgers, accountId)).toBe(100);
+  });
+
+  it("a slow ledger: a charge that landed but answered late is cancelled by id: 503 ledger_unavailable with x-credits-refunded, never a lost credit", async () => {
+    const { key, accountId } = await createTestKey();
+    const ledgers = memoryLedgers();
+    let ran = false;
+    const log = quiet();
+    const o = await run(
+      testOp(3, async () => ((ran = true), { ok: true })),
+      key,
+      ledgers,
+      slowLedger((m) => (m === "charge" ? late("after") : { mode: "fast" })),
+    );
+    log.mockRestore();
+    expect([o.status, (o.body as { code: string }).code, ran]).toEqual([503, "ledger_unavailable", false]);
+    expect((o.body as { message: string }).message).toMatch(/given back/);
+    expect(o.headers).toMatchObject({ "x-credits-refunded": "3", "x-credits-remaining": "100" });
+    expect(await memoryBalance(ledgers, accountId)).toBe(100);
+  });
+
+  it("a slow ledger: a charge arriving after the gateway gave up is refused by its tombstone: 503, nothing charged", async () => {
+    const { key, accountId } = await createTestKey();
+    const ledgers = memoryLedgers();
+    const slow = slowLedger((m) => (m === "charge" ? late("before") : { mode: "fast" }));
+    const log = quiet();
+    const o = await run(
+      testOp(3, async () => ({ ok: true })),
+      key,
+      ledgers,
+      slow,
+    );
+    log.mockRestore();
+    expect([o.status, (o.body as { code: string }).code]).toEqual([503, "ledger_unavailable"]);
+    expect((o.body as { message: string }).message).toMatch(/nothing was charged/);
+    expect(slow.log.find((c) => c.method === "charge")?.answer).toEqual({ ok: false, reason: "cancelled", remaining: 100 });
+    expect(await memoryBalance(ledgers, accountId)).toBe(100);
+  });
+
+  it("a failing ledger: the charge and then the cancel lost on the way: 503 with x-credits-refund-pending (never a claim that nothing was charged); the cancel retried in the background lands once", async () => {
+    const { key, accountId } = await createTestKey();
+    const ledgers = memoryLedgers();
+    const slow = slowLedger((m, _a, attempt) => (m === "charge" ? late("after") : attempt < 2 ? { mode: "lost" } : { mode: "fast" }));
+    const lines: string[] = [];
+    const log = vi.spyOn(console, "error").mockImplementation((l: string) => void lines.push(l));
+    const o = await run(
+      testOp(3, async () => ({ ok: true })),
+      key,
+      ledgers,
+      slow,
+    );
+    log.mockRestore();
+    expect([o.status, (o.body as { code: string }).code]).toEqual([503, "ledger_unavailable"]);
+    expect((o.body as { message: string }).message).toMatch(/not yet known/);
+    expect(o.headers["x-credits-refund-pending"]).toBe("3");
+    expect(o.headers["x-credits-refunded"]).toBeUndefined();
+    expect(slow.log.filter((c) => c.method === "refund").map((c) => c.mode)).toEqual(["lost", "lost", "fast"]);
+    expect(await memoryBalance(ledgers, accountId)).toBe(100);
+    expect(lines.join("\n")).not.toMatch(/refundUnconfirmed/);
   });
 });

@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { CHARGE_MEMORY_MS, type ChargeRequest, KeyLedger } from "../../src/ledger/KeyLedger";
+import { KeyLedger } from "../../src/ledger/KeyLedger";
+import type { ChargeRequest } from "../../src/shared/ledger";
+import { CHARGE_MEMORY_MS } from "../../src/shared/ledgerBook";
 import { execute } from "../../src/platform/gateway";
 import { BURST_WINDOW_MS, PLANS, periodOf } from "../../src/platform/plans";
 import { calculateLatePayment as latePayment } from "../../src/operations/money/calculateLatePayment";
