@@ -1,6 +1,5 @@
-import { eq, or } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
-import { accounts, apiKeys } from "./schema";
+import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { accounts, apiKeys, orm, signupChallenges } from "./schema";
 
 /** Sign-up challenges and accounts (the sign-up and verify operations). Times are epoch seconds. */
 
@@ -14,10 +13,7 @@ export interface NewChallenge {
 }
 
 export async function createChallenge(db: D1Database, c: NewChallenge): Promise<void> {
-  await db
-    .prepare(`INSERT INTO signup_challenges (id, email, mobile, email_code_hash, mobile_code_hash, expires_at) VALUES (?, ?, ?, ?, ?, ?)`)
-    .bind(c.id, c.email, c.mobile, c.emailCodeHash, c.mobileCodeHash, c.expiresAt)
-    .run();
+  await orm(db).insert(signupChallenges).values(c).run();
 }
 
 /**
@@ -25,25 +21,30 @@ export async function createChallenge(db: D1Database, c: NewChallenge): Promise<
  * returns it; null when it is unknown, expired, used or out of attempts.
  */
 export async function attemptChallenge(db: D1Database, id: string, now: number, maxAttempts: number) {
-  return db
-    .prepare(
-      `UPDATE signup_challenges SET attempts = attempts + 1
-        WHERE id = ? AND used_at IS NULL AND expires_at > ? AND attempts < ?
-        RETURNING email, mobile, email_code_hash, mobile_code_hash`,
-    )
-    .bind(id, now, maxAttempts)
-    .first<{ email: string; mobile: string; email_code_hash: string; mobile_code_hash: string }>();
+  const t = signupChallenges;
+  const row = await orm(db)
+    .update(t)
+    .set({ attempts: sql`${t.attempts} + 1` })
+    .where(and(eq(t.id, id), isNull(t.usedAt), gt(t.expiresAt, now), lt(t.attempts, maxAttempts)))
+    .returning({ email: t.email, mobile: t.mobile, email_code_hash: t.emailCodeHash, mobile_code_hash: t.mobileCodeHash })
+    .get();
+  return row ?? null;
 }
 
 /** Marks a challenge used; false when another request used it first. */
 export async function useChallenge(db: D1Database, id: string, now: number): Promise<boolean> {
-  const r = await db.prepare(`UPDATE signup_challenges SET used_at = ? WHERE id = ? AND used_at IS NULL`).bind(now, id).run();
+  const t = signupChallenges;
+  const r = await orm(db)
+    .update(t)
+    .set({ usedAt: now })
+    .where(and(eq(t.id, id), isNull(t.usedAt)))
+    .run();
   return r.meta.changes > 0;
 }
 
 /** The account that already holds this email or mobile, if any (one person, one account). */
 export const accountByContact = (db: D1Database, email: string, mobile: string) =>
-  drizzle(db)
+  orm(db)
     .select({ id: accounts.id, plan: accounts.plan })
     .from(accounts)
     .where(or(eq(accounts.email, email), eq(accounts.mobile, mobile)))
@@ -54,11 +55,11 @@ export async function issueKey(
   db: D1Database,
   k: { accountId: string; existing: boolean; email: string; mobile: string; now: number; keyId: string; keyHash: string; prefix: string },
 ): Promise<void> {
-  const orm = drizzle(db);
-  await orm.batch([
+  const d = orm(db);
+  await d.batch([
     k.existing
-      ? orm.update(accounts).set({ emailVerifiedAt: k.now, mobileVerifiedAt: k.now }).where(eq(accounts.id, k.accountId))
-      : orm.insert(accounts).values({ id: k.accountId, email: k.email, mobile: k.mobile, emailVerifiedAt: k.now, mobileVerifiedAt: k.now }),
-    orm.insert(apiKeys).values({ id: k.keyId, accountId: k.accountId, keyHash: k.keyHash, prefix: k.prefix }),
+      ? d.update(accounts).set({ emailVerifiedAt: k.now, mobileVerifiedAt: k.now }).where(eq(accounts.id, k.accountId))
+      : d.insert(accounts).values({ id: k.accountId, email: k.email, mobile: k.mobile, emailVerifiedAt: k.now, mobileVerifiedAt: k.now }),
+    d.insert(apiKeys).values({ id: k.keyId, accountId: k.accountId, keyHash: k.keyHash, prefix: k.prefix }),
   ]);
 }

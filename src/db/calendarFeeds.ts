@@ -1,35 +1,33 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { apiKeys, calendarFeeds, orm } from "./schema";
+
 /** Calendar feed capability tokens (migrations/0007_calendar_feeds.sql). Times are epoch seconds. */
+
+const f = calendarFeeds;
+/** A key's live feed for a company: the partial unique index calendar_feeds_live (key_id, company_number) WHERE revoked_at IS NULL. */
+const liveFeed = (keyId: string, company: string) => and(eq(f.keyId, keyId), eq(f.companyNumber, company), isNull(f.revokedAt));
 
 /** The live feed of a key for a company, made on first use: asking again gives the same token. */
 export async function feedTokenFor(db: D1Database, keyId: string, company: string, newToken: string, now: number): Promise<string> {
-  await db
-    .prepare(`INSERT INTO calendar_feeds (token, key_id, company_number, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`)
-    .bind(newToken, keyId, company, now)
-    .run();
-  const row = await db
-    .prepare(`SELECT token FROM calendar_feeds WHERE key_id = ? AND company_number = ? AND revoked_at IS NULL`)
-    .bind(keyId, company)
-    .first<{ token: string }>();
+  const d = orm(db);
+  await d.insert(f).values({ token: newToken, keyId, companyNumber: company, createdAt: now }).onConflictDoNothing().run();
+  const row = await d.select({ token: f.token }).from(f).where(liveFeed(keyId, company)).get();
   return row!.token;
 }
 
 /** The company a live feed is for (and the key it belongs to), or null when unknown, revoked, or its key is disabled. */
 export async function feedByToken(db: D1Database, token: string): Promise<{ keyId: string; company: string } | null> {
-  const row = await db
-    .prepare(
-      `SELECT f.key_id, f.company_number FROM calendar_feeds f JOIN api_keys k ON k.id = f.key_id
-        WHERE f.token = ? AND f.revoked_at IS NULL AND k.active = 1`,
-    )
-    .bind(token)
-    .first<{ key_id: string; company_number: string }>();
-  return row ? { keyId: row.key_id, company: row.company_number } : null;
+  const row = await orm(db)
+    .select({ keyId: f.keyId, company: f.companyNumber })
+    .from(f)
+    .innerJoin(apiKeys, eq(apiKeys.id, f.keyId))
+    .where(and(eq(f.token, token), isNull(f.revokedAt), eq(apiKeys.active, 1)))
+    .get();
+  return row ?? null;
 }
 
 /** Revokes the key's feed for a company; whether there was one. */
 export async function revokeFeed(db: D1Database, keyId: string, company: string, now: number): Promise<boolean> {
-  const r = await db
-    .prepare(`UPDATE calendar_feeds SET revoked_at = ? WHERE key_id = ? AND company_number = ? AND revoked_at IS NULL`)
-    .bind(now, keyId, company)
-    .run();
+  const r = await orm(db).update(f).set({ revokedAt: now }).where(liveFeed(keyId, company)).run();
   return r.meta.changes > 0;
 }

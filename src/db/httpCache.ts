@@ -1,4 +1,8 @@
+import { and, eq, gt, lte } from "drizzle-orm";
 import type { HttpCache } from "../shared/ports";
+import { excluded, httpCache, orm } from "./schema";
+
+const c = httpCache;
 
 /**
  * D1 HttpCache (table http_cache, migrations/0003_upstream_cache.sql). Expiry uses the wall clock;
@@ -7,20 +11,27 @@ import type { HttpCache } from "../shared/ports";
 export function d1HttpCache(db: D1Database): HttpCache {
   return {
     async get(key) {
-      const row = await db
-        .prepare("SELECT status, body, fetched_at FROM http_cache WHERE key = ? AND expires_at > ?")
-        .bind(key, Date.now())
-        .first<{ status: number; body: string; fetched_at: number }>();
-      return row ? { status: row.status, body: row.body, fetchedAt: row.fetched_at } : null;
+      const row = await orm(db)
+        .select({ status: c.status, body: c.body, fetchedAt: c.fetchedAt })
+        .from(c)
+        .where(and(eq(c.key, key), gt(c.expiresAt, Date.now())))
+        .get();
+      return row ?? null;
     },
     async put(key, v, ttlSeconds) {
       const now = Date.now();
-      // Puts follow budgeted upstream calls, so pruning expired rows here stays cheap.
-      await db.batch([
-        db
-          .prepare("INSERT OR REPLACE INTO http_cache(key, status, body, fetched_at, expires_at) VALUES (?, ?, ?, ?, ?)")
-          .bind(key, v.status, v.body, v.fetchedAt, now + ttlSeconds * 1000),
-        db.prepare("DELETE FROM http_cache WHERE expires_at <= ?").bind(now),
+      const d = orm(db);
+      // Puts follow budgeted upstream calls, so pruning expired rows here stays cheap (index http_cache_expires).
+      // An upsert on the key replaces the whole row, as INSERT OR REPLACE did (the key is the table's only unique constraint).
+      await d.batch([
+        d
+          .insert(c)
+          .values({ key, status: v.status, body: v.body, fetchedAt: v.fetchedAt, expiresAt: now + ttlSeconds * 1000 })
+          .onConflictDoUpdate({
+            target: c.key,
+            set: { status: excluded(c.status), body: excluded(c.body), fetchedAt: excluded(c.fetchedAt), expiresAt: excluded(c.expiresAt) },
+          }),
+        d.delete(c).where(lte(c.expiresAt, now)),
       ]);
     },
   };

@@ -1,3 +1,6 @@
+import { and, eq } from "drizzle-orm";
+import { idempotentReplies, orm } from "./schema";
+
 /** Stored first replies for Idempotency-Key (POST/PUT): a repeat returns the first reply and is charged once. */
 
 export interface StoredReply {
@@ -8,30 +11,30 @@ export interface StoredReply {
   headers: string | null;
 }
 
+const r = idempotentReplies;
+/** One key's reply: its primary key (key_id, idempotency_key). */
+const byKey = (keyId: string, key: string) => and(eq(r.keyId, keyId), eq(r.idempotencyKey, key));
+
 /** Claims the key for this request; false when a call with this key already exists. */
 export async function claimIdempotencyKey(db: D1Database, keyId: string, key: string, requestHash: string): Promise<boolean> {
-  const inserted = await db
-    .prepare(`INSERT INTO idempotent_replies (key_id, idempotency_key, request_hash, status) VALUES (?, ?, ?, 0) ON CONFLICT DO NOTHING RETURNING key_id`)
-    .bind(keyId, key, requestHash)
-    .first();
-  return inserted !== null;
+  const inserted = await orm(db)
+    .insert(r)
+    .values({ keyId, idempotencyKey: key, requestHash, status: 0 })
+    .onConflictDoNothing()
+    .returning({ keyId: r.keyId })
+    .get();
+  return inserted !== undefined;
 }
 
 export async function storedReply(db: D1Database, keyId: string, key: string): Promise<StoredReply | null> {
-  const r = await db
-    .prepare(`SELECT request_hash, status, body, headers FROM idempotent_replies WHERE key_id = ? AND idempotency_key = ?`)
-    .bind(keyId, key)
-    .first<{ request_hash: string; status: number; body: string | null; headers: string | null }>();
-  return r ? { requestHash: r.request_hash, status: r.status, body: r.body, headers: r.headers } : null;
+  const row = await orm(db).select({ requestHash: r.requestHash, status: r.status, body: r.body, headers: r.headers }).from(r).where(byKey(keyId, key)).get();
+  return row ?? null;
 }
 
 export async function saveReply(db: D1Database, keyId: string, key: string, status: number, body: string, headers: string): Promise<void> {
-  await db
-    .prepare(`UPDATE idempotent_replies SET status = ?, body = ?, headers = ? WHERE key_id = ? AND idempotency_key = ?`)
-    .bind(status, body, headers, keyId, key)
-    .run();
+  await orm(db).update(r).set({ status, body, headers }).where(byKey(keyId, key)).run();
 }
 
 export async function forgetReply(db: D1Database, keyId: string, key: string): Promise<void> {
-  await db.prepare(`DELETE FROM idempotent_replies WHERE key_id = ? AND idempotency_key = ?`).bind(keyId, key).run();
+  await orm(db).delete(r).where(byKey(keyId, key)).run();
 }

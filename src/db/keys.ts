@@ -1,12 +1,11 @@
-import { eq } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
-import { accounts, apiKeys, orgs } from "./schema";
+import { and, count, eq } from "drizzle-orm";
+import { accounts, apiKeys, orgs, orm } from "./schema";
 
 /** API keys: the gateway's lookup by hash (the database only ever holds a key's hash), and revoking a key. */
 
 /** The key row the gateway authenticates with: the key, its account and the account's organisation. */
 export const keyByHash = (db: D1Database, hash: string) =>
-  drizzle(db)
+  orm(db)
     .select({
       keyId: apiKeys.id,
       active: apiKeys.active,
@@ -28,18 +27,30 @@ export const keyByHash = (db: D1Database, hash: string) =>
 
 export type KeyRow = NonNullable<Awaited<ReturnType<typeof keyByHash>>>;
 
+/** The account's active keys (api_keys_account index). */
+const activeKeysOf = (db: D1Database, accountId: string) =>
+  orm(db)
+    .select({ n: count() })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.active, 1)));
+
 /** Revokes one key of the account; returns how many active keys the account has left, or null when it has no key with that id. */
 export async function revokeAccountKey(db: D1Database, accountId: string, keyId: string): Promise<number | null> {
-  const [updated, left] = await db.batch<{ id: string } | { n: number }>([
-    db.prepare(`UPDATE api_keys SET active = 0 WHERE id = ? AND account_id = ? RETURNING id`).bind(keyId, accountId),
-    db.prepare(`SELECT COUNT(*) AS n FROM api_keys WHERE account_id = ? AND active = 1`).bind(accountId),
+  const d = orm(db);
+  const [updated, left] = await d.batch([
+    d
+      .update(apiKeys)
+      .set({ active: 0 })
+      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.accountId, accountId)))
+      .returning({ id: apiKeys.id }),
+    activeKeysOf(db, accountId),
   ]);
-  if (!updated.results.length) return null;
-  return (left.results[0] as { n: number }).n;
+  if (!updated.length) return null;
+  return left[0].n;
 }
 
 /** Active keys an account holds. */
 export async function activeKeyCount(db: D1Database, accountId: string): Promise<number> {
-  const r = await db.prepare(`SELECT COUNT(*) AS n FROM api_keys WHERE account_id = ? AND active = 1`).bind(accountId).first<{ n: number }>();
+  const r = await activeKeysOf(db, accountId).get();
   return r?.n ?? 0;
 }

@@ -1,3 +1,6 @@
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { excluded, orm, registerRuns, registerState } from "./schema";
+
 /**
  * The run log's side of publishing, for a register whose entries live in a database of their own (the
  * companies register): once that database has switched its readers to the run, the main database
@@ -10,30 +13,50 @@ export interface PublishedRun {
   scope: string;
 }
 
+const s = registerState;
+const runs = registerRuns;
+
 export async function recordPublished(
   db: D1Database,
   run: PublishedRun,
   publish: { editionDate: string; sample: boolean; replacesSample: boolean; changes: number; note: string | null; finishedAt: string },
 ): Promise<void> {
-  await db.batch([
-    db
-      .prepare(
-        `INSERT INTO register_state (source, scope, published_run, edition_date, history_since, sample) VALUES (?1, ?2, ?3, ?4, ?4, ?5)
-         ON CONFLICT(source, scope) DO UPDATE SET published_run = excluded.published_run, edition_date = excluded.edition_date,
-           history_since = CASE WHEN ?6 THEN excluded.history_since ELSE register_state.history_since END, sample = excluded.sample`,
-      )
-      .bind(run.source, run.scope, run.runId, publish.editionDate, publish.sample ? 1 : 0, publish.replacesSample ? 1 : 0),
-    db
-      .prepare(`UPDATE register_runs SET outcome = 'loaded', finished_at = ?1, changes = ?2, edition_date = ?3, reason = ?4 WHERE id = ?5`)
-      .bind(publish.finishedAt, publish.changes, publish.editionDate, publish.note, run.runId),
+  const d = orm(db);
+  await d.batch([
+    // The register's published state; history is kept from its first edition, or from the first real one after a sample.
+    d
+      .insert(s)
+      .values({
+        source: run.source,
+        scope: run.scope,
+        publishedRun: run.runId,
+        editionDate: publish.editionDate,
+        historySince: publish.editionDate,
+        sample: publish.sample ? 1 : 0,
+      })
+      .onConflictDoUpdate({
+        target: [s.source, s.scope],
+        set: {
+          publishedRun: excluded(s.publishedRun),
+          editionDate: excluded(s.editionDate),
+          ...(publish.replacesSample ? { historySince: excluded(s.historySince) } : {}),
+          sample: excluded(s.sample),
+        },
+      }),
+    d
+      .update(runs)
+      .set({ outcome: "loaded", finishedAt: publish.finishedAt, changes: publish.changes, editionDate: publish.editionDate, reason: publish.note })
+      .where(eq(runs.id, run.runId)),
   ]);
 }
 
 export async function recordUnchanged(db: D1Database, run: PublishedRun, editionDate: string, finishedAt: string): Promise<void> {
-  await db.batch([
-    db
-      .prepare(`UPDATE register_state SET edition_date = ?1 WHERE source = ?2 AND scope = ?3 AND (edition_date IS NULL OR edition_date < ?1)`)
-      .bind(editionDate, run.source, run.scope),
-    db.prepare(`UPDATE register_runs SET outcome = 'unchanged', finished_at = ?1, changes = 0 WHERE id = ?2`).bind(finishedAt, run.runId),
+  const d = orm(db);
+  await d.batch([
+    d
+      .update(s)
+      .set({ editionDate })
+      .where(and(eq(s.source, run.source), eq(s.scope, run.scope), or(isNull(s.editionDate), lt(s.editionDate, editionDate)))),
+    d.update(runs).set({ outcome: "unchanged", finishedAt, changes: 0 }).where(eq(runs.id, run.runId)),
   ]);
 }
