@@ -31,6 +31,9 @@ let cli;
 /** The CLI bundle (src/cli/ingest.ts), built once per process. */
 const loadCli = () => (cli ??= importTs("src/cli/ingest.ts"));
 
+/** The sample files `npm start` loads, from the register catalogue: `{ source, file, date }`, `date` null where the file carries its own. */
+export const sampleFiles = async () => (await loadCli()).SAMPLE_FILES;
+
 /** wrangler.toml's [vars] (`NAME = "value"`): the proxy's env holds the databases only, and an adapter may read an upstream (CQC's ratings file). */
 const wranglerVars = () =>
   Object.fromEntries([...readFileSync(join(ROOT, "wrangler.toml"), "utf8").matchAll(/^([A-Z][A-Z0-9_]*)\s*=\s*"([^"]*)"/gm)].map((m) => [m[1], m[2]]));

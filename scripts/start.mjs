@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pipeFiltered } from "./devlog.mjs";
-import { ingest } from "./ingest.mjs";
+import { ingest, sampleFiles } from "./ingest.mjs";
 import { describeSicLoad, loadSicFiles } from "./sic.mjs";
 import { createLocalKey } from "./key.mjs";
 import { ROOT, devConfigArgs, openLocal, wranglerEnv } from "./lib.mjs";
@@ -17,29 +17,14 @@ const empty = process.argv.includes("--empty") || /^(none|no|0|false|off)$/i.tes
 const marker = join(ROOT, ".wrangler", "state", "sample-data-loaded");
 const keyFile = join(ROOT, ".wrangler", "state", "local-key.txt");
 
-/** Our own sample files, in the upstreams' real formats (the same files the tests use). */
-const SAMPLES = [
-  ["sponsors", "test/fixtures/sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-26.csv"],
-  ["sponsors", "test/fixtures/sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-29.csv"],
-  ["sponsors", "test/fixtures/sponsors/2026-01-02_-_Student_and_Child_Student.csv"],
-  ["aml", "test/fixtures/hmrc-mlr/supervised-business-register-2026-09.ods", "2026-10-07"],
-  ["aml", "test/fixtures/hmrc-mlr/supervised-business-register-2026-10.ods", "2026-11-02"],
-  ["sra", "test/fixtures/sra/GetAll.json", "2026-10-08"],
-  // The HSCA snapshot, joined to CQC's ratings file beside it (01_October_2026_Latest_ratings.ods): the five key questions and the date of each rating.
-  ["cqc", "test/fixtures/cqc/hsca-active-locations.ods", "2026-10-02"],
-  ["charity", "test/fixtures/charity-commission/publicextract.charity.txt"],
-  ["companies", "test/fixtures/companies-house/bulk/BasicCompanyData-2026-10-01.csv"],
-  ["companies", "test/fixtures/companies-house/bulk/BasicCompanyData-2026-11-01.csv"],
-  ["sanctions", "test/fixtures/sanctions/UK-Sanctions-List.csv"],
-  // Contract awards: one OCDS release package (our own FTS and CF releases), dated by its publishedDate.
-  ["contracts", "test/fixtures/contracts/award-release-package.json"],
-  // Open tender notices (tender-match): our own FTS and CF tender releases, into the tenders table.
+/**
+ * Our own sample files, in the upstreams' real formats (the same files the tests use): each register's `samples` in
+ * src/services/registers/catalogue.ts, then the open tender notices (tender-match: our own FTS and CF tender releases,
+ * into the tenders table, not a register).
+ */
+const samples = async () => [
+  ...(await sampleFiles()).map((s) => [s.source, s.file, s.date]),
   ["tenders", "test/fixtures/contracts/tender-release-package.json"],
-  // The whole export (CSV), dated by its latest filing date.
-  ["payment-practices", "test/fixtures/payment-practices/export.csv"],
-  // One file per reporting year (named by year, as downloaded from <GENDER_PAY_GAP_URL>/<year>), dated by its newest submission.
-  ["gender-pay-gap", "test/fixtures/gender-pay-gap/2025"],
-  ["gender-pay-gap", "test/fixtures/gender-pay-gap/2026"],
 ];
 
 /** Seconds since `t`, for the step lines. */
@@ -60,7 +45,7 @@ try {
     else {
       t = Date.now();
       console.log("First run: loading the sample registers (our own files in each upstream's format, marked as samples)…");
-      for (const [source, file, date] of SAMPLES) {
+      for (const [source, file, date] of await samples()) {
         const r = await ingest(source, join(ROOT, file), { date: date ?? null, quiet: true, sample: true, local });
         console.log(
           `  ${source}${r.scope ? `/${r.scope}` : ""}: ${r.outcome}, ${r.rowsRead} rows, ${r.changes} changes${r.outcome === "refused" ? ` (${r.reason})` : ""}`,

@@ -1,7 +1,7 @@
 /**
  * Node entry for `npm run ingest` and `npm run reset` (bundled by scripts/lib.mjs): the same pipeline
  * the Worker's queue consumer runs, pointed at the local D1 database that `npm start` serves. The
- * scripts take the sources and the charity extract's tables from the catalogue re-exported here.
+ * scripts take the sources, the charity extract's tables and the sample files from the catalogue re-exported here.
  */
 import type { Env } from "../env";
 import type { EditionFile } from "../jobs/ingest/adapter";
@@ -11,16 +11,22 @@ import { storeOf } from "../jobs/ingest/pipeline";
 import { resetSicIndex } from "../db/sicIndex";
 import { resetTenders } from "../db/tenders";
 import { loadTenderFile } from "../jobs/tenders";
-import { REGISTER_CATALOGUE } from "../services/registers/catalogue";
+import { REGISTER_CATALOGUE, type SampleFile } from "../services/registers/catalogue";
 import { REGISTER_SOURCES, type RegisterSource } from "../services/registers/types";
 import type { CharityTable, CharityTableInput } from "../sources/charity-commission/parse";
 
 export { REGISTER_CATALOGUE, REGISTER_SOURCES };
+
 export { unzipMember } from "../sources/charity-commission/client";
 export { csvOfZip, isZip } from "../sources/companies-house/bulkDownload";
 export { fetchOcdsUrl } from "../sources/contracts/client";
 export { fetchTenderUrl } from "../sources/contracts/tenders";
 export { ratingsFileBeside } from "../sources/cqc/ratings";
+
+/** The sample files `npm start` loads (scripts/start.mjs): each register's catalogue `samples`, in the catalogue's order. */
+export const SAMPLE_FILES = REGISTER_SOURCES.flatMap((source) =>
+  REGISTER_CATALOGUE[source].samples.map((s: SampleFile) => ({ source, file: s.file, date: s.date ?? null })),
+);
 
 export async function ingestFile(
   env: Env,

@@ -1,5 +1,7 @@
 import { lastRuns } from "../db/runs";
 import type { Env } from "../env";
+import { REGISTER_CATALOGUE, type StatusUpstream } from "../services/registers/catalogue";
+import { REGISTER_SOURCES } from "../services/registers/types";
 import { API_VERSION } from "./openapi";
 
 type State = "ok" | "degraded" | "down" | "not_configured";
@@ -18,16 +20,20 @@ const CACHE_MS = 60_000;
 /** Reachability results, cached per isolate so a busy status page does not hammer upstreams. */
 let cache: { at: number; sources: SourceStatus[] } | null = null;
 
+/** The registers' own upstreams, in the catalogue's order (each entry's `upstreams`). */
+const REGISTER_UPSTREAMS = REGISTER_SOURCES.flatMap((s): readonly StatusUpstream[] => REGISTER_CATALOGUE[s].upstreams);
+/** A catalogue entry naming a variable the Worker does not have is a compile error here. */
+type UpstreamVar = (typeof REGISTER_CATALOGUE)[keyof typeof REGISTER_CATALOGUE]["upstreams"][number]["urlVar"];
+const UPSTREAM_VARS_ARE_ENV: UpstreamVar extends keyof Env ? true : never = true;
+void UPSTREAM_VARS_ARE_ENV;
+
+/** The upstreams /api/status asks: the shared ones (Companies House, The Gazette, GOV.UK), then the registers'. */
 export function upstreamsOf(env: Env): { name: string; url: string | undefined }[] {
   return [
     { name: "companies-house", url: env.COMPANIES_HOUSE_URL },
     { name: "the-gazette", url: env.GAZETTE_URL },
     { name: "gov-uk-content", url: env.GOVUK_CONTENT_URL },
-    { name: "sra", url: env.SRA_URL },
-    { name: "cqc", url: env.CQC_URL },
-    { name: "charity-commission", url: env.CHARITY_EXTRACT_URL },
-    { name: "find-a-tender", url: env.FIND_A_TENDER_URL },
-    { name: "contracts-finder", url: env.CONTRACTS_FINDER_URL },
+    ...REGISTER_UPSTREAMS.map((u) => ({ name: u.name, url: env[u.urlVar as UpstreamVar] })),
   ];
 }
 

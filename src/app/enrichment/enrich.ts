@@ -31,6 +31,7 @@ import { gazetteSignals } from "../../services/risk/gazette";
 import { sicHierarchy } from "../../services/enrich/sic";
 import type { PaymentReport } from "../../services/payments/types";
 import type { GenderPayGapReport } from "../../services/paygap/types";
+import { REGISTER_CATALOGUE } from "../../services/registers/catalogue";
 import type { Entry, RegisterSource } from "../../services/registers/types";
 import { latestAccountsOf } from "../companies/latestAccounts";
 import { type SitePage, readSite } from "../../services/enrich/site";
@@ -420,7 +421,7 @@ async function otherSignals(ctx: OpContext, r: RegisterFacts, previousNames: str
       code: "licensed-sponsor",
       label: "On the register of licensed visa sponsors",
       kind: "info",
-      source: "Home Office register of licensed sponsors",
+      source: REGISTER_CATALOGUE.sponsors.label,
     });
   // The CQC lists a provider's locations under its provider id (a location often carries no company number).
   const providerIds = [
@@ -659,10 +660,10 @@ async function enrichUncached(ctx: OpContext, query: EnrichQuery, location: stri
       : []),
     ...(signals.some((s) => s.code === "gazette-notice") ? [GAZETTE_SOURCE] : []),
     ...(signals.some((s) => s.code === "won-public-contracts") ? ["contract awards: Find a Tender, Contracts Finder"] : []),
-    ...(signals.some((s) => s.code === "licensed-sponsor") ? ["Home Office register of licensed sponsors"] : []),
-    ...(signals.some((s) => s.code === "cqc-registered") ? ["CQC register"] : []),
-    ...(signals.some((s) => s.source === PAYMENT_SOURCE) ? ["payment practices reports"] : []),
-    ...(register?.employees?.band ? ["gender pay gap reports (headcount band)"] : []),
+    ...(signals.some((s) => s.code === "licensed-sponsor") ? [REGISTER_CATALOGUE.sponsors.label] : []),
+    ...(signals.some((s) => s.code === "cqc-registered") ? [REGISTER_CATALOGUE.cqc.label] : []),
+    ...(signals.some((s) => s.source === PAYMENT_SOURCE) ? [REGISTER_CATALOGUE["payment-practices"].label] : []),
+    ...(register?.employees?.band ? [`${REGISTER_CATALOGUE["gender-pay-gap"].label} (headcount band)`] : []),
   ];
   const profile = buildProfile({
     identity,

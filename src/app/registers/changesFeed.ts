@@ -54,41 +54,12 @@ export interface FeedSpec {
 /** CQC's overall ratings, as the register writes them. */
 const CQC_RATINGS = ["Outstanding", "Good", "Requires improvement", "Inadequate"] as const;
 
-/**
- * The register's own identifier of the organisation a change is about (SPEC §4.5: a feed record must be
- * something a caller can act on): MLR number, SRA number, charity number, CQC location or provider id.
- * The sponsors register has no number: its records say which register (workers or students) they are on.
- */
-export function identifierOf(source: RegisterSource, entity: string): Record<string, string | number | null> {
-  switch (source) {
-    case "aml":
-      return { mlrNumber: entity.startsWith("NONUM:") ? null : entity };
-    case "sra":
-      return { sraNumber: Number(entity) };
-    case "charity":
-      return { charityNumber: entity.startsWith("org:") ? null : entity };
-    case "cqc":
-      return entity.startsWith("provider:") ? { providerId: entity.slice("provider:".length) } : { locationId: entity };
-    case "sponsors":
-      return { register: entity.split("|")[0] };
-    case "companies":
-      return { companyNumber: entity };
-    case "sanctions":
-      return { uniqueId: entity };
-    case "payment-practices":
-      return { companyNumber: entity.split(":")[0] };
-    case "contracts":
-      return { award: entity };
-    case "gender-pay-gap":
-      return { employerId: entity };
-  }
-}
-
 const ChangeOut = z.object({
   id: z.number().int(),
   date: z.string().describe("Edition date in which the change was seen."),
   kind: z.string(),
   name: z.string(),
+  // The register's own identifier of the organisation (its catalogue entry's `changeIdentifier`): one of these.
   mlrNumber: z.string().nullable().optional().describe("HMRC register: the registration's MLR number (null for the rare row without one)."),
   sraNumber: z.number().int().optional().describe("SRA register: the firm's SRA number."),
   charityNumber: z.string().nullable().optional().describe("Charity register: the registered charity number."),
@@ -102,6 +73,7 @@ const ChangeOut = z.object({
 export function changesFeed(spec: FeedSpec): Operation<z.ZodObject, z.ZodType> {
   const registerName = REGISTERS[spec.source].title;
   const rules = CHANGE_RULES[spec.source];
+  const identify = REGISTERS[spec.source].changeIdentifier;
   const kindList: readonly string[] = rules.kinds;
   const never = Object.entries(rules.neverOccurs ?? {})
     .map(([k, why]) => ` \`${k}\` is accepted but matches nothing: ${why}.`)
@@ -204,7 +176,7 @@ export function changesFeed(spec: FeedSpec): Operation<z.ZodObject, z.ZodType> {
           date: c.date,
           kind: c.kind,
           name: c.name,
-          ...identifierOf(spec.source, c.key),
+          ...identify(c.key),
           before: c.before,
           after: c.after,
         })),

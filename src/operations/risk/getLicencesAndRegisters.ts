@@ -2,8 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import { type CompanyProfile, registerCompany } from "../../services/companies/profile";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
-import { REGISTER_CATALOGUE } from "../../services/registers/catalogue";
-import type { Entry, RegisterSource } from "../../services/registers/types";
+import { ORGANISATION_REGISTERS, type OrganisationRegister, REGISTER_CATALOGUE } from "../../services/registers/catalogue";
+import type { Entry } from "../../services/registers/types";
 import { matchCompany } from "../../services/sanctions/match";
 import { NotFoundError } from "../../shared/errors";
 import { CompaniesHouseProvenance, CompanyNumberQuery, companiesHouseProvenance, profileOf } from "../../app/companies/company";
@@ -18,39 +18,18 @@ import { SanctionsCheck, sanctionsCheckOf } from "../../app/risk/sanctions";
  * near name; the sanctions list reports a definite match only. Registers hold organisations: nobody is named.
  */
 
-/** The registers asked, in the order the reply lists them. */
-const REGISTERS = ["aml", "sra", "sponsors", "cqc", "charity"] as const satisfies readonly RegisterSource[];
-type Checked = (typeof REGISTERS)[number];
+/** The registers asked, in the order the reply lists them: the catalogue's organisation registers. */
+const REGISTERS = ORGANISATION_REGISTERS;
+type Checked = OrganisationRegister;
 
 /** Organisations shown per register; `matchesTotal` counts them all. */
 const MATCHES_SHOWN = 20;
 
-/** A short name for each register, for summaries. */
-const SHORT: Record<Checked, string> = {
-  aml: "HMRC money-laundering supervision register",
-  sra: "SRA register",
-  sponsors: "licensed sponsors register",
-  cqc: "CQC register",
-  charity: "Charity Commission register",
-};
+/** A short name for each register, for summaries (its catalogue label). */
+const SHORT = (r: Checked): string => REGISTER_CATALOGUE[r].label;
 
-/** The register's own number of an entry, and what it is called. The sponsors register has none. */
-function registerNumberOf(source: Checked, e: Entry): { type: string; value: string } | null {
-  const d = e.data;
-  const n = (type: string, v: unknown) => (v === null || v === undefined || v === "" ? null : { type, value: String(v) });
-  switch (source) {
-    case "aml":
-      return n("MLR number", textOf(d.mlrNumber));
-    case "sra":
-      return n("SRA number", d.sraNumber);
-    case "cqc":
-      return d.kind === "provider" ? n("CQC provider id", textOf(d.providerId) ?? e.key) : n("CQC location id", textOf(d.locationId) ?? e.key);
-    case "charity":
-      return n("charity number", d.charityNumber);
-    case "sponsors":
-      return null;
-  }
-}
+/** "a, b and c". */
+const inWords = (xs: readonly string[]) => (xs.length <= 1 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`);
 
 /** The ways of matching, surest first. */
 const HOW = ["company-number", "registered-name", "former-name", "alternative-name"] as const;
@@ -99,7 +78,7 @@ const RegisterMatch = z
 
 const RegisterResult = z
   .object({
-    register: z.enum(REGISTERS).describe("The register's id: aml (HMRC), sra, sponsors, cqc, charity."),
+    register: z.enum(REGISTERS).describe(`The register's id: ${REGISTERS.join(", ")}.`),
     name: z.string().describe("The register's full name."),
     checked: z
       .boolean()
@@ -142,7 +121,7 @@ const Output = z
       .string()
       .describe("Every register in one paragraph: where the company is, where it is not (with the register's date), and the sanctions answer."),
     foundOn: z.array(z.enum(REGISTERS)).describe("The registers the company is listed on now."),
-    registers: z.array(RegisterResult).describe("One result per register, in this order: aml, sra, sponsors, cqc, charity."),
+    registers: z.array(RegisterResult).describe(`One result per register, in this order: ${REGISTERS.join(", ")}.`),
     sanctions: SanctionsCheck.describe("The UK sanctions list (SPEC §1 rule 6): a definite match only, never a maybe, and no match is never a clearance."),
     sanctionsProvenance: Provenance.nullable().describe("The sanctions list answered from; null when it has not been loaded."),
     provenance: CompaniesHouseProvenance.describe("Where `company` came from."),
@@ -187,7 +166,7 @@ function organisations(source: Checked, profile: CompanyProfile, found: LookupRe
             : "registered-name";
     return {
       name: first.name,
-      registerNumber: registerNumberOf(source, first),
+      registerNumber: REGISTER_CATALOGUE[source].registerNumber(first),
       companyNumber: shown.map((f) => f.entry.companyNumber).find((n) => n) ?? null,
       status: [...new Set(shown.map((f) => statusOf(source, f.entry)).filter(Boolean))].join("; "),
       listed: listed.length > 0,
@@ -315,17 +294,17 @@ function summaryOf(company: { name: string; number: string }, results: Result[],
   const unchecked = results.filter((r) => !r.checked);
   const parts = [
     on.length
-      ? `${who} is on ${on.map((r) => `the ${SHORT[r.register]} (${r.status})`).join(", ")}.`
+      ? `${who} is on ${on.map((r) => `the ${SHORT(r.register)} (${r.status})`).join(", ")}.`
       : maybe.length
         ? ""
         : `${who} is on none of the registers checked.`,
     maybe.length
-      ? `Possible match only on ${maybe.map((r) => `the ${SHORT[r.register]} (${r.matches[0]?.name}, ${r.status}; through ${r.matches[0]?.matchedBy === "former-name" ? `the former name ${r.matches[0]?.matchedCompanyName}` : r.matches[0]?.matchedBy === "alternative-name" ? "an alternative name on the register" : "a name the register's record contradicts"})`).join(", ")}: confirm before relying on it.`
+      ? `Possible match only on ${maybe.map((r) => `the ${SHORT(r.register)} (${r.matches[0]?.name}, ${r.status}; through ${r.matches[0]?.matchedBy === "former-name" ? `the former name ${r.matches[0]?.matchedCompanyName}` : r.matches[0]?.matchedBy === "alternative-name" ? "an alternative name on the register" : "a name the register's record contradicts"})`).join(", ")}: confirm before relying on it.`
       : "",
-    gone.length ? `It is no longer listed on ${gone.map((r) => `the ${SHORT[r.register]}`).join(", ")}.` : "",
-    absent.length ? `Not found on ${absent.map((r) => `the ${SHORT[r.register]} (edition of ${r.registerDate})`).join(", ")}.` : "",
+    gone.length ? `It is no longer listed on ${gone.map((r) => `the ${SHORT(r.register)}`).join(", ")}.` : "",
+    absent.length ? `Not found on ${absent.map((r) => `the ${SHORT(r.register)} (edition of ${r.registerDate})`).join(", ")}.` : "",
     absent.some((r) => r.register === "aml") ? REGISTER_CATALOGUE.aml.notFound.split(". ")[0] + "." : "",
-    unchecked.length ? `Not checked (not loaded yet): ${unchecked.map((r) => `the ${SHORT[r.register]}`).join(", ")}.` : "",
+    unchecked.length ? `Not checked (not loaded yet): ${unchecked.map((r) => `the ${SHORT(r.register)}`).join(", ")}.` : "",
     sanctionsNote,
   ];
   return parts.filter(Boolean).join(" ") + notes;
@@ -337,10 +316,10 @@ export const getLicencesAndRegisters = defineOperation({
   path: "/api/v1/licences-and-registers",
   family: "risk",
   title: "Licences and registers",
-  summary:
-    "Every register this service keeps, for one company in one call: HMRC AML supervision, SRA, licensed sponsors, CQC, Charity Commission, and the UK sanctions list (definite match only).",
+  summary: `Every register this service keeps, for one company in one call: ${REGISTERS.map((r) => `the ${SHORT(r)}`).join(", ")}, and the UK sanctions list (definite match only).`,
   description: [
-    "Looks one company up on every register this service loads (SPEC §4.5): HMRC's money-laundering supervised business register (`aml`), the Solicitors Regulation Authority's register of organisations (`sra`), the Home Office register of licensed sponsors (`sponsors`), the Care Quality Commission register (`cqc`) and the Charity Commission register (`charity`), plus the UK sanctions list. Each register is matched as its own check matches it: by the company number on the register's own record (SRA, CQC and Charity Commission records carry one), else by the company's registered and former names from Companies House, exact or differing only in legal form; a near name is never taken. Each register's result says whether the company is listed now (`found`), its status there, the register's date, the organisations matched with their register numbers and how each matched, and a note; a company not found is said to be not found with the date of the edition it is not in. Not being on HMRC's register does not mean the business is unsupervised: another body, such as the FCA or a professional body, may supervise it. A register this service has not loaded yet is marked `checked: false`.",
+    `Looks one company up on every register this service loads (SPEC §4.5): ${inWords(REGISTERS.map((r) => `the ${SHORT(r)} (\`${r}\`)`))}, plus the UK sanctions list.` +
+      " Each register is matched as its own check matches it: by the company number on the register's own record (SRA, CQC and Charity Commission records carry one), else by the company's registered and former names from Companies House, exact or differing only in legal form; a near name is never taken. Each register's result says whether the company is listed now (`found`), its status there, the register's date, the organisations matched with their register numbers and how each matched, and a note; a company not found is said to be not found with the date of the edition it is not in. Not being on HMRC's register does not mean the business is unsupervised: another body, such as the FCA or a professional body, may supervise it. A register this service has not loaded yet is marked `checked: false`.",
     "",
     "Sanctions (SPEC §1 rule 6): only a definite match is reported (the same UK company number, or an identical name corroborated by the country or postcode and not contradicted), with the list entry's id, its regimes, the kind of name matched and the reasons; without one, the reply says there is no definite match with the list's date, which is never a clearance. If the list has not been loaded, the reply says it was not checked. Registers are company-level: people are never named (SPEC §1 rule 7).",
     "",

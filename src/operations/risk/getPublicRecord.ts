@@ -5,6 +5,7 @@ import { registerCompany } from "../../services/companies/profile";
 import {
   PUBLIC_RECORD_KINDS,
   PUBLIC_RECORD_SOURCES,
+  REGISTER_LABELS,
   TIMELINE_REGISTERS,
   type TimelineRegister,
   publicRecordTimeline,
@@ -17,6 +18,8 @@ import { lookup } from "../../app/registers/lookup";
 import { Provenance, RegisteredCompany, provenanceOf } from "../../app/registers/schemas";
 
 const PRICE = 3;
+/** "a, b and c". */
+const inWords = (xs: readonly string[]) => (xs.length <= 1 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`);
 /** Recorded changes read per register entry set, and from the companies register. */
 const REGISTER_HISTORY = 50;
 const COMPANY_CHANGES = 100;
@@ -60,7 +63,10 @@ const Event = z
         url: z.string().optional().describe("The notice's page on The Gazette."),
         matchedBy: z.string().optional().describe("How the notice was tied to the company: its company number, or its name and registered-office postcode."),
         dismissedBy: z.string().optional().describe("A petition to wind up (2450): the id of the later notice dismissing it (2461)."),
-        register: z.string().optional().describe("The register that recorded the change (aml, sra, sponsors, cqc, charity, companies)."),
+        register: z
+          .string()
+          .optional()
+          .describe(`The register that recorded the change (${[...TIMELINE_REGISTERS, "companies"].join(", ")}).`),
         changeKind: z.string().optional().describe("The register's kind of change (added, removed, returned, status, re-rated, moved, renamed, …)."),
         changeId: z.number().int().optional().describe("The change's id in that register's change feed."),
       })
@@ -196,7 +202,7 @@ export const getPublicRecord = defineOperation({
     "Everything the public record dates about a company, newest first, each event with its `kind`, a plain `summary`, its `source` and the `evidence` to find it there:",
     "- **Companies House**: incorporation, renames (the dates former names ceased), dissolution; the filing history (accounts, confirmation statements, annual returns, registered-office changes, strike-off action, insolvency filings, other filings by form and description); officers' and persons with significant control's appointments and terminations; charges created and satisfied; the dated steps of insolvency cases.",
     "- **The Gazette**: corporate insolvency notices (category 24) by code and meaning. A notice is the company's when it carries its number (in the notice or its linked data), or its exact name and registered office's postcode. A petition to wind up that a later notice dismissed says so (`evidence.dismissedBy`).",
-    "- **Our registers**: the changes this service recorded for the company on the HMRC money-laundering supervision, SRA, licensed sponsors, CQC and Charity Commission registers (found as the register checks find it: its number, or its registered or former names), and on Companies House's monthly Basic Company Data (status changes, moves, renames, listing).",
+    `- **Our registers**: the changes this service recorded for the company on ${inWords(TIMELINE_REGISTERS.map((r) => `the ${REGISTER_LABELS[r]}`))} (found as the register checks find it: its number, or its registered or former names), and on Companies House's monthly Basic Company Data (status changes, moves, renames, listing).`,
     "",
     "People are counted, never named (SPEC §1 rule 7), for every caller: officers' and PSCs' appointments and terminations are grouped per date and counted by role or kind (`counted`); insolvency practitioners are counted; persons entitled to charges are left out; filings are described by form and description key, never by their details; Gazette notices by code, never by their text.",
     "",

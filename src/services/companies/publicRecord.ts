@@ -23,6 +23,7 @@
  */
 import type { CompanyProfile } from "./profile";
 import type { Charge, ChargeList, Filing, FilingHistory, Insolvency, OfficerList, PscList } from "./records";
+import { ORGANISATION_REGISTERS, type OrganisationRegister, REGISTER_CATALOGUE } from "../registers/catalogue";
 import type { ChangeRow } from "../registers/types";
 import { type MatchedNotice, gazetteSignals } from "../risk/gazette";
 import { normaliseName } from "../matching/names";
@@ -53,17 +54,14 @@ export const PUBLIC_RECORD_KINDS = [
 ] as const;
 export type PublicRecordKind = (typeof PUBLIC_RECORD_KINDS)[number];
 
-/** Our registers whose recorded changes are in the timeline (the companies register's are `companyChanges`). */
-export const TIMELINE_REGISTERS = ["aml", "sra", "sponsors", "cqc", "charity"] as const;
-export type TimelineRegister = (typeof TIMELINE_REGISTERS)[number];
-/** How summaries name each register. */
-export const REGISTER_LABELS: Record<TimelineRegister, string> = {
-  aml: "HMRC money-laundering supervision register",
-  sra: "SRA register of firms",
-  sponsors: "Home Office register of licensed sponsors",
-  cqc: "CQC register",
-  charity: "Charity Commission register",
-};
+/** Our registers whose recorded changes are in the timeline: the catalogue's organisation registers (the companies register's are `companyChanges`). */
+export const TIMELINE_REGISTERS = ORGANISATION_REGISTERS;
+export type TimelineRegister = OrganisationRegister;
+/** How summaries name each register: its catalogue label. */
+export const REGISTER_LABELS = Object.fromEntries(TIMELINE_REGISTERS.map((r) => [r, REGISTER_CATALOGUE[r].label])) as Record<TimelineRegister, string>;
+
+/** An event's source for a register's recorded changes. */
+const registerSource = (r: TimelineRegister) => `register-${r}` as const;
 
 export const PUBLIC_RECORD_SOURCES = [
   "companies-house-profile",
@@ -73,11 +71,7 @@ export const PUBLIC_RECORD_SOURCES = [
   "companies-house-charges",
   "companies-house-insolvency",
   "the-gazette",
-  "register-aml",
-  "register-sra",
-  "register-sponsors",
-  "register-cqc",
-  "register-charity",
+  ...TIMELINE_REGISTERS.map(registerSource),
   "register-companies",
 ] as const;
 export type PublicRecordSource = (typeof PUBLIC_RECORD_SOURCES)[number];
@@ -271,14 +265,6 @@ const GAZETTE_FILING_WORDS: Record<string, string> = {
   "gazette-filings-brought-up-to-date": "Compulsory strike-off action discontinued",
   "dissolution-application-strike-off-company": "Application to strike the company off the register",
   "dissolution-withdrawal-application-strike-off-company": "Application to strike the company off withdrawn",
-};
-
-const REGISTER_SOURCE: Record<TimelineRegister, PublicRecordSource> = {
-  aml: "register-aml",
-  sra: "register-sra",
-  sponsors: "register-sponsors",
-  cqc: "register-cqc",
-  charity: "register-charity",
 };
 
 const text = (v: unknown): string | null => (typeof v === "string" && v.trim() ? v.trim() : typeof v === "number" ? String(v) : null);
@@ -572,7 +558,7 @@ export function publicRecordTimeline(input: PublicRecordInput): PublicRecordTime
         date: c.date,
         kind: "register-change",
         summary: `${REGISTER_LABELS[r.register]}: ${c.name} ${registerChangeWords(c)}.`,
-        source: REGISTER_SOURCE[r.register],
+        source: registerSource(r.register),
         evidence: { register: r.register, changeKind: c.kind, changeId: c.id },
       });
 

@@ -3,7 +3,7 @@
  * Pure types: parsers in src/sources/* produce RegisterRecord; the diff in
  * src/services/registers/diff.ts compares editions; src/db stores them.
  */
-import { REGISTER_CATALOGUE } from "./catalogue";
+import { type ChangeKind, REGISTER_CATALOGUE } from "./catalogue";
 
 /** The registers this service loads: the catalogue's source ids (a new register is a new catalogue entry). */
 export type RegisterSource = keyof typeof REGISTER_CATALOGUE;
@@ -46,12 +46,8 @@ export interface RegisterRecord {
   data: Record<string, unknown>;
 }
 
-/**
- * Kinds of change (SPEC §6.3): every register has added, removed, returned and status; the sponsors
- * register also re-rated, moved and routes; CQC also deregistered and re-rated; HMRC also premises; the
- * companies register also renamed and moved (a new registered-office postcode).
- */
-export type ChangeKind = "added" | "removed" | "returned" | "status" | "re-rated" | "moved" | "deregistered" | "routes" | "premises" | "renamed";
+/** Kinds of change (SPEC §6.3): each register's are its catalogue entry's `changes.kinds`. */
+export type { ChangeKind };
 
 /** What the diff remembers of an entry: enough to detect every kind of change of its entity. */
 export interface EntrySnapshot {

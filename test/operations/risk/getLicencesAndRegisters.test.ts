@@ -157,9 +157,9 @@ describe("licences-and-registers: every register, one call (SPEC §4.5)", () => 
     );
 
     expect(body.summary).toContain(
-      "HARBOURSIDE LEGAL LIMITED (01234567) is on the HMRC money-laundering supervision register (Approved), the SRA register (authorised). Possible match only on the licensed sponsors register (Harbourside & Co Solicitors Ltd, Worker (A rating); through the former name HARBOURSIDE & CO SOLICITORS LIMITED): confirm before relying on it.",
+      "HARBOURSIDE LEGAL LIMITED (01234567) is on the HMRC money-laundering supervision register (Approved), the SRA register (authorised). Possible match only on the Home Office register of licensed sponsors (Harbourside & Co Solicitors Ltd, Worker (A rating); through the former name HARBOURSIDE & CO SOLICITORS LIMITED): confirm before relying on it.",
     );
-    expect(body.summary).not.toMatch(/is on [^.]*licensed sponsors register/);
+    expect(body.summary).not.toMatch(/is on [^.]*register of licensed sponsors/);
     expect(body.provenance).toMatchObject({ source: "Companies House public data API", attribution: "Source: Companies House." });
   });
 
@@ -192,7 +192,7 @@ describe("licences-and-registers: every register, one call (SPEC §4.5)", () => 
     expect(aml.note).toContain("Not on this register (edition of 2027-01-07) under its registered or former names (the register carries no company numbers).");
     expect(aml.note).toContain("does not mean the business is unsupervised: another body, such as the FCA or a professional body");
     expect(body.summary).toContain(
-      "Not found on the HMRC money-laundering supervision register (edition of 2027-01-07), the SRA register (edition of 2026-10-08), the licensed sponsors register (edition of 2026-10-07), the CQC register (edition of 2026-10-03).",
+      "Not found on the HMRC money-laundering supervision register (edition of 2027-01-07), the SRA register (edition of 2026-10-08), the Home Office register of licensed sponsors (edition of 2026-10-07), the CQC register (edition of 2026-10-03).",
     );
     expect(body.summary).toContain("another body, such as the FCA or a professional body");
   });
