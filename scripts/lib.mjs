@@ -11,7 +11,7 @@ export const DB_NAME = "ukbi";
 export const DB_NAMES = [DB_NAME, "ukbi-companies"];
 
 /**
- * The Workers the service is made of, each with its configuration (README "Workers"): the API Worker first (it
+ * The Workers the service is made of, each with its configuration (docs/architecture.md "Workers"): the API Worker first (it
  * serves HTTP, MCP, the cron and the queues), then the readers Worker its READERS binding calls (the PDF engine and
  * the browser). `wrangler dev` serves them together with `-c` for each, the API Worker as the primary.
  */
@@ -311,11 +311,15 @@ export async function serveWorker({ config, port, persistTo, vars }, dev = {}) {
 /**
  * An HTTP server on 127.0.0.1 and, when the machine has it, on ::1 at the same port (workerd and chromium may resolve
  * localhost to either): `http://localhost:<port>`. `close` also ends open connections (held and endless responses).
+ * `port`: a given port instead of a free one (scripts/stand-in.mjs).
  */
-export async function listenLocalhost(handler) {
+export async function listenLocalhost(handler, { port: wanted = 0 } = {}) {
   const { createServer } = await import("node:http");
   const v4 = createServer(handler);
-  await new Promise((r) => v4.listen(0, "127.0.0.1", r));
+  await new Promise((r, reject) => {
+    v4.once("error", reject);
+    v4.listen(wanted, "127.0.0.1", () => r(v4.off("error", reject)));
+  });
   const port = v4.address().port;
   const v6 = createServer(handler);
   const has6 = await new Promise((r) => v6.once("error", () => r(false)).listen(port, "::1", () => r(true)));

@@ -166,8 +166,8 @@ export async function refreshTenders(
   let start = Math.max(last ? Date.parse(last) : now.getTime() - DAY, floor);
   const end = now.getTime();
   const total: TendersResult = { outcome: "loaded", days: 0, releases: 0, written: 0, closed: 0, reason: null, readThrough: last };
-  const kinds = await tenderKinds(env.DB);
-  if (kinds.sample) await deleteSampleTenders(env.DB);
+  // Our sample notices go once a day's notices were read (a read that fails leaves them: issue 31, npm run job offline).
+  let samples = (await tenderKinds(env.DB)).sample;
   while (start < end && total.days < MAX_DAYS_PER_RUN) {
     // A day at a time; the last slice takes the remainder when it is less than a day and a bit.
     const stop = end - start < DAY * 1.5 ? end : start + DAY;
@@ -178,6 +178,10 @@ export async function refreshTenders(
       const cf = await fetchCfTenders({ ...cfg, maxWaitSeconds: CONTRACTS_MAX_WAIT_SECONDS - fts.waited }, window.start, window.end);
       const parsed = parseTenders(JSON.stringify({ publishedDate: window.end, releases: [...fts.releases, ...cf.releases] }));
       const releases = fts.releases.length + cf.releases.length;
+      if (samples) {
+        await deleteSampleTenders(env.DB);
+        samples = false;
+      }
       const applied = await applyTenders(env.DB, parsed, { sample: false, now });
       await recordTenderRead(env.DB, {
         startedAt,

@@ -208,4 +208,15 @@ describe("issue 18 §2 the daily read of tender notices", () => {
     expect(r).toMatchObject({ outcome: "loaded", days: 1, written: 0 });
     expect(await openOcids()).toEqual([]);
   });
+
+  it("a read that fails leaves our sample notices (tender-match keeps answering offline, e.g. under npm run job)", async () => {
+    await loadTenderFile(env, await bytesOf(SAMPLE), { sample: true, now: new Date(NOW) });
+    const before = await openOcids();
+    expect(before.length).toBeGreaterThan(0);
+    const down = (async () => new Response("unavailable", { status: 503 })) as unknown as typeof fetch;
+    const r = await refreshTenders(env, new Date("2026-11-20T04:00:00Z"), { fetchImpl: down, sleep: async () => {} });
+    expect(r).toMatchObject({ outcome: "failed", days: 0 });
+    expect(await openOcids()).toEqual(before);
+    expect(await tenderEdition(env.DB)).toMatchObject({ sample: true });
+  });
 });
