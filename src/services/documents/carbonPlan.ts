@@ -42,6 +42,7 @@ import { GENERIC_WORDS, normaliseNameCore } from "../matching/names";
 import { findName, statedCompanyNumbers } from "../web/disclosures";
 import type { DocSection, DocSentence } from "./document";
 import { type Evidence, type Fact, found as foundFact, notFound, quoteOf, type Reading } from "./evidence";
+import { redactNames } from "./names";
 import { datesIn } from "./values";
 
 export const CRP_PARTS = [
@@ -479,16 +480,13 @@ function signerNames(stream: Stream, company: string | null): string[] {
   return [...names];
 }
 
-function scrubber(names: string[]): (s: string) => string {
-  const res = names.map((n) => new RegExp(n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "\\s+"), "gi"));
-  return (s: string) => {
-    let out = s.replace(
-      /(?<!\b(?:supplier|client|company|organi[sz]ation|business|bidder|file|trading|registered)(?:'s)?\s)\b(Name|Signed by|Signatory)(\s*:\s*)(?!\s*(?:Position|Title|Role|Date)\b)([^:\n(,]*?)(?=\s+(?:Position|Title|Role|Job title|Designation|Date|Signed|Signature)\b|\s*[(,]|$)/gi,
-      (all, label: string, colon: string, v: string) => (v.trim() && /\p{L}/u.test(v) && !/^_+$/.test(v.trim()) ? `${label}${colon}[name]` : all),
-    );
-    for (const re of res) out = out.replace(re, "[name]");
-    return out;
-  };
+/**
+ * People's names out of everything the check gives (names.ts redactNames): the signers' names found in the sign-off
+ * block and the names the document's layout shows, wherever they stand, and any name the redactor reads itself.
+ */
+function scrubber(names: string[], reading: Reading): (s: string) => string {
+  const known = [...names, ...reading.people];
+  return (s: string) => redactNames(s, { known });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1420,7 +1418,7 @@ export function checkCarbonPlan(reading: Reading, opts: { today: string }): Carb
   const company = findCompany(st, reading);
   const companyNumber = findCompanyNumber(st, company);
   const names = signerNames(st, company.value);
-  const scrub = scrubber(names);
+  const scrub = scrubber(names, reading);
   const isPlan = looksLikePlan(reading);
   const date = findPlanDate(st, scrub);
   const planDate: Fact<string> =

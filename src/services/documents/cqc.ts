@@ -12,7 +12,7 @@
  * rating as written. Deterministic and pure: `today` is passed in. People are never named (a registered manager, a
  * provider who is an individual): a name in a quote is replaced with "[name]".
  */
-import { type NameWords, nameAfter, nameBefore } from "./names";
+import { redactNames } from "./names";
 import type { DocSection, DocSentence } from "./document";
 import { type Evidence, type Fact, type Reading, found, notFound, quoteOf } from "./evidence";
 import { datesIn, monthsBetween } from "./values";
@@ -124,98 +124,18 @@ export interface CqcReport {
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
-// Privacy: no person's name in anything given.
+// Privacy: no person's name in anything given (names.ts redactNames, with the names the document's layout shows).
 
-const STOP_AFTER_LABEL = new Set([
-  "The",
-  "This",
-  "That",
-  "There",
-  "They",
-  "She",
-  "He",
-  "We",
-  "Our",
-  "A",
-  "An",
-  "And",
-  "Of",
-  "In",
-  "On",
-  "Is",
-  "Was",
-  "Has",
-  "Had",
-  "Told",
-  "Said",
-  "Who",
-  "Since",
-  "From",
-  "For",
-  "At",
-  "To",
-  "Good",
-  "Outstanding",
-  "Inadequate",
-  "Requires",
-  "Not",
-  "No",
-  "None",
-  "Vacant",
-  "Care",
-  "Service",
-  "Services",
-  "Registered",
-  "Manager",
-  "Provider",
-  "Regulation",
-  "Safe",
-  "Effective",
-  "Caring",
-  "Responsive",
-  "Well",
-]);
-/** Words that are never (part of) a person's name in a CQC report: roles, the regulator's and services' words. */
-const NOT_NAME = new Set([
-  "Chief",
-  "Deputy",
-  "Inspector",
-  "Director",
-  "Manager",
-  "Registered",
-  "Care",
-  "Quality",
-  "Commission",
-  "Limited",
-  "Ltd",
-  "Service",
-  "Services",
-  "Healthcare",
-  "Hospital",
-  "Trust",
-  "Partners",
-  "Practice",
-  "Surgery",
-]);
-/** A capitalised word (not all capitals) or an initial that may be part of a person's name. */
-const CQC_NAMES: NameWords = {
-  isNameWord: (w) => /^\p{Lu}\.?$/u.test(w) || (!NOT_NAME.has(w) && !STOP_AFTER_LABEL.has(w) && /^\p{Lu}[\p{Ll}'’-]+(?:-\p{Lu}[\p{Ll}'’-]+)?$/u.test(w)),
+/** Whether a text (a page's line after "Registered manager:") starts with a person's name, as the redactor reads one there. */
+const startsWithName = (text: string): boolean => {
+  const label = "Registered manager: ";
+  return redactNames(label + text.split("\n")[0]).startsWith(`${label}[name]`);
 };
-const HONORIFIC = /\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof(?:essor)?|Sir|Dame|Lord|Lady)\.?(?=\s+\p{Lu})/gu;
-/** Role labels a person's name may follow ("Registered manager: …", "Signed …", "Name: …"); matched case-insensitively, the name after it case-sensitively. */
-const LABEL =
-  /\b(?:registered\s+manager|home\s+manager|service\s+manager|nominated\s+individual|responsible\s+individual|lead\s+inspector|inspector|signed|signature)\b(?:\s*[:–-]\s*|\s*,\s*|\s+)|\bname\s*[:–-]\s*/gi;
-const CHIEF = /\s*,?\s*(?:Deputy\s+)?Chief\s+Inspector\b/g;
-
-/** Whether a text starts with a person's name (two to four name words). */
-const startsWithName = (text: string): boolean => nameAfter(`:${text}`, /^:/, CQC_NAMES, { min: 2 }) !== `:${text}`;
-
-/** A quote with any person's name replaced by "[name]": after an honorific, after a role label, before "Chief Inspector" (services/documents/names.ts). */
-export function redactNames(text: string): string {
-  let t = nameAfter(text, HONORIFIC, CQC_NAMES, { min: 1, withLead: true });
-  t = nameAfter(t, LABEL, CQC_NAMES, { min: 2 });
-  return nameBefore(t, CHIEF, CQC_NAMES);
-}
+/** A quote with people's names out. */
+const redactQuote = (reading: Reading, text: string): string => redactNames(text, { known: reading.people });
+/** A section heading with people's names out (a heading that is only a name is "[name]"). */
+const redactSection = (reading: Reading, heading: string | null): string | null =>
+  heading === null ? null : redactNames(heading, { line: true, known: reading.people });
 
 // ---------------------------------------------------------------------------------------------------------------------
 // The text as a stream of headings and sentences, in order, one per line.
@@ -234,7 +154,7 @@ class Stream {
   readonly items: Item[] = [];
   /** Passages quoted while the document is being recognised: recorded as read only if it is a CQC document. */
   private held: Item[] | null = [];
-  constructor(private readonly reading: Reading) {
+  constructor(readonly reading: Reading) {
     let text = "";
     const push = (t: string, page: number | null, section: string | null, sentence: DocSentence | null, heading: DocSection | null) => {
       if (text) text += "\n";
@@ -287,9 +207,9 @@ class Stream {
       else this.use(it);
     }
     return {
-      quote: redactNames(quoteOf(this.text.slice(a, b).replace(/\s+/g, " ").trim())),
+      quote: redactQuote(this.reading, quoteOf(this.text.slice(a, b).replace(/\s+/g, " ").trim())),
       page: first.page,
-      section: first.section === null ? null : redactNames(first.section),
+      section: redactSection(this.reading, first.section),
     };
   }
 
@@ -342,7 +262,7 @@ class Stream {
 /** A sentence as evidence, names removed. */
 const citeSentence = (reading: Reading, s: DocSentence, match?: RegExp): Evidence => {
   const e = reading.cite(s, match);
-  return { ...e, quote: redactNames(e.quote), section: e.section === null ? null : redactNames(e.section) };
+  return { ...e, quote: redactQuote(reading, e.quote), section: redactSection(reading, e.section) };
 };
 
 /**
@@ -742,9 +662,9 @@ function cleanName(raw: string): string {
 }
 
 /** An individual's name (a provider who is a person, a partnership of named people) is not given. */
-function nameFact(name: string, evidence: Evidence, what: string): Fact<string> {
-  const redacted = redactNames(name);
-  const ev = { ...evidence, quote: redactNames(evidence.quote), section: evidence.section === null ? null : redactNames(evidence.section) };
+function nameFact(reading: Reading, name: string, evidence: Evidence, what: string): Fact<string> {
+  const redacted = redactQuote(reading, name);
+  const ev = { ...evidence, quote: redactQuote(reading, evidence.quote), section: redactSection(reading, evidence.section) };
   if (redacted !== name) return found(redacted, ev, `The ${what} is named after a person; the name is not given.`);
   return found(name, ev);
 }
@@ -753,11 +673,11 @@ function readServiceName(stream: Stream, reading: Reading): Fact<string> {
   const labelled = stream.head(/\b(?:name\s+of\s+(?:the\s+)?(?:service|location)|location\s+name|service\s+name)\s*:?\s*([^\n]{3,80})/gi).next().value;
   if (labelled) {
     const name = cleanName(labelled[1]);
-    if (name.length >= 3) return nameFact(name, stream.evidence(labelled.index, labelled.index + labelled[0].length), "service");
+    if (name.length >= 3) return nameFact(reading, name, stream.evidence(labelled.index, labelled.index + labelled[0].length), "service");
   }
   if (reading.doc.kind === "html") {
     const h1 = reading.doc.sections.find((s) => s.heading && s.level === 1);
-    if (h1?.heading && h1.heading.length <= 100) return nameFact(cleanName(h1.heading) || h1.heading, reading.citeHeading(h1), "service");
+    if (h1?.heading && h1.heading.length <= 100) return nameFact(reading, cleanName(h1.heading) || h1.heading, reading.citeHeading(h1), "service");
   }
   // A report's cover: the name on the line before "Inspection report" / "Assessment report".
   const cover = stream.head(/(?:^|\n)([^\n]{3,90})\n(?:inspection|assessment)\s+report\b/gi).next().value;
@@ -765,7 +685,7 @@ function readServiceName(stream: Stream, reading: Reading): Fact<string> {
     const name = cleanName(cover[1]);
     if (name.length >= 3 && !/[.!?]$/.test(name)) {
       const a = cover.index + cover[0].indexOf(cover[1]);
-      return nameFact(name, stream.evidence(a, cover.index + cover[0].length), "service");
+      return nameFact(reading, name, stream.evidence(a, cover.index + cover[0].length), "service");
     }
   }
   const about = stream
@@ -774,7 +694,7 @@ function readServiceName(stream: Stream, reading: Reading): Fact<string> {
     )
     .next().value;
   if (about && !/^(?:The|This|It|Our|A)$/.test(about[1]))
-    return nameFact(cleanName(about[1]), stream.evidence(about.index, about.index + about[0].length), "service");
+    return nameFact(reading, cleanName(about[1]), stream.evidence(about.index, about.index + about[0].length), "service");
   return notFound("The document does not name the service in a way the reader could find.");
 }
 
@@ -792,7 +712,7 @@ function readProvider(stream: Stream, serviceName: string | null): { name: Fact<
     if (n.length < 3 || !/^\p{Lu}|^\d/u.test(n) || (/^the\s/i.test(m[0]) && !ORGANISATION.test(n))) continue;
     const nameAt = m[0].indexOf(n);
     const end = nameAt >= 0 ? m.index + nameAt + n.length : m.index + m[0].length;
-    name = nameFact(n, /^the\s/i.test(m[0]) ? stream.evidenceInSentence(m.index, end) : stream.evidence(m.index, end), "provider");
+    name = nameFact(stream.reading, n, /^the\s/i.test(m[0]) ? stream.evidenceInSentence(m.index, end) : stream.evidence(m.index, end), "provider");
     break;
   }
   if (!name) {
@@ -800,7 +720,7 @@ function readProvider(stream: Stream, serviceName: string | null): { name: Fact<
     const cover = stream.head(/(?:^|\n)([^\n]{3,90})\n([^\n]{3,90})\n(?:inspection|assessment)\s+report\b/gi).next().value;
     if (cover && cover.index < 1500 && ORGANISATION.test(cover[1]) && cleanName(cover[1]) !== serviceName) {
       const a = cover.index + cover[0].indexOf(cover[1]);
-      name = nameFact(cleanName(cover[1]), stream.evidence(a, a + cover[1].length), "provider");
+      name = nameFact(stream.reading, cleanName(cover[1]), stream.evidence(a, a + cover[1].length), "provider");
       name.note = name.note ?? "Read from the report's cover, the line above the service's name.";
     }
   }
@@ -1222,7 +1142,7 @@ function strengthsAndConcerns(stream: Stream, reading: Reading, breachEvidence: 
   const quoted = (s: DocSentence): Evidence => {
     const e = citeSentence(reading, s);
     const t = textOf(s);
-    return t === s.text ? e : { ...e, quote: redactNames(quoteOf(t)) };
+    return t === s.text ? e : { ...e, quote: redactQuote(reading, quoteOf(t)) };
   };
   const take = (pool: Item[], maxStrengths: number, maxConcerns: number) => {
     for (const it of pool) {
@@ -1230,7 +1150,7 @@ function strengthsAndConcerns(stream: Stream, reading: Reading, breachEvidence: 
       const t = textOf(s);
       const list = CONCERN_CUE.test(t) ? concerns : STRENGTH_CUE.test(t) && !NEGATION.test(t) ? strengths : null;
       if (!list || list.length >= (list === concerns ? maxConcerns : maxStrengths)) continue;
-      if (!has(list, redactNames(quoteOf(t)))) list.push(quoted(s));
+      if (!has(list, redactQuote(reading, quoteOf(t)))) list.push(quoted(s));
     }
   };
   take(summary, 8, 10);

@@ -4,7 +4,7 @@
  * the reply's `read.passages`. Pure.
  */
 import type { Doc, DocSection, DocSentence } from "./document";
-import { redactHeadingOf } from "./names";
+import { peopleOf, redactNames } from "./names";
 
 /** The passage a fact comes from. */
 export interface Evidence {
@@ -61,7 +61,25 @@ const anyOf = (re: RegExp | RegExp[]) => (Array.isArray(re) ? re : [re]).map((r)
 
 export class Reading {
   private readonly used = new Set<number>();
+  private peopleFound: readonly string[] | null = null;
   constructor(readonly doc: Doc) {}
+
+  /**
+   * People's names the document's layout shows (a name on a line of its own over a role line, under "Signed", in a
+   * list of trustees: names.ts peopleOf), read once. Readers pass them to redactNames as `known`, so a name goes from
+   * every quote and heading, wherever the document repeats it.
+   */
+  get people(): readonly string[] {
+    if (!this.peopleFound) {
+      const lines: string[] = [];
+      for (const sec of this.doc.sections) {
+        if (sec.heading) lines.push(sec.heading);
+        for (let i = sec.first; i < sec.end; i++) lines.push(this.doc.sentences[i].text);
+      }
+      this.peopleFound = peopleOf(lines);
+    }
+    return this.peopleFound;
+  }
 
   /** Sentences (in document order) matching any of the patterns. Headings are matched as part of their section's first sentence's context only through `inSection`. */
   find(re: RegExp | RegExp[], opts: FindOptions = {}): DocSentence[] {
@@ -122,7 +140,7 @@ export class Reading {
           if (p !== null) pages.add(p);
         }
       // A signer's name often stands on its own line and is read as a heading: never given (SPEC §1 rule 7).
-      const section = sec.heading === null ? null : redactHeadingOf(sec.heading);
+      const section = sec.heading === null ? null : redactNames(sec.heading, { line: true, known: this.people });
       if (n) out.push({ section, pages: [...pages].sort((a, b) => a - b), sentences: n });
     }
     return out;

@@ -17,14 +17,15 @@
  *   organisation's own people), not code-of-conduct, anti-bribery or health-and-safety training, posters or reading
  *   the policy; "will introduce", "are developing" make it in development.
  *
- * Privacy: a signer's role is read, never their name. Every quote this reader gives passes through `scrubNames`,
- * which replaces a person's name in a signature line ("Signed: [name]", "[name], Director") with "[name]"; a heading
- * that is a person's name (a signature line read as a heading) is replaced in `section` and never recorded as a
- * passage (`Reading.passages()` gives raw headings).
+ * Privacy: a signer's role is read, never their name. Every quote this reader gives passes through names.ts
+ * `redactNames` (the sign-off's lines as a signature block, `signOff`), which replaces a person's name ("Signed:
+ * [name]", "[name], Director") with "[name]"; a heading that is a person's name (a signature line read as a heading)
+ * is replaced in `section`, and a sentence under it is not recorded as a passage.
  */
 import type { Doc, DocSection, DocSentence } from "./document";
 import { type Evidence, type Fact, MAX_QUOTE, type Reading, found, notFound, quoteOf } from "./evidence";
 import { looksLikePerson } from "../matching/people";
+import { redactNames } from "./names";
 import { datesIn, monthsBetween } from "./values";
 
 // ————————————————————————————————————————————————————————————————— the report
@@ -151,138 +152,16 @@ const ABOUT_SLAVERY = /\bslavery\b|\bslavey\b|trafficking|forced (?:or compulsor
 
 // ————————————————————————————————————————————————————————————————— names out of quotes
 
-/** Words that are never part of a person's name in a signature line: roles, bodies, labels, organisation words. */
-const NOT_NAME = new Set(
-  (
-    "signed signature signatory sign name names title position job print printed date dated approved approval authorised authorized by for on behalf of the and this that our its their a an author " +
-    "director directors managing executive non-executive chief officer ceo cfo coo cto cio cpo cro president vice chair chairman chairwoman chairperson manager general head secretary company " +
-    "group uk global international european regional national interim acting deputy joint senior lead sole finance financial sales operations operating commercial technical hr people legal " +
-    "ethics compliance risk procurement board founder founding owner proprietor partner partners member members designated trustee trustees governor governors principal treasurer counsel " +
-    "ltd limited plc llp inc corporation holdings llc gmbh statement modern slavery act human trafficking policy court council affairs " +
-    "january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec"
-  ).split(" "),
-);
-const TITLES = /^(?:mr|mrs|ms|miss|dr|sir|dame|prof|lord|lady)\.?$/i;
-const PARTICLES = new Set(["van", "von", "de", "der", "den", "da", "di", "du", "le", "la", "al", "bin", "ibn", "el", "del"]);
-const bare = (tok: string) => tok.replace(/^[("“‘'[]+/, "").replace(/[)"”’'\],;:]+$/, "");
-/** A token that may be (part of) a person's name: capitalised, or an initial ("M", "S.M.", "J."). */
-const nameish = (tok: string) => {
-  const t = bare(tok);
-  if (!t || /^\(/.test(tok)) return false;
-  if (TITLES.test(t)) return true;
-  const low = t.toLowerCase().replace(/[.'’]+$/, "");
-  if (NOT_NAME.has(low) || NOT_NAME.has(t.toLowerCase())) return false;
-  return /^(?:\p{Lu}\.?){1,3}$/u.test(t) || /^\p{Lu}[\p{Ll}'’]+(?:-\p{Lu}?[\p{Ll}'’]+)*\.?$/u.test(t) || /^(?:Mc|Mac|O['’])\p{Lu}\p{Ll}+$/u.test(t);
-};
-/** Words after a run of capitalised words that make it an organisation's name, not a person's. */
-const ORG_NEXT =
-  /^(?:\(?(?:ltd|limited|plc|llp|l\.l\.p|lp|inc|llc|gmbh|ag|sa|s\.a|nv|bv|corp|corporation|holdings|group|board|council|trust|foundation|university|college)\b\.?\)?|\((?:uk|u\.k\.)\)|'s|’s)/i;
-/** Labels a signer's name follows. */
-const NAME_LABEL =
-  /(?:\b(?:signed|signature|signatory|(?:print(?:ed)?\s+)?name(?:\s*\/\s*title)?|signed\s+by|approved\s+by|authori[sz]ed\s+by|written\s+by|prepared\s+by)\s*[:\-–]?\s*|\.{3,}\s*|…+\s*|_{3,}\s*)$/i;
-/** A role word a name may directly follow ("Managing Director Eddie Example"). */
-const ROLE_END =
-  /(?:\b(?:director|officer|ceo|cfo|coo|chair(?:man|woman|person)?|manager|partner|secretary|trustee|president|executive)|\bhead\s+of\s+(?:[\w&]+\s+){0,2}[\w&]+)\s*[,:–-]?$/i;
-
-/**
- * A person's name out of a quote: a run of capitalised words (initials and titles too) that follows a signature label
- * ("Signed:", "Name:", "approved by"), precedes a role ("[name], Managing Director"), or follows a role ("Managing
- * Director, [name]"); with `whole`, also a line that is nothing but a name. Organisations' names (followed by Ltd,
- * plc, Board, (UK)…) are kept. A name run into a title by the PDF ("Jane ExampleFounder") is split first.
- */
-export function scrubNames(text: string, opts: { whole?: boolean; cautious?: boolean } = {}): string {
-  const src = text.replace(
-    /(\p{Ll})((?:Founder|Director|Managing|Chief|Chair(?:man|woman|person)?|CEO|Group|General|Head|Company|Partner|Designated|Senior|Executive)\b)/gu,
-    "$1 $2",
-  );
-  const toks = src.split(/(\s+)/);
-  const words: { tok: string; i: number }[] = [];
-  toks.forEach((tok, i) => {
-    if (tok && !/^\s+$/.test(tok)) words.push({ tok, i });
-  });
-  const replace = new Set<number>();
-  let k = 0;
-  while (k < words.length) {
-    if (!nameish(words[k].tok)) {
-      k++;
-      continue;
-    }
-    let e = k;
-    while (
-      e + 1 < words.length &&
-      e - k < 5 &&
-      !/[,;:)]$/.test(words[e].tok) &&
-      (nameish(words[e + 1].tok) || (PARTICLES.has(words[e + 1].tok) && e + 2 < words.length && nameish(words[e + 2].tok)))
-    )
-      e++;
-    const before = words
-      .slice(Math.max(0, k - 4), k)
-      .map((w) => w.tok)
-      .join(" ");
-    const nextTok = words[e + 1]?.tok ?? "";
-    const after = words
-      .slice(e + 1, e + 6)
-      .map((w) => w.tok)
-      .join(" ");
-    const run = words.slice(k, e + 1).map((w) => w.tok);
-    const last = run[run.length - 1];
-    const orgNext = (ORG_NEXT.test(nextTok) && !ROLE_START.test(after)) || /^(?:&|and)$/i.test(nextTok) || /['’]s$/.test(bare(last));
-    const initials = run.length === 1 && /^(?:\p{Lu}\.?){1,3}[,;:]?$/u.test(run[0]);
-    const single = run.length === 1 && !TITLES.test(run[0]) && !initials;
-    const labelled = NAME_LABEL.test(before);
-    const punctBetween = /[,;:–—-]$/.test(last) || /^[,;:–—(-]/.test(after);
-    const roleAfter = ROLE_START.test(after.replace(/^[,;:–—-]\s*/, "").replace(/^\(/, "")) && (punctBetween || !single);
-    const roleBefore = ROLE_END.test(before) && (/,\s*$/.test(before) || run.length >= 2);
-    const whole = !!opts.whole && e - k + 1 === words.length && (run.length >= 2 || initials);
-    // Outside a signature block ("our Ethical Trade Manager"), a run next to a role is a name only when set off by a
-    // comma or a dash, or when it looks like one (a known given name, a title, an initial).
-    const person =
-      !opts.cautious ||
-      punctBetween ||
-      /,\s*$/.test(before) ||
-      run.some((t) => TITLES.test(bare(t)) || /^\p{Lu}\.$/u.test(bare(t))) ||
-      looksLikePerson(run.map(bare).join(" "), "standalone");
-    if (!orgNext && (labelled || ((roleAfter || roleBefore) && person) || whole)) for (let j = k; j <= e; j++) replace.add(j);
-    k = e + 1;
-  }
-  if (!replace.size) return src === text ? text : src;
-  const out = [...toks];
-  let open = false;
-  words.forEach((w, j) => {
-    if (!replace.has(j)) {
-      open = false;
-      return;
-    }
-    const lead = /^[("“‘]+/.exec(w.tok)?.[0] ?? "";
-    const trail = /[)"”’,;:]+$/.exec(w.tok)?.[0] ?? "";
-    if (open) {
-      out[w.i] = "";
-      out[w.i - 1] = "";
-      // Trailing punctuation moves to the run's end.
-      const prev = words[j - 1];
-      out[prev.i] = out[prev.i].replace(/[)"”’,;:]+$/, "") + trail;
-    } else out[w.i] = `${lead}[name]${trail}`;
-    open = true;
-  });
-  return out.join("").replace(/\s+/g, " ").trim();
-}
-
-/**
- * A heading with a person's name out: a signer's name often stands as a heading line of its own ("Jane Example" over
- * "Managing Director"). `signOff`: the heading is in the sign-off, where a line of capitalised words is taken for a
- * name; elsewhere only a heading that looks like a person's name (a known given name, a title) is.
- */
-export function scrubHeading(h: string, signOff = false): string {
-  if (looksLikePerson(h.trim(), "standalone")) return "[name]";
-  return scrubNames(h, { whole: signOff });
-}
+/** A sign-off's text (a signature line, the approving body as written) with people's names out: names.ts redactNames, read as a signature block. */
+const signOffText = (text: string, known: readonly string[] = []): string => redactNames(text, { signOff: true, known });
 
 /** A quote from the reader: shortened around the match, a person's name removed (and not recorded as a passage when its section's heading names someone). */
 function citeOf(reading: Reading, s: DocSentence, match?: RegExp): Evidence {
-  if (s.section && scrubHeading(s.section) !== s.section)
-    return { quote: quoteOf(scrubNames(s.text, { cautious: true }), match), page: s.page, section: scrubHeading(s.section) };
+  const known = reading.people;
+  const section = s.section === null ? null : redactNames(s.section, { line: true, known });
+  if (s.section && section !== s.section) return { quote: quoteOf(redactNames(s.text, { section: s.section, known }), match), page: s.page, section };
   const e = reading.cite(s, match);
-  return { ...e, quote: scrubNames(e.quote, { cautious: true }) };
+  return { ...e, quote: redactNames(e.quote, { section: s.section, known }) };
 }
 
 /** A line of the statement as the sign-off is read: a sentence, or a heading (a signer's title often stands as one). */
@@ -310,15 +189,15 @@ function linesOf(doc: Doc): Line[] {
 /** Consecutive lines quoted as one passage (a signature block written over several lines), names removed. */
 function citeLines(reading: Reading, ls: Line[], match?: RegExp): Evidence {
   for (const l of ls) {
-    if (l.section && scrubHeading(l.section, true) !== l.section) continue;
+    if (l.section && redactNames(l.section, { line: true, signOff: true, known: reading.people }) !== l.section) continue;
     if (l.s) reading.cite(l.s);
     else if (l.sec) reading.citeHeading(l.sec);
   }
   const text = ls.map((l) => l.text).join(" ");
   return {
-    quote: scrubNames(quoteOf(text, match, MAX_QUOTE + 200)).slice(0, MAX_QUOTE + 40),
+    quote: signOffText(quoteOf(text, match, MAX_QUOTE + 200), reading.people).slice(0, MAX_QUOTE + 40),
     page: ls[0].page,
-    section: ls[0].section === null ? null : scrubHeading(ls[0].section, true),
+    section: ls[0].section === null ? null : redactNames(ls[0].section, { line: true, signOff: true, known: reading.people }),
   };
 }
 
@@ -335,7 +214,6 @@ const MODIFIERS = new Set(
     "practice office managing-director engineering production manufacturing health safety esg responsible"
   ).split(" "),
 );
-const ROLE_START = new RegExp(String.raw`^(?:(?:${[...MODIFIERS].map((m) => m.replace(/[.]/g, "\\.")).join("|")})[\s-]+){0,3}(?:${ROLE_HEAD_SRC})\b`, "i");
 
 interface RoleFound {
   /** As written. */
@@ -692,7 +570,7 @@ function readApproval(reading: Reading, lines: Line[]): ApprovalFound {
       date = dateOf(next.text);
       if (date) dateLine = next;
     }
-    const by = classifyBody(scrubNames(body));
+    const by = classifyBody(signOffText(body));
     const weight =
       (by !== "other" ? 4 : 0) +
       (date ? 2 : 0) +
@@ -708,7 +586,7 @@ function readApproval(reading: Reading, lines: Line[]): ApprovalFound {
       const body = BEHALF.exec(behalf.text)![1];
       return {
         fact: found(
-          { by: "board_of_directors", body: scrubNames(body), date: dateOf(behalf.text), qualifies: true },
+          { by: "board_of_directors", body: signOffText(body), date: dateOf(behalf.text), qualifies: true },
           citeLines(reading, [behalf], /on\s+behalf/i),
           "Signed on behalf of the board; the statement has no separate sentence saying the board approved it.",
         ),
@@ -719,7 +597,10 @@ function readApproval(reading: Reading, lines: Line[]): ApprovalFound {
   }
   candidates.sort((x, y) => y.weight - x.weight || x.l.pos - y.l.pos);
   const c = candidates[0];
-  let body = (looksLikePerson(c.body, "standalone") ? "[name]" : scrubNames(c.body, { whole: true })).replace(/^\[name\][,\s–-]*/, "");
+  let body = (looksLikePerson(c.body, "standalone") ? "[name]" : redactNames(c.body, { line: true, signOff: true, known: reading.people })).replace(
+    /^\[name\][,\s–-]*/,
+    "",
+  );
   const by = classifyBody(body);
   if (!body || body === "[name]") body = "a person";
   const note =
@@ -808,7 +689,9 @@ function readSignature(reading: Reading, lines: Line[], approval: ApprovalFound)
   const labelOnly = (l: Line | undefined) =>
     !!l && /^(?:signed|signature|signed by|signed on behalf of the board|for and on behalf of[^.]{0,80})\s*[:,.]?\s*(?:[.…_\s]*)$/i.test(l.text.trim());
   const nameOnly = (l: Line | undefined) =>
-    !!l && l.text.length < 60 && (looksLikePerson(l.text.trim(), "standalone") || scrubNames(l.text, { whole: true }).replace(/[\s.,]/g, "") === "[name]");
+    !!l &&
+    l.text.length < 60 &&
+    (looksLikePerson(l.text.trim(), "standalone") || redactNames(l.text, { line: true, signOff: true }).replace(/[\s.,]/g, "") === "[name]");
   const cands: SigCandidate[] = [];
   for (const i of [...zone].sort((a, b) => a - b)) {
     const l = lines[i];
@@ -817,7 +700,7 @@ function readSignature(reading: Reading, lines: Line[], approval: ApprovalFound)
     // "signed on its behalf by the sole director", "signed by a designated member"
     const sb = SIGNED_BY_ROLE.exec(l.text);
     if (sb) {
-      const after = scrubNames(sb[1]).replace(/^\[name\][,\s]*(?:(?:a|an|the|our|its)\s+)?/, "");
+      const after = signOffText(sb[1]).replace(/^\[name\][,\s]*(?:(?:a|an|the|our|its)\s+)?/, "");
       const roles = rolesIn(after);
       if (roles.length && roles[0].start < 40) {
         const q = roleQualifies(roles[0].text);
@@ -858,7 +741,7 @@ function readSignature(reading: Reading, lines: Line[], approval: ApprovalFound)
         if (labelled && (line || role.start < 60)) strength = 3;
         else if (line && (afterLabel || inSigSection || afterApproval)) strength = 3;
         else if (line && i >= n - 14) strength = 2;
-        else if (/\b(?:approved|authori[sz]ed)\s+by\s*:?\s*$/i.test(scrubNames(seg.slice(0, role.start)).replace(/\[name\][,\s–-]*$/, "")) && role.start < 80)
+        else if (/\b(?:approved|authori[sz]ed)\s+by\s*:?\s*$/i.test(signOffText(seg.slice(0, role.start)).replace(/\[name\][,\s–-]*$/, "")) && role.start < 80)
           strength = 2;
         if (!strength) continue;
         const q = roleQualifies(role.text);

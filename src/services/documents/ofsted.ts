@@ -21,7 +21,7 @@
  * quote that would hold a name (the headteacher, the chair, an inspector) has it replaced by "[name]". Deterministic and
  * pure: `today` is passed in.
  */
-import { type NameWords, nameAfter as nameAfterBy, nameBefore as nameBeforeBy } from "./names";
+import { redactNames } from "./names";
 import type { DocSection, DocSentence } from "./document";
 import { type Evidence, type Fact, type Reading, found, notFound, quoteOf } from "./evidence";
 import { datesIn, monthsBetween } from "./values";
@@ -146,65 +146,18 @@ function cite(r: Reading, line: Line, match?: RegExp, part?: string): Evidence {
   if (part === undefined && match && BULLET_SPLIT.test(text))
     text = text.split(BULLET_SPLIT).find((p) => new RegExp(match.source, match.flags.replace("g", "")).test(p)) ?? text;
   text = text.replace(new RegExp(`^[\\s${BULLETS}\u0336–-]+`), "").replace(/\s+/g, " ");
-  return { quote: quoteOf(redactNames(text), match), page: line.page, section: line.section === null ? null : sectionName(line.section) };
-}
-
-/** A heading as the evidence's section: names removed, and a heading that is only a name (an inspection team's list) is "[name]". */
-function sectionName(heading: string): string {
-  const words = heading.trim().split(/\s+/);
-  if (words.length >= 2 && words.length <= 4 && words.every(isNameWord)) return "[name]";
-  return redactNames(heading);
+  return { quote: quoteOf(redactText(r, text), match), page: line.page, section: line.section === null ? null : sectionName(r, line.section) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Privacy: people named in a report (headteacher, chair, inspectors, a letter's addressee) are never quoted
+// (names.ts redactNames, with the names the document's layout shows: an inspection team's list, a letter's signer)
 // ---------------------------------------------------------------------------------------------------------------
 
-/** Capitalised words that are never (part of) a person's name in these reports. */
-const NOT_NAME = new Set(
-  (
-    "the this that these those a an and or of in on at for to by with from it its is are was we they he she his her their our " +
-    "school schools academy college nursery primary secondary infant infants junior juniors high grammar trust federation council church england catholic " +
-    "telephone website email e-mail unique local type inspection inspections date age gender number appropriate ofsted inspector inspectors " +
-    "information pupils pupils’ pupils' leaders governors governing body board chair headteacher principal yes no good outstanding requires inadequate " +
-    "address phone fax key stage year years reception early sixth form safeguarding quality overall effectiveness leadership management behaviour " +
-    "personal development outcomes previous lead majesty’s majesty's hmi senior chief executive officer ceo manager registered person nominated " +
-    "individual responsible proprietor interim dear yours sincerely faithfully signed signature name foundation partnership diocese limited ltd group"
-  )
-    .split(/\s+/)
-    .filter(Boolean),
-);
-
-const isNameWord = (w: string) => /^\p{Lu}\.$/u.test(w) || (/^\p{Lu}[\p{L}'’-]*$/u.test(w) && !NOT_NAME.has(w.toLowerCase()));
-
-/** The words after a name that make it an organisation's ("Lady Margaret School", "run by Oak Learning Trust"). */
-const ORG_NEXT =
-  /^\s*(?:['’]s\s+)?(?:School|Schools|Academy|College|Trust|Foundation|Federation|Partnership|Council|Diocese|Ltd|Limited|Group|Nursery|Centre|Church|Association|Society|University|Institute|Primary|Secondary|Grammar|High|Infant|Junior|CofE|C of E|RC|Catholic)\b/u;
-
-const NAMES: NameWords = { isNameWord, orgNext: ORG_NEXT };
-const nameAfter = (text: string, lead: RegExp, min = 2, withLead = false) => nameAfterBy(text, lead, NAMES, { min, withLead });
-const nameBefore = (text: string, trail: RegExp) => nameBeforeBy(text, trail, NAMES);
-
-const ROLE_LABEL =
-  /\b(?:Principal\s*\/\s*CEO|CEO\s*\/\s*Principal|Principal and (?:CEO|chief executive)|Headteacher\s*\/\s*Principal|Executive headteacher|Headteacher|Head teacher|Headmaster|Headmistress|Head of school|Principal|Chief executive officer|Chief executive|CEO|Chair(?: of (?:the )?(?:governing body|governors|the board of trustees|trustees|local governing body|interim executive board|the board))?|Registered person|Registered manager|Nominated individual|Responsible individual|Proprietor|Manager|Lead inspector|Name|Signed|Signature|Yours sincerely|Yours faithfully|Dear)\b\s*:?/gi;
-const ROLE_IS =
-  /\b(?:headteacher|head teacher|principal|chief executive officer(?: \(CEO\))?|chief executive|CEO|chair(?:person)?|manager|proprietor|executive headteacher|head of school)(?: of (?:this|the) (?:school|college|setting|provider|academy|trust))?,?\s+(?:is|was)\b|\b(?:chaired|led|run|managed|signed) by(?: the [a-z ]{3,40}?,)?/gi;
-const TITLE = /\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Rev|Revd|Reverend|Sir|Dame|Lady|Lord|Professor|Prof)\.?(?=\s+\p{Lu})/gu;
-const INSPECTOR_TRAIL =
-  /,?\s*(?:lead inspector|(?:Her|His) Majesty[’']s Inspector|Senior HMI|HMI\b|Ofsted Inspector|Social Care Regulatory Inspector|Early Years Regulatory Inspector)/g;
-/** "Jane Smith, the headteacher, …": a name before its role. */
-const ROLE_TRAIL =
-  /,\s*(?:the\s+)?(?:executive\s+)?(?:headteacher|head teacher|principal|chair of (?:the )?(?:governors|governing body|trustees|the board)|chief executive officer|CEO|registered manager|manager|proprietor)\b/gi;
-
-/** A quote with people's names replaced by "[name]": after a title (Mrs …), a role label (Headteacher …, Chair …, Dear …, Signed …), "the headteacher is …", and before an inspector's role. */
-export function redactNames(text: string): string {
-  let t = nameAfter(text, TITLE, 1, true);
-  t = nameAfter(t, ROLE_LABEL, 2);
-  t = nameAfter(t, ROLE_IS, 2);
-  t = nameBefore(t, INSPECTOR_TRAIL);
-  t = nameBefore(t, ROLE_TRAIL);
-  return t.replace(/\[name\](?:\s+\[name\])+/g, "[name]");
-}
+/** A quote with people's names out. */
+const redactText = (r: Reading, text: string): string => redactNames(text, { known: r.people });
+/** A heading as the evidence's section: names removed, and a heading that is only a name is "[name]". */
+const sectionName = (r: Reading, heading: string): string => redactNames(heading, { line: true, known: r.people });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Grades and the areas they are given for
@@ -1047,7 +1000,7 @@ function safeguardingOf(r: Reading, lines: Line[], rows: Row[], fmt: OfstedForma
     return found(
       v,
       cite(r, row.line, undefined, row.part),
-      other ? `The report's text also says "${quoteOf(redactNames(other.text), undefined, 160)}"; the table's status is given.` : null,
+      other ? `The report's text also says "${quoteOf(redactText(r, other.text), undefined, 160)}"; the table's status is given.` : null,
     );
   }
   if (notLine) {
@@ -1089,7 +1042,7 @@ function previousOf(r: Reading, lines: Line[], rows: Row[]): Fact<PreviousInspec
     return found(
       { grade: grade?.grade ?? null, gradeNumber: grade?.gradeNumber ?? null, date },
       cite(r, row.line, undefined, row.part),
-      dl && date ? `${note ? note + " " : ""}Date from "${redactNames(dateQuote)}"${dl.page ? ` (page ${dl.page})` : ""}.` : note,
+      dl && date ? `${note ? note + " " : ""}Date from "${redactText(r, dateQuote)}"${dl.page ? ` (page ${dl.page})` : ""}.` : note,
     );
   }
   if (judged) {
@@ -1101,7 +1054,7 @@ function previousOf(r: Reading, lines: Line[], rows: Row[]): Fact<PreviousInspec
     return found(
       { grade: g.grade, gradeNumber: g.gradeNumber, date: d },
       cite(r, judged, JUDGED),
-      dl && d === date && date ? `Date from "${redactNames(dateQuote)}".` : null,
+      dl && d === date && date ? `Date from "${redactText(r, dateQuote)}".` : null,
     );
   }
   if (dl && date)
@@ -1145,7 +1098,7 @@ function pointsOf(r: Reading, all: Line[], firstText?: string, partName?: string
     const probe = clean.slice(0, 40);
     const line = region.find((l) => l.text.replace(/\s+/g, " ").includes(probe)) ?? region.find((l) => l.text.includes(clean.slice(0, 15))) ?? region[0];
     const e = cite(r, line, undefined, clean);
-    out.push({ quote: e.quote, page: e.page, section: partName ? sectionName(partName) : e.section });
+    out.push({ quote: e.quote, page: e.page, section: partName ? sectionName(r, partName) : e.section });
   };
   if (hasBullets) {
     const parts = joined.split(BULLET_SPLIT);
@@ -1205,7 +1158,8 @@ const knownTitle = (t: string) =>
   PART_ANYWHERE.test(t) ||
   PART_AT_START.test(t) ||
   /^(?:safeguarding\b|summary\b|about this inspection|what we found|inspection findings|information about|yours (?:sincerely|faithfully))/i.test(t) ||
-  sectionName(t) === "[name]" ||
+  // A heading that is only a name (an inspection team's list) opens nothing: read as any line of name words would be in a signature block.
+  redactNames(t, { line: true, signOff: true }) === "[name]" ||
   ROW_DEFS.some((d) => new RegExp(`^(?:${d.label})\\b`, "iu").test(t));
 
 function partsOf(lines: Line[]): Part[] {
@@ -1319,14 +1273,14 @@ function strengthsOf(r: Reading, parts: Part[], improvements: QuotedPoint[], fmt
   picked.sort((a, b) => a.i - b.i);
   return picked.map((l) => {
     const e = cite(r, l, undefined, l.text);
-    return { quote: e.quote, page: e.page, section: partOfLine(parts, l) };
+    return { quote: e.quote, page: e.page, section: partOfLine(r, parts, l) };
   });
 }
 
 /** The part a line is in, as the evidence's section (the PDF's heading when the part is one). */
-function partOfLine(parts: Part[], l: Line): string | null {
+function partOfLine(r: Reading, parts: Part[], l: Line): string | null {
   const p = [...parts].reverse().find((x) => x.start.i <= l.i);
-  return p?.name ? redactNames(p.name) : l.section === null ? null : redactNames(l.section);
+  return p?.name ? sectionName(r, p.name) : l.section === null ? null : sectionName(r, l.section);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

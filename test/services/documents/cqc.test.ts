@@ -3,9 +3,10 @@ import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { makePdf } from "../../../scripts/fixtures/make-pdf.mjs";
 import { CQC_EXAMPLE_TEXT, CqcReply } from "../../../src/app/documents/cqcReply";
-import { type CqcReport, daysIn, readCqcReport, redactNames } from "../../../src/services/documents/cqc";
+import { type CqcReport, daysIn, readCqcReport } from "../../../src/services/documents/cqc";
 import { type Doc, docFromHtml, docFromPdf, docFromText } from "../../../src/services/documents/document";
 import { Reading } from "../../../src/services/documents/evidence";
+import { redactNames } from "../../../src/services/documents/names";
 import { readPdf } from "../../../src/sources/documents/pdf";
 
 /**

@@ -4,7 +4,8 @@ import { makePdf } from "../../../scripts/fixtures/make-pdf.mjs";
 import { OFSTED_EXAMPLE_TEXT, OfstedReply } from "../../../src/app/documents/ofstedReply";
 import { type Doc, docFromHtml, docFromPdf, docFromText } from "../../../src/services/documents/document";
 import { Reading } from "../../../src/services/documents/evidence";
-import { type OfstedReport, gradeOf, inspectionRangeIn, readOfstedReport, redactNames } from "../../../src/services/documents/ofsted";
+import { redactNames } from "../../../src/services/documents/names";
+import { type OfstedReport, gradeOf, inspectionRangeIn, readOfstedReport } from "../../../src/services/documents/ofsted";
 import { readPdf } from "../../../src/sources/documents/pdf";
 
 /**

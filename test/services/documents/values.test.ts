@@ -59,19 +59,19 @@ describe("values read from sentences", () => {
   });
 });
 
-describe("the last guard against names in quotes (services/documents/names.ts)", () => {
+describe("the last guard against names in quotes (services/documents/names.ts redactNames, redactQuotes)", () => {
   it("a name after an honorific or a signature label, and a heading that is a name, are taken out; roles and organisations stay", async () => {
-    const { redactPeople, redactQuotes } = await import("../../../src/services/documents/names");
-    expect(redactPeople("The chair of governors is Mrs Helen Rowbotham and Dr A. Patel visited.")).toBe("The chair of governors is [name] and [name] visited.");
-    expect(redactPeople("Signed: Jane Doe-Smith, Managing Director")).toBe("Signed: [name], Managing Director");
-    expect(redactPeople("Signed: Managing Director")).toBe("Signed: Managing Director");
-    expect(redactPeople("Signed on behalf of the Board of Directors")).toBe("Signed on behalf of the Board of Directors");
+    const { redactNames, redactQuotes } = await import("../../../src/services/documents/names");
+    expect(redactNames("The chair of governors is Mrs Helen Rowbotham and Dr A. Patel visited.")).toBe("The chair of governors is [name] and [name] visited.");
+    expect(redactNames("Signed: Jane Doe-Smith, Managing Director")).toBe("Signed: [name], Managing Director");
+    expect(redactNames("Signed: Managing Director")).toBe("Signed: Managing Director");
+    expect(redactNames("Signed on behalf of the Board of Directors")).toBe("Signed on behalf of the Board of Directors");
     // An organisation's name after a "name" label is not a person's.
-    expect(redactPeople("Supplier name: Northwold Facilities Services Ltd Publication date: 14/10/2026")).toBe(
+    expect(redactNames("Supplier name: Northwold Facilities Services Ltd Publication date: 14/10/2026")).toBe(
       "Supplier name: Northwold Facilities Services Ltd Publication date: 14/10/2026",
     );
-    expect(redactPeople("Name: Acme Widgets Limited")).toBe("Name: Acme Widgets Limited");
-    expect(redactPeople("Name: Jane Harper")).toBe("Name: [name]");
+    expect(redactNames("Name: Acme Widgets Limited")).toBe("Name: Acme Widgets Limited");
+    expect(redactNames("Name: Jane Harper")).toBe("Name: [name]");
     expect(redactQuotes({ a: [{ quote: "Print name: Sam Jones", page: 2, section: "Jane Harper" }], note: "Mr Smith" })).toEqual({
       a: [{ quote: "Print name: [name]", page: 2, section: "[name]" }],
       note: "Mr Smith",
