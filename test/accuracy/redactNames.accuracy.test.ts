@@ -65,7 +65,8 @@ describe("accuracy: one redactNames for every reader (issue 31)", () => {
       const after = measure(c, AFTER, fixturePeople);
       console.log(`ACCURACY redact ${c.name}: before (the ${c.kind} reader's replies) ${fmt(reader)}; after (redactNames) ${fmt(after)}`);
       for (const [r, m] of before) console.log(`  ${c.name}, before, ${r.name} alone: ${fmt(m)}`);
-      if (after.falseTexts.size)
+      // What was taken out though no one's name, shown for our fixtures only: a real document's text may name a person.
+      if (after.falseTexts.size && c.name.startsWith("fixtures"))
         console.log(`  ${c.name}, after, taken out and no one's name: ${[...after.falseTexts].map(([t, n]) => (n > 1 ? `${t} ×${n}` : t)).join(" | ")}`);
       const anyBefore = new Set(before.flatMap(([, m]) => [...m.removed]));
       for (const id of reader.removed) anyBefore.add(id);
