@@ -73,7 +73,7 @@ const RULES: Rule[] = [
   {
     layer: "cli",
     may: ["cli", "jobs", "sources", "services", "db", "shared", "env"],
-    why: "Node entries for the npm scripts (ingest, reset), bundled by scripts/lib.mjs: the jobs' code run against the local database",
+    why: "the npm scripts' entries into the jobs' code against the local databases (ingest, reset and the SIC lists in Node; npm run job in a local Workers runtime)",
   },
   { layer: "ledger", may: ["ledger", "shared", "env"], why: "the KeyLedger Durable Object touches only its own storage" },
   {
