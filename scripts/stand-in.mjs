@@ -1,5 +1,5 @@
 // node scripts/stand-in.mjs <fixture host> [--port N]
-// A local stand-in for an upstream, for trying the service offline (README "Upstreams are configuration"): serves
+// A local stand-in for an upstream, for trying the service offline (docs/operating.md "Upstreams are configuration"): serves
 // test/fixtures/hosts/<fixture host>/ over http://localhost:<port>, as the tests serve that host (a path that is a
 // folder answers its index.json; anything missing answers 404, which Companies House means as "none"), and takes
 // any POST as a webhook receiver: it prints the delivery (its webhook-id and event) and answers 204.
