@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../support/shared";
 import { describe, expect, it } from "vitest";
 import { type CarbonPlanPartKey, CRP_PARTS, checkCarbonPlan } from "../../src/services/documents/carbonPlan";
 import { type Doc, docFromHtml, docFromPdf, docFromText } from "../../src/services/documents/document";
@@ -55,7 +55,7 @@ const PLANS: { file: string; read: (b: Uint8Array) => Promise<Doc>; hand: Hand }
   },
 ];
 
-describe.skipIf(!env.SHARED_PRESENT)("accuracy: carbon reduction plan parts against hand answers (../shared/corpora)", () => {
+describe.skipIf(!SHARED_PRESENT)("accuracy: carbon reduction plan parts against hand answers (../shared/corpora)", () => {
   it("≥ 90% of the 32 parts agree with the hand answers; Scope 3 categories found are logged", async () => {
     let agree = 0;
     let total = 0;

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../support/shared";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { docFromHtml, docFromPdf, docFromText } from "../../src/services/documents/document";
@@ -31,7 +31,7 @@ const AUDIENCES: [string, TrainingAudience][] = [
   ["Recruitment / HR", "recruitment_hr"],
 ];
 
-describe.skipIf(!env.SHARED_PRESENT)("modern slavery statements: accuracy on real documents", () => {
+describe.skipIf(!SHARED_PRESENT)("modern slavery statements: accuracy on real documents", () => {
   it("agrees with the WikiRate training label on at least 90% of the 213 statements", async () => {
     const csv = await (await fetch("http://shared.test/corpora/modern-slavery/wikirate-msa-training-labels-with-text.csv")).text();
     const rows = Papa.parse<Record<string, string>>(csv, { header: true, skipEmptyLines: true }).data;

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../support/shared";
 import { describe, expect, it } from "vitest";
 import { docFromPdf } from "../../src/services/documents/document";
 import { Reading } from "../../src/services/documents/evidence";
@@ -19,7 +19,7 @@ const HAND_CHECKED: [key: string, label: string, grade: string, gradeNumber: num
   ["outcomes", "Outcomes for pupils", "Requires improvement", 3],
 ];
 
-describe.skipIf(!env.SHARED_PRESENT)("accuracy: the Ofsted 2016 report (real, ../shared/corpora/ofsted)", () => {
+describe.skipIf(!SHARED_PRESENT)("accuracy: the Ofsted 2016 report (real, ../shared/corpora/ofsted)", () => {
   it("the overall grade and the four key judgements, as checked by hand", async () => {
     const url = "http://shared.test/corpora/ofsted/farnham-heath-end-school-2016-s5.pdf";
     // The test runtime's outbound connection is now and then lost under load: tried once more.

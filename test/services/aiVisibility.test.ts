@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../support/shared";
 import { describe, expect, it } from "vitest";
 import {
   type AiVisibilityInput,
@@ -395,22 +395,19 @@ describe("SPEC §4.8 ai-visibility on real UK company pages (../shared corpora)"
     return readPage(await r.text(), `https://example.co.uk/${path.split("/").pop()}`);
   };
 
-  it.skipIf(!env.SHARED_PRESENT)(
-    "a modern slavery statement page: its stated company number (SC), title, description, lang and h1, and no JSON-LD",
-    async () => {
-      const p = await real("modern-slavery/statements/cwiri-mss-2026.html");
-      expect(p.statedNumbers.map((s) => s.number)).toEqual(["SC859594"]);
-      expect(p.statedNumbers[0].quote).toContain("Company Number SC859594");
-      expect(p.title.text).toBe("Cwiri | Modern Slavery Statement 2026");
-      expect(p.description.text).toBe("Cwiri Ltd Modern Slavery Statement for the financial year 1 September 2025 to 31 August 2026.");
-      expect(p).toMatchObject({ lang: "en", h1: [expect.any(String)] });
-      expect(p.jsonLd.blocks).toEqual([]);
-      expect(p.text).not.toMatch(/createElement|function\s*\(/); // script bodies are not visible text
-      expect(p.textLength).toBeGreaterThan(2000);
-    },
-  );
+  it.skipIf(!SHARED_PRESENT)("a modern slavery statement page: its stated company number (SC), title, description, lang and h1, and no JSON-LD", async () => {
+    const p = await real("modern-slavery/statements/cwiri-mss-2026.html");
+    expect(p.statedNumbers.map((s) => s.number)).toEqual(["SC859594"]);
+    expect(p.statedNumbers[0].quote).toContain("Company Number SC859594");
+    expect(p.title.text).toBe("Cwiri | Modern Slavery Statement 2026");
+    expect(p.description.text).toBe("Cwiri Ltd Modern Slavery Statement for the financial year 1 September 2025 to 31 August 2026.");
+    expect(p).toMatchObject({ lang: "en", h1: [expect.any(String)] });
+    expect(p.jsonLd.blocks).toEqual([]);
+    expect(p.text).not.toMatch(/createElement|function\s*\(/); // script bodies are not visible text
+    expect(p.textLength).toBeGreaterThan(2000);
+  });
 
-  it.skipIf(!env.SHARED_PRESENT)(
+  it.skipIf(!SHARED_PRESENT)(
     "a carbon reduction plan and a statement from one company: canonical, OpenGraph, robots meta index,follow and the company number",
     async () => {
       for (const path of ["carbon-reduction-plans/planned-ltd-crp.html", "modern-slavery/statements/planned-ltd-modern-slavery.html"]) {
@@ -428,7 +425,7 @@ describe("SPEC §4.8 ai-visibility on real UK company pages (../shared corpora)"
     },
   );
 
-  it.skipIf(!env.SHARED_PRESENT)(
+  it.skipIf(!SHARED_PRESENT)(
     "a research firm's statement page: the number after \"Registered in England:\" is the one to check, from the page's text",
     async () => {
       const p = await real("modern-slavery/statements/wildfig-research-mss.html");

@@ -1,5 +1,5 @@
 import { visibleText } from "../../src/services/web/domText";
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../support/shared";
 import { parseHTML } from "linkedom";
 import { describe, expect, it } from "vitest";
 import { extractLogos } from "../../src/services/logo/extractLogos";
@@ -131,7 +131,7 @@ describe("brand-kit: reading a brand site's HTML (fixture brand.test)", () => {
   });
 });
 
-describe.skipIf(!env.SHARED_PRESENT)("brand-kit on real UK company pages (../shared corpora)", () => {
+describe.skipIf(!SHARED_PRESENT)("brand-kit on real UK company pages (../shared corpora)", () => {
   const read = async (path: string, pageUrl: string) => {
     const html = await text(`http://shared.test/${path}`);
     return { html, page: readBrandPage(html, pageUrl) };

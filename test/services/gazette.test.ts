@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../support/shared";
 import { describe, expect, it } from "vitest";
 import { CORPORATE_INSOLVENCY_CODES, gazetteSignals, matchNotices, noticeCompanyName } from "../../src/services/risk/gazette";
 import { parseNoticeFeed } from "../../src/sources/gazette/parse";
@@ -39,7 +39,7 @@ describe("issue 13 the Gazette notice feed", () => {
     expect(petitionOnly[0].clearedBy).toBeUndefined();
   });
 
-  it.skipIf(!env.SHARED_PRESENT)("every code the service reads is in the Gazette's category 24 taxonomy with the same section (../shared)", async () => {
+  it.skipIf(!SHARED_PRESENT)("every code the service reads is in the Gazette's category 24 taxonomy with the same section (../shared)", async () => {
     const csv = await (await fetch("http://shared.test/data/gazette/corporate-insolvency-notice-codes.csv")).text();
     // notice_code,label,section,category_code (no label holds a comma)
     const real = new Map(

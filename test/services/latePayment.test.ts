@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../support/shared";
 import { describe, expect, it } from "vitest";
 import { InputError, toApiError } from "../../src/platform/errors";
 import { BANK_RATE_CHANGES, BANK_RATE_FROM, BANK_RATE_KNOWN_THROUGH } from "../../src/services/money/bankRate";
@@ -219,7 +219,7 @@ describe("SPEC §4.8 Bank Rate table", () => {
     expect(apiErrorOf(() => bankRateOn("1997-05-05")).code).toBe("date_out_of_range");
   });
 
-  it.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 agrees with the shared half-yearly reference-rate table", async () => {
+  it.skipIf(!SHARED_PRESENT)("SPEC §4.8 agrees with the shared half-yearly reference-rate table", async () => {
     const csv = await (await fetch("http://shared.test/data/boe-bank-rate/late-payment-reference-rates.csv")).text();
     const rows = csv
       .trim()

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../support/shared";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { extractCompanyNumber, looksLikeCompanyNumber, normaliseCompanyNumber } from "../../src/services/matching/companyNumber";
@@ -210,7 +210,7 @@ describe("SPEC §4.5 matchNames", () => {
     expect(ftsQueryFor("London")).toBeNull();
   });
 
-  it.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 every real sponsor name finds itself first with score 1", async () => {
+  it.skipIf(!SHARED_PRESENT)("SPEC §4.8 every real sponsor name finds itself first with score 1", async () => {
     const csv = await (await fetch("http://shared.test/data/home-office-sponsors/workers_2026-06-26_head.csv")).text();
     const rows = Papa.parse<string[]>(csv, { skipEmptyLines: true }).data.slice(1);
     const entries = rows.map((r, i) => ({ id: String(i), name: r[0] }));

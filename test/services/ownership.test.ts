@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../support/shared";
 import { describe, expect, it } from "vitest";
 import { type CompanyRecords, type Ownership, traceOwnership } from "../../src/services/companies/ownership";
 import type { CompanyProfile } from "../../src/services/companies/profile";
@@ -194,7 +194,7 @@ describe("SPEC §4.8 ownership: where the chain ends, and why (issue 28 §3)", (
   });
 });
 
-describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 ownership on Companies House's own replies (../shared)", () => {
+describe.skipIf(!SHARED_PRESENT)("SPEC §4.8 ownership on Companies House's own replies (../shared)", () => {
   it("Google UK's real PSC list: Alphabet, Inc. (Delaware) is an overseas entity where the chain ends; no controller is said to be reached", async () => {
     const pscs = parsePscList(await (await fetch("http://shared.test/data/companies-house-api/fixtures/kevbite__psc_03977902_corporate_entity.json")).text())!;
     const start = await profile("03977902", "GOOGLE UK LIMITED");

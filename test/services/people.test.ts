@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../support/shared";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { companyLevelName, companyLevelNames, looksLikePerson } from "../../src/services/matching/people";
@@ -35,7 +35,7 @@ const CHANGED_IN_REAL_FILES: Record<string, string | null> = {
   "RAVEENTHIRAN KOGULARAJ, T/A K.L.M CONVENIENCE STORE": "K.L.M CONVENIENCE STORE",
 };
 
-describe.skipIf(!env.SHARED_PRESENT)("SPEC §1 rule 7 people on the real sponsor registers (../shared)", () => {
+describe.skipIf(!SHARED_PRESENT)("SPEC §1 rule 7 people on the real sponsor registers (../shared)", () => {
   it("SPEC §1 rule 7 every name the rule changes or drops in the real files is exactly the expected list; the person's name survives nowhere", async () => {
     const changed: Record<string, string | null> = {};
     for (const [file, column] of FILES) {

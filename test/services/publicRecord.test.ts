@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../support/shared";
 import { describe, expect, it } from "vitest";
 import type { CompanyProfile } from "../../src/services/companies/profile";
 import { PUBLIC_RECORD_KINDS, type PublicRecordInput, publicRecordTimeline, registerChangeWords } from "../../src/services/companies/publicRecord";
@@ -344,7 +344,7 @@ describe("public-record: the timeline", () => {
   });
 });
 
-describe.skipIf(!env.SHARED_PRESENT)("public-record on real Companies House replies (../shared)", () => {
+describe.skipIf(!SHARED_PRESENT)("public-record on real Companies House replies (../shared)", () => {
   it("a real filing history and charges (PFB Hire, 07310390), officers (YOU LIMITED), PSCs (Yorkshire Air Ambulance), insolvency (London Airways): dated, folded, never a name", async () => {
     const filings = parseFilingHistory(await real("herrbert74__filing_pfb_hire.json"))!;
     const charges = parseChargeList(await real("herrbert74__charges_pfb_hire.json"))!;

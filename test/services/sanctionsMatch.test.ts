@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../support/shared";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   buildSanctionsIndex,
@@ -333,7 +333,7 @@ describe("SPEC §1 rule 6: speed", () => {
   });
 });
 
-describe.skipIf(!env.SHARED_PRESENT)("SPEC §1 rule 6 against the whole real list (OFSI, 2025-04-10, read as the UK Sanctions List CSV)", () => {
+describe.skipIf(!SHARED_PRESENT)("SPEC §1 rule 6 against the whole real list (OFSI, 2025-04-10, read as the UK Sanctions List CSV)", () => {
   let real: Map<string, SanctionsDesignation>;
   let whole: ReturnType<typeof buildSanctionsIndex>;
   beforeAll(async () => {

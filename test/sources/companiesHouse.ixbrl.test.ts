@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../support/shared";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../src/shared/errors";
 import {
@@ -47,7 +47,7 @@ const where = (p: AccountsDocument["current"] | null, field: keyof AccountsDocum
   return e ? `${e.concept}@${e.contextRef}=${e.text}${e.sign ? " sign=-" : ""}` : null;
 };
 
-describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 the iXBRL reader on real Companies House accounts (../shared, ixbrlparse samples)", () => {
+describe.skipIf(!SHARED_PRESENT)("SPEC §4.8 the iXBRL reader on real Companies House accounts (../shared, ixbrlparse samples)", () => {
   it("SPEC §4.8 account_1 (FRC 2014 micro-entity, uk-core): creditors split by the maturity dimension, zero shown as a dash, report metadata", async () => {
     const a = await real("account_1.html");
     expect(a).toMatchObject({
@@ -598,7 +598,7 @@ const taggedNetAssets = (doc: string, date: string | null) => {
   return (f?.value as number | undefined) ?? null;
 };
 
-describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 net assets in a documented order, checked on every real filing in ../shared", () => {
+describe.skipIf(!SHARED_PRESENT)("SPEC §4.8 net assets in a documented order, checked on every real filing in ../shared", () => {
   it("SPEC §4.8 every period that tags its net assets line answers it (rule 1); held out, total equity (rule 2) gives the same but for the edited demo XBRL, and TALCL less the lines below (rule 3) but for account_5's signs", async () => {
     const rows: string[] = [];
     for (const file of REAL_FILES) {

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../support/shared";
 import { describe, expect, it } from "vitest";
 import {
   parseChargeList,
@@ -56,7 +56,7 @@ const ALL = {
   parseSearchResults,
 };
 
-describe.skipIf(!env.SHARED_PRESENT)("Companies House list parsers on real replies (../shared)", () => {
+describe.skipIf(!SHARED_PRESENT)("Companies House list parsers on real replies (../shared)", () => {
   it("officers: YOU LIMITED (04475590), envelope, a secretary without dates, corporate and nominee officers", async () => {
     const l = parseOfficerList(await real("herrbert74__officers_you_limited.json"))!;
     expect(l).toMatchObject({ totalResults: 7, activeCount: 3, resignedCount: 4, inactiveCount: 0, itemsPerPage: 35, startIndex: 0 });

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../support/shared";
 import { describe, expect, it } from "vitest";
 import { UpstreamError } from "../../src/shared/errors";
 import { apiTimestamp, fetchCfAwards, fetchFtsAwards, fetchOcdsUrl } from "../../src/sources/contracts/client";
@@ -28,7 +28,7 @@ const cfg = (fetchImpl: typeof fetch = fetch, sleep = async (_ms: number) => {})
 });
 const urlOf = (input: RequestInfo | URL) => (input instanceof Request ? input.url : String(input));
 
-describe.skipIf(!env.SHARED_PRESENT)("issue 14 §1 real Contracts Finder releases (../shared): parse into awards", () => {
+describe.skipIf(!SHARED_PRESENT)("issue 14 §1 real Contracts Finder releases (../shared): parse into awards", () => {
   it("real data: an award to an LLP: the GB-COH number kept (OC325346), the postcode found in a one-line street address, the notice page by the notice's guid", async () => {
     const { awards, editionDate } = parseContracts(await realRelease(117));
     expect(editionDate).toBe("2025-03-11");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../support/shared";
 import { parseCqcJson, parseCqcLocation, parseCqcProvider, parseHscaActiveLocations } from "../../src/sources/cqc/parse";
 import { fetchCqcChanges, fetchCqcLocation, fetchCqcProvider } from "../../src/sources/cqc/client";
 import { RegisterFormatError } from "../../src/sources/format-error";
@@ -242,7 +242,7 @@ describe("parseHscaActiveLocations (SPEC §4.8, HSCA Active Locations ODS)", () 
     await expect(all(parseHscaActiveLocations(new TextEncoder().encode("Location ID,Location Name\n")))).rejects.toThrow(RegisterFormatError);
   });
 
-  it.skipIf(!env.SHARED_PRESENT)("reads the real HSCA header (long-note columns) with its synthetic rows", async () => {
+  it.skipIf(!SHARED_PRESENT)("reads the real HSCA header (long-note columns) with its synthetic rows", async () => {
     const recs = await all(parseHscaActiveLocations(await bytes("http://shared.test/data/cqc/hsca-active-locations_real-header_SYNTHETIC-ROWS.ods")));
     // The sample holds 13 data rows; none names a provider id, so there are no provider records.
     expect(recs).toHaveLength(13);

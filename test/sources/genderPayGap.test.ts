@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../support/shared";
 import { describe, expect, it } from "vitest";
 import type { GenderPayGapReport } from "../../src/services/paygap/types";
 import type { RegisterRecord } from "../../src/services/registers/types";
@@ -82,7 +82,7 @@ function row(o: Partial<Record<"name" | "id" | "number" | "sic" | "mean" | "pers
 const csv = (...rows: string[]) => [HEADER, ...rows].join("\n") + "\n";
 
 describe("issue 14 §1 gender pay gap parser", () => {
-  it.skipIf(!env.SHARED_PRESENT)("real-data: the 2021 to 2022 sample rows (../shared) read with their quirks", async () => {
+  it.skipIf(!SHARED_PRESENT)("real-data: the 2021 to 2022 sample rows (../shared) read with their quirks", async () => {
     const input = await bytesOf("http://shared.test/data/gender-pay-gap/gpg-2021-22-sample.csv");
     const { year, recs, notes, byId } = await parse(input, "gpg-2021-22-sample.csv");
     expect(year).toBe("2021");

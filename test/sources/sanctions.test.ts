@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../support/shared";
 import { beforeAll, describe, expect, it } from "vitest";
 import { strToU8, zipSync } from "fflate";
 import {
@@ -36,7 +36,7 @@ const bytesOf = async (url: string) => {
 const byGroup = (p: SanctionsParse) => new Map(p.designations.map((d) => [d.ofsiGroupId, d]));
 const byId = (p: SanctionsParse) => new Map(p.designations.map((d) => [d.id, d]));
 
-describe.skipIf(!env.SHARED_PRESENT)("parseUkSanctionsListCsv on the real OFSI ConList (2025-04-10) written as the UKSL CSV", () => {
+describe.skipIf(!SHARED_PRESENT)("parseUkSanctionsListCsv on the real OFSI ConList (2025-04-10) written as the UKSL CSV", () => {
   let conlist: SanctionsParse;
   let groups: Map<string | null, SanctionsDesignation>;
   beforeAll(async () => {

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../support/shared";
 import { describe, expect, it } from "vitest";
 import { UpstreamError } from "../../src/shared/errors";
 import type { RegisterRecord } from "../../src/services/registers/types";
@@ -269,7 +269,7 @@ describe("SPEC §4.8 sponsors real samples", () => {
     ["workers_2026-06-26_head.csv", "workers", 151, { personOnlyRows: 2, personNamesRemoved: 6, duplicateRows: 0 }],
   ];
   for (const [file, register, rows, left] of cases) {
-    it.skipIf(!env.SHARED_PRESENT)(`SPEC §4.8 parses the real ${file} (${rows} rows)`, async () => {
+    it.skipIf(!SHARED_PRESENT)(`SPEC §4.8 parses the real ${file} (${rows} rows)`, async () => {
       const stats = { personOnlyRows: 0, personNamesRemoved: 0, duplicateRows: 0 };
       const p = parseSponsors(await bytesOf(`http://shared.test/data/home-office-sponsors/${file}`), { fileName: file, stats });
       const recs = await collect(p.records);

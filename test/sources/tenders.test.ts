@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../support/shared";
 import { describe, expect, it } from "vitest";
 import { RegisterFormatError } from "../../src/sources/format-error";
 import { fetchCfTenders, fetchFtsTenders, foldText, parseTenders, slimTenderRelease } from "../../src/sources/contracts/tenders";
@@ -17,7 +17,7 @@ const SAMPLE = "http://files.test/contracts/tender-release-package.json";
 const text = async (url: string) => (await fetch(url)).text();
 const urlOf = (input: RequestInfo | URL) => (input instanceof Request ? input.url : String(input));
 
-describe.skipIf(!env.SHARED_PRESENT)("issue 18 §2 real Contracts Finder releases (../shared) read as tender notices", () => {
+describe.skipIf(!SHARED_PRESENT)("issue 18 §2 real Contracts Finder releases (../shared) read as tender notices", () => {
   it("real data: release75 (a tender) gives every field: CPV main and additional, value with its minimum, deadline, suitability, region, the notice page by the notice's guid", async () => {
     const { notices, closures, editionDate } = parseTenders(await text(`${REAL}/cf-ocds-release-release75.json`));
     expect(editionDate).toBe("2025-01-23");

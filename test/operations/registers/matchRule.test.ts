@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../../support/shared";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { operations } from "../../../src/operations";
@@ -192,7 +192,7 @@ describe("issue 28 §1 one match rule for every register check", () => {
 });
 
 /** Real rows (../shared/data): the names real registers and Companies House give, through the same rule. */
-describe.skipIf(!env.SHARED_PRESENT)("issue 28 §1 real data: former, alternative and similar names are possible matches only", () => {
+describe.skipIf(!SHARED_PRESENT)("issue 28 §1 real data: former, alternative and similar names are possible matches only", () => {
   const text = async (path: string) => (await fetch(`http://shared.test/${path}`)).text();
   const csvNames = (csv: string, column: number) =>
     csv

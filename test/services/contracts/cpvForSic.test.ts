@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../../support/shared";
 import { describe, expect, it } from "vitest";
 import { CPV_NAMES, SIC_KEYS, cpvForSic, cpvForSicCodes, cpvPrefix } from "../../../src/services/contracts/cpvForSic";
 
@@ -35,7 +35,7 @@ const SECTION_STARTS: [string, number][] = [
 const sectionOf = (code: string) => [...SECTION_STARTS].reverse().find(([, d]) => Number(code.slice(0, 2)) >= d)![0];
 
 describe("issue 18 §2 SIC → CPV", () => {
-  it.skipIf(!env.SHARED_PRESENT)(
+  it.skipIf(!SHARED_PRESENT)(
     "real data: every code of Companies House's SIC list maps to CPV, in all 21 sections; 74990 and 99999 map to nothing",
     async () => {
       const csv = await (await fetch("http://shared.test/data/sic-2007/SIC07_CH_condensed_list_en.csv")).text();

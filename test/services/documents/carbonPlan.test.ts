@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../../support/shared";
 import { describe, expect, it } from "vitest";
 import { makePdf } from "../../../scripts/fixtures/make-pdf.mjs";
 import {
@@ -54,7 +54,7 @@ function invariants(r: CarbonPlanReport, names: string[] = []) {
   for (const n of names) expect(json, n).not.toContain(n);
 }
 
-describe.skipIf(!env.SHARED_PRESENT)("real carbon reduction plans (../shared/corpora)", () => {
+describe.skipIf(!SHARED_PRESENT)("real carbon reduction plans (../shared/corpora)", () => {
   it("Apexiar (PDF, PPN 006 template): 7 of 8 — Scope 3 categories 4 and 9 are excluded as not applicable; signed by the CTO", async () => {
     const { report: r } = check(docFromPdf(await readPdf(await shared("carbon-reduction-plans/apexiar-crp.pdf"))));
     invariants(r, ["Paul Bishop", "Bishop"]);
@@ -408,7 +408,7 @@ describe("edge cases", () => {
  * organisation a plan names and the company number it gives, read on the real plans first; who a real site's page says
  * runs it; then the rule that compares them (compareOrganisation), on real pairs and on edge cases.
  */
-describe.skipIf(!env.SHARED_PRESENT)("whose plan, on real plans and real sites (../shared/corpora)", () => {
+describe.skipIf(!SHARED_PRESENT)("whose plan, on real plans and real sites (../shared/corpora)", () => {
   const realPlans = async () => ({
     apexiar: docFromPdf(await readPdf(await shared("carbon-reduction-plans/apexiar-crp.pdf"))),
     edan: docFromPdf(await readPdf(await shared("carbon-reduction-plans/edan-uk-crp-2023.pdf"))),

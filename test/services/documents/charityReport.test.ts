@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../../support/shared";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { makePdf } from "../../../scripts/fixtures/make-pdf.mjs";
@@ -57,7 +57,7 @@ const checkEvidence = (r: CharityReport, doc: Doc) => {
 };
 const facts = (r: CharityReport) => r.facts.join(" ");
 
-describe.skipIf(!env.SHARED_PRESENT)("real documents (../shared/corpora/charity)", () => {
+describe.skipIf(!SHARED_PRESENT)("real documents (../shared/corpora/charity)", () => {
   it("UK Python Association, CC16a 2022-23: every figure as checked by hand on the form", async () => {
     const doc = docFromPdf(await readPdf(await shared("charity/ukpa-cc16a-receipts-payments-2022-23.pdf")));
     const r = read(doc);
@@ -556,7 +556,7 @@ const formsPdf = async (name: string) => {
 /** The people named in the fixtures of test/fixtures/documents/charity-forms (its people.txt). */
 const formsPeople = async () => (await formsText("people.txt")).split("\n").filter((l) => l.trim() && !l.startsWith("#"));
 
-describe.skipIf(!env.SHARED_PRESENT)("issue 28 §3: what is and is not a charity's report, on every real document in ../shared/corpora", () => {
+describe.skipIf(!SHARED_PRESENT)("issue 28 §3: what is and is not a charity's report, on every real document in ../shared/corpora", () => {
   it("both real charity documents (the UK Python Association's CC16a forms) are read, each with its number from the form's first line", async () => {
     for (const p of ["charity/ukpa-cc16a-receipts-payments-2022-23.pdf", "charity/ukpa-cc16a-receipts-payments-latest.pdf"]) {
       const r = read(docFromPdf(await readPdf(await shared(p))));

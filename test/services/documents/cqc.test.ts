@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../../support/shared";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { makePdf } from "../../../scripts/fixtures/make-pdf.mjs";
@@ -67,7 +67,7 @@ const expectNothingRead = (r: CqcReport) => {
   expect([r.strengths, r.concerns, r.breaches, r.enforcement, r.qualityStatements, r.facts]).toEqual([[], [], [], [], [], []]);
 };
 
-describe.skipIf(!env.SHARED_PRESENT)("real documents (../shared/corpora has no CQC report): other documents are not read as one", () => {
+describe.skipIf(!SHARED_PRESENT)("real documents (../shared/corpora has no CQC report): other documents are not read as one", () => {
   it("the Ofsted 2016 report (PDF), graded with the same words (Requires improvement, Good), is not a CQC report", async () => {
     const doc = docFromPdf(await readPdf(await shared("ofsted/farnham-heath-end-school-2016-s5.pdf")));
     expect(doc.text).toMatch(/Overall effectiveness Requires improvement/);

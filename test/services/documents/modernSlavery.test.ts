@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../../support/shared";
 import { describe, expect, it } from "vitest";
 import { makePdf } from "../../../scripts/fixtures/make-pdf.mjs";
 import { MODERN_SLAVERY_EXAMPLE_TEXT, ModernSlaveryReply } from "../../../src/app/documents/modernSlaveryReply";
@@ -40,7 +40,7 @@ function expectNotNamed(r: ModernSlaveryReport, person: string) {
   if (surname.length > 3) expect(json).not.toContain(surname);
 }
 
-describe.skipIf(!env.SHARED_PRESENT)("the six hand-checked statements (../shared/corpora/modern-slavery/statements)", () => {
+describe.skipIf(!SHARED_PRESENT)("the six hand-checked statements (../shared/corpora/modern-slavery/statements)", () => {
   // Read by hand: EDAN (PDF, 2 pages) — no approval stated; "Signed" over "<name>, UK General Manager"; covers the
   // "financial year ending 2021" though headed "January 2024"; calls itself "our Group's … statement".
   it("EDAN Medical (UK) Ltd (PDF): signed by a UK General Manager — not a director — and no approval stated: does not meet", async () => {

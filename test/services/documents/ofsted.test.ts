@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../../support/shared";
 import { describe, expect, it } from "vitest";
 import { makePdf } from "../../../scripts/fixtures/make-pdf.mjs";
 import { OFSTED_EXAMPLE_TEXT, OfstedReply } from "../../../src/app/documents/ofstedReply";
@@ -41,7 +41,7 @@ const noNames = (r: OfstedReport, names: string[]) => {
   for (const n of names) for (const part of [n, n.split(" ").slice(-1)[0]]) expect(all, `"${part}" is in the reply`).not.toContain(part.toLowerCase());
 };
 
-describe.skipIf(!env.SHARED_PRESENT)("real documents (../shared/corpora)", () => {
+describe.skipIf(!SHARED_PRESENT)("real documents (../shared/corpora)", () => {
   it("Farnham Heath End School, 2016 (PDF, 10 pages, format 1): the grade table on page 1, read as the pipeline joins its lines", async () => {
     const doc = docFromPdf(await readPdf(await shared("ofsted/farnham-heath-end-school-2016-s5.pdf")));
     const r = read(doc);

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../../support/shared";
 import { describe, expect, it } from "vitest";
 import { htmlBlocks, pdfBlocks } from "../../../src/services/documents/blocks";
 import { sectionsOf, sentences } from "../../../src/services/documents/segment";
@@ -13,7 +13,7 @@ import { readPdf } from "../../../src/sources/documents/pdf";
 const bytes = async (p: string) => new Uint8Array(await (await fetch(`http://shared.test/corpora/${p}`)).arrayBuffer());
 const headings = (secs: ReturnType<typeof sectionsOf>) => secs.map((s) => (s.page ? `${s.heading}@${s.page}` : s.heading));
 
-describe.skipIf(!env.SHARED_PRESENT)("real documents (../shared/corpora)", () => {
+describe.skipIf(!SHARED_PRESENT)("real documents (../shared/corpora)", () => {
   it('Apexiar\'s CRP (PDF): its text layer\'s split "f" ligatures mended ("The f ollowing" reads "The following")', async () => {
     const pdf = await readPdf(await bytes("carbon-reduction-plans/apexiar-crp.pdf"));
     const text = pdf.pages.join("\n");

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../../support/shared";
 import { describe, expect, it } from "vitest";
 import { AssessmentFields } from "../../../src/app/enrichment/assessSchema";
 import type { Phraser } from "../../../src/services/documents/summary";
@@ -300,7 +300,7 @@ describe("the audience table (SIC 2007 prefixes)", () => {
     for (const r of REGIONS) for (const area of r.areas) expect(area).toMatch(/^[A-Z]{1,2}$/);
   });
 
-  it.skipIf(!env.SHARED_PRESENT)("every prefix holds codes of the real Companies House condensed list, and they say what the audience is", async () => {
+  it.skipIf(!SHARED_PRESENT)("every prefix holds codes of the real Companies House condensed list, and they say what the audience is", async () => {
     const csv = await (await fetch("http://shared.test/data/sic-2007/SIC07_CH_condensed_list_en.csv")).text();
     const codes = new Map(
       csv

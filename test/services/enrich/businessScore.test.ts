@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../../support/shared";
 import { describe, expect, it } from "vitest";
 import { BusinessScoreResult } from "../../../src/app/enrichment/scoreSchema";
 import { parseCompanyProfile } from "../../../src/sources/companies-house/parse";
@@ -593,7 +593,7 @@ describe("issue 18 §2 businessScore: the action plan", () => {
 });
 
 describe("issue 18 §2 businessScore on a real register entry", () => {
-  it.skipIf(!env.SHARED_PRESENT)(
+  it.skipIf(!SHARED_PRESENT)(
     "a Companies House API profile (../shared): its facts score the registry; its accounts type leaves the modern slavery part unjudged",
     async () => {
       const body = await (await fetch("http://shared.test/data/companies-house-api/fixtures/herrbert74__company_candour_last_account_type.json")).text();

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../../support/shared";
 import { describe, expect, it } from "vitest";
 import { registerFactsOfProfile, sizeSignalOf } from "../../../src/services/enrich/profile";
 import { RECENT_NOTICE_DAYS, cqcSignals, gazetteSignal, paymentSignal, recentInsolvencyNotices } from "../../../src/services/enrich/registerSignals";
@@ -182,7 +182,7 @@ describe("issue 18 §2 sizeSignal: accounts type, employees and officers", () =>
     expect(s).toBe("micro: micro-entity accounts; employees in the filed accounts not read (Companies House could not be read just now)");
   });
 
-  it.skipIf(!env.SHARED_PRESENT)(
+  it.skipIf(!SHARED_PRESENT)(
     "real-data: every headcount band of the real 2021 to 2022 gender pay gap sample (../shared) reads, 'Less than 250' setting no band",
     async () => {
       const bytes = new Uint8Array(await (await fetch("http://shared.test/data/gender-pay-gap/gpg-2021-22-sample.csv")).arrayBuffer());

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../../support/shared";
 import { describe, expect, it } from "vitest";
 import {
   SicFormatError,
@@ -25,7 +25,7 @@ const textOf = async (url: string) => {
 const REAL = "http://shared.test/data/sic-2007";
 const SAMPLE = "http://files.test/sic-2007";
 
-describe.skipIf(!env.SHARED_PRESENT)("the real SIC 2007 files (issue 18)", () => {
+describe.skipIf(!SHARED_PRESENT)("the real SIC 2007 files (issue 18)", () => {
   it("parses the condensed list: 731 codes, quotes and commas kept, CRLF and no final newline handled", async () => {
     const text = await textOf(`${REAL}/SIC07_CH_condensed_list_en.csv`);
     expect(text.includes("\r\n")).toBe(true);

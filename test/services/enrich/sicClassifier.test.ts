@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../../support/shared";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseActivityIndex, parseCondensedList, sicHierarchy } from "../../../src/services/enrich/sic";
 import { type SicModel, SUPPLEMENT, buildSicModel, checkRegisteredCodes, classifyText, stem } from "../../../src/services/enrich/sicClassifier";
@@ -87,7 +87,7 @@ it("the labelled sites are there: 69 sites in three sets, every label a five-dig
   expect(new Set(SITES.map((s) => sicHierarchy(s.known[0])!.section.letter)).size).toBeGreaterThanOrEqual(13);
 });
 
-describe.skipIf(!env.SHARED_PRESENT)("the classifier built from the real lists (issue 18)", () => {
+describe.skipIf(!SHARED_PRESENT)("the classifier built from the real lists (issue 18)", () => {
   let model: SicModel;
   let plain: SicModel;
   beforeAll(async () => {

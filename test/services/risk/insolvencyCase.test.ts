@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../../support/shared";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import type { InsolvencyCase } from "../../../src/services/companies/records";
@@ -263,7 +263,7 @@ describe("SPEC §4.8 distress-signals: how a case ended and how long ago (issue 
   });
 });
 
-describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 distress-signals on Companies House's own data (../shared)", () => {
+describe.skipIf(!SHARED_PRESENT)("SPEC §4.8 distress-signals on Companies House's own data (../shared)", () => {
   it("every case type Companies House publishes has a procedure (none falls to unknown)", async () => {
     const yaml = parseYaml(await (await fetch("http://shared.test/data/ch-enumerations/constants.yml")).text()) as {
       insolvency_case_type: Record<string, string>;

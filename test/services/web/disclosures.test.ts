@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../../support/shared";
 import { describe, expect, it } from "vitest";
 import {
   classifyVat,
@@ -73,7 +73,7 @@ describe("statedCompanyNumbers", () => {
     expect(l.quote.length).toBeLessThanOrEqual(202);
   });
 
-  it.skipIf(!env.SHARED_PRESENT)("reads real footers (shared corpus)", async () => {
+  it.skipIf(!SHARED_PRESENT)("reads real footers (shared corpus)", async () => {
     const text = async (p: string) => {
       const html = await (await fetch(`http://shared.test/${p}`)).text();
       return html

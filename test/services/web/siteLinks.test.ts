@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../../support/shared";
 import { describe, expect, it } from "vitest";
 import { classifyLink, legalPagesToFollow, pageLinks, readPage, visibleText } from "../../../src/services/web/siteLinks";
 
@@ -100,7 +100,7 @@ describe("pageLinks and classifyLink", () => {
     expect(l.map((x) => x.sameSite)).toEqual([true, false, false]);
   });
 
-  it.skipIf(!env.SHARED_PRESENT)("reads real pages' footers (shared corpus)", async () => {
+  it.skipIf(!SHARED_PRESENT)("reads real pages' footers (shared corpus)", async () => {
     const page = async (p: string) => readPage(await (await fetch(`http://shared.test/${p}`)).text(), "https://www.example.co.uk/statement");
     const cwiri = await page("corpora/modern-slavery/statements/cwiri-mss-2026.html");
     expect(cwiri.footerText).toContain("Registered in Scotland as Company Number SC859594");

@@ -5,7 +5,7 @@
  * incremental update before PDF.js opens the file. Real PDFs first: every node of each (object streams,
  * cross-reference streams and earlier updates among them) regrouped to two kids a node reads exactly as the file does.
  */
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../../support/shared";
 import { getDocumentProxy } from "unpdf";
 import { describe, expect, it } from "vitest";
 import { encryptedPdf, manyPagesPdf } from "../../../scripts/hostile/binary.mjs";
@@ -53,7 +53,7 @@ const refusal = (e: unknown) => {
   return (e as InputError).message;
 };
 
-describe.skipIf(!env.SHARED_PRESENT)("real PDFs (../shared/corpora)", () => {
+describe.skipIf(!SHARED_PRESENT)("real PDFs (../shared/corpora)", () => {
   for (const p of REAL) {
     it(`${p}: the tree is followed and left alone; regrouped to two kids a node, it reads page for page the same`, async () => {
       const bytes = await real(p);

@@ -6,7 +6,7 @@
  * list in ../shared for the tests and the bench); it is bounded as the service's own readers are, and held to that
  * here: what it inflates, its entries, its cells and a cell's characters, each refused naming its limit.
  */
-import { env } from "cloudflare:workers";
+import { SHARED_PRESENT } from "../../support/shared";
 import { describe, expect, it } from "vitest";
 import { Zip, ZipDeflate, strToU8, zipSync } from "fflate";
 import { zipBomb } from "../../../scripts/hostile/binary.mjs";
@@ -80,7 +80,7 @@ describe("the service refuses a workbook given as the sanctions list, without re
     expect(Date.now() - t0).toBeLessThan(100); // nothing inflated
   }, 60_000);
 
-  it.skipIf(!env.SHARED_PRESENT)("the real OFSI list of 10 April 2025 is refused the same way", async () => {
+  it.skipIf(!SHARED_PRESENT)("the real OFSI list of 10 April 2025 is refused the same way", async () => {
     const b = new Uint8Array(await (await fetch(`http://shared.test/${OFSI_CONLIST_2025_04_10}`)).arrayBuffer());
     expect(() => parseUkSanctionsFile(b)).toThrow(/is no longer read; give the FCDO UK Sanctions List as CSV/);
   });
@@ -115,7 +115,7 @@ describe("the test-support XLSX reader", () => {
     expect(readXlsxSheet(withSheetXml(xml)).rows).toEqual([["", "BNK (UK)", ...new Array(33).fill(""), "2"]]);
   });
 
-  it.skipIf(!env.SHARED_PRESENT)(
+  it.skipIf(!SHARED_PRESENT)(
     "reads the real OFSI list of 10 April 2025 whole: 18,798 rows of up to 36 columns",
     async () => {
       const b = new Uint8Array(await (await fetch(`http://shared.test/${OFSI_CONLIST_2025_04_10}`)).arrayBuffer());
