@@ -61,8 +61,6 @@ export interface CallMeta {
    * without a Durable Object). Default: the KeyLedger Durable Objects of `env.LEDGER` (durableLedgers).
    */
   ledgers?: Ledgers;
-  /** Tests: wraps the caller's ledger (as `ledgers` gives it), e.g. to delay calls before they reach it or after it answered. */
-  ledger?: (real: LedgerPort, name: string) => LedgerPort;
   /** Tests: how long a ledger call may take before the gateway gives up on it (default LEDGER_TIMEOUT_MS). */
   ledgerTimeoutMs?: number;
 }
@@ -394,12 +392,7 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
     const ledgers = meta.ledgers ?? durableLedgers(env);
     const headers: Record<string, string> = {};
     if (auth) {
-      ledger = new CallLedger(
-        (meta.ledger ?? ((l) => l))(ledgers.get(auth.caller.ledger.name), auth.caller.ledger.name),
-        auth,
-        meta.ledgerTimeoutMs ?? LEDGER_TIMEOUT_MS,
-        meta,
-      );
+      ledger = new CallLedger(ledgers.get(auth.caller.ledger.name), auth, meta.ledgerTimeoutMs ?? LEDGER_TIMEOUT_MS, meta);
       const cost = priceOf(op.price, input, auth.caller.plan);
       const r = await ledger.charge(cost, now);
       if (!r.ok) {

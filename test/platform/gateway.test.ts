@@ -9,6 +9,7 @@ import { balanceOf, call, createTestKey, json } from "../helpers";
 import { type LedgerMethod, type Slowness, slowLedger } from "./slowLedger";
 import { testOperation } from "../support/testOperation";
 import { memoryLedgers } from "../../src/shared/ledgerBook";
+import { durableLedgers } from "../../src/ledger/durableLedgers";
 
 const LATE = "/api/v1/late-payment?amount=100&due=2026-01-15&paid=2026-02-05";
 
@@ -353,7 +354,7 @@ describe("issue 29 §2 billing stays exact when the ledger is slow (time-out 250
   const slowed = (plan: Partial<Record<LedgerMethod, Slowness[]>>) =>
     slowLedger((m, _args, attempt) => plan[m]?.[attempt] ?? plan[m]?.at(-1) ?? { mode: "fast" });
   const run = async (op: AnyOperation, key: string, slow: ReturnType<typeof slowed>) => {
-    const o = await execute(env, op, {}, meta(key, { ledger: slow.wrap, ledgerTimeoutMs: T, waitUntil: slow.waitUntil }));
+    const o = await execute(env, op, {}, meta(key, { ledgers: slow.over(durableLedgers(env)), ledgerTimeoutMs: T, waitUntil: slow.waitUntil }));
     await slow.drain();
     return o;
   };
@@ -491,7 +492,7 @@ describe("issue 31 the gateway charges through the Ledger port: the in-memory le
   const quiet = () => vi.spyOn(console, "error").mockImplementation(() => {});
   /** Runs one call on `ledgers` (wrapped by a slow ledger when given), its background work awaited. */
   const run = async (op: AnyOperation, key: string, ledgers: ReturnType<typeof memoryLedgers>, slow = slowLedger(() => ({ mode: "fast" }))) => {
-    const o = await execute(noDurableObject, op, {}, meta(key, { ledgers, ledger: slow.wrap, ledgerTimeoutMs: T, waitUntil: slow.waitUntil }));
+    const o = await execute(noDurableObject, op, {}, meta(key, { ledgers: slow.over(ledgers), ledgerTimeoutMs: T, waitUntil: slow.waitUntil }));
     await slow.drain();
     return o;
   };

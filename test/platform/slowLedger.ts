@@ -1,7 +1,8 @@
 import type { LedgerPort } from "../../src/platform/gateway";
+import type { Ledgers } from "../../src/shared/ledger";
 
 /**
- * A slow ledger for tests (issue 29 §2): wraps the real KeyLedger stub the gateway reaches (CallMeta.ledger) and makes
+ * A slow ledger for tests (issue 29 §2): wraps the ledgers the gateway is given (CallMeta.ledgers: the KeyLedger Durable Objects, or memoryLedgers()) and makes
  * chosen calls late. `before`: the call waits, then reaches the Durable Object (it lands after the gateway gave up);
  * `after`: it runs at once and its answer waits (it landed, the answer comes late); `lost`: it never reaches the object
  * (a failed connection). Nothing else is faked: the real KeyLedger decides every charge and refund.
@@ -11,8 +12,8 @@ export type Slowness = { mode: "fast" } | { mode: "before" | "after"; ms: number
 export type LedgerMethod = "charge" | "chargeOnce" | "refund";
 
 export interface SlowLedger {
-  /** For CallMeta.ledger. */
-  wrap: (real: LedgerPort) => LedgerPort;
+  /** For CallMeta.ledgers: `base` with its charges, charges-once and refunds slowed as `choose` says (peek as it is). */
+  over: (base: Ledgers) => Ledgers;
   /** For CallMeta.waitUntil: the gateway's background work, kept to be awaited. */
   waitUntil: (p: Promise<unknown>) => void;
   /** Waits for every ledger call still on its way and every background task (including those they start). */
@@ -57,7 +58,17 @@ export function slowLedger(choose: (method: LedgerMethod, args: unknown[], attem
       return p;
     };
   return {
-    wrap: (real) => ({ charge: wrapMethod(real, "charge"), chargeOnce: wrapMethod(real, "chargeOnce"), refund: wrapMethod(real, "refund") }) as LedgerPort,
+    over: (base) => ({
+      get(name) {
+        const real = base.get(name);
+        return {
+          charge: wrapMethod(real, "charge"),
+          chargeOnce: wrapMethod(real, "chargeOnce"),
+          refund: wrapMethod(real, "refund"),
+          peek: (...args) => real.peek(...args),
+        } as ReturnType<Ledgers["get"]>;
+      },
+    }),
     waitUntil: (p) => track(p),
     drain: async () => {
       while (inflight.size) await Promise.allSettled([...inflight]);

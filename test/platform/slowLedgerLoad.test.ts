@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { enrichBatch } from "../../src/operations/enrichment/enrichBatch";
 import { calculateLatePayment } from "../../src/operations/money/calculateLatePayment";
 import { ApiError } from "../../src/platform/errors";
+import { durableLedgers } from "../../src/ledger/durableLedgers";
 import { type Outcome, execute } from "../../src/platform/gateway";
 import type { PlanId } from "../../src/platform/plans";
 import type { AnyOperation } from "../../src/platform/registry";
@@ -81,7 +82,7 @@ async function runLoad(calls: Call[], plan: PlanId) {
         ip: "192.0.2.1",
         apiKey: key,
         waitUntil: slow.waitUntil,
-        ledger: slow.wrap,
+        ledgers: slow.over(durableLedgers(env)),
         ledgerTimeoutMs: T,
       });
       return { c, o, requestId };
