@@ -10,13 +10,13 @@ import { describe, expect, it } from "vitest";
  * the same as it, step for step.
  */
 import { KeyLedger } from "../../src/ledger/KeyLedger";
-import type { ChargeRequest } from "../../src/shared/ledger";
 import { CHARGE_MEMORY_MS } from "../../src/shared/ledgerBook";
 import { execute } from "../../src/platform/gateway";
 import { BURST_WINDOW_MS, PLANS, periodOf } from "../../src/platform/plans";
 import { calculateLatePayment as latePayment } from "../../src/operations/money/calculateLatePayment";
 import type { AnyOperation } from "../../src/platform/registry";
 import { balanceOf, call, createTestKey, json, ledgerOf } from "../helpers";
+import { chargeRequestFor } from "../support/chargeRequest";
 
 const LATE = "/api/v1/late-payment?amount=100&due=2026-01-15&paid=2026-02-05";
 
@@ -24,18 +24,7 @@ const LATE = "/api/v1/late-payment?amount=100&due=2026-01-15&paid=2026-02-05";
 function freshLedger(allowance: number) {
   const name = `test:${crypto.randomUUID()}`;
   const stub = ledgerOf(name);
-  const req = (now: number, over: Partial<ChargeRequest> = {}): ChargeRequest => ({
-    cost: 1,
-    keyId: "key_a",
-    period: periodOf(now),
-    allowance,
-    startingBalance: null,
-    burstLimit: 60,
-    burstWindowMs: BURST_WINDOW_MS,
-    now,
-    ...over,
-  });
-  return { stub, req };
+  return { stub, req: chargeRequestFor(allowance) };
 }
 
 describe("SPEC §8 credits are atomic under concurrency", () => {

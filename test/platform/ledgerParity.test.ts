@@ -1,11 +1,12 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
+import { chargeRequestFor } from "../support/chargeRequest";
 import { describe, expect, it } from "vitest";
 import { KeyLedger } from "../../src/ledger/KeyLedger";
 import { durableLedgers } from "../../src/ledger/durableLedgers";
-import type { ChargeRequest, Ledger } from "../../src/shared/ledger";
+import type { Ledger } from "../../src/shared/ledger";
 import { type StoredLedger, memoryLedger, memoryLedgerStore } from "../../src/shared/ledgerBook";
-import { BURST_WINDOW_MS, periodOf } from "../../src/shared/plans";
+import { periodOf } from "../../src/shared/plans";
 import { ledgerOf } from "../helpers";
 
 /**
@@ -19,17 +20,7 @@ const t0 = Date.UTC(2026, 2, 31, 23, 59, 0); // a minute before April
 const MARCH = periodOf(t0);
 const APRIL = periodOf(t0 + 60_000);
 
-const charge = (now: number, over: Partial<ChargeRequest> = {}): ChargeRequest => ({
-  cost: 1,
-  keyId: "key_a",
-  period: periodOf(now),
-  allowance: 10,
-  startingBalance: null,
-  burstLimit: 3,
-  burstWindowMs: BURST_WINDOW_MS,
-  now,
-  ...over,
-});
+const charge = chargeRequestFor(10, 3);
 
 /** A sequence of calls, each step's answer kept (a concurrent step's answers sorted: their order is not the point). */
 const SCRIPT: [string, (l: Ledger) => Promise<unknown>][] = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ChargeRequest } from "../../src/shared/ledger";
 import { CHARGE_MEMORY_MS, type LedgerStore, memoryLedger, memoryLedgerStore } from "../../src/shared/ledgerBook";
-import { BURST_WINDOW_MS, periodOf } from "../../src/shared/plans";
+import { periodOf } from "../../src/shared/plans";
+import { chargeRequestFor } from "../support/chargeRequest";
 
 /**
  * Issue 31 "one wiring": the credit ledger's rules (shared/ledgerBook.ts), tested once, on the in-memory ledger: no
@@ -17,17 +17,7 @@ const P = periodOf(t0);
 function fresh(allowance: number, opts: { clock?: () => number } = {}) {
   const store = memoryLedgerStore();
   const ledger = memoryLedger({ store, clock: opts.clock });
-  const req = (now: number, over: Partial<ChargeRequest> = {}): ChargeRequest => ({
-    cost: 1,
-    keyId: "key_a",
-    period: periodOf(now),
-    allowance,
-    startingBalance: null,
-    burstLimit: 60,
-    burstWindowMs: BURST_WINDOW_MS,
-    now,
-    ...over,
-  });
+  const req = chargeRequestFor(allowance);
   return { ledger, store, req, reopen: () => memoryLedger({ store, clock: opts.clock }) };
 }
 
