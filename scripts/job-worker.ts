@@ -2,11 +2,12 @@
  * The Worker `npm run job` starts (scripts/job.mjs): wiring only, like src/index.ts. It is served under the API
  * Worker's name with the API Worker's D1 databases and KeyLedger class, on the same local state as `npm start`, so a
  * job reads and writes what the local server serves, and a watch's month is charged on the same ledger. Each POST
- * runs one job (src/cli/jobs.ts) and answers its events as they come, one JSON object a line.
+ * runs one job (src/cli/jobs.ts) with the ports the cron and the queues run with (src/platform/jobPorts.ts), and
+ * answers its events as they come, one JSON object a line.
  */
 import { type JobEvent, type JobRequest, runJob } from "../src/cli/jobs";
 import type { Env } from "../src/env";
-import { watchPortsFor } from "../src/platform/watchDeps";
+import { jobPortsFor } from "../src/platform/jobPorts";
 
 export { KeyLedger } from "../src/ledger/KeyLedger";
 
@@ -22,7 +23,7 @@ export default {
       writing = writing.then(() => writer.write(encoder.encode(`${JSON.stringify(e)}\n`))).catch(() => {});
     };
     ctx.waitUntil(
-      runJob(env, req, () => watchPortsFor(env), emit)
+      runJob(jobPortsFor(env), env, req, emit)
         .catch((e) => emit({ kind: "fail", what: req.job, text: `stopped: ${String((e as Error)?.stack ?? e)}`, upstreams: [] }))
         .then(() => writing)
         .finally(() => writer.close().catch(() => {})),

@@ -5,6 +5,8 @@
  */
 import type { Env } from "../env";
 import type { EditionFile } from "../jobs/ingest/adapter";
+import type { IngestUpstreams } from "../jobs/ports";
+import type { IngestDbs } from "../jobs/ingest/store";
 import { ADAPTERS } from "../jobs/ingest/adapters";
 import { ingestEdition } from "../jobs/ingest/job";
 import { storeOf } from "../jobs/ingest/pipeline";
@@ -28,8 +30,11 @@ export const SAMPLE_FILES = REGISTER_SOURCES.flatMap((source) =>
   REGISTER_CATALOGUE[source].samples.map((s: SampleFile) => ({ source, file: s.file, date: s.date ?? null })),
 );
 
+/** The local databases, as the ingest pipeline's ports name them (this CLI has no queue: a file loads in one chunk). */
+const dbsOf = (env: Pick<Env, "DB" | "COMPANIES_DB">): IngestDbs => ({ db: env.DB, companiesDb: env.COMPANIES_DB });
+
 export async function ingestFile(
-  env: Env,
+  env: Pick<Env, "DB" | "COMPANIES_DB"> & IngestUpstreams,
   source: RegisterSource,
   bytes: Uint8Array | null,
   opts: {
@@ -63,13 +68,13 @@ export async function ingestFile(
   file.editionDate ??= (await ADAPTERS[source].dateOf?.(file)) ?? null;
   // One chunk: chunks exist for a queue invocation's CPU limit, which Node does not have (the queue's resumed
   // chunks are tested on their own); each further chunk would read the file again from its start.
-  return ingestEdition(env, file, { onProgress: opts.onProgress });
+  return ingestEdition(dbsOf(env), file, { onProgress: opts.onProgress });
 }
 
 /** Empties registers (`npm run reset`): each source's entries, changes and runs. */
 export async function resetRegisters(env: Env, sources: RegisterSource[]): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const s of sources) out[s] = await storeOf(s).reset(env, s);
+  for (const s of sources) out[s] = await storeOf(s).reset(dbsOf(env), s);
   return out;
 }
 
@@ -78,7 +83,7 @@ export async function resetRegisters(env: Env, sources: RegisterSource[]): Promi
  * tenders table (not a register: src/jobs/tenders.ts), answered in the shape the script prints for a register.
  */
 export async function ingestTenders(env: Env, bytes: Uint8Array, opts: { fileName: string | null; url: string | null; sample?: boolean }) {
-  const r = await loadTenderFile(env, bytes, opts);
+  const r = await loadTenderFile({ db: env.DB }, bytes, opts);
   return {
     source: "tenders",
     scope: "",

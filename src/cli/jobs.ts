@@ -7,10 +7,11 @@
  * configuration variable of any upstream that could not be read.
  */
 import { dueCompanies } from "../db/watch";
-import type { Env } from "../env";
 import { refreshBankRate } from "../jobs/bankRate";
 import { handleIngestJob } from "../jobs/ingest/job";
 import type { IngestJob } from "../jobs/ingest/message";
+import type { IngestPorts, JobPorts } from "../jobs/ports";
+import { DAILY, type DailyJobName, startRegisterReads } from "../jobs/schedule";
 import { refreshTenders } from "../jobs/tenders";
 import { deliverEvent } from "../jobs/watch/deliver";
 import { readWatchedCompany } from "../jobs/watch/read";
@@ -58,13 +59,17 @@ const MAX_MESSAGES = 10_000;
 
 const messageOf = (e: unknown) => String((e as Error)?.message ?? e);
 
-/** Runs one job, saying what it does through `emit`; ends with a `done` event. */
-export async function runJob(env: Env, req: JobRequest, watchPorts: () => WatchPorts, emit: (e: JobEvent) => void): Promise<void> {
+/**
+ * Runs one job with the jobs' ports (src/platform/jobPorts.ts), saying what it does through `emit`; ends with a `done`
+ * event. `config` is the configuration the ports were built from: a variable an upstream failure names is shown with its
+ * value (a key only as set or not).
+ */
+export async function runJob(ports: JobPorts, config: object, req: JobRequest, emit: (e: JobEvent) => void): Promise<void> {
   let failed = 0;
   let warned = 0;
   const settings = (vars: readonly UpstreamVar[]): UpstreamSetting[] =>
     vars.map((v) => {
-      const value = (env as unknown as Record<string, unknown>)[v.name];
+      const value = (config as Record<string, unknown>)[v.name];
       const text = typeof value === "string" && value !== "" ? value : null;
       return { name: v.name, secret: !!v.secret, value: v.secret ? (text ? "(set)" : null) : text };
     });
@@ -85,24 +90,23 @@ export async function runJob(env: Env, req: JobRequest, watchPorts: () => WatchP
   try {
     switch (req.job as JobName) {
       case "watch":
-        await watchJob(watchPorts(), null, say);
+        await watchJob(ports.watch, null, say);
         break;
       case "watch-now":
-        await watchJob(watchPorts(), args, say);
+        await watchJob(ports.watch, args, say);
         break;
       case "registers":
-        await registersJob(env, args, say);
+        await registersJob(ports.ingest, args, say);
         break;
       case "bank-rate":
-        await bankRateJob(env, now, say);
+        await DAILY_RUNS["bank-rate"](ports, now, say);
         break;
       case "tenders":
-        await tendersJob(env, now, say);
+        await DAILY_RUNS.tenders(ports, now, say);
         break;
       case "daily":
-        await registersJob(env, [], say);
-        await bankRateJob(env, now, say);
-        await tendersJob(env, now, say);
+        // What the daily cron runs (src/jobs/schedule.ts DAILY), in its order, each handled to its end here.
+        for (const job of DAILY) await DAILY_RUNS[job.name](ports, now, say);
         break;
       default:
         say.fail(req.job, `no such job; jobs: ${JOB_NAMES.join(", ")}`);
@@ -121,9 +125,16 @@ interface Say {
   fail(what: string, text: string, vars?: readonly UpstreamVar[]): void;
 }
 
+/** The daily jobs as this command runs them: each to its end (what the cron sends to the ingest queue is handled here). */
+const DAILY_RUNS: Record<DailyJobName, (ports: JobPorts, now: Date, say: Say) => Promise<void>> = {
+  registers: (ports, _now, say) => registersJob(ports.ingest, [], say),
+  "bank-rate": bankRateJob,
+  tenders: tendersJob,
+};
+
 // ---- registers ---------------------------------------------------------------------------------------------------
 
-async function registersJob(env: Env, names: string[], say: Say): Promise<void> {
+async function registersJob(base: IngestPorts, names: string[], say: Say): Promise<void> {
   const unknown = names.filter((n) => !(REGISTER_SOURCES as readonly string[]).includes(n));
   if (unknown.length) {
     say.fail("registers", `no such register: ${unknown.join(", ")}; registers: ${REGISTER_SOURCES.join(", ")}`);
@@ -133,14 +144,9 @@ async function registersJob(env: Env, names: string[], say: Say): Promise<void> 
   for (const source of sources) {
     say.info(`registers/${source}: reading the current edition…`);
     // The ingest queue of this run: a file bigger than one message goes on in further messages, handled here in turn.
-    const queue: IngestJob[] = [{ source }];
-    const local: Env = {
-      ...env,
-      INGEST: {
-        send: async (body: IngestJob) => void queue.push(body),
-        sendBatch: async (msgs: Iterable<MessageSendRequest<IngestJob>>) => void queue.push(...[...msgs].map((m) => m.body)),
-      } as unknown as Env["INGEST"],
-    };
+    const queue: IngestJob[] = [];
+    const local: IngestPorts = { ...base, enqueue: async (jobs) => void queue.push(...jobs) };
+    await startRegisterReads(local, [source]);
     let results = 0;
     try {
       for (let n = 0; queue.length && n < MAX_MESSAGES; n++) {
@@ -171,20 +177,20 @@ async function registersJob(env: Env, names: string[], say: Say): Promise<void> 
 
 // ---- Bank Rate, tenders ------------------------------------------------------------------------------------------
 
-async function bankRateJob(env: Env, now: Date, say: Say): Promise<void> {
+async function bankRateJob(ports: JobPorts, now: Date, say: Say): Promise<void> {
   say.info("bank-rate: reading the Bank Rate series…");
   try {
-    const r = await refreshBankRate(env, now);
+    const r = await refreshBankRate(ports.bankRate, now);
     say.ok("bank-rate", `${r.changes} rate changes stored, known through ${r.knownThrough}`);
   } catch (e) {
     say.fail("bank-rate", `not read: ${messageOf(e)} (late-payment keeps the rates it holds)`, BANK_RATE_UPSTREAMS);
   }
 }
 
-async function tendersJob(env: Env, now: Date, say: Say): Promise<void> {
+async function tendersJob(ports: JobPorts, now: Date, say: Say): Promise<void> {
   say.info("tenders: reading the tender notices since the last complete read…");
   try {
-    const r = await refreshTenders(env, now);
+    const r = await refreshTenders(ports.tenders, now);
     if (r.outcome === "loaded")
       say.ok(
         "tenders",

@@ -1,7 +1,7 @@
 import { storeBankRate, storedBankRate } from "../db/bankRate";
-import type { Env } from "../env";
 import { REPO_BANK_RATE, changesOf } from "../services/money/bankRate";
 import { fetchBankRate } from "../sources/boe/client";
+import type { BankRatePorts } from "./ports";
 
 const DAY = 86_400_000;
 const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
@@ -12,15 +12,15 @@ const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
  * the rate of its last day holds through the days after it that have passed (a weekend, a bank holiday),
  * up to three of them.
  */
-export async function refreshBankRate(env: Env, now = new Date()): Promise<{ changes: number; knownThrough: string }> {
-  const stored = await storedBankRate(env.DB);
+export async function refreshBankRate(ports: BankRatePorts, now = new Date()): Promise<{ changes: number; knownThrough: string }> {
+  const stored = await storedBankRate(ports.db);
   const known = stored && stored.knownThrough > REPO_BANK_RATE.knownThrough ? stored.knownThrough : REPO_BANK_RATE.knownThrough;
   const from = iso(Date.parse(known) - 365 * DAY);
-  const observations = await fetchBankRate({ url: env.BOE_IADB_URL, from });
+  const observations = await fetchBankRate({ url: ports.iadbUrl, from });
   const last = observations[observations.length - 1].date;
   const yesterday = iso(now.getTime() - DAY);
   const through = iso(Math.min(Date.parse(last) + 3 * DAY, Date.parse(yesterday)));
   const changes = changesOf(observations);
-  await storeBankRate(env.DB, changes, through > last ? through : last);
+  await storeBankRate(ports.db, changes, through > last ? through : last);
   return { changes: changes.length, knownThrough: through > last ? through : last };
 }

@@ -26,13 +26,13 @@ import {
   tenderKinds,
   writeTenders,
 } from "../db/tenders";
-import type { Env } from "../env";
 import type { TenderNotice } from "../services/contracts/tenderMatch";
 import { UpstreamError } from "../shared/errors";
 import { CONTRACTS_MAX_WAIT_SECONDS, type ContractsClientConfig } from "../sources/contracts/client";
 import { type TendersParse, closeNotice, fetchCfTenders, fetchFtsTenders, mergeNotice, parseTenders } from "../sources/contracts/tenders";
 import { RegisterFormatError } from "../sources/format-error";
 import { timedFetch } from "./ingest/adapter";
+import type { TendersPorts } from "./ports";
 
 const DAY = 86_400_000;
 /** The longest window read after an outage: older notices are not asked for (load them with the CLI). */
@@ -95,14 +95,14 @@ const describe = (e: unknown) =>
  * Sample notices are refused over real ones; real ones replace the samples.
  */
 export async function loadTenderFile(
-  env: Pick<Env, "DB">,
+  ports: Pick<TendersPorts, "db">,
   bytes: Uint8Array,
   opts: { fileName?: string | null; url?: string | null; sample?: boolean; now?: Date } = {},
 ): Promise<TendersResult & { editionDate: string | null }> {
   const now = opts.now ?? new Date();
   const sample = !!opts.sample;
   const log = (outcome: TenderRead["outcome"], reason: string | null, extra: Partial<TenderRead> = {}) =>
-    recordTenderRead(env.DB, {
+    recordTenderRead(ports.db, {
       startedAt: now.toISOString(),
       finishedAt: new Date().toISOString(),
       window: null,
@@ -136,38 +136,38 @@ export async function loadTenderFile(
     await log(e instanceof RegisterFormatError ? "refused" : "failed", reason);
     return result(e instanceof RegisterFormatError ? "refused" : "failed", reason);
   }
-  const kinds = await tenderKinds(env.DB);
+  const kinds = await tenderKinds(ports.db);
   if (sample && kinds.real) {
     const reason = "sample data is never loaded over real data: the tenders table already holds real notices";
     await log("refused", reason);
     return result("refused", reason, {}, parsed.editionDate);
   }
-  if (!sample && kinds.sample) await deleteSampleTenders(env.DB);
+  if (!sample && kinds.sample) await deleteSampleTenders(ports.db);
   const releases = parsed.notices.length + parsed.closures.length;
-  const applied = await applyTenders(env.DB, parsed, { sample, now });
+  const applied = await applyTenders(ports.db, parsed, { sample, now });
   await log("loaded", null, { releases, written: applied.written, closed: applied.closed, notes: parsed.notes });
   return result("loaded", null, { releases, ...applied, notes: parsed.notes }, parsed.editionDate);
 }
 
 /** The daily read (from the cron): the days since the last complete window, both publishers, see the header. */
 export async function refreshTenders(
-  env: Pick<Env, "DB" | "FIND_A_TENDER_URL" | "CONTRACTS_FINDER_URL">,
+  ports: TendersPorts,
   now = new Date(),
   opts: { fetchImpl?: typeof fetch; sleep?: (ms: number) => Promise<void> } = {},
 ): Promise<TendersResult> {
   const cfg: ContractsClientConfig = {
-    ftsUrl: env.FIND_A_TENDER_URL,
-    cfUrl: env.CONTRACTS_FINDER_URL,
+    ftsUrl: ports.findATenderUrl,
+    cfUrl: ports.contractsFinderUrl,
     fetchImpl: opts.fetchImpl ?? timedFetch,
     sleep: opts.sleep,
   };
   const floor = now.getTime() - CATCH_UP_DAYS * DAY;
-  const last = await lastTenderWindowEnd(env.DB);
+  const last = await lastTenderWindowEnd(ports.db);
   let start = Math.max(last ? Date.parse(last) : now.getTime() - DAY, floor);
   const end = now.getTime();
   const total: TendersResult = { outcome: "loaded", days: 0, releases: 0, written: 0, closed: 0, reason: null, readThrough: last };
   // Our sample notices go once a day's notices were read (a read that fails leaves them: issue 31, npm run job offline).
-  let samples = (await tenderKinds(env.DB)).sample;
+  let samples = (await tenderKinds(ports.db)).sample;
   while (start < end && total.days < MAX_DAYS_PER_RUN) {
     // A day at a time; the last slice takes the remainder when it is less than a day and a bit.
     const stop = end - start < DAY * 1.5 ? end : start + DAY;
@@ -179,11 +179,11 @@ export async function refreshTenders(
       const parsed = parseTenders(JSON.stringify({ publishedDate: window.end, releases: [...fts.releases, ...cf.releases] }));
       const releases = fts.releases.length + cf.releases.length;
       if (samples) {
-        await deleteSampleTenders(env.DB);
+        await deleteSampleTenders(ports.db);
         samples = false;
       }
-      const applied = await applyTenders(env.DB, parsed, { sample: false, now });
-      await recordTenderRead(env.DB, {
+      const applied = await applyTenders(ports.db, parsed, { sample: false, now });
+      await recordTenderRead(ports.db, {
         startedAt,
         finishedAt: new Date().toISOString(),
         window,
@@ -204,11 +204,11 @@ export async function refreshTenders(
     } catch (e) {
       const reason = describe(e);
       const none = { fileName: null, url: null, releases: 0, written: 0, closed: 0, sample: false, notes: null };
-      await recordTenderRead(env.DB, { ...none, startedAt, finishedAt: new Date().toISOString(), window, outcome: "failed", reason });
+      await recordTenderRead(ports.db, { ...none, startedAt, finishedAt: new Date().toISOString(), window, outcome: "failed", reason });
       return { ...total, outcome: "failed", reason };
     }
     start = stop;
   }
-  await pruneTenders(env.DB, now);
+  await pruneTenders(ports.db, now);
   return total;
 }

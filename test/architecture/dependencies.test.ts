@@ -18,7 +18,8 @@ import { describe, expect, it } from "vitest";
  * - `env` (src/env.ts, the Worker's bindings as types) may be imported by the layers the runtime hands `env` to:
  *   index, platform, jobs, ledger. Not by services, sources, db or shared (they get config and ports instead).
  * - operations may import types (only) from sources: a handler names the records ctx.services returns.
- * - platform may import anything but jobs: the services wiring builds sources and db adapters; background
+ * - platform may import anything but jobs' code: the services wiring builds sources and db adapters, and the jobs'
+ *   composition root (platform/jobPorts.ts) builds the ports the jobs declare (types from jobs/ports.ts); background
  *   work starts from src/index.ts (scheduled, queue).
  * - operations and app may import platform's operation kit only (KIT below: the registry's defineOperation, the
  *   shared schemas, errors, plans, crypto, and the Services type): every operation file is defined through it. The
@@ -45,7 +46,8 @@ const RULES: Rule[] = [
   {
     layer: "platform",
     mayNot: ["jobs"],
-    why: "the registry, generators, gateway and services wiring; background work is started by src/index.ts (scheduled, queue), never by the request path",
+    typeOnly: ["jobs"],
+    why: "the registry, generators, gateway and the wiring (services.ts for requests, jobPorts.ts for jobs, which names the jobs' ports as types); background work is started by src/index.ts (scheduled, queue), never by the request path",
   },
   {
     layer: "operations",
@@ -388,5 +390,16 @@ describe("docs/architecture.md layers: every import in src/ follows the table", 
         `${scc.length} files import each other: ${loopThrough(scc[0], new Set(scc))}${scc.length > 2 ? ` (all of them: ${scc.map(show).join(", ")})` : ""}`,
     );
     expect(found).toEqual([]);
+  });
+});
+
+describe("one wiring (issue 31): jobs run on ports, never on env", () => {
+  it("no file of src/jobs/ but its ports' declaration names Env: what a job needs comes from platform/jobPorts.ts", () => {
+    const named = Object.entries(FILES)
+      .filter(([f, text]) => f.startsWith("/src/jobs/") && f !== "/src/jobs/ports.ts" && /\bEnv\b/.test(text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "")))
+      .map(([f]) => `${show(f)} names Env: take the job's ports (src/jobs/ports.ts) instead, built in src/platform/jobPorts.ts`);
+    expect(named).toEqual([]);
+    // The check can fail: ports.ts itself names Env (the upstreams' variables are picked from it).
+    expect(FILES["/src/jobs/ports.ts"]).toMatch(/\bEnv\b/);
   });
 });

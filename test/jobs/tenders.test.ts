@@ -4,6 +4,7 @@ import { openTenderCandidates, openTenderCount, resetTenders, storedTenders, ten
 import { ingestEdition } from "../../src/jobs/ingest/job";
 import { storeOf } from "../../src/jobs/ingest/pipeline";
 import { loadTenderFile, refreshTenders } from "../../src/jobs/tenders";
+import { ingestPortsFor, tendersPortsFor } from "../../src/platform/jobPorts";
 
 /**
  * Issue 18 §2 tender-match, notices in: our tender release package through loadTenderFile (the CLI and npm start),
@@ -41,12 +42,12 @@ const OPEN_IN_SAMPLE = [
 
 beforeEach(async () => {
   await resetTenders(env.DB);
-  await storeOf("contracts").reset(env, "contracts");
+  await storeOf("contracts").reset(ingestPortsFor(env), "contracts");
 });
 
 describe("issue 18 §2 tender notices loaded from a file", () => {
   it("our package: every process stored once; only the open ones are offered (cancelled, awarded, past deadline never)", async () => {
-    const r = await loadTenderFile(env, await bytesOf(SAMPLE), { fileName: "tender-release-package.json", now: new Date(NOW) });
+    const r = await loadTenderFile(tendersPortsFor(env), await bytesOf(SAMPLE), { fileName: "tender-release-package.json", now: new Date(NOW) });
     expect(r).toMatchObject({
       outcome: "loaded",
       editionDate: "2026-11-19",
@@ -64,7 +65,7 @@ describe("issue 18 §2 tender notices loaded from a file", () => {
   });
 
   it("a later file updates a notice, closes one by an award, and an older release changes nothing", async () => {
-    await loadTenderFile(env, await bytesOf(SAMPLE), { now: new Date(NOW) });
+    await loadTenderFile(tendersPortsFor(env), await bytesOf(SAMPLE), { now: new Date(NOW) });
     const pkg = await sample();
     const analytics = pkg.releases.find((r) => r.ocid === "ocds-h6vhtk-05b1a0")!;
     const joinery = pkg.releases.find((r) => r.ocid === "ocds-h6vhtk-05b201")!;
@@ -91,7 +92,7 @@ describe("issue 18 §2 tender notices loaded from a file", () => {
         desk,
       ],
     };
-    const r = await loadTenderFile(env, json(later), { now: new Date("2026-11-21T05:00:00Z") });
+    const r = await loadTenderFile(tendersPortsFor(env), json(later), { now: new Date("2026-11-21T05:00:00Z") });
     expect(r).toMatchObject({ outcome: "loaded", written: 2, closed: 1 });
     const stored = await storedTenders(env.DB, ["ocds-h6vhtk-05b1a0", "ocds-h6vhtk-05b201", "ocds-h6vhtk-05b1c4"]);
     expect(stored.get("ocds-h6vhtk-05b1a0")!.notice).toMatchObject({
@@ -105,7 +106,7 @@ describe("issue 18 §2 tender notices loaded from a file", () => {
   });
 
   it("an award the contracts register loads closes the open notice of its process", async () => {
-    await loadTenderFile(env, await bytesOf(SAMPLE), { now: new Date(NOW) });
+    await loadTenderFile(tendersPortsFor(env), await bytesOf(SAMPLE), { now: new Date(NOW) });
     expect(await openOcids()).toContain("ocds-h6vhtk-05b1a0");
     const award = {
       publishedDate: "2026-11-20T04:00:00Z",
@@ -122,7 +123,7 @@ describe("issue 18 §2 tender notices loaded from a file", () => {
         },
       ],
     };
-    const loaded = await ingestEdition(env, { source: "contracts", bytes: json(award), fileName: "award.json", url: null, editionDate: null });
+    const loaded = await ingestEdition(ingestPortsFor(env), { source: "contracts", bytes: json(award), fileName: "award.json", url: null, editionDate: null });
     expect(loaded.outcome).toBe("loaded");
     expect(await openOcids()).not.toContain("ocds-h6vhtk-05b1a0");
     expect(await openTenderCount(env.DB, TODAY, NOW)).toBe(5);
@@ -130,16 +131,16 @@ describe("issue 18 §2 tender notices loaded from a file", () => {
 
   it("sample notices are never loaded over real ones; the first real load replaces them; what is not OCDS is refused and changes nothing", async () => {
     const bytes = await bytesOf(SAMPLE);
-    expect((await loadTenderFile(env, bytes, { sample: true, now: new Date(NOW) })).outcome).toBe("loaded");
+    expect((await loadTenderFile(tendersPortsFor(env), bytes, { sample: true, now: new Date(NOW) })).outcome).toBe("loaded");
     expect(await tenderEdition(env.DB)).toMatchObject({ sample: true });
     const one = await sample();
     const real = { publishedDate: "2026-11-19T04:00:05Z", releases: one.releases.filter((r) => r.ocid === "ocds-h6vhtk-05b201") };
-    expect((await loadTenderFile(env, json(real), { now: new Date(NOW) })).outcome).toBe("loaded");
+    expect((await loadTenderFile(tendersPortsFor(env), json(real), { now: new Date(NOW) })).outcome).toBe("loaded");
     expect(await openOcids()).toEqual(["ocds-h6vhtk-05b201"]);
     expect(await tenderEdition(env.DB)).toMatchObject({ sample: false });
-    const refused = await loadTenderFile(env, bytes, { sample: true, now: new Date(NOW) });
+    const refused = await loadTenderFile(tendersPortsFor(env), bytes, { sample: true, now: new Date(NOW) });
     expect(refused).toMatchObject({ outcome: "refused", reason: expect.stringMatching(/sample data is never loaded over real data/) });
-    const bad = await loadTenderFile(env, new TextEncoder().encode("<html>maintenance</html>"), { now: new Date(NOW) });
+    const bad = await loadTenderFile(tendersPortsFor(env), new TextEncoder().encode("<html>maintenance</html>"), { now: new Date(NOW) });
     expect(bad).toMatchObject({ outcome: "refused", reason: expect.stringMatching(/^malformed file: tenders: expected OCDS JSON/) });
     expect(await openOcids()).toEqual(["ocds-h6vhtk-05b201"]);
   });
@@ -164,28 +165,28 @@ describe("issue 18 §2 the daily read of tender notices", () => {
 
   it("the first run reads the last day from both publishers (stages=tender); the next starts where it ended", async () => {
     const { asked, fetchImpl } = await upstream();
-    const r = await refreshTenders(env, new Date("2026-11-20T04:00:00Z"), { fetchImpl });
+    const r = await refreshTenders(tendersPortsFor(env), new Date("2026-11-20T04:00:00Z"), { fetchImpl });
     expect(r).toMatchObject({ outcome: "loaded", days: 1, written: 9, readThrough: "2026-11-20T04:00:00.000Z" });
     expect(asked.map((u) => new URL(u).hostname)).toEqual(["fts.test", "cf.test"]);
     expect(params(asked[0])).toEqual({ updatedFrom: "2026-11-19T04:00:00", updatedTo: "2026-11-20T04:00:00", stages: "tender", limit: "100" });
     expect(params(asked[1])).toEqual({ publishedFrom: "2026-11-19T04:00:00", publishedTo: "2026-11-20T04:00:00", stages: "tender", limit: "100" });
     expect(await openOcids()).toEqual(OPEN_IN_SAMPLE);
     const next = await upstream();
-    await refreshTenders(env, new Date("2026-11-21T04:00:00Z"), { fetchImpl: next.fetchImpl });
+    await refreshTenders(tendersPortsFor(env), new Date("2026-11-21T04:00:00Z"), { fetchImpl: next.fetchImpl });
     expect(params(next.asked[0])).toMatchObject({ updatedFrom: "2026-11-20T04:00:00", updatedTo: "2026-11-21T04:00:00" });
     expect(await tenderEdition(env.DB)).toMatchObject({ readThrough: "2026-11-21T04:00:00.000Z", sample: false });
   });
 
   it("a 429 beyond the wait budget fails the run (never 'no new tenders'); the next run reads the same day again, then the days after, a day at a time", async () => {
-    await refreshTenders(env, new Date("2026-11-20T04:00:00Z"), { fetchImpl: (await upstream()).fetchImpl });
+    await refreshTenders(tendersPortsFor(env), new Date("2026-11-20T04:00:00Z"), { fetchImpl: (await upstream()).fetchImpl });
     const busy = await upstream((u) =>
       u.hostname === "cf.test" ? new Response("Too Many Requests", { status: 429, headers: { "Retry-After": "3600" } }) : null,
     );
-    const failed = await refreshTenders(env, new Date("2026-11-21T04:00:00Z"), { fetchImpl: busy.fetchImpl, sleep: async () => {} });
+    const failed = await refreshTenders(tendersPortsFor(env), new Date("2026-11-21T04:00:00Z"), { fetchImpl: busy.fetchImpl, sleep: async () => {} });
     expect(failed).toMatchObject({ outcome: "failed", days: 0, readThrough: "2026-11-20T04:00:00.000Z" });
     expect(failed.reason).toMatch(/Contracts Finder answered 429 asking to wait 3600 s/);
     const again = await upstream();
-    const r = await refreshTenders(env, new Date("2026-11-23T04:00:00Z"), { fetchImpl: again.fetchImpl });
+    const r = await refreshTenders(tendersPortsFor(env), new Date("2026-11-23T04:00:00Z"), { fetchImpl: again.fetchImpl });
     expect(r).toMatchObject({ outcome: "loaded", days: 3, readThrough: "2026-11-23T04:00:00.000Z" });
     expect(again.asked.filter((u) => u.includes("fts.test")).map((u) => params(u).updatedFrom)).toEqual([
       "2026-11-20T04:00:00",
@@ -202,19 +203,19 @@ describe("issue 18 §2 the daily read of tender notices", () => {
   });
 
   it("the first real read removes our sample notices", async () => {
-    await loadTenderFile(env, await bytesOf(SAMPLE), { sample: true, now: new Date(NOW) });
+    await loadTenderFile(tendersPortsFor(env), await bytesOf(SAMPLE), { sample: true, now: new Date(NOW) });
     const empty = (async () => Response.json({ releases: [], links: {} })) as unknown as typeof fetch;
-    const r = await refreshTenders(env, new Date("2026-11-20T04:00:00Z"), { fetchImpl: empty });
+    const r = await refreshTenders(tendersPortsFor(env), new Date("2026-11-20T04:00:00Z"), { fetchImpl: empty });
     expect(r).toMatchObject({ outcome: "loaded", days: 1, written: 0 });
     expect(await openOcids()).toEqual([]);
   });
 
   it("a read that fails leaves our sample notices (tender-match keeps answering offline, e.g. under npm run job)", async () => {
-    await loadTenderFile(env, await bytesOf(SAMPLE), { sample: true, now: new Date(NOW) });
+    await loadTenderFile(tendersPortsFor(env), await bytesOf(SAMPLE), { sample: true, now: new Date(NOW) });
     const before = await openOcids();
     expect(before.length).toBeGreaterThan(0);
     const down = (async () => new Response("unavailable", { status: 503 })) as unknown as typeof fetch;
-    const r = await refreshTenders(env, new Date("2026-11-20T04:00:00Z"), { fetchImpl: down, sleep: async () => {} });
+    const r = await refreshTenders(tendersPortsFor(env), new Date("2026-11-20T04:00:00Z"), { fetchImpl: down, sleep: async () => {} });
     expect(r).toMatchObject({ outcome: "failed", days: 0 });
     expect(await openOcids()).toEqual(before);
     expect(await tenderEdition(env.DB)).toMatchObject({ sample: true });

@@ -8,6 +8,7 @@ import type { RegisterSource } from "../../src/services/registers/types";
 import { type Reading, readingOf } from "../../src/services/watch/reading";
 import { UpstreamError } from "../../src/shared/errors";
 import { bytesOf, enc, ingest, load } from "../operations/registers/registerData";
+import { ingestPortsFor } from "../../src/platform/jobPorts";
 
 /**
  * Issue 15 §2 the daily read: one watched company read from every source into a ReadingInput, on the fixtures the
@@ -46,8 +47,8 @@ async function read(company: string, services: Services = buildServices(env)): P
 }
 
 const loadFile = async (source: RegisterSource, path: string) => {
-  await storeOf(source).reset(env, source);
-  const r = await ingestEdition(env, { source, bytes: await bytesOf(path), fileName: path.split("/").pop()!, url: null, editionDate: null });
+  await storeOf(source).reset(ingestPortsFor(env), source);
+  const r = await ingestEdition(ingestPortsFor(env), { source, bytes: await bytesOf(path), fileName: path.split("/").pop()!, url: null, editionDate: null });
   expect(r.outcome).toBe("loaded");
 };
 

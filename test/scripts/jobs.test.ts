@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type JobEvent, runJob } from "../../src/cli/jobs";
 import type { Env } from "../../src/env";
-import { watchPortsFor } from "../../src/platform/watchDeps";
+import { jobPortsFor, watchPortsFor } from "../../src/platform/jobPorts";
 import type { CompanyRead, WatchPorts } from "../../src/services/watch/feed";
 import { call, createTestKey } from "../helpers";
 
@@ -18,7 +18,8 @@ const json = { "content-type": "application/json" };
 async function run(job: string, args: string[] = [], over: Partial<Env> = {}, ports?: () => WatchPorts): Promise<JobEvent[]> {
   const e = { ...env, ...over } as Env;
   const out: JobEvent[] = [];
-  await runJob(e, { job, args }, ports ?? (() => watchPortsFor(e)), (x) => out.push(x));
+  const all = jobPortsFor(e);
+  await runJob({ ...all, watch: ports?.() ?? all.watch }, e, { job, args }, (x) => out.push(x));
   return out;
 }
 const done = (evs: JobEvent[]) => evs.at(-1);

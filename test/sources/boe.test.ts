@@ -6,6 +6,7 @@ import { BANK_RATE_CHANGES, REPO_BANK_RATE, changesOf, rateFrom } from "../../sr
 import { RegisterFormatError } from "../../src/sources/format-error";
 import { iadbDate, parseBankRateCsv } from "../../src/sources/boe/parse";
 import { balanceOf, call, createTestKey, json } from "../helpers";
+import { bankRatePortsFor } from "../../src/platform/jobPorts";
 
 /** SPEC §4.8 late-payment: the Bank Rate series, read daily, with the repo's table as the seed and fallback. */
 
@@ -78,7 +79,7 @@ describe("SPEC §4.8 the daily read, and late-payment after it", () => {
     expect(before.status).toBe(422);
     expect(await balanceOf(keyId)).toBe(100);
 
-    expect(await refreshBankRate(env, new Date("2026-11-23T04:00:00Z"))).toEqual({ changes: 6, knownThrough: "2026-11-22" });
+    expect(await refreshBankRate(bankRatePortsFor(env), new Date("2026-11-23T04:00:00Z"))).toEqual({ changes: 6, knownThrough: "2026-11-22" });
     const stored = await storedBankRate(env.DB);
     expect(stored?.changes.at(-1)).toEqual(["2026-11-06", 3.5]);
 
@@ -107,7 +108,7 @@ describe("SPEC §4.8 the daily read, and late-payment after it", () => {
 
   it("SPEC §4.8 the Bank unreachable: the read fails, nothing stored changes, and late-payment keeps the repo's table", async () => {
     const cfg = { ...env, BOE_IADB_URL: "https://boe.test/nowhere" };
-    await expect(refreshBankRate(cfg, new Date("2026-11-23T04:00:00Z"))).rejects.toMatchObject({ name: "UpstreamError", source: "boe" });
+    await expect(refreshBankRate(bankRatePortsFor(cfg), new Date("2026-11-23T04:00:00Z"))).rejects.toMatchObject({ name: "UpstreamError", source: "boe" });
     expect(await storedBankRate(env.DB)).toBeNull();
     const { key } = await createTestKey();
     expect((await call("/api/v1/late-payment?amount=999.99&due=2026-01-15&paid=2026-10-08", { key })).status).toBe(200);

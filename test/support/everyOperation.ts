@@ -7,6 +7,7 @@ import { CHARITY_EXTRA_TABLES } from "../../src/sources/charity-commission/parse
 import { EXAMPLE_PLAN } from "../../src/operations/documents/checkCarbonReductionPlan";
 import { CHARITY, CQC, MODERN_SLAVERY, OFSTED } from "../../src/app/documents/readers";
 import { call, createTestKey, startSignup, uniqueContact } from "../helpers";
+import { ingestPortsFor } from "../../src/platform/jobPorts";
 
 /**
  * What it takes to call any operation of the registry over HTTP with its own `example` (or another input), shared by
@@ -146,7 +147,14 @@ const bytesOf = async (path: string) => new Uint8Array(await (await fetch(`http:
 /** The sample registers, loaded through the real ingest pipeline (for a beforeAll). */
 export async function loadSampleRegisters(): Promise<void> {
   const load = async (source: RegisterSource, path: string, editionDate: string, extra = {}) => {
-    const r = await ingestEdition(env, { source, bytes: await bytesOf(path), fileName: path.split("/").pop()!, url: null, editionDate, ...extra });
+    const r = await ingestEdition(ingestPortsFor(env), {
+      source,
+      bytes: await bytesOf(path),
+      fileName: path.split("/").pop()!,
+      url: null,
+      editionDate,
+      ...extra,
+    });
     if (r.outcome !== "loaded") throw new Error(`${path}: ${r.outcome} ${r.reason}`);
   };
   await load("sponsors", "sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-26.csv", "2026-06-26");

@@ -1,9 +1,9 @@
 import type { RunMode } from "../../db/runs";
-import type { Env } from "../../env";
 import type { RegisterRecord, RegisterSource } from "../../services/registers/types";
 import type { CharityTable, CharityTableInput } from "../../sources/charity-commission/parse";
 import { RegisterFormatError } from "../../sources/format-error";
 import type { ChangeWindow, IngestJob } from "./message";
+import type { IngestPorts, IngestUpstreams } from "../ports";
 import type { RegisterStore } from "./store";
 
 /**
@@ -20,7 +20,7 @@ export interface RegisterAdapter {
    * Finds and downloads the current edition(s), the way the source's format note says. `job` is the
    * queue message (CQC: the change window it continues, if any).
    */
-  fetch(env: Env, job: IngestJob, now: Date): Promise<EditionFile[]>;
+  fetch(ports: IngestPorts, job: IngestJob, now: Date): Promise<EditionFile[]>;
   /** Parses one edition file into records; the same function serves the Worker and the CLI. */
   parse(file: EditionFile): ParsedEdition;
   /** The edition's date read from the file itself, for a file given without one (the CLI). */
@@ -30,7 +30,7 @@ export interface RegisterAdapter {
    * ratings file, downloaded from CQC_RATINGS_URL when none was given); read when the edition is, so a
    * failure is the run's.
    */
-  complete?(env: Env, file: EditionFile): EditionFile;
+  complete?(upstreams: IngestUpstreams, file: EditionFile): EditionFile;
 }
 
 /** One file (or assembled payload) of a register edition, as fetched or as given to the CLI. */

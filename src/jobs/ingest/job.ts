@@ -1,11 +1,12 @@
 import { runInProgress } from "../../db/runs";
-import type { Env } from "../../env";
 import { UpstreamError } from "../../shared/errors";
 import type { RegisterSource } from "../../services/registers/types";
 import { RegisterFormatError } from "../../sources/format-error";
 import type { EditionFile } from "./adapter";
 import { ADAPTERS } from "./adapters";
 import type { IngestJob } from "./message";
+import type { IngestPorts } from "../ports";
+import type { IngestDbs } from "./store";
 import { type RunResult, RunRefused, beginRun, completeRun, failRun, stageRecords } from "./pipeline";
 
 export interface IngestOptions {
@@ -24,10 +25,10 @@ const outcomeOf = (e: unknown): "failed" | "refused" => (e instanceof RegisterFo
 /** Parses one edition file with its register's adapter. */
 const parseEdition = (file: EditionFile) => ADAPTERS[file.source].parse(file);
 
-async function recordFailure(env: Env, source: RegisterSource, scope: string, e: unknown, meta: Partial<EditionFile> = {}): Promise<RunResult> {
-  const runId = await beginRun(env, { source, scope, editionDate: meta.editionDate ?? null, fileName: meta.fileName, url: meta.url });
+async function recordFailure(dbs: IngestDbs, source: RegisterSource, scope: string, e: unknown, meta: Partial<EditionFile> = {}): Promise<RunResult> {
+  const runId = await beginRun(dbs, { source, scope, editionDate: meta.editionDate ?? null, fileName: meta.fileName, url: meta.url });
   const reason = describe(e);
-  await failRun(env, runId, reason, outcomeOf(e));
+  await failRun(dbs, runId, reason, outcomeOf(e));
   return { runId, source, scope, outcome: outcomeOf(e), editionDate: meta.editionDate ?? null, rowsRead: 0, changes: 0, reason, byKind: {} };
 }
 
@@ -36,15 +37,15 @@ async function recordFailure(env: Env, source: RegisterSource, scope: string, e:
  * what earlier chunks staged, exactly as the queue does across invocations. Used by the CLI
  * (`npm run ingest`), the sample data, tests and the queue consumer.
  */
-export async function ingestEdition(env: Env, file: EditionFile, opts: IngestOptions = {}): Promise<RunResult> {
+export async function ingestEdition(dbs: IngestDbs, file: EditionFile, opts: IngestOptions = {}): Promise<RunResult> {
   const chunk = opts.chunkRows ?? Number.POSITIVE_INFINITY;
   let parsed: ReturnType<typeof parseEdition>;
   try {
     parsed = parseEdition(file);
   } catch (e) {
-    return recordFailure(env, file.source, "", e, file);
+    return recordFailure(dbs, file.source, "", e, file);
   }
-  const runId = await beginRun(env, {
+  const runId = await beginRun(dbs, {
     source: file.source,
     scope: parsed.scope,
     editionDate: parsed.editionDate,
@@ -58,7 +59,7 @@ export async function ingestEdition(env: Env, file: EditionFile, opts: IngestOpt
     let offset = 0;
     for (;;) {
       const notes = {};
-      const r = await stageRecords(env, runId, parsed.records(offset, notes), {
+      const r = await stageRecords(dbs, runId, parsed.records(offset, notes), {
         from: offset,
         limit: chunk,
         notes,
@@ -68,7 +69,7 @@ export async function ingestEdition(env: Env, file: EditionFile, opts: IngestOpt
       if (r.done) break;
     }
   } catch (e) {
-    await failRun(env, runId, describe(e), outcomeOf(e));
+    await failRun(dbs, runId, describe(e), outcomeOf(e));
     return {
       runId,
       source: file.source,
@@ -81,7 +82,7 @@ export async function ingestEdition(env: Env, file: EditionFile, opts: IngestOpt
       byKind: {},
     };
   }
-  return completeRun(env, runId, { now: opts.now });
+  return completeRun(dbs, runId, { now: opts.now });
 }
 
 /**
@@ -89,18 +90,18 @@ export async function ingestEdition(env: Env, file: EditionFile, opts: IngestOpt
  * chunk; if a file is bigger than one invocation, enqueue the rest; complete the run when it ends.
  * A failure records the run as failed and keeps the published edition.
  */
-export async function handleIngestJob(env: Env, job: IngestJob, opts: IngestOptions = {}): Promise<RunResult[]> {
+export async function handleIngestJob(ports: IngestPorts, job: IngestJob, opts: IngestOptions = {}): Promise<RunResult[]> {
   const adapter = ADAPTERS[job.source];
   const chunk = opts.chunkRows ?? adapter.chunkRows;
   let files: EditionFile[];
   try {
-    files = await adapter.fetch(env, job, opts.now ?? new Date());
+    files = await adapter.fetch(ports, job, opts.now ?? new Date());
   } catch (e) {
     if (job.runId) {
-      await failRun(env, job.runId, describe(e));
+      await failRun(ports, job.runId, describe(e));
       return [];
     }
-    return [await recordFailure(env, job.source, "", e)];
+    return [await recordFailure(ports, job.source, "", e)];
   }
   const results: RunResult[] = [];
   for (const file of files) {
@@ -108,17 +109,17 @@ export async function handleIngestJob(env: Env, job: IngestJob, opts: IngestOpti
     try {
       parsed = parseEdition(file);
     } catch (e) {
-      results.push(await recordFailure(env, job.source, "", e, file));
+      results.push(await recordFailure(ports, job.source, "", e, file));
       continue;
     }
     let runId = job.runId;
     if (runId) {
-      const run = await runInProgress(env.DB, runId);
+      const run = await runInProgress(ports.db, runId);
       if (!run || run.scope !== parsed.scope) continue; // resuming another file of this source
       if (!file.datedOnFetch && run.edition_date !== parsed.editionDate) {
         // Upstream published a new edition between two chunks: the staged part belongs to the old one.
         const reason = `the upstream edition changed while the run was in progress (${run.edition_date ?? "undated"} → ${parsed.editionDate ?? "undated"}); the next daily run loads the new one`;
-        await failRun(env, runId, reason);
+        await failRun(ports, runId, reason);
         results.push({
           runId,
           source: job.source,
@@ -135,7 +136,7 @@ export async function handleIngestJob(env: Env, job: IngestJob, opts: IngestOpti
     } else {
       try {
         const w = file.window;
-        runId = await beginRun(env, {
+        runId = await beginRun(ports, {
           source: job.source,
           scope: parsed.scope,
           editionDate: parsed.editionDate,
@@ -153,17 +154,17 @@ export async function handleIngestJob(env: Env, job: IngestJob, opts: IngestOpti
     try {
       const from = job.offset ?? 0;
       const notes = {};
-      const r = await stageRecords(env, runId, parsed.records(from, notes), { from, limit: chunk, notes });
+      const r = await stageRecords(ports, runId, parsed.records(from, notes), { from, limit: chunk, notes });
       if (!r.done) {
-        await env.INGEST.send({ source: job.source, runId, offset: r.staged });
+        await ports.enqueue([{ source: job.source, runId, offset: r.staged }]);
         continue;
       }
-      results.push(await completeRun(env, runId, { now: opts.now }));
+      results.push(await completeRun(ports, runId, { now: opts.now }));
       // CQC: a window with more changes than one message reads goes on in the next message.
       const w = file.window;
-      if (w && w.read < w.total) await env.INGEST.send({ source: job.source, window: { start: w.start, end: w.end }, from: w.read });
+      if (w && w.read < w.total) await ports.enqueue([{ source: job.source, window: { start: w.start, end: w.end }, from: w.read }]);
     } catch (e) {
-      await failRun(env, runId, describe(e), outcomeOf(e));
+      await failRun(ports, runId, describe(e), outcomeOf(e));
       results.push({
         runId,
         source: job.source,

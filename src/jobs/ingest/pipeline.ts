@@ -1,10 +1,9 @@
 import { publishedStateOf } from "../../db/registers";
 import { type RunMode, type RunOutcome, endRun, insertRun, rowsReadOf, runOf, runningRunOf, setRowsRead } from "../../db/runs";
-import type { Env } from "../../env";
 import type { RegisterRecord, RegisterSource } from "../../services/registers/types";
 import { ADAPTERS } from "./adapters";
 import type { ChangeWindow } from "./message";
-import type { RegisterStore } from "./store";
+import type { IngestDbs, RegisterStore } from "./store";
 import { entriesStore } from "./stores/entries";
 
 /**
@@ -59,13 +58,13 @@ export class RunRefused extends Error {
   name = "RunRefused";
 }
 
-export async function beginRun(env: Env, meta: RunMeta): Promise<number> {
+export async function beginRun(dbs: IngestDbs, meta: RunMeta): Promise<number> {
   const now = meta.now ?? new Date();
-  const busy = await runningRunOf(env.DB, meta.source, meta.scope);
+  const busy = await runningRunOf(dbs.db, meta.source, meta.scope);
   if (busy && now.getTime() - Date.parse(busy.started_at) < STALE_RUN_MS)
     throw new RunRefused(`run ${busy.id} for ${meta.source}${meta.scope ? `/${meta.scope}` : ""} is still in progress`);
-  if (busy) await failRun(env, busy.id, "abandoned: no progress for two hours");
-  return insertRun(env.DB, {
+  if (busy) await failRun(dbs, busy.id, "abandoned: no progress for two hours");
+  return insertRun(dbs.db, {
     source: meta.source,
     scope: meta.scope,
     editionDate: meta.editionDate,
@@ -84,7 +83,7 @@ export async function beginRun(env: Env, meta: RunMeta): Promise<number> {
  * and whether the file ended.
  */
 export async function stageRecords(
-  env: Env,
+  dbs: IngestDbs,
   runId: number,
   records: AsyncIterable<RegisterRecord>,
   opts: {
@@ -105,7 +104,7 @@ export async function stageRecords(
     pending.push({ seq: skip + taken - batch.length, records: batch }); // the batch's first record: unique and ordered across chunks
     batch = [];
   };
-  const store = storeOf((await runOf(env.DB, runId))?.source as RegisterSource);
+  const store = storeOf((await runOf(dbs.db, runId))?.source as RegisterSource);
   // One write in flight while the next batches are parsed (the parse and the database work overlap);
   // writes are applied in order, so "the first row of a key counts" still holds.
   let inFlight: Promise<void> = Promise.resolve();
@@ -113,7 +112,7 @@ export async function stageRecords(
     const writing = pending;
     pending = [];
     await inFlight;
-    inFlight = writing.length ? store.stage(env, runId, writing) : Promise.resolve();
+    inFlight = writing.length ? store.stage(dbs, runId, writing) : Promise.resolve();
   };
   let done = true;
   for await (const r of records) {
@@ -137,16 +136,16 @@ export async function stageRecords(
   const staged = skip + taken;
   // Every chunk parses the file from its start, so the chunk that reaches the end has counted all of it.
   const notes = done && opts.notes && Object.values(opts.notes).some((n) => n > 0) ? opts.notes : null;
-  await setRowsRead(env.DB, runId, staged, notes);
+  await setRowsRead(dbs.db, runId, staged, notes);
   opts.onProgress?.(staged);
   return { staged, done };
 }
 
 /** Marks a run failed or refused, removing anything it wrote; the published edition stays as it was. */
-export async function failRun(env: Env, runId: number, reason: string, outcome: "failed" | "refused" = "failed"): Promise<void> {
-  const run = await runOf(env.DB, runId);
-  if (run) await storeOf(run.source as RegisterSource).discard(env, runId);
-  const source = await endRun(env.DB, runId, outcome, reason, new Date().toISOString());
+export async function failRun(dbs: IngestDbs, runId: number, reason: string, outcome: "failed" | "refused" = "failed"): Promise<void> {
+  const run = await runOf(dbs.db, runId);
+  if (run) await storeOf(run.source as RegisterSource).discard(dbs, runId);
+  const source = await endRun(dbs.db, runId, outcome, reason, new Date().toISOString());
   console.log(JSON.stringify({ ingest: source, runId, outcome, reason }));
 }
 
@@ -154,8 +153,8 @@ export async function failRun(env: Env, runId: number, reason: string, outcome: 
  * Diffs the staged edition against the published one, writes the new entry versions and the changes,
  * and publishes. Refuses an empty or truncated snapshot. The same edition twice changes nothing.
  */
-export async function completeRun(env: Env, runId: number, opts: { now?: Date } = {}): Promise<RunResult> {
-  const row = await runOf(env.DB, runId);
+export async function completeRun(dbs: IngestDbs, runId: number, opts: { now?: Date } = {}): Promise<RunResult> {
+  const row = await runOf(dbs.db, runId);
   if (!row) throw new Error(`no run ${runId}`);
   const run = { ...row, source: row.source as RegisterSource }; // the run log holds the sources beginRun wrote
   const result = (outcome: RunOutcome, changes: number, reason: string | null, byKind: Record<string, number> = {}): RunResult => ({
@@ -171,7 +170,7 @@ export async function completeRun(env: Env, runId: number, opts: { now?: Date } 
     notes: run.notes ? (JSON.parse(run.notes) as Record<string, number>) : null,
   });
   const refuse = async (reason: string) => {
-    await failRun(env, runId, reason, "refused");
+    await failRun(dbs, runId, reason, "refused");
     return result("refused", 0, reason);
   };
   const register = `${run.source}${run.scope ? `/${run.scope}` : ""}`;
@@ -180,7 +179,7 @@ export async function completeRun(env: Env, runId: number, opts: { now?: Date } 
     const editionDate = run.edition_date ?? today(now);
     const staged = run.rows_read;
     if (!staged) return await refuse("the file held no rows");
-    const state = await publishedStateOf(env.DB, run.source, run.scope);
+    const state = await publishedStateOf(dbs.db, run.source, run.scope);
     const isSample = run.sample === 1;
     if (isSample && state && !state.sample)
       return await refuse(
@@ -191,7 +190,7 @@ export async function completeRun(env: Env, runId: number, opts: { now?: Date } 
     // The first edition of a register (or of its real data) is the baseline: history begins there, so it records no changes.
     const baseline = !state || replacesSample;
     if (run.mode === "snapshot" && state && !baseline) {
-      const last = await rowsReadOf(env.DB, state.published_run);
+      const last = await rowsReadOf(dbs.db, state.published_run);
       if (last !== null && staged < last * TRUNCATION_RATIO) return await refuse(`looks truncated: ${staged} rows against ${last} in the last loaded edition`);
     }
     if (state?.edition_date && !baseline && editionDate < state.edition_date)
@@ -204,7 +203,7 @@ export async function completeRun(env: Env, runId: number, opts: { now?: Date } 
       : baseline
         ? `baseline: the first edition of ${register} loaded here; history starts ${editionDate}; no changes recorded`
         : null;
-    const applied = await storeOf(run.source).apply(env, {
+    const applied = await storeOf(run.source).apply(dbs, {
       runId,
       source: run.source,
       scope: run.scope,
@@ -221,7 +220,7 @@ export async function completeRun(env: Env, runId: number, opts: { now?: Date } 
   } catch (e) {
     console.error(JSON.stringify({ completeRun: runId, error: String((e as Error)?.stack ?? e) }));
     const reason = `could not be applied: ${(e as Error).message}`;
-    await failRun(env, runId, reason);
+    await failRun(dbs, runId, reason);
     return result("failed", 0, reason);
   }
 }

@@ -1,5 +1,8 @@
-import type { Env } from "../../env";
 import type { RegisterRecord } from "../../services/registers/types";
+import type { IngestPorts } from "../ports";
+
+/** The two databases a register is written to (the ingest ports' `db` and `companiesDb`). */
+export type IngestDbs = Pick<IngestPorts, "db" | "companiesDb">;
 
 /**
  * Where a register's editions are written. The pipeline (./pipeline.ts) owns the run log and the rules
@@ -12,13 +15,13 @@ import type { RegisterRecord } from "../../services/registers/types";
  */
 export interface RegisterStore {
   /** Stages batches of a run's records; `seq` is the index of each batch's first record in the edition. */
-  stage(env: Env, runId: number, batches: { seq: number; records: RegisterRecord[] }[]): Promise<void>;
+  stage(dbs: IngestDbs, runId: number, batches: { seq: number; records: RegisterRecord[] }[]): Promise<void>;
   /** Diffs the staged edition against the published one, writes it and publishes it (run log included). */
-  apply(env: Env, run: ApplyContext): Promise<Applied>;
+  apply(dbs: IngestDbs, run: ApplyContext): Promise<Applied>;
   /** Removes everything a run wrote to the store's tables (the pipeline then ends the run in the log). */
-  discard(env: Env, runId: number): Promise<void>;
+  discard(dbs: IngestDbs, runId: number): Promise<void>;
   /** Empties the register (npm run reset). Returns the number of entries removed. */
-  reset(env: Env, source: string): Promise<number>;
+  reset(dbs: IngestDbs, source: string): Promise<number>;
 }
 
 /** What the pipeline has decided about a run before its store applies it. */

@@ -1,7 +1,7 @@
 /**
  * The Event as the feed and the webhook give it (SPEC §2.7): exactly id, company, seenAt, kind, summary, before,
  * after, deliveredToWebhook. Pure. Also the ports the daily read and the deliveries are given (src/jobs/watch),
- * built by the platform (src/platform/watchDeps.ts) or by a test.
+ * built by the platform (src/platform/jobPorts.ts) or by a test.
  */
 import type { ReadingInput } from "./reading";
 import type { EventRow } from "./records";

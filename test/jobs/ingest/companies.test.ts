@@ -5,6 +5,7 @@ import { companiesMatching, companyByNumber, sicDescriptions } from "../../../sr
 import { type IngestOptions, ingestEdition } from "../../../src/jobs/ingest/job";
 import { storeOf } from "../../../src/jobs/ingest/pipeline";
 import { type BulkParseStats, parseBasicCompanyData } from "../../../src/sources/companies-house/bulk";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 
 /** Issue "Companies House family" §1: the Basic Company Data file through the register ingest pipeline, into its own database. */
 
@@ -13,7 +14,7 @@ const OCT = "companies-house/bulk/BasicCompanyData-2026-10-01.csv";
 const NOV = "companies-house/bulk/BasicCompanyData-2026-11-01.csv";
 const load = async (path: string, opts: IngestOptions = {}, extra: { bytes?: Uint8Array; sample?: boolean; fileName?: string } = {}) =>
   ingestEdition(
-    env,
+    ingestPortsFor(env),
     {
       source: "companies",
       bytes: extra.bytes ?? (await bytesOf(path)),
@@ -39,7 +40,7 @@ async function changes() {
 const ftsNumbers = async (q: string) => (await companiesMatching(env.COMPANIES_DB, q, 50)).map((c) => c.number).sort();
 
 beforeEach(async () => {
-  await storeOf("companies").reset(env, "companies");
+  await storeOf("companies").reset(ingestPortsFor(env), "companies");
 });
 
 describe("issue §1 Basic Company Data: parser", () => {
@@ -229,10 +230,10 @@ describe("issue §1 Basic Company Data through the pipeline, into COMPANIES_DB",
     expect(page.reason).toMatch(/not a Basic Company Data file/);
     // a run that staged two chunks and then failed (e.g. the download broke): everything it wrote goes
     const { beginRun, stageRecords, failRun } = await import("../../../src/jobs/ingest/pipeline");
-    const runId = await beginRun(env, { source: "companies", scope: "", editionDate: "2026-11-01" });
-    await stageRecords(env, runId, parseBasicCompanyData(await bytesOf(NOV)), { limit: 8 });
+    const runId = await beginRun(ingestPortsFor(env), { source: "companies", scope: "", editionDate: "2026-11-01" });
+    await stageRecords(ingestPortsFor(env), runId, parseBasicCompanyData(await bytesOf(NOV)), { limit: 8 });
     expect(await env.COMPANIES_DB.prepare(`SELECT COUNT(*) AS n FROM company_staging`).first()).toEqual({ n: 8 });
-    await failRun(env, runId, "the download broke");
+    await failRun(ingestPortsFor(env), runId, "the download broke");
     expect(await env.COMPANIES_DB.prepare(`SELECT COUNT(*) AS n FROM company_staging`).first()).toEqual({ n: 0 });
     expect(await env.DB.prepare(`SELECT outcome, reason FROM register_runs WHERE id = ?`).bind(runId).first()).toEqual({
       outcome: "failed",

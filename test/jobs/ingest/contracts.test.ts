@@ -6,6 +6,7 @@ import { handleIngestJob, ingestEdition } from "../../../src/jobs/ingest/job";
 import type { IngestJob } from "../../../src/jobs/ingest/message";
 import { storeOf } from "../../../src/jobs/ingest/pipeline";
 import { normaliseName } from "../../../src/services/matching/names";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 
 /**
  * Issue 14 §1: public contract awards (Contracts Finder and Find a Tender OCDS) as a register, through the ingest
@@ -18,7 +19,7 @@ const SAMPLE = "http://files.test/contracts/award-release-package.json";
 const REAL = "http://shared.test/data/contracts-finder-fts";
 const bytesOf = async (url: string) => new Uint8Array(await (await fetch(url)).arrayBuffer());
 const load = (bytes: Uint8Array, fileName: string | null = "awards.json", editionDate: string | null = null) =>
-  ingestEdition(env, { source: "contracts", bytes, fileName, url: null, editionDate });
+  ingestEdition(ingestPortsFor(env), { source: "contracts", bytes, fileName, url: null, editionDate });
 const urlOf = (input: RequestInfo | URL) => (input instanceof Request ? input.url : String(input));
 
 const listed = async () =>
@@ -52,8 +53,8 @@ const runs = async () =>
 /** Messages the consumer sends to the ingest queue, captured instead of sent. */
 function captureSends(): IngestJob[] {
   const sent: IngestJob[] = [];
-  vi.spyOn(env.INGEST, "send").mockImplementation(async (body) => {
-    sent.push(body);
+  vi.spyOn(env.INGEST, "sendBatch").mockImplementation(async (msgs) => {
+    for (const m of msgs) sent.push(m.body);
     return undefined as never;
   });
   return sent;
@@ -95,7 +96,7 @@ async function laterFtsPage(): Promise<Response> {
 const emptyPage = () => Response.json({ publishedDate: "2026-10-09T04:00:02Z", releases: [], links: {} });
 
 beforeEach(async () => {
-  await storeOf("contracts").reset(env, "contracts");
+  await storeOf("contracts").reset(ingestPortsFor(env), "contracts");
 });
 afterEach(() => vi.restoreAllMocks());
 
@@ -167,7 +168,7 @@ describe("issue 14 §1 the daily job reads awards as changes, window by window",
   it("the first run reads the last day of both publishers, following FTS cursors; the next starts where it ended and adds without removing", async () => {
     const asked = upstream();
     const day1 = new Date("2026-10-08T04:00:00Z");
-    const [first] = await handleIngestJob(env, { source: "contracts" }, { now: day1 });
+    const [first] = await handleIngestJob(ingestPortsFor(env), { source: "contracts" }, { now: day1 });
     expect(first).toMatchObject({ outcome: "loaded", editionDate: "2026-10-08", rowsRead: 7 });
     expect(asked.map((u) => `${new URL(u).hostname}${new URL(u).search.includes("cursor") ? " cursor" : ""}`)).toEqual([
       "fts.test",
@@ -186,7 +187,7 @@ describe("issue 14 §1 the daily job reads awards as changes, window by window",
     vi.restoreAllMocks();
     const later = await laterFtsPage();
     const asked2 = upstream((u) => (u.hostname === "fts.test" ? later.clone() : u.hostname === "cf.test" ? emptyPage() : null));
-    const [second] = await handleIngestJob(env, { source: "contracts" }, { now: new Date("2026-10-09T04:00:00Z") });
+    const [second] = await handleIngestJob(ingestPortsFor(env), { source: "contracts" }, { now: new Date("2026-10-09T04:00:00Z") });
     expect(second).toMatchObject({ outcome: "loaded", editionDate: "2026-10-09", rowsRead: 2, byKind: { added: 1, status: 1 } });
     expect(paramsOf(asked2[0])).toMatchObject({ updatedFrom: "2026-10-08T04:00:00", updatedTo: "2026-10-09T04:00:00" });
     expect(await listed()).toHaveLength(8); // the 7 of the first day stay
@@ -195,18 +196,18 @@ describe("issue 14 §1 the daily job reads awards as changes, window by window",
   it("a 429 whose Retry-After is longer than the run may wait fails the run (no awards taken as none); the next run reads the same window again", async () => {
     const day1 = new Date("2026-10-08T04:00:00Z");
     upstream();
-    await handleIngestJob(env, { source: "contracts" }, { now: day1 });
+    await handleIngestJob(ingestPortsFor(env), { source: "contracts" }, { now: day1 });
     vi.restoreAllMocks();
     upstream((u) => (u.hostname === "fts.test" ? new Response("Too Many Requests", { status: 429, headers: { "Retry-After": "3600" } }) : null));
-    const [failed] = await handleIngestJob(env, { source: "contracts" }, { now: new Date("2026-10-09T04:00:00Z") });
+    const [failed] = await handleIngestJob(ingestPortsFor(env), { source: "contracts" }, { now: new Date("2026-10-09T04:00:00Z") });
     expect(failed).toMatchObject({ outcome: "failed" });
     expect(failed.reason).toMatch(/Find a Tender answered 429 asking to wait 3600 s, beyond the 60 s this run may wait/);
     expect(await listed()).toHaveLength(7);
     vi.restoreAllMocks();
     const sent = captureSends();
     const asked = upstream();
-    expect(await contractsWindowStart(env, new Date("2026-10-10T04:00:00Z"))).toBe("2026-10-08T04:00:00.000Z");
-    const [third] = await handleIngestJob(env, { source: "contracts" }, { now: new Date("2026-10-10T04:00:00Z") });
+    expect(await contractsWindowStart(env.DB, new Date("2026-10-10T04:00:00Z"))).toBe("2026-10-08T04:00:00.000Z");
+    const [third] = await handleIngestJob(ingestPortsFor(env), { source: "contracts" }, { now: new Date("2026-10-10T04:00:00Z") });
     expect(third.outcome).toBe("unchanged");
     // Two days (the failed one and today) in two messages: this one read the first.
     expect(paramsOf(asked[0])).toMatchObject({ updatedFrom: "2026-10-08T04:00:00", updatedTo: "2026-10-09T04:00:00" });
@@ -218,26 +219,26 @@ describe("issue 14 §1 the daily job reads awards as changes, window by window",
     const asked = upstream((u) =>
       u.hostname === "fts.test" && refused++ === 0 ? new Response("slow down", { status: 429, headers: { "Retry-After": "1" } }) : null,
     );
-    const [r] = await handleIngestJob(env, { source: "contracts" }, { now: new Date("2026-10-08T04:00:00Z") });
+    const [r] = await handleIngestJob(ingestPortsFor(env), { source: "contracts" }, { now: new Date("2026-10-08T04:00:00Z") });
     expect(r).toMatchObject({ outcome: "loaded", rowsRead: 7 });
     expect(asked.filter((u) => new URL(u).hostname === "fts.test" && !u.includes("cursor"))).toHaveLength(2);
   });
 
   it("after an outage the window is read a day per message until its end; the window is complete only then", async () => {
     upstream();
-    await handleIngestJob(env, { source: "contracts" }, { now: new Date("2026-10-08T04:00:00Z") });
+    await handleIngestJob(ingestPortsFor(env), { source: "contracts" }, { now: new Date("2026-10-08T04:00:00Z") });
     vi.restoreAllMocks();
     const sent = captureSends();
     const asked = upstream();
     const now = new Date("2026-10-11T04:00:00Z");
-    const [first] = await handleIngestJob(env, { source: "contracts" }, { now });
+    const [first] = await handleIngestJob(ingestPortsFor(env), { source: "contracts" }, { now });
     expect(first).toMatchObject({ outcome: "unchanged" });
     const window = { start: "2026-10-08T04:00:00.000Z", end: "2026-10-11T04:00:00.000Z" };
     expect(sent).toEqual([{ source: "contracts", window, from: 1 }]);
     // Until the last day is read, the next run would start again at the window's start.
-    expect(await contractsWindowStart(env, new Date("2026-10-12T04:00:00Z"))).toBe(window.start);
-    await handleIngestJob(env, sent[0], { now });
-    await handleIngestJob(env, sent[1], { now });
+    expect(await contractsWindowStart(env.DB, new Date("2026-10-12T04:00:00Z"))).toBe(window.start);
+    await handleIngestJob(ingestPortsFor(env), sent[0], { now });
+    await handleIngestJob(ingestPortsFor(env), sent[1], { now });
     expect(sent).toHaveLength(2);
     const froms = asked.filter((u) => new URL(u).hostname === "fts.test" && !u.includes("cursor")).map((u) => paramsOf(u).updatedFrom);
     expect(froms).toEqual(["2026-10-08T04:00:00", "2026-10-09T04:00:00", "2026-10-10T04:00:00"]);
@@ -247,7 +248,7 @@ describe("issue 14 §1 the daily job reads awards as changes, window by window",
       ["unchanged", 0],
       ["unchanged", 1],
     ]);
-    expect(await contractsWindowStart(env, new Date("2026-10-12T04:00:00Z"))).toBe(window.end);
+    expect(await contractsWindowStart(env.DB, new Date("2026-10-12T04:00:00Z"))).toBe(window.end);
   });
 
   it("a window of a day and a few seconds is one slice; a longer one is cut into days, the last taking the rest", () => {

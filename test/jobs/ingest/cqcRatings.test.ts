@@ -9,6 +9,7 @@ import { type CqcRatings, type CqcRatingsNotes, cqcFileDate, ratingsFileBeside, 
 import { RegisterFormatError } from "../../../src/sources/format-error";
 import type { RegisterRecord } from "../../../src/services/registers/types";
 import { call, createTestKey, json } from "../../helpers";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 
 /**
  * Issue 28 §3 cqc-check: locations and providers loaded from the HSCA Active Locations file get their five key
@@ -28,7 +29,7 @@ async function all(gen: AsyncIterable<RegisterRecord>): Promise<RegisterRecord[]
   return out;
 }
 const load = async (extra: Partial<EditionFile>, editionDate = "2026-10-02") =>
-  ingestEdition(env, { source: "cqc", bytes: await bytesOf(HSCA), fileName: "hsca-active-locations.ods", url: null, editionDate, ...extra });
+  ingestEdition(ingestPortsFor(env), { source: "cqc", bytes: await bytesOf(HSCA), fileName: "hsca-active-locations.ods", url: null, editionDate, ...extra });
 const entry = (key: string) =>
   env.DB.prepare(`SELECT data, rating FROM register_entries WHERE source = 'cqc' AND key = ? AND valid_to_run IS NULL`)
     .bind(key)

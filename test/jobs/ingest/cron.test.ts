@@ -11,6 +11,7 @@ import { reportingYearOn } from "../../../src/sources/gender-pay-gap/parse";
 import type { IngestJob } from "../../../src/jobs/ingest/message";
 import { REGISTER_SOURCES } from "../../../src/services/registers/types";
 import { call, createTestKey, json } from "../../helpers";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 
 /**
  * Issue "Register checks with daily change feeds" §1: a Cron Trigger enqueues one job per source; the Queue
@@ -21,7 +22,7 @@ import { call, createTestKey, json } from "../../helpers";
 const TABLES = ["register_runs", "register_state", "register_entries", "register_names", "register_names_fts", "register_changes", "register_staging"];
 const clearRegisters = async () => {
   await env.DB.batch(TABLES.map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
-  await storeOf("companies").reset(env, "companies");
+  await storeOf("companies").reset(ingestPortsFor(env), "companies");
 };
 const runs = () =>
   env.DB.prepare(`SELECT source, scope, edition_date, outcome, rows_read, changes, reason FROM register_runs ORDER BY id`)
@@ -40,8 +41,8 @@ const batchOf = (jobs: IngestJob[]) =>
 /** Messages the consumer sends to the ingest queue, captured instead of sent. */
 function captureSends(): IngestJob[] {
   const sent: IngestJob[] = [];
-  vi.spyOn(env.INGEST, "send").mockImplementation(async (body) => {
-    sent.push(body);
+  vi.spyOn(env.INGEST, "sendBatch").mockImplementation(async (msgs) => {
+    for (const m of msgs) sent.push(m.body);
     return undefined as never;
   });
   return sent;
@@ -146,7 +147,7 @@ describe("issue §1 cron and queue", () => {
 
   it("issue §1 a file too big for one invocation: the consumer stages a chunk, enqueues the rest, and resumed jobs complete the run", async () => {
     const sent = captureSends();
-    expect(await handleIngestJob(env, { source: "sra" }, { chunkRows: 2 })).toEqual([]);
+    expect(await handleIngestJob(ingestPortsFor(env), { source: "sra" }, { chunkRows: 2 })).toEqual([]);
     const runId = sent[0].runId;
     expect(sent).toEqual([{ source: "sra", runId, offset: 2 }]);
     expect(await env.DB.prepare(`SELECT outcome, rows_read FROM register_runs WHERE id = ?`).bind(runId).first()).toEqual({ outcome: "running", rows_read: 2 });
@@ -154,9 +155,9 @@ describe("issue §1 cron and queue", () => {
     // The SRA publishes no edition date (a run is dated the day it is fetched): a run resumed after midnight is still the same edition.
     await env.DB.prepare(`UPDATE register_runs SET edition_date = '2026-10-07' WHERE id = ?`).bind(runId).run();
 
-    expect(await handleIngestJob(env, sent[0], { chunkRows: 2 })).toEqual([]);
+    expect(await handleIngestJob(ingestPortsFor(env), sent[0], { chunkRows: 2 })).toEqual([]);
     expect(sent[1]).toEqual({ source: "sra", runId, offset: 4 });
-    const [done] = await handleIngestJob(env, sent[1], { chunkRows: 2 });
+    const [done] = await handleIngestJob(ingestPortsFor(env), sent[1], { chunkRows: 2 });
     expect(done).toMatchObject({ runId, outcome: "loaded", rowsRead: 6 });
     expect(sent).toHaveLength(2);
     expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_entries WHERE source = 'sra'`).first("n")).toBe(6);
@@ -164,14 +165,14 @@ describe("issue §1 cron and queue", () => {
 
   it("issue §1 the charity extract, streamed from upstream, loads in resumable chunks; a new edition between chunks fails the run and keeps the published one", async () => {
     const sent = captureSends();
-    expect(await handleIngestJob(env, { source: "charity" }, { chunkRows: 3 })).toEqual([]);
-    const [done] = await handleIngestJob(env, sent[0], { chunkRows: 3 });
+    expect(await handleIngestJob(ingestPortsFor(env), { source: "charity" }, { chunkRows: 3 })).toEqual([]);
+    const [done] = await handleIngestJob(ingestPortsFor(env), sent[0], { chunkRows: 3 });
     expect(done).toMatchObject({ outcome: "loaded", rowsRead: 4, editionDate: "2026-07-09" });
     expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM register_entries WHERE source = 'charity' AND valid_to_run IS NULL`).first("n")).toBe(4);
 
     // Next day: the first chunk is read from the 2026-07-09 files, then upstream publishes 2026-07-10.
     const realFetch = globalThis.fetch;
-    expect(await handleIngestJob(env, { source: "charity" }, { chunkRows: 3 })).toEqual([]);
+    expect(await handleIngestJob(ingestPortsFor(env), { source: "charity" }, { chunkRows: 3 })).toEqual([]);
     const running = sent[1];
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
       const res = await realFetch(input, init);
@@ -180,7 +181,7 @@ describe("issue §1 cron and queue", () => {
       const txt = strFromU8(files["publicextract.charity.txt"]).replaceAll("2026-07-09", "2026-07-10");
       return new Response(zipSync({ "publicextract.charity.txt": strToU8(txt) }));
     });
-    const [failed] = await handleIngestJob(env, running, { chunkRows: 3 });
+    const [failed] = await handleIngestJob(ingestPortsFor(env), running, { chunkRows: 3 });
     expect(failed).toMatchObject({ outcome: "failed", runId: running.runId });
     expect(failed.reason).toMatch(/edition changed while the run was in progress \(2026-07-09 → 2026-07-10\)/);
     expect((await runs()).filter((r) => r.source === "charity").map((r) => r.outcome)).toEqual(["loaded", "failed"]);
@@ -201,15 +202,15 @@ describe("issue §1 cron and queue", () => {
       return [q.get("startTimestamp"), q.get("endTimestamp")];
     };
     const day1 = new Date("2026-10-08T04:00:00Z");
-    expect((await handleIngestJob(env, { source: "cqc" }, { now: day1 }))[0]).toMatchObject({ outcome: "loaded" });
+    expect((await handleIngestJob(ingestPortsFor(env), { source: "cqc" }, { now: day1 }))[0]).toMatchObject({ outcome: "loaded" });
     expect(window()).toEqual(["2026-10-07T04:00:00.000Z", "2026-10-08T04:00:00.000Z"]); // first ever: the last day
     down = true;
-    expect((await handleIngestJob(env, { source: "cqc" }, { now: new Date("2026-10-09T04:00:00Z") }))[0]).toMatchObject({ outcome: "failed" });
+    expect((await handleIngestJob(ingestPortsFor(env), { source: "cqc" }, { now: new Date("2026-10-09T04:00:00Z") }))[0]).toMatchObject({ outcome: "failed" });
     down = false;
-    await handleIngestJob(env, { source: "cqc" }, { now: new Date("2026-10-10T04:00:00Z") });
+    await handleIngestJob(ingestPortsFor(env), { source: "cqc" }, { now: new Date("2026-10-10T04:00:00Z") });
     expect(window()).toEqual(["2026-10-08T04:00:00.000Z", "2026-10-10T04:00:00.000Z"]);
     // After a long outage the window reaches back at most 31 days.
-    await handleIngestJob(env, { source: "cqc" }, { now: new Date("2026-12-31T04:00:00Z") });
+    await handleIngestJob(ingestPortsFor(env), { source: "cqc" }, { now: new Date("2026-12-31T04:00:00Z") });
     expect(window()).toEqual(["2026-11-30T04:00:00.000Z", "2026-12-31T04:00:00.000Z"]);
   });
 
@@ -227,12 +228,12 @@ describe("issue §1 cron and queue", () => {
       return realFetch(input, init);
     });
     const now = new Date("2026-10-08T04:00:00Z");
-    const [first] = await handleIngestJob(env, { source: "cqc" }, { now });
+    const [first] = await handleIngestJob(ingestPortsFor(env), { source: "cqc" }, { now });
     expect(first).toMatchObject({ outcome: "loaded", rowsRead: CQC_MAX_DETAILS });
     expect(sent).toEqual([{ source: "cqc", window: { start: "2026-10-07T04:00:00.000Z", end: "2026-10-08T04:00:00.000Z" }, from: CQC_MAX_DETAILS }]);
     // Until the window is read to its end, the next day's window still starts at its start.
-    expect(await cqcWindowStart(env, new Date("2026-10-09T04:00:00Z"))).toBe("2026-10-07T04:00:00.000Z");
-    const [second] = await handleIngestJob(env, sent[0], { now });
+    expect(await cqcWindowStart(env.DB, new Date("2026-10-09T04:00:00Z"))).toBe("2026-10-07T04:00:00.000Z");
+    const [second] = await handleIngestJob(ingestPortsFor(env), sent[0], { now });
     expect(second).toMatchObject({ outcome: "loaded", rowsRead: 50 });
     expect(sent).toHaveLength(1);
     expect(
@@ -242,12 +243,12 @@ describe("issue §1 cron and queue", () => {
       ["loaded", CQC_MAX_DETAILS],
       ["loaded", 50],
     ]);
-    expect(await cqcWindowStart(env, new Date("2026-10-09T04:00:00Z"))).toBe("2026-10-08T04:00:00.000Z");
+    expect(await cqcWindowStart(env.DB, new Date("2026-10-09T04:00:00Z"))).toBe("2026-10-08T04:00:00.000Z");
   });
 
   it("SPEC §7 a malformed upstream reply found while staging is logged as refused with its reason", async () => {
     vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("<html><body>Maintenance</body></html>", { status: 200 }));
-    const [r] = await handleIngestJob(env, { source: "sra" });
+    const [r] = await handleIngestJob(ingestPortsFor(env), { source: "sra" });
     expect(r.reason).toBe("malformed file: sra: the reply is not JSON (it starts with neither [ nor {)");
     expect((await runs()).map((x) => [x.outcome, x.reason])).toEqual([["refused", r.reason]]);
   });
@@ -256,7 +257,7 @@ describe("issue §1 cron and queue", () => {
   // but the result returned (and logged) says "failed".
   it("SPEC §7 the result of a refused run says refused, as its run log does", async () => {
     vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("<html><body>Maintenance</body></html>", { status: 200 }));
-    const [r] = await handleIngestJob(env, { source: "sra" });
+    const [r] = await handleIngestJob(ingestPortsFor(env), { source: "sra" });
     expect(r.outcome).toBe("refused");
   });
 });

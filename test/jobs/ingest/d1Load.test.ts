@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { type EntryVersion, publishRun, writeEntryVersions, writeRemovalsAndChanges } from "../../../src/db/registers";
 import { stageBatches, stagedRecords } from "../../../src/db/runs";
 import { ingestEdition } from "../../../src/jobs/ingest/job";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 import type { Env } from "../../../src/env";
 import { buildLargeSponsorsCsv } from "../../../scripts/bench/sponsors-synthetic";
 
@@ -222,7 +223,7 @@ describe("register ingest: D1 load", () => {
     const sample = await (await fetch("http://files.test/sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-26.csv")).text();
     const bytes = new TextEncoder().encode(buildLargeSponsorsCsv(sample, 6000));
     const { db, count } = counted();
-    const e = { ...env, DB: db } as unknown as Env;
+    const e = ingestPortsFor({ ...env, DB: db } as unknown as Env);
     const a = await ingestEdition(e, { source: "sponsors", bytes, fileName: null, url: null, editionDate: "2026-06-26" });
     expect(a).toMatchObject({ outcome: "loaded" });
     expect(a.rowsRead).toBeGreaterThan(4000); // rows of one organisation are one entity

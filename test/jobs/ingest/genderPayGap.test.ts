@@ -7,6 +7,7 @@ import { handleIngestJob, ingestEdition } from "../../../src/jobs/ingest/job";
 import type { IngestJob } from "../../../src/jobs/ingest/message";
 import { storeOf } from "../../../src/jobs/ingest/pipeline";
 import { delimitedRowBatches } from "../../../src/sources/delimited";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 
 /**
  * Issue 14 §1: gender pay gap data loaded as a register through the ingest pipeline, the run log and the
@@ -26,7 +27,7 @@ const file = (bytes: Uint8Array, fileName: string, editionDate: string | null): 
   editionDate,
 });
 const load = (bytes: Uint8Array, fileName: string, editionDate: string | null, chunkRows?: number) =>
-  ingestEdition(env, file(bytes, fileName, editionDate), { chunkRows });
+  ingestEdition(ingestPortsFor(env), file(bytes, fileName, editionDate), { chunkRows });
 
 const openEntries = (scope?: string) =>
   env.DB.prepare(
@@ -69,7 +70,7 @@ async function expectNoPeopleStored(people: string[]) {
 }
 
 beforeEach(async () => {
-  await storeOf("gender-pay-gap").reset(env, "gender-pay-gap");
+  await storeOf("gender-pay-gap").reset(ingestPortsFor(env), "gender-pay-gap");
   vi.spyOn(console, "log").mockImplementation(() => {}); // the job logs each run
 });
 afterEach(() => vi.restoreAllMocks());
@@ -190,7 +191,7 @@ describe("issue 14 §1 gender pay gap reports as a register", () => {
     const bytes = await bytesOf("http://files.test/gender-pay-gap/2025");
     const f = file(bytes, "2025", null);
     f.editionDate = await ADAPTERS["gender-pay-gap"].dateOf!(f);
-    expect(await ingestEdition(env, f)).toMatchObject({ outcome: "loaded", editionDate: "2026-04-07", scope: "2025" });
+    expect(await ingestEdition(ingestPortsFor(env), f)).toMatchObject({ outcome: "loaded", editionDate: "2026-04-07", scope: "2025" });
     expect(await ADAPTERS["gender-pay-gap"].dateOf!(file(encode("<html>maintenance</html>"), "2025", null))).toBeNull();
     const bad = await load(encode("<html>maintenance</html>"), "2025", "2026-11-20");
     expect(bad.outcome).toBe("refused");
@@ -198,7 +199,7 @@ describe("issue 14 §1 gender pay gap reports as a register", () => {
   });
 
   it("issue 14 §1 the daily job reads the year before and the current one, each its own scope, dated the day of the fetch", async () => {
-    const results = await handleIngestJob(env, { source: "gender-pay-gap" }, { now: new Date("2026-11-24T04:00:00Z") });
+    const results = await handleIngestJob(ingestPortsFor(env), { source: "gender-pay-gap" }, { now: new Date("2026-11-24T04:00:00Z") });
     expect(results.map((r) => [r.scope, r.outcome, r.editionDate, r.rowsRead])).toEqual([
       ["2025", "loaded", "2026-11-24", 6],
       ["2026", "loaded", "2026-11-24", 4],
@@ -209,13 +210,13 @@ describe("issue 14 §1 gender pay gap reports as a register", () => {
       { scope: "2026", url: "http://files.test/gender-pay-gap/2026", file_name: "UK Gender Pay Gap Data - 2026 to 2027.csv" },
     ]);
     // The next day, the same files: nothing changed.
-    const again = await handleIngestJob(env, { source: "gender-pay-gap" }, { now: new Date("2026-11-25T04:00:00Z") });
+    const again = await handleIngestJob(ingestPortsFor(env), { source: "gender-pay-gap" }, { now: new Date("2026-11-25T04:00:00Z") });
     expect(again.map((r) => `${r.scope}: ${r.outcome}`)).toEqual(["2025: unchanged", "2026: unchanged"]);
   });
 
   it("issue 14 §1 a reporting year just begun with no file (or a header only) is skipped; the year before must be there", async () => {
     // 10 April 2027: 2027 to 2028 has no file yet; 2026 to 2027 is read.
-    const april = await handleIngestJob(env, { source: "gender-pay-gap" }, { now: new Date("2027-04-10T04:00:00Z") });
+    const april = await handleIngestJob(ingestPortsFor(env), { source: "gender-pay-gap" }, { now: new Date("2027-04-10T04:00:00Z") });
     expect(april.map((r) => `${r.scope}: ${r.outcome}`)).toEqual(["2026: loaded"]);
     // A header only for the current year.
     const header = (await fixtureText("2026")).split("\n")[0];
@@ -223,25 +224,27 @@ describe("issue 14 §1 gender pay gap reports as a register", () => {
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) =>
       String(input).endsWith("/2027") ? new Response(`${header}\n`) : realFetch(input as RequestInfo, init),
     );
-    expect((await handleIngestJob(env, { source: "gender-pay-gap" }, { now: new Date("2027-04-11T04:00:00Z") })).map((r) => r.scope)).toEqual(["2026"]);
+    expect((await handleIngestJob(ingestPortsFor(env), { source: "gender-pay-gap" }, { now: new Date("2027-04-11T04:00:00Z") })).map((r) => r.scope)).toEqual([
+      "2026",
+    ]);
     vi.mocked(globalThis.fetch).mockRestore();
     // 1 March 2026: the year before (2024 to 2025) has no file: the run fails and nothing is loaded.
-    const march = await handleIngestJob(env, { source: "gender-pay-gap" }, { now: new Date("2026-03-01T04:00:00Z") });
+    const march = await handleIngestJob(ingestPortsFor(env), { source: "gender-pay-gap" }, { now: new Date("2026-03-01T04:00:00Z") });
     expect(march).toMatchObject([{ outcome: "failed", reason: expect.stringContaining("2024 to 2025 file answered HTTP 404") }]);
   });
 
   it("issue 14 §1 the queue loads a year bigger than one invocation in chunks, resuming where it stopped", async () => {
     const sent: IngestJob[] = [];
-    vi.spyOn(env.INGEST, "send").mockImplementation(async (body) => {
-      sent.push(body);
+    vi.spyOn(env.INGEST, "sendBatch").mockImplementation(async (msgs) => {
+      for (const m of msgs) sent.push(m.body);
       return undefined as never;
     });
     const now = new Date("2026-11-24T04:00:00Z");
-    const first = await handleIngestJob(env, { source: "gender-pay-gap" }, { now, chunkRows: 4 });
+    const first = await handleIngestJob(ingestPortsFor(env), { source: "gender-pay-gap" }, { now, chunkRows: 4 });
     // 2026 (4 rows) fits in one chunk; 2025 (6 rows) goes on in a second message.
     expect(first.map((r) => `${r.scope}: ${r.outcome}`)).toEqual(["2026: loaded"]);
     expect(sent).toEqual([{ source: "gender-pay-gap", runId: expect.any(Number), offset: 4 }]);
-    const rest = await handleIngestJob(env, sent[0], { now, chunkRows: 4 });
+    const rest = await handleIngestJob(ingestPortsFor(env), sent[0], { now, chunkRows: 4 });
     expect(rest).toMatchObject([{ scope: "2025", outcome: "loaded", rowsRead: 6, notes: { personOnlyRows: 1 } }]);
     expect(await openEntries()).toHaveLength(10);
   });

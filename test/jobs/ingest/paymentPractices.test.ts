@@ -7,13 +7,14 @@ import { handleIngestJob, ingestEdition } from "../../../src/jobs/ingest/job";
 import type { IngestJob } from "../../../src/jobs/ingest/message";
 import { storeOf } from "../../../src/jobs/ingest/pipeline";
 import type { PaymentReport } from "../../../src/services/payments/types";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 
 /** Issue 14 §1: the Payment Practices reports loaded as a register through the ingest pipeline, with a run log and a change history. */
 
 const bytesOf = async (url: string) => new Uint8Array(await (await fetch(url)).arrayBuffer());
 const fixture = (name: string) => bytesOf(`http://files.test/payment-practices/${name}`);
 const load = (bytes: Uint8Array, editionDate: string | null, opts: { chunkRows?: number } = {}) =>
-  ingestEdition(env, { source: "payment-practices", bytes, fileName: "export.csv", url: null, editionDate }, opts);
+  ingestEdition(ingestPortsFor(env), { source: "payment-practices", bytes, fileName: "export.csv", url: null, editionDate }, opts);
 
 async function changes() {
   const rows = await env.DB.prepare(`SELECT change_date, kind, key, name FROM register_changes WHERE source = 'payment-practices' ORDER BY id`).all<{
@@ -49,7 +50,7 @@ async function laterEdition(): Promise<Uint8Array> {
   return new TextEncoder().encode(`\uFEFF${[...lines.slice(0, -1), newAcme, resubmitted, ""].join("\r\n")}`);
 }
 
-beforeEach(() => storeOf("payment-practices").reset(env, "payment-practices"));
+beforeEach(() => storeOf("payment-practices").reset(ingestPortsFor(env), "payment-practices"));
 afterEach(() => vi.restoreAllMocks());
 
 describe("issue 14 §1 payment practices as a register", () => {
@@ -112,7 +113,7 @@ describe("issue 14 §1 payment practices as a register", () => {
         (x) => x.key,
       );
     const one = await keys();
-    await storeOf("payment-practices").reset(env, "payment-practices");
+    await storeOf("payment-practices").reset(ingestPortsFor(env), "payment-practices");
     const chunked = await load(await fixture("export.csv"), "2026-10-05", { chunkRows: 3 });
     expect(chunked).toMatchObject({ outcome: "loaded", rowsRead: 8, notes: whole.notes });
     expect(await keys()).toEqual(one);
@@ -127,7 +128,7 @@ describe("issue 14 §1 payment practices as a register", () => {
       editionDate: null,
     };
     file.editionDate = (await ADAPTERS["payment-practices"].dateOf!(file)) as never;
-    const r = await ingestEdition(env, file);
+    const r = await ingestEdition(ingestPortsFor(env), file);
     expect(r).toMatchObject({ outcome: "loaded", editionDate: "2018-04-27", rowsRead: 3, notes: { encodingWindows1252: 1, dateFormatMdy: 1 } });
     const [e] = await entriesByCompanyNumber(env.DB, "payment-practices", ["04712345"]);
     expect(e.name).toBe("BRASSERIE ÉTOILE LIMITED");
@@ -143,13 +144,13 @@ describe("issue 14 §1 payment practices as a register", () => {
 
   it("the daily job streams the export from PAYMENT_PRACTICES_URL in resumable chunks, dated the day of the fetch", async () => {
     const sent: IngestJob[] = [];
-    vi.spyOn(env.INGEST, "send").mockImplementation(async (body) => {
-      sent.push(body);
+    vi.spyOn(env.INGEST, "sendBatch").mockImplementation(async (msgs) => {
+      for (const m of msgs) sent.push(m.body);
       return undefined as never;
     });
-    expect(await handleIngestJob(env, { source: "payment-practices" }, { chunkRows: 5 })).toEqual([]);
+    expect(await handleIngestJob(ingestPortsFor(env), { source: "payment-practices" }, { chunkRows: 5 })).toEqual([]);
     expect(sent).toEqual([{ source: "payment-practices", runId: expect.any(Number), offset: 5 }]);
-    const [done] = await handleIngestJob(env, sent[0], { chunkRows: 5 });
+    const [done] = await handleIngestJob(ingestPortsFor(env), sent[0], { chunkRows: 5 });
     expect(done).toMatchObject({
       outcome: "loaded",
       rowsRead: 8,

@@ -6,6 +6,7 @@ import type { ChangeRow } from "../../../src/services/registers/types";
 import type { RegisterSource } from "../../../src/services/registers/types";
 import { buildLargeSponsorsCsv } from "../../../scripts/bench/sponsors-synthetic";
 import { CHARITY_EXTRA_TABLES } from "../../../src/sources/charity-commission/parse";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 
 /** Issue "Register checks with daily change feeds" §1: one ingest pipeline, diffed editions, D1 history. */
 
@@ -16,7 +17,7 @@ const textOf = async (path: string) => new TextDecoder().decode(await bytesOf(pa
 const enc = (s: string) => new TextEncoder().encode(s);
 
 const ingest = (source: RegisterSource, bytes: Uint8Array, editionDate: string, opts: IngestOptions = {}, extra: Partial<EditionFile> = {}) =>
-  ingestEdition(env, { source, bytes, fileName: null, url: null, editionDate, ...extra }, opts);
+  ingestEdition(ingestPortsFor(env), { source, bytes, fileName: null, url: null, editionDate, ...extra }, opts);
 const load = async (source: RegisterSource, path: string, editionDate: string, opts: IngestOptions = {}) =>
   ingest(source, await bytesOf(path), editionDate, opts, { fileName: path.split("/").pop()! });
 

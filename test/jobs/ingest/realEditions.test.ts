@@ -3,6 +3,7 @@ import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { ingestEdition } from "../../../src/jobs/ingest/job";
 import { call, createTestKey, json } from "../../helpers";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 
 /**
  * The sponsors change feed on two real consecutive editions of the same slice of the workers register
@@ -104,10 +105,16 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 §6.3 the sponsors feed on two 
   it("SPEC §6.3 reports sponsors, not rows: counts by kind equal the counts worked out from the raw CSV by organisation", async () => {
     const [sep, nov] = await Promise.all([text(SEP), text(NOV)]);
     const enc = new TextEncoder();
-    const first = await ingestEdition(env, { source: "sponsors", bytes: enc.encode(sep), fileName: SEP, url: null, editionDate: "2021-09-30" });
+    const first = await ingestEdition(ingestPortsFor(env), { source: "sponsors", bytes: enc.encode(sep), fileName: SEP, url: null, editionDate: "2021-09-30" });
     expect(first).toMatchObject({ outcome: "loaded", changes: 0, editionDate: "2021-09-30" });
     expect(first.reason).toMatch(/^baseline: the first edition of sponsors\/workers/);
-    const second = await ingestEdition(env, { source: "sponsors", bytes: enc.encode(nov), fileName: NOV, url: null, editionDate: "2021-11-02" });
+    const second = await ingestEdition(ingestPortsFor(env), {
+      source: "sponsors",
+      bytes: enc.encode(nov),
+      fileName: NOV,
+      url: null,
+      editionDate: "2021-11-02",
+    });
     expect(second.outcome).toBe("loaded");
 
     const { key } = await createTestKey({ plan: "enterprise", credits: 1000 });

@@ -6,6 +6,7 @@ import { RunRefused, beginRun, completeRun, stageRecords } from "../../../src/jo
 import type { RegisterSource } from "../../../src/services/registers/types";
 import { parseHmrcMlr } from "../../../src/sources/hmrc-mlr/parse";
 import { call, createTestKey, json } from "../../helpers";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 
 /** Issue "Register checks with daily change feeds" §4: failures keep the previous edition; readers never see half an edition. */
 
@@ -14,7 +15,7 @@ const clearRegisters = () => env.DB.batch(TABLES.map((t) => env.DB.prepare(`DELE
 const bytesOf = async (path: string) => new Uint8Array(await (await fetch(`http://files.test/${path}`)).arrayBuffer());
 const enc = (s: string) => new TextEncoder().encode(s);
 const ingest = (source: RegisterSource, bytes: Uint8Array, editionDate: string) =>
-  ingestEdition(env, { source, bytes, fileName: null, url: null, editionDate });
+  ingestEdition(ingestPortsFor(env), { source, bytes, fileName: null, url: null, editionDate });
 const load = async (source: RegisterSource, path: string, editionDate: string) => ingest(source, await bytesOf(path), editionDate);
 
 const SPONSORS_A = "sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-26.csv";
@@ -59,7 +60,7 @@ describe("issue §4 upstream failures: no change recorded, previous edition kept
     await load("sponsors", SPONSORS_A, "2026-06-26");
     const before = await published("sponsors");
     vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("upstream error", { status: 500 }));
-    const [r, ...more] = await handleIngestJob(env, { source: "sponsors" });
+    const [r, ...more] = await handleIngestJob(ingestPortsFor(env), { source: "sponsors" });
     expect(more).toEqual([]);
     expect(r).toMatchObject({ outcome: "failed", changes: 0 });
     expect(r.reason).toMatch(/^sponsors: .*answered HTTP 500$/); // the upstream error's own words, not "error: …"
@@ -86,7 +87,7 @@ describe("issue §4 upstream failures: no change recorded, previous edition kept
       if (url.startsWith("https://assets.test/")) throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
       return realFetch(input, init);
     });
-    const [r] = await handleIngestJob(env, { source: "aml" });
+    const [r] = await handleIngestJob(ingestPortsFor(env), { source: "aml" });
     expect(r.outcome).toBe("failed");
     expect(r.reason).toMatch(/assets\.test.*timeout/);
     expect(await published("aml")).toEqual(before);
@@ -94,7 +95,7 @@ describe("issue §4 upstream failures: no change recorded, previous edition kept
     expect((await json(await call("/api/status"))).sources).toContainEqual(expect.objectContaining({ name: "register:aml", state: "degraded" }));
 
     // The fixture host serves the 2026-10-07 ODS: a new edition loads and the source is ok again.
-    expect((await handleIngestJob(env, { source: "aml" }))[0].outcome).toBe("loaded");
+    expect((await handleIngestJob(ingestPortsFor(env), { source: "aml" }))[0].outcome).toBe("loaded");
     resetStatusCache();
     expect((await json(await call("/api/status"))).sources).toContainEqual(
       expect.objectContaining({ name: "register:aml", state: "ok", detail: "edition 2026-10-07" }),
@@ -191,12 +192,12 @@ describe("issue §4 lookups while an ingest runs see one whole edition", () => {
     expect(before.map((a) => a.status)).toEqual([200, 200, 404, 200]);
     expect(before[3].body.changes).toEqual([]);
 
-    const runId = await beginRun(env, { source: "aml", scope: "", editionDate: "2026-11-07" });
-    await expect(beginRun(env, { source: "aml", scope: "", editionDate: "2026-11-07" })).rejects.toThrow(RunRefused);
-    expect(await stageRecords(env, runId, parseHmrcMlr(await bytesOf(AML("2026-11-07"))))).toEqual({ staged: 4, done: true });
+    const runId = await beginRun(ingestPortsFor(env), { source: "aml", scope: "", editionDate: "2026-11-07" });
+    await expect(beginRun(ingestPortsFor(env), { source: "aml", scope: "", editionDate: "2026-11-07" })).rejects.toThrow(RunRefused);
+    expect(await stageRecords(ingestPortsFor(env), runId, parseHmrcMlr(await bytesOf(AML("2026-11-07"))))).toEqual({ staged: 4, done: true });
     expect(await answers(AML_PATHS)).toEqual(before);
 
-    expect(await completeRun(env, runId)).toMatchObject({ outcome: "loaded", changes: 3 }); // per registration: added, status, removed
+    expect(await completeRun(ingestPortsFor(env), runId)).toMatchObject({ outcome: "loaded", changes: 3 }); // per registration: added, status, removed
     const after = await answers(AML_PATHS);
     expect(after.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     expect(after[0].body).toMatchObject({ supervisedByHmrc: false, registerDate: "2026-11-07" });

@@ -4,6 +4,7 @@ import { resetRegister } from "../../../src/db/registers";
 import { ingestEdition } from "../../../src/jobs/ingest/job";
 import type { RegisterSource } from "../../../src/services/registers/types";
 import { call, createTestKey, json } from "../../helpers";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 
 /** Issue "change feeds right on real editions" §6: sample data never mixes with real data. */
 
@@ -11,7 +12,7 @@ const TABLES = ["register_runs", "register_state", "register_entries", "register
 const clear = () => env.DB.batch(TABLES.map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
 const bytesOf = async (path: string) => new Uint8Array(await (await fetch(`http://files.test/${path}`)).arrayBuffer());
 const load = async (source: RegisterSource, path: string, editionDate: string, sample = false) =>
-  ingestEdition(env, { source, bytes: await bytesOf(path), fileName: path.split("/").pop()!, url: null, editionDate, sample });
+  ingestEdition(ingestPortsFor(env), { source, bytes: await bytesOf(path), fileName: path.split("/").pop()!, url: null, editionDate, sample });
 
 const SAMPLE_A = "sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-26.csv";
 const SAMPLE_B = "sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-29.csv";
@@ -113,7 +114,7 @@ describe("issue §6 sample editions never mix with real ones", () => {
       row("XAML00000000002", "PENDING BOOKKEEPING LTD", "APPLIED"),
       row("XAML00000000003", "APPROVED AUDIT LTD", "APPROVED"),
     ].join("\r\n");
-    await ingestEdition(env, { source: "aml", bytes: new TextEncoder().encode(csv), fileName: null, url: null, editionDate: "2026-11-01" });
+    await ingestEdition(ingestPortsFor(env), { source: "aml", bytes: new TextEncoder().encode(csv), fileName: null, url: null, editionDate: "2026-11-01" });
     const { key } = await createTestKey({ plan: "enterprise", credits: 100 });
     const ask = async (q: string) => json(await call(`/api/v1/aml-register?company=${encodeURIComponent(q)}`, { key }));
     const expired = await ask("Expiry Accountants Ltd");

@@ -5,12 +5,14 @@ import { ingestEdition } from "../../../src/jobs/ingest/job";
 import { storeOf } from "../../../src/jobs/ingest/pipeline";
 import { OFSI_CONLIST_2025_04_10, conListAsUkslCsv } from "../../support/ofsiConList";
 import { xlsxOf } from "../../support/xlsxSheet";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 
 /** Issue 13 §1: the UK sanctions list loaded as a register through the ingest pipeline, with a change history. */
 
 const CSV = "sanctions/UK-Sanctions-List.csv";
 const bytesOf = async (url: string) => new Uint8Array(await (await fetch(url)).arrayBuffer());
-const load = (bytes: Uint8Array, fileName: string) => ingestEdition(env, { source: "sanctions", bytes, fileName, url: null, editionDate: null });
+const load = (bytes: Uint8Array, fileName: string) =>
+  ingestEdition(ingestPortsFor(env), { source: "sanctions", bytes, fileName, url: null, editionDate: null });
 
 async function changes() {
   const rows = await env.DB.prepare(`SELECT change_date, kind, key FROM register_changes WHERE source = 'sanctions' ORDER BY key`).all<{
@@ -21,7 +23,7 @@ async function changes() {
   return rows.results.map((r) => `${r.change_date} ${r.kind} ${r.key}`);
 }
 
-beforeEach(() => storeOf("sanctions").reset(env, "sanctions"));
+beforeEach(() => storeOf("sanctions").reset(ingestPortsFor(env), "sanctions"));
 
 describe("issue 13 §1 the UK sanctions list as a register", () => {
   it("the UK Sanctions List CSV loads one entry per designation, dated by the list's Report Date; individuals kept for matching only", async () => {

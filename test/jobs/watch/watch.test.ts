@@ -6,7 +6,7 @@ import { handleWatchJob } from "../../../src/jobs/watch/job";
 import { readWatchedCompany } from "../../../src/jobs/watch/read";
 import { watchTick } from "../../../src/jobs/watch/tick";
 import { buildServices } from "../../../src/platform/services";
-import { watchPortsFor } from "../../../src/platform/watchDeps";
+import { watchPortsFor } from "../../../src/platform/jobPorts";
 import { readWatchedCompany as readSources } from "../../../src/platform/watchReader";
 import type { CompanyRead, PostOutcome, WatchJob, WatchPorts } from "../../../src/services/watch/feed";
 import { verifyServiceSignature } from "../../../src/services/watch/signing";

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ingestEdition } from "../../../src/jobs/ingest/job";
 import { storeOf } from "../../../src/jobs/ingest/pipeline";
 import { balanceOf, call, createTestKey, json } from "../../helpers";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 
 /**
  * Issue 12 §2 company-search: GET /api/v1/company-search?q=&limit= (SPEC §4.2), from the local name index
@@ -12,7 +13,7 @@ import { balanceOf, call, createTestKey, json } from "../../helpers";
 
 const loadIndex = async () => {
   const bytes = new Uint8Array(await (await fetch("http://files.test/companies-house/bulk/BasicCompanyData-2026-11-01.csv")).arrayBuffer());
-  const r = await ingestEdition(env, { source: "companies", bytes, fileName: "BasicCompanyData-2026-11-01.csv", url: null, editionDate: null });
+  const r = await ingestEdition(ingestPortsFor(env), { source: "companies", bytes, fileName: "BasicCompanyData-2026-11-01.csv", url: null, editionDate: null });
   expect(r.outcome).toBe("loaded");
 };
 
@@ -37,7 +38,7 @@ const RESULT_KEYS = [
 ];
 
 beforeEach(async () => {
-  await storeOf("companies").reset(env, "companies");
+  await storeOf("companies").reset(ingestPortsFor(env), "companies");
   await loadIndex();
 });
 afterEach(() => vi.restoreAllMocks());
@@ -150,7 +151,7 @@ describe("SPEC §4.2 company-search from the local index", () => {
 });
 
 describe("SPEC §4.2 company-search without a local index: Companies House's search", () => {
-  beforeEach(() => storeOf("companies").reset(env, "companies"));
+  beforeEach(() => storeOf("companies").reset(ingestPortsFor(env), "companies"));
 
   it("SPEC §4.2 the reply says Companies House answered; its results are ranked by the same scorer; no SIC codes in its results", async () => {
     const { r, body } = await search("q=Harbourside%20Legal&limit=5");

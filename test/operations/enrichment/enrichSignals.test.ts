@@ -9,6 +9,7 @@ import { UpstreamError } from "../../../src/shared/errors";
 import { call, createTestKey, json } from "../../helpers";
 import { load } from "../registers/registerData";
 import { loadEnrichRegister } from "./register";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 
 /**
  * Issue 18 §2 enrich: the signals and size facts a confirmed company gets from the other sources, read by its number —
@@ -46,9 +47,9 @@ beforeAll(async () => {
     ["gender-pay-gap", "gender-pay-gap/2025", "UK Gender Pay Gap Data - 2025 to 2026.csv"],
     ["gender-pay-gap", "gender-pay-gap/2026", "UK Gender Pay Gap Data - 2026 to 2027.csv"],
   ] as const) {
-    if (source === "payment-practices") await storeOf(source).reset(env, source);
+    if (source === "payment-practices") await storeOf(source).reset(ingestPortsFor(env), source);
     const bytes = new Uint8Array(await (await fetch(`http://files.test/${path}`)).arrayBuffer());
-    const r = await ingestEdition(env, { source, bytes, fileName, url: null, editionDate: null });
+    const r = await ingestEdition(ingestPortsFor(env), { source, bytes, fileName, url: null, editionDate: null });
     expect(r.outcome, path).toBe("loaded");
   }
 });

@@ -7,6 +7,7 @@ import { loadTenderFile } from "../../../src/jobs/tenders";
 import { tenderMatch } from "../../../src/operations/enrichment/tenderMatch";
 import { type CallMeta, execute } from "../../../src/platform/gateway";
 import { balanceOf, call, createTestKey, json, unverifiedReplies } from "../../helpers";
+import { ingestPortsFor, tendersPortsFor } from "../../../src/platform/jobPorts";
 
 /**
  * Issue 18 §2 tender-match (SPEC §4.8 names it; the shape is ours) on our tender package
@@ -54,13 +55,23 @@ const get = async (q: string) => {
 
 beforeAll(async () => {
   await resetTenders(env.DB);
-  await storeOf("contracts").reset(env, "contracts");
+  await storeOf("contracts").reset(ingestPortsFor(env), "contracts");
   const companies = new Uint8Array(await (await fetch("http://files.test/companies-house/bulk/BasicCompanyData-2026-11-01.csv")).arrayBuffer());
   expect(
-    (await ingestEdition(env, { source: "companies", bytes: companies, fileName: "BasicCompanyData-2026-11-01.csv", url: null, editionDate: null })).outcome,
+    (
+      await ingestEdition(ingestPortsFor(env), {
+        source: "companies",
+        bytes: companies,
+        fileName: "BasicCompanyData-2026-11-01.csv",
+        url: null,
+        editionDate: null,
+      })
+    ).outcome,
   ).toBe("loaded");
   const tenders = new Uint8Array(await (await fetch("http://files.test/contracts/tender-release-package.json")).arrayBuffer());
-  expect((await loadTenderFile(env, tenders, { fileName: "tender-release-package.json", now: new Date("2026-11-19T05:00:00Z") })).outcome).toBe("loaded");
+  expect(
+    (await loadTenderFile(tendersPortsFor(env), tenders, { fileName: "tender-release-package.json", now: new Date("2026-11-19T05:00:00Z") })).outcome,
+  ).toBe("loaded");
 });
 afterEach(() => vi.restoreAllMocks());
 

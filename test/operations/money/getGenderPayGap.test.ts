@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ingestEdition } from "../../../src/jobs/ingest/job";
 import { storeOf } from "../../../src/jobs/ingest/pipeline";
 import { balanceOf, call, createTestKey, json } from "../../helpers";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 
 /** Issue 14 §2 gender-pay-gap on test/fixtures/gender-pay-gap/2025 and 2026 (two reporting years, two scopes). */
 
@@ -13,10 +14,10 @@ const get = async (path: string) => {
 };
 
 beforeAll(async () => {
-  await storeOf("gender-pay-gap").reset(env, "gender-pay-gap");
+  await storeOf("gender-pay-gap").reset(ingestPortsFor(env), "gender-pay-gap");
   for (const year of ["2025", "2026"]) {
     const bytes = new Uint8Array(await (await fetch(`http://files.test/gender-pay-gap/${year}`)).arrayBuffer());
-    const r = await ingestEdition(env, {
+    const r = await ingestEdition(ingestPortsFor(env), {
       source: "gender-pay-gap",
       bytes,
       fileName: `UK Gender Pay Gap Data - ${year} to ${Number(year) + 1}.csv`,

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ingestEdition } from "../../../src/jobs/ingest/job";
 import { storeOf } from "../../../src/jobs/ingest/pipeline";
 import { balanceOf, call, createTestKey, json } from "../../helpers";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 
 /**
  * Issue 14 §2 contracts-won on test/fixtures/contracts/operations-awards.json: awards to HARBOURSIDE LEGAL LIMITED
@@ -19,9 +20,9 @@ const get = async (path: string) => {
 type Award = { title: string; awardDate: string; matchedBy: string; source: string; supplierCount: number; value: { amount: number } | null };
 
 beforeAll(async () => {
-  await storeOf("contracts").reset(env, "contracts");
+  await storeOf("contracts").reset(ingestPortsFor(env), "contracts");
   const bytes = new Uint8Array(await (await fetch("http://files.test/contracts/operations-awards.json")).arrayBuffer());
-  const r = await ingestEdition(env, { source: "contracts", bytes, fileName: "operations-awards.json", url: null, editionDate: null });
+  const r = await ingestEdition(ingestPortsFor(env), { source: "contracts", bytes, fileName: "operations-awards.json", url: null, editionDate: null });
   expect(r.outcome).toBe("loaded");
 });
 

@@ -3,6 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ingestEdition } from "../../../src/jobs/ingest/job";
 import { storeOf } from "../../../src/jobs/ingest/pipeline";
 import { balanceOf, call, createTestKey, json } from "../../helpers";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 
 /**
  * Issue 14 §2 payment-practices, ppn-018 and will-they-pay on test/fixtures/payment-practices/operations-export.csv:
@@ -17,9 +18,9 @@ const get = async (path: string) => {
 };
 
 beforeAll(async () => {
-  await storeOf("payment-practices").reset(env, "payment-practices");
+  await storeOf("payment-practices").reset(ingestPortsFor(env), "payment-practices");
   const bytes = new Uint8Array(await (await fetch("http://files.test/payment-practices/operations-export.csv")).arrayBuffer());
-  const r = await ingestEdition(env, { source: "payment-practices", bytes, fileName: "operations-export.csv", url: null, editionDate: null });
+  const r = await ingestEdition(ingestPortsFor(env), { source: "payment-practices", bytes, fileName: "operations-export.csv", url: null, editionDate: null });
   expect(r.outcome).toBe("loaded");
 });
 

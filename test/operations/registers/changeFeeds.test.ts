@@ -5,13 +5,14 @@ import { listCqcChanges as cqcCheckChanges } from "../../../src/operations/regis
 import { ingestEdition } from "../../../src/jobs/ingest/job";
 import type { RegisterSource } from "../../../src/services/registers/types";
 import { balanceOf, call, createTestKey, json } from "../../helpers";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 
 /** Issue "Register checks with daily change feeds" §2 feeds; SPEC §4.5, §4.8, §6.3: pull only, oldest first, paged, 1 credit a page. */
 
 const bytesOf = async (path: string) => new Uint8Array(await (await fetch(`http://files.test/${path}`)).arrayBuffer());
 const enc = (s: string) => new TextEncoder().encode(s);
 const ingest = async (source: RegisterSource, bytes: Uint8Array, editionDate: string) => {
-  const r = await ingestEdition(env, { source, bytes, fileName: null, url: null, editionDate });
+  const r = await ingestEdition(ingestPortsFor(env), { source, bytes, fileName: null, url: null, editionDate });
   if (r.outcome !== "loaded") throw new Error(`${source} ${editionDate}: ${r.outcome} ${r.reason}`);
 };
 

@@ -6,6 +6,7 @@ import { REGISTER_CATALOGUE } from "../../../src/services/registers/catalogue";
 import type { RegisterSource } from "../../../src/services/registers/types";
 import { CHARITY_EXTRA_TABLES } from "../../../src/sources/charity-commission/parse";
 import { balanceOf, call, createTestKey } from "../../helpers";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 
 /**
  * What the register checks' tests share (issue "Register checks with daily change feeds" §2): the editions each
@@ -18,7 +19,7 @@ export const SRA_ATTRIBUTION = REGISTER_CATALOGUE.sra.attribution;
 export const bytesOf = async (path: string) => new Uint8Array(await (await fetch(`http://files.test/${path}`)).arrayBuffer());
 export const enc = (s: string) => new TextEncoder().encode(s);
 export const ingest = async (source: RegisterSource, bytes: Uint8Array, editionDate: string, extra: Partial<EditionFile> = {}, opts: IngestOptions = {}) => {
-  const r = await ingestEdition(env, { source, bytes, fileName: null, url: null, editionDate, ...extra }, opts);
+  const r = await ingestEdition(ingestPortsFor(env), { source, bytes, fileName: null, url: null, editionDate, ...extra }, opts);
   if (r.outcome !== "loaded" && r.outcome !== "unchanged") throw new Error(`${source} ${editionDate}: ${r.outcome} ${r.reason}`);
 };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

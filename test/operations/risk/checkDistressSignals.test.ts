@@ -5,6 +5,7 @@ import { storeOf } from "../../../src/jobs/ingest/pipeline";
 import { parseCompanyProfile } from "../../../src/sources/companies-house/parse";
 import { distressSignals } from "../../../src/services/risk/distress";
 import { balanceOf, call, createTestKey, json } from "../../helpers";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 
 /**
  * Issue 13 §3 distress-signals: GET /api/v1/distress-signals?company= (up to 50 numbers). Fixtures:
@@ -23,9 +24,9 @@ type Signal = { kind: string; severity: string; date: string | null; source: str
 type Result = { query: string; found: boolean; level?: string; signals?: Signal[]; sanctions?: Record<string, unknown>; gazette?: Record<string, unknown> };
 
 const loadSanctions = async () => {
-  await storeOf("sanctions").reset(env, "sanctions");
+  await storeOf("sanctions").reset(ingestPortsFor(env), "sanctions");
   const bytes = new Uint8Array(await (await fetch("http://files.test/sanctions/UK-Sanctions-List.csv")).arrayBuffer());
-  await ingestEdition(env, { source: "sanctions", bytes, fileName: "UK-Sanctions-List.csv", url: null, editionDate: null });
+  await ingestEdition(ingestPortsFor(env), { source: "sanctions", bytes, fileName: "UK-Sanctions-List.csv", url: null, editionDate: null });
 };
 
 beforeAll(loadSanctions);
@@ -122,7 +123,7 @@ describe("issue 13 §3 distress signals", () => {
   });
 
   it("before any sanctions list is loaded, the reply says it was not checked (never a clearance)", async () => {
-    await storeOf("sanctions").reset(env, "sanctions");
+    await storeOf("sanctions").reset(ingestPortsFor(env), "sanctions");
     try {
       const { body } = await distress("05550123");
       expect(body.results[0].sanctions).toMatchObject({

@@ -5,6 +5,7 @@ import { storeOf } from "../../../src/jobs/ingest/pipeline";
 import { REGISTER_CATALOGUE } from "../../../src/services/registers/catalogue";
 import { balanceOf, call, createTestKey } from "../../helpers";
 import { bytesOf, enc, ingest, load } from "../registers/registerData";
+import { ingestPortsFor } from "../../../src/platform/jobPorts";
 
 /**
  * licences-and-registers: GET /api/v1/licences-and-registers?company= (SPEC §4.5, §1 rules 6–7). Every register loaded
@@ -31,7 +32,7 @@ const registerOf = (body: Record<string, any>, id: string) => body.registers.fin
 
 const SANCTIONS_CSV = "sanctions/UK-Sanctions-List-registers.csv";
 const loadSanctions = async () => {
-  const r = await ingestEdition(env, {
+  const r = await ingestEdition(ingestPortsFor(env), {
     source: "sanctions",
     bytes: await bytesOf(SANCTIONS_CSV),
     fileName: "UK-Sanctions-List.csv",
@@ -40,7 +41,7 @@ const loadSanctions = async () => {
   });
   if (r.outcome !== "loaded" && r.outcome !== "unchanged") throw new Error(`sanctions: ${r.outcome} ${r.reason}`);
 };
-const resetSanctions = () => storeOf("sanctions").reset(env, "sanctions");
+const resetSanctions = () => storeOf("sanctions").reset(ingestPortsFor(env), "sanctions");
 
 /** Names of people in the data this file loads: a director and PSCs of 01234567, a sole trader on HMRC's register, a listed individual. */
 const PEOPLE = ["HARPER", "OKONJO", "PEEL", "Jane Elizabeth", "John Smith", "WHITCOMBE", "Peregrine"];
@@ -323,7 +324,7 @@ describe("licences-and-registers: errors, privacy", () => {
   });
 
   it("a register not loaded yet is marked not checked, and found false says nothing", async () => {
-    await storeOf("cqc").reset(env, "cqc");
+    await storeOf("cqc").reset(ingestPortsFor(env), "cqc");
     const { body } = await lr("03712548");
     expect(registerOf(body, "cqc")).toMatchObject({ checked: false, found: false, registerDate: null, matches: [] });
     expect(registerOf(body, "cqc").note).toMatch(/not loaded this register yet/);

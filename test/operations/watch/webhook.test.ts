@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { deliverEvent } from "../../../src/jobs/watch/deliver";
-import { watchPortsFor } from "../../../src/platform/watchDeps";
+import { watchPortsFor } from "../../../src/platform/jobPorts";
 import type { WatchPorts } from "../../../src/services/watch/feed";
 import { call, createTestKey } from "../../helpers";
 

@@ -7,8 +7,8 @@ const hmrcNotes = (n: ParseNotes = {}): HmrcParseStats => Object.assign(n, { per
 /** HMRC's supervised business register: one spreadsheet, found on its GOV.UK page. */
 export const aml: RegisterAdapter = {
   chunkRows: CHUNK_ROWS,
-  async fetch(env) {
-    const e = await fetchHmrcMlrEdition({ contentApiBase: env.GOVUK_CONTENT_URL, pagePath: env.HMRC_MLR_PAGE, fetchImpl: timedFetch });
+  async fetch(ports) {
+    const e = await fetchHmrcMlrEdition({ contentApiBase: ports.upstreams.GOVUK_CONTENT_URL, pagePath: ports.upstreams.HMRC_MLR_PAGE, fetchImpl: timedFetch });
     return [{ source: "aml", bytes: e.bytes, fileName: e.fileName, url: e.url, editionDate: e.editionDate }];
   },
   parse(f) {

@@ -18,10 +18,10 @@ export const charity: RegisterAdapter = {
   // One bucket of charities per invocation: each bucket streams every table again, which is what fits
   // a queue invocation's CPU time.
   chunkRows: CHARITY_BUCKET_RECORDS,
-  async fetch(env) {
+  async fetch(ports) {
     // The tables are streamed from upstream when the parser reads them (more than once); only the
     // extract's date is read here.
-    const cfg = { baseUrl: env.CHARITY_EXTRACT_URL, fetchImpl: timedFetch };
+    const cfg = { baseUrl: ports.upstreams.CHARITY_EXTRACT_URL, fetchImpl: timedFetch };
     const editionDate = await charityExtractDate(cfg);
     const tables: Partial<Record<CharityTable, CharityTableInput>> = {};
     for (const t of CHARITY_TABLES) tables[t] = charityTableStream(cfg, t);

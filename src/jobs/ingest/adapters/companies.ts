@@ -31,11 +31,11 @@ function csvOf(f: EditionFile): () => DelimitedInput {
 export const companies: RegisterAdapter = {
   chunkRows: 2_000_000,
   store: companiesStore,
-  async fetch(env, _job, now) {
-    const published = await companiesEdition(env.COMPANIES_DB);
+  async fetch(ports, _job, now) {
+    const published = await companiesEdition(ports.companiesDb);
     // Nothing to read until a newer monthly file is out (sample data is replaced by any real edition).
     const e = await findBulkEdition(
-      { baseUrl: env.COMPANIES_HOUSE_BULK_URL, fetchImpl: bulkFetch },
+      { baseUrl: ports.upstreams.COMPANIES_HOUSE_BULK_URL, fetchImpl: bulkFetch },
       now,
       published?.sample ? null : (published?.editionDate ?? null),
     );

@@ -1,5 +1,4 @@
 import { windowBounds } from "../../../db/runs";
-import type { Env } from "../../../env";
 import { CONTRACTS_MAX_WAIT_SECONDS, fetchCfAwards, fetchFtsAwards } from "../../../sources/contracts/client";
 import { contractRecord, parseContracts } from "../../../sources/contracts/parse";
 import { type RegisterAdapter, fileOf, timedFetch } from "../adapter";
@@ -15,9 +14,9 @@ const CONTRACTS_MAX_CATCH_UP_MS = 31 * 86_400_000;
  * (an upstream down, or a 429 longer than the run may wait) is read again the next day instead of lost. While a
  * long window is being read over several messages, its start is where the next one starts (as CQC's).
  */
-export async function contractsWindowStart(env: Env, now: Date): Promise<string> {
+export async function contractsWindowStart(db: D1Database, now: Date): Promise<string> {
   const floor = new Date(now.getTime() - CONTRACTS_MAX_CATCH_UP_MS).toISOString();
-  const w = await windowBounds(env.DB, "contracts");
+  const w = await windowBounds(db, "contracts");
   const candidates = [w.completeEnd, w.pendingStart].filter((t): t is string => !!t).sort();
   const start = candidates[0] ?? new Date(now.getTime() - 86_400_000).toISOString();
   return start > floor ? start : floor;
@@ -46,10 +45,10 @@ export function sliceOf(start: string, end: string, index: number): { from: stri
  */
 export const contracts: RegisterAdapter = {
   chunkRows: 50_000,
-  async fetch(env, job, now) {
-    const cfg = { ftsUrl: env.FIND_A_TENDER_URL, cfUrl: env.CONTRACTS_FINDER_URL, fetchImpl: timedFetch };
+  async fetch(ports, job, now) {
+    const cfg = { ftsUrl: ports.upstreams.FIND_A_TENDER_URL, cfUrl: ports.upstreams.CONTRACTS_FINDER_URL, fetchImpl: timedFetch };
     // A message that continues a window reads its next day.
-    const start = job.window?.start ?? (await contractsWindowStart(env, now));
+    const start = job.window?.start ?? (await contractsWindowStart(ports.db, now));
     const end = job.window?.end ?? now.toISOString();
     const slice = sliceOf(start, end, job.window ? (job.from ?? 0) : 0);
     const fts = await fetchFtsAwards(cfg, slice.from, slice.to);
@@ -62,7 +61,7 @@ export const contracts: RegisterAdapter = {
         source: "contracts",
         bytes,
         fileName: null,
-        url: `${env.FIND_A_TENDER_URL}/api/1.0/ocdsReleasePackages?${new URLSearchParams({ updatedFrom: slice.from, updatedTo: slice.to, stages: "award" })}`,
+        url: `${ports.upstreams.FIND_A_TENDER_URL}/api/1.0/ocdsReleasePackages?${new URLSearchParams({ updatedFrom: slice.from, updatedTo: slice.to, stages: "award" })}`,
         editionDate: slice.to.slice(0, 10),
         mode: "partial",
         datedOnFetch: true,

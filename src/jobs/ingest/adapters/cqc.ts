@@ -1,5 +1,4 @@
 import { windowBounds } from "../../../db/runs";
-import type { Env } from "../../../env";
 import { fetchCqcChanges, fetchCqcLocation, fetchCqcProvider, fetchCqcRatingsFile } from "../../../sources/cqc/client";
 import { parseCqcJson, parseHscaActiveLocations } from "../../../sources/cqc/parse";
 import { type CqcRatings, readCqcRatings } from "../../../sources/cqc/ratings";
@@ -22,10 +21,10 @@ const CQC_MAX_CATCH_UP_MS = 31 * 86_400_000;
  * run failed (upstream down) is read again the next day instead of lost. A window read over several
  * messages is complete when its last part has loaded; until then its start is where the next one starts.
  */
-export async function cqcWindowStart(env: Env, now: Date): Promise<string> {
+export async function cqcWindowStart(db: D1Database, now: Date): Promise<string> {
   const floor = new Date(now.getTime() - CQC_MAX_CATCH_UP_MS).toISOString();
   const atLeastFloor = (t: string) => (t > floor ? t : floor);
-  const w = await windowBounds(env.DB, "cqc");
+  const w = await windowBounds(db, "cqc");
   const candidates = [w.completeEnd, w.pendingStart].filter((t): t is string => !!t).sort();
   return atLeastFloor(candidates[0] ?? new Date(now.getTime() - 86_400_000).toISOString());
 }
@@ -61,10 +60,10 @@ async function* hscaRecords(bytes: Uint8Array, ratings: () => Promise<CqcRatings
  */
 export const cqc: RegisterAdapter = {
   chunkRows: CHUNK_ROWS,
-  async fetch(env, job, now) {
-    const cfg = { baseUrl: env.CQC_URL, apiKey: env.CQC_API_KEY, fetchImpl: timedFetch };
+  async fetch(ports, job, now) {
+    const cfg = { baseUrl: ports.upstreams.CQC_URL, apiKey: ports.upstreams.CQC_API_KEY, fetchImpl: timedFetch };
     // A message that continues a window reads on from where the previous one stopped.
-    const start = job.window?.start ?? (await cqcWindowStart(env, now));
+    const start = job.window?.start ?? (await cqcWindowStart(ports.db, now));
     const end = job.window?.end ?? now.toISOString();
     const from = job.window ? (job.from ?? 0) : 0;
     const changed = [
@@ -86,7 +85,7 @@ export const cqc: RegisterAdapter = {
         source: "cqc",
         bytes,
         fileName: null,
-        url: `${env.CQC_URL}/changes?${new URLSearchParams({ startTimestamp: start, endTimestamp: end })}`,
+        url: `${ports.upstreams.CQC_URL}/changes?${new URLSearchParams({ startTimestamp: start, endTimestamp: end })}`,
         editionDate: end.slice(0, 10),
         mode: "partial",
         datedOnFetch: true,
@@ -106,9 +105,9 @@ export const cqc: RegisterAdapter = {
     if (!/^\s*[[{]/.test(text(bytes))) throw new RegisterFormatError("cqc: expected the HSCA Active Locations .ods or API JSON");
     return { scope: "", editionDate: fileDate, mode: f.mode ?? "partial", records: (from = 0) => skipRecords(parseCqcJson(bytes), from) };
   },
-  complete(env, f) {
+  complete(upstreams, f) {
     if (f.ratings || !f.bytes || !isZip(f.bytes)) return f;
-    const url = env.CQC_RATINGS_URL;
+    const url = upstreams.CQC_RATINGS_URL;
     return {
       ...f,
       ratings: async () => {

@@ -14,12 +14,12 @@ import { CHUNK_ROWS, type EditionFile, type RegisterAdapter, fileDateOf, fileOf,
  */
 export const genderPayGap: RegisterAdapter = {
   chunkRows: CHUNK_ROWS,
-  async fetch(env, _job, now) {
+  async fetch(ports, _job, now) {
     const current = reportingYearOn(now);
     const day = now.toISOString().slice(0, 10);
     const out: EditionFile[] = [];
     for (const year of [current - 1, current]) {
-      const e = await fetchGenderPayGapYear({ baseUrl: env.GENDER_PAY_GAP_URL, year, optional: year === current, fetchImpl: timedFetch });
+      const e = await fetchGenderPayGapYear({ baseUrl: ports.upstreams.GENDER_PAY_GAP_URL, year, optional: year === current, fetchImpl: timedFetch });
       if (!e || (year === current && firstRows(e.bytes, ",", 2).length < 2)) continue; // the current year, not published yet
       out.push({ source: "gender-pay-gap", bytes: e.bytes, fileName: e.fileName, url: e.url, editionDate: day, datedOnFetch: true });
     }

@@ -29,8 +29,8 @@ function inputOf(f: EditionFile): PaymentPracticesInput {
  */
 export const paymentPractices: RegisterAdapter = {
   chunkRows: CHUNK_ROWS,
-  async fetch(env) {
-    const e = await fetchPaymentPracticesExport({ url: env.PAYMENT_PRACTICES_URL, fetchImpl: exportFetch });
+  async fetch(ports) {
+    const e = await fetchPaymentPracticesExport({ url: ports.upstreams.PAYMENT_PRACTICES_URL, fetchImpl: exportFetch });
     return [{ source: "payment-practices", open: () => e.open(), fileName: e.fileName, url: e.url, editionDate: e.editionDate, datedOnFetch: true }];
   },
   parse(f) {

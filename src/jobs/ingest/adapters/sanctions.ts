@@ -10,8 +10,8 @@ import { type RegisterAdapter, fileDateOf, fileOf, timedFetch } from "../adapter
  */
 export const sanctions: RegisterAdapter = {
   chunkRows: 50_000,
-  async fetch(env) {
-    const e = await fetchUkSanctionsList({ url: env.SANCTIONS_LIST_URL, fetchImpl: timedFetch });
+  async fetch(ports) {
+    const e = await fetchUkSanctionsList({ url: ports.upstreams.SANCTIONS_LIST_URL, fetchImpl: timedFetch });
     return [{ source: "sanctions", bytes: e.bytes, fileName: e.fileName, url: e.url, editionDate: null }];
   },
   parse(f) {

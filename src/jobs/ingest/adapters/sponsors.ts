@@ -10,10 +10,10 @@ const sponsorNotes = (n: ParseNotes = {}): SponsorsParseStats => Object.assign(n
  */
 export const sponsors: RegisterAdapter = {
   chunkRows: CHUNK_ROWS,
-  async fetch(env) {
+  async fetch(ports) {
     const out: EditionFile[] = [];
-    for (const pagePath of [env.SPONSORS_WORKERS_PAGE, env.SPONSORS_STUDENTS_PAGE]) {
-      const e = await fetchSponsorsEdition({ contentApiBase: env.GOVUK_CONTENT_URL, pagePath, fetchImpl: timedFetch });
+    for (const pagePath of [ports.upstreams.SPONSORS_WORKERS_PAGE, ports.upstreams.SPONSORS_STUDENTS_PAGE]) {
+      const e = await fetchSponsorsEdition({ contentApiBase: ports.upstreams.GOVUK_CONTENT_URL, pagePath, fetchImpl: timedFetch });
       out.push({ source: "sponsors", bytes: e.bytes, fileName: e.fileName, url: e.url, editionDate: e.editionDate });
     }
     return out;

@@ -8,8 +8,8 @@ import { CHUNK_ROWS, type RegisterAdapter, fileDateOf, fileOf, skipRecords, time
  */
 export const sra: RegisterAdapter = {
   chunkRows: CHUNK_ROWS,
-  async fetch(env) {
-    const e = await fetchSraOrganisations({ baseUrl: env.SRA_URL, apiKey: env.SRA_API_KEY, fetchImpl: timedFetch });
+  async fetch(ports) {
+    const e = await fetchSraOrganisations({ baseUrl: ports.upstreams.SRA_URL, apiKey: ports.upstreams.SRA_API_KEY, fetchImpl: timedFetch });
     return [{ source: "sra", open: () => e.open(), fileName: e.fileName, url: e.url, editionDate: e.editionDate, datedOnFetch: true }];
   },
   parse(f) {

@@ -23,15 +23,15 @@ export const COMPANY_SLICE = 100_000;
  */
 export const companiesStore: RegisterStore = {
   // Every batch the pipeline hands over at once goes in one D1 transaction (a few JSON statements).
-  stage: (env, runId, batches) =>
+  stage: (dbs, runId, batches) =>
     stageCompanies(
-      env.COMPANIES_DB,
+      dbs.companiesDb,
       runId,
       batches.flatMap((b) => b.records),
     ),
 
-  async apply(env, run) {
-    const db = env.COMPANIES_DB;
+  async apply(dbs, run) {
+    const db = dbs.companiesDb;
     const byKind: Record<string, number> = {};
     for (const slice of await stagedSlices(db, run.runId, COMPANY_SLICE)) {
       const kinds = await applyCompanySlice(db, run.runId, slice, { editionDate: run.editionDate, baseline: run.baseline });
@@ -44,13 +44,13 @@ export const companiesStore: RegisterStore = {
       const { written, closed } = await versionsWritten(db, run.runId);
       if (!written && !closed) {
         await publishCompaniesUnchanged(db, run.editionDate);
-        await recordUnchanged(env.DB, target, run.editionDate, finishedAt);
+        await recordUnchanged(dbs.db, target, run.editionDate, finishedAt);
         return { outcome: "unchanged", changes: 0, byKind: {} };
       }
     }
     // Readers switch in the companies database first; the run log then says so.
     await publishCompanies(db, run.runId, { editionDate: run.editionDate, sample: run.sample, replacesSample: run.replacesSample });
-    await recordPublished(env.DB, target, {
+    await recordPublished(dbs.db, target, {
       editionDate: run.editionDate,
       sample: run.sample,
       replacesSample: run.replacesSample,
@@ -63,8 +63,8 @@ export const companiesStore: RegisterStore = {
     return { outcome: "loaded", changes, byKind };
   },
 
-  discard: (env, runId) => discardCompanyRun(env.COMPANIES_DB, runId),
+  discard: (dbs, runId) => discardCompanyRun(dbs.companiesDb, runId),
 
   // The companies, their changes and staging; then the register's run log and state in the main database.
-  reset: async (env, source) => (await resetCompanies(env.COMPANIES_DB)) + (await resetRegister(env.DB, source)),
+  reset: async (dbs, source) => (await resetCompanies(dbs.companiesDb)) + (await resetRegister(dbs.db, source)),
 };

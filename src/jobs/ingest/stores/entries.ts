@@ -24,10 +24,10 @@ import type { RegisterStore } from "../store";
 const FLUSH_VERSIONS = 5_000;
 
 export const entriesStore: RegisterStore = {
-  stage: (env, runId, batches) => stageBatches(env.DB, runId, batches),
+  stage: (dbs, runId, batches) => stageBatches(dbs.db, runId, batches),
 
-  async apply(env, { runId, source, scope, mode, editionDate, baseline, replacesSample, sample: isSample, lastListed, note, now }) {
-    const db = env.DB;
+  async apply(dbs, { runId, source, scope, mode, editionDate, baseline, replacesSample, sample: isSample, lastListed, note, now }) {
+    const { db } = dbs;
     const target = { runId, source, scope };
     const run = { source, scope, mode };
     const open = replacesSample ? [] : await openEntries(db, run.source, run.scope);
@@ -105,7 +105,7 @@ export const entriesStore: RegisterStore = {
     return { outcome: "loaded", changes: changes.length, byKind };
   },
 
-  discard: (env, runId) => discardEntries(env.DB, runId),
+  discard: (dbs, runId) => discardEntries(dbs.db, runId),
 
-  reset: (env, source) => resetRegister(env.DB, source),
+  reset: (dbs, source) => resetRegister(dbs.db, source),
 };
