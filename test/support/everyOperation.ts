@@ -2,7 +2,10 @@ import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import { ingestEdition } from "../../src/jobs/ingest/job";
 import type { AnyOperation } from "../../src/platform/registry";
-import type { RegisterSource } from "../../src/services/registers/types";
+import { REGISTER_CATALOGUE, type SampleFile } from "../../src/services/registers/catalogue";
+import { REGISTER_SOURCES } from "../../src/services/registers/types";
+import type { EditionFile } from "../../src/jobs/ingest/adapter";
+import { ADAPTERS } from "../../src/jobs/ingest/adapters";
 import { CHARITY_EXTRA_TABLES } from "../../src/sources/charity-commission/parse";
 import { EXAMPLE_PLAN } from "../../src/operations/documents/checkCarbonReductionPlan";
 import { CHARITY, CQC, MODERN_SLAVERY, OFSTED } from "../../src/app/documents/readers";
@@ -144,28 +147,25 @@ export function requestOf(op: AnyOperation, input: Record<string, unknown>, key?
 
 const bytesOf = async (path: string) => new Uint8Array(await (await fetch(`http://files.test/${path}`)).arrayBuffer());
 
-/** The sample registers, loaded through the real ingest pipeline (for a beforeAll). */
+/**
+ * The sample registers, loaded through the real ingest pipeline (for a beforeAll): every organisation register's
+ * `samples` in the catalogue (src/services/registers/catalogue.ts), in its order, as `npm start` loads them, so a new
+ * register's check answers its example here with no line added. An edition's date is the sample's, or the file's own.
+ */
 export async function loadSampleRegisters(): Promise<void> {
-  const load = async (source: RegisterSource, path: string, editionDate: string, extra = {}) => {
-    const r = await ingestEdition(ingestPortsFor(env), {
-      source,
-      bytes: await bytesOf(path),
-      fileName: path.split("/").pop()!,
-      url: null,
-      editionDate,
-      ...extra,
-    });
-    if (r.outcome !== "loaded") throw new Error(`${path}: ${r.outcome} ${r.reason}`);
-  };
-  await load("sponsors", "sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-26.csv", "2026-06-26");
-  await load("sponsors", "sponsors/SP_-_Worker_and_Temporary_Worker_Web_Register_-_2026-06-29.csv", "2026-06-29");
-  await load("sponsors", "sponsors/2026-01-02_-_Student_and_Child_Student.csv", "2026-01-02");
-  await load("aml", "hmrc-mlr/supervised-business-register-2026-09.ods", "2026-10-07");
-  await load("aml", "hmrc-mlr/supervised-business-register-2026-10.ods", "2026-11-07");
-  await load("sra", "sra/GetAll.json", "2026-10-08");
-  await load("cqc", "cqc/hsca-active-locations.ods", "2026-10-02");
-  const tables = Object.fromEntries(await Promise.all(CHARITY_EXTRA_TABLES.map(async (t) => [t, await bytesOf(`charity-commission/publicextract.${t}.txt`)])));
-  await load("charity", "charity-commission/publicextract.charity.txt", "2026-10-07", { tables });
+  for (const source of REGISTER_SOURCES.filter((s) => REGISTER_CATALOGUE[s].organisation))
+    for (const sample of REGISTER_CATALOGUE[source].samples as readonly SampleFile[]) {
+      const path = sample.file.replace(/^test\/fixtures\//, "");
+      const file: EditionFile = { source, bytes: await bytesOf(path), fileName: path.split("/").pop()!, url: null, editionDate: sample.date ?? null };
+      // The charity extract is several tables: the others are beside the charity table, as npm run ingest finds them.
+      if (source === "charity")
+        file.tables = Object.fromEntries(
+          await Promise.all(CHARITY_EXTRA_TABLES.map(async (t) => [t, await bytesOf(path.replace(/\.charity\.txt$/, `.${t}.txt`))])),
+        );
+      file.editionDate ??= (await ADAPTERS[source].dateOf?.(file)) ?? null;
+      const r = await ingestEdition(ingestPortsFor(env), file);
+      if (r.outcome !== "loaded") throw new Error(`${sample.file}: ${r.outcome} ${r.reason}`);
+    }
 }
 
 export interface OperationCall {
