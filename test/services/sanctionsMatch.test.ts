@@ -11,6 +11,7 @@ import {
 import type { SanctionsDesignation, SanctionsName } from "../../src/services/sanctions/types";
 import { parseUkSanctionsListCsv } from "../../src/sources/sanctions/parse";
 import { OFSI_CONLIST_2025_04_10, conListAsUkslCsv } from "../support/ofsiConList";
+import { cpuNow } from "../support/cpuClock";
 
 const n = (name: string, type: SanctionsName["type"] = "primary", nonLatin = false): SanctionsName => ({ name, type, quality: null, nonLatin });
 
@@ -317,7 +318,7 @@ describe("SPEC §1 rule 6: speed", () => {
     const big = buildSanctionsIndex(many);
     expect(big.size.names).toBe(18000);
     let hits = 0;
-    const t0 = Date.now();
+    const t0 = cpuNow();
     for (let i = 0; i < 10000; i++) {
       hits += matchCompany(big, {
         name: `Synthetic Entity ${i % 7000} Limited`,
@@ -326,9 +327,9 @@ describe("SPEC §1 rule 6: speed", () => {
         postcode: "E1 1AA",
       }).definite.length;
     }
-    const ms = Date.now() - t0;
+    const ms = cpuNow() - t0;
     expect(hits).toBeGreaterThan(0);
-    // Date.now() may not advance inside the Workers runtime; where it does, 10,000 matches take well under 5 s.
+    // 10,000 matches take well under 5 s of CPU.
     expect(ms).toBeLessThan(5000);
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { deepHtml, textCases } from "../../../scripts/hostile/html.mjs";
 import { balanceOf, call, createTestKey, json } from "../../helpers";
+import { cpuNow } from "../../support/cpuClock";
 
 /**
  * Issue 29 §1, through the operations: a page of 200,000 nested <div>s given to a reader by URL answered 500 after
@@ -38,7 +39,7 @@ describe("hostile pages given by URL (issue 29 §1)", () => {
     it(`${name}: ${page.slice(1)} answers 422 unreadable_input naming the limit, at once, and costs nothing`, async () => {
       servePages();
       const { key, keyId } = await createTestKey({ plan: "enterprise", credits: 100 });
-      const t0 = Date.now();
+      const t0 = cpuNow();
       const r = await call(`${path}?${new URLSearchParams({ url: `https://docs.test${page}` })}`, { key });
       const body = await json(r);
       expect(r.status, JSON.stringify(body).slice(0, 300)).toBe(422);
@@ -46,7 +47,7 @@ describe("hostile pages given by URL (issue 29 §1)", () => {
       expect(body.message).toMatch(limit);
       expect(typeof body.requestId).toBe("string");
       if (["modern-slavery", "ofsted-report", "cqc-report", "charity-report", "crp-check"].includes(name)) expect(body.field).toBe("url");
-      expect(Date.now() - t0).toBeLessThan(10_000);
+      expect(cpuNow() - t0).toBeLessThan(10_000);
       expect(await balanceOf(keyId, { plan: "enterprise", credits: 100 })).toBe(100);
     });
 });
@@ -55,11 +56,11 @@ describe("hostile text sent to a reader (issue 29 §1)", () => {
   it("<div> 199,000 times as text is read as text: 200, quickly", async () => {
     const { key } = await createTestKey({ plan: "enterprise", credits: 100 });
     const text = textCases().find((c) => c.name.startsWith("<div>"))!.text;
-    const t0 = Date.now();
+    const t0 = cpuNow();
     const r = await call("/api/v1/ofsted-report", { method: "POST", key, body: JSON.stringify({ text }), headers: { "content-type": "application/json" } });
     const body = await json(r);
     expect(r.status, JSON.stringify(body).slice(0, 300)).toBe(200);
     expect(body.read).toMatchObject({ from: "text", format: "text" });
-    expect(Date.now() - t0).toBeLessThan(15_000);
+    expect(cpuNow() - t0).toBeLessThan(15_000);
   });
 });

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { type Block, htmlBlocks } from "../../../src/services/documents/blocks";
 import { walkNodes } from "../../../src/services/html/parse";
 import { InputError } from "../../../src/shared/errors";
+import { cpuNow } from "../../support/cpuClock";
 
 /** htmlBlocks as it was: linkedom's DOM, DROP and chrome removed, then walked from main ?? [role=main] ?? body. */
 function domBlocks(html: string): { title: string; blocks: Block[] } {
@@ -210,17 +211,17 @@ describe("pages past the old DOM limits", () => {
   };
   for (const n of [40_000, 100_000])
     it(`a page of ${n.toLocaleString("en-GB")} elements reads`, () => {
-      const t0 = performance.now();
+      const t0 = cpuNow();
       const { title, blocks } = htmlBlocks(page(n));
-      console.error(`htmlBlocks ${n} elements: ${Math.round(performance.now() - t0)} ms`);
+      console.error(`htmlBlocks ${n} elements: ${Math.round(cpuNow() - t0)} ms`);
       expect(title).toBe("Modern slavery statement");
       expect(blocks.length).toBe(Math.ceil(n / 3) + 1);
     });
 
   it("deep HTML is still refused quickly, by its depth", () => {
-    const t0 = performance.now();
+    const t0 = cpuNow();
     expect(() => htmlBlocks(`<body>${"<div>".repeat(200_000)}x`)).toThrow(InputError);
     expect(() => htmlBlocks(`<body>${"<div>".repeat(200_000)}x`)).toThrow(/deeper than 1,000 levels/);
-    expect(performance.now() - t0).toBeLessThan(1_000);
+    expect(cpuNow() - t0).toBeLessThan(1_000);
   });
 });

@@ -11,6 +11,7 @@ import { BOMB_LINE, encryptedPdf } from "../../../scripts/hostile/binary.mjs";
 import { InputError } from "../../../src/shared/errors";
 import { MAX_PDF_STREAM_BYTES, measureStreams, readPdf } from "../../../src/sources/documents/pdf";
 import { openEncryption, rc4 } from "../../../src/sources/documents/pdfCrypt";
+import { cpuNow } from "../../support/cpuClock";
 
 const MiB = 1024 * 1024;
 const METHODS = ["rc4-40", "rc4-128", "aes-128", "aes-256"] as const;
@@ -100,10 +101,10 @@ describe("Flate bombs inside encrypted PDFs are refused at the budgets", () => {
     it(`${method}: a content stream inflating to 512 MiB is refused at the stream budget, in seconds`, async () => {
       const bytes = await encryptedPdf({ method, pages: 1, bombBytes: 512 * MiB });
       expect(bytes.length).toBeLessThan(2 * MiB);
-      const t = performance.now();
+      const t = cpuNow();
       const e = await readPdf(bytes).catch((x: unknown) => x);
       expect(refusal(e)).toMatch(/a stream decodes to more than 16 MiB/);
-      expect((performance.now() - t) / 1000).toBeLessThan(5);
+      expect((cpuNow() - t) / 1000).toBeLessThan(5);
     }, 60_000);
 
     it(`${method}: a stream just past the stream budget is refused`, async () => {
