@@ -9,7 +9,7 @@
  */
 import { normaliseNameCore } from "../services/matching/names";
 import { fingerprint } from "../services/registers/fingerprint";
-import type { BulkCompanyData, CompanyRow } from "../services/companies/records";
+import type { CompanyRow } from "../services/companies/records";
 import type { ChangeRow, RegisterRecord } from "../services/registers/types";
 
 export type { CompanyRow };
@@ -42,8 +42,8 @@ const FROM_JSON = COLUMNS.map((_, i) => `j.value->>${i}`).join(", ");
 const JSON_BYTES_PER_STATEMENT = 600_000;
 
 /** A parsed record as its row of columns (COLUMNS order). */
-export function companyRowOf(r: RegisterRecord): (string | null)[] {
-  const d = r.data as unknown as BulkCompanyData;
+export function companyRowOf(r: RegisterRecord<"companies">): (string | null)[] {
+  const d = r.data;
   return [
     r.key,
     r.name,
@@ -64,6 +64,12 @@ export function companyRowOf(r: RegisterRecord): (string | null)[] {
     Object.keys(d.extra).length ? JSON.stringify(d.extra) : null,
     fingerprint(r),
   ];
+}
+
+/** A record of the companies register: this store is handed its own register's records only. */
+function companyRecord(r: RegisterRecord): RegisterRecord<"companies"> {
+  if (r.source !== "companies") throw new Error(`the companies register was handed a record of ${r.source}`);
+  return r;
 }
 
 /** Splits rows into JSON arrays of about JSON_BYTES_PER_STATEMENT each. */
@@ -91,9 +97,10 @@ function jsonChunks(rows: unknown[][]): string[] {
  */
 export async function stageCompanies(db: D1Database, runId: number, records: RegisterRecord[]): Promise<void> {
   if (!records.length) return;
+  const companies = records.map(companyRecord);
   const sic = new Map<string, string>();
-  for (const r of records) for (const s of (r.data as unknown as BulkCompanyData).sic) if (s.description && !sic.has(s.code)) sic.set(s.code, s.description);
-  const stmts = jsonChunks(records.map(companyRowOf)).map((json) =>
+  for (const r of companies) for (const s of r.data.sic) if (s.description && !sic.has(s.code)) sic.set(s.code, s.description);
+  const stmts = jsonChunks(companies.map(companyRowOf)).map((json) =>
     db.prepare(`INSERT OR IGNORE INTO company_staging (run_id, ${COLUMN_LIST}) SELECT ?1, ${FROM_JSON} FROM json_each(?2) AS j`).bind(runId, json),
   );
   if (sic.size)

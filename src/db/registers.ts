@@ -7,7 +7,7 @@
  * completes a run: new entry versions, removals and changes, then the one publishing transaction.
  */
 
-import type { ChangeRow, Entry, RegisterEditionInfo } from "../services/registers/types";
+import type { ChangeRow, DataField, Entry, RegisterData, RegisterEditionInfo, RegisterSource } from "../services/registers/types";
 
 export interface EntryRow {
   source: string;
@@ -33,7 +33,14 @@ const VISIBLE = `FROM register_entries e JOIN register_state s ON s.source = e.s
   WHERE e.source = ?1 AND e.valid_from_run <= s.published_run AND (e.valid_to_run IS NULL OR e.valid_to_run > s.published_run)`;
 const COLUMNS = `e.source, e.key, e.entity, e.part, e.scope, e.name, e.norm_name, e.company_number, e.status, e.rating, e.town, e.alt_names, e.data, e.first_seen, e.removed_on, e.last_listed, s.edition_date`;
 
-const toEntry = (r: EntryRow): Entry => ({
+/**
+ * An entry's stored `data` as its register's shape (services/registers/catalogue.ts, its rows). The one place the stored JSON is
+ * taken to have that shape: every version of the register's parser wrote it (a field some version did not write
+ * is optional in the shape), and the queries below read one register's entries only (`source`).
+ */
+const storedData = <S extends RegisterSource>(json: string): RegisterData<S> => JSON.parse(json) as RegisterData<S>;
+
+const toEntry = <S extends RegisterSource>(r: EntryRow): Entry<S> => ({
   key: r.key,
   entity: r.entity,
   part: r.part,
@@ -44,7 +51,7 @@ const toEntry = (r: EntryRow): Entry => ({
   rating: r.rating,
   town: r.town,
   altNames: JSON.parse(r.alt_names) as string[],
-  data: JSON.parse(r.data) as Record<string, unknown>,
+  data: storedData<S>(r.data),
   firstSeen: r.first_seen,
   removedOn: r.removed_on,
   lastListed: r.removed_on ? r.last_listed : r.edition_date,
@@ -64,36 +71,42 @@ export async function editionInfo(db: D1Database, source: string, scopes?: strin
 }
 
 /** Entries whose company number is one of `numbers`. */
-export async function entriesByCompanyNumber(db: D1Database, source: string, numbers: string[], limit = 200): Promise<Entry[]> {
+export async function entriesByCompanyNumber<S extends RegisterSource>(db: D1Database, source: S, numbers: string[], limit = 200): Promise<Entry<S>[]> {
   if (!numbers.length) return [];
   const rows = await db
     .prepare(`SELECT ${COLUMNS} ${VISIBLE} AND e.company_number IN (${numbers.map((_, i) => `?${i + 2}`).join(", ")}) LIMIT ${limit}`)
     .bind(source, ...numbers)
     .all<EntryRow>();
-  return rows.results.map(toEntry);
+  return rows.results.map((r) => toEntry<S>(r));
 }
 
 /** Entries with one of these keys. */
-export async function entriesByKeys(db: D1Database, source: string, keys: string[]): Promise<Entry[]> {
-  const out: Entry[] = [];
+export async function entriesByKeys<S extends RegisterSource>(db: D1Database, source: S, keys: string[]): Promise<Entry<S>[]> {
+  const out: Entry<S>[] = [];
   for (let i = 0; i < keys.length; i += 90) {
     const part = keys.slice(i, i + 90);
     const rows = await db
       .prepare(`SELECT ${COLUMNS} ${VISIBLE} AND e.key IN (${part.map((_, j) => `?${j + 2}`).join(", ")})`)
       .bind(source, ...part)
       .all<EntryRow>();
-    out.push(...rows.results.map(toEntry));
+    out.push(...rows.results.map((r) => toEntry<S>(r)));
   }
   return out;
 }
 
 /** Entries whose `data` field equals a value (e.g. SRA number, charity number, MLR number). */
-export async function entriesByDataField(db: D1Database, source: string, field: string, value: string | number, limit = 500): Promise<Entry[]> {
+export async function entriesByDataField<S extends RegisterSource>(
+  db: D1Database,
+  source: S,
+  field: DataField<S>,
+  value: string | number,
+  limit = 500,
+): Promise<Entry<S>[]> {
   const rows = await db
     .prepare(`SELECT ${COLUMNS} ${VISIBLE} AND json_extract(e.data, ?2) = ?3 LIMIT ${limit}`)
     .bind(source, `$.${field}`, value)
     .all<EntryRow>();
-  return rows.results.map(toEntry);
+  return rows.results.map((r) => toEntry<S>(r));
 }
 
 /** The published run and edition of a source (its greatest over scopes), or null before its first publication. */
@@ -109,17 +122,17 @@ export async function publishedRunOf(db: D1Database, source: string): Promise<{ 
 }
 
 /** The `data` of every entry listed in a source's published edition, by key, a page (of `limit`) after `afterKey`. */
-export async function listedEntryData(
+export async function listedEntryData<S extends RegisterSource>(
   db: D1Database,
-  source: string,
+  source: S,
   afterKey: string,
   limit = 2000,
-): Promise<{ key: string; data: Record<string, unknown> }[]> {
+): Promise<{ key: string; data: RegisterData<S> }[]> {
   const rows = await db
     .prepare(`SELECT e.key, e.data ${VISIBLE} AND e.removed_on IS NULL AND e.key > ?2 ORDER BY e.key LIMIT ${limit}`)
     .bind(source, afterKey)
     .all<{ key: string; data: string }>();
-  return rows.results.map((r) => ({ key: r.key, data: JSON.parse(r.data) as Record<string, unknown> }));
+  return rows.results.map((r) => ({ key: r.key, data: storedData<S>(r.data) }));
 }
 
 /** The newest published run of a source: names written by a run still in progress are not candidates. */
@@ -217,6 +230,37 @@ export async function changesSince(
     .all<Parameters<typeof toChange>[0]>();
   const changes = rows.results.map(toChange);
   return { changes: changes.slice(0, opts.limit), more: changes.length > opts.limit };
+}
+
+/**
+ * The published registers' reads with the database bound: what operations get as `ctx.services.registers`. Written
+ * out rather than mapped from the functions above, so that each read keeps its type parameter (the entries of
+ * register S have S's `data`), which a mapped type would erase.
+ */
+export interface RegisterReads {
+  editionInfo(source: string, scopes?: string[]): Promise<RegisterEditionInfo>;
+  entriesByCompanyNumber<S extends RegisterSource>(source: S, numbers: string[], limit?: number): Promise<Entry<S>[]>;
+  entriesByKeys<S extends RegisterSource>(source: S, keys: string[]): Promise<Entry<S>[]>;
+  entriesByDataField<S extends RegisterSource>(source: S, field: DataField<S>, value: string | number, limit?: number): Promise<Entry<S>[]>;
+  keysByNames(source: string, norms: string[], fts: string | null, limit?: number): Promise<string[]>;
+  historyOf(source: string, entities: string[], limit?: number): Promise<ChangeRow[]>;
+  changesSince(source: string, opts: Parameters<typeof changesSince>[2]): ReturnType<typeof changesSince>;
+  countByMlr(mlrNumbers: string[]): ReturnType<typeof countByMlr>;
+}
+
+/** The register reads on a database (or on the database a function gives at each call). */
+export function registerReads(db: D1Database | (() => D1Database)): RegisterReads {
+  const get = typeof db === "function" ? db : () => db;
+  return {
+    editionInfo: (source, scopes) => editionInfo(get(), source, scopes),
+    entriesByCompanyNumber: (source, numbers, limit) => entriesByCompanyNumber(get(), source, numbers, limit),
+    entriesByKeys: (source, keys) => entriesByKeys(get(), source, keys),
+    entriesByDataField: (source, field, value, limit) => entriesByDataField(get(), source, field, value, limit),
+    keysByNames: (source, norms, fts, limit) => keysByNames(get(), source, norms, fts, limit),
+    historyOf: (source, entities, limit) => historyOf(get(), source, entities, limit),
+    changesSince: (source, opts) => changesSince(get(), source, opts),
+    countByMlr: (mlrNumbers) => countByMlr(get(), mlrNumbers),
+  };
 }
 
 /**
@@ -447,7 +491,8 @@ export interface EntryVersion {
   rating: string | null;
   town: string | null;
   altNames: string[];
-  data: Record<string, unknown>;
+  /** The record's data (a register's shape, services/registers/catalogue.ts, its rows), stored as JSON as it is. */
+  data: object;
   fp: string;
   firstSeen: string;
 }

@@ -19,7 +19,7 @@ async function load(db: D1Database, listDate: string | null): Promise<SanctionsL
   const designations: SanctionsDesignation[] = [];
   for (let after = ""; ; ) {
     const page = await listedEntryData(db, "sanctions", after, 2000);
-    for (const r of page) designations.push(r.data as unknown as SanctionsDesignation);
+    for (const r of page) designations.push(r.data);
     if (page.length < 2000) break;
     after = page[page.length - 1].key;
   }

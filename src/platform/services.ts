@@ -13,7 +13,7 @@ import { contractAwardsOf, contractTotals } from "../db/contracts";
 import { openTenderCandidates, openTenderCount, tenderEdition } from "../db/tenders";
 import { d1HttpCache } from "../db/httpCache";
 import { activeKeyCount, revokeAccountKey } from "../db/keys";
-import { changesSince, countByMlr, editionInfo, entriesByCompanyNumber, entriesByDataField, entriesByKeys, historyOf, keysByNames } from "../db/registers";
+import { type RegisterReads, registerReads } from "../db/registers";
 import type { ReadSessions } from "../db/sessions";
 import { d1RequestBudget } from "../db/upstreamBudget";
 import { releaseWindow, takeWindow } from "../db/windowCounter";
@@ -62,7 +62,6 @@ function bindDb<T extends Record<string, (db: D1Database, ...args: never[]) => u
   return Object.fromEntries(Object.entries(fns).map(([k, f]) => [k, (...a: never[]) => f(get(), ...a)])) as Bound<T>;
 }
 
-const registerReads = { editionInfo, entriesByCompanyNumber, entriesByKeys, entriesByDataField, keysByNames, historyOf, changesSince, countByMlr };
 const calendarFeedStore = { feedTokenFor, feedByToken, revokeFeed };
 const contractReads = { contractAwardsOf, contractTotals, openTenderCandidates, openTenderCount, tenderEdition };
 const companiesRegisterReads = {
@@ -105,7 +104,7 @@ export interface Services {
   /** The published UK sanctions list, indexed for definite matching; null before the list is first loaded. */
   sanctions: { current(): Promise<SanctionsList | null> };
   /** Reads of the published registers. */
-  registers: Bound<typeof registerReads>;
+  registers: RegisterReads;
   /** Reads of the contracts register: a company's awards, paged, and their totals. */
   contracts: Bound<typeof contractReads>;
   /** The watch list, its event feed and the webhook (db/watch.ts). */
@@ -196,7 +195,7 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}, reads
       return createGazetteClient({ baseUrl: env.GAZETTE_URL, cache, budget: d1RequestBudget(env.DB) });
     },
     sanctions: { current: () => currentSanctionsList(env.DB) },
-    registers: bindDb(mainReads, registerReads),
+    registers: registerReads(mainReads),
     contracts: bindDb(mainReads, contractReads),
     companiesRegister: bindDb(companiesReads, companiesRegisterReads),
     accounts: {

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { EditionDiff, diffEdition, snapshotOf } from "../../src/services/registers/diff";
 import type { EntrySnapshot, RegisterRecord, RegisterSource } from "../../src/services/registers/types";
 
-const rec = (source: RegisterSource, key: string, over: Partial<RegisterRecord> = {}): RegisterRecord => ({
+/** A record as the diff reads it (it never reads `data`). */
+type Rec = Omit<RegisterRecord, "data">;
+
+const rec = (source: RegisterSource, key: string, over: Partial<Rec> = {}): Rec => ({
   source,
   key,
   entity: key,
@@ -13,10 +16,9 @@ const rec = (source: RegisterSource, key: string, over: Partial<RegisterRecord> 
   status: "Approved",
   rating: null,
   town: null,
-  data: {},
   ...over,
 });
-const snap = (r: RegisterRecord, removed = false): EntrySnapshot => ({ ...snapshotOf(r), removed });
+const snap = (r: Rec, removed = false): EntrySnapshot => ({ ...snapshotOf(r), removed });
 const kinds = (changes: { kind: string; key: string }[]) => changes.map((c) => `${c.kind}:${c.key}`);
 
 describe("SPEC §6.3 register diff", () => {
@@ -136,7 +138,7 @@ describe("SPEC §6.3 register diff", () => {
   it("diffs 120,000 entries with the right counts", () => {
     const N = 120_000;
     const prev: EntrySnapshot[] = [];
-    const next: RegisterRecord[] = [];
+    const next: Rec[] = [];
     for (let i = 0; i < N; i++) {
       const key = `S${String(i).padStart(6, "0")}`;
       const r = rec("sponsors", key, { status: "Licensed", rating: "Worker (A rating)", town: "Leeds" });
@@ -161,7 +163,7 @@ describe("SPEC §6.3 register diff", () => {
 });
 
 describe("SPEC §6.3 changes are per organisation (entity), not per row", () => {
-  const aml = (key: string, entity: string, district: string, over: Partial<RegisterRecord> = {}) =>
+  const aml = (key: string, entity: string, district: string, over: Partial<Rec> = {}) =>
     rec("aml", key, { entity, part: district, name: "COUNTERLINE POST LIMITED", ...over });
   const ofKind = (changes: { kind: string; key: string }[]) => kinds(changes);
 
@@ -211,7 +213,7 @@ describe("SPEC §6.3 changes are per organisation (entity), not per row", () => 
   });
 
   it("SPEC §4.8 sponsors: a route gained or lost is one `routes` change with both route lists", () => {
-    const s = (key: string, part: string, over: Partial<RegisterRecord> = {}) =>
+    const s = (key: string, part: string, over: Partial<Rec> = {}) =>
       rec("sponsors", key, { entity: "workers|acme ltd", part, name: "Acme Ltd", status: "listed", rating: "Worker (A rating)", town: "Leeds", ...over });
     const prev = [s("k1", "Skilled Worker"), s("k2", "Intra-company Routes")];
     const next = [s("k1", "Skilled Worker"), s("k3", "Charity Worker", { rating: "Temporary Worker (A rating)" })];

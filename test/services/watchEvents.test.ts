@@ -122,7 +122,7 @@ function award(n: number, awardDate: string, status = "active"): ContractAward {
   };
 }
 
-function sponsor(route: string, rating: string | null, removedOn: string | null = null, town = "Hull"): Entry {
+function sponsor(route: string, rating: string | null, removedOn: string | null = null, town = "Hull"): Entry<"sponsors"> {
   const key = `sponsors|workers|northgate fabrications|${route.toLowerCase()}`;
   return {
     key,
@@ -135,7 +135,16 @@ function sponsor(route: string, rating: string | null, removedOn: string | null 
     rating,
     town,
     altNames: [],
-    data: { register: "workers", route, currentRoute: route, typeAndRating: `Worker (${rating})`, rating },
+    data: {
+      name: "Northgate Fabrications Ltd",
+      town,
+      register: "workers",
+      route,
+      currentRoute: route,
+      county: null,
+      typeAndRating: `Worker (${rating})`,
+      rating,
+    },
     firstSeen: "2024-01-01",
     removedOn,
     lastListed: removedOn ? null : "2026-07-01",

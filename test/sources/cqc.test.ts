@@ -7,8 +7,8 @@ import type { RegisterRecord } from "../../src/services/registers/types";
 
 const bytes = async (url: string) => new Uint8Array(await (await fetch(url)).arrayBuffer());
 const json = async (file: string): Promise<Record<string, any>> => (await fetch(`http://files.test/cqc/${file}`)).json();
-async function all(gen: AsyncGenerator<RegisterRecord>): Promise<RegisterRecord[]> {
-  const out: RegisterRecord[] = [];
+async function all(gen: AsyncGenerator<RegisterRecord<"cqc">>): Promise<RegisterRecord<"cqc">[]> {
+  const out: RegisterRecord<"cqc">[] = [];
   for await (const r of gen) out.push(r);
   return out;
 }
@@ -94,7 +94,7 @@ describe("parseCqcLocation (SPEC §4.8 cqc-check, §1 rule 7)", () => {
     const dentist = await json("location-dentist.json");
     expect(parseCqcLocation({ ...dentist, name: "Dr Thomas Wakefield-Example" })).toBeNull();
     expect(parseCqcLocation({ ...dentist, name: "Dr Thomas Wakefield-Example t/a Harbourside Smiles" })?.name).toBe("Harbourside Smiles");
-    const recs: RegisterRecord[] = [];
+    const recs: RegisterRecord<"cqc">[] = [];
     for await (const r of parseCqcJson(JSON.stringify([{ ...dentist, name: "Mrs Jane Placeholder" }, dentist]))) recs.push(r);
     expect(recs.map((r) => r.name)).toEqual([dentist.name]);
   });
@@ -165,8 +165,8 @@ describe("parseCqcJson (SPEC §4.8)", () => {
     const recs = await all(parseCqcJson(new TextEncoder().encode(JSON.stringify(file))));
     expect(recs.map((r) => r.key)).toEqual(["1-125856395", "1-145550001", "provider:1-102642955", "provider:RX1"]);
     expect(recs[0].companyNumber).toBe("03712548");
-    expect(recs[0].data.providerName).toBe("Meadow Care Homes Limited");
-    expect(recs[1].data.providerName).toBeNull();
+    expect(recs[0].data).toMatchObject({ kind: "location", providerName: "Meadow Care Homes Limited" });
+    expect(recs[1].data).toMatchObject({ kind: "location", providerName: null });
     expectNoPerson(recs);
   });
 

@@ -1,6 +1,5 @@
 import { SHARED_PRESENT } from "../support/shared";
 import { describe, expect, it } from "vitest";
-import type { GenderPayGapReport } from "../../src/services/paygap/types";
 import type { RegisterRecord } from "../../src/services/registers/types";
 import { UpstreamError } from "../../src/shared/errors";
 import { delimitedRowBatches } from "../../src/sources/delimited";
@@ -30,7 +29,7 @@ async function parse(input: Uint8Array | string, fileName: string | null = null)
   const recs = await collect(p.records);
   return { year: p.year, recs, notes, byId: new Map(recs.map((r) => [r.entity, r])) };
 }
-const report = (r: RegisterRecord | undefined) => r?.data as unknown as GenderPayGapReport;
+const report = (r: RegisterRecord<"gender-pay-gap"> | undefined) => r?.data;
 
 /** The people a file names as ResponsiblePerson (the name before the job title in brackets). */
 async function responsiblePersons(input: Uint8Array | string): Promise<string[]> {

@@ -10,12 +10,12 @@ const fixture = async (file: string) => new Uint8Array(await (await fetch(`http:
 const EDITION_1 = "supervised-business-register-2026-09.ods";
 const EDITION_2 = "supervised-business-register-2026-10.ods";
 
-async function parse(bytes: Uint8Array): Promise<RegisterRecord[]> {
-  const out: RegisterRecord[] = [];
+async function parse(bytes: Uint8Array): Promise<RegisterRecord<"aml">[]> {
+  const out: RegisterRecord<"aml">[] = [];
   for await (const r of parseHmrcMlr(bytes)) out.push(r);
   return out;
 }
-const byKey = (records: RegisterRecord[]) => new Map(records.map((r) => [r.key, r]));
+const byKey = (records: RegisterRecord<"aml">[]) => new Map(records.map((r) => [r.key, r]));
 
 describe("parseHmrcMlr — ODS (SPEC §2.5 aml-register entries)", () => {
   it("gives one record per premises row, keyed by MLR number, trading name and district", async () => {

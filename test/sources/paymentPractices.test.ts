@@ -1,6 +1,5 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { PaymentReport } from "../../src/services/payments/types";
 import { UpstreamError } from "../../src/shared/errors";
 import type { RegisterRecord } from "../../src/services/registers/types";
 import { RegisterFormatError } from "../../src/sources/format-error";
@@ -21,9 +20,9 @@ const text = async (name: string) => new TextDecoder().decode(await fixture(name
 
 async function parse(input: Uint8Array | string, from = 0) {
   const notes: Record<string, number> = {};
-  const recs: RegisterRecord[] = [];
+  const recs: RegisterRecord<"payment-practices">[] = [];
   for await (const r of parsePaymentPractices(() => input, { from, notes })) recs.push(r);
-  return { recs, notes, byKey: new Map(recs.map((r) => [r.key, r])), data: (key: string) => recs.find((r) => r.key === key)?.data as unknown as PaymentReport };
+  return { recs, notes, byKey: new Map(recs.map((r) => [r.key, r])), data: (key: string) => recs.find((r) => r.key === key)!.data };
 }
 
 /** A CSV field, quoted when it must be (RFC 4180). */
@@ -363,9 +362,7 @@ describe("issue 14 §1 payment practices parser (our fixtures in the export's fo
     const { recs, notes } = await parse(
       csvOf(header, [row("10", "20/07/2026", "30"), row("12", "21/07/2026", "31"), row("11", "21/07/2026", "32"), row("9", "01/07/2026", "33")]),
     );
-    expect(recs.map((r) => [r.key, (r.data as unknown as PaymentReport).reportId, (r.data as unknown as PaymentReport).avgDaysToPay])).toEqual([
-      ["SC012345:2026-01-01:2026-06-30", 12, 31],
-    ]);
+    expect(recs.map((r) => [r.key, r.data.reportId, r.data.avgDaysToPay])).toEqual([["SC012345:2026-01-01:2026-06-30", 12, 31]]);
     expect(notes.duplicateReports).toBe(3);
   });
 

@@ -10,7 +10,7 @@ async function collect<T>(g: AsyncIterable<T>): Promise<T[]> {
   for await (const x of g) out.push(x);
   return out;
 }
-const byKey = (recs: RegisterRecord[]) => new Map(recs.map((r) => [r.key, r]));
+const byKey = (recs: RegisterRecord<"sra">[]) => new Map(recs.map((r) => [r.key, r]));
 
 describe("SPEC §2.6 SRA organisation parser", () => {
   it("SPEC §2.6 maps a sole practice (the note's real record)", async () => {

@@ -154,7 +154,7 @@ export const CHARITY = {
         },
       };
     const hits = await ctx.services.registers.entriesByDataField("charity", "charityNumber", number);
-    const main = hits.find((e) => !/-/.test(String(e.data.charityNumber ?? ""))) ?? hits[0];
+    const main = hits.find((e) => !/-/.test(e.data.charityNumber)) ?? hits[0];
     if (!main)
       return {
         register: {
@@ -165,7 +165,7 @@ export const CHARITY = {
           note: `Charity ${number} is not on the Charity Commission register (edition of ${edition.editionDate}).`,
         },
       };
-    const count = typeof main.data.trusteeCount === "number" ? main.data.trusteeCount : null;
+    const count = main.data.trusteeCount;
     return {
       register: {
         charityNumber: number,

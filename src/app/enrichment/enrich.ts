@@ -29,8 +29,6 @@ import { baseSignals, buildProfile, registerFactsOfBulkRow, registerFactsOfLive 
 import { GAZETTE_SOURCE, PAYMENT_SOURCE, cqcSignals, paymentSignal, recentInsolvencyNotices } from "../../services/enrich/registerSignals";
 import { gazetteSignals } from "../../services/risk/gazette";
 import { sicHierarchy } from "../../services/enrich/sic";
-import type { PaymentReport } from "../../services/payments/types";
-import type { GenderPayGapReport } from "../../services/paygap/types";
 import { REGISTER_CATALOGUE } from "../../services/registers/catalogue";
 import type { Entry, RegisterSource } from "../../services/registers/types";
 import { latestAccountsOf } from "../companies/latestAccounts";
@@ -325,12 +323,12 @@ const profileOfFacts = (r: Omit<RegisterFacts, "sicDescriptions" | "activeOffice
  * registered and former names, exact only), without asking Companies House again. None when the register is not
  * loaded or does not list it; an entry that states another company's number is never this one's, whatever its name.
  */
-async function companyEntriesOn(
+async function companyEntriesOn<S extends RegisterSource>(
   ctx: OpContext,
   r: Omit<RegisterFacts, "sicDescriptions" | "activeOfficers">,
   previousNames: string[],
-  source: RegisterSource,
-): Promise<Entry[]> {
+  source: S,
+): Promise<Entry<S>[]> {
   if (!(await ctx.services.registers.editionInfo(source)).editionDate) return [];
   const profile = profileOfFacts(r, previousNames);
   const services: LookupServices = {
@@ -387,7 +385,7 @@ async function employeesOf(
   })();
   const [acc, gpg] = await Promise.all([accounts, companyEntriesOn(ctx, facts, previousNames, "gender-pay-gap")]);
   const newest = gpg
-    .map((e) => e.data as unknown as GenderPayGapReport)
+    .map((e) => e.data)
     .filter((g) => g.sizeBand)
     .sort((a, b) => b.year.localeCompare(a.year))[0];
   if (acc.average === null && !acc.note && !newest) return undefined;
@@ -414,7 +412,7 @@ async function otherSignals(ctx: OpContext, r: RegisterFacts, previousNames: str
       source: "contract awards (Find a Tender, Contracts Finder)",
     });
   }
-  const on = (source: RegisterSource) => companyEntriesOn(ctx, r, previousNames, source);
+  const on = <S extends RegisterSource>(source: S) => companyEntriesOn(ctx, r, previousNames, source);
   const [sponsor, cqc, payments] = await Promise.all([on("sponsors"), on("cqc"), on("payment-practices")]);
   if (sponsor.length)
     out.push({
@@ -424,20 +422,14 @@ async function otherSignals(ctx: OpContext, r: RegisterFacts, previousNames: str
       source: REGISTER_CATALOGUE.sponsors.label,
     });
   // The CQC lists a provider's locations under its provider id (a location often carries no company number).
-  const providerIds = [
-    ...new Set(cqc.filter((e) => e.data.kind === "provider" && typeof e.data.providerId === "string").map((e) => e.data.providerId as string)),
-  ];
+  const providerIds = [...new Set(cqc.flatMap((e) => (e.data.kind === "provider" ? [e.data.providerId] : [])))];
   const locations = (await Promise.all(providerIds.map((id) => ctx.services.registers.entriesByDataField("cqc", "providerId", id, 2000))))
     .flat()
     .filter((e) => e.data.kind === "location" && !e.removedOn);
   const cqcAll = [...new Map([...cqc, ...locations].map((e) => [e.key, e])).values()];
-  out.push(
-    ...cqcSignals(
-      cqcAll.map((e) => ({ kind: e.data.kind === "provider" ? "provider" : "location", status: e.status, rating: e.rating, removed: e.removedOn !== null })),
-    ),
-  );
+  out.push(...cqcSignals(cqcAll.map((e) => ({ kind: e.data.kind, status: e.status, rating: e.rating, removed: e.removedOn !== null }))));
   const paid = paymentSignal(
-    payments.map((e) => e.data as unknown as PaymentReport),
+    payments.map((e) => e.data),
     today,
   );
   if (paid) out.push(paid);

@@ -1,6 +1,5 @@
 import type { Services } from "../../platform/services";
 import type { CompanyProfile } from "../../services/companies/profile";
-import type { ContractAward } from "../../services/contracts/types";
 import { normaliseName, normaliseNameCore } from "../../services/matching/names";
 
 /** Entries of the same name looked at for the name-and-postcode match. */
@@ -21,10 +20,5 @@ export async function awardKeysByNameAndPostcode(services: Pick<Services, "regis
   ];
   const candidates = await services.registers.keysByNames("contracts", names, null, NAME_CANDIDATES);
   const entries = candidates.length ? await services.registers.entriesByKeys("contracts", candidates) : [];
-  return entries
-    .filter((e) => {
-      const a = e.data as unknown as ContractAward;
-      return !a.supplier?.companyNumber && squash(a.supplier?.postcode) === postcode;
-    })
-    .map((e) => e.key);
+  return entries.filter((e) => !e.data.supplier.companyNumber && squash(e.data.supplier.postcode) === postcode).map((e) => e.key);
 }

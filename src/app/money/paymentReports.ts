@@ -52,7 +52,7 @@ export const toReport = (r: PaymentReport): z.infer<typeof PaymentReportSchema> 
   inconsistent: r.inconsistent ?? [],
 });
 
-export interface CompanyReports extends RegisterFind {
+export interface CompanyReports extends RegisterFind<"payment-practices"> {
   /** Newest first (by period end, then filing date). */
   reports: PaymentReport[];
   /** Other companies a name query also matched (ask by number for them). */
@@ -65,9 +65,7 @@ export async function paymentReportsOf(services: Pick<Services, "registers" | "c
   const number = f.company?.number ?? f.found[0]?.companyNumber ?? null;
   const mine = f.found.filter((e) => e.companyNumber === number && !e.removedOn);
   const others = [...new Set(f.found.filter((e) => e.companyNumber !== number).map((e) => `${e.name} (${e.companyNumber ?? "no number"})`))];
-  const reports = mine
-    .map((e) => e.data as unknown as PaymentReport)
-    .sort((a, b) => b.periodEnd.localeCompare(a.periodEnd) || (b.filedOn ?? "").localeCompare(a.filedOn ?? ""));
+  const reports = mine.map((e) => e.data).sort((a, b) => b.periodEnd.localeCompare(a.periodEnd) || (b.filedOn ?? "").localeCompare(a.filedOn ?? ""));
   return { ...f, reports, otherCompanies: others };
 }
 

@@ -45,11 +45,12 @@ export const MatchFields = {
   provenance: Provenance,
 };
 
-export interface RegisterFind {
+/** What was found of a company on register S. */
+export interface RegisterFind<S extends RegisterSource = RegisterSource> {
   query: string;
-  found: Entry[];
+  found: Entry<S>[];
   /** The entries found by a definite match (issue 28 §1): what a statement about the company may rest on. */
-  sure: Entry[];
+  sure: Entry<S>[];
   possibleMatch: boolean;
   certainty: LookupResult["certainty"] | null;
   matchedBy: string;
@@ -59,10 +60,14 @@ export interface RegisterFind {
   provenance: z.infer<typeof Provenance>;
 }
 
-export async function findOnRegister(services: Pick<Services, "registers" | "companiesHouse">, source: RegisterSource, query: string): Promise<RegisterFind> {
+export async function findOnRegister<S extends RegisterSource>(
+  services: Pick<Services, "registers" | "companiesHouse">,
+  source: S,
+  query: string,
+): Promise<RegisterFind<S>> {
   const edition = await services.registers.editionInfo(source);
   const base = { query, edition, provenance: provenanceOf(source, edition) };
-  let r: LookupResult;
+  let r: LookupResult<S>;
   try {
     r = await lookup(services, source, query);
   } catch (e) {

@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import type { ChangeRow, Entry } from "../../services/registers/types";
+import type { ChangeRow, DataField, Entry } from "../../services/registers/types";
 import type { Services } from "../../platform/services";
 import { NotFoundError, UpstreamError } from "../../shared/errors";
 import { type CompanyProfile, registerCompany } from "../../services/companies/profile";
@@ -63,22 +63,23 @@ export async function checkReply(
 
 export const toHistory = (c: ChangeRow) => ({ date: c.date, kind: c.kind, name: c.name, before: c.before, after: c.after });
 
-/** An entry found, how it was reached, and how sure that makes it (the one match rule: services/matching/certainty.ts). */
-export interface Found {
-  entry: Entry;
+/** An entry of register S found, how it was reached, and how sure that makes it (the one match rule: services/matching/certainty.ts). */
+export interface Found<S extends RegisterSource = RegisterSource> {
+  entry: Entry<S>;
   match: { score: number; matchedName: string; reasons: string[] };
   route: MatchRoute;
   certainty: MatchCertainty;
 }
 
-type Hit = Omit<Found, "certainty">;
+type Hit<S extends RegisterSource> = Omit<Found<S>, "certainty">;
 
-export interface LookupResult {
+/** What a lookup on register S found. */
+export interface LookupResult<S extends RegisterSource = RegisterSource> {
   query: string;
   matchedBy: string;
   matchedOn: string[];
   /** Definite matches first (then as the lookup ranked them). */
-  found: Found[];
+  found: Found<S>[];
   company: z.infer<typeof RegisteredCompany> | null;
   profile: CompanyProfile | null;
   /** The company number the register gives, when Companies House could not be read for it. */
@@ -90,7 +91,7 @@ export interface LookupResult {
 }
 
 /** A lookup's result before the match rule is applied: the entries and how they were reached. */
-type Reached = Omit<LookupResult, "found" | "possibleMatch" | "certainty"> & { found: Hit[] };
+type Reached<S extends RegisterSource> = Omit<LookupResult<S>, "found" | "possibleMatch" | "certainty"> & { found: Hit<S>[] };
 
 /** The company as the match rule needs it. */
 export const companyForMatch = (p: CompanyProfile): CompanyForMatch => ({
@@ -104,12 +105,12 @@ export const companyForMatch = (p: CompanyProfile): CompanyForMatch => ({
  * Applies the one match rule to what a lookup reached: each entry's certainty (its entity's places taken together),
  * definite entries first. `asked` is the company the query named (by its number), null for a name or a register number.
  */
-function decide(source: RegisterSource, r: Reached, asked: CompanyProfile | null): LookupResult {
-  const byEntity = new Map<string, Hit[]>();
+function decide<S extends RegisterSource>(source: S, r: Reached<S>, asked: CompanyProfile | null): LookupResult<S> {
+  const byEntity = new Map<string, Hit<S>[]>();
   for (const h of r.found) byEntity.set(h.entry.entity, [...(byEntity.get(h.entry.entity) ?? []), h]);
   const company = asked ? companyForMatch(asked) : null;
   const label = (REGISTERS[source] as { numberLabel?: string }).numberLabel ?? null;
-  const found: Found[] = r.found.map((h) => ({
+  const found: Found<S>[] = r.found.map((h) => ({
     ...h,
     certainty: matchCertainty(
       h.route,
@@ -124,15 +125,21 @@ function decide(source: RegisterSource, r: Reached, asked: CompanyProfile | null
   return { ...r, found: ordered, possibleMatch: o.possibleMatch, certainty: o.best! };
 }
 
-export interface LookupOptions {
-  /** The register's own number: data field, and how a query looks when it is one. */
-  ownNumber?: { field: string | string[]; label: string; pattern: RegExp; asNumber?: boolean; first?: boolean };
+export interface LookupOptions<S extends RegisterSource = RegisterSource> {
+  /** The register's own number: the field of the register's data it is in, and how a query looks when it is one. */
+  ownNumber?: { field: DataField<S> | DataField<S>[]; label: string; pattern: RegExp; asNumber?: boolean; first?: boolean };
 }
 
 /** The lowest name score a name query answers with (a "possible match" below 0.95). */
 const NAME_MIN_SCORE = 0.7;
 
-async function byNames(services: LookupServices, source: RegisterSource, names: string[], minScore: number, exactOnly: boolean): Promise<Hit[]> {
+async function byNames<S extends RegisterSource>(
+  services: LookupServices,
+  source: S,
+  names: string[],
+  minScore: number,
+  exactOnly: boolean,
+): Promise<Hit<S>[]> {
   const norms = [...new Set(names.flatMap((n) => [normaliseName(n), normaliseNameCore(n)]).filter(Boolean))];
   // Exact (or same-but-legal-form) names first; token candidates only when there are none.
   let keys = await services.registers.keysByNames(source, norms, null);
@@ -140,7 +147,7 @@ async function byNames(services: LookupServices, source: RegisterSource, names: 
   if (!keys.length) return [];
   const entries = await services.registers.entriesByKeys(source, keys);
   const byKey = new Map(entries.map((e) => [e.key, e]));
-  const best = new Map<string, Hit>();
+  const best = new Map<string, Hit<S>>();
   // Names in order (the current name before former ones): a tie keeps the earlier name.
   for (const n of names) {
     for (const m of matchNames(
@@ -161,9 +168,14 @@ async function byNames(services: LookupServices, source: RegisterSource, names: 
 }
 
 /** Finds a register's entries for `company`, and says how. Throws NotFoundError (404 with `query`) when nothing matches. */
-export async function lookup(services: LookupServices, source: RegisterSource, query: string, opts: LookupOptions = {}): Promise<LookupResult> {
+export async function lookup<S extends RegisterSource>(
+  services: LookupServices,
+  source: S,
+  query: string,
+  opts: LookupOptions<S> = {},
+): Promise<LookupResult<S>> {
   const q = query.trim();
-  const exact = (entries: Entry[], how: string, by: "register-number" | "company-number"): Hit[] =>
+  const exact = (entries: Entry<S>[], how: string, by: "register-number" | "company-number"): Hit<S>[] =>
     entries.map((entry) => ({
       entry,
       match: { score: 1, matchedName: entry.name, reasons: [how] },
@@ -172,9 +184,10 @@ export async function lookup(services: LookupServices, source: RegisterSource, q
   const own = opts.ownNumber;
   const ownValue = own && own.pattern.test(q) ? (own.asNumber ? Number(q.replace(/\D/g, "")) : q.replace(/\s/g, "").toUpperCase()) : null;
   /** The entries under the register's own number, when the query is one. */
-  const byOwnNumber = async (): Promise<LookupResult | null> => {
+  const byOwnNumber = async (): Promise<LookupResult<S> | null> => {
     if (!own || ownValue === null) return null;
-    const hits = (await Promise.all([own.field].flat().map((f) => services.registers.entriesByDataField(source, f, ownValue)))).flat();
+    const fields = typeof own.field === "string" ? [own.field] : own.field;
+    const hits = (await Promise.all(fields.map((f) => services.registers.entriesByDataField(source, f, ownValue)))).flat();
     if (!hits.length) return null;
     return decide(
       source,
@@ -280,7 +293,7 @@ export async function lookup(services: LookupServices, source: RegisterSource, q
 }
 
 /** Adds the registered company when the register's entry carries a company number; tolerates Companies House being down. */
-async function withCompany(services: LookupServices, r: Reached): Promise<Reached> {
+async function withCompany<S extends RegisterSource>(services: LookupServices, r: Reached<S>): Promise<Reached<S>> {
   const number = r.found.find((f) => f.entry.companyNumber)?.entry.companyNumber;
   if (!number || r.company) return r;
   try {

@@ -8,8 +8,8 @@ import { CompanyQuery, MATCH_RULE_DOC } from "./schemas";
 /** The part of the reply every check shares (query, company, companyLookup, matchedBy, history, dates, provenance). */
 export type CheckBase = Awaited<ReturnType<typeof checkReply>>;
 
-export interface RegisterCheckSpec<O extends z.ZodObject> {
-  source: RegisterSource;
+export interface RegisterCheckSpec<O extends z.ZodObject, S extends RegisterSource = RegisterSource> {
+  source: S;
   operationId: string;
   path: string;
   title: string;
@@ -25,12 +25,12 @@ export interface RegisterCheckSpec<O extends z.ZodObject> {
   /** The reply to `example`, for the docs: computed when the docs first ask for it. */
   exampleReply?: () => unknown;
   /** The register's own number (e.g. SRA number, MLR number, CQC id): where it is stored and how a query looks when it is one. */
-  ownNumber?: LookupOptions["ownNumber"];
+  ownNumber?: LookupOptions<S>["ownNumber"];
   /**
    * The reply, from what the lookup found. `base()` gives the shared part, with the history of the entries found;
    * pass other entities for theirs (CQC adds a provider's locations).
    */
-  reply(a: { company: string; found: LookupResult; base: (entities?: string[]) => Promise<CheckBase>; services: Services }): Promise<z.infer<O>>;
+  reply(a: { company: string; found: LookupResult<S>; base: (entities?: string[]) => Promise<CheckBase>; services: Services }): Promise<z.infer<O>>;
 }
 
 /**
@@ -40,7 +40,7 @@ export interface RegisterCheckSpec<O extends z.ZodObject> {
 /** Every register check built here, by operationId: the match rule's property test walks them. */
 export const registerCheckSpecs = new Map<string, RegisterCheckSpec<z.ZodObject>>();
 
-export function registerCheck<O extends z.ZodObject>(spec: RegisterCheckSpec<O>): AnyOperation {
+export function registerCheck<O extends z.ZodObject, S extends RegisterSource>(spec: RegisterCheckSpec<O, S>): AnyOperation {
   registerCheckSpecs.set(spec.operationId, spec as unknown as RegisterCheckSpec<z.ZodObject>);
   return defineOperation({
     operationId: spec.operationId,

@@ -141,6 +141,3 @@ export const provenanceOf = (source: RegisterSource, edition: RegisterEditionInf
   attribution: REGISTERS[source].attribution,
   licence: REGISTERS[source].licence,
 });
-
-/** A text field of an entry's stored data (data is JSON from the register file: anything else reads as null). */
-export const textOf = (v: unknown): string | null => (typeof v === "string" ? v : null);

@@ -79,9 +79,7 @@ export const getGenderPayGap = defineOperation({
     const mine = f.found.filter(
       (e) => !e.removedOn && (number ? e.companyNumber === number || (!e.companyNumber && e.entity === first?.entity) : e.entity === first?.entity),
     );
-    const years = mine
-      .map((e) => e.data as unknown as GenderPayGapReport)
-      .sort((a, b) => b.year.localeCompare(a.year) || a.employerId.localeCompare(b.employerId));
+    const years = mine.map((e) => e.data).sort((a, b) => b.year.localeCompare(a.year) || a.employerId.localeCompare(b.employerId));
     const others = [...new Set(f.found.filter((e) => !mine.includes(e)).map((e) => e.name))];
     const note = [
       years.length

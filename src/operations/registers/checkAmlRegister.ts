@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { possibleMatchSentence } from "../../services/matching/certainty";
 import { companyNotes, queriedAs } from "../../app/registers/lookup";
 import { registerCheck } from "../../app/registers/registerCheck";
-import { CheckReplyFields, MatchBasis, textOf } from "../../app/registers/schemas";
+import { CheckReplyFields, MatchBasis } from "../../app/registers/schemas";
 
 const ENTRIES_SHOWN = 50;
 
@@ -71,14 +71,14 @@ export const checkAmlRegister = registerCheck({
   async reply({ company, found, base: shared, services }) {
     const base = await shared();
     const entries = found.found.map(({ entry, match }, i) => ({
-      mlrNumber: textOf(entry.data.mlrNumber),
+      mlrNumber: entry.data.mlrNumber,
       name: entry.name,
-      businessName: textOf(entry.data.businessName) ?? entry.name,
-      tradingName: textOf(entry.data.tradingName),
-      postcodeDistrict: textOf(entry.data.postcodeDistrict),
+      businessName: entry.data.businessName,
+      tradingName: entry.data.tradingName,
+      postcodeDistrict: entry.data.postcodeDistrict,
       status: entry.status,
-      sectors: (entry.data.sectors as string[]) ?? [],
-      registeredSince: textOf(entry.data.registeredSince),
+      sectors: entry.data.sectors,
+      registeredSince: entry.data.registeredSince,
       seenSince: entry.firstSeen,
       lastSeen: entry.lastListed,
       removedOn: entry.removedOn,

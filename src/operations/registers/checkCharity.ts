@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { possibleMatchSentence } from "../../services/matching/certainty";
 import { companyNotes, queriedAs } from "../../app/registers/lookup";
 import { registerCheck } from "../../app/registers/registerCheck";
-import { CheckReplyFields, Match, matchOut, textOf } from "../../app/registers/schemas";
+import { CheckReplyFields, Match, matchOut } from "../../app/registers/schemas";
 
 const Money = z.object({ periodStart: z.string().nullable(), periodEnd: z.string().nullable(), income: z.number().nullable(), spend: z.number().nullable() });
 
@@ -40,9 +40,6 @@ const Output = z
   })
   .openapi("CharityCheck");
 
-const b = (v: unknown) => (typeof v === "boolean" ? v : null);
-const arr = <T>(v: unknown) => (Array.isArray(v) ? (v as T[]) : null);
-
 export const checkCharity = registerCheck({
   source: "charity",
   operationId: "checkCharity",
@@ -60,28 +57,27 @@ export const checkCharity = registerCheck({
     const charities = found.found.map((f) => {
       const { entry } = f;
       const d = entry.data;
-      const flags = (d.flags ?? {}) as Record<string, unknown>;
       return {
-        charityNumber: String(d.charityNumber ?? ""),
+        charityNumber: d.charityNumber,
         name: entry.name,
-        type: textOf(d.type),
+        type: d.type,
         registrationStatus: entry.removedOn ? "Removed" : entry.status,
-        registeredOn: textOf(d.registeredOn),
-        removedOn: textOf(d.removedOn) ?? entry.removedOn,
-        removalReason: textOf(d.removalReason),
-        flags: { insolvent: b(flags.insolvent), inAdministration: b(flags.inAdministration), interimManager: b(flags.interimManager) },
-        reportingStatus: textOf(d.reportingStatus),
-        latestAccounts: (d.latestAccounts as z.infer<typeof Money> | null) ?? null,
-        financialHistory: arr<z.infer<typeof Money>>(d.financialHistory),
-        classification: (d.classification as { what: string[]; how: string[]; who: string[] } | null) ?? null,
-        areasOfOperation: arr<string>(d.areasOfOperation),
-        trusteeCount: typeof d.trusteeCount === "number" ? d.trusteeCount : null,
-        objects: textOf(d.objects),
-        otherRegulators: arr<string>(d.otherRegulators),
+        registeredOn: d.registeredOn,
+        removedOn: d.removedOn ?? entry.removedOn,
+        removalReason: d.removalReason,
+        flags: { insolvent: d.flags.insolvent, inAdministration: d.flags.inAdministration, interimManager: d.flags.interimManager },
+        reportingStatus: d.reportingStatus,
+        latestAccounts: d.latestAccounts,
+        financialHistory: d.financialHistory,
+        classification: d.classification,
+        areasOfOperation: d.areasOfOperation,
+        trusteeCount: d.trusteeCount,
+        objects: d.objects,
+        otherRegulators: d.otherRegulators,
         companyNumber: entry.companyNumber,
-        isCio: b(d.isCio),
-        linkedCharities: Number(d.linkedCharities ?? 0),
-        website: textOf(d.website),
+        isCio: d.isCio,
+        linkedCharities: d.linkedCharities,
+        website: d.website,
         match: matchOut(f),
       };
     });

@@ -1,9 +1,10 @@
 import { z } from "@hono/zod-openapi";
+import type { CqcLocationData } from "../../services/registers/catalogue";
 import type { Entry } from "../../services/registers/types";
 import { possibleMatchSentence } from "../../services/matching/certainty";
 import { companyNotes, queriedAs } from "../../app/registers/lookup";
 import { registerCheck } from "../../app/registers/registerCheck";
-import { CheckReplyFields, Match, matchOut, textOf } from "../../app/registers/schemas";
+import { CheckReplyFields, Match, matchOut } from "../../app/registers/schemas";
 
 const LOCATIONS_SHOWN = 100;
 
@@ -70,28 +71,31 @@ const Output = z
   })
   .openapi("CqcCheck");
 
-const kq = (v: unknown) => (v && typeof v === "object" ? (v as z.infer<typeof KeyQuestions>) : null);
+/** A CQC entry that is a location. */
+type LocationEntry = Omit<Entry<"cqc">, "data"> & { data: CqcLocationData };
 
-function location(e: Entry): z.infer<typeof Location> {
+/** The locations among CQC entries. */
+const locationsIn = (entries: Entry<"cqc">[]): LocationEntry[] => entries.flatMap((e) => (e.data.kind === "location" ? [{ ...e, data: e.data }] : []));
+
+function location(e: LocationEntry): z.infer<typeof Location> {
   const d = e.data;
-  const a = (d.address ?? {}) as Record<string, unknown>;
   return {
-    locationId: textOf(d.locationId) ?? e.key,
+    locationId: d.locationId,
     name: e.name,
-    type: textOf(d.type),
+    type: d.type,
     registrationStatus: e.removedOn ? "Deregistered" : e.status,
-    registrationDate: textOf(d.registrationDate),
-    deregistrationDate: textOf(d.deregistrationDate),
+    registrationDate: d.registrationDate,
+    deregistrationDate: d.deregistrationDate,
     noticedGoneOn: e.removedOn,
-    overallRating: textOf(d.overallRating),
-    keyQuestions: kq(d.keyQuestions),
-    ratingDate: textOf(d.ratingDate),
-    lastInspectionDate: textOf(d.lastInspectionDate),
-    lastReportDate: textOf(d.lastReportDate),
-    town: textOf(a.town),
-    postcode: textOf(a.postcode),
-    careHome: typeof d.careHome === "boolean" ? d.careHome : null,
-    inheritedRating: typeof d.inheritedRating === "boolean" ? d.inheritedRating : null,
+    overallRating: d.overallRating,
+    keyQuestions: d.keyQuestions,
+    ratingDate: d.ratingDate,
+    lastInspectionDate: d.lastInspectionDate,
+    lastReportDate: d.lastReportDate,
+    town: d.address.town,
+    postcode: d.address.postcode,
+    careHome: d.careHome,
+    inheritedRating: d.inheritedRating,
   };
 }
 
@@ -109,34 +113,37 @@ export const checkCqcProvider = registerCheck({
   ownNumber: { field: ["locationId", "providerId"], label: "CQC id", pattern: /^1-\d{6,}$/, first: true },
   async reply({ company, found, base: shared, services }) {
     let providerEntry = found.found.find((f) => f.entry.data.kind === "provider");
-    const providerId = textOf(providerEntry?.entry.data.providerId) ?? textOf(found.found[0].entry.data.providerId);
+    const providerId = providerEntry?.entry.data.providerId ?? found.found[0].entry.data.providerId;
     if (!providerEntry && providerId) {
       const [p] = await services.registers.entriesByKeys("cqc", [`provider:${providerId}`]);
       // Reached through the matched location: as sure as that match, no surer.
       if (p) providerEntry = { ...found.found[0], entry: p, match: { score: 0, matchedName: p.name, reasons: ["provider of the matched location"] } };
     }
-    const locEntries = providerId
-      ? (await services.registers.entriesByDataField("cqc", "providerId", providerId, 2000)).filter((e) => e.data.kind === "location")
-      : found.found.filter((f) => f.entry.data.kind === "location").map((f) => f.entry);
+    const locEntries = locationsIn(
+      providerId ? await services.registers.entriesByDataField("cqc", "providerId", providerId, 2000) : found.found.map((f) => f.entry),
+    );
     const locations = locEntries.map(location).sort((a, b) => a.registrationStatus.localeCompare(b.registrationStatus) || a.name.localeCompare(b.name));
+    // A provider's entry (key `provider:<id>`) is always a provider's.
     const pd = providerEntry?.entry.data;
-    const provider = providerEntry
-      ? {
-          providerId: textOf(pd!.providerId) ?? providerEntry.entry.key,
-          name: providerEntry.entry.name,
-          companyNumber: providerEntry.entry.companyNumber,
-          charityNumber: textOf(pd!.charityNumber),
-          ownershipType: textOf(pd!.ownershipType),
-          registrationStatus: providerEntry.entry.removedOn ? "Deregistered" : providerEntry.entry.status,
-          registrationDate: textOf(pd!.registrationDate),
-          deregistrationDate: textOf(pd!.deregistrationDate),
-          overallRating: textOf(pd!.overallRating),
-          keyQuestions: kq(pd!.keyQuestions),
-          ratingDate: textOf(pd!.ratingDate),
-          lastInspectionDate: textOf(pd!.lastInspectionDate),
-          match: providerEntry.match.score > 0 ? matchOut(providerEntry) : null,
-        }
-      : null;
+    const provider =
+      providerEntry && pd?.kind === "provider"
+        ? {
+            providerId: pd.providerId,
+            name: providerEntry.entry.name,
+            companyNumber: providerEntry.entry.companyNumber,
+            charityNumber: pd.charityNumber,
+            ownershipType: pd.ownershipType,
+            registrationStatus: providerEntry.entry.removedOn ? "Deregistered" : providerEntry.entry.status,
+            registrationDate: pd.registrationDate,
+            deregistrationDate: pd.deregistrationDate,
+            overallRating: pd.overallRating,
+            keyQuestions: pd.keyQuestions,
+            // Not written by the API's provider records, nor by the first HSCA parser.
+            ratingDate: pd.ratingDate ?? null,
+            lastInspectionDate: pd.lastInspectionDate,
+            match: providerEntry.match.score > 0 ? matchOut(providerEntry) : null,
+          }
+        : null;
     const keys = [...(providerEntry ? [providerEntry.entry.entity] : []), ...locEntries.map((e) => e.entity)];
     const base = await shared(keys);
     const registeredLocations = locations.filter((l) => l.registrationStatus === "Registered");

@@ -3,7 +3,7 @@ import { normaliseName } from "../../services/matching/names";
 import { placeAgreement, possibleMatchSentence } from "../../services/matching/certainty";
 import { companyNotes, queriedAs } from "../../app/registers/lookup";
 import { registerCheck } from "../../app/registers/registerCheck";
-import { CheckReplyFields, Match, matchOut, textOf } from "../../app/registers/schemas";
+import { CheckReplyFields, Match, matchOut } from "../../app/registers/schemas";
 
 const Route = z.object({
   route: z.string().describe("The route under its current name (a route the Home Office renamed is shown under its new name)."),
@@ -84,24 +84,26 @@ export const checkSponsorLicence = registerCheck({
       const towns: string[] = [];
       for (const { entry } of shown) {
         const d = entry.data;
-        const route = textOf(d.currentRoute) ?? textOf(d.route) ?? "";
-        const listedAs = textOf(d.route);
-        const typeAndRating = textOf(d.typeAndRating) ?? textOf(d.status);
+        // The route under its current name (rows stored before routes were renamed carry only the name they were listed under).
+        const route = d.currentRoute ?? d.route;
+        const listedAs = d.route;
+        // Workers: Type & Rating; students: the register's Status.
+        const typeAndRating = d.register === "workers" ? d.typeAndRating : d.status;
         if (!routes.some((r) => r.route === route && r.typeAndRating === typeAndRating))
-          routes.push({ route, ...(listedAs && listedAs !== route ? { listedAs } : {}), typeAndRating, rating: textOf(d.rating) });
+          routes.push({ route, ...(listedAs && listedAs !== route ? { listedAs } : {}), typeAndRating, rating: d.rating });
         if (entry.town && !towns.some((t) => townKey(t) === townKey(entry.town))) towns.push(entry.town);
       }
       return {
         name: first.name,
         town: first.town,
         towns,
-        county: shown.map((f) => textOf(f.entry.data.county)).find((c) => c) ?? null,
-        register: first.data.register === "students" ? "students" : "workers",
+        county: shown.map((f) => f.entry.data.county).find((c) => c) ?? null,
+        register: first.data.register,
         routes,
         listed: listedRows.length > 0,
         seenSince: all.map((f) => f.entry.firstSeen).sort()[0],
         removedOn: listedRows.length ? null : lastRemoved,
-        immigrationCompliance: shown.map((f) => textOf(f.entry.data.immigrationCompliance)).find((c) => c) ?? null,
+        immigrationCompliance: shown.map(({ entry: { data: d } }) => (d.register === "students" ? d.immigrationCompliance : null)).find((c) => c) ?? null,
         match: matchOut(all.find((f) => f.certainty.definite) ?? all.reduce((best, f) => (f.match.score > best.match.score ? f : best), all[0])),
       };
     });

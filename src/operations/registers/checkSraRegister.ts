@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { possibleMatchSentence } from "../../services/matching/certainty";
 import { companyNotes, queriedAs } from "../../app/registers/lookup";
 import { registerCheck } from "../../app/registers/registerCheck";
-import { CheckReplyFields, Match, matchOut, textOf } from "../../app/registers/schemas";
+import { CheckReplyFields, Match, matchOut } from "../../app/registers/schemas";
 
 /** workAreas longer than this are cut, with a final element counting the rest (SPEC §2.6). */
 export const WORK_AREAS_SHOWN = 10;
@@ -82,31 +82,22 @@ export const checkSraRegister = registerCheck({
     const firms = found.found.map((f) => {
       const { entry } = f;
       const d = entry.data;
-      const ho = d.headOffice as Record<string, unknown> | null;
+      const ho = d.headOffice;
       return {
-        sraNumber: Number(d.sraNumber),
+        sraNumber: d.sraNumber,
         name: entry.name,
         companyNumber: entry.companyNumber,
         authorised: !entry.removedOn && entry.status.startsWith("authorised"),
         status: entry.status,
-        statusCode: textOf(d.statusCode) ?? "",
-        authorisedSince: textOf(d.authorisedSince),
-        statusDate: textOf(d.statusDate),
+        statusCode: d.statusCode ?? "",
+        authorisedSince: d.authorisedSince,
+        statusDate: d.statusDate,
         statusMeaning: STATUS_MEANING[entry.status] ?? `The SRA gives the status "${entry.status}".`,
-        kind: textOf(d.kind),
-        constitution: textOf(d.constitution),
-        offices: Number(d.offices ?? 0),
-        headOffice: ho
-          ? {
-              name: textOf(ho.name),
-              town: textOf(ho.town),
-              county: textOf(ho.county),
-              country: textOf(ho.country),
-              website: textOf(ho.website),
-              postcode: textOf(ho.postcode),
-            }
-          : null,
-        workAreas: cutWorkAreas((d.workAreas as string[]) ?? []),
+        kind: d.kind,
+        constitution: d.constitution,
+        offices: d.offices,
+        headOffice: ho ? { name: ho.name, town: ho.town, county: ho.county, country: ho.country, website: ho.website, postcode: ho.postcode } : null,
+        workAreas: cutWorkAreas(d.workAreas),
         sraRegisterEntry: `${SRA_REGISTER_ENTRY}${d.sraNumber}`,
         listed: !entry.removedOn,
         match: matchOut(f),

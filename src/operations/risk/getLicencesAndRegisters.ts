@@ -2,13 +2,13 @@ import { z } from "@hono/zod-openapi";
 import { defineOperation } from "../../platform/registry";
 import { type CompanyProfile, registerCompany } from "../../services/companies/profile";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
-import { ORGANISATION_REGISTERS, type OrganisationRegister, REGISTER_CATALOGUE } from "../../services/registers/catalogue";
+import { ORGANISATION_REGISTERS, type OrganisationRegister, REGISTER_CATALOGUE, registerNumberOf } from "../../services/registers/catalogue";
 import type { Entry } from "../../services/registers/types";
 import { matchCompany } from "../../services/sanctions/match";
 import { NotFoundError } from "../../shared/errors";
 import { CompaniesHouseProvenance, CompanyNumberQuery, companiesHouseProvenance, profileOf } from "../../app/companies/company";
 import { type Found, type LookupResult, type LookupServices, companyNotes, lookup } from "../../app/registers/lookup";
-import { Match, Provenance, RegisteredCompany, matchOut, provenanceOf, textOf } from "../../app/registers/schemas";
+import { Match, Provenance, RegisteredCompany, matchOut, provenanceOf } from "../../app/registers/schemas";
 import { SanctionsCheck, sanctionsCheckOf } from "../../app/risk/sanctions";
 
 /**
@@ -131,18 +131,22 @@ const Output = z
 type Result = z.infer<typeof RegisterResult>;
 type MatchOut = z.infer<typeof RegisterMatch>;
 
+/** An entry's status as its register gives it. */
+const ownStatus = (e: Entry) => e.status;
+
 /**
- * An entry's status as its register gives it. A sponsor's is its licence type and rating (its row's own status is
- * "listed", or a student sponsor's "Subject to Action Plan", which is kept).
+ * A sponsor's status: its licence type and rating (workers: Type & Rating; students: the register's Status), and its
+ * row's own status unless that is "listed" (a student sponsor's "Subject to Action Plan" is kept).
  */
-function statusOf(source: Checked, e: Entry): string {
-  if (source !== "sponsors") return e.status;
-  return [textOf(e.data.typeAndRating) ?? textOf(e.data.status), e.status === "listed" ? null : e.status].filter(Boolean).join("; ") || e.status;
-}
+const sponsorStatus = (e: Entry<"sponsors">) =>
+  [e.data.register === "workers" ? e.data.typeAndRating : e.data.status, e.status === "listed" ? null : e.status].filter(Boolean).join("; ") || e.status;
+
+/** An entry's status, by register. */
+const STATUS_OF: { [S in Checked]: (e: Entry<S>) => string } = { aml: ownStatus, sra: ownStatus, sponsors: sponsorStatus, cqc: ownStatus, charity: ownStatus };
 
 /** The organisations a lookup found, one per register entity (an MLR registration, a sponsor, a firm, a location, a charity). */
-function organisations(source: Checked, profile: CompanyProfile, found: LookupResult): MatchOut[] {
-  const byEntity = new Map<string, Found[]>();
+function organisations<S extends Checked>(source: S, profile: CompanyProfile, found: LookupResult<S>): MatchOut[] {
+  const byEntity = new Map<string, Found<S>[]>();
   for (const f of found.found) byEntity.set(f.entry.entity, [...(byEntity.get(f.entry.entity) ?? []), f]);
   const out = [...byEntity.values()].map((all): MatchOut => {
     const listed = all.filter((f) => !f.entry.removedOn);
@@ -166,9 +170,9 @@ function organisations(source: Checked, profile: CompanyProfile, found: LookupRe
             : "registered-name";
     return {
       name: first.name,
-      registerNumber: REGISTER_CATALOGUE[source].registerNumber(first),
+      registerNumber: registerNumberOf(source, first),
       companyNumber: shown.map((f) => f.entry.companyNumber).find((n) => n) ?? null,
-      status: [...new Set(shown.map((f) => statusOf(source, f.entry)).filter(Boolean))].join("; "),
+      status: [...new Set(shown.map((f) => STATUS_OF[source](f.entry)).filter(Boolean))].join("; "),
       listed: listed.length > 0,
       removedOn: listed.length ? null : lastRemoved,
       entries: all.length,
@@ -195,7 +199,7 @@ function organisations(source: Checked, profile: CompanyProfile, found: LookupRe
 }
 
 /** One register's answer for the company. */
-async function registerResult(services: LookupServices, source: Checked, profile: CompanyProfile): Promise<Result> {
+async function registerResult<S extends Checked>(services: LookupServices, source: S, profile: CompanyProfile): Promise<Result> {
   const cat = REGISTER_CATALOGUE[source];
   const head = { register: source, name: cat.title };
   const whole = await services.registers.editionInfo(source);
@@ -214,7 +218,7 @@ async function registerResult(services: LookupServices, source: Checked, profile
       note: "This service has not loaded this register yet, so the company was not looked for on it: this says nothing either way.",
       provenance: provenanceOf(source, whole),
     };
-  let found: LookupResult | null = null;
+  let found: LookupResult<S> | null = null;
   try {
     // The company number only: no register's own number is tried (an 8-digit company number can look like an MLR number).
     found = await lookup(services, source, profile.number);

@@ -3,12 +3,18 @@
  * ids, the cron's daily jobs, the CLI's accepted sources and sample files (`npm start`, `npm run reset`), what every
  * answer says of its register (name, short label, attribution, licence, what it does not cover), its own number
  * for an organisation, what counts as a change on it (rules.ts reads `changes`), what a change feed record names
- * (`changeIdentifier`), the upstreams the status page asks, and whether licences-and-registers and the public
- * record's timeline ask it (`organisation`) all come from here. How each register is fetched, parsed and chunked is
+ * (`changeIdentifier`), the upstreams the status page asks, whether licences-and-registers and the public record's
+ * timeline ask it (`organisation`), and the shape of its rows' `data` (at the end of this file: an interface, its line in
+ * RegisterDataOf and its keys in REGISTER_DATA_KEYS) all come from here. How each register is fetched, parsed and chunked is
  * its adapter's (src/jobs/ingest/adapters/<source>.ts, one per source: a missing one is a compile error in
  * adapters/index.ts); its check and change feed are operations (src/operations/registers/). Every list derived
  * from here is checked by test/services/registers/catalogue.test.ts.
  */
+import type { BulkCompanyData } from "../companies/records";
+import type { ContractAward } from "../contracts/types";
+import type { GenderPayGapReport } from "../paygap/types";
+import type { PaymentReport } from "../payments/types";
+import type { SanctionsDesignation } from "../sanctions/types";
 import { currentRouteNames } from "./sponsorRoutes";
 
 /**
@@ -47,10 +53,10 @@ export interface ChangeRules {
   towns: boolean;
 }
 
-/** An entry of a published edition, as far as its register number needs it (services/registers/types.ts Entry). */
-export interface NumberedEntry {
+/** An entry of register S's published edition, as far as its register number needs it (services/registers/types.ts Entry). */
+export interface NumberedEntry<S extends RegisterDataSource> {
   key: string;
-  data: Record<string, unknown>;
+  data: RegisterDataOf[S];
 }
 
 /** The register's own number of an organisation, and what it is called (`MLR number`, `CQC provider id`). */
@@ -121,8 +127,8 @@ interface RegisterCatalogueBase {
  * catalogue's order, and its changes shown in the public record's timeline (`register-<id>`). `registerNumber` is the
  * register's own number of an entry (licences-and-registers' `registerNumber`); null where it has none.
  */
-export type RegisterCatalogueEntry = RegisterCatalogueBase &
-  ({ organisation: true; registerNumber: (e: NumberedEntry) => RegisterNumber | null } | { organisation: false; registerNumber?: never });
+export type RegisterCatalogueEntry<S extends RegisterDataSource> = RegisterCatalogueBase &
+  ({ organisation: true; registerNumber: (e: NumberedEntry<S>) => RegisterNumber | null } | { organisation: false; registerNumber?: never });
 
 export const OGL = "Contains public sector information licensed under the Open Government Licence v3.0.";
 
@@ -130,8 +136,7 @@ export const OGL = "Contains public sector information licensed under the Open G
 const INDIVIDUALS_NOT_COVERED = "Individuals registered under their own names (sole traders) are not covered by this service.";
 
 /** A register number from a field of the entry's data, or null when it is empty. */
-const numbered = (type: string, v: unknown): RegisterNumber | null => (v === null || v === undefined || v === "" ? null : { type, value: String(v) });
-const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
+const numbered = (type: string, v: string | number | null): RegisterNumber | null => (v === null || v === "" ? null : { type, value: String(v) });
 
 /** The change rules most registers share: the four kinds, `removed` when an entity leaves, no ratings, parts or towns. */
 const PLAIN_CHANGES = {
@@ -156,7 +161,7 @@ export const REGISTER_CATALOGUE = {
     // SPEC §4.5: never "unsupervised".
     notFound: `Not being on HMRC's register does not mean the business is unsupervised: another body, such as the FCA or a professional body (for law firms and accountants usually their own), may supervise it. ${INDIVIDUALS_NOT_COVERED}`,
     organisation: true,
-    registerNumber: (e) => numbered("MLR number", text(e.data.mlrNumber)),
+    registerNumber: (e) => numbered("MLR number", e.data.mlrNumber),
     changes: { ...PLAIN_CHANGES, kinds: ["added", "removed", "returned", "status", "premises"], parts: { kind: "premises", as: "multiset" } },
     changeIdentifier: (entity) => ({ mlrNumber: entity.startsWith("NONUM:") ? null : entity }),
     upstreams: [],
@@ -221,10 +226,7 @@ export const REGISTER_CATALOGUE = {
     numberLabel: "CQC provider or location id",
     notFound: `Providers registered as individuals, and locations named only after a person, are not covered by this service.`,
     organisation: true,
-    registerNumber: (e) =>
-      e.data.kind === "provider"
-        ? numbered("CQC provider id", text(e.data.providerId) ?? e.key)
-        : numbered("CQC location id", text(e.data.locationId) ?? e.key),
+    registerNumber: (e) => (e.data.kind === "provider" ? numbered("CQC provider id", e.data.providerId) : numbered("CQC location id", e.data.locationId)),
     changes: {
       kinds: ["added", "removed", "returned", "status", "deregistered", "re-rated"],
       neverOccurs: {
@@ -373,7 +375,7 @@ export const REGISTER_CATALOGUE = {
     // The whole export (CSV), dated by its latest filing date.
     samples: [{ file: "test/fixtures/payment-practices/export.csv" }],
   },
-} as const satisfies Record<string, RegisterCatalogueEntry>;
+} as const satisfies { [S in RegisterDataSource]: RegisterCatalogueEntry<S> };
 
 type Catalogue = typeof REGISTER_CATALOGUE;
 
@@ -384,3 +386,463 @@ export type OrganisationRegister = { [K in keyof Catalogue]: Catalogue[K]["organ
 export const ORGANISATION_REGISTERS = (Object.keys(REGISTER_CATALOGUE) as (keyof Catalogue)[]).filter(
   (s): s is OrganisationRegister => REGISTER_CATALOGUE[s].organisation,
 );
+
+/** The organisation registers' catalogue entries as their numbers need them: each `registerNumber` typed for its own register's entries. */
+const ORGANISATIONS: { [S in OrganisationRegister]: { registerNumber: (e: NumberedEntry<S>) => RegisterNumber | null } } = REGISTER_CATALOGUE;
+
+/** The register's own number of an entry of organisation register S (licences-and-registers' `registerNumber`); null where it has none. */
+export const registerNumberOf = <S extends OrganisationRegister>(source: S, e: NumberedEntry<S>): RegisterNumber | null =>
+  ORGANISATIONS[source].registerNumber(e);
+
+// ---- Each register's rows -----------------------------------------------------------------------------------
+
+/**
+ * The shape of each register's rows. What each register's entries carry in `data` (RegisterRecord.data, Entry.data in ./types.ts): one shape per
+ * register, as its parser in src/sources/<source>/ writes it and D1 stores it (as JSON, in register_entries.data;
+ * the companies register in its own columns). Pure types, plus the list of each shape's keys
+ * (REGISTER_DATA_KEYS, checked against the shape when compiled, and against the parsers' output by
+ * test/services/registers/rowShapes.test.ts).
+ *
+ * Stored rows were written by every earlier version of a parser, and are read back as these shapes
+ * (src/db/registers.ts): a field some version did not write is optional here, and stays so.
+ */
+
+// ---- HMRC money laundering supervision (src/sources/hmrc-mlr/parse.ts): one entry per premises.
+
+export interface AmlData {
+  /** Upper case, no spaces; null for the rare row without one (its entity is then `NONUM:<name>`). */
+  mlrNumber: string | null;
+  businessName: string;
+  tradingName: string | null;
+  /** The premises' postcode district (outward code), upper case; "" when the row gives no postcode. */
+  postcodeDistrict: string;
+  status: string;
+  sectors: string[];
+  /** Money service business activities, where it is one. */
+  msbActivities: string[];
+  registeredSince: string | null;
+  agentSince: string | null;
+}
+
+// ---- SRA register of organisations (src/sources/sra/parse.ts): one entry per firm.
+
+export interface SraHeadOffice {
+  name: string | null;
+  town: string | null;
+  county: string | null;
+  country: string | null;
+  website: string | null;
+  postcode: string | null;
+}
+
+export interface SraData {
+  sraNumber: number;
+  name: string;
+  companyNumber: string | null;
+  authorised: boolean;
+  /** Lower case words: authorised, authorised with conditions, ceased, revoked, intervened, or the SRA's code lower-cased. */
+  status: string;
+  /** The SRA's own AuthorisationStatus code. */
+  statusCode: string | null;
+  authorisedSince: string | null;
+  statusDate: string | null;
+  /** sole practice, recognised body or licensed body. */
+  kind: string | null;
+  constitution: string | null;
+  /** How many offices the firm has. */
+  offices: number;
+  headOffice: SraHeadOffice | null;
+  workAreas: string[];
+  tradingNames: string[];
+  previousNames: string[];
+  regulator: string | null;
+  reservedActivities: string[];
+}
+
+// ---- Home Office register of licensed sponsors (src/sources/sponsors/parse.ts): one entry per sponsor, route and town.
+
+/** The sponsors register's two parts, each published as a file of its own. */
+export type SponsorsRegister = "workers" | "students";
+
+interface SponsorsDataBase {
+  name: string;
+  town: string | null;
+  register: SponsorsRegister;
+  /** The route as the file names it. */
+  route: string;
+  /** The route under its current name (services/registers/sponsorRoutes.ts); not written by the first parser. */
+  currentRoute?: string;
+  county: string | null;
+  rating: string | null;
+}
+
+export interface SponsorsWorkersData extends SponsorsDataBase {
+  register: "workers";
+  /** Type & Rating, e.g. "Worker (A rating)". */
+  typeAndRating: string | null;
+}
+
+export interface SponsorsStudentsData extends SponsorsDataBase {
+  register: "students";
+  county: null;
+  sponsorType: string | null;
+  /** The file's Status (a student sponsor's rating). */
+  status: string | null;
+  immigrationCompliance: string | null;
+  additionalLocations: string[];
+}
+
+export type SponsorsData = SponsorsWorkersData | SponsorsStudentsData;
+
+// ---- CQC (src/sources/cqc/parse.ts): a location, or a provider (its entry's key `provider:<id>`).
+
+export interface CqcKeyQuestions {
+  safe: string | null;
+  effective: string | null;
+  caring: string | null;
+  responsive: string | null;
+  wellLed: string | null;
+}
+
+export interface CqcAddress {
+  line1: string | null;
+  line2: string | null;
+  town: string | null;
+  county: string | null;
+  postcode: string | null;
+}
+
+export interface CqcLocationData {
+  kind: "location";
+  locationId: string;
+  providerId: string | null;
+  /** Null for a provider registered as an individual (SPEC §1 rule 7), or one not known. */
+  providerName: string | null;
+  name: string;
+  type: string | null;
+  registrationStatus: string;
+  registrationDate: string | null;
+  deregistrationDate: string | null;
+  careHome: boolean | null;
+  numberOfBeds: number | null;
+  address: CqcAddress;
+  localAuthority: string | null;
+  region: string | null;
+  inspectionDirectorate: string | null;
+  overallRating: string | null;
+  ratingDate: string | null;
+  keyQuestions: CqcKeyQuestions;
+  lastInspectionDate: string | null;
+  lastReportDate: string | null;
+  inheritedRating: boolean | null;
+}
+
+export interface CqcProviderData {
+  kind: "provider";
+  providerId: string;
+  name: string;
+  companyNumber: string | null;
+  charityNumber: string | null;
+  ownershipType: string | null;
+  type: string | null;
+  registrationStatus: string;
+  registrationDate: string | null;
+  deregistrationDate: string | null;
+  locationIds: string[];
+  overallRating: string | null;
+  keyQuestions: CqcKeyQuestions;
+  /** Written from the HSCA file (joined to the ratings file) only, and not by its first parser. */
+  ratingDate?: string | null;
+  lastReportDate?: string | null;
+  address: CqcAddress;
+  lastInspectionDate: string | null;
+}
+
+export type CqcData = CqcLocationData | CqcProviderData;
+
+// ---- Charity Commission register (src/sources/charity-commission/parse.ts): one entry per main charity.
+
+export interface CharityFinance {
+  periodStart: string | null;
+  periodEnd: string | null;
+  income: number | null;
+  spend: number | null;
+}
+
+export interface CharityData {
+  /** The registered charity number; "" when the extract gives none (the entry's key is then `org:<organisationNumber>`). */
+  charityNumber: string;
+  organisationNumber: string;
+  name: string;
+  type: string | null;
+  registrationStatus: string;
+  registeredOn: string | null;
+  removedOn: string | null;
+  removalReason: string | null;
+  reportingStatus: string | null;
+  flags: { insolvent: boolean | null; inAdministration: boolean | null; interimManager: true | null };
+  isCio: boolean | null;
+  latestAccounts: CharityFinance | null;
+  /** Null when the extract's annual return table was not read (likewise the other fields of auxiliary tables). */
+  financialHistory: CharityFinance[] | null;
+  classification: { what: string[]; how: string[]; who: string[] } | null;
+  areasOfOperation: string[] | null;
+  trusteeCount: number | null;
+  objects: string | null;
+  otherRegulators: string[] | null;
+  website: string | null;
+  linkedCharities: number;
+  extractDate: string | null;
+}
+
+// ---- The registers whose data is a domain type of its own.
+
+/** Companies House Basic Company Data (src/sources/companies-house/bulk.ts). */
+export type CompaniesData = BulkCompanyData;
+/** The UK sanctions list (src/sources/sanctions/parse.ts): one entry per designation. */
+export type SanctionsData = SanctionsDesignation;
+/** Gender pay gap reports (src/sources/gender-pay-gap/parse.ts): one entry per employer and reporting year. */
+export type GenderPayGapData = GenderPayGapReport;
+/** Public contract awards (src/sources/contracts/parse.ts): one entry per award and supplier. */
+export type ContractsData = ContractAward;
+/** Payment practices reports (src/sources/payment-practices/parse.ts): one entry per report. */
+export type PaymentPracticesData = PaymentReport;
+
+/**
+ * Each register's `data`, by source id. Its keys are the register catalogue's (./catalogue.ts checks it: a register
+ * added there without its shape here does not compile).
+ */
+export interface RegisterDataOf {
+  aml: AmlData;
+  sra: SraData;
+  sponsors: SponsorsData;
+  cqc: CqcData;
+  charity: CharityData;
+  companies: CompaniesData;
+  sanctions: SanctionsData;
+  "gender-pay-gap": GenderPayGapData;
+  contracts: ContractsData;
+  "payment-practices": PaymentPracticesData;
+}
+
+/** A register's source id, as far as its data shape goes (./types.ts RegisterSource is the same set, from the catalogue). */
+export type RegisterDataSource = keyof RegisterDataOf;
+
+/** Every key of a shape: of any of its members, for a union (CQC's locations and providers, sponsors' two registers). */
+export type DataKey<T> = T extends unknown ? keyof T : never;
+
+/** The keys of `T` a list leaves out. */
+type Missing<T, K extends readonly unknown[]> = Exclude<DataKey<T>, K[number]>;
+
+/**
+ * A shape's keys, as a list that must name every key of `T` and nothing else: a key missing from the list is a
+ * compile error (`missing` names it), and so is one `T` does not declare. The list cannot drift from the type.
+ */
+const keyList =
+  <T>() =>
+  <const K extends readonly DataKey<T>[]>(keys: K & ([Missing<T, K>] extends [never] ? unknown : { missing: Missing<T, K> })): readonly DataKey<T>[] =>
+    keys;
+
+/** The keys each register's `data` may have (every member's, for a union), by source id. */
+export const REGISTER_DATA_KEYS: { [S in RegisterDataSource]: readonly DataKey<RegisterDataOf[S]>[] } = {
+  aml: keyList<AmlData>()([
+    "mlrNumber",
+    "businessName",
+    "tradingName",
+    "postcodeDistrict",
+    "status",
+    "sectors",
+    "msbActivities",
+    "registeredSince",
+    "agentSince",
+  ]),
+  sra: keyList<SraData>()([
+    "sraNumber",
+    "name",
+    "companyNumber",
+    "authorised",
+    "status",
+    "statusCode",
+    "authorisedSince",
+    "statusDate",
+    "kind",
+    "constitution",
+    "offices",
+    "headOffice",
+    "workAreas",
+    "tradingNames",
+    "previousNames",
+    "regulator",
+    "reservedActivities",
+  ]),
+  sponsors: keyList<SponsorsData>()([
+    "name",
+    "town",
+    "register",
+    "route",
+    "currentRoute",
+    "county",
+    "rating",
+    "typeAndRating",
+    "sponsorType",
+    "status",
+    "immigrationCompliance",
+    "additionalLocations",
+  ]),
+  cqc: keyList<CqcData>()([
+    "kind",
+    "locationId",
+    "providerId",
+    "providerName",
+    "name",
+    "type",
+    "registrationStatus",
+    "registrationDate",
+    "deregistrationDate",
+    "careHome",
+    "numberOfBeds",
+    "address",
+    "localAuthority",
+    "region",
+    "inspectionDirectorate",
+    "overallRating",
+    "ratingDate",
+    "keyQuestions",
+    "lastInspectionDate",
+    "lastReportDate",
+    "inheritedRating",
+    "companyNumber",
+    "charityNumber",
+    "ownershipType",
+    "locationIds",
+  ]),
+  charity: keyList<CharityData>()([
+    "charityNumber",
+    "organisationNumber",
+    "name",
+    "type",
+    "registrationStatus",
+    "registeredOn",
+    "removedOn",
+    "removalReason",
+    "reportingStatus",
+    "flags",
+    "isCio",
+    "latestAccounts",
+    "financialHistory",
+    "classification",
+    "areasOfOperation",
+    "trusteeCount",
+    "objects",
+    "otherRegulators",
+    "website",
+    "linkedCharities",
+    "extractDate",
+  ]),
+  companies: keyList<CompaniesData>()([
+    "category",
+    "incorporatedOn",
+    "sic",
+    "postcode",
+    "countryOfOrigin",
+    "accountsDue",
+    "accountsMadeUpTo",
+    "accountsCategory",
+    "confirmationDue",
+    "confirmationMadeUpTo",
+    "previousNames",
+    "extra",
+  ]),
+  sanctions: keyList<SanctionsData>()([
+    "id",
+    "ukslRef",
+    "ofsiGroupId",
+    "kind",
+    "names",
+    "regimes",
+    "designatedOn",
+    "lastUpdated",
+    "registrationNumbers",
+    "ukCompanyNumbers",
+    "countries",
+    "postcodes",
+    "sanctions",
+  ]),
+  "gender-pay-gap": keyList<GenderPayGapData>()([
+    "employerId",
+    "year",
+    "employerName",
+    "currentName",
+    "companyNumber",
+    "postcode",
+    "address",
+    "sicCodes",
+    "diffMeanHourlyPct",
+    "diffMedianHourlyPct",
+    "diffMeanBonusPct",
+    "diffMedianBonusPct",
+    "maleBonusPct",
+    "femaleBonusPct",
+    "quartiles",
+    "sizeBand",
+    "link",
+    "submittedLate",
+    "dueDate",
+    "submittedOn",
+  ]),
+  contracts: keyList<ContractsData>()([
+    "source",
+    "ocid",
+    "releaseId",
+    "awardId",
+    "noticeUrl",
+    "buyer",
+    "title",
+    "description",
+    "value",
+    "awardDate",
+    "datePublished",
+    "contractPeriod",
+    "cpv",
+    "supplier",
+    "supplierCount",
+    "status",
+    "updatedAt",
+  ]),
+  "payment-practices": keyList<PaymentPracticesData>()([
+    "reportId",
+    "url",
+    "policyRegime",
+    "periodStart",
+    "periodEnd",
+    "filedOn",
+    "financialPeriodStart",
+    "avgDaysToPay",
+    "pctWithin30",
+    "pct31to60",
+    "pctOver60",
+    "pctNotPaidWithinTerms",
+    "pctNotPaidDueToDispute",
+    "valuePctWithin30",
+    "valuePct31to60",
+    "valuePctOver60",
+    "valuePctNotPaidWithinTerms",
+    "shortestStandardTermsDays",
+    "longestStandardTermsDays",
+    "maxContractualTermsDays",
+    "standardTermsText",
+    "termsChanged",
+    "suppliersNotified",
+    "paymentCodes",
+    "eInvoicing",
+    "supplyChainFinance",
+    "chargesPolicy",
+    "chargesMade",
+    "qualifyingContracts",
+    "paymentsMade",
+    "constructionContracts",
+    "constructionRetention",
+    "clamped",
+    "inconsistent",
+  ]),
+};

@@ -43,7 +43,10 @@ const KIND_ORDER: Record<ChangeKind, number> = {
   removed: 9,
 };
 
-export function snapshotOf(r: RegisterRecord): EntrySnapshot {
+/** What the diff reads of a record: never its `data`. */
+type Diffed = Pick<RegisterRecord, "key" | "entity" | "part" | "name" | "status" | "rating" | "town">;
+
+export function snapshotOf(r: Diffed): EntrySnapshot {
   return { key: r.key, entity: r.entity, part: r.part, name: r.name, status: r.status, rating: r.rating, town: r.town, removed: false };
 }
 
@@ -192,7 +195,7 @@ export class EditionDiff {
     return o;
   }
 
-  add(r: Pick<RegisterRecord, "key" | "entity" | "part" | "name" | "status" | "rating" | "town">): void {
+  add(r: Diffed): void {
     if (this.has(r.key)) return;
     const before = this.prev.get(r.key);
     if (before) this.seenPrev.add(before.key);
@@ -301,7 +304,7 @@ export class EditionDiff {
   }
 }
 
-export function diffEdition(previous: Iterable<EntrySnapshot>, next: Iterable<RegisterRecord>, opts: DiffOptions): DiffResult {
+export function diffEdition(previous: Iterable<EntrySnapshot>, next: Iterable<Diffed>, opts: DiffOptions): DiffResult {
   const diff = new EditionDiff(previous, opts);
   for (const r of next) diff.add(r);
   return diff.finish();

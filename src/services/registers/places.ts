@@ -6,10 +6,21 @@
  */
 import type { RecordFacts } from "../matching/certainty";
 import { extractCompanyNumber } from "../matching/companyNumber";
-import type { Entry } from "./types";
+import type { CqcAddress, SraHeadOffice } from "./catalogue";
+import type { Entry, RegisterData } from "./types";
 
-const text = (v: unknown): string | null => (typeof v === "string" && v.trim() ? v.trim() : null);
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const text = (v: string | null | undefined): string | null => (v?.trim() ? v.trim() : null);
+
+/**
+ * The offices or addresses a register's fields give, in this order: an SRA firm's head office, a CQC address. (A
+ * gender pay gap report's address is one line of text, with no town or postcode of its own.)
+ */
+function officesOf(d: RegisterData): (SraHeadOffice | CqcAddress)[] {
+  const out: (SraHeadOffice | CqcAddress)[] = [];
+  if ("headOffice" in d && d.headOffice) out.push(d.headOffice);
+  if ("address" in d && d.address && typeof d.address === "object") out.push(d.address);
+  return out;
+}
 
 /** The record facts of one entry. */
 export function recordFactsOf(e: Pick<Entry, "name" | "companyNumber" | "town" | "data">): RecordFacts {
@@ -18,12 +29,13 @@ export function recordFactsOf(e: Pick<Entry, "name" | "companyNumber" | "town" |
   const districts: string[] = [];
   const push = (list: string[], v: string | null) => v && !list.includes(v) && list.push(v);
   push(towns, text(e.town));
-  for (const a of [obj(e.data.headOffice), obj(e.data.address)]) {
+  for (const a of officesOf(e.data)) {
     push(towns, text(a.town));
     push(postcodes, text(a.postcode));
   }
-  push(postcodes, text(e.data.postcode));
-  push(districts, text(e.data.postcodeDistrict));
+  // A postcode: the Basic Company Data's registered office, a gender pay gap report's; HMRC's premises give a district.
+  if ("postcode" in e.data) push(postcodes, text(e.data.postcode));
+  if ("postcodeDistrict" in e.data) push(districts, text(e.data.postcodeDistrict));
   // A register without a company number field may write one in the name (`ACME LTD (12345678)`).
   return { name: e.name, companyNumber: e.companyNumber ?? extractCompanyNumber(e.name), places: { towns, postcodes, districts } };
 }

@@ -1,12 +1,20 @@
 /**
  * Shared shapes of the register family (SPEC §2.5, §2.6, §3.2, §4.5, §4.8, §6.3).
  * Pure types: parsers in src/sources/* produce RegisterRecord; the diff in
- * src/services/registers/diff.ts compares editions; src/db stores them.
+ * src/services/registers/diff.ts compares editions; src/db stores them. What each register's entries carry
+ * in `data` is declared at the end of ./catalogue.ts: a record or entry of register S has that register's shape.
  */
 import { type ChangeKind, REGISTER_CATALOGUE } from "./catalogue";
+import type { DataKey, RegisterDataOf } from "./catalogue";
 
 /** The registers this service loads: the catalogue's source ids (a new register is a new catalogue entry). */
 export type RegisterSource = keyof typeof REGISTER_CATALOGUE;
+
+/** The `data` of register S's entries (./catalogue.ts, at its end); by default, of any register's. */
+export type RegisterData<S extends RegisterSource = RegisterSource> = RegisterDataOf[S];
+
+/** A field of register S's `data` (any of its shapes', for a register with several). */
+export type DataField<S extends RegisterSource> = DataKey<RegisterData<S>> & string;
 
 export const REGISTER_SOURCES = Object.keys(REGISTER_CATALOGUE) as readonly RegisterSource[];
 
@@ -19,8 +27,8 @@ export const REGISTER_SOURCES = Object.keys(REGISTER_CATALOGUE) as readonly Regi
  * name. Changes are reported per entity, never per row, so a label the register rewrites (a route
  * renamed, a name re-cased, a trading name changed) never reads as a removal plus an addition.
  */
-export interface RegisterRecord {
-  source: RegisterSource;
+interface RecordOf<S extends RegisterSource> {
+  source: S;
   /** Stable identity of the entry (row) within its source, unique within an edition. */
   key: string;
   /** The organisation the entry belongs to (see above). Entries of one entity share it. */
@@ -42,9 +50,15 @@ export interface RegisterRecord {
   rating: string | null;
   /** Town as the register gives it, where it has one. */
   town: string | null;
-  /** Everything else the endpoint shows, camelCase keys, JSON-serialisable. Never names a person. */
-  data: Record<string, unknown>;
+  /** Everything else the endpoint shows, camelCase keys, JSON-serialisable. Never names a person. Its shape: ./catalogue.ts, at its end. */
+  data: RegisterData<S>;
 }
+
+/**
+ * A parsed entry of register S. The default, an entry of any register, is the union over the registers, so
+ * `record.source` tells which register and narrows `data` to its shape.
+ */
+export type RegisterRecord<S extends RegisterSource = RegisterSource> = { [K in S]: RecordOf<K> }[S];
 
 /** Kinds of change (SPEC §6.3): each register's are its catalogue entry's `changes.kinds`. */
 export type { ChangeKind };
@@ -74,8 +88,8 @@ export interface RegisterChange {
 
 // ---- A published register, as the checks and feeds read it (db/registers.ts returns these). ----
 
-/** One entry of a published edition. */
-export interface Entry {
+/** One entry of a published edition of register S (by default, of any register). */
+export interface Entry<S extends RegisterSource = RegisterSource> {
   key: string;
   /** The organisation the entry belongs to (register number, or sponsors' register and name); changes are kept per entity. */
   entity: string;
@@ -87,7 +101,8 @@ export interface Entry {
   rating: string | null;
   town: string | null;
   altNames: string[];
-  data: Record<string, unknown>;
+  /** The register's own fields: its shape at the end of ./catalogue.ts. */
+  data: RegisterData<S>;
   firstSeen: string;
   removedOn: string | null;
   /** Last edition the entry was listed in: the current edition while listed. */

@@ -209,7 +209,7 @@ export interface ReadingInput {
   /** The contract awards whose supplier is the company. */
   contracts?: ReadOr<ContractAward[]>;
   /** The sponsors register entries matched to the company, removed ones included (removedOn set). */
-  sponsors?: ReadOr<Entry[]>;
+  sponsors?: ReadOr<Entry<"sponsors">[]>;
 }
 
 const failed = (x: unknown): x is Error | undefined => x === undefined || x instanceof Error;
@@ -322,7 +322,7 @@ function contractsSection(x: ReadingInput): Section<ContractsValues> {
   return { ok: true, readAt: x.readAt, awards: all.slice(0, MAX_CONTRACTS), total: all.length, truncated: all.length > MAX_CONTRACTS };
 }
 
-const text = (v: unknown): string | null => (typeof v === "string" && v.trim() ? v.trim() : null);
+const text = (v: string | undefined): string | null => (v?.trim() ? v.trim() : null);
 
 function sponsorsSection(x: ReadingInput): Section<SponsorsValues> {
   const s = x.sponsors;
@@ -331,7 +331,7 @@ function sponsorsSection(x: ReadingInput): Section<SponsorsValues> {
   for (const e of s) {
     const entry: SponsorEntry = {
       key: e.key,
-      register: e.data.register === "students" ? "students" : "workers",
+      register: e.data.register,
       route: e.part ?? text(e.data.currentRoute) ?? text(e.data.route) ?? "",
       rating: e.rating,
       town: e.town,

@@ -10,6 +10,7 @@
  * yielded. Memory is bounded by the bucket, not the register. Records come in a fixed order (bucket,
  * then file order), so a run can resume at any record index (`from`) without re-reading earlier buckets.
  */
+import type { CharityFinance } from "../../services/registers/catalogue";
 import type { RegisterRecord } from "../../services/registers/types";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { REGISTER_CATALOGUE } from "../../services/registers/catalogue";
@@ -166,18 +167,11 @@ function push<T>(map: Map<string, T[]>, key: string, v: T): void {
   else map.set(key, [v]);
 }
 
-interface Finance {
-  periodStart: string | null;
-  periodEnd: string | null;
-  income: number | null;
-  spend: number | null;
-}
-
 interface Aux {
   trustees?: Map<string, number>;
   classification?: Map<string, { what: string[]; how: string[]; who: string[] }>;
   areas?: Map<string, string[]>;
-  finances?: Map<string, Finance[]>;
+  finances?: Map<string, CharityFinance[]>;
   removal?: Map<string, { order: number; reason: string | null }>;
   interim?: Set<string>;
   objects?: Map<string, string>;
@@ -253,7 +247,7 @@ async function readAux(t: Partial<Record<CharityTable, CharityTableInput>>, want
     );
   }
   if (t.charity_annual_return_history) {
-    const m = (aux.finances = new Map<string, Finance[]>());
+    const m = (aux.finances = new Map<string, CharityFinance[]>());
     const required = [ORG, "fin_period_end_date", "total_gross_income", "total_gross_expenditure"];
     await forEachRow(
       t.charity_annual_return_history,
@@ -265,7 +259,7 @@ async function readAux(t: Partial<Record<CharityTable, CharityTableInput>>, want
         const periodEnd = toDate(g("fin_period_end_date"));
         if (!periodEnd) return;
         const suppressed = g("suppression_ind") === "1" || toBool(g("suppression_ind")) === true;
-        const f: Finance = {
+        const f: CharityFinance = {
           periodStart: toDate(g("fin_period_start_date")),
           periodEnd,
           income: suppressed ? null : toNumber(g("total_gross_income")),
@@ -386,7 +380,7 @@ function bucketsOf(orgs: string[], size: number): { of: (org: string) => number;
 export async function* parseCharityExtract(
   tables: Partial<Record<CharityTable, CharityTableInput>>,
   opts: { from?: number; bucketRecords?: number } = {},
-): AsyncGenerator<RegisterRecord> {
+): AsyncGenerator<RegisterRecord<"charity">> {
   const main = tables.charity;
   if (!main) throw new RegisterFormatError("charity: the charity table is required");
 
@@ -435,11 +429,11 @@ export async function* parseCharityExtract(
   }
 }
 
-function charityRecord(g: Get, org: string, name: string, aux: Aux, linked: Map<string, number>): RegisterRecord {
+function charityRecord(g: Get, org: string, name: string, aux: Aux, linked: Map<string, number>): RegisterRecord<"charity"> {
   const charityNumber = g("registered_charity_number");
   const companyNumber = normaliseCompanyNumber(g("charity_company_registration_number"));
   const status = g("charity_registration_status");
-  const latest: Finance = {
+  const latest: CharityFinance = {
     periodStart: toDate(g("latest_acc_fin_period_start_date")),
     periodEnd: toDate(g("latest_acc_fin_period_end_date")),
     income: toNumber(g("latest_income")),

@@ -110,7 +110,10 @@ function columnsOf(header: string[]): Map<string, number> {
  * they are parsed, so a resumed chunk costs little). Rows without a usable number or name are counted in
  * `stats`, never loaded.
  */
-export async function* parseBasicCompanyData(input: DelimitedInput, opts: { from?: number; stats?: BulkParseStats } = {}): AsyncGenerator<RegisterRecord> {
+export async function* parseBasicCompanyData(
+  input: DelimitedInput,
+  opts: { from?: number; stats?: BulkParseStats } = {},
+): AsyncGenerator<RegisterRecord<"companies">> {
   const from = opts.from ?? 0;
   const stats = opts.stats;
   let width = 0;
@@ -199,7 +202,7 @@ type Columns = ReturnType<typeof columnIndexes>;
 /** A field of a row, trimmed, with runs of spaces made one ("" when the row or the file lacks it). */
 const field = (row: string[], i: number): string => (i < 0 || i >= row.length ? "" : tidy(row[i]));
 
-function recordOf(number: string, name: string, row: string[], c: Columns): RegisterRecord {
+function recordOf(number: string, name: string, row: string[], c: Columns): RegisterRecord<"companies"> {
   const sic: { code: string; description: string }[] = [];
   for (const i of c.sic) {
     const s = bulkSic(field(row, i));
@@ -247,7 +250,7 @@ function recordOf(number: string, name: string, row: string[], c: Columns): Regi
     status: field(row, c.status),
     rating: null,
     town: orNull(field(row, c.town)),
-    data: data as unknown as Record<string, unknown>,
+    data,
   };
 }
 

@@ -405,7 +405,7 @@ function isoDay(t: string): string {
 }
 
 /** The register record of one award to one supplier. */
-export function contractRecord(a: SupplierAward): RegisterRecord {
+export function contractRecord(a: SupplierAward): RegisterRecord<"contracts"> {
   return {
     source: "contracts",
     key: a.key,
@@ -417,7 +417,7 @@ export function contractRecord(a: SupplierAward): RegisterRecord {
     status: a.award.status,
     rating: null,
     town: a.town,
-    data: a.award as unknown as Record<string, unknown>,
+    data: a.award,
   };
 }
 

@@ -7,18 +7,15 @@
  * manager, partner name or phone number is ever read.
  */
 import { companyLevelName } from "../../services/matching/people";
+import type { CqcAddress, CqcKeyQuestions, CqcProviderData } from "../../services/registers/catalogue";
 import type { RegisterRecord } from "../../services/registers/types";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { RegisterFormatError } from "../format-error";
 import { readOdsRows } from "../ods";
 
-export interface KeyQuestions {
-  safe: string | null;
-  effective: string | null;
-  caring: string | null;
-  responsive: string | null;
-  wellLed: string | null;
-}
+/** The five key questions' ratings (the register's shape, services/registers/catalogue.ts, its rows). */
+export type KeyQuestions = CqcKeyQuestions;
+export type { CqcAddress };
 
 /** CQC's ratings file as read (src/sources/cqc/ratings.ts reads it; the types live here so that file depends on this one, not both ways). */
 /** One location's or provider's own rating in the file. */
@@ -50,14 +47,6 @@ export interface CqcRatings {
   /** By provider id. */
   providers: Map<string, CqcRating>;
   notes: CqcRatingsNotes;
-}
-
-export interface CqcAddress {
-  line1: string | null;
-  line2: string | null;
-  town: string | null;
-  county: string | null;
-  postcode: string | null;
 }
 
 type Obj = Record<string, unknown>;
@@ -135,9 +124,10 @@ function requireId(o: unknown, field: "locationId" | "providerId"): asserts o is
  * A location detail object (`GET /locations/{id}`). The location object names its provider only by
  * id; pass the provider detail object, when known, for the company number and provider name.
  */
-export function parseCqcLocation(json: unknown, provider?: unknown): RegisterRecord | null {
+export function parseCqcLocation(json: unknown, provider?: unknown): RegisterRecord<"cqc"> | null {
   requireId(json, "locationId");
   const o = json;
+  const locationId = str(o.locationId)!;
   const p = isObj(provider) && str(provider.providerId) === str(o.providerId) ? provider : null;
   // SPEC §1 rule 7: a location named only after a person is not loaded; "<person> t/a <practice>" keeps the practice.
   const kept = companyLevelName(str(o.name) ?? str(o.locationName) ?? "");
@@ -149,8 +139,8 @@ export function parseCqcLocation(json: unknown, provider?: unknown): RegisterRec
   const address = apiAddress(o);
   return {
     source: "cqc",
-    key: str(o.locationId)!,
-    entity: str(o.locationId)!,
+    key: locationId,
+    entity: locationId,
     part: null,
     name,
     companyNumber: p ? normaliseCompanyNumber(str(p.companiesHouseNumber)) : null,
@@ -160,7 +150,7 @@ export function parseCqcLocation(json: unknown, provider?: unknown): RegisterRec
     town: address.town,
     data: {
       kind: "location",
-      locationId: str(o.locationId),
+      locationId,
       providerId: str(o.providerId),
       providerName: p && !isIndividual(p.ownershipType) ? str(p.name) : null,
       name,
@@ -185,9 +175,10 @@ export function parseCqcLocation(json: unknown, provider?: unknown): RegisterRec
 }
 
 /** A provider detail object (`GET /providers/{id}`); null for a person registered under their own name. */
-export function parseCqcProvider(json: unknown): RegisterRecord | null {
+export function parseCqcProvider(json: unknown): RegisterRecord<"cqc"> | null {
   requireId(json, "providerId");
   const o = json;
+  const providerId = str(o.providerId)!;
   if (isIndividual(o.ownershipType)) return null;
   const name = str(o.name) ?? "";
   const r = ratings(o);
@@ -197,8 +188,8 @@ export function parseCqcProvider(json: unknown): RegisterRecord | null {
   const address = apiAddress(o);
   return {
     source: "cqc",
-    key: `provider:${str(o.providerId)}`,
-    entity: `provider:${str(o.providerId)}`,
+    key: `provider:${providerId}`,
+    entity: `provider:${providerId}`,
     part: null,
     name,
     companyNumber,
@@ -208,7 +199,7 @@ export function parseCqcProvider(json: unknown): RegisterRecord | null {
     town: address.town,
     data: {
       kind: "provider",
-      providerId: str(o.providerId),
+      providerId,
       name,
       companyNumber,
       charityNumber: str(o.charityNumber),
@@ -231,7 +222,7 @@ export function parseCqcProvider(json: unknown): RegisterRecord | null {
  * `{ locations: [...], providers: [...] }`. Locations are joined to their provider (by providerId)
  * when it is in the same file. Order: the array's order, or locations then providers.
  */
-export async function* parseCqcJson(bytes: Uint8Array | string): AsyncGenerator<RegisterRecord> {
+export async function* parseCqcJson(bytes: Uint8Array | string): AsyncGenerator<RegisterRecord<"cqc">> {
   let json: unknown;
   try {
     json = JSON.parse(typeof bytes === "string" ? bytes : new TextDecoder().decode(bytes));
@@ -337,14 +328,14 @@ function joinedRating(rating: string | null, published: string | null, r: CqcRat
 export async function* parseHscaActiveLocations(
   bytes: Uint8Array,
   opts: { ratings?: CqcRatings | null; notes?: Record<string, number> } = {},
-): AsyncGenerator<RegisterRecord> {
+): AsyncGenerator<RegisterRecord<"cqc">> {
   const ratings = opts.ratings ?? null;
   const notes = opts.notes ?? {};
   if (ratings) for (const [k, n] of Object.entries(ratings.notes)) if (n) notes[k] = n;
   const listed = new Set<string>();
   let locations = 0;
   let col: Record<HscaField, number> | null = null;
-  const providers = new Map<string, RegisterRecord>();
+  const providers = new Map<string, RegisterRecord<"cqc"> & { data: CqcProviderData }>();
   for await (const row of readOdsRows(bytes, { sheet: "HSCA_Active_Locations" })) {
     if (!col) {
       const headers = row.map((h) => h.trim().toLowerCase().replace(/\s+/g, " "));
@@ -405,7 +396,7 @@ export async function* parseHscaActiveLocations(
     if (!providerId || individual) continue;
     const known = providers.get(providerId);
     if (known) {
-      (known.data.locationIds as string[]).push(locationId);
+      known.data.locationIds.push(locationId);
       continue;
     }
     const providerName = cell("providerName") ?? "";
@@ -450,7 +441,7 @@ export async function* parseHscaActiveLocations(
     if (unlisted) notes.ratedLocationsNotInEdition = unlisted;
   }
   for (const p of providers.values()) {
-    const r = ratings?.providers.get(p.data.providerId as string);
+    const r = ratings?.providers.get(p.data.providerId);
     if (!r) {
       yield p;
       continue;

@@ -184,7 +184,7 @@ const canon = (s: string) => s.toLowerCase().replace(/\s+/g, " ").trim();
 export interface ParsedGenderPayGap {
   /** The reporting year (the run's scope): "2021" for 2021 to 2022. */
   year: string;
-  records: AsyncGenerator<RegisterRecord>;
+  records: AsyncGenerator<RegisterRecord<"gender-pay-gap">>;
 }
 
 /**
@@ -212,7 +212,12 @@ export function parseGenderPayGap(
   return { year, records: reportRecords(input, cols, year, notes) };
 }
 
-async function* reportRecords(input: DelimitedInput, c: Columns, year: string, notes: GenderPayGapParseNotes): AsyncGenerator<RegisterRecord> {
+async function* reportRecords(
+  input: DelimitedInput,
+  c: Columns,
+  year: string,
+  notes: GenderPayGapParseNotes,
+): AsyncGenerator<RegisterRecord<"gender-pay-gap">> {
   const seen = new Set<string>();
   let header = true;
   for await (const rows of delimitedRowBatches(input, ",")) {
@@ -304,7 +309,7 @@ async function* reportRecords(input: DelimitedInput, c: Columns, year: string, n
         status: late ? "reported-late" : "reported",
         rating: null,
         town: null,
-        data: report as unknown as Record<string, unknown>,
+        data: report,
       };
     }
   }

@@ -128,7 +128,7 @@ export interface HmrcParseStats {
  * SPEC §1 rule 7: a sole practitioner registered under their own name is kept under the trading name
  * only; a row with nothing but a person's name is not loaded.
  */
-export async function* parseHmrcMlr(bytes: Uint8Array, opts: { fileName?: string; stats?: HmrcParseStats } = {}): AsyncGenerator<RegisterRecord> {
+export async function* parseHmrcMlr(bytes: Uint8Array, opts: { fileName?: string; stats?: HmrcParseStats } = {}): AsyncGenerator<RegisterRecord<"aml">> {
   const isZip = bytes.length >= 2 && bytes[0] === 0x50 && bytes[1] === 0x4b;
   const rows = isZip ? readOdsRows(bytes) : csvRows(bytes);
   let cols: Columns | null = null,

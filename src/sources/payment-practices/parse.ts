@@ -527,7 +527,7 @@ function reportOf(
 }
 
 /** The register record of a report. */
-export function paymentReportRecord(report: PaymentReport, companyNumber: string, name: string | null): RegisterRecord {
+export function paymentReportRecord(report: PaymentReport, companyNumber: string, name: string | null): RegisterRecord<"payment-practices"> {
   const key = `${companyNumber}:${report.periodStart}:${report.periodEnd}`;
   return {
     source: "payment-practices",
@@ -554,7 +554,7 @@ export function paymentReportRecord(report: PaymentReport, companyNumber: string
 export async function* parsePaymentPractices(
   input: PaymentPracticesInput,
   opts: { from?: number; notes?: PaymentPracticesNotes } = {},
-): AsyncGenerator<RegisterRecord> {
+): AsyncGenerator<RegisterRecord<"payment-practices">> {
   const from = opts.from ?? 0;
   const scan = await scanPaymentPractices(input);
   const notes = opts.notes;

@@ -291,7 +291,7 @@ export function parseUkSanctionsFile(bytes: Uint8Array): SanctionsParse {
  * primary name, every other name an alternative name for matching. `data` keeps what matching and the replies
  * need; an individual's record is for matching only and is never shown (SPEC §1 rule 7).
  */
-export function designationRecord(d: SanctionsDesignation): RegisterRecord {
+export function designationRecord(d: SanctionsDesignation): RegisterRecord<"sanctions"> {
   const primary = d.names.find((n) => n.type === "primary" && !n.nonLatin) ?? d.names.find((n) => !n.nonLatin) ?? d.names[0];
   return {
     source: "sanctions",
@@ -304,6 +304,6 @@ export function designationRecord(d: SanctionsDesignation): RegisterRecord {
     status: "designated",
     rating: null,
     town: null,
-    data: { ...d } as unknown as Record<string, unknown>,
+    data: { ...d },
   };
 }

@@ -5,12 +5,13 @@
  */
 import { normaliseName, splitTradingName } from "../../services/matching/names";
 import { companyLevelName } from "../../services/matching/people";
+import type { SponsorsData, SponsorsRegister } from "../../services/registers/catalogue";
 import type { RegisterRecord } from "../../services/registers/types";
 import { delimitedRowBatches, firstRow } from "../delimited";
 import { RegisterFormatError } from "../format-error";
 import { currentRouteName } from "../../services/registers/sponsorRoutes";
 
-export type SponsorsRegister = "workers" | "students";
+export type { SponsorsRegister };
 
 const SPACES = /\s+/g;
 /** Cheap key normalisation: lower-case, trimmed, inner whitespace collapsed. Matching has its own. */
@@ -133,7 +134,7 @@ export interface SponsorsParseStats {
 export function parseSponsors(
   bytes: Uint8Array | string,
   opts: { fileName?: string; stats?: SponsorsParseStats } = {},
-): { register: SponsorsRegister; editionDate: string | null; records: AsyncGenerator<RegisterRecord> } {
+): { register: SponsorsRegister; editionDate: string | null; records: AsyncGenerator<RegisterRecord<"sponsors">> } {
   const { register, cols } = columns(firstRow(bytes, ","));
   const editionDate = opts.fileName ? sponsorsEditionDateFromFileName(opts.fileName) : null;
   return { register, editionDate, records: sponsorRecords(bytes, register, cols, opts.stats) };
@@ -145,7 +146,12 @@ function sponsorEntity(register: SponsorsRegister, name: string): string {
   return `${register}|${normaliseName(legal) || norm(legal) || norm(name)}`;
 }
 
-async function* sponsorRecords(bytes: Uint8Array | string, register: SponsorsRegister, c: Columns, stats?: SponsorsParseStats): AsyncGenerator<RegisterRecord> {
+async function* sponsorRecords(
+  bytes: Uint8Array | string,
+  register: SponsorsRegister,
+  c: Columns,
+  stats?: SponsorsParseStats,
+): AsyncGenerator<RegisterRecord<"sponsors">> {
   // Key → a hash of the town and rating of its row, to tell a repeated row from the same route in another town
   // (a number, not the text: this map holds every row of the register).
   const seenKeys = new Map<string, number>();
@@ -198,12 +204,15 @@ async function* sponsorRecords(bytes: Uint8Array | string, register: SponsorsReg
       else seenKeys.set(key, -1);
       const alt = last.alt;
       let status = "listed";
-      let data: Record<string, unknown>;
-      const common = { name, town, register, route, currentRoute };
+      let data: SponsorsData;
       if (register === "workers") {
         const county = blankToNull(c.county >= 0 ? row[c.county] : undefined);
         data = {
-          ...common,
+          name,
+          town,
+          register,
+          route,
+          currentRoute,
           county: county && !COUNTY_PLACEHOLDERS.has(county.toLowerCase()) ? county : null,
           typeAndRating,
           rating: typeAndRating ? ratingInBrackets(typeAndRating) : null,
@@ -214,7 +223,11 @@ async function* sponsorRecords(bytes: Uint8Array | string, register: SponsorsReg
         // "Subject to Action Plan": the student sponsor's status on the register (a `status` change when it comes or goes).
         if (compliance) status = compliance;
         data = {
-          ...common,
+          name,
+          town,
+          register,
+          route,
+          currentRoute,
           county: null,
           sponsorType: blankToNull(c.sponsorType >= 0 ? row[c.sponsorType] : undefined),
           status: typeAndRating,

@@ -92,7 +92,7 @@ function kind(o: SraOrganisation): string | null {
   return o.Constitution?.trim().toUpperCase() === "SOLP" ? "sole practice" : null;
 }
 
-function toRecord(o: SraOrganisation): RegisterRecord | null {
+function toRecord(o: SraOrganisation): RegisterRecord<"sra"> | null {
   const sraNumber = Number(o.SraNumber);
   const name = str(o.PracticeName);
   if (!Number.isInteger(sraNumber) || sraNumber <= 0 || !name || isIndividual(o)) return null;
@@ -161,7 +161,7 @@ const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
  * stream: each organisation is read and handed on as its JSON completes, so the whole register (tens
  * of MB) is never one object graph in memory.
  */
-export async function* parseSraOrganisations(input: Uint8Array | string | AsyncIterable<Uint8Array>): AsyncGenerator<RegisterRecord> {
+export async function* parseSraOrganisations(input: Uint8Array | string | AsyncIterable<Uint8Array>): AsyncGenerator<RegisterRecord<"sra">> {
   const notJson = (why: string) => new RegisterFormatError(`sra: the reply is not JSON (${why})`);
   const noList = () => new RegisterFormatError("sra: the reply has no Organisations array");
   let parser: JSONParser | null = null;

@@ -23,8 +23,8 @@ const bytesOf = async (path: string) => new Uint8Array(await (await fetch(`http:
 const TABLES = ["register_runs", "register_state", "register_entries", "register_names", "register_names_fts", "register_changes", "register_staging"];
 const clear = () => env.DB.batch(TABLES.map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
 const newNotes = (): CqcRatingsNotes => ({ ratingsPublishedAfterEdition: 0, ratingsProvidersSheetMissing: 0 });
-async function all(gen: AsyncIterable<RegisterRecord>): Promise<RegisterRecord[]> {
-  const out: RegisterRecord[] = [];
+async function all<R extends RegisterRecord>(gen: AsyncIterable<R>): Promise<R[]> {
+  const out: R[] = [];
   for await (const r of gen) out.push(r);
   return out;
 }

@@ -8,7 +8,8 @@ import type { Services } from "../../../src/platform/services";
 import { type CompanyForMatch, type MatchRoute, matchCertainty, overallCertainty, sameNameNormalised } from "../../../src/services/matching/certainty";
 import { matchNames } from "../../../src/services/matching/match";
 import { recordFactsOf } from "../../../src/services/registers/places";
-import type { Entry, RegisterSource } from "../../../src/services/registers/types";
+import type { AmlData, CqcAddress, CqcLocationData } from "../../../src/services/registers/catalogue";
+import type { Entry, RegisterData, RegisterSource } from "../../../src/services/registers/types";
 
 /**
  * Issue 28 §1 (SPEC §1 rules 5–6, §2.5, §2.6, §4.5, §4.8): one match rule for every register check. Whatever the
@@ -43,7 +44,133 @@ const routeArb = fc.constantFrom<"former" | "alternative" | "similar" | "contrad
 
 type Generated = typeof entryArb extends fc.Arbitrary<infer T> ? T : never;
 
-function entryOf(e: Generated, i: number, contradicted: boolean): Entry {
+const noKeyQuestions = { safe: null, effective: null, caring: null, responsive: null, wellLed: null };
+const noAddress: CqcAddress = { line1: null, line2: null, town: null, county: null, postcode: null };
+
+/** An HMRC premises' data, its postcode district the only place in it ("": none). */
+const amlData = (postcodeDistrict = ""): AmlData => ({
+  mlrNumber: "XAML00000001000",
+  businessName: "Bayside Hospitality Ltd",
+  tradingName: null,
+  postcodeDistrict,
+  status: "Approved",
+  sectors: [],
+  msbActivities: [],
+  registeredSince: null,
+  agentSince: null,
+});
+
+/** A CQC location's data at an address. */
+const cqcLocation = (locationId: string, name: string, rating: string | null, address = noAddress): CqcLocationData => ({
+  kind: "location",
+  locationId,
+  providerId: null,
+  providerName: null,
+  name,
+  type: null,
+  registrationStatus: "Registered",
+  registrationDate: null,
+  deregistrationDate: null,
+  careHome: null,
+  numberOfBeds: null,
+  address,
+  localAuthority: null,
+  region: null,
+  inspectionDirectorate: null,
+  overallRating: rating,
+  ratingDate: null,
+  keyQuestions: noKeyQuestions,
+  lastInspectionDate: null,
+  lastReportDate: null,
+  inheritedRating: null,
+});
+
+/** The register's own fields of a generated entry, with no place in them (the entry's town is its only place). */
+function dataOf(source: RegisterSource, e: Generated, i: number): RegisterData {
+  switch (source) {
+    case "aml":
+      return { ...amlData(), mlrNumber: `XAML0000000${1000 + i}`, businessName: e.name, status: e.status };
+    case "sra":
+      return {
+        sraNumber: 500000 + i,
+        name: e.name,
+        companyNumber: e.companyNumber,
+        authorised: e.status.startsWith("authorised"),
+        status: e.status,
+        statusCode: "YES",
+        authorisedSince: null,
+        statusDate: null,
+        kind: null,
+        constitution: null,
+        offices: 1,
+        headOffice: null,
+        workAreas: [],
+        tradingNames: [],
+        previousNames: [],
+        regulator: null,
+        reservedActivities: [],
+      };
+    case "sponsors":
+      // As the first parser wrote it: no currentRoute.
+      return {
+        name: e.name,
+        town: e.town,
+        register: "workers",
+        route: "Skilled Worker",
+        county: null,
+        typeAndRating: `Worker (${e.rating})`,
+        rating: e.rating,
+      };
+    case "cqc":
+      return e.kind === "location"
+        ? { ...cqcLocation(`1-${200000 + i}`, e.name, e.rating), providerId: `1-${100000 + i}` }
+        : {
+            kind: "provider",
+            providerId: `1-${100000 + i}`,
+            name: e.name,
+            companyNumber: e.companyNumber,
+            charityNumber: null,
+            ownershipType: "Organisation",
+            type: null,
+            registrationStatus: e.status,
+            registrationDate: null,
+            deregistrationDate: null,
+            locationIds: [],
+            overallRating: e.rating,
+            keyQuestions: noKeyQuestions,
+            address: noAddress,
+            lastInspectionDate: null,
+          };
+    case "charity":
+      return {
+        charityNumber: String(1100000 + i),
+        organisationNumber: String(5000000 + i),
+        name: e.name,
+        type: null,
+        registrationStatus: e.status,
+        registeredOn: null,
+        removedOn: null,
+        removalReason: null,
+        reportingStatus: null,
+        flags: { insolvent: null, inAdministration: null, interimManager: null },
+        isCio: null,
+        latestAccounts: null,
+        financialHistory: null,
+        classification: null,
+        areasOfOperation: null,
+        trusteeCount: null,
+        objects: null,
+        otherRegulators: null,
+        website: null,
+        linkedCharities: 0,
+        extractDate: null,
+      };
+    default:
+      throw new Error(`no register check reads ${source}`);
+  }
+}
+
+function entryOf(source: RegisterSource, e: Generated, i: number, contradicted: boolean): Entry {
   return {
     key: `k${i}`,
     entity: `e${i}`,
@@ -56,19 +183,7 @@ function entryOf(e: Generated, i: number, contradicted: boolean): Entry {
     rating: e.rating,
     town: e.town,
     altNames: [],
-    data: {
-      kind: e.kind,
-      providerId: `1-${100000 + i}`,
-      locationId: `1-${200000 + i}`,
-      sraNumber: 500000 + i,
-      mlrNumber: `XAML0000000${1000 + i}`,
-      charityNumber: String(1100000 + i),
-      register: "workers",
-      typeAndRating: `Worker (${e.rating})`,
-      route: "Skilled Worker",
-      statusCode: "YES",
-      overallRating: e.rating,
-    },
+    data: dataOf(source, e, i),
     firstSeen: "2026-06-26",
     removedOn: e.removed ? "2026-10-06" : null,
     lastListed: e.removed ? "2026-06-29" : "2026-10-06",
@@ -116,7 +231,7 @@ describe("issue 28 §1 one match rule for every register check", () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...specs), fc.array(fc.tuple(entryArb, routeArb), { minLength: 1, maxLength: 4 }), async (spec, rows) => {
         const found: Found[] = rows.map(([e, kind], i) => {
-          const entry = entryOf(e, i, kind === "contradicted");
+          const entry = entryOf(spec.source, e, i, kind === "contradicted");
           const route = routeOf(kind, entry);
           return {
             entry,
@@ -155,7 +270,7 @@ describe("issue 28 §1 one match rule for every register check", () => {
   });
 
   it("the rule: numbers and the current or asked name (uncontradicted) are definite; former, alternative and similar names are not", () => {
-    const e = { name: "Bayside Hospitality Ltd", companyNumber: null, town: "Brighton", data: {} };
+    const e = { name: "Bayside Hospitality Ltd", companyNumber: null, town: "Brighton", data: amlData() };
     const asIs = (route: Partial<MatchRoute>, company: CompanyForMatch | null = COMPANY, facts = recordFactsOf(e)) =>
       matchCertainty({ by: "name", matchedName: e.name, primary: true, via: COMPANY.name, ...route }, facts, company, "MLR number");
     expect(asIs({})).toMatchObject({ definite: true, basis: "registered-name", contradictions: [] });
@@ -177,8 +292,8 @@ describe("issue 28 §1 one match rule for every register check", () => {
       contradictions: ["the register's record gives company number 01234567, not 07654321"],
     });
     expect(asIs({}, COMPANY, recordFactsOf({ ...e, town: "Leeds" })).definite).toBe(false);
-    expect(asIs({}, COMPANY, recordFactsOf({ ...e, town: null, data: { postcodeDistrict: "BN1" } })).definite).toBe(true);
-    expect(asIs({}, COMPANY, recordFactsOf({ ...e, town: null, data: { postcodeDistrict: "LS1" } })).definite).toBe(false);
+    expect(asIs({}, COMPANY, recordFactsOf({ ...e, town: null, data: amlData("BN1") })).definite).toBe(true);
+    expect(asIs({}, COMPANY, recordFactsOf({ ...e, town: null, data: amlData("LS1") })).definite).toBe(false);
     expect(asIs({}, COMPANY, recordFactsOf({ ...e, town: "BRIGHTON AND HOVE" })).definite).toBe(true);
     // A company number written in the register's name is checked as a number and is not part of the name.
     expect(
@@ -211,7 +326,7 @@ describe.skipIf(!SHARED_PRESENT)("issue 28 §1 real data: former, alternative an
     };
     const former = company.previousNames[0];
     // A register entry under the former name, written the way registers write names (no legal form, & for and).
-    const entry = { name: "London and Kent Estates", companyNumber: null, town: company.office!.town, data: {} };
+    const entry = { name: "London and Kent Estates", companyNumber: null, town: company.office!.town, data: amlData() };
     const [m] = matchNames(former.name, [{ id: "x", name: entry.name }], { minScore: 0.95 });
     const c = matchCertainty({ by: "name", matchedName: m.matchedName, primary: m.primary, via: former.name }, recordFactsOf(entry), company, "MLR number");
     expect(c).toMatchObject({ definite: false, basis: "former-name", formerNameUntil: "2020-04-20" });
@@ -222,7 +337,7 @@ describe.skipIf(!SHARED_PRESENT)("issue 28 §1 real data: former, alternative an
     expect(names.length).toBeGreaterThan(50);
     let similar = 0;
     for (const name of names) {
-      const entry = { name, companyNumber: null, town: null, data: {} };
+      const entry = { name, companyNumber: null, town: null, data: amlData() };
       const [m] = matchNames(name, [{ id: "x", name }]);
       expect(matchCertainty({ by: "name", matchedName: m.matchedName, primary: m.primary, via: name }, recordFactsOf(entry), null, null).definite, name).toBe(
         true,
@@ -250,7 +365,7 @@ describe.skipIf(!SHARED_PRESENT)("issue 28 §1 real data: former, alternative an
     const aka = rows.filter((r) => r[14] && r[0] && !sameNameNormalised(r[14], r[0])).slice(0, 30);
     expect(aka.length).toBeGreaterThan(0);
     for (const r of aka) {
-      const entry = { name: r[0], companyNumber: null, town: r[3], data: { address: { town: r[3], postcode: r[5] } } };
+      const entry = { name: r[0], companyNumber: null, town: r[3], data: cqcLocation("1-1", r[0], null, { ...noAddress, town: r[3], postcode: r[5] }) };
       const [m] = matchNames(r[14], [{ id: "x", name: r[0], altNames: [r[14]] }], { minScore: 0.95 });
       if (!m) continue;
       expect(
