@@ -11,14 +11,20 @@
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { dohResolverFor } from "./sources/dns/doh";
-import { readPdf } from "./sources/documents/pdf";
 import type { PdfText } from "./sources/documents/pdf";
 import { MAX_PDF_WIRE_BYTES, type ReadersRpc, type RenderSettings } from "./sources/readers/rpc";
 import { readCapped } from "./shared/bytes";
 import { InputError } from "./shared/errors";
-import { createBrowser } from "./sources/web/browser";
 import type { Browser, RenderedPage } from "./services/web/rendered";
 import { type Wired, wired } from "./shared/wireError";
+
+/**
+ * The PDF engine (pdf.js) and the browser client (puppeteer, axe-core's source) are evaluated on the first call that
+ * needs each, not when an isolate starts: a ping (the status page) needs neither, a PDF read not the browser. Both
+ * stay in this Worker's bundle (esbuild keeps a dynamically imported module's code in it).
+ */
+const pdfEngine = () => import("./sources/documents/pdf");
+const browserClient = () => import("./sources/web/browser");
 
 export interface ReadersEnv {
   /** Browser Rendering; absent where it is not configured (renders then fail with 503 not_configured). */
@@ -28,8 +34,9 @@ export interface ReadersEnv {
 export class Readers extends WorkerEntrypoint<ReadersEnv> implements ReadersRpc {
   /** A PDF's text, page by page (at most `maxPages`); a scan, a password or a budget passed is an unreadable_input error. */
   async readPdf(bytes: Uint8Array | ReadableStream<Uint8Array>, opts: { maxPages?: number; size?: number } = {}): Promise<Wired<PdfText>> {
-    return wired(async () =>
-      bytes instanceof Uint8Array
+    return wired(async () => {
+      const { readPdf } = await pdfEngine();
+      return bytes instanceof Uint8Array
         ? readPdf(bytes, { maxPages: opts.maxPages })
         : readPdf(
             await readCapped(bytes, {
@@ -39,8 +46,8 @@ export class Readers extends WorkerEntrypoint<ReadersEnv> implements ReadersRpc 
                 new InputError("unreadable_input", `The PDF is larger than ${MAX_PDF_WIRE_BYTES / 1024 / 1024} MiB, the most the PDF reader takes.`),
             }),
             { maxPages: opts.maxPages, owned: true },
-          ),
-    );
+          );
+    });
   }
 
   /** For the status page: this Worker answers, and whether it has a browser to render with. */
@@ -50,12 +57,15 @@ export class Readers extends WorkerEntrypoint<ReadersEnv> implements ReadersRpc 
 
   /** A page rendered in the browser (see services/web/rendered.ts for what is read and the limits). */
   async render(url: string, opts: Parameters<Browser["render"]>[1], settings: RenderSettings): Promise<Wired<RenderedPage>> {
-    const browser = createBrowser(this.env.BROWSER, {
-      testHosts: settings.testHosts,
-      resolve: dohResolverFor(settings.resolverUrl),
-      keepAliveMs: settings.keepAliveMs,
+    return wired(async () => {
+      const { createBrowser } = await browserClient();
+      const browser = createBrowser(this.env.BROWSER, {
+        testHosts: settings.testHosts,
+        resolve: dohResolverFor(settings.resolverUrl),
+        keepAliveMs: settings.keepAliveMs,
+      });
+      return browser.render(url, opts);
     });
-    return wired(() => browser.render(url, opts));
   }
 }
 
