@@ -15,6 +15,7 @@ import { extname, join, resolve } from "node:path";
 import { ROOT } from "./lib.mjs";
 
 const LANES = ["node", "workers"];
+const began = Date.now();
 const run = (args) => spawnSync(process.execPath, args, { cwd: ROOT, stdio: "inherit" }).status ?? 1;
 
 /** The caller's vitest arguments, without the ones this script handles itself (projects, reporters' files). */
@@ -111,8 +112,17 @@ if (!unit && results.length && !merged.testResults.length) {
   unit = 1;
 }
 
-const act = run([join(ROOT, "scripts/act.mjs")]);
-const browser = run([join(ROOT, "scripts/test-browser.mjs")]);
-const hostile = run([join(ROOT, "scripts/test-hostile.mjs")]);
-const bundles = run([join(ROOT, "scripts/check-bundles.mjs")]);
+/** A step after the lanes, timed: its exit status, and a line of its wall time in the summary at the end. */
+const steps = [];
+const step = (name, script) => {
+  const started = Date.now();
+  const status = run([join(ROOT, script)]);
+  steps.push(`${name} ${Math.round((Date.now() - started) / 1000)} s${status ? " (failed)" : ""}`);
+  return status;
+};
+const act = step("ACT conformance", "scripts/act.mjs");
+const browser = step("browser", "scripts/test-browser.mjs");
+const hostile = step("hostile inputs", "scripts/test-hostile.mjs");
+const bundles = step("bundles", "scripts/check-bundles.mjs");
+console.log(`\nnpm test: ${Math.round((Date.now() - began) / 1000)} s in all (${[...lanes.map((l) => `${l.lane} lane ${l.seconds} s`), ...steps].join(", ")})`);
 process.exit(unit || act || browser || hostile || bundles);
