@@ -1,7 +1,7 @@
 // node scripts/check-bundles.mjs (run by npm test and .ci/run): builds each Worker's deploy bundle as `wrangler deploy
 // --dry-run` does (WORKER_CONFIGS in scripts/lib.mjs), prints its size raw and gzipped, and fails when the API Worker
 // carries a heavy reader the request path must not load (issue 30 §2: the PDF engine, the browser client, axe-core's
-// source, a spreadsheet reader), or when its bundle passes 1 MiB gzipped. The heavy readers belong to the readers
+// source, a spreadsheet reader, the image maker), or when its bundle passes 1 MiB gzipped. The heavy readers belong to the readers
 // Worker (src/readers.ts), which the API Worker calls through its READERS binding.
 // Exits 1 on a failure; writes nothing in the repo (bundles go to a temporary folder, removed after).
 import { spawnSync } from "node:child_process";
@@ -17,7 +17,11 @@ export const API_MUST_NOT_HOLD = [
   { what: "the browser client (@cloudflare/puppeteer)", re: /node_modules\/@cloudflare\/puppeteer\// },
   { what: "axe-core's source", re: /node_modules\/axe-core\/|src\/sources\/web\/axeSource\.generated/ },
   { what: "the spreadsheet reader (xlsx)", re: /node_modules\/xlsx\// },
-  { what: "the readers' PDF and browser modules", re: /src\/sources\/documents\/pdf\.ts|src\/sources\/web\/browser\.ts/ },
+  { what: "the image maker (Photon's WebAssembly)", re: /node_modules\/@cf-wasm\// },
+  {
+    what: "the readers' PDF, browser and image modules",
+    re: /src\/sources\/documents\/pdf\.ts|src\/sources\/web\/browser\.ts|src\/sources\/images\/transform\.ts/,
+  },
 ];
 /** The API Worker's deploy bundle, gzipped, at most (issue 30: the API Worker's gzip ≤ 1 MiB). */
 export const API_MAX_GZIP_BYTES = 1024 * 1024;
@@ -41,7 +45,8 @@ export function buildBundle(config) {
       { cwd: ROOT, env: wranglerEnv(), encoding: "utf8" },
     );
     if (r.status !== 0) throw new Error(`wrangler deploy --dry-run -c ${config} failed:\n${r.stdout}${r.stderr}`);
-    const js = readdirSync(out).filter((n) => n.endsWith(".js"));
+    // The modules uploaded: JavaScript and WebAssembly (a .wasm import is a module of its own).
+    const js = readdirSync(out).filter((n) => n.endsWith(".js") || n.endsWith(".wasm"));
     let raw = 0;
     let gzip = 0;
     for (const n of js) {

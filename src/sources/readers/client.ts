@@ -1,10 +1,12 @@
 /**
- * The readers Worker (src/readers.ts) as the API Worker's services see it: the PDF engine and the browser behind the
- * READERS service binding, with the same interfaces they had in one Worker (Services["pdf"], Services["browser"]).
- * Only types come from the readers' modules: the API Worker's bundle holds neither unpdf nor puppeteer nor axe-core.
+ * The readers Worker (src/readers.ts) as the API Worker's services see it: the PDF engine, the browser and the image
+ * maker behind the READERS service binding, with the same interfaces they had in one Worker (Services["pdf"], Services["browser"]).
+ * Only types come from the readers' modules: the API Worker's bundle holds none of unpdf, puppeteer, axe-core or Photon.
  */
 import { PDF_WIRE_CHUNK, type ReadersRpc, type RenderSettings } from "./rpc";
 import type { PdfText } from "../documents/pdf";
+import type { MadeImage, MakeOptions } from "../images/transform";
+import type { ImageProbe } from "../../services/images/probe";
 import type { Browser, RenderedPage } from "../../services/web/rendered";
 import { UpstreamError } from "../../shared/errors";
 import { type Wired, unwire } from "../../shared/wireError";
@@ -67,4 +69,29 @@ export function readersBrowser(binding: ReadersBinding | undefined, settings: Re
       },
     };
   return { available: true, render: (url, opts) => call<RenderedPage>(() => binding.render(url, opts, settings)) };
+}
+
+/** Logos made to a size and format, and monograms' pixels, by the readers Worker (its image maker: Photon). */
+export interface ImageMaker {
+  available: boolean;
+  makeLogo(bytes: Uint8Array, opts: MakeOptions): Promise<MadeImage & { source: ImageProbe }>;
+  makeMonogram(initials: string, colourHex: string, opts: Omit<MakeOptions, "greyscale">): Promise<MadeImage>;
+}
+
+export function readersImages(binding: ReadersBinding | undefined): ImageMaker {
+  if (!binding)
+    return {
+      available: false,
+      makeLogo: async () => {
+        throw notConfigured("the image maker");
+      },
+      makeMonogram: async () => {
+        throw notConfigured("the image maker");
+      },
+    };
+  return {
+    available: true,
+    makeLogo: (bytes, opts) => call(() => binding.makeLogo(bytes, opts)),
+    makeMonogram: (initials, colourHex, opts) => call(() => binding.makeMonogram(initials, colourHex, opts)),
+  };
 }

@@ -3,6 +3,8 @@
  * Failures come back as data (shared/wireError.ts): Workers RPC keeps an error's message only.
  */
 import type { PdfText } from "../documents/pdf";
+import type { MadeImage, MakeOptions } from "../images/transform";
+import type { ImageProbe } from "../../services/images/probe";
 import type { Browser, RenderedPage } from "../../services/web/rendered";
 import type { Wired } from "../../shared/wireError";
 
@@ -28,6 +30,13 @@ export interface ReadersRpc {
   readPdf(bytes: Uint8Array | ReadableStream<Uint8Array>, opts?: { maxPages?: number; size?: number }): Promise<Wired<PdfText>>;
   /** A page rendered in the browser (see services/web/rendered.ts for what is read and the limits). */
   render(url: string, opts: Parameters<Browser["render"]>[1], settings: RenderSettings): Promise<Wired<RenderedPage>>;
+  /**
+   * A logo file (at most IMAGE_LIMITS.maxBytes, src/services/images/probe.ts) made a square of `opts.size` in
+   * `opts.format` (src/sources/images/transform.ts); what is not a raster image it can read is an unreadable_input error.
+   */
+  makeLogo(bytes: Uint8Array, opts: MakeOptions): Promise<Wired<MadeImage & { source: ImageProbe }>>;
+  /** The monogram's pixels: white `initials` centred on a square of `colourHex`. */
+  makeMonogram(initials: string, colourHex: string, opts: Omit<MakeOptions, "greyscale">): Promise<Wired<MadeImage>>;
   /** For the status page: the Worker answers, and whether it has a browser to render with. */
   ping(): Promise<{ browser: boolean }>;
 }
