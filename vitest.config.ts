@@ -10,6 +10,7 @@ import { axeSource, linkChromium } from "./scripts/browser-prep.mjs";
 import { fixturePersonNames } from "./test/privacy/personNames";
 import { type Canary, fixtureHosts, startCanary } from "./test/support/fixtureHosts";
 import { testLanes } from "./test/support/lanes";
+import { PREBUNDLED } from "./test/support/prebundled";
 import { SHARED_DIR, SHARED_PRESENT } from "./test/support/shared";
 
 /**
@@ -181,30 +182,7 @@ export default defineConfig(async () => {
               optimizer: {
                 ssr: {
                   enabled: true,
-                  include: [
-                    "@hono/zod-openapi",
-                    "hono",
-                    "zod",
-                    "zod/v4",
-                    "zod/v4/core",
-                    "zod/v3",
-                    "@asteasolutions/zod-to-openapi",
-                    "@hono/zod-validator",
-                    "@modelcontextprotocol/core",
-                    "drizzle-orm",
-                    "linkedom",
-                    "htmlparser2",
-                    "papaparse",
-                    "fflate",
-                    "yaml",
-                    "ipaddr.js",
-                    "robots-parser",
-                    "saxes",
-                    "ical.js",
-                    "@streamparser/json",
-                    "@cfworker/json-schema",
-                    "@modelcontextprotocol/server",
-                  ],
+                  include: [...PREBUNDLED],
                 },
               },
             },
