@@ -174,6 +174,10 @@ export default defineConfig(async () => {
             ...common,
             name: "workers",
             include: lanes.workers,
+            // A test that renders pages in the real browser (the web tools, the Business Score's site checks) takes 5 s on
+            // a quiet 2-core machine and passed 20 s once under a load of 8, its first render loading the browser client
+            // in the readers Worker (src/readers.ts loads it on first use). A hang still fails, after a minute.
+            testTimeout: 60_000,
             // One runtime per file, started and stopped by this process: two at a time keep a 2-core machine busy while
             // one of them starts (vitest's default, one fewer than the cores, would run them one by one there).
             maxWorkers: Math.max(2, availableParallelism() - 1),
