@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { monogramColour } from "../../src/services/images/monogram";
-import { probeImage } from "../../src/services/images/probe";
+import { IMAGE_LIMITS, probeImage } from "../../src/services/images/probe";
 import { InputError, UpstreamError } from "../../src/shared/errors";
 import { readersImages } from "../../src/sources/readers/client";
 
@@ -31,6 +31,10 @@ describe("issue 32 the image maker behind the readers Worker's binding", () => {
     const refused = await images.makeLogo(new TextEncoder().encode("<!doctype html><p>Not found</p>"), { size: 64, format: "png" }).catch((e) => e);
     expect(refused).toBeInstanceOf(InputError);
     expect(refused).toMatchObject({ code: "unreadable_input" });
+    // Over the byte limit: refused before the file crosses the binding.
+    const big = await images.makeLogo(new Uint8Array(IMAGE_LIMITS.maxBytes + 1), { size: 64, format: "png" }).catch((e) => e);
+    expect(big).toBeInstanceOf(InputError);
+    expect(big.message).toMatch(/over the 5 MiB taken/);
   });
 
   it("without the binding it is not available, and a call is 503 not_configured", async () => {

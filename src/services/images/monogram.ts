@@ -6,6 +6,7 @@
  * Every colour of the palette carries white text at a contrast of at least 4.5:1 (WCAG 2.2 AA for normal text),
  * greyscale included; test/services/images/monogram.test.ts checks each.
  */
+import { normaliseNameCore } from "../matching/names";
 
 /** Words that name a company's legal form or are filler, not its name: left out of the initials. */
 const NOT_NAME = new Set([
@@ -76,14 +77,8 @@ function fnv1a(text: string): number {
   return h;
 }
 
-/** The key a name's colour is chosen by: case, spacing and legal form do not change it ("ACME LTD" = "Acme Limited"). */
-const colourKey = (nameOrDomain: string) =>
-  nameOrDomain
-    .toLowerCase()
-    .normalize("NFKC")
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w && !NOT_NAME.has(w))
-    .join(" ");
+/** The key a name's colour is chosen by: the name as matching normalises it, so case, spacing and legal form do not change it ("ACME LTD" = "Acme Limited"). */
+const colourKey = (nameOrDomain: string) => normaliseNameCore(nameOrDomain);
 
 export function monogramColour(nameOrDomain: string, opts: { greyscale?: boolean } = {}): string {
   if (opts.greyscale) return MONOGRAM_GREY;

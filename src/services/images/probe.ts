@@ -214,8 +214,10 @@ const pixels = (v: string | undefined): number | null => {
 
 function svg(b: Uint8Array): Found | null {
   const head = new TextDecoder().decode(b.subarray(0, Math.min(b.length, IMAGE_LIMITS.maxScanBytes)));
-  // Before the root element only a BOM, white space, an XML declaration, comments, processing instructions and a doctype.
-  const m = /^\uFEFF?(?:\s+|<\?xml[^>]*\?>|<!--[\s\S]*?-->|<\?[^>]*\?>|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>)*<svg\b([^>]*)>/i.exec(head);
+  // Before the root element only a BOM, white space, an XML declaration or other processing instruction, comments and a
+  // doctype. Each alternative starts differently and can end in one place only (a comment at its first "-->"), so a
+  // hostile prolog (spaces, unclosed comments, a doctype without its ">") is read in linear time, never backtracked into.
+  const m = /^\uFEFF?(?:\s|<\?[^>]*>|<!--(?:[^-]|-(?!->))*-->|<!DOCTYPE[^>[]*(?:\[[^\]]*\][^>]*)?>)*<svg\b([^>]*)>/i.exec(head);
   if (!m) return null;
   const attrs = new Map([...m[1].matchAll(/([\w:-]+)\s*=\s*("([^"]*)"|'([^']*)')/g)].map((a) => [a[1].toLowerCase(), a[3] ?? a[4]]));
   let width = pixels(attrs.get("width"));

@@ -6,9 +6,9 @@
 import { PDF_WIRE_CHUNK, type ReadersRpc, type RenderSettings } from "./rpc";
 import type { PdfText } from "../documents/pdf";
 import type { MadeImage, MakeOptions } from "../images/transform";
-import type { ImageProbe } from "../../services/images/probe";
+import { IMAGE_LIMITS, type ImageProbe } from "../../services/images/probe";
 import type { Browser, RenderedPage } from "../../services/web/rendered";
-import { UpstreamError } from "../../shared/errors";
+import { InputError, UpstreamError } from "../../shared/errors";
 import { type Wired, unwire } from "../../shared/wireError";
 
 export type ReadersBinding = ReadersRpc;
@@ -91,7 +91,12 @@ export function readersImages(binding: ReadersBinding | undefined): ImageMaker {
     };
   return {
     available: true,
-    makeLogo: (bytes, opts) => call(() => binding.makeLogo(bytes, opts)),
+    makeLogo: async (bytes, opts) => {
+      // Refused here, before Workers RPC copies the file across: the readers Worker's probe would refuse it anyway.
+      if (bytes.length > IMAGE_LIMITS.maxBytes)
+        throw new InputError("unreadable_input", `The image is ${bytes.length} bytes, over the ${IMAGE_LIMITS.maxBytes / 1024 / 1024} MiB taken.`);
+      return call(() => binding.makeLogo(bytes, opts));
+    },
     makeMonogram: (initials, colourHex, opts) => call(() => binding.makeMonogram(initials, colourHex, opts)),
   };
 }

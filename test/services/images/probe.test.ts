@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { unzlibSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { IMAGE_LIMITS, probeImage } from "../../../src/services/images/probe";
+import { cpuNow } from "../../support/cpuClock";
 import { SHARED_DIR, SHARED_PRESENT } from "../../support/shared";
 
 /**
@@ -173,6 +174,29 @@ describe("issue 32 image probe: hostile files are refused before anything decode
     const segments = Array.from({ length: 200_000 }, () => [0xff, 0xfe, 0, 2]).flat();
     const r = probeImage(bytes([0xff, 0xd8], segments));
     expect(r).toMatchObject({ ok: false, reason: "malformed" });
+  });
+
+  it("an SVG's prolog read in linear time: 256 KiB of spaces, unclosed comments, a doctype without its end, many comments", () => {
+    const head = IMAGE_LIMITS.maxScanBytes;
+    const hostile = [
+      `${" ".repeat(head)}x`,
+      `${"<!-- ".repeat(head / 5)}`,
+      `<!DOCTYPE svg${" ".repeat(head)}`,
+      `${"<!-- a --><!-- b -->".repeat(head / 20)}<html>`,
+      `${"<?pi ".repeat(head / 5)}`,
+    ];
+    for (const text of hostile) {
+      const t0 = cpuNow();
+      expect(probeImage(new TextEncoder().encode(text))).toMatchObject({ ok: false, reason: "not_an_image" });
+      expect(cpuNow() - t0, text.slice(0, 20)).toBeLessThan(1_000);
+    }
+    // And the prolog it allows still finds the root.
+    expect(
+      probeImage(new TextEncoder().encode('<?xml version="1.0"?><!-- a - b --><!DOCTYPE svg [<!ENTITY x "y">]><svg width="8" height="8"/>')),
+    ).toMatchObject({
+      ok: true,
+      image: { format: "svg", width: 8, height: 8 },
+    });
   });
 
   it("a file over the byte limit is refused by its length alone", () => {
