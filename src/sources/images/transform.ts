@@ -5,7 +5,9 @@
  *
  * A file is decoded only after the probe (src/services/images/probe.ts) has read its format and size from its header
  * and found both within the limits, so a decompression bomb never reaches the decoder; the decoded size must be the
- * one the header stated. An SVG is never decoded here (it is a document, not pixels: see probe's notes).
+ * one the header stated. An SVG (a document, not pixels: see probe's notes) is drawn as pixels by resvg (./svg.ts), after
+ * its markup is checked against its own budget (src/services/images/svgBudget.ts), so a third party's SVG is never
+ * served as active content: its scripts never run and nothing it links to is loaded.
  *
  * Output: a square of `size` pixels, the image scaled to fit inside it (its aspect ratio kept) and centred on a
  * transparent background, optionally greyscale, as PNG or WebP (lossless).
@@ -13,11 +15,10 @@
 import { PhotonImage, Rgba, SamplingFilter, draw_text_with_color, grayscale, resize, watermark } from "@cf-wasm/photon";
 import { type ImageProbe, probeImage } from "../../services/images/probe";
 import { InputError } from "../../shared/errors";
+import { rasteriseSvg } from "./svg";
 
-/** The sizes a logo is made in (pixels a side). */
-export const LOGO_SIZES = [16, 32, 64, 128, 256, 512] as const;
-export type LogoSize = (typeof LOGO_SIZES)[number];
-export type LogoFormat = "png" | "webp";
+import type { LogoFormat, LogoSize } from "../../services/images/sizes";
+export { LOGO_SIZES, type LogoFormat, type LogoSize } from "../../services/images/sizes";
 
 export interface MadeImage {
   bytes: Uint8Array;
@@ -61,31 +62,45 @@ function square(size: number, rgb?: readonly [number, number, number]): PhotonIm
   return new PhotonImage(pixels, size, size);
 }
 
-/** The logo file as a `size` square of the asked format; throws unreadable_input for what is not a raster image it can read. */
+/**
+ * The logo file as a `size` square of the asked format; throws unreadable_input for what is not an image it can read.
+ * A raster image is decoded by Photon; an SVG is drawn by resvg (./svg.ts), its longer side `size` pixels, after its
+ * markup has been checked against its own budget. Both then go the same way: fitted and centred on the square.
+ */
 export function makeLogo(file: Uint8Array, opts: MakeOptions): MadeImage & { source: ImageProbe } {
   const probe = probeImage(file);
   if (!probe.ok) throw unreadable(probe.message);
   const source = probe.image;
-  if (source.format === "svg") throw unreadable("An SVG logo is not turned into pixels here; it is served as it was published, sandboxed.");
   return using((keep) => {
     let img: PhotonImage;
-    try {
-      img = keep(PhotonImage.new_from_byteslice(file));
-    } catch (e) {
-      throw unreadable(`The ${source.format} image could not be decoded (${String((e as Error)?.message ?? e).slice(0, 120)}).`);
+    if (source.format === "svg") {
+      const drawn = rasteriseSvg(file, opts.size);
+      img = keep(new PhotonImage(drawn.pixels, drawn.width, drawn.height));
+    } else {
+      try {
+        img = keep(PhotonImage.new_from_byteslice(file));
+      } catch (e) {
+        throw unreadable(`The ${source.format} image could not be decoded (${String((e as Error)?.message ?? e).slice(0, 120)}).`);
+      }
+      const [w, h] = [img.get_width(), img.get_height()];
+      // An ICO's header lists its images; the decoder picks one. Any other format must decode to the size it stated.
+      if (source.format !== "ico" && (w !== source.width || h !== source.height))
+        throw unreadable(`The ${source.format} image states ${source.width} × ${source.height} pixels but holds ${w} × ${h}.`);
     }
-    const [w, h] = [img.get_width(), img.get_height()];
-    // An ICO's header lists its images; the decoder picks one. Any other format must decode to the size it stated.
-    if (source.format !== "ico" && (w !== source.width || h !== source.height))
-      throw unreadable(`The ${source.format} image states ${source.width} × ${source.height} pixels but holds ${w} × ${h}.`);
-    const scale = Math.min(opts.size / w, opts.size / h);
-    const [nw, nh] = [Math.max(1, Math.round(w * scale)), Math.max(1, Math.round(h * scale))];
-    const fitted = nw === w && nh === h ? img : keep(resize(img, nw, nh, SamplingFilter.Lanczos3));
-    const canvas = keep(square(opts.size));
-    watermark(canvas, fitted, BigInt((opts.size - nw) >> 1), BigInt((opts.size - nh) >> 1));
-    if (opts.greyscale) grayscale(canvas);
-    return { ...encode(canvas, opts.format, opts.size), source };
+    return { ...onSquare(img, opts, keep), source };
   });
+}
+
+/** The image scaled to fit inside the `size` square (its aspect ratio kept), centred on transparency, greyscale if asked, encoded. */
+function onSquare(img: PhotonImage, opts: MakeOptions, keep: <I extends { free(): void }>(x: I) => I): MadeImage {
+  const [w, h] = [img.get_width(), img.get_height()];
+  const scale = Math.min(opts.size / w, opts.size / h);
+  const [nw, nh] = [Math.max(1, Math.round(w * scale)), Math.max(1, Math.round(h * scale))];
+  const fitted = nw === w && nh === h ? img : keep(resize(img, nw, nh, SamplingFilter.Lanczos3));
+  const canvas = keep(square(opts.size));
+  watermark(canvas, fitted, BigInt((opts.size - nw) >> 1), BigInt((opts.size - nh) >> 1));
+  if (opts.greyscale) grayscale(canvas);
+  return encode(canvas, opts.format, opts.size);
 }
 
 const rgbOf = (hex: string): [number, number, number] => [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
