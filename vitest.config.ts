@@ -108,6 +108,7 @@ async function workersPoolOptions(): Promise<PoolOptions> {
         SAFE_FETCH_TEST_HOSTS: [
           "fixtures.test,logo.test,redirect.test,ch.test,govuk.test,assets.test,sra.test,cqc.test,charity.test,hooks.test,shared.test",
           "a11y.test,a11y2.test,hostile.test,hostile2.test",
+          "logos.test,svglogo.test,badlogos.test,nologo.test",
           "legal.test,legal2.test,legal3.test,legal4.test,legal5.test",
           "aiv.test,aiv2.test,aiv3.test,aiv4.test,aiv5.test",
           "brand.test,brand2.test,brand3.test,brand4.test",

@@ -81,6 +81,12 @@ export interface Env {
    * they resolve to no public address (fixture hosts such as `logo.test`). Never set in production.
    */
   SAFE_FETCH_TEST_HOSTS?: string;
+  /**
+   * TEST-ONLY, with SAFE_FETCH_TEST_HOSTS: the origin (http://127.0.0.1:<port>) a local server of fixture sites listens
+   * on. The safe fetcher sends a request for a test host there instead, naming the host in `x-fixture-host`, so that
+   * many fixture sites (the logo image's browser test) are served by one local server. Never set in production.
+   */
+  SAFE_FETCH_TEST_ORIGIN?: string;
   /** Domain suffixes tried when a company known by its name is looked for on the web (comma-separated; default co.uk,com,uk). */
   ENRICH_DOMAIN_SUFFIXES?: string;
 }

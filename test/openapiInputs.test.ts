@@ -35,6 +35,7 @@ const ONE_OF: Record<string, [string, string]> = {
   structureOfstedReport: ["text", "url"],
   structureCqcReport: ["text", "url"],
   structureCharityReport: ["text", "url"],
+  companyLogoImage: ["domain", "company"],
 };
 
 /** Rules between two parameters, from the operations' descriptions: a generated input is put in order. */

@@ -342,6 +342,52 @@ export const tenderReads = sqliteTable("tender_reads", {
   notes: text("notes"),
 });
 
+// migrations/0011_logos.sql: publishable keys and logos as images (issue 32). Times are epoch milliseconds.
+
+export const publishableKeys = sqliteTable("publishable_keys", {
+  key: text("key").primaryKey(),
+  accountId: text("account_id").notNull(),
+  /** A JSON array of origins. */
+  origins: text("origins").notNull(),
+  label: text("label"),
+  createdAt: integer("created_at").notNull(),
+  revokedAt: integer("revoked_at"),
+});
+
+export const logoFiles = sqliteTable(
+  "logo_files",
+  {
+    domain: text("domain").notNull(),
+    theme: text("theme").notNull(),
+    url: text("url").notNull(),
+    source: text("source").notNull(),
+    mime: text("mime").notNull(),
+    sha256: text("sha256").notNull(),
+    /** Base64; null when the file is over 1 MiB. */
+    bytes: text("bytes"),
+    fetchedAt: integer("fetched_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.domain, t.theme] })],
+);
+
+export const logoImages = sqliteTable("logo_images", {
+  variant: text("variant").primaryKey(),
+  domain: text("domain").notNull(),
+  source: text("source").notNull(),
+  mime: text("mime").notNull(),
+  etag: text("etag").notNull(),
+  /** Base64. */
+  bytes: text("bytes").notNull(),
+  madeAt: integer("made_at").notNull(),
+});
+
+export const logoCompanies = sqliteTable("logo_companies", {
+  companyNumber: text("company_number").primaryKey(),
+  domain: text("domain"),
+  name: text("name").notNull(),
+  resolvedAt: integer("resolved_at").notNull(),
+});
+
 /** Every table of the main database (binding DB), by name: test/db/schema.test.ts checks it against migrations/. */
 export const mainTables = {
   orgs,
@@ -366,6 +412,10 @@ export const mainTables = {
   watchWebhooks,
   tenders,
   tenderReads,
+  publishableKeys,
+  logoFiles,
+  logoImages,
+  logoCompanies,
 };
 
 // ---------------------------------------------------------------------------------------------------------------

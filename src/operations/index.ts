@@ -50,6 +50,7 @@ import { auditAccessibility } from "./web/auditAccessibility";
 import { checkAiVisibility } from "./web/checkAiVisibility";
 import { getBrandKit } from "./web/getBrandKit";
 import { companyLogo } from "./web/companyLogo";
+import { companyLogoImage } from "./web/companyLogoImage";
 import { checkWebsiteLegal } from "./web/checkWebsiteLegal";
 import { listWatches } from "./watch/listWatches";
 import { watchCompany } from "./watch/watchCompany";
@@ -61,6 +62,9 @@ import { removeWatchWebhook } from "./watch/removeWatchWebhook";
 import { testWatchWebhook } from "./watch/testWatchWebhook";
 import { getAccount } from "./account/getAccount";
 import { revokeApiKey } from "./account/revokeApiKey";
+import { listPublishableKeys } from "./account/listPublishableKeys";
+import { createPublishableKey } from "./account/createPublishableKey";
+import { revokePublishableKey } from "./account/revokePublishableKey";
 import { startSignup } from "./account/startSignup";
 import { verifySignup } from "./account/verifySignup";
 
@@ -111,6 +115,7 @@ export const operations: readonly AnyOperation[] = [
   checkAiVisibility,
   getBrandKit,
   companyLogo,
+  companyLogoImage,
   checkWebsiteLegal,
   listWatches,
   watchCompany,
@@ -122,6 +127,9 @@ export const operations: readonly AnyOperation[] = [
   testWatchWebhook,
   getAccount,
   revokeApiKey,
+  listPublishableKeys,
+  createPublishableKey,
+  revokePublishableKey,
   startSignup,
   verifySignup,
 ] as unknown as AnyOperation[];

@@ -40,16 +40,34 @@ const waitUntilOf = (c: Context<AppEnv>) => (p: Promise<unknown>) => {
 
 function send(c: Context<AppEnv>, o: Outcome): Response {
   const headers = new Headers(o.headers);
+  if (o.image) {
+    headers.set("content-type", o.image.contentType);
+    headers.set(requestIdHeader, c.get("requestId"));
+    // A browser or cache that holds this image already (its ETag) is told so, without the bytes.
+    const etag = headers.get("etag");
+    if (etag && ifNoneMatch(c.req.header("if-none-match"), etag)) {
+      headers.delete("content-type");
+      return new Response(null, { status: 304, headers });
+    }
+    return new Response(o.image.bytes, { status: o.status, headers });
+  }
   headers.set("content-type", "application/json; charset=utf-8");
   headers.set(requestIdHeader, c.get("requestId"));
   return new Response(JSON.stringify(o.body), { status: o.status, headers });
+}
+
+/** Whether an If-None-Match header names the ETag (weak comparison, as RFC 9110 asks of GET). */
+function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = (t: string) => t.trim().replace(/^W\//, "");
+  return header.trim() === "*" || header.split(",").some((t) => bare(t) === bare(etag));
 }
 
 const CORS_HEADERS = {
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "GET, OPTIONS",
   "access-control-allow-headers": "content-type",
-  "access-control-expose-headers": "x-request-id, retry-after",
+  "access-control-expose-headers": "x-request-id, retry-after, etag, x-logo-source",
   "access-control-max-age": "86400",
 };
 

@@ -16,6 +16,17 @@ export function newApiKey(): string {
   return `ukbi_${b64url(crypto.getRandomValues(new Uint8Array(24)))}`;
 }
 
+/** A publishable key (issue 32): `pk_` + 144 random bits, base64url. Public by design: it sits in page source. */
+export function newPublishableKey(): string {
+  return `pk_${b64url(crypto.getRandomValues(new Uint8Array(18)))}`;
+}
+
+/** The SHA-256 of bytes, as hex. */
+export async function sha256HexOf(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 /** A capability token (a calendar feed's address): 192 random bits, base64url, 32 characters. */
 export function newCapabilityToken(): string {
   return b64url(crypto.getRandomValues(new Uint8Array(24)));

@@ -6,8 +6,9 @@ import type { ChargeOnceResult, ChargeResult, Ledger, Ledgers, RefundRequest, Re
 import { newId, sha256Hex } from "./crypto";
 import { ApiError, toApiError } from "./errors";
 import { BURST_WINDOW_MS, PLANS, ledgerFor, periodOf } from "./plans";
-import { type AnyOperation, type Caller, type OpContext, Reply, priceOf } from "./registry";
-import { keyRow } from "./keyCache";
+import { type AnyOperation, type Caller, ImageReply, type OpContext, Reply, priceOf } from "./registry";
+import { keyRow, publishableKeyRow } from "./keyCache";
+import { originAllowed, pageOrigin } from "../services/net/origins";
 import { BOOKMARK_HEADER, parseBookmarks, readSessions } from "../db/sessions";
 import { type Services, buildServices, ledgerReads } from "./services";
 import { configureTestHosts } from "../shared/testHosts";
@@ -38,8 +39,11 @@ import { configureTestHosts } from "../shared/testHosts";
 
 export interface Outcome {
   status: number;
+  /** The JSON body; for an image reply, null (the bytes are in `image`). */
   body: unknown;
   headers: Record<string, string>;
+  /** An image reply's bytes and media type (imageOutput operations), sent as they are. */
+  image?: { bytes: Uint8Array; contentType: string };
 }
 
 export interface CallMeta {
@@ -147,6 +151,54 @@ export async function authenticate(env: Env, apiKey: string | null, now: number)
     burstLimit: PLANS[ledger.plan].burstPerMinute,
   };
 }
+
+/**
+ * The key of a call to a "publishable" operation (the logo image): none (keyless, limited per IP address), or a
+ * publishable key (`pk_…`, in the `key` parameter an <img> address can carry, or x-api-key) whose account names the
+ * page's origin. A secret key is refused whatever it is: in an image address it is public, and it would spend credits.
+ */
+export function refuseSecretKey(presented: string | null, fromHeader: boolean): void {
+  // A secret key (ukbi_…; any key in the x-api-key header that is not a publishable one) is refused as such; anything
+  // else in the `key` parameter is left to the input's validation (400 naming it).
+  if (presented && !presented.startsWith("pk_") && (presented.startsWith("ukbi_") || fromHeader))
+    throw new ApiError(
+      "secret_key_refused",
+      "This address goes in page source, where anyone can read it: it takes a publishable key (pk_…), never a secret key. Create one with POST /api/v1/account/publishable-keys, or leave the key out (keyless, limited per IP address). If a secret key has been published in a page, revoke it (DELETE /api/v1/account/keys).",
+      { field: "key" },
+    );
+}
+
+/** The publishable key's account, once its origin is checked (see refuseSecretKey for what comes first). */
+export async function authenticatePublishable(
+  env: Env,
+  presented: string | null,
+  headers: Headers,
+  now: number,
+): Promise<{ key: string; accountId: string } | null> {
+  if (!presented) return null;
+  if (!presented.startsWith("pk_")) return null;
+  if (presented.length > 100) throw new ApiError("invalid_key", "That publishable key is not recognised.", { field: "key" });
+  const row = await publishableKeyRow(env.DB, presented, now);
+  if (!row) throw new ApiError("invalid_key", "That publishable key is not recognised, or has been revoked.", { field: "key" });
+  const origin = pageOrigin(headers);
+  if (!origin)
+    throw new ApiError(
+      "origin_not_allowed",
+      'A publishable key works only from the pages of the origins its account named, and this request says no page (no Origin or Referer header; a page with referrerpolicy="no-referrer" sends neither).',
+      { field: "key" },
+    );
+  if (!originAllowed(row.origins, origin))
+    throw new ApiError("origin_not_allowed", `This publishable key is not for pages on ${origin}; its account named ${row.origins.join(", ")}.`, {
+      field: "key",
+    });
+  return { key: row.key, accountId: row.accountId };
+}
+
+/** The `key` parameter of a call's input, when it is a string. */
+const keyParameter = (raw: unknown): string | null => {
+  const k = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>).key : undefined;
+  return typeof k === "string" && k !== "" ? k : null;
+};
 
 function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -374,12 +426,19 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
   let ledger: CallLedger | null = null;
   let idem: { keyId: string; key: string } | null = null;
   let remainingAfter: number | null = null;
+  let publishable: { key: string; accountId: string } | null = null;
   try {
     // Validation has no env: the fixture hosts it lets through (never in production) are configured here, for this isolate.
     configureTestHosts(env.SAFE_FETCH_TEST_HOSTS);
     refuseMarketplace(meta.headers);
     if (op.auth === "key") auth = await authenticate(env, meta.apiKey, now);
+    // A publishable operation: a secret key is refused before anything else; a publishable key is looked up once the
+    // input is known to be valid (a malformed input is a 400 naming its field, whatever key came with it).
+    const presented = op.auth === "publishable" ? (meta.apiKey ?? keyParameter(rawInput)) : null;
+    const fromHeader = meta.apiKey !== null && meta.apiKey !== undefined;
+    if (op.auth === "publishable") refuseSecretKey(presented, fromHeader);
     const input = validate(op, rawInput);
+    if (op.auth === "publishable") publishable = await authenticatePublishable(env, presented, meta.headers, now);
     // Register reads on the nearest copy of the database, at least as new as the caller's bookmark (db/sessions.ts).
     const reads = readSessions({ ukbi: env.DB, "ukbi-companies": env.COMPANIES_DB }, parseBookmarks(meta.headers.get(BOOKMARK_HEADER)));
 
@@ -413,6 +472,7 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
       origin: meta.origin ?? "http://localhost",
       requestId: meta.requestId,
       caller: auth?.caller ?? null,
+      publishable,
       ip: meta.ip,
       now: new Date(now),
       signal: controller.signal,
@@ -437,7 +497,8 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
       controller.abort();
       return new ApiError("timeout", `The call ran past its ${Math.round(limit / 1000)} s time limit. Its credits are given back; retry later.`);
     });
-    const reply = result instanceof Reply ? result : new Reply(result);
+    const image = result instanceof ImageReply ? result : null;
+    const reply = image ? new Reply(null, { headers: image.headers }) : result instanceof Reply ? result : new Reply(result);
     Object.assign(headers, reply.init.headers ?? {});
     const bookmark = reads.header();
     if (bookmark) headers[BOOKMARK_HEADER] = bookmark;
@@ -445,6 +506,7 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
     // A partial refund (a batch's unread items), and the cancel of any handler charge given up on (a handler that went on).
     if (ledger) refundHeaders(headers, await ledger.givePartBack(partial));
     const outcome: Outcome = { status: reply.init.status ?? 200, body: reply.body, headers };
+    if (image) outcome.image = { bytes: image.bytes, contentType: image.contentType };
     if (idem) await idempotencyFinish(env, idem, outcome);
     return outcome;
   } catch (e) {

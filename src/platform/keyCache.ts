@@ -1,4 +1,5 @@
 import { type KeyRow, keyByHash } from "../db/keys";
+import { type PublishableKeyRow, livePublishableKey } from "../db/publishableKeys";
 import { sha256Hex } from "./crypto";
 
 /**
@@ -44,3 +45,28 @@ export function keyRow(db: D1Database, apiKey: string, now: number): Promise<Key
   );
   return entry.row;
 }
+
+/**
+ * Publishable keys (issue 32) are cached the same way, for the same few seconds: a page of 60 logos with one key costs
+ * one read. A key revoked through the API stops at once in this isolate (forgetPublishableKey).
+ */
+const publishableCache = new Map<string, { row: Promise<PublishableKeyRow | null>; at: number }>();
+
+export function publishableKeyRow(db: D1Database, key: string, now: number): Promise<PublishableKeyRow | null> {
+  const hit = publishableCache.get(key);
+  if (hit && now - hit.at < KEY_CACHE_MS && now >= hit.at) return hit.row;
+  if (publishableCache.size > 10_000) publishableCache.clear();
+  const entry = { row: livePublishableKey(db, key), at: now };
+  publishableCache.set(key, entry);
+  entry.row.then(
+    (row) => {
+      if (!row && publishableCache.get(key) === entry) publishableCache.delete(key);
+    },
+    () => {
+      if (publishableCache.get(key) === entry) publishableCache.delete(key);
+    },
+  );
+  return entry.row;
+}
+
+export const forgetPublishableKey = (key: string): void => void publishableCache.delete(key);

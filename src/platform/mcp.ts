@@ -3,7 +3,8 @@ import type { Env } from "../env";
 import type { ApiError } from "./errors";
 import { errorOutcome, execute, refuseMarketplace } from "./gateway";
 import { API_VERSION } from "./openapi";
-import { type AnyOperation, priceText } from "./registry";
+import { type AnyOperation, mediaTypesOf, priceText } from "./registry";
+import { toBase64 } from "../shared/bytes";
 
 interface McpMeta {
   requestId: string;
@@ -36,13 +37,15 @@ export function buildMcpServer(env: Env, ops: readonly AnyOperation[], headers: 
   (server as unknown as { validateToolInput: (tool: unknown, args: unknown) => Promise<unknown> }).validateToolInput = async (_tool, args) => args ?? {};
   const apiKey = mcpKey(headers);
   for (const op of ops) {
+    // An image operation (the logo image) answers image content, base64 with its media type: it has no JSON output schema.
+    const image = mediaTypesOf(op) !== null;
     server.registerTool(
       op.operationId,
       {
         title: op.title,
         description: toolDescription(op),
         inputSchema: op.input,
-        outputSchema: op.output,
+        ...(image ? {} : { outputSchema: op.output }),
         annotations: { title: op.title, readOnlyHint: op.readOnly, openWorldHint: true, idempotentHint: op.readOnly },
       },
       async (args: unknown) => {
@@ -51,9 +54,13 @@ export function buildMcpServer(env: Env, ops: readonly AnyOperation[], headers: 
           origin: meta.origin,
           headers,
           ip: meta.ip,
-          apiKey,
+          // The logo image refuses a secret key (in an image address it is public); over MCP the key is not in a page,
+          // so the tool is called as without one (the per-IP limit of logos not yet cached).
+          apiKey: op.auth === "publishable" ? null : apiKey,
           waitUntil: meta.waitUntil,
         });
+        if (outcome.image && outcome.status < 400)
+          return { content: [{ type: "image" as const, data: toBase64(outcome.image.bytes), mimeType: outcome.image.contentType }] };
         const text = JSON.stringify(outcome.body);
         if (outcome.status >= 400) return { isError: true, content: [{ type: "text" as const, text }] };
         return { content: [{ type: "text" as const, text }], structuredContent: outcome.body as Record<string, unknown> };

@@ -5,7 +5,7 @@ import { getRefId, zodToOpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { ERROR_CODES, type ErrorCode } from "./errors";
 import { PLANS } from "./plans";
 import { INPUT_LIMITS, limitParam } from "./schemas";
-import { type AnyOperation, priceText } from "./registry";
+import { mediaTypesOf, type AnyOperation, priceText } from "./registry";
 import { API_VERSION } from "../shared/version";
 import { FAMILIES } from "./families";
 
@@ -38,9 +38,11 @@ export const GATEWAY_ERRORS: ErrorCode[] = [
   "timeout",
 ];
 const KEYLESS_ERRORS: ErrorCode[] = ["bad_request", "marketplace_refused", "our_failure", "timeout"];
+/** Keyless, or with a publishable key: the key may be unknown, disabled, a secret one, or from an origin it does not name. */
+const PUBLISHABLE_ERRORS: ErrorCode[] = [...KEYLESS_ERRORS, "invalid_key", "inactive_key", "secret_key_refused", "origin_not_allowed"];
 
 export function errorsOf(op: AnyOperation): ErrorCode[] {
-  const base = op.auth === "key" ? GATEWAY_ERRORS : KEYLESS_ERRORS;
+  const base = op.auth === "key" ? GATEWAY_ERRORS : op.auth === "publishable" ? PUBLISHABLE_ERRORS : KEYLESS_ERRORS;
   // Every path answers another method (HEAD included) with 405; a body is capped (413) and must be JSON (415).
   const http: ErrorCode[] =
     op.method === "post" || op.method === "put" ? ["method_not_allowed", "payload_too_large", "unsupported_media_type"] : ["method_not_allowed"];
@@ -188,7 +190,15 @@ export function nullableRefsAsAnyOf<T>(node: T): T {
 /** Registers every operation's path on an OpenAPIHono registry (routes themselves are mounted by app.ts). */
 export function registerOperations(app: OpenAPIHono<any>, ops: readonly AnyOperation[]): void {
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "x-api-key" });
-  for (const [name, schema] of namedSchemas([ErrorEnvelope, ...ops.flatMap((op) => [op.input, op.output])]))
+  if (ops.some((op) => op.auth === "publishable"))
+    app.openAPIRegistry.registerComponent("securitySchemes", "PublishableKey", {
+      type: "apiKey",
+      in: "query",
+      name: "key",
+      description:
+        "A publishable key (`pk_…`, POST /api/v1/account/publishable-keys) for page source: only on the logo image, only from the origins its account named (Origin or Referer). Optional: without it, calls are limited per IP address.",
+    });
+  for (const [name, schema] of namedSchemas([ErrorEnvelope, ...ops.flatMap((op) => (mediaTypesOf(op) ? [op.input] : [op.input, op.output]))]))
     app.openAPIRegistry.register(name, asComponent(schema));
   for (const op of ops) {
     const byStatus = new Map<number, ErrorCode[]>();
@@ -197,9 +207,15 @@ export function registerOperations(app: OpenAPIHono<any>, ops: readonly AnyOpera
       byStatus.set(s, [...(byStatus.get(s) ?? []), code]);
     }
     const ok = op.successStatus ?? 200;
+    const media = mediaTypesOf(op);
+    // An image operation answers the image's bytes in one of its media types (and 304 to a request naming its ETag).
+    const okContent = media
+      ? Object.fromEntries(media.map((m) => [m, { schema: { type: "string", format: "binary" } }]))
+      : { "application/json": { schema: op.output } };
     const responses: Record<string, unknown> = {
-      [ok]: { description: ok === 201 ? "Created" : "OK", content: { "application/json": { schema: op.output } } },
+      [ok]: { description: ok === 201 ? "Created" : media ? `OK: the image (${media.join(", ")})` : "OK", content: okContent },
     };
+    if (media) responses[304] = { description: "Not Modified: the request's If-None-Match names the image's ETag." };
     if (ok === 201 && op.alsoOk) responses[200] = { description: `OK: ${op.alsoOk}`, content: { "application/json": { schema: op.output } } };
     for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0]))
       responses[status] = {
@@ -220,7 +236,7 @@ export function registerOperations(app: OpenAPIHono<any>, ops: readonly AnyOpera
           ? { query: op.input }
           : { body: { content: { "application/json": { schema: op.input } }, required: true } },
       responses: responses as any,
-      security: op.auth === "key" ? [{ ApiKey: [] }] : [],
+      security: op.auth === "key" ? [{ ApiKey: [] }] : op.auth === "publishable" ? [{}, { PublishableKey: [] }] : [],
     });
     app.openAPIRegistry.registerPath({
       ...route,

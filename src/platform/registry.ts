@@ -1,11 +1,11 @@
-import type { z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import type { ErrorCode } from "./errors";
 import type { PlanId } from "./plans";
 import type { Services } from "./services";
 import { lazy } from "../shared/lazy";
 import { closedInput } from "./schemas";
 
-/** Who is calling, as the gateway established it. Null on keyless operations. */
+/** Who is calling, as the gateway established it. Null on keyless operations (and on publishable ones: see OpContext.publishable). */
 export interface Caller {
   keyId: string;
   accountId: string;
@@ -24,6 +24,11 @@ export interface OpContext {
   /** The service's origin as the caller reached it (e.g. https://api.example.co.uk). */
   origin: string;
   caller: Caller | null;
+  /**
+   * A publishable key (`pk_…`) the call came with, checked by the gateway against the origins its account named
+   * (auth "publishable" only; null when the call came without one, keyless).
+   */
+  publishable?: { key: string; accountId: string } | null;
   /** Client IP as the edge saw it (for keyless IP limits). */
   ip: string;
   now: Date;
@@ -49,6 +54,29 @@ export class Reply<T> {
     readonly init: { status?: 200 | 201; headers?: Record<string, string> } = {},
   ) {}
 }
+
+/**
+ * An image reply (company-logo/image, issue 32): the bytes and their media type, sent as they are. An operation whose
+ * `output` is `imageOutput(...)` returns one; the gateway answers it with the bytes, never as JSON, and a request
+ * whose If-None-Match names its ETag gets 304 without them.
+ */
+export class ImageReply {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly contentType: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+/** The `output` of an operation that answers an image: the media types it may answer (OpenAPI lists each; MCP answers image content). */
+export const imageOutput = (mediaTypes: readonly string[]) => {
+  const schema = z.custom<ImageReply>((v) => v instanceof ImageReply, { message: "an image reply" });
+  imageMediaTypes.set(schema, mediaTypes);
+  return schema;
+};
+const imageMediaTypes = new WeakMap<z.ZodType, readonly string[]>();
+/** The media types of an image operation's reply, or null for a JSON one. */
+export const mediaTypesOf = (op: { output: z.ZodType }): readonly string[] | null => imageMediaTypes.get(op.output) ?? null;
 
 export type Price<I> = number | { rule: string; credits: (input: I, plan: PlanId) => number };
 
@@ -76,7 +104,11 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   input: I;
   output: O;
   price: Price<z.infer<I>>;
-  auth: "key" | "keyless";
+  /**
+   * "key": a secret key (x-api-key). "keyless": none. "publishable": none, or a publishable key (`pk_…`, in the `key`
+   * parameter or x-api-key) from one of its account's origins; a secret key is refused there (it would be public).
+   */
+  auth: "key" | "keyless" | "publishable";
   /** Error codes this operation can answer besides the gateway's own. */
   errors: ErrorCode[];
   /** Read-only operations get `readOnlyHint` in MCP. */

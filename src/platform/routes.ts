@@ -53,6 +53,7 @@ export const routes: readonly OperationRoute[] = [
   { operationId: "checkAiVisibility", method: "get", path: "/api/v1/ai-visibility", cors: false, load: () => import("../operations/web/checkAiVisibility").then((m) => m.checkAiVisibility as unknown as AnyOperation) },
   { operationId: "getBrandKit", method: "get", path: "/api/v1/brand-kit", cors: false, load: () => import("../operations/web/getBrandKit").then((m) => m.getBrandKit as unknown as AnyOperation) },
   { operationId: "companyLogo", method: "get", path: "/api/v1/company-logo", cors: true, load: () => import("../operations/web/companyLogo").then((m) => m.companyLogo as unknown as AnyOperation) },
+  { operationId: "companyLogoImage", method: "get", path: "/api/v1/company-logo/image", cors: true, load: () => import("../operations/web/companyLogoImage").then((m) => m.companyLogoImage as unknown as AnyOperation) },
   { operationId: "checkWebsiteLegal", method: "get", path: "/api/v1/website-legal", cors: false, load: () => import("../operations/web/checkWebsiteLegal").then((m) => m.checkWebsiteLegal as unknown as AnyOperation) },
   { operationId: "listWatches", method: "get", path: "/api/v1/watch", cors: false, load: () => import("../operations/watch/listWatches").then((m) => m.listWatches as unknown as AnyOperation) },
   { operationId: "watchCompany", method: "post", path: "/api/v1/watch", cors: false, load: () => import("../operations/watch/watchCompany").then((m) => m.watchCompany as unknown as AnyOperation) },
@@ -64,6 +65,9 @@ export const routes: readonly OperationRoute[] = [
   { operationId: "testWatchWebhook", method: "post", path: "/api/v1/watch/webhook/test", cors: false, load: () => import("../operations/watch/testWatchWebhook").then((m) => m.testWatchWebhook as unknown as AnyOperation) },
   { operationId: "getAccount", method: "get", path: "/api/v1/account", cors: false, load: () => import("../operations/account/getAccount").then((m) => m.getAccount as unknown as AnyOperation) },
   { operationId: "revokeApiKey", method: "delete", path: "/api/v1/account/keys", cors: false, load: () => import("../operations/account/revokeApiKey").then((m) => m.revokeApiKey as unknown as AnyOperation) },
+  { operationId: "listPublishableKeys", method: "get", path: "/api/v1/account/publishable-keys", cors: false, load: () => import("../operations/account/listPublishableKeys").then((m) => m.listPublishableKeys as unknown as AnyOperation) },
+  { operationId: "createPublishableKey", method: "post", path: "/api/v1/account/publishable-keys", cors: false, load: () => import("../operations/account/createPublishableKey").then((m) => m.createPublishableKey as unknown as AnyOperation) },
+  { operationId: "revokePublishableKey", method: "delete", path: "/api/v1/account/publishable-keys", cors: false, load: () => import("../operations/account/revokePublishableKey").then((m) => m.revokePublishableKey as unknown as AnyOperation) },
   { operationId: "startSignup", method: "post", path: "/api/v1/signup", cors: false, load: () => import("../operations/account/startSignup").then((m) => m.startSignup as unknown as AnyOperation) },
   { operationId: "verifySignup", method: "post", path: "/api/v1/signup/verify", cors: false, load: () => import("../operations/account/verifySignup").then((m) => m.verifySignup as unknown as AnyOperation) },
 ];

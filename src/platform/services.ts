@@ -45,15 +45,27 @@ import { dohResolverFor } from "../sources/dns/doh";
 import { type Gazette, createGazetteClient } from "../sources/gazette/client";
 import { type Messenger, messengerFor } from "../sources/messaging/messenger";
 import { type SafeFetchOptions, type SafeFetchResult, checkAddress, decodeText, postWebhook, safeFetch } from "../sources/web/safeFetch";
-import { testHostsOf } from "../shared/testHosts";
+import { fixtureOriginFetch, testHostsOf } from "../shared/testHosts";
 import { workersAiPhraser } from "../sources/ai/workersAi";
 import type { PdfText } from "../sources/documents/pdf";
-import { readersBrowser, readersPdf } from "../sources/readers/client";
+import { type ImageMaker, readersBrowser, readersImages, readersPdf } from "../sources/readers/client";
+import { logoCompany, logoFile, logoImage, putLogoCompany, putLogoFile, putLogoImage } from "../db/logos";
+import { createPublishableKey, publishableKeysOf, revokePublishableKey } from "../db/publishableKeys";
 import type { Phraser } from "../services/documents/summary";
 import type { Browser } from "../services/web/rendered";
 import { InputError } from "../shared/errors";
-import { forgetKey } from "./keyCache";
+import { forgetKey, forgetPublishableKey } from "./keyCache";
 import { type SanctionsList, currentSanctionsList } from "./sanctionsList";
+
+/** The Cache API's default cache, or null where the runtime has none (Node, some tests). Failures read as a miss. */
+function defaultEdgeCache(): Services["edgeCache"] {
+  const cache = (globalThis as { caches?: { default?: Cache } }).caches?.default;
+  if (!cache) return null;
+  return {
+    match: (key) => cache.match(new Request(key)).catch(() => undefined),
+    put: (key, res) => cache.put(new Request(key), res).catch(() => {}),
+  };
+}
 
 /** Functions of a db module with their first argument (the database) bound. */
 type Bound<T> = { [K in keyof T]: T[K] extends (db: D1Database, ...args: infer A) => infer R ? (...args: A) => R : never };
@@ -90,6 +102,8 @@ const watchStore = {
   removeWebhook,
   deliveryCounts,
 };
+const logoStore = { logoImage, putLogoImage, logoFile, putLogoFile, logoCompany, putLogoCompany };
+const publishableKeyStore = { createPublishableKey, publishableKeysOf, revokePublishableKey };
 const accountStore = { createChallenge, attemptChallenge, useChallenge, accountByContact, issueKey, activeKeyCount, revokeAccountKey };
 
 export interface Services {
@@ -142,6 +156,17 @@ export interface Services {
   pdf: { isPdf(bytes: Uint8Array): boolean; read(bytes: Uint8Array): Promise<PdfText> };
   /** The optional language model that words the document readers' summaries from their facts (Workers AI); `available` false where unbound. */
   phraser: Phraser;
+  /** Logos made into images (the logo image route): the resizer and converter, in the readers Worker; `available` false where unbound. */
+  images: ImageMaker;
+  /** The logo files fetched and the images made from them, and companies' confirmed websites for them (db/logos.ts). */
+  logos: Bound<typeof logoStore>;
+  /** Publishable keys (pk_…): made, listed and revoked by their account. */
+  publishableKeys: Bound<typeof publishableKeyStore>;
+  /**
+   * The data centre's HTTP cache (the Cache API's default cache), for replies the same for every caller (the logo
+   * images): null where the runtime has none. Keyed by a URL this service makes.
+   */
+  edgeCache: { match(key: string): Promise<Response | undefined>; put(key: string, res: Response): Promise<void> } | null;
   /** Enrichment settings: the suffixes of the domains a company's name suggests (ENRICH_DOMAIN_SUFFIXES; default co.uk, com, uk). */
   enrichment: { domainSuffixes: string[] };
 }
@@ -177,6 +202,8 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}, reads
   const companiesReads = reads ? () => reads.companies : env.COMPANIES_DB;
   const cache = d1HttpCache(env.DB);
   const testHosts = testHostsOf(env.SAFE_FETCH_TEST_HOSTS);
+  const fixtureOrigin = env.SAFE_FETCH_TEST_ORIGIN?.trim();
+  const fixtureFetch = fixtureOrigin && testHosts.length ? fixtureOriginFetch(fixtureOrigin, testHosts) : null;
   let ch: CompaniesHouse | undefined;
   return {
     // Built on first use: most calls never reach Companies House.
@@ -208,6 +235,18 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}, reads
       },
     },
     calendarFeeds: bindDb(env.DB, calendarFeedStore),
+    logos: bindDb(env.DB, logoStore),
+    publishableKeys: {
+      ...bindDb(env.DB, publishableKeyStore),
+      // A publishable key revoked through the API stops at once in this isolate (within the key cache's few seconds elsewhere).
+      revokePublishableKey: async (accountId: string, key: string, now: number) => {
+        const done = await revokePublishableKey(env.DB, accountId, key, now);
+        if (done) forgetPublishableKey(key);
+        return done;
+      },
+    },
+    images: readersImages(env.READERS),
+    edgeCache: defaultEdgeCache(),
     watch: bindDb(env.DB, watchStore),
     webhooks: {
       secretsKey: webhookSecretsKey(env),
@@ -230,7 +269,12 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}, reads
     messenger: messengerFor(env),
     web: {
       fetch: async (url, opts = {}) => {
-        const page = await safeFetch(url, { ...opts, testHosts, resolve: dohResolverFor(env.DNS_RESOLVER_URL) });
+        const page = await safeFetch(url, {
+          ...opts,
+          testHosts,
+          resolve: dohResolverFor(env.DNS_RESOLVER_URL),
+          ...(fixtureFetch ? { fetchImpl: fixtureFetch } : {}),
+        });
         return { ...page, text: decodeText(page) };
       },
     },

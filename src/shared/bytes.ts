@@ -34,3 +34,18 @@ export async function readCapped(
   }
   return at === buf.length ? buf : buf.slice(0, at);
 }
+
+/** Bytes as base64 (in chunks: spreading a large array into String.fromCharCode would overflow the stack). */
+export function toBase64(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+/** Base64 back to bytes. */
+export function fromBase64(text: string): Uint8Array {
+  const s = atob(text);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}

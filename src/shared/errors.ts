@@ -9,6 +9,11 @@ export const ERROR_CODES = {
   invalid_key: { status: 401, meaning: "The key is not known." },
   inactive_key: { status: 401, meaning: "The key exists but has been disabled." },
   unverified: { status: 403, meaning: "The sign-up codes did not match or have expired." },
+  secret_key_refused: {
+    status: 403,
+    meaning: "A secret key was sent where a key is public (an image address in page source): use a publishable key (pk_…).",
+  },
+  origin_not_allowed: { status: 403, meaning: "The publishable key's account does not name the page's origin (Origin or Referer) among its origins." },
   marketplace_refused: { status: 403, meaning: "Calls through the former third-party marketplace listing are refused; get a key directly." },
   not_found: { status: 404, meaning: "The subject was not found; the body echoes `query`." },
   method_not_allowed: { status: 405, meaning: "The path exists but not with this method." },

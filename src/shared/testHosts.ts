@@ -23,3 +23,18 @@ export function configureTestHosts(list: string | undefined): void {
 
 /** Whether `host` is one of the configured test hosts (always false in production, where none is configured). */
 export const isConfiguredTestHost = (host: string): boolean => configured.size > 0 && configured.has(host.toLowerCase().replace(/\.$/, ""));
+
+/**
+ * TEST-ONLY (SAFE_FETCH_TEST_ORIGIN): a fetch that sends a request for one of `hosts` to `origin` instead, the host
+ * named in the `x-fixture-host` header, path and query kept. Anything else goes to `fetch` unchanged.
+ */
+export function fixtureOriginFetch(origin: string, hosts: readonly string[], base: typeof fetch = globalThis.fetch): typeof fetch {
+  const set = new Set(hosts.map((h) => h.toLowerCase()));
+  return (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (!set.has(url.hostname.toLowerCase())) return base(input, init);
+    const headers = new Headers(init?.headers);
+    headers.set("x-fixture-host", url.hostname.toLowerCase());
+    return base(`${origin.replace(/\/$/, "")}${url.pathname}${url.search}`, { ...init, headers });
+  };
+}

@@ -7,7 +7,7 @@ import { parse } from "yaml";
 import { operations } from "../../src/operations";
 import { ERROR_CODES } from "../../src/platform/errors";
 import { errorsOf } from "../../src/platform/openapi";
-import { slugOf } from "../../src/platform/registry";
+import { mediaTypesOf, slugOf } from "../../src/platform/registry";
 import { API_VERSION } from "../../src/shared/version";
 import { call, json } from "../helpers";
 
@@ -105,8 +105,15 @@ describe("SPEC §9.2 /openapi.json and /openapi.yaml", () => {
     for (const op of operations) {
       const o = doc.paths[openApiPath(op.path)][op.method];
       expect(o["x-credits"], op.operationId).toBe(typeof op.price === "number" ? op.price : op.price.rule);
-      expect(o.security, op.operationId).toEqual(op.auth === "key" ? [{ ApiKey: [] }] : []);
-      const statuses = Object.keys(o.responses).filter((s) => s !== "200" && s !== "201");
+      // A publishable operation (the logo image): no key, or a publishable key.
+      expect(o.security, op.operationId).toEqual(op.auth === "key" ? [{ ApiKey: [] }] : op.auth === "publishable" ? [{}, { PublishableKey: [] }] : []);
+      // An image operation also answers 304 (If-None-Match), with no body.
+      const media = mediaTypesOf(op);
+      if (media) {
+        expect(Object.keys(o.responses[200].content), op.operationId).toEqual([...media]);
+        expect(o.responses[304].content, op.operationId).toBeUndefined();
+      }
+      const statuses = Object.keys(o.responses).filter((s) => s !== "200" && s !== "201" && !(media && s === "304"));
       expect(statuses.sort(), op.operationId).toEqual([...new Set(errorsOf(op).map((c) => String(ERROR_CODES[c].status)))].sort());
       for (const s of statuses)
         expect(o.responses[s].content["application/json"].schema, `${op.operationId} ${s}`).toEqual({ $ref: "#/components/schemas/Error" });

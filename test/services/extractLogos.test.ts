@@ -4,6 +4,26 @@ import { extractLogos } from "../../src/services/logo/extractLogos";
 const PAGE = "https://www.hartleyfinch.test/";
 
 describe("SPEC §4.7 extractLogos", () => {
+  it("issue 32 a dark-scheme logo (a <picture> source or an icon's media) is kept, marked dark, after every other candidate and in the same order among themselves", () => {
+    const html = `<html><head>
+      <link rel="icon" type="image/svg+xml" href="/icon.svg">
+      <link rel="icon" type="image/svg+xml" href="/icon-dark.svg" media="(prefers-color-scheme: dark)">
+      <meta property="og:image" content="/share.png">
+    </head><body><header><a href="/"><picture>
+      <source media="(prefers-color-scheme:dark)" srcset="/logo-dark.png 1x, /logo-dark@2x.png 2x">
+      <source media="(min-width: 800px)" srcset="/logo-wide.png">
+      <img class="logo" src="/logo.png" alt="Acme">
+    </picture></a></header></body></html>`;
+    const logos = extractLogos(html, "https://acme.example/");
+    expect(logos.map((l) => [l.url.replace("https://acme.example", ""), l.source, l.theme ?? "-"])).toEqual([
+      ["/logo.png", "logo-image", "-"],
+      ["/icon.svg", "icon", "-"],
+      ["/share.png", "social-image", "-"],
+      ["/logo-dark.png", "logo-image", "dark"],
+      ["/icon-dark.svg", "icon", "dark"],
+    ]);
+  });
+
   it("SPEC §4.7 orders a realistic homepage: own logo, app icons, SVG/PNG icons, social image last", async () => {
     const html = await (await fetch("http://logo.test/")).text();
     expect(extractLogos(html, PAGE)).toEqual([

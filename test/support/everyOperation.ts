@@ -52,6 +52,17 @@ export const SETUP: Record<string, (key: string | undefined) => Promise<Record<s
     return {};
   },
   // A webhook to read, remove or test (a fixture receiver that answers 204).
+  // A publishable key to revoke: made first with the same secret key.
+  revokePublishableKey: async (key) => {
+    const r = await call("/api/v1/account/publishable-keys", {
+      method: "POST",
+      key,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ origins: ["https://www.example.co.uk"] }),
+    });
+    expect(r.status, "publishable key made before revoking it").toBe(201);
+    return { key: ((await r.json()) as { key: string }).key };
+  },
   getWatchWebhook: async (key) => setHook(key),
   removeWatchWebhook: async (key) => setHook(key),
   testWatchWebhook: async (key) => setHook(key),
@@ -130,6 +141,8 @@ export const UPSTREAMS: Record<string, () => void> = {
   setWatchWebhook: publicDns,
   // company-logo?domain=example.co.uk: the DoH resolver says the name is public; the homepage is a fixture page.
   companyLogo: () => stubFetch({ "example.co.uk": (_url, real) => real("https://logo.test/index.html") }),
+  // company-logo/image?domain=example.co.uk: the site is the logos.test fixture (a PNG logo), path for path.
+  companyLogoImage: siteAs("example.co.uk", "logos.test"),
 };
 
 /** `SPEC §5.3`, `SPEC §1 rule 7`: the first SPEC section the operation's description names. */
@@ -173,6 +186,9 @@ export interface OperationCall {
   input: Record<string, unknown>;
   status: number;
   text: string;
+  /** The reply's bytes and media type (an image operation's reply is not text). */
+  bytes: Uint8Array;
+  contentType: string;
 }
 
 /**
@@ -194,5 +210,6 @@ export async function callOperation(op: AnyOperation, input: Record<string, unkn
   UPSTREAMS[op.operationId]?.();
   vi.spyOn(console, "log").mockImplementation(() => {}); // the sign-up's codes, printed by the "log" provider
   const r = await call(...requestOf(op, input, key));
-  return { input, status: r.status, text: await r.text() };
+  const bytes = new Uint8Array(await r.arrayBuffer());
+  return { input, status: r.status, text: new TextDecoder().decode(bytes), bytes, contentType: r.headers.get("content-type") ?? "" };
 }

@@ -1,21 +1,14 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../platform/errors";
 import { defineOperation } from "../../platform/registry";
-import { extractLogos } from "../../services/logo/extractLogos";
 import { addressBucket } from "../../services/net/clientBucket";
 import { Domain } from "../../app/web/page";
 import { LOGO_NOTICE } from "../../app/web/logoNotice";
+import { LogoCandidateSchema, lookupLogos } from "../../app/web/logos";
 
 /** Keyless, so limited per IP: 30 lookups a minute (SPEC §4.7 leaves the number to us). */
 export const LOGO_IP_LIMIT = { limit: 30, windowSeconds: 60 };
-const CACHE_TTL_SECONDS = 24 * 3600;
-
-const Logo = z.object({
-  url: z.string().describe("Absolute URL of the image."),
-  source: z.enum(["logo-image", "app-icon", "icon", "social-image"]),
-  type: z.string().optional(),
-  sizes: z.string().optional(),
-});
+const Logo = LogoCandidateSchema;
 
 const Output = z
   .object({
@@ -39,7 +32,7 @@ export const companyLogo = defineOperation({
   family: "web",
   title: "Company logo",
   summary: "Logo URLs for a company's website domain, best first.",
-  description: `Reads the domain's homepage and returns its logo URLs in this order: the page's own logo image, then the app icon, then an SVG or PNG icon, and the social share image last (\`source: "social-image"\`). Logos in partner, accreditation, client, sponsor, award or footer-badge areas are other organisations' and are left out. URLs are absolute. No key needed; browsers may call it from any origin (CORS). Limited to ${LOGO_IP_LIMIT.limit} lookups a minute per IP address (IPv6: per /64 network; 429 \`rate_limited\` with \`Retry-After\`). Results are cached for 24 hours. A homepage with no logo answers 404 with \`query\`.`,
+  description: `Reads the domain's homepage and returns its logo URLs in this order: the page's own logo image, then the app icon, then an SVG or PNG icon, and the social share image last (\`source: "social-image"\`). Logos in partner, accreditation, client, sponsor, award or footer-badge areas are other organisations' and are left out. URLs are absolute. No key needed; browsers may call it from any origin (CORS). Limited to ${LOGO_IP_LIMIT.limit} lookups a minute per IP address (IPv6: per /64 network; 429 \`rate_limited\` with \`Retry-After\`). Results are cached for 24 hours. A homepage with no logo answers 404 with \`query\`. For the image itself, resized, converted and cached at the edge for \`<img>\` tags, see \`GET /api/v1/company-logo/image\`.`,
   input: z.object({
     domain: Domain.openapi({ example: "monzo.com" }).describe(
       "The company's website domain, e.g. `example.co.uk` (a full URL is accepted; only its host is used).",
@@ -79,30 +72,6 @@ export const companyLogo = defineOperation({
         retryAfter: limited.retryAfterSeconds,
       });
 
-    const cache = ctx.services.cache;
-    const key = `logo:${domain}`;
-    const hit = await cache.get(key);
-    if (hit) return JSON.parse(hit.body) as z.infer<typeof Output>;
-
-    // Every host (redirects too) is resolved first and refused unless all its addresses are public; no resolver, no fetch.
-    const page = await ctx.services.web.fetch(`https://${domain}/`, {
-      accept: "text/html,application/xhtml+xml",
-      timeoutMs: 10_000,
-      maxBytes: 3 * 1024 * 1024,
-    });
-    const logos = extractLogos(page.text, page.url);
-    if (!logos.length) throw new ApiError("not_found", `No logo, app icon or share image was found on ${domain}'s homepage.`, { query: domain });
-    const reply = {
-      query: { domain },
-      domain,
-      logo: logos[0].url,
-      source: logos[0].source,
-      logos,
-      page: page.url,
-      fetchedAt: ctx.now.toISOString(),
-      notice: LOGO_NOTICE,
-    };
-    ctx.waitUntil(cache.put(key, { status: 200, body: JSON.stringify(reply), fetchedAt: ctx.now.getTime() }, CACHE_TTL_SECONDS));
-    return reply;
+    return (await lookupLogos(ctx, domain)).reply;
   },
 });

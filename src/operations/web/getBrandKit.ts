@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { LogoCandidateSchema } from "../../app/web/logos";
 import { defineOperation } from "../../platform/registry";
 import {
   type BrandPage,
@@ -114,14 +115,7 @@ const Output = z
       })
       .describe("The social sharing tags (Open Graph and Twitter/X cards) as the page states them."),
     logos: z
-      .array(
-        z.object({
-          url: z.string().describe("Absolute URL of the image."),
-          source: z.enum(["logo-image", "app-icon", "icon", "social-image"]),
-          type: z.string().optional(),
-          sizes: z.string().optional(),
-        }),
-      )
+      .array(LogoCandidateSchema)
       .describe(
         "Logo candidates best first, as company-logo gives them (SPEC §4.7): the page's own logo image, the app icon, an SVG or PNG icon, then the social share image (`social-image`).",
       ),

@@ -9,7 +9,16 @@ export interface LogoCandidate {
   source: "logo-image" | "app-icon" | "icon" | "social-image";
   type?: string;
   sizes?: string;
+  /**
+   * "dark": the site offers this one for a dark colour scheme (`media="(prefers-color-scheme: dark)"` on a <picture>'s
+   * <source> around the logo, or on an icon's <link>). Such candidates come after all others, so the first choice is
+   * the one a page shows by default.
+   */
+  theme?: "dark";
 }
+
+/** A `media` query that selects a dark colour scheme. */
+const DARK_MEDIA = /prefers-color-scheme\s*:\s*dark/i;
 
 const MAX_CANDIDATES = 10;
 const TYPES_BY_EXTENSION: Record<string, string> = {
@@ -85,6 +94,7 @@ interface Node {
   nodeType: number;
   tagName: string;
   childNodes: ArrayLike<Node>;
+  parentNode?: Node | null;
   getAttribute(name: string): string | null;
 }
 
@@ -179,7 +189,17 @@ export function extractLogosFrom(document: ReturnType<typeof parseHtml>["documen
     const url = ["src", "data-src", "data-lazy-src"].map((a) => abs(img.getAttribute(a))).find(Boolean);
     if (!named || !url || inBadgeArea(img, ctx)) return [];
     const home = homes.has(abs(ctx.href));
-    return [{ url, prominent: ctx.header || home }];
+    // <picture><source media="(prefers-color-scheme: dark)" srcset="logo-dark.svg"><img class="logo" …></picture>
+    const picture = img.parentNode?.tagName === "PICTURE" ? img.parentNode : null;
+    const dark = picture
+      ? Array.from(picture.childNodes).flatMap((n) => {
+          if (n.nodeType !== 1 || n.tagName !== "SOURCE" || !DARK_MEDIA.test(n.getAttribute("media") ?? "")) return [];
+          const first = (n.getAttribute("srcset") ?? "").trim().split(/\s+/)[0];
+          const u = abs(first);
+          return u ? [u] : [];
+        })
+      : [];
+    return [{ url, prominent: ctx.header || home, dark }];
   });
   const ldLogos = [...document.querySelectorAll('script[type="application/ld+json"]')].flatMap((s) => {
     try {
@@ -193,10 +213,15 @@ export function extractLogosFrom(document: ReturnType<typeof parseHtml>["documen
     ...ldLogos.map(abs).filter((u): u is string => !!u),
     ...imgs.filter((i) => !i.prominent).map((i) => i.url),
   ].map((url) => withType(url, "logo-image"));
+  const darkLogoImages = [...imgs.filter((i) => i.prominent), ...imgs.filter((i) => !i.prominent)].flatMap((i) =>
+    i.dark.map((url) => ({ ...withType(url, "logo-image"), theme: "dark" as const })),
+  );
 
   const links = [...document.querySelectorAll("link[rel][href]")].flatMap((el) => {
     const url = abs(el.getAttribute("href"));
-    return url ? [{ el, url, rel: relTokens(el), type: el.getAttribute("type"), sizes: el.getAttribute("sizes") }] : [];
+    return url
+      ? [{ el, url, rel: relTokens(el), type: el.getAttribute("type"), sizes: el.getAttribute("sizes"), dark: DARK_MEDIA.test(el.getAttribute("media") ?? "") }]
+      : [];
   });
 
   // (2) App icons, largest first.
@@ -214,7 +239,7 @@ export function extractLogosFrom(document: ReturnType<typeof parseHtml>["documen
       return type === "image/svg+xml" || type === "image/png" ? [{ ...l, type, isMask }] : [];
     }),
     (l) => (l.isMask ? -1 : l.type === "image/svg+xml" ? Infinity : largestSize(l.sizes ?? undefined)),
-  ).map((l) => withType(l.url, "icon", l.type, l.sizes));
+  ).map((l) => (l.dark ? { ...withType(l.url, "icon", l.type, l.sizes), theme: "dark" as const } : withType(l.url, "icon", l.type, l.sizes)));
 
   // (4) Social share images, last.
   const meta = (names: string[]) =>
@@ -227,5 +252,7 @@ export function extractLogosFrom(document: ReturnType<typeof parseHtml>["documen
   );
 
   const seen = new Set<string>();
-  return [...logoImages, ...appIcons, ...icons, ...social].filter((c) => !seen.has(c.url) && !!seen.add(c.url)).slice(0, MAX_CANDIDATES);
+  const all = [...logoImages, ...darkLogoImages, ...appIcons, ...icons, ...social].filter((c) => !seen.has(c.url) && !!seen.add(c.url));
+  // The dark-scheme variants after the rest (the first choice is what a page shows by default), within the limit.
+  return [...all.filter((c) => !c.theme), ...all.filter((c) => c.theme)].slice(0, MAX_CANDIDATES);
 }

@@ -70,7 +70,8 @@ describe("issue 32 image probe: real images", () => {
   );
 
   it("the fixture sites' stand-in images: a PNG header alone is read for its size (a decoder would find no pixels); a bare PNG signature, also named .jpg, is malformed", () => {
-    const files = imagesUnder(FIXTURES);
+    // The logo image's own fixture sites (real logos, and hostile ones) are read in the test after this one.
+    const files = imagesUnder(FIXTURES).filter((f) => !LOGO_SITES.some((site) => f.includes(`/${site}/`)));
     expect(files.length).toBeGreaterThan(2);
     for (const f of files) {
       const bytes = new Uint8Array(readFileSync(f));
@@ -78,6 +79,20 @@ describe("issue 32 image probe: real images", () => {
       if (bytes.length <= 8) expect(r, f).toMatchObject({ ok: false, reason: "malformed" });
       else expect(r, f).toMatchObject({ ok: true, image: { format: "png", width: 1, height: 1 } });
     }
+  });
+});
+
+const LOGO_SITES = ["logos.test", "svglogo.test", "badlogos.test"];
+
+describe("the logo image's fixture sites (test/operations/web/companyLogoImage.test.ts)", () => {
+  it("logos are read for their format and size; the hostile ones are refused with their reason", () => {
+    const probe = (path: string) => probeImage(new Uint8Array(readFileSync(join(FIXTURES, path))));
+    expect(probe("logos.test/logo.png")).toMatchObject({ ok: true, image: { format: "png", width: 200, height: 100 } });
+    expect(probe("logos.test/logo-dark.png")).toMatchObject({ ok: true, image: { format: "png", width: 200, height: 100 } });
+    expect(probe("logos.test/icon.svg")).toMatchObject({ ok: true, image: { format: "svg", width: 64, height: 64 } });
+    expect(probe("svglogo.test/logo.svg")).toMatchObject({ ok: true, image: { format: "svg", width: 200, height: 100 } });
+    expect(probe("badlogos.test/bomb.png")).toMatchObject({ ok: false, reason: "too_many_pixels" });
+    expect(probe("badlogos.test/fake.png")).toMatchObject({ ok: false, reason: "not_an_image" });
   });
 });
 
