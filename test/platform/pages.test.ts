@@ -117,3 +117,40 @@ describe("issue 11 the status page", () => {
     expect(text).toContain("companies-house");
   });
 });
+
+describe("issue 32 the landing page's logo form: a domain or a company number, shown as <img> tags of the logo image", () => {
+  const page = (logo: string) => call(`/?${new URLSearchParams({ logo })}`, { headers: { accept: "text/html", "cf-connecting-ip": "2001:db8:77::1" } });
+
+  it("a domain: three <img> tags of the logo image (128, 64 greyscale, 32) whose addresses answer the image, and the snippet with it", async () => {
+    const r = await page("logos.test");
+    expect(r.status).toBe(200);
+    expectPageHeaders(r);
+    const text = await r.text();
+    const srcs = [...text.matchAll(/<img src="([^"]+)"/g)].map((m) => m[1].replaceAll("&amp;", "&"));
+    expect(srcs).toEqual([
+      "/api/v1/company-logo/image?domain=logos.test&size=128",
+      "/api/v1/company-logo/image?domain=logos.test&size=64&greyscale=true",
+      "/api/v1/company-logo/image?domain=logos.test&size=32",
+    ]);
+    expect(text).toContain('alt="Logo of logos.test"');
+    expect(text).toContain("http://api.test/api/v1/company-logo/image?domain=logos.test&amp;size=64&amp;key=pk_…");
+    // What the page shows is what the route answers (the page's own CSP allows images from 'self').
+    const img = await call(srcs[0], { headers: { "cf-connecting-ip": "2001:db8:77::1" } });
+    expect([img.status, img.headers.get("content-type")]).toEqual([200, "image/png"]);
+    await img.body?.cancel();
+  });
+
+  it("a company number (spaces and missing zeros allowed) is asked as company=; anything else is said plainly, escaped, with no image", async () => {
+    const byNumber = await (await page(" 445790 ")).text();
+    expect(byNumber).toContain('<img src="/api/v1/company-logo/image?company=00445790&amp;size=128"');
+    const bad = await (await page("<script>alert(1)</script>")).text();
+    expect(bad).toContain('role="alert"');
+    expect(bad).toContain("neither a website domain");
+    expect(bad).not.toContain("<script>alert");
+    expect(bad).toContain('aria-invalid="true"');
+    expect(bad).not.toMatch(/<img src="\/api/);
+    const plain = await (await page("")).text();
+    expect(plain).toContain('id="logos"');
+    expect(plain).not.toMatch(/<img src="\/api/);
+  });
+});

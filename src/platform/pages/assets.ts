@@ -39,6 +39,12 @@ input[aria-invalid=true] { border-color: var(--bad); }
 .error-summary { border: 3px solid var(--bad); padding: .75rem 1rem; margin: 1rem 0; }
 .error-summary h2 { margin: 0 0 .25rem; font-size: 1.1rem; color: var(--bad); }
 .field-error { color: var(--bad); font-weight: 600; display: block; }
+form.try button { margin-top: .75rem; }
+p.error { color: var(--bad); font-weight: 600; }
+figure.logos { display: flex; gap: 1.25rem; align-items: center; flex-wrap: wrap; margin: 1rem 0; }
+figure.logos img { border: 1px solid var(--line); border-radius: 4px; background: #fff; }
+figure.logos figcaption { flex-basis: 100%; color: var(--muted); }
+pre { background: var(--soft); border: 1px solid var(--line); border-radius: 4px; padding: .75rem; overflow-x: auto; }
 .notice { border-left: 6px solid var(--accent); background: var(--soft); padding: .75rem 1rem; margin: 1rem 0; }
 .warning { border-left: 6px solid var(--warn); background: #fff8e6; padding: .75rem 1rem; margin: 1rem 0; }
 .key { display: block; width: 100%; padding: .6rem; border: 2px solid var(--ink); border-radius: 4px; background: var(--soft); word-break: break-all; }

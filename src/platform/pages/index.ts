@@ -72,7 +72,9 @@ export function registerPages(app: Hono<AppEnv>, deps: PageDeps): void {
       () => new Response(a.body, { headers: { "content-type": a.type, "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" } }),
     );
 
-  app.get("/", async (c, next) => (wantsHtml(c.req.header("accept")) ? htmlResponse(landingPage(await deps.ops())) : next()));
+  app.get("/", async (c, next) =>
+    wantsHtml(c.req.header("accept")) ? htmlResponse(landingPage(await deps.ops(), { logo: c.req.query("logo"), origin: new URL(c.req.url).origin })) : next(),
+  );
 
   app.get("/docs", () => htmlResponse(docsPage(), 200, DOCS_HEADERS));
 
