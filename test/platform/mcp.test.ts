@@ -3,6 +3,7 @@ import { exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { operations } from "../../src/operations";
 import { balanceOf, call, createTestKey, json } from "../helpers";
+import { probeImage } from "../../src/services/images/probe";
 
 const ARGS = { amount: 999.99, due: "2026-01-15", paid: "2026-10-08" };
 const clients: Client[] = [];
@@ -126,5 +127,18 @@ describe("SPEC §1 a tool call is the same call as over HTTP", () => {
     const result = await (await connect()).callTool({ name: "companyLogo", arguments: { domain: "logo.test" } });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ domain: "logo.test", source: "logo-image" });
+  });
+
+  it("issue 32 the companyLogoImage tool answers image content (base64 PNG of the asked size), with the caller's secret key or none", async () => {
+    const { key } = await createTestKey();
+    for (const client of [await connect(key), await connect()]) {
+      const result = await client.callTool({ name: "companyLogoImage", arguments: { domain: "logos.test", size: "32" } });
+      expect(result.isError).toBeFalsy();
+      const [content] = result.content as { type: string; data: string; mimeType: string }[];
+      expect([content.type, content.mimeType]).toEqual(["image", "image/png"]);
+      const bytes = Uint8Array.from(atob(content.data), (c) => c.charCodeAt(0));
+      const probe = probeImage(bytes);
+      expect(probe.ok && [probe.image.width, probe.image.height]).toEqual([32, 32]);
+    }
   });
 });

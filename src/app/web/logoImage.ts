@@ -104,8 +104,16 @@ export async function logoImage(ctx: OpContext, req: LogoImageRequest): Promise<
     }
   }
 
-  await takeLimit(ctx);
-  const made = await make(ctx, req);
+  const bucket = await takeLimit(ctx);
+  let made: Made;
+  try {
+    made = await make(ctx, req);
+  } catch (e) {
+    // Our own failure (the image maker, the DNS resolver): the lookup is not counted against the caller.
+    const ours = e instanceof ApiError ? e.status >= 500 : !(e instanceof InputError || e instanceof NotFoundError);
+    if (ours) ctx.waitUntil(ctx.services.limits.release(bucket.name, bucket.windowSeconds, ctx.now.getTime()).catch(() => {}));
+    throw e;
+  }
   const etag = `"${(await sha256HexOf(made.bytes)).slice(0, 32)}"`;
   const reply = replyOf(made.bytes, made.mime, etag, made.source, made.maxAge);
   if (made.store)
@@ -135,7 +143,7 @@ function replyOf(bytes: Uint8Array, mime: string, etag: string, source: Source, 
 const responseOf = (reply: ImageReply) => new Response(reply.bytes, { headers: { ...reply.headers, "content-type": reply.contentType } });
 
 /** Counts an uncached lookup against the caller's limit: its publishable key's, or its IP address's. */
-async function takeLimit(ctx: OpContext): Promise<void> {
+async function takeLimit(ctx: OpContext): Promise<{ name: string; windowSeconds: number }> {
   const pk = ctx.publishable;
   const { limit, windowSeconds } = pk ? LOGO_IMAGE_LIMITS.publishable : LOGO_IMAGE_LIMITS.keyless;
   const bucket = pk ? `pk:logo-image:${pk.key}` : `ip:logo-image:${addressBucket(ctx.ip, 64)}`;
@@ -148,6 +156,7 @@ async function takeLimit(ctx: OpContext): Promise<void> {
         : `At most ${limit} logos not yet cached a minute per IP address without a key (logos already made are not counted); a publishable key allows ${LOGO_IMAGE_LIMITS.publishable.limit}. Retry later.`,
       { retryAfter: taken.retryAfterSeconds },
     );
+  return { name: bucket, windowSeconds };
 }
 
 /** Why there is no logo to show, for the fallback or the 404. */
