@@ -35,6 +35,9 @@
 //     gzip, and the bundle imported in a fresh Node: CPU and heap after GC (goals ≤ 100 ms, ≤ 15 MB) (scripts/bench/startup.mjs).
 // 14. the first `npm start` on a fresh clone of HEAD, step by step: migrations, sample registers, ready to serve, the first
 //     /api/status and the first keyed answer (goal ≤ 60 s, busy or not) (scripts/bench/first-start.mjs).
+// 15. the logo image (issue 32): its cached reply against the bare route `/` (p50, p95, the ratio of the p50s; goal ≤ 1.2×),
+//     the first lookup of a fixture site (median of BENCH_LOGO_SITES, default 10) and the bytes served per size as PNG and
+//     WebP, for a generated logo and for the monogram (scripts/bench/logos.mjs; alone: node scripts/bench/logos.mjs).
 // Everything runs locally (wrangler dev on 127.0.0.1 with its own state under .bench/).
 // BENCH_SECONDS (default 10) sets each load test's duration.
 import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
@@ -47,6 +50,7 @@ import { benchUpstreamCalls } from "./upstream-calls.mjs";
 import { benchDistress } from "./distress.mjs";
 import { benchWatch } from "./watch.mjs";
 import { benchWeb } from "./web.mjs";
+import { benchLogos, logoTable } from "./logos.mjs";
 import { benchDocumentReaders } from "./documents.mjs";
 import { benchEnrichmentCore } from "./enrichment.mjs";
 import { benchMoneyLookup } from "./money-lookup.mjs";
@@ -237,6 +241,10 @@ console.log("watch list:", report.watch);
 // ---- 9. the web tools: accessibility audit against raw axe-core, and the other web tools, on fixture sites
 report.web = await benchWeb();
 console.log("web tools:", JSON.stringify(report.web, null, 2));
+
+// ---- 15. the logo image: cached reply against the bare route, first lookup, bytes per size (scripts/bench/logos.mjs)
+report.logos = await benchLogos();
+console.log(logoTable(report.logos));
 
 // ---- 10. the document readers: a 100-page PDF and 1 MB of text through each reader, time and peak memory
 report.documents = await benchDocumentReaders();

@@ -432,13 +432,22 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
     configureTestHosts(env.SAFE_FETCH_TEST_HOSTS);
     refuseMarketplace(meta.headers);
     if (op.auth === "key") auth = await authenticate(env, meta.apiKey, now);
-    // A publishable operation: a secret key is refused before anything else; a publishable key is looked up once the
-    // input is known to be valid (a malformed input is a 400 naming its field, whatever key came with it).
+    // A publishable operation: the input is checked first (a malformed one is a 400 naming its field, whatever key came
+    // with it), then a secret key is refused (also when it is the `key` parameter's only fault), then a publishable key
+    // is looked up and its origin checked.
     const presented = op.auth === "publishable" ? (meta.apiKey ?? keyParameter(rawInput)) : null;
     const fromHeader = meta.apiKey !== null && meta.apiKey !== undefined;
-    if (op.auth === "publishable") refuseSecretKey(presented, fromHeader);
-    const input = validate(op, rawInput);
-    if (op.auth === "publishable") publishable = await authenticatePublishable(env, presented, meta.headers, now);
+    let input: ReturnType<typeof validate>;
+    try {
+      input = validate(op, rawInput);
+    } catch (e) {
+      if (op.auth === "publishable" && e instanceof ApiError && e.options.field === "key") refuseSecretKey(presented, fromHeader);
+      throw e;
+    }
+    if (op.auth === "publishable") {
+      refuseSecretKey(presented, fromHeader);
+      publishable = await authenticatePublishable(env, presented, meta.headers, now);
+    }
     // Register reads on the nearest copy of the database, at least as new as the caller's bookmark (db/sessions.ts).
     const reads = readSessions({ ukbi: env.DB, "ukbi-companies": env.COMPANIES_DB }, parseBookmarks(meta.headers.get(BOOKMARK_HEADER)));
 

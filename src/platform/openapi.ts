@@ -189,6 +189,12 @@ export function nullableRefsAsAnyOf<T>(node: T): T {
   return { ...outer, ...notes, anyOf: [some, { type: "null" }] } as T;
 }
 
+/** One media type, or the range they share (image/png and image/webp: image/*). */
+export const mediaRange = (types: readonly string[]): string => {
+  const tops = [...new Set(types.map((t) => t.split("/")[0]))];
+  return types.length === 1 ? types[0] : tops.length === 1 ? `${tops[0]}/*` : "*/*";
+};
+
 /** Registers every operation's path on an OpenAPIHono registry (routes themselves are mounted by app.ts). */
 export function registerOperations(app: OpenAPIHono<any>, ops: readonly AnyOperation[]): void {
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "x-api-key" });
@@ -211,8 +217,10 @@ export function registerOperations(app: OpenAPIHono<any>, ops: readonly AnyOpera
     const ok = op.successStatus ?? 200;
     const media = mediaTypesOf(op);
     // An image operation answers the image's bytes in one of its media types (and 304 to a request naming its ETag).
+    // One media range for all its types (a reference's renderers show a choice between several as a control inside
+    // the response's disclosure button); the description names each.
     const okContent = media
-      ? Object.fromEntries(media.map((m) => [m, { schema: { type: "string", format: "binary" } }]))
+      ? { [mediaRange(media)]: { schema: { type: "string", format: "binary", description: `One of ${media.join(", ")}.` } } }
       : { "application/json": { schema: op.output } };
     const responses: Record<string, unknown> = {
       [ok]: { description: ok === 201 ? "Created" : media ? `OK: the image (${media.join(", ")})` : "OK", content: okContent },

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { operations } from "../../src/operations";
 import { ERROR_CODES } from "../../src/platform/errors";
-import { errorsOf } from "../../src/platform/openapi";
+import { errorsOf, mediaRange } from "../../src/platform/openapi";
 import { mediaTypesOf, slugOf } from "../../src/platform/registry";
 import { API_VERSION } from "../../src/shared/version";
 import { call, json } from "../helpers";
@@ -110,7 +110,8 @@ describe("SPEC §9.2 /openapi.json and /openapi.yaml", () => {
       // An image operation also answers 304 (If-None-Match), with no body.
       const media = mediaTypesOf(op);
       if (media) {
-        expect(Object.keys(o.responses[200].content), op.operationId).toEqual([...media]);
+        expect(Object.keys(o.responses[200].content), op.operationId).toEqual([mediaRange(media)]);
+        for (const m of media) expect(o.responses[200].content[mediaRange(media)].schema.description, op.operationId).toContain(m);
         expect(o.responses[304].content, op.operationId).toBeUndefined();
       }
       const statuses = Object.keys(o.responses).filter((s) => s !== "200" && s !== "201" && !(media && s === "304"));

@@ -15,13 +15,8 @@ export const companyLogoImage = defineOperation({
   path: "/api/v1/company-logo/image",
   family: "web",
   title: "Company logo image",
-  summary: "A company's logo as an image for an <img> tag, by website domain or UK company number, with a monogram fallback.",
-  description: `Answers the image itself (not JSON), made for \`<img src>\`:
-
-\`\`\`html
-<img src="https://api.example/api/v1/company-logo/image?domain=monzo.com&size=64&key=pk_…" width="64" height="64" alt="Monzo">
-<img src="https://api.example/api/v1/company-logo/image?company=00445790&size=64&key=pk_…" width="64" height="64" alt="Tesco">
-\`\`\`
+  summary: "A company's logo as an image for an `<img>` tag, by website domain or UK company number, with a monogram fallback.",
+  description: `Answers the image itself (not JSON), made for the \`src\` of an \`<img>\` tag: \`/api/v1/company-logo/image?domain=monzo.com&size=64&key=pk_…\`, or \`?company=00445790\` for a company by its number.
 
 - **Which logo:** company-logo's first choice for the domain (the page's own logo, then the app icon, an SVG or PNG icon, the share image), or the next candidate when that one is not a usable image. By \`company\` number, the website is the one enrichment confirms for that company (SPEC §2.2: the site states the number, or the name and postcode); with none confirmed, the fallback.
 - **The file** is fetched once through the same safe fetcher as every URL (public addresses only), checked to be a real image of a sane size (PNG, JPEG, GIF, WebP, ICO or SVG; at most 5 MiB, 8,192 pixels a side and 16.7 megapixels, read from its header before anything decodes it), then made into a square of \`size\` pixels (the logo fitted inside, centred on transparency) as PNG or WebP. An SVG is drawn into pixels; with \`format=svg\` an SVG logo is served as the site published it, under \`Content-Security-Policy: sandbox\` and \`nosniff\`, so nothing in it runs or loads.

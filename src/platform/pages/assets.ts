@@ -44,7 +44,7 @@ p.error { color: var(--bad); font-weight: 600; }
 figure.logos { display: flex; gap: 1.25rem; align-items: center; flex-wrap: wrap; margin: 1rem 0; }
 figure.logos img { border: 1px solid var(--line); border-radius: 4px; background: #fff; }
 figure.logos figcaption { flex-basis: 100%; color: var(--muted); }
-pre { background: var(--soft); border: 1px solid var(--line); border-radius: 4px; padding: .75rem; overflow-x: auto; }
+pre { background: var(--soft); border: 1px solid var(--line); border-radius: 4px; padding: .75rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 .notice { border-left: 6px solid var(--accent); background: var(--soft); padding: .75rem 1rem; margin: 1rem 0; }
 .warning { border-left: 6px solid var(--warn); background: #fff8e6; padding: .75rem 1rem; margin: 1rem 0; }
 .key { display: block; width: 100%; padding: .6rem; border: 2px solid var(--ink); border-radius: 4px; background: var(--soft); word-break: break-all; }
