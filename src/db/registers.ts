@@ -29,8 +29,36 @@ export interface EntryRow {
   edition_date: string | null;
 }
 
-const VISIBLE = `FROM register_entries e JOIN register_state s ON s.source = e.source AND s.scope = e.scope
+/**
+ * Which edition of each register a read sees (issue 33 §1): the published one (null), or the one the register stood at
+ * on a date — per part (scope), the newest edition loaded with an edition date on or before it, from the editions kept
+ * since the register's history began (`history_since`: the first real edition; sample data before it is gone).
+ */
+export type RegisterView = { asOf: string } | null;
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The state each source and scope is read at, as a table (source, scope, published_run, edition_date, history_since):
+ * register_state for the published view; for a date, the run of that edition (the last run of the newest edition on or
+ * before it, loaded or found unchanged). The date is written into the SQL only after it has been checked to be
+ * YYYY-MM-DD (so it cannot carry SQL), which keeps every statement's bound parameters as they are.
+ */
+export function stateAt(view: RegisterView): string {
+  if (!view) return "register_state";
+  if (!ISO_DATE.test(view.asOf)) throw new Error(`A register view's date must be YYYY-MM-DD, not ${JSON.stringify(view.asOf)}.`);
+  const kept = (r: string) =>
+    `${r}.source = st.source AND ${r}.scope = st.scope AND ${r}.outcome IN ('loaded', 'unchanged') AND ${r}.id <= st.published_run AND ${r}.edition_date >= st.history_since`;
+  return `(SELECT st.source AS source, st.scope AS scope, MAX(r.id) AS published_run, r.edition_date AS edition_date, st.history_since AS history_since
+      FROM register_state st JOIN register_runs r ON ${kept("r")}
+      WHERE r.edition_date = (SELECT MAX(r2.edition_date) FROM register_runs r2 WHERE ${kept("r2")} AND r2.edition_date <= '${view.asOf}')
+      GROUP BY st.source, st.scope, r.edition_date)`;
+}
+
+/** The entries a view sees: each entry's version current at its scope's run. */
+const visibleIn = (view: RegisterView) => `FROM register_entries e JOIN ${stateAt(view)} s ON s.source = e.source AND s.scope = e.scope
   WHERE e.source = ?1 AND e.valid_from_run <= s.published_run AND (e.valid_to_run IS NULL OR e.valid_to_run > s.published_run)`;
+const VISIBLE = visibleIn(null);
 const COLUMNS = `e.source, e.key, e.entity, e.part, e.scope, e.name, e.norm_name, e.company_number, e.status, e.rating, e.town, e.alt_names, e.data, e.first_seen, e.removed_on, e.last_listed, s.edition_date`;
 
 /**
@@ -57,13 +85,13 @@ const toEntry = <S extends RegisterSource>(r: EntryRow): Entry<S> => ({
   lastListed: r.removed_on ? r.last_listed : r.edition_date,
 });
 
-export async function editionInfo(db: D1Database, source: string, scopes?: string[]): Promise<RegisterEditionInfo> {
+export async function editionInfo(db: D1Database, source: string, scopes?: string[], view: RegisterView = null): Promise<RegisterEditionInfo> {
   // A register published in parts (sponsors: workers and students) answers for the parts asked about.
   const only = scopes?.length ? ` AND s.scope IN (${scopes.map((_, i) => `?${i + 2}`).join(", ")})` : "";
   const r = await db
     .prepare(
       `SELECT MAX(s.edition_date) AS edition_date, MIN(s.history_since) AS history_since, MAX(r.finished_at) AS fetched_at
-         FROM register_state s LEFT JOIN register_runs r ON r.id = s.published_run WHERE s.source = ?1${only}`,
+         FROM ${stateAt(view)} s LEFT JOIN register_runs r ON r.id = s.published_run WHERE s.source = ?1${only}`,
     )
     .bind(source, ...(scopes ?? []))
     .first<{ edition_date: string | null; history_since: string | null; fetched_at: string | null }>();
@@ -71,22 +99,28 @@ export async function editionInfo(db: D1Database, source: string, scopes?: strin
 }
 
 /** Entries whose company number is one of `numbers`. */
-export async function entriesByCompanyNumber<S extends RegisterSource>(db: D1Database, source: S, numbers: string[], limit = 200): Promise<Entry<S>[]> {
+export async function entriesByCompanyNumber<S extends RegisterSource>(
+  db: D1Database,
+  source: S,
+  numbers: string[],
+  limit = 200,
+  view: RegisterView = null,
+): Promise<Entry<S>[]> {
   if (!numbers.length) return [];
   const rows = await db
-    .prepare(`SELECT ${COLUMNS} ${VISIBLE} AND e.company_number IN (${numbers.map((_, i) => `?${i + 2}`).join(", ")}) LIMIT ${limit}`)
+    .prepare(`SELECT ${COLUMNS} ${visibleIn(view)} AND e.company_number IN (${numbers.map((_, i) => `?${i + 2}`).join(", ")}) LIMIT ${limit}`)
     .bind(source, ...numbers)
     .all<EntryRow>();
   return rows.results.map((r) => toEntry<S>(r));
 }
 
 /** Entries with one of these keys. */
-export async function entriesByKeys<S extends RegisterSource>(db: D1Database, source: S, keys: string[]): Promise<Entry<S>[]> {
+export async function entriesByKeys<S extends RegisterSource>(db: D1Database, source: S, keys: string[], view: RegisterView = null): Promise<Entry<S>[]> {
   const out: Entry<S>[] = [];
   for (let i = 0; i < keys.length; i += 90) {
     const part = keys.slice(i, i + 90);
     const rows = await db
-      .prepare(`SELECT ${COLUMNS} ${VISIBLE} AND e.key IN (${part.map((_, j) => `?${j + 2}`).join(", ")})`)
+      .prepare(`SELECT ${COLUMNS} ${visibleIn(view)} AND e.key IN (${part.map((_, j) => `?${j + 2}`).join(", ")})`)
       .bind(source, ...part)
       .all<EntryRow>();
     out.push(...rows.results.map((r) => toEntry<S>(r)));
@@ -101,9 +135,10 @@ export async function entriesByDataField<S extends RegisterSource>(
   field: DataField<S>,
   value: string | number,
   limit = 500,
+  view: RegisterView = null,
 ): Promise<Entry<S>[]> {
   const rows = await db
-    .prepare(`SELECT ${COLUMNS} ${VISIBLE} AND json_extract(e.data, ?2) = ?3 LIMIT ${limit}`)
+    .prepare(`SELECT ${COLUMNS} ${visibleIn(view)} AND json_extract(e.data, ?2) = ?3 LIMIT ${limit}`)
     .bind(source, `$.${field}`, value)
     .all<EntryRow>();
   return rows.results.map((r) => toEntry<S>(r));
@@ -135,16 +170,23 @@ export async function listedEntryData<S extends RegisterSource>(
   return rows.results.map((r) => ({ key: r.key, data: storedData<S>(r.data) }));
 }
 
-/** The newest published run of a source: names written by a run still in progress are not candidates. */
-const PUBLISHED_RUN = `SELECT COALESCE(MAX(published_run), 0) FROM register_state WHERE source = ?1`;
+/** The newest run a view sees of a source: names written by a run still in progress (or after the view's date) are not candidates. */
+const runSeen = (view: RegisterView) => `SELECT COALESCE(MAX(published_run), 0) FROM ${stateAt(view)} WHERE source = ?1`;
 
 /** Keys of entries one of whose names normalises to one of `norms` (exact), or matches an FTS query. */
-export async function keysByNames(db: D1Database, source: string, norms: string[], fts: string | null, limit = 200): Promise<string[]> {
+export async function keysByNames(
+  db: D1Database,
+  source: string,
+  norms: string[],
+  fts: string | null,
+  limit = 200,
+  view: RegisterView = null,
+): Promise<string[]> {
   const keys = new Set<string>();
   if (norms.length) {
     const rows = await db
       .prepare(
-        `SELECT DISTINCT key FROM register_names WHERE source = ?1 AND valid_from_run <= (${PUBLISHED_RUN})
+        `SELECT DISTINCT key FROM register_names WHERE source = ?1 AND valid_from_run <= (${runSeen(view)})
             AND norm IN (${norms.map((_, i) => `?${i + 2}`).join(", ")}) LIMIT ${limit}`,
       )
       .bind(source, ...norms)
@@ -154,7 +196,7 @@ export async function keysByNames(db: D1Database, source: string, norms: string[
   if (fts && keys.size < limit) {
     const rows = await db
       .prepare(
-        `SELECT DISTINCT key FROM register_names_fts WHERE register_names_fts MATCH ?1 AND source = ?2 AND valid_from_run <= (${PUBLISHED_RUN.replace("?1", "?2")}) LIMIT ${limit}`,
+        `SELECT DISTINCT key FROM register_names_fts WHERE register_names_fts MATCH ?1 AND source = ?2 AND valid_from_run <= (${runSeen(view).replace("?1", "?2")}) LIMIT ${limit}`,
       )
       .bind(`norm : (${fts})`, source)
       .all<{ key: string }>();
@@ -164,13 +206,17 @@ export async function keysByNames(db: D1Database, source: string, norms: string[
 }
 
 /** Count and group of entries by a data field, over every visible entry with these keys. */
-export async function countByMlr(db: D1Database, mlrNumbers: string[]): Promise<Map<string, { premises: number; districts: string[] }>> {
+export async function countByMlr(
+  db: D1Database,
+  mlrNumbers: string[],
+  view: RegisterView = null,
+): Promise<Map<string, { premises: number; districts: string[] }>> {
   const out = new Map<string, { premises: number; districts: string[] }>();
   if (!mlrNumbers.length) return out;
   const rows = await db
     .prepare(
       `SELECT json_extract(e.data, '$.mlrNumber') AS mlr, COUNT(*) AS n, group_concat(DISTINCT json_extract(e.data, '$.postcodeDistrict')) AS districts
-         ${VISIBLE} AND e.removed_on IS NULL AND json_extract(e.data, '$.mlrNumber') IN (${mlrNumbers.map((_, i) => `?${i + 2}`).join(", ")})
+         ${visibleIn(view)} AND e.removed_on IS NULL AND json_extract(e.data, '$.mlrNumber') IN (${mlrNumbers.map((_, i) => `?${i + 2}`).join(", ")})
          GROUP BY mlr`,
     )
     .bind("aml", ...mlrNumbers)
@@ -189,17 +235,19 @@ const toChange = (r: { id: number; change_date: string; kind: string; key: strin
   after: r.after ? (JSON.parse(r.after) as Record<string, unknown>) : null,
 });
 
-const PUBLISHED_CHANGE = `FROM register_changes c JOIN register_state s ON s.source = c.source AND s.scope = c.scope
+/** The changes a view sees: those of runs up to its scope's run. */
+const changesIn = (view: RegisterView) => `FROM register_changes c JOIN ${stateAt(view)} s ON s.source = c.source AND s.scope = c.scope
   WHERE c.source = ?1 AND c.run_id <= s.published_run`;
+const PUBLISHED_CHANGE = changesIn(null);
 
 /** Published changes of these entities, oldest first. */
-export async function historyOf(db: D1Database, source: string, entities: string[], limit = 50): Promise<ChangeRow[]> {
+export async function historyOf(db: D1Database, source: string, entities: string[], limit = 50, view: RegisterView = null): Promise<ChangeRow[]> {
   const keys = [...new Set(entities)];
   if (!keys.length) return [];
   const part = keys.slice(0, 90);
   const rows = await db
     .prepare(
-      `SELECT c.id, c.change_date, c.kind, c.key, c.name, c.before, c.after ${PUBLISHED_CHANGE}
+      `SELECT c.id, c.change_date, c.kind, c.key, c.name, c.before, c.after ${changesIn(view)}
          AND c.key IN (${part.map((_, i) => `?${i + 2}`).join(", ")}) ORDER BY c.id DESC LIMIT ${limit}`,
     )
     .bind(source, ...part)
@@ -238,7 +286,11 @@ export async function changesSince(
  * register S have S's `data`), which a mapped type would erase.
  */
 export interface RegisterReads {
+  /** The view these reads see: null for the published editions, or the date the registers are read as they stood on. */
+  view: RegisterView;
   editionInfo(source: string, scopes?: string[]): Promise<RegisterEditionInfo>;
+  /** Each part's edition the view sees, with the file it was loaded from (the published view: the newest). */
+  editionsSeen(source: string, scopes?: string[]): Promise<EditionSeen[]>;
   entriesByCompanyNumber<S extends RegisterSource>(source: S, numbers: string[], limit?: number): Promise<Entry<S>[]>;
   entriesByKeys<S extends RegisterSource>(source: S, keys: string[]): Promise<Entry<S>[]>;
   entriesByDataField<S extends RegisterSource>(source: S, field: DataField<S>, value: string | number, limit?: number): Promise<Entry<S>[]>;
@@ -248,19 +300,57 @@ export interface RegisterReads {
   countByMlr(mlrNumbers: string[]): ReturnType<typeof countByMlr>;
 }
 
-/** The register reads on a database (or on the database a function gives at each call). */
-export function registerReads(db: D1Database | (() => D1Database)): RegisterReads {
+/** The register reads on a database (or on the database a function gives at each call), in a view (default: published). */
+export function registerReads(db: D1Database | (() => D1Database), view: RegisterView = null): RegisterReads {
   const get = typeof db === "function" ? db : () => db;
   return {
-    editionInfo: (source, scopes) => editionInfo(get(), source, scopes),
-    entriesByCompanyNumber: (source, numbers, limit) => entriesByCompanyNumber(get(), source, numbers, limit),
-    entriesByKeys: (source, keys) => entriesByKeys(get(), source, keys),
-    entriesByDataField: (source, field, value, limit) => entriesByDataField(get(), source, field, value, limit),
-    keysByNames: (source, norms, fts, limit) => keysByNames(get(), source, norms, fts, limit),
-    historyOf: (source, entities, limit) => historyOf(get(), source, entities, limit),
+    view,
+    editionInfo: (source, scopes) => editionInfo(get(), source, scopes, view),
+    editionsSeen: (source, scopes) => editionsSeen(get(), source, scopes, view),
+    entriesByCompanyNumber: (source, numbers, limit) => entriesByCompanyNumber(get(), source, numbers, limit, view),
+    entriesByKeys: (source, keys) => entriesByKeys(get(), source, keys, view),
+    entriesByDataField: (source, field, value, limit) => entriesByDataField(get(), source, field, value, limit, view),
+    keysByNames: (source, norms, fts, limit) => keysByNames(get(), source, norms, fts, limit, view),
+    historyOf: (source, entities, limit) => historyOf(get(), source, entities, limit, view),
     changesSince: (source, opts) => changesSince(get(), source, opts),
-    countByMlr: (mlrNumbers) => countByMlr(get(), mlrNumbers),
+    countByMlr: (mlrNumbers) => countByMlr(get(), mlrNumbers, view),
   };
+}
+
+/** A part of a register as a view sees it: its edition, the run and file it was loaded from, and when. */
+export interface EditionSeen {
+  scope: string;
+  editionDate: string | null;
+  /** The first edition kept of this part (history is kept from here). */
+  historySince: string;
+  fileName: string | null;
+  url: string | null;
+  loadedAt: string | null;
+}
+
+export async function editionsSeen(db: D1Database, source: string, scopes?: string[], view: RegisterView = null): Promise<EditionSeen[]> {
+  const only = scopes?.length ? ` AND s.scope IN (${scopes.map((_, i) => `?${i + 2}`).join(", ")})` : "";
+  const rows = await db
+    .prepare(
+      `SELECT s.scope, s.edition_date, s.history_since, r.file_name, r.url, r.finished_at
+         FROM ${stateAt(view)} s LEFT JOIN register_runs r ON r.id = s.published_run WHERE s.source = ?1${only} ORDER BY s.scope`,
+    )
+    .bind(source, ...(scopes ?? []))
+    .all<{ scope: string; edition_date: string | null; history_since: string; file_name: string | null; url: string | null; finished_at: string | null }>();
+  return rows.results.map((r) => ({
+    scope: r.scope,
+    editionDate: r.edition_date,
+    historySince: r.history_since,
+    fileName: r.file_name,
+    url: r.url,
+    loadedAt: r.finished_at,
+  }));
+}
+
+/** The first date a register can be read as of: the latest of its parts' first kept editions (null before any). */
+export async function firstDateKept(db: D1Database, source: string): Promise<string | null> {
+  const r = await db.prepare(`SELECT MAX(history_since) AS since FROM register_state WHERE source = ?1`).bind(source).first<{ since: string | null }>();
+  return r?.since ?? null;
 }
 
 /**

@@ -13,7 +13,7 @@ import { contractAwardsOf, contractTotals } from "../db/contracts";
 import { openTenderCandidates, openTenderCount, tenderEdition } from "../db/tenders";
 import { d1HttpCache } from "../db/httpCache";
 import { activeKeyCount, revokeAccountKey } from "../db/keys";
-import { type RegisterReads, registerReads } from "../db/registers";
+import { type RegisterReads, firstDateKept, registerReads } from "../db/registers";
 import type { ReadSessions } from "../db/sessions";
 import { d1RequestBudget } from "../db/upstreamBudget";
 import { releaseWindow, takeWindow } from "../db/windowCounter";
@@ -119,6 +119,11 @@ export interface Services {
   sanctions: { current(): Promise<SanctionsList | null> };
   /** Reads of the published registers. */
   registers: RegisterReads;
+  /**
+   * The registers as they stood on a date (issue 33 §1): the same reads, each part at its newest edition kept on or
+   * before `asOf` (YYYY-MM-DD); `firstDate` is the first date a register can be read as of.
+   */
+  registersAsOf: { at(asOf: string): RegisterReads; firstDate(source: string): Promise<string | null> };
   /** Reads of the contracts register: a company's awards, paged, and their totals. */
   contracts: Bound<typeof contractReads>;
   /** The watch list, its event feed and the webhook (db/watch.ts). */
@@ -223,6 +228,10 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}, reads
     },
     sanctions: { current: () => currentSanctionsList(env.DB) },
     registers: registerReads(mainReads),
+    registersAsOf: {
+      at: (asOf) => registerReads(mainReads, { asOf }),
+      firstDate: (source) => firstDateKept(typeof mainReads === "function" ? mainReads() : mainReads, source),
+    },
     contracts: bindDb(mainReads, contractReads),
     companiesRegister: bindDb(companiesReads, companiesRegisterReads),
     accounts: {

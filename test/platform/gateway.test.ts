@@ -347,9 +347,9 @@ describe("Idempotency-Key on POST", () => {
   });
 });
 
-describe("issue 29 §2 billing stays exact when the ledger is slow (time-out 250 ms, slow calls 900 ms)", () => {
+describe("issue 29 §2 billing stays exact when the ledger is slow (time-out 800 ms, slow calls 2,600 ms)", () => {
   // Generous for a loaded test machine: a call made fast must answer within the time limit for these cases to be the ones named.
-  const T = 250;
+  const T = 800; // 250 ms was too short for a real Durable Object call on a loaded CI machine: a "fast" call timed out
   /** A slow ledger whose calls are slowed as `plan` says for each method, by attempt (missing: fast). */
   const slowed = (plan: Partial<Record<LedgerMethod, Slowness[]>>) =>
     slowLedger((m, _args, attempt) => plan[m]?.[attempt] ?? plan[m]?.at(-1) ?? { mode: "fast" });
@@ -359,7 +359,7 @@ describe("issue 29 §2 billing stays exact when the ledger is slow (time-out 250
     return o;
   };
   const fast: Slowness = { mode: "fast" };
-  const late = (mode: "before" | "after"): Slowness => ({ mode, ms: 900 }); // longer than a first answer is waited for, in all (3 × T)
+  const late = (mode: "before" | "after"): Slowness => ({ mode, ms: 2600 }); // longer than a first answer is waited for, in all (3 × T)
   const quiet = () => vi.spyOn(console, "error").mockImplementation(() => {});
   const message = (o: { body: unknown }) => (o.body as { message: string }).message;
 
@@ -487,8 +487,8 @@ describe("issue 31 the gateway charges through the Ledger port: the in-memory le
       },
     ),
   } as unknown as Env;
-  const T = 250;
-  const late = (mode: "before" | "after"): Slowness => ({ mode, ms: 900 });
+  const T = 800;
+  const late = (mode: "before" | "after"): Slowness => ({ mode, ms: 2600 });
   const quiet = () => vi.spyOn(console, "error").mockImplementation(() => {});
   /** Runs one call on `ledgers` (wrapped by a slow ledger when given), its background work awaited. */
   const run = async (op: AnyOperation, key: string, ledgers: ReturnType<typeof memoryLedgers>, slow = slowLedger(() => ({ mode: "fast" }))) => {

@@ -2,6 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { type AnyOperation, defineOperation } from "../../platform/registry";
 import type { Services } from "../../platform/services";
 import type { RegisterSource } from "../../services/registers/types";
+import { NotFoundError } from "../../shared/errors";
+import { AsOfParam, asOfReply, registerAt, summaryAsOf } from "./asOf";
 import { type LookupOptions, type LookupResult, checkReply, lookup } from "./lookup";
 import { CompanyQuery, MATCH_RULE_DOC } from "./schemas";
 
@@ -50,17 +52,32 @@ export function registerCheck<O extends z.ZodObject, S extends RegisterSource>(s
     title: spec.title,
     summary: spec.summary,
     description: `${spec.description}\n\n${MATCH_RULE_DOC}`,
-    input: z.object({ company: CompanyQuery }),
+    input: z.object({ company: CompanyQuery, asOf: AsOfParam.optional() }),
     output: spec.output,
     price: 1,
     auth: "key",
-    errors: ["not_found", "upstream_unavailable"],
+    errors: ["not_found", "upstream_unavailable", "date_out_of_range"],
     readOnly: true,
     example: spec.example,
     ...(spec.exampleReply === undefined ? {} : { exampleReply: spec.exampleReply }),
-    async handler({ company }, ctx) {
-      const found = await lookup(ctx.services, spec.source, company, { ownNumber: spec.ownNumber });
-      return spec.reply({ company, found, base: (entities) => checkReply(ctx.services, spec.source, found, entities), services: ctx.services });
+    async handler({ company, asOf }, ctx) {
+      // As of a date (issue 33 §1): every read of the register is of its edition on that date; the rest is today's.
+      const at = asOf ? await registerAt(ctx, spec.source, asOf) : null;
+      const services = at ? { ...ctx.services, registers: at } : ctx.services;
+      let found: LookupResult<S>;
+      try {
+        found = await lookup(services, spec.source, company, { ownNumber: spec.ownNumber });
+      } catch (e) {
+        // Not found on the date asked: the message says which edition was searched.
+        if (!(at && asOf && e instanceof NotFoundError)) throw e;
+        const editions = [...new Set((await at.editionsSeen(spec.source)).map((x) => x.editionDate ?? "unknown date"))].join(" and ");
+        throw new NotFoundError(`As the register stood on ${asOf} (edition of ${editions}): ${e.message}`, e.query);
+      }
+      const reply = await spec.reply({ company, found, base: (entities) => checkReply(services, spec.source, found, entities), services });
+      if (!at || !asOf) return reply;
+      const block = await asOfReply(ctx, spec.source, asOf, at, found);
+      const r = reply as { summary?: string };
+      return { ...reply, asOf: block, ...(typeof r.summary === "string" ? { summary: summaryAsOf(r.summary, block) } : {}) };
     },
   }) as unknown as AnyOperation;
 }

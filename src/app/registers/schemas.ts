@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { AsOfReply } from "./asOf";
 import type { RegisterEditionInfo } from "../../services/registers/types";
 import { INPUT_LIMITS } from "../../platform/schemas";
 import type { RegisterSource } from "../../services/registers/types";
@@ -131,6 +132,7 @@ export const CheckReplyFields = {
   registerDate: z.string().nullable().describe("Date of the register edition answered from."),
   historySince: z.string().nullable().describe("The service records changes from this date (its first edition of the register)."),
   provenance: Provenance,
+  asOf: AsOfReply.optional(),
 };
 
 export const provenanceOf = (source: RegisterSource, edition: RegisterEditionInfo): z.infer<typeof Provenance> => ({

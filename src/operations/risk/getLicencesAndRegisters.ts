@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { ApiError } from "../../platform/errors";
 import { defineOperation } from "../../platform/registry";
+import { AsOfParam, companyNameOn } from "../../app/registers/asOf";
 import { type CompanyProfile, registerCompany } from "../../services/companies/profile";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { ORGANISATION_REGISTERS, type OrganisationRegister, REGISTER_CATALOGUE, registerNumberOf } from "../../services/registers/catalogue";
@@ -115,7 +117,7 @@ const RegisterResult = z
 
 const Output = z
   .object({
-    query: z.object({ company: z.string() }),
+    query: z.object({ company: z.string(), asOf: z.string().optional() }),
     company: RegisteredCompany,
     summary: z
       .string()
@@ -124,6 +126,20 @@ const Output = z
     registers: z.array(RegisterResult).describe(`One result per register, in this order: ${REGISTERS.join(", ")}.`),
     sanctions: SanctionsCheck.describe("The UK sanctions list (SPEC §1 rule 6): a definite match only, never a maybe, and no match is never a clearance."),
     sanctionsProvenance: Provenance.nullable().describe("The sanctions list answered from; null when it has not been loaded."),
+    asOf: z
+      .object({
+        date: z.string().describe("The date asked for."),
+        firstDates: z
+          .record(z.string(), z.string().nullable())
+          .describe("Each register's first edition kept: the first date it can be read as of (a register without an edition by `date` is `checked: false`)."),
+        companyNameOnDate: z
+          .string()
+          .nullable()
+          .describe("The company's name on `date`, from Companies House's record of its former names (null before it was incorporated)."),
+        note: z.string(),
+      })
+      .optional()
+      .describe("Present when the request gave `asOf`: each register as it stood on that date (its `registerDate` is the edition answered from)."),
     provenance: CompaniesHouseProvenance.describe("Where `company` came from."),
   })
   .openapi("LicencesAndRegisters");
@@ -199,10 +215,33 @@ function organisations<S extends Checked>(source: S, profile: CompanyProfile, fo
 }
 
 /** One register's answer for the company. */
-async function registerResult<S extends Checked>(services: LookupServices, source: S, profile: CompanyProfile): Promise<Result> {
+async function registerResult<S extends Checked>(
+  services: LookupServices,
+  source: S,
+  profile: CompanyProfile,
+  asOf: { date: string; first: string | null } | null = null,
+): Promise<Result> {
   const cat = REGISTER_CATALOGUE[source];
   const head = { register: source, name: cat.title };
   const whole = await services.registers.editionInfo(source);
+  // As of a date before this register's first edition kept: not looked for, and said so.
+  if (asOf && (!asOf.first || asOf.date < asOf.first))
+    return {
+      ...head,
+      checked: false,
+      found: false,
+      formerlyListed: false,
+      status: null,
+      registerDate: null,
+      matchedBy: null,
+      possibleMatch: false,
+      matches: [],
+      matchesTotal: 0,
+      note: asOf.first
+        ? `The first edition of this register this service has kept is of ${asOf.first}, after ${asOf.date}: the company was not looked for on it, and this says nothing either way.`
+        : "This service has not loaded this register yet, so the company was not looked for on it: this says nothing either way.",
+      provenance: provenanceOf(source, whole),
+    };
   if (!whole.editionDate)
     return {
       ...head,
@@ -329,26 +368,49 @@ export const getLicencesAndRegisters = defineOperation({
     "",
     "An unknown company number answers 404 with `query` (credits given back); if Companies House cannot be read the call answers 503 and gives its credits back. Price: 2 credits. Companies House answers are cached for up to 12 hours.",
   ].join("\n"),
-  input: z.object({ company: CompanyNumberQuery }),
+  input: z.object({ company: CompanyNumberQuery, asOf: AsOfParam.optional() }),
   output: Output,
   price: 2,
   auth: "key",
-  errors: ["not_found", "upstream_unavailable"],
+  errors: ["not_found", "upstream_unavailable", "date_out_of_range"],
   readOnly: true,
   example: { company: "01234567" },
-  async handler({ company }, ctx) {
+  async handler({ company, asOf }, ctx) {
+    // As of a date (issue 33 §1): each register at its edition of that date; one whose first kept edition is later is
+    // not checked, and when none can be read as of that date the call is 422 naming the first date it can answer for.
+    const today = ctx.now.toISOString().slice(0, 10);
+    if (asOf && asOf > today)
+      throw new ApiError("bad_request", `\`asOf\`: ${asOf} is after today (${today}); registers can be read as they stood on a past date or today.`, {
+        field: "asOf",
+      });
+    const firstDates = asOf
+      ? Object.fromEntries(await Promise.all(REGISTERS.map(async (r) => [r, await ctx.services.registersAsOf.firstDate(r)] as const)))
+      : null;
+    if (asOf && firstDates && !REGISTERS.some((r) => firstDates[r] && asOf >= firstDates[r]!)) {
+      const first =
+        Object.values(firstDates)
+          .filter((d): d is string => !!d)
+          .sort()[0] ?? null;
+      throw new ApiError(
+        "date_out_of_range",
+        first
+          ? `\`asOf\`: the first edition of any register this service has kept is of ${first}; it can answer for ${first} or later, not ${asOf}.`
+          : "`asOf`: this service has no edition of any register yet.",
+        { field: "asOf", details: { firstDate: first } },
+      );
+    }
     const ch = ctx.services.companiesHouse;
     // 404 with `query` when there is no such company; a Companies House failure is a 503 with credits back (not caught).
     const profile = await profileOf(ctx.services, company);
     // The lookups match against this profile; Companies House is not asked again for it.
     const services: LookupServices = {
-      registers: ctx.services.registers,
+      registers: asOf ? ctx.services.registersAsOf.at(asOf) : ctx.services.registers,
       companiesHouse: Object.assign(Object.create(ch) as typeof ch, {
         getProfile: async (n: string) => (normaliseCompanyNumber(n) === profile.number ? profile : ch.getProfile(n)),
       }),
     };
     const [results, list, sanctionsEdition] = await Promise.all([
-      Promise.all(REGISTERS.map((source) => registerResult(services, source, profile))),
+      Promise.all(REGISTERS.map((source) => registerResult(services, source, profile, asOf && firstDates ? { date: asOf, first: firstDates[source] } : null))),
       ctx.services.sanctions.current(),
       ctx.services.registers.editionInfo("sanctions"),
     ]);
@@ -367,10 +429,21 @@ export const getLicencesAndRegisters = defineOperation({
       : sanctions.note;
     const registered = registerCompany(profile);
     const notes = companyNotes({ companyUnavailable: undefined, company: registered });
+    const summary = summaryOf(registered, results, sanctionsNote, notes);
     return {
-      query: { company },
+      query: { company, ...(asOf ? { asOf } : {}) },
       company: registered,
-      summary: summaryOf(registered, results, sanctionsNote, notes),
+      summary: asOf ? `As the registers stood on ${asOf}: ${summary}` : summary,
+      ...(asOf && firstDates
+        ? {
+            asOf: {
+              date: asOf,
+              firstDates,
+              companyNameOnDate: companyNameOn(profile, asOf),
+              note: `Each register's fields describe it as it stood on ${asOf} (its \`registerDate\` is the edition answered from). The sanctions check and \`company\` (Companies House) describe today.`,
+            },
+          }
+        : {}),
       foundOn: results.filter((r) => r.found).map((r) => r.register),
       registers: results,
       sanctions,

@@ -148,3 +148,67 @@ describe.skipIf(!env.SHARED_PRESENT)("SPEC §4.8 §6.3 the sponsors feed on two 
     expect(routes.after.routes).toBeInstanceOf(Array);
   });
 });
+
+describe.skipIf(!env.SHARED_PRESENT)("issue 33 §1 asOf: the sponsors register as it stood on a date, from two real editions kept (../shared)", () => {
+  it("a sponsor only in the older edition is listed as of a date before the newer one and gone after it; one only in the newer, the reverse; each reply names its edition and file", async () => {
+    const [sep, nov] = await Promise.all([text(SEP), text(NOV)]);
+    const enc = new TextEncoder();
+    // Both editions, oldest first (already loaded when the test above ran first: then the older one is refused as older).
+    for (const [file, csv, editionDate] of [
+      [SEP, sep, "2021-09-30"],
+      [NOV, nov, "2021-11-02"],
+    ] as const)
+      expect(
+        (await ingestEdition(ingestPortsFor(env), { source: "sponsors", bytes: enc.encode(csv), fileName: file, url: null, editionDate })).outcome,
+      ).toMatch(/loaded|unchanged|refused/);
+    // Organisations in one edition only, by this file's own reading of the raw CSV, with a name as the file gives it.
+    const rawName = (csv: string, org: string) =>
+      Papa.parse<Record<string, string>>(csv, { header: true, skipEmptyLines: true })
+        .data.find((r) => organisation(r["Organisation Name"]) === org)!
+        ["Organisation Name"].trim();
+    const [before, after] = [byOrganisation(sep), byOrganisation(nov)];
+    const goneOrg = [...before.keys()].find((o) => !after.has(o) && !/\bt\s*\/\s*a\b/i.test(o))!;
+    const newOrg = [...after.keys()].find((o) => !before.has(o))!;
+    const gone = rawName(sep, goneOrg);
+    const added = rawName(nov, newOrg);
+
+    const { key } = await createTestKey({ plan: "enterprise", credits: 1000 });
+    const check = async (company: string, asOf?: string) => {
+      const r = await call(`/api/v1/sponsor-licence?${new URLSearchParams({ company, ...(asOf ? { asOf } : {}) })}`, { key });
+      return { status: r.status, body: await json(r) };
+    };
+    const listed = (body: Record<string, any>) =>
+      body.sponsors.filter((s: Record<string, any>) => organisation(s.name) === goneOrg || organisation(s.name) === newOrg);
+
+    // The older sponsor on 15 October 2021: listed, from the September edition, and the reply says it left on 2 November.
+    const october = await check(gone, "2021-10-15");
+    expect(october.status, JSON.stringify(october.body)).toBe(200);
+    expect(listed(october.body).map((s: Record<string, any>) => s.removedOn)).toEqual([null]);
+    expect(october.body.asOf).toMatchObject({ date: "2021-10-15", editions: [{ part: "workers", editionDate: "2021-09-30", file: SEP }] });
+    expect(october.body.asOf.entries.map((e: Record<string, any>) => e.leftOn)).toContain("2021-11-02");
+    expect(october.body.registerDate).toBe("2021-09-30");
+    expect(october.body.summary).toMatch(/^As the register stood on 2021-10-15 \(edition of 2021-09-30\): /);
+    // On 5 November 2021 (the November edition): no longer listed.
+    const november = await check(gone, "2021-11-05");
+    if (november.status === 200) {
+      expect(listed(november.body).every((s: Record<string, any>) => s.removedOn === "2021-11-02")).toBe(true);
+      expect(november.body.licensed).toBe(false);
+      expect(november.body.asOf.editions[0]).toMatchObject({ editionDate: "2021-11-02", file: NOV });
+    } else expect(november.status).toBe(404);
+
+    // The newer sponsor: not on the register of 15 October, listed on 5 November.
+    expect((await check(added, "2021-10-15")).status).toBe(404);
+    const listedLater = await check(added, "2021-11-05");
+    expect(listedLater.status).toBe(200);
+    expect(listed(listedLater.body).map((s: Record<string, any>) => s.removedOn)).toEqual([null]);
+    expect(listedLater.body.asOf.entries[0].firstListed).toBe("2021-11-02");
+
+    // Without asOf: today's answer, with no asOf part. A date before the first edition kept: 422 naming it; after today: 400.
+    expect((await check(added)).body.asOf).toBeUndefined();
+    const early = await check(added, "2021-09-29");
+    expect([early.status, early.body.code, early.body.field]).toEqual([422, "date_out_of_range", "asOf"]);
+    expect(early.body.message).toContain("2021-09-30");
+    const future = await check(added, "2999-01-01");
+    expect([future.status, future.body.code, future.body.field]).toEqual([400, "bad_request", "asOf"]);
+  });
+});
