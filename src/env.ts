@@ -80,6 +80,13 @@ export interface Env {
    * Test-only switch: comma-separated host names that the safe fetcher lets through even though
    * they resolve to no public address (fixture hosts such as `logo.test`). Never set in production.
    */
+  /**
+   * Secret: the private key receipts are signed with (issue 33 §2), a JWK of an Ed25519 key with its `kid`
+   * (`npm run receipt-key` makes one). Outside production a fixed local-development key stands in.
+   */
+  RECEIPT_SIGNING_KEY?: string;
+  /** The public JWKs of earlier signing keys (a JSON array), still published at /.well-known/jwks.json so old receipts verify. */
+  RECEIPT_RETIRED_KEYS?: string;
   SAFE_FETCH_TEST_HOSTS?: string;
   /**
    * TEST-ONLY, with SAFE_FETCH_TEST_HOSTS: the origin (http://127.0.0.1:<port>) a local server of fixture sites listens

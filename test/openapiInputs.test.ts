@@ -25,6 +25,8 @@ interface Param {
   name: string;
   required: boolean;
   schema: Schema;
+  /** A path parameter (`/api/v1/receipts/{id}`): without it the request is for another address (404), not this operation. */
+  inPath?: boolean;
 }
 
 /** "Give this or that" rules, from the operations' descriptions: a generated input carries exactly one of each pair. */
@@ -105,11 +107,11 @@ const resolve = (s: Schema): Schema =>
       )
     : s;
 
-/** An operation's inputs as the description gives them: query parameters, or the JSON body's properties. */
+/** An operation's inputs as the description gives them: path and query parameters, or the JSON body's properties. */
 function paramsOf(op: AnyOperation): Param[] {
-  const d = (doc.paths as Record<string, Record<string, Schema>>)[op.path][op.method];
+  const d = (doc.paths as Record<string, Record<string, Schema>>)[op.path.replace(/:(\w+)/g, "{$1}")][op.method];
   if (op.method === "get" || op.method === "delete")
-    return (d.parameters ?? []).map((p: Schema) => ({ name: p.name, required: !!p.required, schema: resolve(p.schema) }));
+    return (d.parameters ?? []).map((p: Schema) => ({ name: p.name, required: !!p.required, schema: resolve(p.schema), inPath: p.in === "path" }));
   const body = resolve(d.requestBody.content["application/json"].schema);
   return Object.entries((body.properties ?? {}) as Record<string, Schema>).map(([name, s]) => ({
     name,
@@ -177,7 +179,7 @@ function invalidInputs(op: AnyOperation, base: Record<string, unknown>): Invalid
     const s = p.schema;
     const types = typesOf(s);
     const put = (what: string, v: unknown) => out.push({ what: `${p.name}: ${what}`, field: p.name, input: { ...base, [p.name]: v } });
-    if (p.required) {
+    if (p.required && !p.inPath) {
       const { [p.name]: _, ...rest } = base;
       out.push({ what: `${p.name} missing`, field: p.name, input: rest });
     }

@@ -325,6 +325,8 @@ export interface EditionSeen {
   historySince: string;
   fileName: string | null;
   url: string | null;
+  /** The SHA-256 of the file loaded (hex), where the run recorded it. */
+  sha256: string | null;
   loadedAt: string | null;
 }
 
@@ -332,17 +334,26 @@ export async function editionsSeen(db: D1Database, source: string, scopes?: stri
   const only = scopes?.length ? ` AND s.scope IN (${scopes.map((_, i) => `?${i + 2}`).join(", ")})` : "";
   const rows = await db
     .prepare(
-      `SELECT s.scope, s.edition_date, s.history_since, r.file_name, r.url, r.finished_at
+      `SELECT s.scope, s.edition_date, s.history_since, r.file_name, r.url, r.sha256, r.finished_at
          FROM ${stateAt(view)} s LEFT JOIN register_runs r ON r.id = s.published_run WHERE s.source = ?1${only} ORDER BY s.scope`,
     )
     .bind(source, ...(scopes ?? []))
-    .all<{ scope: string; edition_date: string | null; history_since: string; file_name: string | null; url: string | null; finished_at: string | null }>();
+    .all<{
+      scope: string;
+      edition_date: string | null;
+      history_since: string;
+      file_name: string | null;
+      url: string | null;
+      sha256: string | null;
+      finished_at: string | null;
+    }>();
   return rows.results.map((r) => ({
     scope: r.scope,
     editionDate: r.edition_date,
     historySince: r.history_since,
     fileName: r.file_name,
     url: r.url,
+    sha256: r.sha256,
     loadedAt: r.finished_at,
   }));
 }

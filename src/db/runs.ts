@@ -37,14 +37,16 @@ export interface NewRun {
   /** A change window read by the run (CQC), and whether the run reads it to its end. */
   window?: { start: string; end: string; complete: boolean };
   sample: boolean;
+  /** The SHA-256 of the file (hex), where the run loads one. */
+  sha256?: string | null;
 }
 
 /** Records a new run, outcome "running"; returns its id. */
 export async function insertRun(db: D1Database, run: NewRun): Promise<number> {
   const row = await db
     .prepare(
-      `INSERT INTO register_runs (source, scope, edition_date, file_name, url, mode, started_at, window_start, window_end, window_complete, sample)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      `INSERT INTO register_runs (source, scope, edition_date, file_name, url, mode, started_at, window_start, window_end, window_complete, sample, sha256)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
     )
     .bind(
       run.source,
@@ -58,6 +60,7 @@ export async function insertRun(db: D1Database, run: NewRun): Promise<number> {
       run.window?.end ?? null,
       run.window ? Number(run.window.complete) : null,
       run.sample ? 1 : 0,
+      run.sha256 ?? null,
     )
     .first<{ id: number }>();
   return row!.id;

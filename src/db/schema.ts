@@ -128,6 +128,8 @@ export const registerRuns = sqliteTable("register_runs", {
   windowComplete: integer("window_complete"),
   sample: integer("sample").notNull().default(0),
   notes: text("notes"),
+  /** The SHA-256 of the file loaded (hex; migrations/0012_receipts.sql), where the run had one. */
+  sha256: text("sha256"),
 });
 
 export const registerState = sqliteTable(
@@ -388,6 +390,20 @@ export const logoCompanies = sqliteTable("logo_companies", {
   resolvedAt: integer("resolved_at").notNull(),
 });
 
+// migrations/0012_receipts.sql: signed receipts of checks (issue 33 §2). Times are epoch milliseconds.
+
+export const receipts = sqliteTable("receipts", {
+  id: text("id").primaryKey(),
+  accountId: text("account_id").notNull(),
+  createdAt: integer("created_at").notNull(),
+  operation: text("operation").notNull(),
+  kid: text("kid").notNull(),
+  jws: text("jws").notNull(),
+  contentType: text("content_type").notNull(),
+  /** The reply's body, as sent. */
+  body: text("body").notNull(),
+});
+
 /** Every table of the main database (binding DB), by name: test/db/schema.test.ts checks it against migrations/. */
 export const mainTables = {
   orgs,
@@ -416,6 +432,7 @@ export const mainTables = {
   logoFiles,
   logoImages,
   logoCompanies,
+  receipts,
 };
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -65,6 +65,7 @@ import { revokeApiKey } from "./account/revokeApiKey";
 import { listPublishableKeys } from "./account/listPublishableKeys";
 import { createPublishableKey } from "./account/createPublishableKey";
 import { revokePublishableKey } from "./account/revokePublishableKey";
+import { getReceipt } from "./account/getReceipt";
 import { startSignup } from "./account/startSignup";
 import { verifySignup } from "./account/verifySignup";
 
@@ -130,6 +131,7 @@ export const operations: readonly AnyOperation[] = [
   listPublishableKeys,
   createPublishableKey,
   revokePublishableKey,
+  getReceipt,
   startSignup,
   verifySignup,
 ] as unknown as AnyOperation[];

@@ -53,7 +53,7 @@ function send(c: Context<AppEnv>, o: Outcome): Response {
   }
   headers.set("content-type", "application/json; charset=utf-8");
   headers.set(requestIdHeader, c.get("requestId"));
-  return new Response(JSON.stringify(o.body), { status: o.status, headers });
+  return new Response(o.text ?? JSON.stringify(o.body), { status: o.status, headers });
 }
 
 /** Whether an If-None-Match header names the ETag (weak comparison, as RFC 9110 asks of GET). */
@@ -67,13 +67,14 @@ const CORS_HEADERS = {
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "GET, OPTIONS",
   "access-control-allow-headers": "content-type",
-  "access-control-expose-headers": "x-request-id, retry-after, etag, x-logo-source",
+  "access-control-expose-headers": "x-request-id, retry-after, etag, x-logo-source, x-receipt-id, x-receipt",
   "access-control-max-age": "86400",
 };
 
 /** Reads the raw input of a call: query parameters for GET/DELETE, the JSON body otherwise. */
 async function rawInput(c: Context<AppEnv>, op: AnyOperation): Promise<unknown> {
-  if (op.method === "get" || op.method === "delete") return c.req.query();
+  // Path parameters (`/api/v1/receipts/:id`) are part of the input, beside the query.
+  if (op.method === "get" || op.method === "delete") return { ...c.req.query(), ...c.req.param() };
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(type))
     throw new ApiError("unsupported_media_type", "Send the body as JSON with `content-type: application/json`.", { field: "body" });
@@ -175,6 +176,14 @@ export function buildApp(given?: readonly AnyOperation[]) {
   });
   app.get("/apis.json", (c) => edgeCached(c, async () => c.json(apisJson(await allOps(), baseUrl(c)))));
   app.get("/changelog", (c) => changelogResponse(c.req.header("accept")));
+  // The public keys receipts are signed with (issue 33 §2): the current one and every retired one, by kid.
+  // Loaded when first asked for (with jose), as MCP is: never at a cold start.
+  app.get("/.well-known/jwks.json", async (c) =>
+    c.body(JSON.stringify((await import("../sources/receipts/signer")).receiptKeys(c.env).jwks), 200, {
+      "content-type": "application/jwk-set+json",
+      "cache-control": "public, max-age=300",
+    }),
+  );
   // Loaded when first called (with ical.js), as /mcp is (with the MCP SDK): esbuild wraps a module reached only by
   // import() in an initialiser it runs on that first call, so neither's top level runs at a cold start (issue 30 §1).
   app.get("/api/v1/deadlines.ics", async (c) => (await import("./calendarFeed")).calendarFeedResponse(c));

@@ -21,11 +21,8 @@ export function newPublishableKey(): string {
   return `pk_${b64url(crypto.getRandomValues(new Uint8Array(18)))}`;
 }
 
-/** The SHA-256 of bytes, as hex. */
-export async function sha256HexOf(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", bytes);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
+/** The SHA-256 of bytes, as hex (the shared kernel's). */
+export { sha256HexOfBytes as sha256HexOf } from "../shared/bytes";
 
 /** A capability token (a calendar feed's address): 192 random bits, base64url, 32 characters. */
 export function newCapabilityToken(): string {

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ERROR_CODES } from "./errors";
 import { errorsOf } from "./openapi";
-import { type AnyOperation, priceText, slugOf } from "./registry";
+import { type AnyOperation, fillPath, priceText, slugOf } from "./registry";
 
 interface JsonSchemaProp {
   type?: string | string[];
@@ -54,9 +54,10 @@ export function parameterRows(op: AnyOperation): string {
 function exampleRequest(op: AnyOperation, base: string): string {
   const key = op.auth === "key" ? ` \\\n  -H "x-api-key: $API_KEY"` : "";
   if (op.method === "get" || op.method === "delete") {
-    const qs = new URLSearchParams(Object.entries(op.example).map(([k, v]) => [k, String(v)])).toString();
+    const { path, rest } = fillPath(op.path, op.example);
+    const qs = new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, String(v)])).toString();
     const m = op.method === "delete" ? "-X DELETE " : "";
-    return `curl ${m}"${base}${op.path}${qs ? `?${qs}` : ""}"${key}`;
+    return `curl ${m}"${base}${path}${qs ? `?${qs}` : ""}"${key}`;
   }
   return `curl -X ${op.method.toUpperCase()} "${base}${op.path}"${key} \\\n  -H "content-type: application/json" \\\n  -d '${JSON.stringify(op.example)}'`;
 }

@@ -12,6 +12,8 @@ import { originAllowed, pageOrigin } from "../services/net/origins";
 import { BOOKMARK_HEADER, parseBookmarks, readSessions } from "../db/sessions";
 import { type Services, buildServices, ledgerReads } from "./services";
 import { configureTestHosts } from "../shared/testHosts";
+import { type Evidence, receiptClaims } from "../services/receipts/claims";
+import { putReceipt } from "../db/receipts";
 
 /**
  * The gateway: one path for every call, over HTTP and over MCP alike.
@@ -44,6 +46,8 @@ export interface Outcome {
   headers: Record<string, string>;
   /** An image reply's bytes and media type (imageOutput operations), sent as they are. */
   image?: { bytes: Uint8Array; contentType: string };
+  /** The JSON body as text, when it must be sent byte for byte as written (a receipt signed its digest). */
+  text?: string;
 }
 
 export interface CallMeta {
@@ -475,6 +479,7 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
     }
 
     let partial = 0;
+    const evidence: Evidence[] = [];
     const controller = new AbortController();
     const ctx: OpContext = {
       services: buildServices(env, { ledger: ledgerReads(ledgers), ...meta.services }, reads),
@@ -500,6 +505,7 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
         partial = Math.min(ledger?.charged ?? 0, partial + Math.max(0, Math.floor(n)));
       },
       waitUntil: meta.waitUntil,
+      cite: (e) => void evidence.push(e),
     };
     const limit = op.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const result = await withTimeout(op.handler(input, ctx), limit, () => {
@@ -516,6 +522,9 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
     if (ledger) refundHeaders(headers, await ledger.givePartBack(partial));
     const outcome: Outcome = { status: reply.init.status ?? 200, body: reply.body, headers };
     if (image) outcome.image = { bytes: image.bytes, contentType: image.contentType };
+    // A check's charged reply carries a signed receipt of what was asked, a digest of the body sent and its evidence.
+    if (op.receipt && auth && ledger && ledger.charged > 0 && !image)
+      await attachReceipt(env, outcome, { op, input, auth, meta, now: new Date(now), evidence, origin: meta.origin ?? "http://localhost" });
     if (idem) await idempotencyFinish(env, idem, outcome);
     return outcome;
   } catch (e) {
@@ -529,6 +538,63 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
       else await idempotencyFinish(env, idem, outcome);
     }
     return outcome;
+  }
+}
+
+// ---- Receipts (issue 33 §2) ----
+
+/**
+ * Signs and keeps the receipt of a charged check: the claims (services/receipts/claims.ts) with the SHA-256 of the body
+ * as it will be sent (`outcome.text`), signed (sources/receipts/signer.ts) and stored with the body. A receipt that
+ * cannot be made (no signing key in production, the database failing) leaves the reply as it is, saying why in
+ * `x-receipt-unavailable`: the answer stands; only its receipt is missing.
+ */
+async function attachReceipt(
+  env: Env,
+  outcome: Outcome,
+  a: { op: AnyOperation; input: unknown; auth: Authenticated; meta: CallMeta; now: Date; evidence: Evidence[]; origin: string },
+): Promise<void> {
+  // jose is loaded on the first receipt, not at a cold start.
+  const keys = (await import("../sources/receipts/signer")).receiptKeys(env);
+  if (!keys.signer) {
+    outcome.headers["x-receipt-unavailable"] = "no signing key is configured";
+    return;
+  }
+  try {
+    const text = JSON.stringify(outcome.body);
+    const id = newId("rcpt");
+    const claims = receiptClaims({
+      id,
+      origin: a.origin,
+      now: a.now,
+      accountId: a.auth.caller.accountId,
+      operation: a.op.operationId,
+      method: a.op.method,
+      path: a.op.path,
+      input: a.input,
+      status: outcome.status,
+      contentType: "application/json; charset=utf-8",
+      bodySha256: await sha256Hex(text),
+      requestId: a.meta.requestId,
+      evidence: a.evidence,
+    });
+    const jws = await keys.signer.sign(claims);
+    await putReceipt(env.DB, {
+      id,
+      accountId: a.auth.caller.accountId,
+      createdAt: a.now.getTime(),
+      operation: a.op.operationId,
+      kid: keys.signer.kid,
+      jws,
+      contentType: claims.reply.contentType,
+      body: text,
+    });
+    outcome.text = text;
+    outcome.headers["x-receipt-id"] = id;
+    outcome.headers["x-receipt"] = jws;
+  } catch (e) {
+    console.error(JSON.stringify({ requestId: a.meta.requestId, receipt: "not made", error: String((e as Error)?.message ?? e) }));
+    outcome.headers["x-receipt-unavailable"] = "the receipt could not be made just now";
   }
 }
 

@@ -63,7 +63,9 @@ export function buildMcpServer(env: Env, ops: readonly AnyOperation[], headers: 
           return { content: [{ type: "image" as const, data: toBase64(outcome.image.bytes), mimeType: outcome.image.contentType }] };
         const text = JSON.stringify(outcome.body);
         if (outcome.status >= 400) return { isError: true, content: [{ type: "text" as const, text }] };
-        return { content: [{ type: "text" as const, text }], structuredContent: outcome.body as Record<string, unknown> };
+        // A check's signed receipt (issue 33 §2) travels in _meta, as the headers carry it over HTTP.
+        const receipt = outcome.headers["x-receipt"] ? { _meta: { receiptId: outcome.headers["x-receipt-id"], receipt: outcome.headers["x-receipt"] } } : {};
+        return { content: [{ type: "text" as const, text }], structuredContent: outcome.body as Record<string, unknown>, ...receipt };
       },
     );
   }

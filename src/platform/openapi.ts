@@ -5,7 +5,7 @@ import { getRefId, zodToOpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { ERROR_CODES, type ErrorCode } from "./errors";
 import { PLANS } from "./plans";
 import { INPUT_LIMITS, limitParam } from "./schemas";
-import { mediaTypesOf, type AnyOperation, priceText } from "./registry";
+import { mediaTypesOf, pathParamsOf, type AnyOperation, priceText } from "./registry";
 import { API_VERSION } from "../shared/version";
 import { FAMILIES } from "./families";
 
@@ -72,6 +72,8 @@ Results come from public sources and may be inaccurate or out of date; they are 
 **Credits.** One balance per account, shared by all its keys (or per organisation pool), across every endpoint; each operation states its price (\`x-credits\`). A charged reply carries \`x-credits-remaining\`. Errors are never charged: bad input is refused before charging, and any error after charging (a 5xx, a time-out, a 404) gives the credits back, shown in \`x-credits-refunded\`. When the credit ledger is too slow to confirm a refund before the reply, the reply says \`x-credits-refund-pending: <n>\` instead (those credits are given back shortly, once), and a 503 \`ledger_unavailable\` says whether its charge was never made, was given back, or is being cancelled. POST and PUT accept \`Idempotency-Key\`: a repeat returns the first reply and is charged once.
 
 **A register as it stood on a date (\`asOf\`).** To evidence a check made in the past (a supplier on HMRC's register when it was onboarded, a sponsor licensed when a worker was assigned), every register check and licences-and-registers take \`asOf=YYYY-MM-DD\`: the answer is what the register said in its newest edition published on or before that date, from the editions this service has kept, and the reply's \`asOf\` names those editions and the files they came from, and when each organisation found first appeared in them and, where it has left, when. A date before the first edition kept answers 422 \`date_out_of_range\` naming the first date that can be answered for; a date after today is 400. Companies House facts (\`company\`) and the sanctions list describe today; \`asOf.companyNameOnDate\` gives the company's name on the date from its former names.
+
+**Signed receipts.** Every charged reply of a check (the register checks, licences-and-registers) carries a receipt, in the headers \`x-receipt-id\` and \`x-receipt\` (over MCP, in the result's \`_meta\`): a JWS this service signed (EdDSA, Ed25519) stating the time, your account id (never your key), the request as read, the SHA-256 of the reply's body exactly as sent, and the evidence the answer rests on (each register edition read, the file it came from and that file's SHA-256). Keep it with the reply in a compliance file: it verifies offline with any JOSE library against \`/.well-known/jwks.json\` (every key ever used stays there), and a changed byte in either fails. \`GET /api/v1/receipts/{id}\` returns a receipt and its reply for five years at least (free, your own account's only).
 
 **Publishable keys and logos in \`<img>\` tags.** \`GET /api/v1/company-logo/image\` answers a company's logo as the image itself, by website domain or company number, for page source: \`<img src="…/api/v1/company-logo/image?domain=example.co.uk&size=64&key=pk_…">\`. It needs no key; a publishable key (\`pk_…\`, made with \`POST /api/v1/account/publishable-keys\`) raises its limit and works only from pages on the origins its account named (the browser's Origin or Referer). A publishable key works nowhere else, spends no credits and may be public; a secret key is refused there (403 \`secret_key_refused\`), since anything in an image address is public.
 
@@ -197,6 +199,14 @@ export const mediaRange = (types: readonly string[]): string => {
   return types.length === 1 ? types[0] : tops.length === 1 ? `${tops[0]}/*` : "*/*";
 };
 
+/** An operation's input as the description states it: its path parameters, and its query (the rest of its fields). */
+function splitPathParams(op: AnyOperation): { params: z.ZodObject; query: z.ZodObject } {
+  const names = new Set(pathParamsOf(op.path));
+  const shape = op.input.shape as Record<string, z.ZodType>;
+  const part = (inPath: boolean) => z.object(Object.fromEntries(Object.entries(shape).filter(([k]) => names.has(k) === inPath)));
+  return { params: part(true), query: part(false) };
+}
+
 /** Registers every operation's path on an OpenAPIHono registry (routes themselves are mounted by app.ts). */
 export function registerOperations(app: OpenAPIHono<any>, ops: readonly AnyOperation[]): void {
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "x-api-key" });
@@ -245,7 +255,9 @@ export function registerOperations(app: OpenAPIHono<any>, ops: readonly AnyOpera
       tags: [op.family],
       request:
         op.method === "get" || op.method === "delete"
-          ? { query: op.input }
+          ? pathParamsOf(op.path).length
+            ? splitPathParams(op)
+            : { query: op.input }
           : { body: { content: { "application/json": { schema: op.input } }, required: true } },
       responses: responses as any,
       security: op.auth === "key" ? [{ ApiKey: [] }] : op.auth === "publishable" ? [{}, { PublishableKey: [] }] : [],

@@ -3,6 +3,7 @@ import type { ErrorCode } from "./errors";
 import type { PlanId } from "./plans";
 import type { Services } from "./services";
 import { lazy } from "../shared/lazy";
+import type { Evidence } from "../services/receipts/claims";
 import { closedInput } from "./schemas";
 
 /** Who is calling, as the gateway established it. Null on keyless operations (and on publishable ones: see OpContext.publishable). */
@@ -45,6 +46,11 @@ export interface OpContext {
   refund(credits: number): void;
   /** Let the Worker finish background work after replying. */
   waitUntil(p: Promise<unknown>): void;
+  /**
+   * Names something the answer rests on (a register's edition and its file, an upstream read), for the call's signed
+   * receipt (operations with `receipt: true`; issue 33 §2). Optional: contexts made outside the gateway have none.
+   */
+  cite?(evidence: Evidence): void;
 }
 
 /** A handler may return `new Reply(body, { headers })` to set extra reply headers (e.g. Cache-Control). */
@@ -119,6 +125,11 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   maxBodyBytes?: number;
   /** Browsers may call it from any origin (company-logo). */
   cors?: boolean;
+  /**
+   * A check whose charged replies carry a signed receipt (issue 33 §2): the gateway signs what was asked, a digest of
+   * the reply and the evidence the handler cited (ctx.cite), keeps both, and sends `x-receipt-id` and `x-receipt`.
+   */
+  receipt?: true;
   /** An example request (query or body) used in the generated docs. */
   example: Record<string, unknown>;
   /**
@@ -170,9 +181,26 @@ export function priceText(price: Price<any>): string {
   return price.rule;
 }
 
-/** The slug of an operation's Markdown page: the path under /api/v1, with `/` as `-`. */
+/** The slug of an operation's Markdown page: the path under /api/v1, with `/` as `-` (a path parameter by its name). */
 export const slugOf = (op: { path: string }): string =>
   op.path
     .replace(/^\/api\/v1\//, "")
-    .replace(/[{}]/g, "")
+    .replace(/[{}:]/g, "")
     .replace(/\//g, "-") || "root";
+
+/** The names of a path's parameters (`/api/v1/receipts/:id` → ["id"]). */
+export const pathParamsOf = (path: string): string[] => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+
+/**
+ * A request's path with its parameters filled in from `input` (each encoded), and the rest of the input (the query or
+ * body): how the docs' examples and the tests address an operation with path parameters.
+ */
+export function fillPath(path: string, input: Record<string, unknown>): { path: string; rest: Record<string, unknown> } {
+  const rest = { ...input };
+  const filled = path.replace(/:(\w+)/g, (_, name: string) => {
+    const v = rest[name];
+    delete rest[name];
+    return encodeURIComponent(String(v ?? ""));
+  });
+  return { path: filled, rest };
+}

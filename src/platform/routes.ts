@@ -68,6 +68,7 @@ export const routes: readonly OperationRoute[] = [
   { operationId: "listPublishableKeys", method: "get", path: "/api/v1/account/publishable-keys", cors: false, load: () => import("../operations/account/listPublishableKeys").then((m) => m.listPublishableKeys as unknown as AnyOperation) },
   { operationId: "createPublishableKey", method: "post", path: "/api/v1/account/publishable-keys", cors: false, load: () => import("../operations/account/createPublishableKey").then((m) => m.createPublishableKey as unknown as AnyOperation) },
   { operationId: "revokePublishableKey", method: "delete", path: "/api/v1/account/publishable-keys", cors: false, load: () => import("../operations/account/revokePublishableKey").then((m) => m.revokePublishableKey as unknown as AnyOperation) },
+  { operationId: "getReceipt", method: "get", path: "/api/v1/receipts/:id", cors: false, load: () => import("../operations/account/getReceipt").then((m) => m.getReceipt as unknown as AnyOperation) },
   { operationId: "startSignup", method: "post", path: "/api/v1/signup", cors: false, load: () => import("../operations/account/startSignup").then((m) => m.startSignup as unknown as AnyOperation) },
   { operationId: "verifySignup", method: "post", path: "/api/v1/signup/verify", cors: false, load: () => import("../operations/account/verifySignup").then((m) => m.verifySignup as unknown as AnyOperation) },
 ];

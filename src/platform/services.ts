@@ -51,6 +51,7 @@ import type { PdfText } from "../sources/documents/pdf";
 import { type ImageMaker, readersBrowser, readersImages, readersPdf } from "../sources/readers/client";
 import { logoCompany, logoFile, logoImage, putLogoCompany, putLogoFile, putLogoImage } from "../db/logos";
 import { createPublishableKey, publishableKeysOf, revokePublishableKey } from "../db/publishableKeys";
+import { receiptOf } from "../db/receipts";
 import type { Phraser } from "../services/documents/summary";
 import type { Browser } from "../services/web/rendered";
 import { InputError } from "../shared/errors";
@@ -103,6 +104,7 @@ const watchStore = {
   deliveryCounts,
 };
 const logoStore = { logoImage, putLogoImage, logoFile, putLogoFile, logoCompany, putLogoCompany };
+const receiptStore = { receiptOf };
 const publishableKeyStore = { createPublishableKey, publishableKeysOf, revokePublishableKey };
 const accountStore = { createChallenge, attemptChallenge, useChallenge, accountByContact, issueKey, activeKeyCount, revokeAccountKey };
 
@@ -165,6 +167,8 @@ export interface Services {
   images: ImageMaker;
   /** The logo files fetched and the images made from them, and companies' confirmed websites for them (db/logos.ts). */
   logos: Bound<typeof logoStore>;
+  /** Signed receipts of checks and the replies they cover (db/receipts.ts; the gateway writes them). */
+  receipts: Bound<typeof receiptStore>;
   /** Publishable keys (pk_…): made, listed and revoked by their account. */
   publishableKeys: Bound<typeof publishableKeyStore>;
   /**
@@ -245,6 +249,7 @@ export function buildServices(env: Env, overrides: Partial<Services> = {}, reads
     },
     calendarFeeds: bindDb(env.DB, calendarFeedStore),
     logos: bindDb(env.DB, logoStore),
+    receipts: bindDb(env.DB, receiptStore),
     publishableKeys: {
       ...bindDb(env.DB, publishableKeyStore),
       // A publishable key revoked through the API stops at once in this isolate (within the key cache's few seconds elsewhere).

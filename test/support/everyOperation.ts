@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import { ingestEdition } from "../../src/jobs/ingest/job";
-import type { AnyOperation } from "../../src/platform/registry";
+import { type AnyOperation, fillPath } from "../../src/platform/registry";
 import { REGISTER_CATALOGUE, type SampleFile } from "../../src/services/registers/catalogue";
 import { REGISTER_SOURCES } from "../../src/services/registers/types";
 import type { EditionFile } from "../../src/jobs/ingest/adapter";
@@ -62,6 +62,13 @@ export const SETUP: Record<string, (key: string | undefined) => Promise<Record<s
     });
     expect(r.status, "publishable key made before revoking it").toBe(201);
     return { key: ((await r.json()) as { key: string }).key };
+  },
+  // A receipt to read: a charged check's reply carries one.
+  getReceipt: async (key) => {
+    const r = await call("/api/v1/sra-check?company=Riverine%20Solicitors", { key });
+    expect(r.status, "a check before reading its receipt").toBe(200);
+    await r.body?.cancel();
+    return { id: r.headers.get("x-receipt-id") };
   },
   getWatchWebhook: async (key) => setHook(key),
   removeWatchWebhook: async (key) => setHook(key),
@@ -152,8 +159,9 @@ export const titleOf = (op: AnyOperation) => [op.operationId, `(${op.method.toUp
 /** The request for `input`: a query string for GET and DELETE, a JSON body for POST and PUT. */
 export function requestOf(op: AnyOperation, input: Record<string, unknown>, key?: string): [string, RequestInit & { key?: string }] {
   if (op.method === "get" || op.method === "delete") {
-    const q = new URLSearchParams(Object.entries(input).map(([k, v]) => [k, String(v)]));
-    return [`${op.path}${q.size ? `?${q}` : ""}`, { method: op.method.toUpperCase(), key }];
+    const { path, rest } = fillPath(op.path, input);
+    const q = new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, String(v)]));
+    return [`${path}${q.size ? `?${q}` : ""}`, { method: op.method.toUpperCase(), key }];
   }
   return [op.path, { method: op.method.toUpperCase(), key, headers: { "content-type": "application/json" }, body: JSON.stringify(input) }];
 }

@@ -1,12 +1,15 @@
-import { z } from "@hono/zod-openapi";
-import type { RegisterReads } from "../../db/registers";
+import type { z } from "@hono/zod-openapi";
 import { ApiError } from "../../platform/errors";
 import type { OpContext } from "../../platform/registry";
+import type { Services } from "../../platform/services";
 import { IsoDate } from "../../platform/schemas";
 import type { CompanyProfile } from "../../services/companies/profile";
 import { REGISTER_CATALOGUE as REGISTERS } from "../../services/registers/catalogue";
 import type { RegisterSource } from "../../services/registers/types";
 import type { LookupResult } from "./lookup";
+import type { AsOfReply } from "./schemas";
+
+type RegisterReads = Services["registers"];
 
 /**
  * A register as it stood on a date (issue 33 §1): every register check, and licences-and-registers, can answer from the
@@ -19,42 +22,6 @@ import type { LookupResult } from "./lookup";
 export const AsOfParam = IsoDate.describe(
   "Answer as the register stood on this date (YYYY-MM-DD): from the newest edition published on or before it, among the editions this service has kept. Not after today; a date before the first edition kept answers 422 `date_out_of_range` naming the first date it can answer for. Without it, the newest edition.",
 );
-
-export const AsOfReply = z
-  .object({
-    date: z.string().describe("The date asked for."),
-    editions: z
-      .array(
-        z.object({
-          part: z.string().nullable().describe("The part of the register (the sponsors' `workers` or `students`), or null for a register of one part."),
-          editionDate: z.string().nullable().describe("The date of the edition answered from: the newest published on or before `date`."),
-          file: z.string().nullable().describe("The file that edition was loaded from, as the publisher named it."),
-          url: z.string().nullable().describe("Where it was fetched from (null for a file loaded by hand)."),
-          loadedAt: z.string().nullable().describe("When the service loaded it."),
-        }),
-      )
-      .describe("The editions the answer rests on."),
-    entries: z
-      .array(
-        z.object({
-          name: z.string(),
-          firstListed: z.string().describe("The first edition kept that lists it."),
-          leftOn: z
-            .string()
-            .nullable()
-            .describe("The first edition kept without it (on or before `date`, or after it: from the newest edition), or null while it is listed."),
-        }),
-      )
-      .describe("For each organisation found: when it first appeared in the editions kept and, where it has left the register, when."),
-    companyNameOnDate: z
-      .string()
-      .nullable()
-      .optional()
-      .describe("The company's name on `date`, from Companies House's record of its former names (when `company` was read)."),
-    note: z.string().describe("What describes the date and what describes today."),
-  })
-  .describe("Present when the request gave `asOf`: the register as it stood on that date.")
-  .openapi("RegisterAsOf");
 
 export type AsOf = z.infer<typeof AsOfReply>;
 

@@ -3,6 +3,7 @@ import { type AnyOperation, defineOperation } from "../../platform/registry";
 import type { Services } from "../../platform/services";
 import type { RegisterSource } from "../../services/registers/types";
 import { NotFoundError } from "../../shared/errors";
+import { citeCompaniesHouse, citeEditions } from "./evidence";
 import { AsOfParam, asOfReply, registerAt, summaryAsOf } from "./asOf";
 import { type LookupOptions, type LookupResult, checkReply, lookup } from "./lookup";
 import { CompanyQuery, MATCH_RULE_DOC } from "./schemas";
@@ -58,6 +59,7 @@ export function registerCheck<O extends z.ZodObject, S extends RegisterSource>(s
     auth: "key",
     errors: ["not_found", "upstream_unavailable", "date_out_of_range"],
     readOnly: true,
+    receipt: true,
     example: spec.example,
     ...(spec.exampleReply === undefined ? {} : { exampleReply: spec.exampleReply }),
     async handler({ company, asOf }, ctx) {
@@ -74,6 +76,9 @@ export function registerCheck<O extends z.ZodObject, S extends RegisterSource>(s
         throw new NotFoundError(`As the register stood on ${asOf} (edition of ${editions}): ${e.message}`, e.query);
       }
       const reply = await spec.reply({ company, found, base: (entities) => checkReply(services, spec.source, found, entities), services });
+      // The receipt's evidence: the editions read (of the parts the entries come from) and Companies House when read.
+      await citeEditions(ctx, services.registers, spec.source, [...new Set(found.found.map((f) => f.entry.scope))]);
+      if (found.company) citeCompaniesHouse(ctx);
       if (!at || !asOf) return reply;
       const block = await asOfReply(ctx, spec.source, asOf, at, found);
       const r = reply as { summary?: string };

@@ -1,5 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import { AsOfReply } from "./asOf";
 import type { RegisterEditionInfo } from "../../services/registers/types";
 import { INPUT_LIMITS } from "../../platform/schemas";
 import type { RegisterSource } from "../../services/registers/types";
@@ -110,6 +109,43 @@ export const matchOut = (f: { match: { score: number; matchedName: string; reaso
   basis: f.certainty.basis,
   definite: f.certainty.definite,
 });
+
+/** The `asOf` part of a register check's reply (issue 33 §1; src/app/registers/asOf.ts). */
+export const AsOfReply = z
+  .object({
+    date: z.string().describe("The date asked for."),
+    editions: z
+      .array(
+        z.object({
+          part: z.string().nullable().describe("The part of the register (the sponsors' `workers` or `students`), or null for a register of one part."),
+          editionDate: z.string().nullable().describe("The date of the edition answered from: the newest published on or before `date`."),
+          file: z.string().nullable().describe("The file that edition was loaded from, as the publisher named it."),
+          url: z.string().nullable().describe("Where it was fetched from (null for a file loaded by hand)."),
+          loadedAt: z.string().nullable().describe("When the service loaded it."),
+        }),
+      )
+      .describe("The editions the answer rests on."),
+    entries: z
+      .array(
+        z.object({
+          name: z.string(),
+          firstListed: z.string().describe("The first edition kept that lists it."),
+          leftOn: z
+            .string()
+            .nullable()
+            .describe("The first edition kept without it (on or before `date`, or after it: from the newest edition), or null while it is listed."),
+        }),
+      )
+      .describe("For each organisation found: when it first appeared in the editions kept and, where it has left the register, when."),
+    companyNameOnDate: z
+      .string()
+      .nullable()
+      .optional()
+      .describe("The company's name on `date`, from Companies House's record of its former names (when `company` was read)."),
+    note: z.string().describe("What describes the date and what describes today."),
+  })
+  .describe("Present when the request gave `asOf`: the register as it stood on that date.")
+  .openapi("RegisterAsOf");
 
 /** Fields every register check reply has (SPEC §2.1, §2.5, §2.6): the echo, the company, how it matched, history, provenance. */
 export const CheckReplyFields = {

@@ -7,6 +7,7 @@ import { ADAPTERS } from "./adapters";
 import type { IngestJob } from "./message";
 import type { IngestPorts } from "../ports";
 import type { IngestDbs } from "./store";
+import { sha256HexOfBytes } from "../../shared/bytes";
 import { type RunResult, RunRefused, beginRun, completeRun, failRun, stageRecords } from "./pipeline";
 
 export interface IngestOptions {
@@ -53,6 +54,7 @@ export async function ingestEdition(dbs: IngestDbs, file: EditionFile, opts: Ing
     url: file.url,
     mode: parsed.mode,
     sample: file.sample,
+    sha256: file.bytes ? await sha256HexOfBytes(file.bytes) : null,
     now: opts.now,
   });
   try {
@@ -144,6 +146,7 @@ export async function handleIngestJob(ports: IngestPorts, job: IngestJob, opts: 
           url: file.url,
           mode: parsed.mode,
           window: w && { start: w.start, end: w.end, complete: w.read >= w.total },
+          sha256: file.bytes ? await sha256HexOfBytes(file.bytes) : null,
           now: opts.now,
         });
       } catch (e) {

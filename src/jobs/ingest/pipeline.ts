@@ -28,6 +28,8 @@ export interface RunMeta {
   window?: ChangeWindow & { complete: boolean };
   /** Our own sample data (npm start), never mixed with a real edition: see completeRun. */
   sample?: boolean;
+  /** The SHA-256 of the file (hex), named by the receipts of answers that rest on this edition. */
+  sha256?: string | null;
   now?: Date;
 }
 
@@ -74,6 +76,7 @@ export async function beginRun(dbs: IngestDbs, meta: RunMeta): Promise<number> {
     startedAt: now.toISOString(),
     window: meta.window,
     sample: !!meta.sample,
+    sha256: meta.sha256 ?? null,
   });
 }
 

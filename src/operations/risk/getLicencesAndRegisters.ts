@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../platform/errors";
 import { defineOperation } from "../../platform/registry";
 import { AsOfParam, companyNameOn } from "../../app/registers/asOf";
+import { citeCompaniesHouse, citeEditions } from "../../app/registers/evidence";
 import { type CompanyProfile, registerCompany } from "../../services/companies/profile";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { ORGANISATION_REGISTERS, type OrganisationRegister, REGISTER_CATALOGUE, registerNumberOf } from "../../services/registers/catalogue";
@@ -374,6 +375,7 @@ export const getLicencesAndRegisters = defineOperation({
   auth: "key",
   errors: ["not_found", "upstream_unavailable", "date_out_of_range"],
   readOnly: true,
+  receipt: true,
   example: { company: "01234567" },
   async handler({ company, asOf }, ctx) {
     // As of a date (issue 33 §1): each register at its edition of that date; one whose first kept edition is later is
@@ -427,6 +429,11 @@ export const getLicencesAndRegisters = defineOperation({
     const sanctionsNote = sanctions.definiteMatches.length
       ? `${sanctions.note} Entr${sanctions.definiteMatches.length === 1 ? "y" : "ies"} ${sanctions.definiteMatches.map((m) => `${m.listId} (${m.regimes.join(", ") || "regime not stated"}; ${m.reasons.join("; ")})`).join(", ")}.`
       : sanctions.note;
+    // The receipt's evidence: each register's edition read (the parts its matches come from), the sanctions list's, Companies House.
+    for (const r of results) if (r.checked) await citeEditions(ctx, services.registers, r.register);
+    if (list)
+      ctx.cite?.({ source: REGISTER_CATALOGUE.sanctions.title, kind: "register-edition", editionDate: list.listDate, fetchedAt: sanctionsEdition.fetchedAt });
+    citeCompaniesHouse(ctx);
     const registered = registerCompany(profile);
     const notes = companyNotes({ companyUnavailable: undefined, company: registered });
     const summary = summaryOf(registered, results, sanctionsNote, notes);
