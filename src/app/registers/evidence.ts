@@ -22,7 +22,7 @@ export async function citeEditions(ctx: OpContext, reads: Services["registers"],
     });
 }
 
-/** Companies House's company profile, read for the answer (from its cache of a few hours at most). */
-export function citeCompaniesHouse(ctx: OpContext): void {
-  ctx.cite?.({ source: "Companies House public data API (company profile)", kind: "upstream-read", fetchedAt: ctx.now.toISOString() });
+/** Companies House, read for the answer (from its cache of a few hours at most): the company profile, or what else is named. */
+export function citeCompaniesHouse(ctx: OpContext, what = "company profile"): void {
+  ctx.cite?.({ source: `Companies House public data API (${what})`, kind: "upstream-read", fetchedAt: ctx.now.toISOString() });
 }

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { citeCompaniesHouse } from "../../app/registers/evidence";
 import { defineOperation } from "../../platform/registry";
 import { identityVerificationOf } from "../../services/companies/identity";
 import { registerCompany } from "../../services/companies/profile";
@@ -53,9 +54,12 @@ export const checkIdentityVerification = defineOperation({
   auth: "key",
   errors: ["upstream_unavailable"],
   readOnly: true,
+  receipt: true,
   example: { company: "01234567,SC612345" },
   async handler({ company }, ctx) {
     const ch = ctx.services.companiesHouse;
+    // The receipt's evidence: Companies House's profiles, officers and persons with significant control, read now.
+    citeCompaniesHouse(ctx, "company profiles, officers and persons with significant control");
     const today = ctx.now.toISOString().slice(0, 10);
     const results = await mapLimited(company, AT_A_TIME, async ({ asked, number }) => {
       const profile = await ch.getProfile(number);

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { citeCompaniesHouse, citeEditions } from "../../app/registers/evidence";
 import { defineOperation } from "../../platform/registry";
 import type { Services } from "../../platform/services";
 import { registerCompany } from "../../services/companies/profile";
@@ -218,6 +219,7 @@ export const getPublicRecord = defineOperation({
   auth: "key",
   errors: ["not_found", "upstream_unavailable"],
   readOnly: true,
+  receipt: true,
   example: { company: "01234567" },
   async handler({ company }, ctx) {
     const s = ctx.services;
@@ -236,6 +238,11 @@ export const getPublicRecord = defineOperation({
       s.companiesRegister.companyChangesOf(number, COMPANY_CHANGES),
       s.companiesRegister.companiesEdition(),
     ]);
+    // The receipt's evidence: Companies House and The Gazette as read now, each register's edition read, the companies register's.
+    citeCompaniesHouse(ctx, "company profile, filing history, officers, persons with significant control, charges and insolvency");
+    ctx.cite?.({ source: "The Gazette (insolvency notices)", kind: "upstream-read", fetchedAt: ctx.now.toISOString() });
+    for (const r of registers) if (r.edition) await citeEditions(ctx, s.registers, r.register);
+    if (companiesEdition) ctx.cite?.({ source: "Companies House Basic Company Data", kind: "register-edition", editionDate: companiesEdition.editionDate });
     const timeline = publicRecordTimeline({
       profile,
       filings,

@@ -83,6 +83,19 @@ describe("issue 33 §2 signed receipts", () => {
     expect((await call("/api/v1/receipts/not-an-id", { key })).status).toBe(400);
   });
 
+  it("idv-check and public-record carry receipts too, naming Companies House (and for the public record the registers read) as their evidence", async () => {
+    const { key } = await createTestKey({ plan: "enterprise", credits: 1000 });
+    for (const path of ["/api/v1/idv-check?company=01234567", "/api/v1/public-record?company=01234567"]) {
+      const r = await call(path, { key });
+      expect(r.status, path).toBe(200);
+      const body = await r.text();
+      const { payload } = await compactVerify(r.headers.get("x-receipt")!, await jwks());
+      const claims = JSON.parse(new TextDecoder().decode(payload));
+      expect(claims.reply.digest.hex, path).toBe(await sha256(body));
+      expect(claims.evidence.map((e: { source: string }) => e.source).join(" | "), path).toMatch(/Companies House public data API/);
+    }
+  });
+
   it("after a key rotation, a receipt signed with the old key still verifies against the published set (the old public key stays in it)", async () => {
     const make = async (kid: string) => {
       const { privateKey } = await generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true });
