@@ -13,9 +13,9 @@ import { findOnRegister } from "../app/money/registerLookup";
 import type { CompanyProfile } from "../services/companies/profile";
 import type { ContractAward } from "../services/contracts/types";
 import { normaliseCompanyNumber } from "../services/matching/companyNumber";
-import type { RegisterSource } from "../services/registers/types";
+import type { Entry, RegisterSource } from "../services/registers/types";
 import { matchCompany } from "../services/sanctions/match";
-import { type ReadingInput, STRIKE_OFF_DETAIL } from "../services/watch/reading";
+import { type ReadingInput, STRIKE_OFF_DETAIL, WATCHED_REGISTERS } from "../services/watch/reading";
 import { NotFoundError } from "../shared/errors";
 import type { Services } from "./services";
 
@@ -86,7 +86,7 @@ export async function readWatchedCompany(services: Services, company: string, no
     }
   };
 
-  const [chParts, sanctions, payments, contracts, sponsors] = await Promise.all([
+  const [chParts, sanctions, payments, contracts, sponsors, registers] = await Promise.all([
     // Companies House and The Gazette, as checkDistressSignals reads them; none of it for no profile.
     known ? readDistressSources(services, known) : Promise.resolve({}),
     // The UK sanctions list: definite matches only (SPEC §1 rule 6), as checkDistressSignals matches them.
@@ -127,11 +127,24 @@ export async function readWatchedCompany(services: Services, company: string, no
       // Only a definite match is the company's (issue 28 §1): a sponsor matched through a former name may be another business.
       return onRegister(async () => (await findOnRegister(lookups, "sponsors", company)).sure);
     }),
+    // HMRC's AML register, the SRA's, CQC's and the Charity Commission's (issue 33 §3): each loaded register, its
+    // definite matches by the company number on its own record or the registered and former names, with its edition.
+    attempt(async () => {
+      const parts = await Promise.all(
+        WATCHED_REGISTERS.map(async (register) => {
+          const edition = (await services.registers.editionInfo(register)).editionDate;
+          if (!edition) return null; // never loaded: not read, so never "not on it"
+          const entries = await onRegister(async () => (await findOnRegister(lookups, register, company)).sure);
+          return { register, edition, entries: entries as Entry[] };
+        }),
+      );
+      return parts.filter((p): p is NonNullable<typeof p> => p !== null);
+    }),
   ]);
 
   return {
     name: known?.name ?? null,
-    input: { company, readAt, profile, ...chParts, sanctions, payments, contracts, sponsors },
+    input: { company, readAt, profile, ...chParts, sanctions, payments, contracts, sponsors, registers },
   };
 }
 

@@ -481,6 +481,74 @@ describe("contracts won", () => {
   });
 });
 
+/** An entry of one of the registers watched besides the sponsors' (issue 33 §3). */
+function entryOf(key: string, status: string, rating: string | null = null, removedOn: string | null = null): Entry {
+  return {
+    key,
+    entity: key,
+    part: null,
+    scope: "",
+    name: "Northgate Fabrications Ltd",
+    companyNumber: "12300001",
+    status,
+    rating,
+    town: "Hull",
+    altNames: [],
+    data: {},
+    firstSeen: "2024-01-01",
+    removedOn,
+    lastListed: removedOn ? null : "2026-07-01",
+  } as unknown as Entry;
+}
+
+describe("issue 33 §3 the registers besides the sponsors': HMRC's AML register, the SRA's, CQC's and the Charity Commission's", () => {
+  it("listed, status and rating changes, and leaving, each naming the register and its edition; a register loaded for the first time lists nothing new", () => {
+    const read = (day: string, parts: { register: "aml" | "sra" | "cqc" | "charity"; edition: string; entries: Entry[] }[]) =>
+      readingOf(base("12300001", day, { registers: parts }));
+    const day1 = read("2026-07-01", [{ register: "sra", edition: "2026-06-30", entries: [entryOf("sra|1", "authorised")] }]);
+    // The CQC register read for the first time, with an entry: no event (it was not read the day before).
+    const day2 = read("2026-07-02", [
+      { register: "sra", edition: "2026-07-01", entries: [entryOf("sra|1", "revoked")] },
+      { register: "cqc", edition: "2026-07-01", entries: [entryOf("cqc|9", "Registered", "Good")] },
+    ]);
+    const a = diff(day1, day2, "NORTHGATE FABRICATIONS LIMITED");
+    expect(kinds(a.events)).toEqual(["register_status"]);
+    expect(a.events[0]).toEqual({
+      kind: "register_status",
+      summary: "NORTHGATE FABRICATIONS LIMITED's status on the SRA's register of firms (edition of 2026-07-01) changed from authorised to revoked.",
+      before: { register: "sra", key: "sra|1", status: "authorised", rating: null, listed: true, edition: "2026-06-30" },
+      after: { register: "sra", key: "sra|1", status: "revoked", rating: null, listed: true, edition: "2026-07-01" },
+    });
+    const day3 = read("2026-07-03", [
+      { register: "sra", edition: "2026-07-02", entries: [entryOf("sra|1", "revoked", null, "2026-07-02")] },
+      { register: "cqc", edition: "2026-07-02", entries: [entryOf("cqc|9", "Registered", "Requires improvement")] },
+      { register: "aml", edition: "2026-07-02", entries: [] },
+    ]);
+    const b = diff(a.kept, day3, "NORTHGATE FABRICATIONS LIMITED");
+    expect(kinds(b.events)).toEqual(["register_left", "register_rerated"]);
+    expect(b.events[0].summary).toBe("NORTHGATE FABRICATIONS LIMITED is no longer listed on the SRA's register of firms (edition of 2026-07-02).");
+    expect(b.events[1].summary).toBe(
+      "NORTHGATE FABRICATIONS LIMITED's rating on CQC's register (edition of 2026-07-02) changed from Good to Requires improvement.",
+    );
+    // Now on HMRC's register (read both days): listed. Off CQC's file altogether: left.
+    const day4 = read("2026-07-04", [
+      { register: "sra", edition: "2026-07-02", entries: [entryOf("sra|1", "revoked", null, "2026-07-02")] },
+      { register: "cqc", edition: "2026-07-03", entries: [] },
+      { register: "aml", edition: "2026-07-03", entries: [entryOf("aml|X1", "Approved")] },
+    ]);
+    const c = diff(b.kept, day4, "NORTHGATE FABRICATIONS LIMITED");
+    expect(kinds(c.events)).toEqual(["register_listed", "register_left"]);
+    expect(c.events[0]).toMatchObject({
+      summary: "NORTHGATE FABRICATIONS LIMITED is listed on HMRC's money laundering supervision register (edition of 2026-07-03), status Approved.",
+      before: { register: "aml", key: null, listed: false },
+      after: { register: "aml", key: "aml|X1", listed: true, edition: "2026-07-03" },
+    });
+    expect(c.events[1]).toMatchObject({ before: { register: "cqc", listed: true }, after: { register: "cqc", listed: false } });
+    // The registers not read for a day: nothing.
+    expect(diff(c.kept, readingOf(base("12300001", "2026-07-05", { registers: new Error("D1 answered 503") })), "X").events).toEqual([]);
+  });
+});
+
 describe("the register of licensed sponsors", () => {
   it("added, re-rated, removed (off the register, or gone from it), and added again", () => {
     const day1 = readingOf(base("12300001", "2026-07-01", { sponsors: [sponsor("Skilled Worker", "A rating")] }));

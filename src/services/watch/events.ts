@@ -27,6 +27,8 @@ import {
   SECTIONS,
   type SponsorEntry,
   type SponsorsValues,
+  type RegisterEntryReading,
+  type RegistersValues,
   STRIKE_OFF_DETAIL,
 } from "./reading";
 import { CORPORATE_INSOLVENCY_CODES } from "../risk/gazette";
@@ -119,6 +121,27 @@ export const EVENT_KINDS = {
     section: "sponsors",
     when: "the rating of a route the company is listed for changed (a B rating means an action plan)",
     shape: "{ register, route, rating, town, listed } as sponsor_added",
+  },
+  register_listed: {
+    section: "registers",
+    when: "the company appears on HMRC's money laundering supervision register, the SRA's register of firms, CQC's register or the Charity Commission's register (an entry definitely matched to it, by company number or registered name), in the daily read of that register",
+    shape:
+      "{ register: aml | sra | cqc | charity, key, status, rating, listed, edition } (key: the register's entry; edition: the date of the register's edition it was read from; before: every field null but register)",
+  },
+  register_left: {
+    section: "registers",
+    when: "an entry of the company on one of those registers is no longer listed",
+    shape: "{ register, key, status, rating, listed, edition } as register_listed (after: listed false)",
+  },
+  register_status: {
+    section: "registers",
+    when: "the status of a listed entry changed (e.g. Approved to Expired on HMRC's register, authorised to revoked at the SRA)",
+    shape: "{ register, key, status, rating, listed, edition } as register_listed",
+  },
+  register_rerated: {
+    section: "registers",
+    when: "the rating of a listed entry changed (CQC's overall rating)",
+    shape: "{ register, key, status, rating, listed, edition } as register_listed",
   },
 } as const;
 
@@ -389,6 +412,63 @@ interface SectionRule<T> {
   events: (a: Ok<T>, b: Ok<T>, name: string) => WatchEvent[];
 }
 
+/** The registers' names in summaries. */
+const REGISTER_WORDS: Record<RegisterEntryReading["register"], string> = {
+  aml: "HMRC's money laundering supervision register",
+  sra: "the SRA's register of firms",
+  cqc: "CQC's register",
+  charity: "the Charity Commission's register",
+};
+
+function registersEvents(a: Ok<RegistersValues>, b: Ok<RegistersValues>, name: string): WatchEvent[] {
+  const out: WatchEvent[] = [];
+  // Only registers read on both days: a register loaded for the first time lists nothing new.
+  const both = new Set(b.checked.filter((r) => a.checked.includes(r)));
+  const id = (e: RegisterEntryReading) => `${e.register}|${e.key}`;
+  // The entry's own name on the register is left out (SPEC §1 rule 7: an event names the watched company, nobody else).
+  const shape = (e: RegisterEntryReading) => ({ register: e.register, key: e.key, status: e.status, rating: e.rating, listed: e.listed, edition: e.edition });
+  const none = (e: RegisterEntryReading) => ({ register: e.register, key: null, status: null, rating: null, listed: false, edition: null });
+  const where = (e: RegisterEntryReading) => `${REGISTER_WORDS[e.register]}${e.edition ? ` (edition of ${e.edition})` : ""}`;
+  const before = new Map(a.entries.filter((e) => both.has(e.register)).map((e) => [id(e), e]));
+  const after = new Map(b.entries.filter((e) => both.has(e.register)).map((e) => [id(e), e]));
+  for (const e of after.values()) {
+    const was = before.get(id(e));
+    if (e.listed && !was?.listed)
+      out.push({
+        kind: "register_listed",
+        summary: `${name} is listed on ${where(e)}, status ${e.status || "not given"}.`,
+        before: was ? shape(was) : none(e),
+        after: shape(e),
+      });
+    else if (was?.listed && !e.listed)
+      out.push({ kind: "register_left", summary: `${name} is no longer listed on ${where(e)}.`, before: shape(was), after: shape(e) });
+    else if (was?.listed && e.listed && was.status !== e.status)
+      out.push({
+        kind: "register_status",
+        summary: `${name}'s status on ${where(e)} changed from ${was.status || "none"} to ${e.status || "none"}.`,
+        before: shape(was),
+        after: shape(e),
+      });
+    else if (was?.listed && e.listed && was.rating !== e.rating)
+      out.push({
+        kind: "register_rerated",
+        summary: `${name}'s rating on ${where(e)} changed from ${was.rating ?? "none"} to ${e.rating ?? "none"}.`,
+        before: shape(was),
+        after: shape(e),
+      });
+  }
+  // An entry no longer among those matched at all (removed from the register's file): it has left.
+  for (const was of before.values())
+    if (was.listed && !after.has(id(was)))
+      out.push({
+        kind: "register_left",
+        summary: `${name} is no longer listed on ${REGISTER_WORDS[was.register]}.`,
+        before: shape(was),
+        after: { ...shape(was), listed: false },
+      });
+  return out;
+}
+
 const RULES: { [K in (typeof SECTIONS)[number]]: SectionRule<Reading[K] extends Section<infer T> ? T : never> } = {
   register: { fill: fillRegister, events: registerEvents },
   distress: { fill: fillDistress, events: distressEvents },
@@ -396,6 +476,7 @@ const RULES: { [K in (typeof SECTIONS)[number]]: SectionRule<Reading[K] extends 
   payments: { events: paymentsEvents },
   contracts: { events: contractsEvents },
   sponsors: { events: sponsorsEvents },
+  registers: { events: registersEvents },
 };
 
 function diffSection<T>(rule: SectionRule<T>, prev: Section<T> | undefined, next: Section<T>, name: string): { events: WatchEvent[]; kept: Section<T> } {

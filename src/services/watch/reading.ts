@@ -167,6 +167,28 @@ export interface SponsorsValues {
   entries: SponsorEntry[];
 }
 
+/** The registers besides the sponsors' a watched company is matched on (issue 33 §3), for their appear/leave events. */
+export const WATCHED_REGISTERS = ["aml", "sra", "cqc", "charity"] as const;
+export type WatchedRegister = (typeof WATCHED_REGISTERS)[number];
+
+export interface RegisterEntryReading {
+  register: WatchedRegister;
+  /** The register entry's key. */
+  key: string;
+  status: string;
+  rating: string | null;
+  listed: boolean;
+  /** The date of the register's edition this was read from. */
+  edition: string | null;
+}
+
+/** HMRC's AML register, the SRA's, CQC's and the Charity Commission's: the entries definitely matched to the company. */
+export interface RegistersValues {
+  /** The registers read (loaded): only an entry of a register read both days is compared. */
+  checked: WatchedRegister[];
+  entries: RegisterEntryReading[];
+}
+
 export interface Reading {
   v: typeof READING_VERSION;
   /** Company number. */
@@ -179,10 +201,12 @@ export interface Reading {
   payments: Section<PaymentsValues>;
   contracts: Section<ContractsValues>;
   sponsors: Section<SponsorsValues>;
+  /** Absent from readings made before issue 33 §3: the next reading is then its baseline. */
+  registers: Section<RegistersValues>;
 }
 
 export type SectionName = Exclude<keyof Reading, "v" | "company" | "readAt">;
-export const SECTIONS: readonly SectionName[] = ["register", "distress", "sanctions", "payments", "contracts", "sponsors"];
+export const SECTIONS: readonly SectionName[] = ["register", "distress", "sanctions", "payments", "contracts", "sponsors", "registers"];
 
 /** What was read, or an Error (or undefined) when it could not be. */
 export type ReadOr<T> = T | Error | undefined;
@@ -210,6 +234,8 @@ export interface ReadingInput {
   contracts?: ReadOr<ContractAward[]>;
   /** The sponsors register entries matched to the company, removed ones included (removedOn set). */
   sponsors?: ReadOr<Entry<"sponsors">[]>;
+  /** Each loaded register's entries definitely matched to the company (removed ones included), with its edition's date. */
+  registers?: ReadOr<{ register: WatchedRegister; edition: string | null; entries: Entry[] }[]>;
 }
 
 const failed = (x: unknown): x is Error | undefined => x === undefined || x instanceof Error;
@@ -343,6 +369,32 @@ function sponsorsSection(x: ReadingInput): Section<SponsorsValues> {
   return { ok: true, readAt: x.readAt, entries: [...byKey.values()].sort(byString((e) => e.key)) };
 }
 
+function registersSection(x: ReadingInput): Section<RegistersValues> {
+  const r = x.registers;
+  if (failed(r)) return unread(x.readAt, r, "the registers");
+  const byKey = new Map<string, RegisterEntryReading>();
+  for (const part of r)
+    for (const e of part.entries) {
+      const entry: RegisterEntryReading = {
+        register: part.register,
+        key: e.key,
+        status: e.status,
+        rating: e.rating,
+        listed: !e.removedOn,
+        edition: part.edition,
+      };
+      const id = `${part.register}|${e.key}`;
+      const had = byKey.get(id);
+      if (!had || (!had.listed && entry.listed)) byKey.set(id, entry);
+    }
+  return {
+    ok: true,
+    readAt: x.readAt,
+    checked: r.map((p) => p.register).sort(),
+    entries: [...byKey.values()].sort(byString((e) => `${e.register}|${e.key}`)),
+  };
+}
+
 /** A reading from what the daily job read. Pure. */
 export function readingOf(x: ReadingInput): Reading {
   const today = x.readAt.slice(0, 10);
@@ -356,5 +408,6 @@ export function readingOf(x: ReadingInput): Reading {
     payments: paymentsSection(x),
     contracts: contractsSection(x),
     sponsors: sponsorsSection(x),
+    registers: registersSection(x),
   };
 }

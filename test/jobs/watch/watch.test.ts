@@ -6,7 +6,8 @@ import { handleWatchJob } from "../../../src/jobs/watch/job";
 import { readWatchedCompany } from "../../../src/jobs/watch/read";
 import { watchTick } from "../../../src/jobs/watch/tick";
 import { buildServices } from "../../../src/platform/services";
-import { watchPortsFor } from "../../../src/platform/jobPorts";
+import { ingestEdition } from "../../../src/jobs/ingest/job";
+import { ingestPortsFor, watchPortsFor } from "../../../src/platform/jobPorts";
 import { readWatchedCompany as readSources } from "../../../src/platform/watchReader";
 import type { CompanyRead, PostOutcome, WatchJob, WatchPorts } from "../../../src/services/watch/feed";
 import { verifyServiceSignature } from "../../../src/services/watch/signing";
@@ -529,5 +530,69 @@ describe("issue 15 §3 no event is lost", () => {
     expect(await deliverEvent(t.ports, e.id)).toBe("delivered");
     expect(t.received.map((r) => r.headers["webhook-id"])).toEqual([`evt_${e.id}`, `evt_${e.id}`]);
     expect((await events(a.key)).events[0].deliveredToWebhook).toBe(true);
+  });
+});
+
+describe("issue 33 §3 the registers too: a watched company appearing on or leaving a register is an event", () => {
+  it("a new SRA edition without the watched company's firm: register_left naming the edition, in the event feed and delivered to the webhook, signed", async () => {
+    const enc = (t: string) => new TextEncoder().encode(t);
+    const sra = JSON.parse(await (await fetch("http://files.test/sra/GetAll.json")).text()) as {
+      Count: number;
+      Organisations: { CompanyRegNo: string | null }[];
+    };
+    // The SRA's sample lists Harbourside Legal's firm by its company number (1234567: 01234567).
+    expect(sra.Organisations.some((o) => o.CompanyRegNo === "1234567")).toBe(true);
+    const load = async (orgs: typeof sra.Organisations, editionDate: string) =>
+      ingestEdition(ingestPortsFor(env), {
+        source: "sra",
+        bytes: enc(JSON.stringify({ Count: orgs.length, Organisations: orgs })),
+        fileName: "GetAll.json",
+        url: null,
+        editionDate,
+      });
+    expect((await load(sra.Organisations, "2026-10-08")).outcome).toMatch(/loaded|unchanged|refused/);
+
+    const a = await createTestKey();
+    expect((await watch(a.key, "01234567")).status).toBe(201);
+    const set = await post(a.key, "/api/v1/watch/webhook", { url: "https://hooks.test/ok" }, "PUT");
+    const { secret } = (await set.json()) as { secret: string };
+    const t = testPorts();
+    expect(await readWatchedCompany(t.ports, "01234567")).toMatchObject({ read: true, events: 0 }); // the baseline, the firm listed
+
+    expect(
+      (
+        await load(
+          sra.Organisations.filter((o) => o.CompanyRegNo !== "1234567"),
+          "2026-10-09",
+        )
+      ).outcome,
+    ).toBe("loaded");
+    t.clock.now += DAY;
+    await handleWatchJob(t.ports, { kind: "read", companies: ["01234567"] });
+    const feed = (await events(a.key)).events.filter((e) => e.kind.startsWith("register_"));
+    expect(feed).toHaveLength(1);
+    expect(feed[0]).toMatchObject({
+      kind: "register_left",
+      company: "01234567",
+      before: { register: "sra", listed: true },
+      after: { register: "sra", listed: false },
+    });
+    expect(feed[0].summary).toMatch(/^HARBOURSIDE LEGAL LIMITED is no longer listed on the SRA's register of firms/);
+    // The edition is named: the entry, or the summary, says which edition it was read from.
+    expect(JSON.stringify(feed[0])).toMatch(/2026-10-0[89]/);
+
+    const wake = t.sent.flatMap((s) => s.jobs).find((j) => j.kind === "deliver");
+    expect(wake).toBeDefined();
+    const id = wake!.kind === "deliver" ? (wake!.ids.find((x) => x === feed[0].id) ?? wake!.ids[0]) : 0;
+    expect(await deliverEvent(t.ports, feed[0].id)).toBe("delivered");
+    const got = t.received.find((r) => JSON.parse(r.body).id === feed[0].id)!;
+    expect(JSON.parse(got.body)).toMatchObject({ kind: "register_left", company: "01234567" });
+    vi.useFakeTimers({ toFake: ["Date"], now: t.clock.now });
+    try {
+      expect(new Webhook(secret).verify(got.body, got.headers)).toMatchObject({ id: feed[0].id });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(id).toBeGreaterThan(0);
   });
 });
