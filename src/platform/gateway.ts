@@ -523,7 +523,7 @@ export async function execute(env: Env, op: AnyOperation, rawInput: unknown, met
     const outcome: Outcome = { status: reply.init.status ?? 200, body: reply.body, headers };
     if (image) outcome.image = { bytes: image.bytes, contentType: image.contentType };
     // A check's charged reply carries a signed receipt of what was asked, a digest of the body sent and its evidence.
-    if (op.receipt && auth && ledger && ledger.charged > 0 && !image)
+    if (op.receipt && auth && ledger && ledger.charged - partial > 0 && !image)
       await attachReceipt(env, outcome, { op, input, auth, meta, now: new Date(now), evidence, origin: meta.origin ?? "http://localhost" });
     if (idem) await idempotencyFinish(env, idem, outcome);
     return outcome;

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { citeCompaniesHouse } from "../registers/evidence";
 import { type AnyOperation, type OpContext, defineOperation } from "../../platform/registry";
 import type { CompanyProfile } from "../../services/companies/profile";
 import { CompanyNumberQuery, companiesHouseProvenance, companyFields, profileOf, registerCompany } from "./company";
@@ -40,10 +41,13 @@ export function companyReport<F extends z.ZodRawShape>(spec: CompanyReportSpec<F
     auth: "key",
     errors: ["not_found", "upstream_unavailable"],
     readOnly: true,
+    // Company facts are a check too (issue 33 §2): a charged reply carries a signed receipt naming Companies House.
+    receipt: true,
     example: { company: "01234567" },
     async handler({ company }, ctx) {
       const profile = await profileOf(ctx.services, company);
       const own = await spec.reply(profile, ctx);
+      citeCompaniesHouse(ctx, `company profile and ${spec.title.toLowerCase()}`);
       return { query: { company }, company: registerCompany(profile), ...own, provenance: companiesHouseProvenance(ctx.now) };
     },
   }) as unknown as AnyOperation;

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { citeCompaniesHouse } from "../../app/registers/evidence";
 import { defineOperation } from "../../platform/registry";
 import { registerCompany } from "../../services/companies/profile";
 import { INSOLVENCY_CASE_RULE, distressSignals, overallSeverity } from "../../services/risk/distress";
@@ -117,11 +118,16 @@ export const checkDistressSignals = defineOperation({
   auth: "key",
   errors: ["upstream_unavailable"],
   readOnly: true,
+  receipt: true,
   example: { company: "01234567,06527449" },
   async handler({ company }, ctx) {
     const { companiesHouse: ch, gazette } = ctx.services;
     const today = ctx.now.toISOString().slice(0, 10);
     const list = await ctx.services.sanctions.current();
+    // The receipt's evidence: Companies House and The Gazette as read now, and the sanctions list's edition.
+    citeCompaniesHouse(ctx, "company profile, insolvency, charges and filing history");
+    ctx.cite?.({ source: "The Gazette (insolvency notices)", kind: "upstream-read", fetchedAt: ctx.now.toISOString() });
+    if (list) ctx.cite?.({ source: "UK sanctions list", kind: "register-edition", editionDate: list.listDate });
     const results = await mapLimited(company, AT_A_TIME, async ({ asked, number }) => {
       const profile = await ch.getProfile(number);
       if (!profile) return { query: asked, found: false, note: "No company with that number on the companies register." };

@@ -83,9 +83,14 @@ describe("issue 33 §2 signed receipts", () => {
     expect((await call("/api/v1/receipts/not-an-id", { key })).status).toBe(400);
   });
 
-  it("idv-check and public-record carry receipts too, naming Companies House (and for the public record the registers read) as their evidence", async () => {
+  it("idv-check, public-record, the company reports and distress-signals carry receipts too, naming Companies House (and for the public record the registers read) as their evidence", async () => {
     const { key } = await createTestKey({ plan: "enterprise", credits: 1000 });
-    for (const path of ["/api/v1/idv-check?company=01234567", "/api/v1/public-record?company=01234567"]) {
+    for (const path of [
+      "/api/v1/idv-check?company=01234567",
+      "/api/v1/public-record?company=01234567",
+      "/api/v1/charges?company=01234567",
+      "/api/v1/distress-signals?company=01234567",
+    ]) {
       const r = await call(path, { key });
       expect(r.status, path).toBe(200);
       const body = await r.text();

@@ -102,6 +102,8 @@ describe("SPEC §4.8 accounts", () => {
     expect(r.status).toBe(200);
     expect(r.headers.get("x-credits-refunded")).toBe("2");
     expect(r.headers.get("x-credits-remaining")).toBe("100");
+    // Not charged, so no signed receipt (issue 33 §2: receipts are of charged replies).
+    expect(r.headers.get("x-receipt")).toBeNull();
     expect(await balanceOf(keyId)).toBe(100);
     expect(body.query).toEqual({ company: "123456" });
     expect(body.company).toMatchObject({ name: "QUAYSIDE PRINT WORKS LIMITED", number: "00123456" });
