@@ -1,4 +1,5 @@
 import { CompactSign, type JWK, compactVerify, createLocalJWKSet, exportJWK, generateKeyPair, importJWK } from "jose";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { RECEIPT_TYP, receiptClaims } from "../../../src/services/receipts/claims";
 import { receiptKeys } from "../../../src/sources/receipts/signer";
@@ -98,6 +99,21 @@ describe("issue 33 §2 signed receipts", () => {
       const claims = JSON.parse(new TextDecoder().decode(payload));
       expect(claims.reply.digest.hex, path).toBe(await sha256(body));
       expect(claims.evidence.map((e: { source: string }) => e.source).join(" | "), path).toMatch(/Companies House public data API/);
+    }
+  });
+
+  it("SPEC §1 rule 7: a receipt names no person the caller could not see (an unverified account's idv-check and public record)", async () => {
+    const { key } = await createTestKey({ plan: "enterprise", credits: 1000, verified: false });
+    const names = JSON.parse(env.PERSON_NAMES) as string[];
+    for (const path of ["/api/v1/idv-check?company=01234567", "/api/v1/public-record?company=01234567"]) {
+      const r = await call(path, { key });
+      expect(r.status, path).toBe(200);
+      await r.body?.cancel();
+      const payload = new TextDecoder().decode((await compactVerify(r.headers.get("x-receipt")!, await jwks())).payload).toLowerCase();
+      expect(
+        names.filter((n) => payload.includes(n.toLowerCase())),
+        path,
+      ).toEqual([]);
     }
   });
 
