@@ -331,3 +331,22 @@ export async function listenLocalhost(handler, { port: wanted = 0 } = {}) {
     });
   return { port, origin: `http://localhost:${port}`, close: () => Promise.all(servers.map(closeOne)) };
 }
+
+/**
+ * Stops a child started in a process group of its own (spawn with `detached: true`): SIGTERM to the group, SIGKILL to
+ * it after `graceMs` if it has not exited, then waits for `exited` (the child's exit). Never signals anything else.
+ */
+export async function stopGroup(child, exited, graceMs = 30_000) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const signal = (s) => {
+    try {
+      process.kill(-child.pid, s);
+    } catch {
+      // already gone
+    }
+  };
+  signal("SIGTERM");
+  const late = setTimeout(() => signal("SIGKILL"), graceMs);
+  await exited;
+  clearTimeout(late);
+}

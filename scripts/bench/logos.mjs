@@ -27,7 +27,7 @@ import { createServer } from "node:http";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ROOT, freePort, serveWorker, snapshotWorker, waitFor, wranglerEnv } from "../lib.mjs";
+import { ROOT, freePort, serveWorker, snapshotWorker, stopGroup, waitFor, wranglerEnv } from "../lib.mjs";
 import { freshBenchState } from "./state.mjs";
 import { hsl, png } from "../fixtures/png.mjs";
 
@@ -159,22 +159,7 @@ async function withWorker(persistTo, vars, logFile, body) {
     console.error(tail.slice(-3000));
     throw e;
   } finally {
-    if (child.exitCode === null && child.signalCode === null) {
-      try {
-        process.kill(-child.pid, "SIGTERM");
-      } catch {
-        // already gone
-      }
-      const late = setTimeout(() => {
-        try {
-          process.kill(-child.pid, "SIGKILL");
-        } catch {
-          // already gone
-        }
-      }, 30_000);
-      await exited;
-      clearTimeout(late);
-    }
+    await stopGroup(child, exited);
     file.end();
   }
 }

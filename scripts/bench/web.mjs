@@ -34,7 +34,7 @@ import { createRequire } from "node:module";
 import { cpus, loadavg } from "node:os";
 import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ROOT, importTs, listenLocalhost, run, serveWorker, snapshotWorker, waitFor, wranglerEnv } from "../lib.mjs";
+import { ROOT, importTs, listenLocalhost, run, serveWorker, snapshotWorker, stopGroup, waitFor, wranglerEnv } from "../lib.mjs";
 import { axeSource, linkChromium } from "../browser-prep.mjs";
 import { benchState } from "./state.mjs";
 
@@ -202,22 +202,7 @@ async function withWorker(persistTo, vars, logFile, body) {
     throw e;
   } finally {
     note();
-    if (child.exitCode === null && child.signalCode === null) {
-      try {
-        process.kill(-child.pid, "SIGTERM");
-      } catch {
-        // already gone
-      }
-      const late = setTimeout(() => {
-        try {
-          process.kill(-child.pid, "SIGKILL");
-        } catch {
-          // already gone
-        }
-      }, 30_000);
-      await exited;
-      clearTimeout(late);
-    }
+    await stopGroup(child, exited);
     // Chromium is started in a process group of its own: whatever of it outlived the server is stopped by id.
     await sleep(500);
     for (const p of seen.values()) {

@@ -28,7 +28,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, r
 import { createServer as createNetServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ROOT, WORKER_CONFIGS, importTs, localEnv, migrateLocal, serveWorker, snapshotWorker, waitFor, wranglerEnv } from "../lib.mjs";
+import { ROOT, WORKER_CONFIGS, importTs, localEnv, migrateLocal, serveWorker, snapshotWorker, stopGroup, waitFor, wranglerEnv } from "../lib.mjs";
 import { caseList, fixtureDir } from "./index.mjs";
 import { serveHostile } from "./serve.mjs";
 import { createLocalKey } from "../key.mjs";
@@ -199,22 +199,7 @@ async function startWorker({ config, cwd, persistTo, vars, logFile }) {
     },
     async stop() {
       const under = child.exitCode === null ? descendants(child.pid) : [];
-      if (child.exitCode === null && child.signalCode === null) {
-        try {
-          process.kill(-child.pid, "SIGTERM");
-        } catch {
-          // already gone
-        }
-        const late = setTimeout(() => {
-          try {
-            process.kill(-child.pid, "SIGKILL");
-          } catch {
-            // already gone
-          }
-        }, 10_000);
-        await exited;
-        clearTimeout(late);
-      }
+      await stopGroup(child, exited, 10_000);
       // Anything started under the child that outlived it (found by walking down from it, so ours), by process id,
       // if that id still names the same program.
       for (const { pid, comm } of under) {

@@ -225,39 +225,30 @@ async function registerResult<S extends Checked>(
   const cat = REGISTER_CATALOGUE[source];
   const head = { register: source, name: cat.title };
   const whole = await services.registers.editionInfo(source);
+  /** Not looked for on this register, with why: the reply says nothing either way. */
+  const notChecked = (note: string): Result => ({
+    ...head,
+    checked: false,
+    found: false,
+    formerlyListed: false,
+    status: null,
+    registerDate: null,
+    matchedBy: null,
+    possibleMatch: false,
+    matches: [],
+    matchesTotal: 0,
+    note,
+    provenance: provenanceOf(source, whole),
+  });
+  const NOT_LOADED = "This service has not loaded this register yet, so the company was not looked for on it: this says nothing either way.";
   // As of a date before this register's first edition kept: not looked for, and said so.
   if (asOf && (!asOf.first || asOf.date < asOf.first))
-    return {
-      ...head,
-      checked: false,
-      found: false,
-      formerlyListed: false,
-      status: null,
-      registerDate: null,
-      matchedBy: null,
-      possibleMatch: false,
-      matches: [],
-      matchesTotal: 0,
-      note: asOf.first
+    return notChecked(
+      asOf.first
         ? `The first edition of this register this service has kept is of ${asOf.first}, after ${asOf.date}: the company was not looked for on it, and this says nothing either way.`
-        : "This service has not loaded this register yet, so the company was not looked for on it: this says nothing either way.",
-      provenance: provenanceOf(source, whole),
-    };
-  if (!whole.editionDate)
-    return {
-      ...head,
-      checked: false,
-      found: false,
-      formerlyListed: false,
-      status: null,
-      registerDate: null,
-      matchedBy: null,
-      possibleMatch: false,
-      matches: [],
-      matchesTotal: 0,
-      note: "This service has not loaded this register yet, so the company was not looked for on it: this says nothing either way.",
-      provenance: provenanceOf(source, whole),
-    };
+        : NOT_LOADED,
+    );
+  if (!whole.editionDate) return notChecked(NOT_LOADED);
   let found: LookupResult<S> | null = null;
   try {
     // The company number only: no register's own number is tried (an 8-digit company number can look like an MLR number).
