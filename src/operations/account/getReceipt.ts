@@ -15,12 +15,20 @@ export const getReceipt = defineOperation({
 **Verifying one** needs no call to this service beyond its public keys (\`/.well-known/jwks.json\`, kept for every key ever used, so old receipts verify after a key changes). With the \`jose\` package:
 
 \`\`\`js
-import { compactVerify, createRemoteJWKSet } from "jose";
-const keys = createRemoteJWKSet(new URL("https://api.example/.well-known/jwks.json"));
-const { payload } = await compactVerify(receipt, keys); // throws if one byte of the receipt changed
-const claims = JSON.parse(new TextDecoder().decode(payload));
-const digest = Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(replyBody))).toString("hex");
-if (digest !== claims.reply.digest.hex) throw new Error("the reply is not the one the receipt covers");
+import * as jose from "jose";
+const url = new URL("/.well-known/jwks.json", base);
+const keys = jose.createRemoteJWKSet(url);
+// throws if one byte of the receipt changed
+const { payload } =
+  await jose.compactVerify(receipt, keys);
+const claims = JSON.parse(
+  new TextDecoder().decode(payload));
+const sum = await crypto.subtle.digest(
+  "SHA-256", new TextEncoder().encode(body));
+const hex = Buffer.from(sum).toString("hex");
+// the reply kept must be the one it covers
+if (hex !== claims.reply.digest.hex)
+  throw new Error("not the reply signed");
 \`\`\``,
   input: z.object({
     id: z

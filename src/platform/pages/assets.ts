@@ -76,7 +76,8 @@ document.addEventListener("DOMContentLoaded", function () {
  * configuration option turns off. This shim mends it after every render, and is kept to exactly what axe-core
  * found (scripts/test-browser.mjs audits the page with it): sidebar buttons marked aria-selected (not allowed on
  * a button: the current entry becomes aria-current), an <aside> given role=navigation, the code editor and
- * icon-only buttons and links with no name, and response regions that share one name on the same page. It also
+ * icon-only buttons and links with no name, response regions that share one name on the same page, and code examples
+ * that scroll but cannot be reached by keyboard (made focusable). It also
  * replaces the renderer's demo token, shown as the key field's placeholder as if it were a key, by a hint
  * (KEY_HINT): the field starts empty and says what goes in it.
  */
@@ -113,6 +114,12 @@ export const DOCS_A11Y_JS = `
     });
     document.querySelectorAll("aside[role=navigation]").forEach(function (a) { a.removeAttribute("role"); });
     document.querySelectorAll(".cm-content[role=textbox]:not([aria-label])").forEach(function (e) { e.setAttribute("aria-label", "Code editor"); });
+    // A code example in a description (how to verify a receipt) that scrolls sideways must be reachable by keyboard.
+    document.querySelectorAll("pre:not([tabindex]), [class*='language-']:not([tabindex])").forEach(function (c) {
+      if (c.scrollWidth <= c.clientWidth && c.scrollHeight <= c.clientHeight) return;
+      c.setAttribute("tabindex", "0");
+      if (!c.getAttribute("aria-label")) c.setAttribute("aria-label", "Code example");
+    });
     document.querySelectorAll("button:not([aria-label])").forEach(function (b) {
       if (spokenText(b)) return;
       var title = b.getAttribute("title");
