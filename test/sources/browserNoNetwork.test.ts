@@ -24,9 +24,15 @@ const { canary80 } = await canary();
 describe.skipIf(!env.BROWSER_PRESENT || !canary80)("issue 29 §3: the browser never connects anywhere itself", () => {
   it("navigations to a loopback address (iframe, form POST and GET, link click, hover, frame and page location, preconnect, dns-prefetch): refused, and not one TCP connection", async () => {
     const before = (await canary()).hits.length;
-    const page = await browser.render("http://hostile.test/navigations.html", { read: { text: true } });
-    expect(page.title).toBe("Navigations to the loopback address");
-    const toCanary = page.requests.filter((r) => r.url.includes(canary80));
+    // The page's navigations are staggered over 100 ms after its script runs; on a loaded machine the render may be
+    // read before the later ones start. So it is rendered again (at most three times) until at least two were tried:
+    // every render's requests to the canary must be refused, and not one connection made by any.
+    const toCanary: { url: string; refused?: unknown }[] = [];
+    for (let i = 0; i < 3 && toCanary.length < 2; i++) {
+      const page = await browser.render("http://hostile.test/navigations.html", { read: { text: true } });
+      expect(page.title).toBe("Navigations to the loopback address");
+      toCanary.push(...page.requests.filter((r) => r.url.includes(canary80)));
+    }
     expect(toCanary.length).toBeGreaterThanOrEqual(2);
     for (const r of toCanary) expect(r.refused, r.url).toBeTruthy();
     // Connections a preconnect would open come within moments; give them time.
