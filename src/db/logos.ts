@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { fromBase64, toBase64 } from "../shared/bytes";
 import { logoCompanies, logoFiles, logoImages, orm } from "./schema";
 
@@ -55,8 +55,11 @@ export interface StoredLogoFile {
 }
 
 export async function logoFile(db: D1Database, domain: string, theme: string): Promise<StoredLogoFile | null> {
-  const rows = await orm(db).select().from(logoFiles).where(eq(logoFiles.domain, domain)).all();
-  const row = rows.find((r) => r.theme === theme);
+  const row = await orm(db)
+    .select()
+    .from(logoFiles)
+    .where(and(eq(logoFiles.domain, domain), eq(logoFiles.theme, theme)))
+    .get();
   return row ? { ...row, bytes: row.bytes === null ? null : fromBase64(row.bytes) } : null;
 }
 

@@ -66,6 +66,11 @@ export interface Enriched {
   site: SiteFacts | null;
   /** Why the site could not be read, when a domain was asked and it did not answer. */
   siteProblem: string | null;
+  /**
+   * Set when the company's website could not be looked for at all (our DNS resolver failed): "no website" is then not
+   * known, only not found just now. Such an answer is never cached.
+   */
+  siteLookupUnavailable?: string;
   /** Upstream requests this enrichment made (web pages, Companies House); 0 when answered from the cache. */
   upstreamCalls: number;
   /** Answered from the enrichment cache. */
@@ -535,11 +540,12 @@ export async function enrich(ctx: OpContext, q: string, location: string | undef
   const out = await enrichUncached(ctx, parseEnrichQuery(q), location?.trim() || undefined);
   // An answer missing a part that could not be read just now (the live profile, The Gazette, the officers, the accounts' employees) is not kept: the next call reads again.
   const partial =
-    !!out.register &&
-    (out.register.record.source !== "live" ||
-      out.register.insolvencyNotices?.read === false ||
-      !!out.register.employees?.note ||
-      !!out.register.activeOfficersNote);
+    !!out.siteLookupUnavailable ||
+    (!!out.register &&
+      (out.register.record.source !== "live" ||
+        out.register.insolvencyNotices?.read === false ||
+        !!out.register.employees?.note ||
+        !!out.register.activeOfficersNote));
   if (opts.cache !== false && !partial) {
     const { profile, register, site, siteProblem } = out;
     // The site's text is kept to its first CACHED_TEXT characters: enough for the classifier, small enough for a row.
@@ -562,6 +568,7 @@ async function enrichUncached(ctx: OpContext, query: EnrichQuery, location: stri
   let entry: Awaited<ReturnType<typeof entryOf>> = null;
   let numberFromQuery: Tie | null = null;
   let alternatives: Alternative[] = [];
+  let siteLookupUnavailable: string | null = null;
 
   if (query.kind === "domain") {
     const d = await forDomain(ctx, query.host, count);
@@ -582,6 +589,7 @@ async function enrichUncached(ctx: OpContext, query: EnrichQuery, location: stri
       } catch (e) {
         if (!(e instanceof UpstreamError)) throw e;
         unavailable = e.message.replace(/\.$/, "");
+        siteLookupUnavailable = unavailable;
       }
       site = d?.site ?? null;
       identity = d?.identity.confirmed ? d.identity : { confirmed: null, note: null, alternatives: [] };
@@ -669,5 +677,5 @@ async function enrichUncached(ctx: OpContext, query: EnrichQuery, location: stri
     alternatives,
     today,
   });
-  return { profile, register, site, siteProblem, upstreamCalls: count.calls, cached: false };
+  return { profile, register, site, siteProblem, ...(siteLookupUnavailable ? { siteLookupUnavailable } : {}), upstreamCalls: count.calls, cached: false };
 }

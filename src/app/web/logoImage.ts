@@ -8,7 +8,7 @@ import { initialsOf, monogramColour, monogramSvg } from "../../services/images/m
 import type { LogoSize } from "../../services/images/sizes";
 import type { LogoCandidate } from "../../services/logo/extractLogos";
 import { addressBucket } from "../../services/net/clientBucket";
-import { InputError, NotFoundError } from "../../shared/errors";
+import { InputError, NotFoundError, UpstreamError } from "../../shared/errors";
 import { lookupLogos } from "./logos";
 
 /**
@@ -163,8 +163,11 @@ async function takeLimit(ctx: OpContext): Promise<{ name: string; windowSeconds:
 class NoLogo {
   constructor(
     readonly message: string,
-    /** The site could not be read just now (not "it has no logo"). */
-    readonly unread: boolean,
+    /**
+     * The site could not be read just now (not "it has no logo"): its own failure, which fallback=404 answers as such
+     * (422 with the fetch's code, as company-logo does), never as "not found".
+     */
+    readonly unread: InputError | null,
   ) {}
 }
 
@@ -178,9 +181,12 @@ async function make(ctx: OpContext, req: LogoImageRequest): Promise<Made> {
   }
   const found = domain
     ? await fromSite(ctx, domain, req)
-    : new NoLogo(`No website has been confirmed for company ${req.company} (SPEC §2.2), so it has no logo here.`, false);
+    : new NoLogo(`No website has been confirmed for company ${req.company} (SPEC §2.2), so it has no logo here.`, null);
   if (!(found instanceof NoLogo)) return found;
-  if (req.fallback === "404") throw new ApiError("not_found", found.message, { query: req.domain ?? req.company });
+  if (req.fallback === "404") {
+    if (found.unread) throw new InputError(found.unread.code, found.message, { query: req.domain ?? req.company });
+    throw new ApiError("not_found", found.message, { query: req.domain ?? req.company });
+  }
   return { ...(await monogram(ctx, name, req)), store: !found.unread, maxAge: found.unread ? UNREAD_MAX_AGE_S : MONOGRAM_MAX_AGE_S };
 }
 
@@ -194,6 +200,13 @@ async function companySite(ctx: OpContext, number: string): Promise<{ domain: st
   }
   const out = await enrich(ctx, number, undefined);
   if (!out.register) throw new NotFoundError(`No company with number ${number} is on the companies register.`, number);
+  // The websites could not be looked for (our DNS resolver): not "no website", so no monogram and nothing kept (503).
+  if (out.siteLookupUnavailable)
+    throw new UpstreamError(
+      "dns",
+      "unreachable",
+      `The website of company ${number} could not be looked for just now (${out.siteLookupUnavailable}); retry shortly.`,
+    );
   const domain = out.site ? new URL(out.site.url).hostname.toLowerCase() : null;
   const row = { companyNumber: number, domain, name: out.register.name, resolvedAt: now };
   ctx.waitUntil(ctx.services.logos.putLogoCompany(row).catch(() => {}));
@@ -206,73 +219,69 @@ async function fromSite(ctx: OpContext, domain: string, req: LogoImageRequest): 
   try {
     candidates = (await lookupLogos(ctx, domain)).reply.logos;
   } catch (e) {
-    if (e instanceof NotFoundError) return new NoLogo(e.message, false);
-    if (e instanceof InputError) return new NoLogo(`${domain}'s homepage could not be read: ${e.message}`, true);
+    if (e instanceof NotFoundError) return new NoLogo(e.message, null);
+    if (e instanceof InputError) return new NoLogo(`${domain}'s homepage could not be read: ${e.message}`, e);
     throw e;
   }
   // Dark: the site's dark-scheme logo when it offers one, else its default. Light: the default (dark variants come last).
   const ordered =
     req.theme === "dark" ? [...candidates.filter((c) => c.theme === "dark"), ...candidates.filter((c) => !c.theme)] : candidates.filter((c) => !c.theme);
   const reasons: string[] = [];
-  let unread = false;
+  let unread: InputError | null = null;
   for (const c of ordered.slice(0, CANDIDATES_TRIED)) {
-    let file: Uint8Array;
+    let file: { bytes: Uint8Array; kept: boolean };
     try {
       file = await logoFile(ctx, domain, req.theme, c);
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       reasons.push(`${c.url}: ${e.message}`);
-      unread = true;
+      unread ??= e;
       continue;
     }
-    const probe = probeImage(file);
+    const probe = probeImage(file.bytes);
     if (!probe.ok) {
       reasons.push(`${c.url}: ${probe.message}`);
       continue;
     }
+    // A real image: kept, so another size or format needs no fetch.
+    if (!file.kept) ctx.waitUntil(keepFile(ctx, domain, req.theme, c, probe.image.mime, file.bytes));
     // An SVG asked for as SVG is served as published (sandboxed), within the same budget as one drawn; anything else is made into pixels.
     if (req.format === "svg" && probe.image.format === "svg") {
-      const budget = checkSvgBudget(new TextDecoder().decode(file));
+      const budget = checkSvgBudget(new TextDecoder().decode(file.bytes));
       if (!budget.ok) {
         reasons.push(`${c.url}: ${budget.message}`);
         continue;
       }
-      return { bytes: file, mime: "image/svg+xml", source: c.source, maxAge: LOGO_MAX_AGE_S, store: true };
+      return { bytes: file.bytes, mime: "image/svg+xml", source: c.source, maxAge: LOGO_MAX_AGE_S, store: true };
     }
     try {
-      const made = await ctx.services.images.makeLogo(file, { size: req.size, format: req.format === "webp" ? "webp" : "png", greyscale: req.greyscale });
+      const made = await ctx.services.images.makeLogo(file.bytes, { size: req.size, format: req.format === "webp" ? "webp" : "png", greyscale: req.greyscale });
       return { bytes: made.bytes, mime: made.mime, source: c.source, maxAge: LOGO_MAX_AGE_S, store: true };
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       reasons.push(`${c.url}: ${e.message}`);
     }
   }
-  return new NoLogo(`None of ${domain}'s logo images could be used (${reasons.join("; ") || "none found"}).`, unread && reasons.length > 0);
+  return new NoLogo(`None of ${domain}'s logo images could be used (${reasons.join("; ") || "none found"}).`, unread);
 }
 
-/** The logo file: kept from an earlier fetch of the same URL, or fetched now through the safe fetcher (and kept). */
-async function logoFile(ctx: OpContext, domain: string, theme: string, c: LogoCandidate): Promise<Uint8Array> {
-  const now = ctx.now.getTime();
+/** The logo file: kept from an earlier fetch of the same URL, or fetched now through the safe fetcher (a non-2xx is its InputError). */
+async function logoFile(ctx: OpContext, domain: string, theme: string, c: LogoCandidate): Promise<{ bytes: Uint8Array; kept: boolean }> {
   const kept = await ctx.services.logos.logoFile(domain, theme);
-  if (kept?.bytes && kept.url === c.url && now - kept.fetchedAt < LOGO_MAX_AGE_S * 1000) return kept.bytes;
+  if (kept?.bytes && kept.url === c.url && ctx.now.getTime() - kept.fetchedAt < LOGO_MAX_AGE_S * 1000) return { bytes: kept.bytes, kept: true };
   const r = await ctx.services.web.fetch(c.url, {
     accept: "image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8",
     timeoutMs: 8_000,
     maxBytes: IMAGE_LIMITS.maxBytes,
   });
-  if (r.status >= 400) throw new InputError("unreadable_input", `the image answered HTTP ${r.status}`);
-  const bytes = r.body;
-  const probe = probeImage(bytes);
-  if (probe.ok)
-    ctx.waitUntil(
-      sha256HexOf(bytes)
-        .then((sha256) =>
-          ctx.services.logos.putLogoFile({ domain, theme, url: c.url, source: c.source, mime: probe.image.mime, sha256, bytes, fetchedAt: now }),
-        )
-        .catch(() => {}),
-    );
-  return bytes;
+  return { bytes: r.body, kept: false };
 }
+
+/** Keeps a logo file that is a real image (db/logos.ts: at most 1 MiB of it). */
+const keepFile = (ctx: OpContext, domain: string, theme: string, c: LogoCandidate, mime: string, bytes: Uint8Array) =>
+  sha256HexOf(bytes)
+    .then((sha256) => ctx.services.logos.putLogoFile({ domain, theme, url: c.url, source: c.source, mime, sha256, bytes, fetchedAt: ctx.now.getTime() }))
+    .catch(() => {});
 
 /** The monogram: the name's initials on its colour (grey for greyscale), made as the request asks; as our own SVG for format=svg. */
 async function monogram(ctx: OpContext, name: string, req: LogoImageRequest): Promise<{ bytes: Uint8Array; mime: string; source: Source }> {

@@ -20,7 +20,7 @@ export const companyLogoImage = defineOperation({
 
 - **Which logo:** company-logo's first choice for the domain (the page's own logo, then the app icon, an SVG or PNG icon, the share image), or the next candidate when that one is not a usable image. By \`company\` number, the website is the one enrichment confirms for that company (SPEC §2.2: the site states the number, or the name and postcode); with none confirmed, the fallback.
 - **The file** is fetched once through the same safe fetcher as every URL (public addresses only), checked to be a real image of a sane size (PNG, JPEG, GIF, WebP, ICO or SVG; at most 5 MiB, 8,192 pixels a side and 16.7 megapixels, read from its header before anything decodes it), then made into a square of \`size\` pixels (the logo fitted inside, centred on transparency) as PNG or WebP. An SVG is drawn into pixels; with \`format=svg\` an SVG logo is served as the site published it, under \`Content-Security-Policy: sandbox\` and \`nosniff\`, so nothing in it runs or loads.
-- **Fallback:** \`fallback=monogram\` (the default) answers a square with the organisation's initials on a colour fixed by its name (\`x-logo-source: monogram\`); \`fallback=404\` answers 404 \`not_found\` instead.
+- **Fallback:** \`fallback=monogram\` (the default) answers a square with the organisation's initials on a colour fixed by its name (\`x-logo-source: monogram\`); \`fallback=404\` answers 404 \`not_found\` instead, or, when the site could not be read just now, 422 with the fetch's own code (\`fetch_timeout\`, \`unreadable_input\`, …), as company-logo does.
 - **Caching:** replies carry \`Cache-Control: public, max-age=${LOGO_MAX_AGE_S}\` (a monogram ${MONOGRAM_MAX_AGE_S}: the site may publish a logo), an \`ETag\` (If-None-Match answers 304) and \`x-cache\` (hit, stored, miss). Each image made is kept and served from the data centre's cache.
 - **Limits:** only lookups not already cached count: ${LOGO_IMAGE_LIMITS.keyless.limit} a minute per IP address without a key (IPv6: per /64), ${LOGO_IMAGE_LIMITS.publishable.limit} a minute per publishable key; 429 \`rate_limited\` with \`Retry-After\`. A page of logos already made never reaches a limit.
 - **Keys:** none needed. A publishable key (\`key=pk_…\`, POST /api/v1/account/publishable-keys) raises the limit and works only from the pages of the origins its account named (the browser's Origin or Referer); from another origin it is refused (403 \`origin_not_allowed\`). A secret key is refused here (403 \`secret_key_refused\`): an image address is public.
@@ -61,7 +61,17 @@ Logos remain their owners' marks; show them only to identify the company. Free.`
   output: imageOutput(["image/png", "image/webp", "image/svg+xml"]),
   price: 0,
   auth: "publishable",
-  errors: ["rate_limited", "not_found", "invalid_url", "blocked_address", "upstream_unavailable"],
+  errors: [
+    "rate_limited",
+    "not_found",
+    "invalid_url",
+    "blocked_address",
+    "too_many_redirects",
+    "fetch_timeout",
+    "response_too_large",
+    "unreadable_input",
+    "upstream_unavailable",
+  ],
   readOnly: true,
   cors: true,
   timeoutMs: 20_000,

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { enrich } from "../../../src/app/enrichment/enrich";
+import { logoImage } from "../../../src/app/web/logoImage";
 import type { OpContext } from "../../../src/platform/registry";
 import { type Services, buildServices } from "../../../src/platform/services";
 import { UpstreamError } from "../../../src/shared/errors";
@@ -44,6 +45,16 @@ describe("issue 18 §1 an upstream of ours failing while a website is looked for
     expect(e.profile).toMatchObject({ found: true, companyNumber: "07654321", name: "BAYSIDE HOSPITALITY LIMITED" });
     expect(e.profile.website).toBeUndefined();
     expect(e.profile.websiteNote).toMatch(/could not be looked for just now/);
+  });
+
+  it("such an answer says so in siteLookupUnavailable and is never cached; the logo image by that number is a 503, never the monogram", async () => {
+    const ctx = ctxOf();
+    const e = await enrich(ctx, "07654321", undefined);
+    expect(e.siteLookupUnavailable).toMatch(/DNS resolver/);
+    expect((await enrich(ctx, "07654321", undefined)).cached).toBe(false);
+    const asked = logoImage(ctx, { company: "07654321", size: 64, format: "png", theme: "light", greyscale: false, fallback: "monogram" });
+    await expect(asked).rejects.toBeInstanceOf(UpstreamError);
+    await expect(asked).rejects.toThrow(/could not be looked for just now/);
   });
 
   it("a name: the failure propagates (a 503 with credits back), never 'no website confirming it was found'", async () => {

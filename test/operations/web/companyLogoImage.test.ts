@@ -146,6 +146,20 @@ describe("issue 32 GET /api/v1/company-logo/image: the logo as an image", () => 
     expect((await json(none)).code).toBe("not_found");
   });
 
+  it("a homepage that does not answer: the monogram for an hour, not kept; with fallback=404 the site's own failure (422), never 'not found'", async () => {
+    const monogram = await image({ domain: "down.test", size: "64" });
+    expect(monogram.status).toBe(200);
+    expect(monogram.headers.get("x-logo-source")).toBe("monogram");
+    expect(monogram.headers.get("cache-control")).toMatch(/^public, max-age=3600\b/);
+    await monogram.body?.cancel();
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM logo_images WHERE domain = 'd:down.test'").first<{ n: number }>()).toEqual({ n: 0 });
+    const refused = await image({ domain: "down.test", size: "32", fallback: "404" });
+    const body = await json(refused);
+    expect(refused.status).toBe(422);
+    expect(body.code).not.toBe("not_found");
+    expect(body.message).toMatch(/down\.test's homepage could not be read/);
+  });
+
   it("hostile images: a decompression bomb PNG, HTML served as a PNG and an SVG of 30,000 elements are refused, never served raw: the monogram instead", async () => {
     const real = globalThis.fetch;
     const huge = `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">${'<rect width="1" height="1"/>'.repeat(30_000)}</svg>`;
