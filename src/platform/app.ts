@@ -178,12 +178,15 @@ export function buildApp(given?: readonly AnyOperation[]) {
   app.get("/changelog", (c) => changelogResponse(c.req.header("accept")));
   // The public keys receipts are signed with (issue 33 §2): the current one and every retired one, by kid.
   // Loaded when first asked for (with jose), as MCP is: never at a cold start.
-  app.get("/.well-known/jwks.json", async (c) =>
-    c.body(JSON.stringify((await import("../sources/receipts/signer")).receiptKeys(c.env).jwks), 200, {
-      "content-type": "application/jwk-set+json",
-      "cache-control": "public, max-age=300",
-    }),
-  );
+  app.get("/.well-known/jwks.json", async (c) => {
+    try {
+      const { jwks } = (await import("../sources/receipts/signer")).receiptKeys(c.env);
+      return c.body(JSON.stringify(jwks), 200, { "content-type": "application/jwk-set+json", "cache-control": "public, max-age=300" });
+    } catch (e) {
+      // A misconfigured key (RECEIPT_SIGNING_KEY or RECEIPT_RETIRED_KEYS not a JWK): our failure, said as JSON.
+      return send(c, errorOutcome(e, c.get("requestId")));
+    }
+  });
   // Loaded when first called (with ical.js), as /mcp is (with the MCP SDK): esbuild wraps a module reached only by
   // import() in an initialiser it runs on that first call, so neither's top level runs at a cold start (issue 30 §1).
   app.get("/api/v1/deadlines.ics", async (c) => (await import("./calendarFeed")).calendarFeedResponse(c));

@@ -159,7 +159,7 @@ export async function authenticate(env: Env, apiKey: string | null, now: number)
 /**
  * The key of a call to a "publishable" operation (the logo image): none (keyless, limited per IP address), or a
  * publishable key (`pk_…`, in the `key` parameter an <img> address can carry, or x-api-key) whose account names the
- * page's origin. A secret key is refused whatever it is: in an image address it is public, and it would spend credits.
+ * page's origin. A secret key is refused: in an image address it is public.
  */
 export function refuseSecretKey(presented: string | null, fromHeader: boolean): void {
   // A secret key (ukbi_…; any key in the x-api-key header that is not a publishable one) is refused as such; anything
@@ -179,8 +179,8 @@ export async function authenticatePublishable(
   headers: Headers,
   now: number,
 ): Promise<{ key: string; accountId: string } | null> {
+  // Anything but a pk_ key was refused before (a secret key) or by the input's pattern (the `key` parameter).
   if (!presented) return null;
-  if (!presented.startsWith("pk_")) return null;
   if (presented.length > 100) throw new ApiError("invalid_key", "That publishable key is not recognised.", { field: "key" });
   const row = await publishableKeyRow(env.DB, presented, now);
   if (!row) throw new ApiError("invalid_key", "That publishable key is not recognised, or has been revoked.", { field: "key" });
@@ -554,13 +554,13 @@ async function attachReceipt(
   outcome: Outcome,
   a: { op: AnyOperation; input: unknown; auth: Authenticated; meta: CallMeta; now: Date; evidence: Evidence[]; origin: string },
 ): Promise<void> {
-  // jose is loaded on the first receipt, not at a cold start.
-  const keys = (await import("../sources/receipts/signer")).receiptKeys(env);
-  if (!keys.signer) {
-    outcome.headers["x-receipt-unavailable"] = "no signing key is configured";
-    return;
-  }
   try {
+    // jose is loaded on the first receipt, not at a cold start. A misconfigured key is logged, and the answer stands.
+    const keys = (await import("../sources/receipts/signer")).receiptKeys(env);
+    if (!keys.signer) {
+      outcome.headers["x-receipt-unavailable"] = "no signing key is configured";
+      return;
+    }
     const text = JSON.stringify(outcome.body);
     const id = newId("rcpt");
     const claims = receiptClaims({

@@ -1,6 +1,10 @@
 import { CompactSign, type JWK, compactVerify, createLocalJWKSet, exportJWK, generateKeyPair, importJWK } from "jose";
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { createExecutionContext } from "cloudflare:test";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { checkSraRegister } from "../../../src/operations/registers/checkSraRegister";
+import { buildApp } from "../../../src/platform/app";
+import { execute } from "../../../src/platform/gateway";
 import { RECEIPT_TYP, receiptClaims } from "../../../src/services/receipts/claims";
 import { receiptKeys } from "../../../src/sources/receipts/signer";
 import { call, createTestKey, json } from "../../helpers";
@@ -115,6 +119,29 @@ describe("issue 33 §2 signed receipts", () => {
         path,
       ).toEqual([]);
     }
+  });
+
+  it("a misconfigured signing key: the check still answers (x-receipt-unavailable, logged), and /.well-known/jwks.json is a JSON 500, never a crash", async () => {
+    const bad = { ...env, ENVIRONMENT: "production", RECEIPT_SIGNING_KEY: "not a JSON Web Key" } as typeof env;
+    expect(() => receiptKeys(bad)).toThrow(/not a JSON Web Key/);
+    const { key } = await createTestKey({ credits: 100 });
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const o = await execute(
+      bad,
+      checkSraRegister,
+      { company: "Riverine Solicitors" },
+      { requestId: "req_badkey", headers: new Headers(), ip: "192.0.2.9", apiKey: key, waitUntil: () => {} },
+    );
+    expect(o.status).toBe(200);
+    expect(o.headers["x-receipt"]).toBeUndefined();
+    expect(o.headers["x-receipt-unavailable"]).toMatch(/could not be made/);
+    expect(log.mock.calls.join(" ")).toMatch(/receipt/);
+    log.mockRestore();
+    const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
+    const r = await buildApp().fetch(new Request("http://api.test/.well-known/jwks.json"), bad, createExecutionContext());
+    quiet.mockRestore();
+    expect(r.status).toBe(500);
+    expect(await r.json()).toMatchObject({ code: "our_failure", requestId: expect.stringMatching(/^req_/) });
   });
 
   it("after a key rotation, a receipt signed with the old key still verifies against the published set (the old public key stays in it)", async () => {
