@@ -7,6 +7,13 @@ import { logoCompanies, logoFiles, logoImages, orm } from "./schema";
  * company number's confirmed website. Bytes are kept as base64 text. Times are epoch milliseconds.
  */
 
+/** Bytes this module stored as base64 (always base64: a row that is not was not written here). */
+function storedBytes(text: string): Uint8Array {
+  const bytes = fromBase64(text);
+  if (!bytes) throw new Error("a logo row's bytes are not base64");
+  return bytes;
+}
+
 /** The largest image kept in a row (base64 makes it 4/3 larger; D1 allows 2 MB a row). */
 export const MAX_STORED_BYTES = 1_400_000;
 /** The largest logo file kept (a larger one is fetched again for each size). */
@@ -24,7 +31,7 @@ export interface StoredLogoImage {
 
 export async function logoImage(db: D1Database, variant: string): Promise<StoredLogoImage | null> {
   const row = await orm(db).select().from(logoImages).where(eq(logoImages.variant, variant)).get();
-  return row ? { ...row, bytes: fromBase64(row.bytes) } : null;
+  return row ? { ...row, bytes: storedBytes(row.bytes) } : null;
 }
 
 /** Keeps an image made (replacing an older one of the same variant); one over MAX_STORED_BYTES is not kept. */
@@ -60,7 +67,7 @@ export async function logoFile(db: D1Database, domain: string, theme: string): P
     .from(logoFiles)
     .where(and(eq(logoFiles.domain, domain), eq(logoFiles.theme, theme)))
     .get();
-  return row ? { ...row, bytes: row.bytes === null ? null : fromBase64(row.bytes) } : null;
+  return row ? { ...row, bytes: row.bytes === null ? null : storedBytes(row.bytes) } : null;
 }
 
 export async function putLogoFile(db: D1Database, file: StoredLogoFile): Promise<void> {

@@ -1,4 +1,5 @@
 /** Small Web Crypto helpers shared by keys, sign-up codes and idempotency. */
+import { sha256HexOfBytes } from "../shared/bytes";
 
 const b64url = (bytes: Uint8Array): string =>
   btoa(String.fromCharCode(...bytes))
@@ -6,10 +7,7 @@ const b64url = (bytes: Uint8Array): string =>
     .replace(/\//g, "_")
     .replace(/=+$/, "");
 
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
+export const sha256Hex = (text: string): Promise<string> => sha256HexOfBytes(new TextEncoder().encode(text));
 
 /** A new API key: `ukbi_` + 192 random bits, base64url. */
 export function newApiKey(): string {
@@ -22,7 +20,7 @@ export function newPublishableKey(): string {
 }
 
 /** The SHA-256 of bytes, as hex (the shared kernel's). */
-export { sha256HexOfBytes as sha256HexOf } from "../shared/bytes";
+export { sha256HexOfBytes as sha256HexOf };
 
 /** A capability token (a calendar feed's address): 192 random bits, base64url, 32 characters. */
 export function newCapabilityToken(): string {

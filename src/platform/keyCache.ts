@@ -13,60 +13,54 @@ import { sha256Hex } from "./crypto";
  * asked for. An unknown key, or a read that failed, is not kept once it is answered.
  */
 export const KEY_CACHE_MS = 5_000;
-const keyCache = new Map<string, { row: Promise<KeyRow | null>; keyId: string | null; at: number }>();
+
+/**
+ * Rows read by a key as presented, kept in the isolate for KEY_CACHE_MS, each read shared by the calls that arrive
+ * while it is under way; a row not found, or a read that failed, is not kept once it is answered. `idOf` names a row
+ * for `forget` (a read still under way has no id yet, and is dropped by `forget` too: it may have begun before the change).
+ */
+function sharedReads<R>(idOf: (row: R) => string) {
+  const cache = new Map<string, { row: Promise<R | null>; id: string | null; at: number }>();
+  return {
+    read(presented: string, now: number, load: () => Promise<R | null>): Promise<R | null> {
+      const hit = cache.get(presented);
+      if (hit && now - hit.at < KEY_CACHE_MS && now >= hit.at) return hit.row;
+      if (cache.size > 10_000) cache.clear();
+      const entry = { row: load(), id: null as string | null, at: now };
+      cache.set(presented, entry);
+      entry.row.then(
+        (row) => {
+          // Unknown keys are not kept: a key issued a moment ago must work at once.
+          if (row) entry.id = idOf(row);
+          else if (cache.get(presented) === entry) cache.delete(presented);
+        },
+        () => {
+          if (cache.get(presented) === entry) cache.delete(presented);
+        },
+      );
+      return entry.row;
+    },
+    forget(id: string): void {
+      for (const [k, v] of cache) if (v.id === id || v.id === null) cache.delete(k);
+    },
+  };
+}
+
+const keys = sharedReads<KeyRow>((r) => r.keyId);
 
 /** Drops a key from this isolate's cache (a key revoked through the API stops working at once here, within KEY_CACHE_MS elsewhere). */
-export function forgetKey(keyId: string): void {
-  // A read still under way (its key not known yet) is dropped too: it may have begun before the change.
-  for (const [k, v] of keyCache) if (v.keyId === keyId || v.keyId === null) keyCache.delete(k);
-}
+export const forgetKey = (keyId: string): void => keys.forget(keyId);
 
-export function keyRow(db: D1Database, apiKey: string, now: number): Promise<KeyRow | null> {
-  const hit = keyCache.get(apiKey);
-  if (hit && now - hit.at < KEY_CACHE_MS && now >= hit.at) return hit.row;
-  if (keyCache.size > 10_000) keyCache.clear();
-  const entry = {
-    row: sha256Hex(apiKey)
-      .then((hash) => keyByHash(db, hash))
-      .then((r) => r ?? null),
-    keyId: null as string | null,
-    at: now,
-  };
-  keyCache.set(apiKey, entry);
-  entry.row.then(
-    (row) => {
-      // Unknown keys are not kept: a key issued a moment ago must work at once.
-      if (row) entry.keyId = row.keyId;
-      else if (keyCache.get(apiKey) === entry) keyCache.delete(apiKey);
-    },
-    () => {
-      if (keyCache.get(apiKey) === entry) keyCache.delete(apiKey);
-    },
-  );
-  return entry.row;
-}
+export const keyRow = (db: D1Database, apiKey: string, now: number): Promise<KeyRow | null> =>
+  keys.read(apiKey, now, async () => (await keyByHash(db, await sha256Hex(apiKey))) ?? null);
 
 /**
  * Publishable keys (issue 32) are cached the same way, for the same few seconds: a page of 60 logos with one key costs
  * one read. A key revoked through the API stops at once in this isolate (forgetPublishableKey).
  */
-const publishableCache = new Map<string, { row: Promise<PublishableKeyRow | null>; at: number }>();
+const publishable = sharedReads<PublishableKeyRow>((r) => r.key);
 
-export function publishableKeyRow(db: D1Database, key: string, now: number): Promise<PublishableKeyRow | null> {
-  const hit = publishableCache.get(key);
-  if (hit && now - hit.at < KEY_CACHE_MS && now >= hit.at) return hit.row;
-  if (publishableCache.size > 10_000) publishableCache.clear();
-  const entry = { row: livePublishableKey(db, key), at: now };
-  publishableCache.set(key, entry);
-  entry.row.then(
-    (row) => {
-      if (!row && publishableCache.get(key) === entry) publishableCache.delete(key);
-    },
-    () => {
-      if (publishableCache.get(key) === entry) publishableCache.delete(key);
-    },
-  );
-  return entry.row;
-}
+export const publishableKeyRow = (db: D1Database, key: string, now: number): Promise<PublishableKeyRow | null> =>
+  publishable.read(key, now, () => livePublishableKey(db, key));
 
-export const forgetPublishableKey = (key: string): void => void publishableCache.delete(key);
+export const forgetPublishableKey = (key: string): void => publishable.forget(key);

@@ -24,6 +24,7 @@
  *   are allowed, and expanded in ids and references, but all their uses together may not add more than maxBytes.
  * Malformed markup (a tag, comment or section not closed) is refused here too; the renderer refuses the rest.
  */
+import { fromBase64 } from "../../shared/bytes";
 import { IMAGE_LIMITS, probeImage } from "./probe";
 
 export const SVG_LIMITS = {
@@ -115,34 +116,8 @@ function dereference(value: string, entities: Map<string, string>): string {
   return out + value.slice(from);
 }
 
-const B64 = new Int16Array(128).fill(-1);
-for (let i = 0; i < 64; i++) B64["ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".charCodeAt(i)] = i;
-
 /** Base64 to bytes, white space skipped; null when it holds anything else (or padding before its end). */
-function base64Bytes(s: string): Uint8Array | null {
-  const out = new Uint8Array(Math.floor((s.length * 3) / 4) + 3);
-  let bits = 0;
-  let acc = 0;
-  let o = 0;
-  let padded = false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (isSpace(c)) continue;
-    if (c === 0x3d) {
-      padded = true;
-      continue;
-    }
-    const v = c < 128 ? B64[c] : -1;
-    if (v < 0 || padded) return null;
-    acc = ((acc << 6) | v) & 0xffffff;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[o++] = (acc >> bits) & 0xff;
-    }
-  }
-  return out.subarray(0, o);
-}
+const base64Bytes = (s: string): Uint8Array | null => fromBase64(s.replace(/[\t\n\r ]+/g, ""));
 
 /** A URL's percent-encoded data to bytes (other characters as UTF-8). */
 function percentBytes(s: string): Uint8Array {

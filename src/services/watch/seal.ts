@@ -8,10 +8,15 @@
 
 import type { WebhookRow } from "./records";
 import { secretsForSigning } from "./signing";
+import { fromBase64, toBase64 } from "../../shared/bytes";
 
 const utf8 = new TextEncoder();
-const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-const unb64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+/** Base64 of a sealed part, or an error (a sealed secret altered). */
+const unb64 = (s: string): Uint8Array => {
+  const bytes = fromBase64(s);
+  if (!bytes) throw new Error("not a sealed webhook secret");
+  return bytes;
+};
 
 const keys = new Map<string, Promise<CryptoKey>>();
 
@@ -38,7 +43,7 @@ function keyOf(material: string): Promise<CryptoKey> {
 export async function sealSecret(secret: string, material: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const ct = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await keyOf(material), utf8.encode(secret)));
-  return `v1.${b64(iv)}.${b64(ct)}`;
+  return `v1.${toBase64(iv)}.${toBase64(ct)}`;
 }
 
 /**

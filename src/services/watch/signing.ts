@@ -16,6 +16,7 @@
  * Rotation (ROTATION below): for 24 h after a new secret is issued, deliveries are signed with both the new and the
  * previous secret. SIGNING_DOC is the text for the API description, as-is.
  */
+import { fromBase64, toHex } from "../../shared/bytes";
 
 /** The Standard Webhooks secret prefix. */
 export const SECRET_PREFIX = "whsec_";
@@ -81,19 +82,6 @@ function toBase64(bytes: Uint8Array): string {
   for (const b of bytes) s += String.fromCharCode(b);
   return btoa(s);
 }
-
-/** Standard base64 (padding optional), or null. */
-function fromBase64(text: string): Uint8Array | null {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.replace(/=+$/, "").length % 4 === 1) return null;
-  try {
-    const s = atob(text);
-    return Uint8Array.from(s, (c) => c.charCodeAt(0));
-  } catch {
-    return null;
-  }
-}
-
-const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
 /** Hex of exactly 32 bytes (a SHA-256 MAC), either case, or null. */
 function macFromHex(text: string): Uint8Array | null {
