@@ -1,6 +1,19 @@
 // Helpers shared by the npm scripts (start, key, ingest, bench). Node only.
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  cpSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -349,4 +362,28 @@ export async function stopGroup(child, exited, graceMs = 30_000) {
   const late = setTimeout(() => signal("SIGKILL"), graceMs);
   await exited;
   clearTimeout(late);
+}
+
+/**
+ * Starts `node <self> --serve <opts>` (a script serving a Worker copy through serveWorker) in a process group of its
+ * own in `cwd`, its output written to `logFile`. Returns the child, a promise of its exit, its last output (for an
+ * error), and `close()` for the log file. Stop it with stopGroup(child, exited).
+ */
+export function spawnServer(self, cwd, opts, logFile) {
+  const child = spawn(process.execPath, [self, "--serve", JSON.stringify(opts)], {
+    cwd,
+    env: wranglerEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  const file = createWriteStream(logFile);
+  let tail = "";
+  const onData = (d) => {
+    file.write(d);
+    tail = (tail + d).slice(-4000);
+  };
+  child.stdout.on("data", onData);
+  child.stderr.on("data", onData);
+  const exited = new Promise((r) => child.once("exit", r));
+  return { child, exited, tail: () => tail, close: () => file.end() };
 }

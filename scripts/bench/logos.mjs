@@ -21,13 +21,12 @@
 // through wrangler's API in a child process of this script in its own process group (as scripts/bench/web.mjs does),
 // with a fresh state of its own (.bench/logos-state, removed afterwards); it is stopped by that group.
 // Runnable alone: node scripts/bench/logos.mjs  (prints the table, then the JSON summary)
-import { spawn } from "node:child_process";
-import { createWriteStream, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ROOT, freePort, serveWorker, snapshotWorker, stopGroup, waitFor, wranglerEnv } from "../lib.mjs";
+import { ROOT, freePort, serveWorker, snapshotWorker, spawnServer, stopGroup, waitFor } from "../lib.mjs";
 import { freshBenchState } from "./state.mjs";
 import { hsl, png } from "../fixtures/png.mjs";
 
@@ -141,26 +140,16 @@ async function fixtureServer(sites, log) {
 /** Runs `body(base)` against the Worker copy with `vars`; stops the server's process group afterwards. */
 async function withWorker(persistTo, vars, logFile, body) {
   const port = await freePort();
-  const opts = JSON.stringify({ config: join(WORKER_DIR, "wrangler.toml"), port, persistTo, vars });
-  const child = spawn(process.execPath, [SELF, "--serve", opts], { cwd: WORKER_DIR, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
-  const file = createWriteStream(logFile);
-  let tail = "";
-  const onData = (d) => {
-    file.write(d);
-    tail = (tail + d).slice(-4000);
-  };
-  child.stdout.on("data", onData);
-  child.stderr.on("data", onData);
-  const exited = new Promise((r) => child.once("exit", r));
+  const { child, exited, tail, close } = spawnServer(SELF, WORKER_DIR, { config: join(WORKER_DIR, "wrangler.toml"), port, persistTo, vars }, logFile);
   try {
     await waitFor(`http://127.0.0.1:${port}/`, 180_000);
     return await body(`http://127.0.0.1:${port}`);
   } catch (e) {
-    console.error(tail.slice(-3000));
+    console.error(tail().slice(-3000));
     throw e;
   } finally {
     await stopGroup(child, exited);
-    file.end();
+    close();
   }
 }
 

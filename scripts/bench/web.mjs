@@ -26,15 +26,14 @@
 // (as scripts/bench/watch.mjs does); it is stopped by that group, and any chromium it launched by process id.
 // BENCH_AUDIT_RUNS (default 10) timed runs of each kind, after one untimed warm-up.
 // Runnable alone: node scripts/bench/web.mjs  (prints the JSON summary)
-import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { createServer as createNetServer } from "node:net";
-import { createWriteStream, existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { cpus, loadavg } from "node:os";
 import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ROOT, importTs, listenLocalhost, run, serveWorker, snapshotWorker, stopGroup, waitFor, wranglerEnv } from "../lib.mjs";
+import { ROOT, importTs, listenLocalhost, serveWorker, snapshotWorker, spawnServer, stopGroup, waitFor } from "../lib.mjs";
 import { axeSource, linkChromium } from "../browser-prep.mjs";
 import { benchState } from "./state.mjs";
 
@@ -179,17 +178,7 @@ const browsersUnder = (root) => descendants(root).filter((p) => /--remote-debugg
 /** Runs `body(base)` against the Worker copy with `vars`; stops the server's process group, then any chromium of it left, by process id. */
 async function withWorker(persistTo, vars, logFile, body) {
   const port = await freePort();
-  const opts = JSON.stringify({ config: join(WORKER_DIR, "wrangler.toml"), port, persistTo, vars });
-  const child = spawn(process.execPath, [SELF, "--serve", opts], { cwd: WORKER_DIR, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
-  const file = createWriteStream(logFile);
-  let tail = "";
-  const onData = (d) => {
-    file.write(d);
-    tail = (tail + d).slice(-4000);
-  };
-  child.stdout.on("data", onData);
-  child.stderr.on("data", onData);
-  const exited = new Promise((r) => child.once("exit", r));
+  const { child, exited, tail, close } = spawnServer(SELF, WORKER_DIR, { config: join(WORKER_DIR, "wrangler.toml"), port, persistTo, vars }, logFile);
   const seen = new Map(); // every process seen under the server: pid → start time
   const note = () => {
     for (const p of descendants(child.pid)) seen.set(p.pid, p);
@@ -198,7 +187,7 @@ async function withWorker(persistTo, vars, logFile, body) {
     await waitFor(`http://127.0.0.1:${port}/`, 180_000);
     return await body(`http://127.0.0.1:${port}`, { browsers: () => (note(), browsersUnder(child.pid)) });
   } catch (e) {
-    console.error(tail.slice(-3000));
+    console.error(tail().slice(-3000));
     throw e;
   } finally {
     note();
@@ -214,7 +203,7 @@ async function withWorker(persistTo, vars, logFile, body) {
         // gone meanwhile
       }
     }
-    file.end();
+    close();
   }
 }
 

@@ -1,4 +1,4 @@
-import { PhotonImage } from "@cf-wasm/photon";
+import { decoded } from "../../support/photon";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { probeImage } from "../../../src/services/images/probe";
 import { InputError } from "../../../src/shared/errors";
@@ -13,16 +13,6 @@ import { makeLogo } from "../../../src/sources/images/transform";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const RED_RECT = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50"><rect width="100" height="50" fill="#ff0000"/></svg>';
-
-/** The output decoded: its size and RGBA pixels. */
-function decoded(bytes: Uint8Array) {
-  const img = PhotonImage.new_from_byteslice(bytes);
-  try {
-    return { width: img.get_width(), height: img.get_height(), px: img.get_raw_pixels() };
-  } finally {
-    img.free();
-  }
-}
 
 /** The error a call throws (the test fails if it throws none). */
 function thrown(fn: () => unknown): unknown {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PhotonImage } from "@cf-wasm/photon";
+import { decoded } from "../../support/photon";
 import { describe, expect, it } from "vitest";
 import { monogramColour } from "../../../src/services/images/monogram";
 import { probeImage } from "../../../src/services/images/probe";
@@ -14,16 +15,6 @@ import { SHARED_DIR, SHARED_PRESENT } from "../../support/shared";
 
 const ACT_ASSETS = join(SHARED_DIR, "corpora/act-rules/test-assets");
 const real = (name: string) => new Uint8Array(readFileSync(join(ACT_ASSETS, name)));
-
-/** The output decoded: its size and RGBA pixels. */
-function decoded(bytes: Uint8Array) {
-  const img = PhotonImage.new_from_byteslice(bytes);
-  try {
-    return { width: img.get_width(), height: img.get_height(), px: img.get_raw_pixels() };
-  } finally {
-    img.free();
-  }
-}
 
 /** An image made here: a w × h PNG of one colour. */
 function pngOf(w: number, h: number, rgba: [number, number, number, number]) {
