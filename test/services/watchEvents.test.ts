@@ -515,7 +515,7 @@ describe("issue 33 §3 the registers besides the sponsors': HMRC's AML register,
     expect(kinds(a.events)).toEqual(["register_status"]);
     expect(a.events[0]).toEqual({
       kind: "register_status",
-      summary: "NORTHGATE FABRICATIONS LIMITED's status on the SRA's register of firms (edition of 2026-07-01) changed from authorised to revoked.",
+      summary: "NORTHGATE FABRICATIONS LIMITED's status on the SRA register (edition of 2026-07-01) changed from authorised to revoked.",
       before: { register: "sra", key: "sra|1", status: "authorised", rating: null, listed: true, edition: "2026-06-30" },
       after: { register: "sra", key: "sra|1", status: "revoked", rating: null, listed: true, edition: "2026-07-01" },
     });
@@ -526,9 +526,9 @@ describe("issue 33 §3 the registers besides the sponsors': HMRC's AML register,
     ]);
     const b = diff(a.kept, day3, "NORTHGATE FABRICATIONS LIMITED");
     expect(kinds(b.events)).toEqual(["register_left", "register_rerated"]);
-    expect(b.events[0].summary).toBe("NORTHGATE FABRICATIONS LIMITED is no longer listed on the SRA's register of firms (edition of 2026-07-02).");
+    expect(b.events[0].summary).toBe("NORTHGATE FABRICATIONS LIMITED is no longer listed on the SRA register (edition of 2026-07-02).");
     expect(b.events[1].summary).toBe(
-      "NORTHGATE FABRICATIONS LIMITED's rating on CQC's register (edition of 2026-07-02) changed from Good to Requires improvement.",
+      "NORTHGATE FABRICATIONS LIMITED's rating on the CQC register (edition of 2026-07-02) changed from Good to Requires improvement.",
     );
     // Now on HMRC's register (read both days): listed. Off CQC's file altogether: left.
     const day4 = read("2026-07-04", [
@@ -539,7 +539,7 @@ describe("issue 33 §3 the registers besides the sponsors': HMRC's AML register,
     const c = diff(b.kept, day4, "NORTHGATE FABRICATIONS LIMITED");
     expect(kinds(c.events)).toEqual(["register_listed", "register_left"]);
     expect(c.events[0]).toMatchObject({
-      summary: "NORTHGATE FABRICATIONS LIMITED is listed on HMRC's money laundering supervision register (edition of 2026-07-03), status Approved.",
+      summary: "NORTHGATE FABRICATIONS LIMITED is listed on the HMRC money-laundering supervision register (edition of 2026-07-03), status Approved.",
       before: { register: "aml", key: null, listed: false },
       after: { register: "aml", key: "aml|X1", listed: true, edition: "2026-07-03" },
     });

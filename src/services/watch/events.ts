@@ -32,6 +32,7 @@ import {
   STRIKE_OFF_DETAIL,
 } from "./reading";
 import { CORPORATE_INSOLVENCY_CODES } from "../risk/gazette";
+import { REGISTER_CATALOGUE } from "../registers/catalogue";
 
 /** Each kind: the section it comes from, when it is emitted, and its before/after shape. In feed order. */
 export const EVENT_KINDS = {
@@ -412,13 +413,8 @@ interface SectionRule<T> {
   events: (a: Ok<T>, b: Ok<T>, name: string) => WatchEvent[];
 }
 
-/** The registers' names in summaries. */
-const REGISTER_WORDS: Record<RegisterEntryReading["register"], string> = {
-  aml: "HMRC's money laundering supervision register",
-  sra: "the SRA's register of firms",
-  cqc: "CQC's register",
-  charity: "the Charity Commission's register",
-};
+/** A register as a summary names it: its catalogue label. */
+const registerWords = (r: RegisterEntryReading["register"]) => `the ${REGISTER_CATALOGUE[r].label}`;
 
 function registersEvents(a: Ok<RegistersValues>, b: Ok<RegistersValues>, name: string): WatchEvent[] {
   const out: WatchEvent[] = [];
@@ -428,7 +424,7 @@ function registersEvents(a: Ok<RegistersValues>, b: Ok<RegistersValues>, name: s
   // The entry's own name on the register is left out (SPEC §1 rule 7: an event names the watched company, nobody else).
   const shape = (e: RegisterEntryReading) => ({ register: e.register, key: e.key, status: e.status, rating: e.rating, listed: e.listed, edition: e.edition });
   const none = (e: RegisterEntryReading) => ({ register: e.register, key: null, status: null, rating: null, listed: false, edition: null });
-  const where = (e: RegisterEntryReading) => `${REGISTER_WORDS[e.register]}${e.edition ? ` (edition of ${e.edition})` : ""}`;
+  const where = (e: RegisterEntryReading) => `${registerWords(e.register)}${e.edition ? ` (edition of ${e.edition})` : ""}`;
   const before = new Map(a.entries.filter((e) => both.has(e.register)).map((e) => [id(e), e]));
   const after = new Map(b.entries.filter((e) => both.has(e.register)).map((e) => [id(e), e]));
   for (const e of after.values()) {
@@ -462,7 +458,7 @@ function registersEvents(a: Ok<RegistersValues>, b: Ok<RegistersValues>, name: s
     if (was.listed && !after.has(id(was)))
       out.push({
         kind: "register_left",
-        summary: `${name} is no longer listed on ${REGISTER_WORDS[was.register]}.`,
+        summary: `${name} is no longer listed on ${registerWords(was.register)}.`,
         before: shape(was),
         after: { ...shape(was), listed: false },
       });

@@ -17,6 +17,7 @@ import type { CompanyProfile } from "../companies/profile";
 import type { ChargeList, FilingHistory, Insolvency, OfficerList, PscList } from "../companies/records";
 import type { ContractAward } from "../contracts/types";
 import type { PaymentReport } from "../payments/types";
+import { ORGANISATION_REGISTERS, type OrganisationRegister } from "../registers/catalogue";
 import type { Entry } from "../registers/types";
 import type { MatchedNotice } from "../risk/gazette";
 import type { SanctionsMatch } from "../sanctions/match";
@@ -167,9 +168,12 @@ export interface SponsorsValues {
   entries: SponsorEntry[];
 }
 
-/** The registers besides the sponsors' a watched company is matched on (issue 33 §3), for their appear/leave events. */
-export const WATCHED_REGISTERS = ["aml", "sra", "cqc", "charity"] as const;
-export type WatchedRegister = (typeof WATCHED_REGISTERS)[number];
+/**
+ * The organisation registers besides the sponsors' (which has its own section), for their appear/leave events (issue
+ * 33 §3): the catalogue's, so a register added there is watched too.
+ */
+export type WatchedRegister = Exclude<OrganisationRegister, "sponsors">;
+export const WATCHED_REGISTERS: readonly WatchedRegister[] = ORGANISATION_REGISTERS.filter((r): r is WatchedRegister => r !== "sponsors");
 
 export interface RegisterEntryReading {
   register: WatchedRegister;

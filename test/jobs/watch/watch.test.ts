@@ -577,7 +577,7 @@ describe("issue 33 §3 the registers too: a watched company appearing on or leav
       before: { register: "sra", listed: true },
       after: { register: "sra", listed: false },
     });
-    expect(feed[0].summary).toMatch(/^HARBOURSIDE LEGAL LIMITED is no longer listed on the SRA's register of firms/);
+    expect(feed[0].summary).toMatch(/^HARBOURSIDE LEGAL LIMITED is no longer listed on the SRA register/);
     // The edition is named: the entry, or the summary, says which edition it was read from.
     expect(JSON.stringify(feed[0])).toMatch(/2026-10-0[89]/);
 
