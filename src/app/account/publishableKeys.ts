@@ -20,18 +20,15 @@ export const Origins = z
   )
   .min(1, "name at least one origin")
   .max(MAX_ORIGINS, `must name at most ${MAX_ORIGINS} origins`)
-  .transform((list, ctx) => {
-    const out: string[] = [];
-    for (const [i, text] of list.entries()) {
-      const p = parseOriginPattern(text);
-      if (!p.ok) {
-        ctx.addIssue({ code: "custom", path: [i], message: p.message });
-        return z.NEVER;
-      }
-      if (!out.includes(p.origin)) out.push(p.origin);
-    }
-    return out;
-  })
+  // Each has passed ORIGIN_PATTERN, which is what parseOriginPattern accepts: here only put in its normal form, once.
+  .transform((list) => [
+    ...new Set(
+      list.map((text) => {
+        const p = parseOriginPattern(text);
+        return p.ok ? p.origin : text;
+      }),
+    ),
+  ])
   .describe(
     "The origins of the pages that may use the key, as a browser sends them: `https://www.example.co.uk`, `http://localhost:3000`; `https://*.example.co.uk` for every subdomain (not the domain itself).",
   );

@@ -3,7 +3,7 @@ import { PLANS } from "../plans";
 import { type AnyOperation, priceText } from "../registry";
 import { byFamily } from "../families";
 import { html, layout } from "./html";
-import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
+import { looksLikeCompanyNumber, normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { Domain } from "../../app/web/page";
 
 const LOGO_PATH = "/api/v1/company-logo/image";
@@ -16,7 +16,7 @@ export function logoTry(raw: string | undefined): { query: string; src: string; 
   const text = (raw ?? "").trim();
   if (!text) return null;
   if (text.length > 200) return { error: "Type a website domain or a company number (at most 200 characters)." };
-  const number = /^[A-Za-z]{0,2}\d{1,8}$/.test(text.replace(/\s+/g, "")) ? normaliseCompanyNumber(text.replace(/\s+/g, "")) : null;
+  const number = looksLikeCompanyNumber(text) ? normaliseCompanyNumber(text) : null;
   if (number) return { query: `company=${number}`, src: `${LOGO_PATH}?company=${number}`, label: `company ${number}` };
   const domain = Domain.safeParse(text);
   if (!domain.success) return { error: `"${text.slice(0, 80)}" is neither a website domain (such as example.co.uk) nor a company number (such as 00445790).` };
