@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../platform/errors";
 import { defineOperation } from "../../platform/registry";
 import { addressBucket } from "../../services/net/clientBucket";
-import { Domain } from "../../app/web/page";
+import { Domain, PAGE_ERRORS } from "../../app/web/page";
 import { LOGO_NOTICE } from "../../app/web/logoNotice";
 import { LogoCandidateSchema, lookupLogos } from "../../app/web/logos";
 
@@ -41,7 +41,7 @@ export const companyLogo = defineOperation({
   output: Output,
   price: 0,
   auth: "keyless",
-  errors: ["rate_limited", "not_found", "invalid_url", "blocked_address", "too_many_redirects", "fetch_timeout", "response_too_large", "unreadable_input"],
+  errors: ["rate_limited", "not_found", ...PAGE_ERRORS],
   readOnly: true,
   cors: true,
   timeoutMs: 15_000,

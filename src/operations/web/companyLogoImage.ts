@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { PublishableKeyPattern } from "../../app/account/publishableKeys";
 import { CompanyNumberQuery } from "../../app/companies/company";
 import { LOGO_IMAGE_LIMITS, LOGO_MAX_AGE_S, MONOGRAM_MAX_AGE_S, logoImage } from "../../app/web/logoImage";
-import { Domain } from "../../app/web/page";
+import { Domain, PAGE_ERRORS } from "../../app/web/page";
 import { defineOperation, imageOutput } from "../../platform/registry";
 import { normaliseCompanyNumber } from "../../services/matching/companyNumber";
 import { LOGO_SIZES } from "../../services/images/sizes";
@@ -61,17 +61,7 @@ Logos remain their owners' marks; show them only to identify the company. Free.`
   output: imageOutput(["image/png", "image/webp", "image/svg+xml"]),
   price: 0,
   auth: "publishable",
-  errors: [
-    "rate_limited",
-    "not_found",
-    "invalid_url",
-    "blocked_address",
-    "too_many_redirects",
-    "fetch_timeout",
-    "response_too_large",
-    "unreadable_input",
-    "upstream_unavailable",
-  ],
+  errors: ["rate_limited", "not_found", ...PAGE_ERRORS],
   readOnly: true,
   cors: true,
   timeoutMs: 20_000,
